@@ -1,0 +1,56 @@
+import express, { Router } from 'express';
+import type { Express } from 'express';
+import type { Logger } from 'pino';
+import { errorHandler, notFoundHandler } from './errors.ts';
+import { healthRouter, type ReadinessReport } from './health.ts';
+import type { HttpMetrics } from './metrics.ts';
+import { requestContextMiddleware } from './request-context.ts';
+import { requestLogging } from './request-log.ts';
+
+export type ServiceName = 'bridge' | 'identity' | 'audit' | 'workflow' | 'hub';
+
+/** A service's router. It is mounted at `/` and declares the spec's full paths (`/api/platform/…`, `/cas/…`). */
+export type ServiceRouter = { service: ServiceName; router: Router };
+
+export type AppOptions = {
+  routers: ServiceRouter[];
+  logger: Logger;
+  metrics: HttpMetrics;
+  readiness: () => Promise<ReadinessReport>;
+  /** largest accepted JSON or form body (bytes library syntax), default '1mb' */
+  bodyLimit?: string;
+};
+
+/** The router of a service not built yet: answers nothing, so its paths fall through to the JSON 404. */
+export const emptyServiceRouter = (): Router => Router();
+
+/**
+ * The express app all services share. Order matters: the request context first (everything after logs
+ * with its ids), then logging and metrics (so they see every request, including rejected ones), body
+ * parsers, health and metrics, the service routers, the 404 and finally the one error middleware.
+ */
+export function createApp(options: AppOptions): Express {
+  const { routers, logger, metrics, readiness, bodyLimit = '1mb' } = options;
+  const seen = new Set<ServiceName>();
+  for (const { service } of routers) {
+    if (seen.has(service)) throw new Error(`service router ${service} given twice`);
+    seen.add(service);
+  }
+
+  const app = express();
+  app.disable('x-powered-by');
+
+  app.use(requestContextMiddleware());
+  app.use(requestLogging({ logger, metrics }));
+  // `application/*+json` too, e.g. merge-patch and SCIM bodies.
+  app.use(express.json({ limit: bodyLimit, type: ['application/json', 'application/*+json'] }));
+  // Flat forms are all the OAuth endpoints need; `extended` (qs) would build nested objects from names.
+  app.use(express.urlencoded({ limit: bodyLimit, extended: false }));
+
+  app.use(healthRouter({ readiness, registry: metrics.registry, logger }));
+  for (const { router } of routers) app.use('/', router);
+
+  app.use(notFoundHandler());
+  app.use(errorHandler(logger));
+  return app;
+}

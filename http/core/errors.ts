@@ -1,0 +1,136 @@
+import { STATUS_CODES } from 'node:http';
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import type { Logger } from 'pino';
+import { isDomainError } from '../../domain/core/domain-error.ts';
+import { isStoreUnavailable, isWrongExpectedRevision } from '../../infra/core/store-errors.ts';
+import { requestContext } from './request-context.ts';
+import { requestLogger } from './request-log.ts';
+
+/** The body of every error answer except the ones an error renders itself (`toResponse`). */
+export type Problem = { code: string; message: string; details: unknown };
+
+/**
+ * An error that knows its own HTTP answer, e.g. RFC 6749 `{ error, error_description }` for the OAuth
+ * endpoints. The middleware sends it untouched.
+ */
+export type SelfRenderingError = {
+  toResponse(): { status: number; body: unknown; headers?: Record<string, string> };
+};
+
+export const isSelfRendering = (e: unknown): e is SelfRenderingError =>
+  typeof e === 'object' && e !== null && typeof (e as { toResponse?: unknown }).toResponse === 'function';
+
+/** Seconds a client should wait before retrying when a store is down. */
+export const STORE_RETRY_AFTER_SECONDS = 5;
+
+const send = (res: Response, status: number, problem: Problem, headers: Record<string, string> = {}): void => {
+  res.status(status).set(headers).json(problem);
+};
+
+// body-parser (and raw-body) tag their errors with a `type`; these are the client's fault.
+const BODY_PARSER_ERRORS: Record<string, { status: number; code: string; message: (e: Error) => string }> = {
+  'entity.parse.failed': {
+    status: 400,
+    code: 'REQUEST.MALFORMED_JSON',
+    // The parser's message only: the stack and the raw body (on `err.body`) stay on the server.
+    message: (e) => `malformed JSON body: ${firstLine(e.message)}`,
+  },
+  'entity.too.large': { status: 413, code: 'REQUEST.TOO_LARGE', message: () => 'request body too large' },
+  'parameters.too.many': { status: 413, code: 'REQUEST.TOO_LARGE', message: () => 'too many form parameters' },
+  'charset.unsupported': { status: 415, code: 'REQUEST.UNSUPPORTED_CHARSET', message: (e) => firstLine(e.message) },
+  'encoding.unsupported': { status: 415, code: 'REQUEST.UNSUPPORTED_ENCODING', message: (e) => firstLine(e.message) },
+  'request.aborted': { status: 400, code: 'REQUEST.ABORTED', message: () => 'request aborted' },
+  'request.size.invalid': { status: 400, code: 'REQUEST.SIZE_MISMATCH', message: () => 'request size did not match content length' },
+};
+
+const firstLine = (s: string): string => (s.split('\n', 1)[0] ?? '').slice(0, 300);
+
+const numericStatus = (e: unknown): number | undefined => {
+  if (typeof e !== 'object' || e === null) return undefined;
+  const { status, statusCode } = e as { status?: unknown; statusCode?: unknown };
+  const value = typeof status === 'number' ? status : statusCode;
+  return typeof value === 'number' && Number.isInteger(value) ? value : undefined;
+};
+
+/** `REQUEST.METHOD_NOT_ALLOWED` from 405: a stable code for 4xx errors raised by express or its helpers. */
+const codeForStatus = (status: number): string =>
+  `REQUEST.${(STATUS_CODES[status] ?? 'CLIENT_ERROR').toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`;
+
+/** The JSON 404 for any request no route answered. Mounted after the service routers. */
+export const notFoundHandler = (): RequestHandler => (req, res) => {
+  // The path only: a query string may carry credentials and is not echoed back.
+  const path = (req.originalUrl ?? req.url).split('?', 1)[0];
+  send(res, 404, { code: 'ROUTE.NOT_FOUND', message: `no route for ${req.method} ${path}`, details: null });
+};
+
+/**
+ * The single problem-details error middleware: typed errors to their status, everything unexpected to a
+ * bare 500 that names the request id (the stack goes to the log, never to the caller).
+ */
+export const errorHandler = (logger: Logger): ErrorRequestHandler => (err: unknown, req, res, _next) => {
+  const log = requestLogger(res, logger);
+  if (res.headersSent) {
+    // Too late for an error body: cut the connection so the client sees a truncated response rather than
+    // a complete-looking one (what express's final handler does, minus its stack dump on stderr).
+    log.error({ err }, 'error after the response started');
+    req.socket.destroy();
+    return;
+  }
+
+  if (isSelfRendering(err)) {
+    const { status, body, headers } = err.toResponse();
+    res.status(status).set(headers ?? {}).json(body);
+    return;
+  }
+
+  if (isDomainError(err)) {
+    send(res, err.status, { code: err.code, message: err.message, details: err.details ?? null });
+    return;
+  }
+
+  if (isWrongExpectedRevision(err)) {
+    // Reached only when the command handler gave up retrying: the client may re-read and try again.
+    send(res, 409, {
+      code: 'CONCURRENCY.CONFLICT',
+      message: `concurrent change to ${err.stream}, retry`,
+      details: { stream: err.stream, expected: err.expected, actual: err.actual },
+    });
+    return;
+  }
+
+  if (isStoreUnavailable(err)) {
+    log.warn({ err }, 'store unavailable');
+    send(
+      res,
+      503,
+      { code: 'STORE.UNAVAILABLE', message: `${err.store} is unavailable, retry later`, details: null },
+      { 'Retry-After': String(STORE_RETRY_AFTER_SECONDS) },
+    );
+    return;
+  }
+
+  const type = typeof err === 'object' && err !== null ? (err as { type?: unknown }).type : undefined;
+  const parserError = typeof type === 'string' ? BODY_PARSER_ERRORS[type] : undefined;
+  if (parserError !== undefined && err instanceof Error) {
+    send(res, parserError.status, { code: parserError.code, message: parserError.message(err), details: null });
+    return;
+  }
+
+  const status = numericStatus(err);
+  if (status !== undefined && status >= 400 && status < 500) {
+    // http-errors marks 4xx messages as safe to show (`expose`); anything else gets the status text.
+    const exposed = err instanceof Error && (err as { expose?: unknown }).expose !== false;
+    const message = exposed ? firstLine((err as Error).message) : (STATUS_CODES[status] ?? 'client error');
+    send(res, status, { code: codeForStatus(status), message, details: null });
+    return;
+  }
+
+  let requestId: string | undefined;
+  try {
+    requestId = requestContext(res).requestId;
+  } catch {
+    requestId = undefined;
+  }
+  log.error({ err, method: req.method, path: (req.originalUrl ?? req.url).split('?', 1)[0] }, 'unhandled error');
+  send(res, 500, { code: 'INTERNAL', message: 'internal error', details: { requestId: requestId ?? null } });
+};

@@ -1,0 +1,29 @@
+// The HTTP skeleton the service routers plug into; import from here rather than from the single files.
+export { createApp, emptyServiceRouter } from './app.ts';
+export type { AppOptions, ServiceName, ServiceRouter } from './app.ts';
+export { errorHandler, isSelfRendering, notFoundHandler, STORE_RETRY_AFTER_SECONDS } from './errors.ts';
+export type { Problem, SelfRenderingError } from './errors.ts';
+export { healthRouter } from './health.ts';
+export type { ReadinessCheck, ReadinessReport } from './health.ts';
+export { createHttpMetrics, routeLabel } from './metrics.ts';
+export type { HttpMetrics } from './metrics.ts';
+export { openApiDocument, toOpenApiPath } from './openapi.ts';
+export type { OpenApiDocument } from './openapi.ts';
+export {
+  commandMetadata,
+  CORRELATION_ID_HEADER,
+  currentRequestContext,
+  rebindRequestContext,
+  REQUEST_ID_HEADER,
+  requestContext,
+  requestContextMiddleware,
+  runWithRequestContext,
+} from './request-context.ts';
+export type { CommandMetadata, RequestContext } from './request-context.ts';
+export { requestLogger, requestLogging } from './request-log.ts';
+export { createRouteRegistry } from './route-registry.ts';
+export type { HttpMethod, RouteDescription, RouteRegistry } from './route-registry.ts';
+export { DEFAULT_SHUTDOWN_TIMEOUT_MS, startHttpServer } from './server.ts';
+export type { RunningServer } from './server.ts';
+export { validate } from './validate.ts';
+export type { JsonSchema, RequestPart, RequestSchemas, ValidationIssue } from './validate.ts';

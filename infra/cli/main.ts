@@ -1,0 +1,181 @@
+import { parseArgs } from 'node:util';
+import { createProjectionRunner } from '../../projections/core/projection-runner.ts';
+import { systemClock } from '../core/clock.port.ts';
+import { ConfigError, loadConfig, type Config } from '../core/config.ts';
+import { createLogger } from '../logger.ts';
+import { SERVICES, startPlatform, type ServiceName } from '../main.ts';
+import { platformDeciders } from '../platform-deciders.ts';
+import { platformProjections } from '../platform-projections.ts';
+import { openStores } from '../stores.ts';
+import { rebuildWithProgress } from './rebuild.ts';
+import { replay, type ReplayQuery } from './replay.ts';
+
+const USAGE = `usage: platform <command> [options]
+
+  start [--services bridge,identity,audit,workflow,hub] [--workers | --no-workers]
+        start the HTTP services (all by default) and, unless --no-workers, the projectors and workers
+  replay --stream S | --correlation C | --from T --to T [--category X]   [--state]
+        print a timeline of events (time, stream@revision, type, key data); --state adds the aggregate
+        state after each event
+  rebuild <projection>
+        rebuild a projection beside the live one and switch readers when it has caught up
+  projections
+        list the projections with their position and lag
+
+Configuration comes from environment variables (see README).`;
+
+class UsageError extends Error {}
+
+export async function runCli(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'start':
+      return start(rest);
+    case 'replay':
+      return replayCommand(rest);
+    case 'rebuild':
+      return rebuildCommand(rest);
+    case 'projections':
+      return projectionsCommand();
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      console.log(USAGE);
+      return command === undefined ? 2 : 0;
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+function config(): Config {
+  return loadConfig(process.env);
+}
+
+async function start(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: { services: { type: 'string' }, workers: { type: 'boolean' }, 'no-workers': { type: 'boolean' } },
+    strict: true,
+  });
+  const services = values.services ? parseServices(values.services) : SERVICES;
+  const cfg = config();
+  const log = createLogger(cfg);
+  const platform = await startPlatform({ config: cfg, log, services, workers: !values['no-workers'] });
+  const kinds = platform.stores.kinds;
+  console.log(
+    [
+      `Platform listening on ${platform.url}`,
+      `  public base URL : ${cfg.publicBaseUrl}`,
+      `  services        : ${services.join(', ')}`,
+      `  workers         : ${values['no-workers'] ? 'off' : 'on'}`,
+      `  event store     : ${kinds.eventStore}${kinds.eventStore === 'sqlite' ? ` (${cfg.dataDir})` : ''}`,
+      `  read store      : ${kinds.readStore}`,
+      `  health          : ${cfg.publicBaseUrl}/health/ready   metrics: ${cfg.publicBaseUrl}/metrics`,
+    ].join('\n'),
+  );
+  await new Promise<void>((resolve) => {
+    const shutdown = (signal: string) => {
+      log.info({ signal }, 'shutting down');
+      platform.stop().then(resolve, (err) => {
+        log.error({ err }, 'shutdown failed');
+        resolve();
+      });
+    };
+    process.once('SIGTERM', () => shutdown('SIGTERM'));
+    process.once('SIGINT', () => shutdown('SIGINT'));
+  });
+  return 0;
+}
+
+function parseServices(list: string): ServiceName[] {
+  const names = list.split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = names.filter((n) => !(SERVICES as readonly string[]).includes(n));
+  if (unknown.length > 0 || names.length === 0) {
+    throw new UsageError(`--services takes a comma-separated list of ${SERVICES.join(', ')}; unknown: ${unknown.join(', ') || '(empty)'}`);
+  }
+  return names as ServiceName[];
+}
+
+async function replayCommand(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      stream: { type: 'string' },
+      correlation: { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      category: { type: 'string' },
+      state: { type: 'boolean' },
+    },
+    strict: true,
+  });
+  let query: ReplayQuery;
+  if (values.stream) query = { kind: 'stream', stream: values.stream };
+  else if (values.correlation) query = { kind: 'correlation', correlationId: values.correlation };
+  else if (values.from && values.to) {
+    const from = instant(values.from, '--from');
+    const to = instant(values.to, '--to');
+    query = { kind: 'window', from, to, ...(values.category && { category: values.category }) };
+  } else throw new UsageError('replay needs --stream S, --correlation C, or --from T --to T');
+  const stores = openStores(config());
+  try {
+    await replay(stores.eventStore, query, { state: values.state ?? false, deciders: platformDeciders(), write: (l) => console.log(l) });
+  } finally {
+    await stores.close();
+  }
+  return 0;
+}
+
+function instant(value: string, flag: string): string {
+  const t = new Date(value);
+  if (Number.isNaN(t.getTime())) throw new UsageError(`${flag} must be a date-time such as 2026-11-22T10:00:00Z, got "${value}"`);
+  return t.toISOString();
+}
+
+async function rebuildCommand(args: string[]): Promise<number> {
+  const { positionals } = parseArgs({ args, allowPositionals: true, strict: true });
+  const name = positionals[0];
+  const projection = platformProjections().find((p) => p.name === name);
+  if (!projection) {
+    throw new UsageError(`rebuild needs a projection name: ${platformProjections().map((p) => p.name).join(', ')}`);
+  }
+  const stores = openStores(config());
+  try {
+    const r = await rebuildWithProgress({ eventStore: stores.eventStore, readStore: stores.readStore, projection, clock: systemClock });
+    console.log(`${projection.name}: generation ${r.generation} live at position ${r.position}; ${r.events} events in ${r.seconds.toFixed(1)} s (${r.rate} events/s)`);
+  } finally {
+    await stores.close();
+  }
+  return 0;
+}
+
+async function projectionsCommand(): Promise<number> {
+  const stores = openStores(config());
+  try {
+    console.log('projection'.padEnd(28) + 'version  generation  position              lag');
+    for (const projection of platformProjections()) {
+      const runner = createProjectionRunner({ eventStore: stores.eventStore, readStore: stores.readStore, projection, clock: systemClock });
+      const s = await runner.status();
+      console.log(`${s.name.padEnd(28)}${String(s.version).padEnd(9)}${String(s.generation).padEnd(12)}${s.position.padEnd(22)}${s.lag}`);
+    }
+  } finally {
+    await stores.close();
+  }
+  return 0;
+}
+
+export async function main(argv = process.argv.slice(2)): Promise<void> {
+  try {
+    process.exitCode = await runCli(argv);
+  } catch (err) {
+    if (err instanceof UsageError || err instanceof ConfigError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      console.error(`platform: ${(err as Error).message}`);
+      if (err instanceof UsageError) console.error(`\n${USAGE}`);
+      process.exitCode = 2;
+      return;
+    }
+    console.error(`platform: ${err instanceof Error ? err.message : String(err)}`);
+    process.exitCode = 1;
+  }
+}

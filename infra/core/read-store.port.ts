@@ -1,0 +1,80 @@
+/**
+ * The read store port: named collections of JSON documents. Adapters: infra/sqlite (embedded default, its
+ * own file apart from the log) and infra/mongo (MongoDB). Both pass spec/core/read-store.contract.ts.
+ *
+ * Documents carry a string `id` (MongoDB's `_id`). Filters are a documented subset of the MongoDB query
+ * language with MongoDB's semantics, including matching inside arrays:
+ *   equality `{a: 1}`, `$eq $ne $in $nin $gt $gte $lt $lte $regex` (string or {$regex, $options}: i m s x),
+ *   `$exists`, `$and $or`, dotted paths (`a.b.c`, numeric segments index arrays).
+ * Comparison operators compare only values of the same kind (numbers with numbers, strings with strings),
+ * as MongoDB does.
+ */
+export type Doc = { id: string } & Record<string, unknown>;
+export type Filter = Record<string, unknown>;
+/** Ordered: keys are applied in insertion order. */
+export type Sort = Record<string, 1 | -1>;
+/** `limit: 0` (or none) means no limit, as in MongoDB; results are always ordered with `id` as the last key. */
+export type FindOptions = { sort?: Sort; skip?: number; limit?: number };
+
+/** `$set` by dotted path, `$unset` by dotted path, `$inc` by dotted path. */
+export type Update = {
+  $set?: Record<string, unknown>;
+  $unset?: string[];
+  $inc?: Record<string, number>;
+};
+
+export type IndexSpec = {
+  /** unique within the collection */
+  name: string;
+  /** ordered key list; paths must hold scalars (not arrays) unless `multi` is set */
+  fields: Sort;
+  unique?: boolean;
+  /** the path may hold arrays (MongoDB multikey); the embedded adapter then cannot use it to narrow */
+  multi?: boolean;
+};
+
+export type CollectionSpec = { indexes?: IndexSpec[] };
+
+export interface Collection<T extends Doc = Doc> {
+  get(id: string): Promise<T | null>;
+  /** insert or replace the whole document */
+  upsert(doc: T): Promise<void>;
+  /** apply an update to one document; false when there is none with that id */
+  patch(id: string, update: Update): Promise<boolean>;
+  delete(id: string): Promise<boolean>;
+  deleteMany(filter: Filter): Promise<number>;
+  find(filter?: Filter, options?: FindOptions): Promise<T[]>;
+  findOne(filter?: Filter, options?: FindOptions): Promise<T | null>;
+  count(filter?: Filter): Promise<number>;
+  /**
+   * counts per distinct value of `field` among matching documents (missing field: key null; an array
+   * value is one key), most frequent first, ties in BSON order of the key
+   */
+  groupCount(field: string, filter?: Filter): Promise<Array<{ key: unknown; count: number }>>;
+  /**
+   * Atomic compare-and-set: the first document matching `filter` (in `sort` order) gets `update` and is
+   * returned as it is after the update; null when none matches. Leases on due work are built from this.
+   */
+  findOneAndUpdate(filter: Filter, update: Update, options?: { sort?: Sort }): Promise<T | null>;
+}
+
+export interface ReadStoreSession {
+  collection<T extends Doc = Doc>(name: string): Collection<T>;
+}
+
+export interface ReadStore extends ReadStoreSession {
+  /** create the collection if missing and declare its indexes (idempotent) */
+  ensureCollection(name: string, spec?: CollectionSpec): Promise<void>;
+  dropCollection(name: string): Promise<void>;
+  listCollections(): Promise<string[]>;
+  /**
+   * Runs `fn` in one transaction: all its writes commit together or not at all. Transactions are
+   * serialized against other writers of this store. The projection runner writes its checkpoint here.
+   * Nested transaction() calls, and calls of this store made from fn's async context, join the running
+   * transaction. fn may be retried on MongoDB (transient conflicts): keep it free of outside side effects.
+   */
+  transaction<R>(fn: (tx: ReadStoreSession) => Promise<R>): Promise<R>;
+  /** Throws StoreUnavailableError when the store cannot be reached. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,5 @@
+import type { Projection } from '../projections/core/projection.ts';
+import { streamsProjection } from '../projections/core/streams.projection.ts';
+
+/** Every projection the platform runs. Services add theirs here as they arrive. */
+export const platformProjections = (): Projection[] => [streamsProjection];

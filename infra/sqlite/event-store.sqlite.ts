@@ -1,0 +1,413 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type { EventEnvelope, RecordedEvent } from '../../domain/core/event.ts';
+import { categoryOf } from '../../domain/core/stream-name.ts';
+import type {
+  AllFilter,
+  AppendResult,
+  EventStore,
+  ExpectedRevision,
+  ReadAllOptions,
+  ReadStreamOptions,
+  SubscribeAllOptions,
+} from '../core/event-store.port.ts';
+import { positionValue, START, toPosition } from '../core/position.ts';
+import { resilientSubscription } from '../core/resilient-subscription.ts';
+import { StoreUnavailableError, WrongExpectedRevisionError } from '../core/store-errors.ts';
+
+export type SqliteEventStoreOptions = {
+  /** database file; its folder is created when missing */
+  file: string;
+  /** how often idle live subscriptions look for appends made by other processes; default 200 ms */
+  pollIntervalMs?: number;
+};
+
+export type SqliteEventStore = EventStore & {
+  /** Test hook: live subscriptions' readers fail as if the connection dropped (they then resubscribe). */
+  interruptSubscriptions(): void;
+};
+
+const STORE = 'sqlite';
+const DEFAULT_READ_ALL_LIMIT = 1000;
+/** page size of a subscription's catch-up reads */
+const SUBSCRIPTION_PAGE = 500;
+/** "no bound" for backwards reads; SQLite integers are 64-bit, positions stay far below 2^53 */
+const NO_UPPER_BOUND = Number.MAX_SAFE_INTEGER;
+
+/*
+ * `position` is the rowid, so the global log is a primary-key range scan. AUTOINCREMENT (not a plain
+ * rowid) guarantees a position is never handed out twice, even after the newest rows were deleted.
+ * Writers hold SQLite's single write lock for the whole append (BEGIN IMMEDIATE), so positions become
+ * visible in order: a reader never sees position n+1 committed while n is still pending, which is what
+ * lets subscriptions resume with a plain `position > ?`.
+ */
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS events (
+  position INTEGER PRIMARY KEY AUTOINCREMENT,
+  id       TEXT    NOT NULL UNIQUE,
+  stream   TEXT    NOT NULL,
+  revision INTEGER NOT NULL,
+  category TEXT    NOT NULL,
+  type     TEXT    NOT NULL,
+  data     TEXT    NOT NULL,
+  metadata TEXT    NOT NULL,
+  UNIQUE (stream, revision)
+);
+CREATE INDEX IF NOT EXISTS events_category_position ON events (category, position);
+`;
+
+type EventRow = {
+  position: number;
+  id: string;
+  stream: string;
+  revision: number;
+  type: string;
+  data: string;
+  metadata: string;
+};
+
+const COLUMNS = 'position, id, stream, revision, type, data, metadata';
+
+export function createSqliteEventStore(options: SqliteEventStoreOptions): SqliteEventStore {
+  const { file } = options;
+  const pollIntervalMs = options.pollIntervalMs ?? 200;
+  if (file !== ':memory:' && file !== '') mkdirSync(dirname(file), { recursive: true });
+
+  // busy timeout: several processes share the file; a writer waits up to 5 s for the write lock.
+  const db = new Database(file, { timeout: 5_000 });
+  db.pragma('journal_mode = WAL');
+  // In WAL mode NORMAL fsyncs at checkpoints, not at every commit: a committed append survives a crash
+  // of the process (SIGKILL included: the WAL is in the OS page cache), only an OS crash or power loss
+  // may lose the last transactions. That is the durability the SIGKILL tests exercise, at a fraction of
+  // the cost of FULL.
+  db.pragma('synchronous = NORMAL');
+  // The id index takes random UUIDs: with SQLite's 2 MB default cache its pages miss constantly once the
+  // log grows. 64 MB keeps the hot index pages in memory (a ceiling, not an allocation).
+  db.pragma('cache_size = -65536');
+  db.exec(SCHEMA);
+
+  // The current revision comes from the UNIQUE (stream, revision) index: max() with an equality on the
+  // index prefix is one seek to the stream's last entry, constant time whatever the stream's length. A
+  // separate streams table would answer the same at the cost of a second B-tree write per append.
+  const currentRevision = db
+    .prepare<[string], number | null>('SELECT max(revision) FROM events WHERE stream = ?')
+    .pluck();
+  const insertEvent = db.prepare<[string, string, number, string, string, string, string]>(
+    'INSERT INTO events (id, stream, revision, category, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
+  const eventById = db.prepare<[string], { stream: string; revision: number }>(
+    'SELECT stream, revision FROM events WHERE id = ?',
+  );
+  const positionAt = db
+    .prepare<[string, number], number>('SELECT position FROM events WHERE stream = ? AND revision = ?')
+    .pluck();
+  const streamForwards = db.prepare<[string, number, number], EventRow>(
+    `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?`,
+  );
+  const streamBackwards = db.prepare<[string, number, number], EventRow>(
+    `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`,
+  );
+  const head = db.prepare<[], number | null>('SELECT max(position) FROM events').pluck();
+  const probe = db.prepare<[], number>('SELECT 1').pluck();
+  const readAllStatements = new Map<string, Database.Statement<unknown[], EventRow>>();
+
+  let closed = false;
+  const closing = new AbortController();
+  // live delivery: appends in this process bump the sequence and wake the idle readers at once;
+  // appends by other processes are found by each idle reader's poll.
+  let appendSeq = 0;
+  let interruptEpoch = 0;
+  const waiters = new Set<() => void>();
+  const wakeAll = () => {
+    for (const wake of [...waiters]) wake();
+  };
+
+  const assertOpen = () => {
+    if (closed) throw new StoreUnavailableError(STORE, 'the event store is closed');
+  };
+
+  /** Store-level failures (lock timeout, I/O, closed handle) become StoreUnavailableError; bugs stay as they are. */
+  const mapError = (error: unknown): unknown => {
+    if (error instanceof WrongExpectedRevisionError || error instanceof StoreUnavailableError) return error;
+    const code = (error as { code?: unknown } | null)?.code;
+    const message = error instanceof Error ? error.message : String(error);
+    if (closed || !db.open) return new StoreUnavailableError(STORE, 'the event store is closed', { cause: error });
+    if (typeof code === 'string' && /^SQLITE_(BUSY|LOCKED|IOERR|CANTOPEN|FULL|NOTADB|CORRUPT|PROTOCOL)/.test(code)) {
+      return new StoreUnavailableError(STORE, message, { cause: error });
+    }
+    return error;
+  };
+
+  /**
+   * The answer to an idempotent retry: the batch's ids are already stored, in order, in this stream.
+   * null when the first id is unknown. An id stored elsewhere, or only part of the batch stored, is a
+   * programming error (ids must be derived from the command), not a conflict to retry.
+   */
+  const storedBatch = (stream: string, events: EventEnvelope[]): AppendResult | null => {
+    const first = events[0];
+    if (!first) return null;
+    const found = eventById.get(first.id);
+    if (!found) return null;
+    if (found.stream !== stream) {
+      throw new Error(`event id ${first.id} is already stored in stream ${found.stream}, not ${stream}`);
+    }
+    const stored = streamForwards.all(stream, found.revision, events.length);
+    const last = stored[stored.length - 1];
+    if (!last || stored.length !== events.length || stored.some((row, i) => row.id !== events[i]?.id)) {
+      throw new Error(`stream ${stream}: the batch starting with event ${first.id} is only partly stored`);
+    }
+    return { revision: last.revision, position: toPosition(last.position) };
+  };
+
+  const appendInTransaction = db.transaction(
+    (stream: string, events: EventEnvelope[], expected: ExpectedRevision): AppendResult => {
+      const current = currentRevision.get(stream) ?? undefined;
+      if (!revisionMatches(expected, current)) {
+        const stored = storedBatch(stream, events);
+        if (stored) return stored;
+        throw new WrongExpectedRevisionError(stream, expected, current ?? 'no_stream');
+      }
+      const category = categoryOf(stream);
+      let revision = current ?? -1;
+      let position = 0;
+      for (let i = 0; i < events.length; i++) {
+        const event = events[i]!;
+        revision += 1;
+        try {
+          const result = insertEvent.run(
+            event.id,
+            stream,
+            revision,
+            category,
+            event.type,
+            JSON.stringify(event.data) ?? 'null',
+            JSON.stringify(event.metadata),
+          );
+          position = Number(result.lastInsertRowid);
+        } catch (error) {
+          if (!isDuplicateId(error)) throw error;
+          // Only a fully stored batch is a retry; throwing rolls back the rows inserted so far.
+          if (i === 0) {
+            const stored = storedBatch(stream, events);
+            if (stored) return stored;
+          }
+          throw new Error(`stream ${stream}: event id ${event.id} is already stored`, { cause: error });
+        }
+      }
+      return { revision, position: toPosition(position) };
+    },
+  );
+
+  const readAllStatement = (forwards: boolean, categories: number, types: number) => {
+    const key = `${forwards ? 'f' : 'b'}:${categories}:${types}`;
+    let statement = readAllStatements.get(key);
+    if (!statement) {
+      statement = db.prepare<unknown[], EventRow>(readAllSql(forwards, categories, types));
+      readAllStatements.set(key, statement);
+    }
+    return statement;
+  };
+
+  const readAllSync = (options: ReadAllOptions): RecordedEvent[] => {
+    const forwards = (options.direction ?? 'forwards') === 'forwards';
+    const limit = options.limit ?? DEFAULT_READ_ALL_LIMIT;
+    const after = options.after ?? START;
+    // backwards, `after` is the exclusive upper bound in reading order; START (the default) means the end
+    const bound = forwards || after !== START ? positionValue(after) : NO_UPPER_BOUND;
+    const categories = distinct(options.filter?.categories);
+    const types = distinct(options.filter?.eventTypes);
+    const statement = readAllStatement(forwards, categories.length, types.length);
+    const params: unknown[] = [];
+    if (categories.length <= 1) params.push(bound, ...categories, ...types, limit);
+    else {
+      for (const category of categories) params.push(category, bound, ...types, limit);
+      params.push(limit);
+    }
+    return statement.all(...params).map(toRecorded);
+  };
+
+  /** Resolves on an append in this process, an interrupt, the poll interval, or the signal. */
+  const changed = (signal: AbortSignal) =>
+    new Promise<void>((resolve) => {
+      if (signal.aborted) return resolve();
+      const done = () => {
+        clearTimeout(timer);
+        waiters.delete(done);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, pollIntervalMs);
+      waiters.add(done);
+      signal.addEventListener('abort', done, { once: true });
+    });
+
+  /** One connection-like reader: catch-up by pages, then live. It fails when interrupted. */
+  async function* reader(after: string, filter: AllFilter | undefined, signal: AbortSignal) {
+    const epoch = interruptEpoch;
+    const alive = () => {
+      if (epoch !== interruptEpoch) throw new Error('sqlite subscription reader interrupted');
+    };
+    let cursor = after;
+    while (!signal.aborted && !closed) {
+      alive();
+      const seen = appendSeq;
+      const page = readAllSync({ after: cursor, filter, limit: SUBSCRIPTION_PAGE });
+      for (const event of page) {
+        cursor = event.position;
+        yield event; // resumes only when the consumer asks for the next event: that is the backpressure
+        if (signal.aborted || closed) return;
+        alive();
+      }
+      // a short page means we are at the head; wait unless something was appended while we yielded
+      if (page.length < SUBSCRIPTION_PAGE && seen === appendSeq) await changed(signal);
+    }
+  }
+
+  return {
+    async append(stream, events, expected) {
+      assertOpen();
+      try {
+        if (events.length === 0) {
+          // Nothing to write, nothing to check: answer where the stream is (-1 / START when missing).
+          const revision = currentRevision.get(stream);
+          if (revision == null) return { revision: -1, position: START };
+          return { revision, position: toPosition(positionAt.get(stream, revision) ?? 0) };
+        }
+        const result = appendInTransaction.immediate(stream, events, expected);
+        appendSeq += 1;
+        wakeAll();
+        return result;
+      } catch (error) {
+        throw mapError(error);
+      }
+    },
+
+    async readStream(stream, options: ReadStreamOptions = {}) {
+      assertOpen();
+      const limit = options.limit ?? -1; // a negative LIMIT is no limit in SQLite
+      try {
+        const rows =
+          (options.direction ?? 'forwards') === 'forwards'
+            ? streamForwards.all(stream, options.fromRevision ?? 0, limit)
+            : streamBackwards.all(stream, options.fromRevision ?? NO_UPPER_BOUND, limit);
+        return rows.map(toRecorded);
+      } catch (error) {
+        throw mapError(error);
+      }
+    },
+
+    async readAll(options: ReadAllOptions = {}) {
+      assertOpen();
+      try {
+        return readAllSync(options);
+      } catch (error) {
+        throw mapError(error);
+      }
+    },
+
+    subscribeAll(options: SubscribeAllOptions = {}) {
+      const { after, filter, signal } = options;
+      // close() ends every live subscription
+      const stop = signal ? AbortSignal.any([signal, closing.signal]) : closing.signal;
+      return resilientSubscription((from, readerSignal) => reader(from, filter, readerSignal), {
+        after,
+        signal: stop,
+      });
+    },
+
+    async headPosition() {
+      assertOpen();
+      try {
+        const position = head.get();
+        return position == null ? START : toPosition(position);
+      } catch (error) {
+        throw mapError(error);
+      }
+    },
+
+    async ping() {
+      assertOpen();
+      try {
+        probe.get();
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        throw new StoreUnavailableError(STORE, message, { cause: error });
+      }
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      closing.abort();
+      wakeAll();
+      db.close();
+    },
+
+    interruptSubscriptions() {
+      interruptEpoch += 1;
+      wakeAll();
+    },
+  };
+}
+
+function revisionMatches(expected: ExpectedRevision, current: number | undefined): boolean {
+  switch (expected) {
+    case 'any':
+      return true;
+    case 'no_stream':
+      return current === undefined;
+    case 'stream_exists':
+      return current !== undefined;
+    default:
+      return (current ?? -1) === expected;
+  }
+}
+
+/**
+ * The statement for one shape of readAll (direction, number of categories, number of event types).
+ * Several categories: one leg per category, each walking its own (category, position) index range with
+ * the page limit, merged by position. A page then costs at most categories × limit rows, where a single
+ * `category IN (...)` would sort every matching row after the cursor.
+ */
+function readAllSql(forwards: boolean, categories: number, types: number): string {
+  const cmp = forwards ? '>' : '<';
+  const order = forwards ? 'ASC' : 'DESC';
+  const typeClause = types > 0 ? ` AND type IN (${placeholders(types)})` : '';
+  if (categories <= 1) {
+    const categoryClause = categories === 1 ? ' AND category = ?' : '';
+    const from = categories === 1 ? BY_CATEGORY : 'events';
+    return (
+      `SELECT ${COLUMNS} FROM ${from} WHERE position ${cmp} ?${categoryClause}${typeClause}` +
+      ` ORDER BY position ${order} LIMIT ?`
+    );
+  }
+  const leg =
+    `SELECT * FROM (SELECT ${COLUMNS} FROM ${BY_CATEGORY} WHERE category = ? AND position ${cmp} ?${typeClause}` +
+    ` ORDER BY position ${order} LIMIT ?)`;
+  return `${Array.from({ length: categories }, () => leg).join(' UNION ALL ')} ORDER BY position ${order} LIMIT ?`;
+}
+
+// Pinned: with statistics (ANALYZE, PRAGMA optimize) the planner may prefer a primary-key scan that
+// filters by category, whose cost grows with the whole log instead of the page.
+const BY_CATEGORY = 'events INDEXED BY events_category_position';
+
+const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+
+/** An empty list means "no filter", like an absent one. */
+const distinct = (values: string[] | undefined): string[] => (values?.length ? [...new Set(values)] : []);
+
+const toRecorded = (row: EventRow): RecordedEvent => ({
+  id: row.id,
+  type: row.type,
+  data: JSON.parse(row.data) as unknown,
+  metadata: JSON.parse(row.metadata) as RecordedEvent['metadata'],
+  stream: row.stream,
+  revision: row.revision,
+  position: toPosition(row.position),
+});
+
+const isDuplicateId = (error: unknown): boolean =>
+  (error as { code?: unknown } | null)?.code === 'SQLITE_CONSTRAINT_UNIQUE' &&
+  error instanceof Error &&
+  error.message.includes('events.id');

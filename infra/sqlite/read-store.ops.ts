@@ -1,0 +1,260 @@
+import type Database from 'better-sqlite3';
+import { applyUpdate, compareForSort, isPlainObject, validateFilter, validateUpdate } from '../core/mongo-filter.ts';
+import type { CollectionSpec, Doc, Filter, FindOptions, Sort, Update } from '../core/read-store.port.ts';
+import {
+  TABLE_PREFIX,
+  groupKey,
+  groupSql,
+  indexNameOf,
+  indexSql,
+  indexedExpressions,
+  quoteIdent,
+  selectSql,
+  tableName,
+  tableOf,
+  whereClause,
+} from './read-store.sql.ts';
+
+/*
+ * The read store's operations on one SQLite connection, synchronous (better-sqlite3). The caller decides
+ * which connection and when (mutex, transaction); these only build and run statements.
+ *
+ * Collections are created by their first write (upsert or ensureCollection). Reading a collection that
+ * does not exist answers empty, detected from SQLite's "no such table" rather than a lookup first, so
+ * the common path costs nothing and a collection dropped by another process is handled the same way.
+ */
+
+const MAX_CACHED_STATEMENTS = 500;
+
+export type Conn = {
+  db: Database.Database;
+  stmt(sql: string): Database.Statement;
+  /** json_extract expressions of the collection's indexes (cached until the schema changes) */
+  indexed(collection: string): ReadonlySet<string>;
+  /** drop cached schema knowledge (after a rollback, which can undo a CREATE INDEX) */
+  forgetSchema(): void;
+};
+
+export function createConn(db: Database.Database): Conn {
+  const statements = new Map<string, Database.Statement>();
+  const schema = new Map<string, { version: number; exprs: Set<string> }>();
+  const stmt = (sql: string) => {
+    let s = statements.get(sql);
+    if (!s) {
+      s = db.prepare(sql);
+      if (statements.size >= MAX_CACHED_STATEMENTS) statements.delete(statements.keys().next().value as string);
+      statements.set(sql, s);
+    }
+    return s;
+  };
+  return {
+    db,
+    stmt,
+    indexed(collection) {
+      // schema_version changes with every CREATE/DROP, in this process or another one
+      const version = stmt('PRAGMA schema_version').pluck().get() as number;
+      const cached = schema.get(collection);
+      if (cached && cached.version === version) return cached.exprs;
+      const sqls = stmt(`SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL`)
+        .pluck()
+        .all(tableName(collection)) as string[];
+      const exprs = indexedExpressions(sqls);
+      schema.set(collection, { version, exprs });
+      return exprs;
+    },
+    forgetSchema() {
+      schema.clear();
+    },
+  };
+}
+
+const isNoSuchTable = (e: unknown) => e instanceof Error && e.message.startsWith('no such table');
+
+/** `fn`, or `empty` when the collection does not exist */
+function orEmpty<R>(fn: () => R, empty: R): R {
+  try {
+    return fn();
+  } catch (e) {
+    if (isNoSuchTable(e)) return empty;
+    throw e;
+  }
+}
+
+function createTable(c: Conn, collection: string): void {
+  c.db.exec(`CREATE TABLE IF NOT EXISTS ${tableOf(collection)} (id TEXT PRIMARY KEY, doc TEXT NOT NULL)`);
+}
+
+const parse = <T>(json: string) => JSON.parse(json) as T;
+
+export function get<T extends Doc>(c: Conn, collection: string, id: string): T | null {
+  return orEmpty(() => {
+    const json = c.stmt(`SELECT doc FROM ${tableOf(collection)} WHERE id = ?`).pluck().get(id) as string | undefined;
+    return json === undefined ? null : parse<T>(json);
+  }, null);
+}
+
+export function upsert(c: Conn, collection: string, doc: Doc): void {
+  if (!isPlainObject(doc) || typeof doc.id !== 'string') throw new Error('read store: a document needs a string id');
+  const { id, ...fields } = doc;
+  const json = JSON.stringify({ id, ...fields }); // id first, as MongoDB's _id
+  const sql = `INSERT INTO ${tableOf(collection)} (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`;
+  const run = () => c.stmt(sql).run(id, json);
+  try {
+    run();
+  } catch (e) {
+    if (!isNoSuchTable(e)) throw e;
+    createTable(c, collection);
+    run();
+  }
+}
+
+export function patch(c: Conn, collection: string, id: string, update: Update): boolean {
+  validateUpdate(update);
+  const table = tableOf(collection);
+  return orEmpty(
+    () =>
+      c.db
+        .transaction(() => {
+          const json = c.stmt(`SELECT doc FROM ${table} WHERE id = ?`).pluck().get(id) as string | undefined;
+          if (json === undefined) return false;
+          const next = applyUpdate(parse<Doc>(json), update);
+          c.stmt(`UPDATE ${table} SET doc = ? WHERE id = ?`).run(JSON.stringify(next), id);
+          return true;
+        })
+        .immediate(),
+    false,
+  );
+}
+
+export function remove(c: Conn, collection: string, id: string): boolean {
+  return orEmpty(() => c.stmt(`DELETE FROM ${tableOf(collection)} WHERE id = ?`).run(id).changes > 0, false);
+}
+
+export function removeMany(c: Conn, collection: string, filter: Filter): number {
+  validateFilter(filter);
+  return orEmpty(() => {
+    const where = whereClause(filter, c.indexed(collection));
+    return c.stmt(`DELETE FROM ${tableOf(collection)}${where.sql}`).run(...where.params).changes;
+  }, 0);
+}
+
+export function find<T extends Doc>(c: Conn, collection: string, filter: Filter, options: FindOptions = {}): T[] {
+  validateFilter(filter);
+  return orEmpty(() => {
+    const q = selectSql(collection, 'doc', filter, c.indexed(collection), options);
+    return (c.stmt(q.sql).pluck().all(...q.params) as string[]).map((json) => parse<T>(json));
+  }, []);
+}
+
+export function count(c: Conn, collection: string, filter: Filter): number {
+  validateFilter(filter);
+  return orEmpty(() => {
+    const where = whereClause(filter, c.indexed(collection));
+    return c.stmt(`SELECT count(*) FROM ${tableOf(collection)}${where.sql}`).pluck().get(...where.params) as number;
+  }, 0);
+}
+
+/** most frequent first, ties by key in compareForSort order (the MongoDB adapter orders the same way) */
+export function sortGroups(groups: Array<{ key: unknown; count: number }>): Array<{ key: unknown; count: number }> {
+  return groups.sort((a, b) => b.count - a.count || compareForSort(a.key, b.key));
+}
+
+export function groupCount(
+  c: Conn,
+  collection: string,
+  field: string,
+  filter: Filter,
+): Array<{ key: unknown; count: number }> {
+  validateFilter(filter);
+  return orEmpty(() => {
+    const q = groupSql(collection, field, filter, c.indexed(collection));
+    const rows = c.stmt(q.sql).all(...q.params) as Array<{ t: string | null; k: unknown; c: number }>;
+    // SQL groups by (type, value); 1 and 1.0 or null and missing arrive as separate rows: merge by key
+    const merged = new Map<string, { key: unknown; count: number }>();
+    for (const row of rows) {
+      const key = groupKey(row.t, row.k);
+      const id = JSON.stringify(key);
+      const entry = merged.get(id);
+      if (entry) entry.count += row.c;
+      else merged.set(id, { key, count: row.c });
+    }
+    return sortGroups([...merged.values()]);
+  }, []);
+}
+
+/**
+ * Select-then-update inside one BEGIN IMMEDIATE transaction: the write lock is taken before the select,
+ * so no other connection (or process) can claim the same document in between.
+ */
+export function findOneAndUpdate<T extends Doc>(
+  c: Conn,
+  collection: string,
+  filter: Filter,
+  update: Update,
+  sort: Sort | undefined,
+): T | null {
+  validateFilter(filter);
+  validateUpdate(update);
+  const table = tableOf(collection);
+  return orEmpty(
+    () =>
+      c.db
+        .transaction(() => {
+          const q = selectSql(collection, 'doc', filter, c.indexed(collection), { sort, limit: 1 });
+          const json = c.stmt(q.sql).pluck().get(...q.params) as string | undefined;
+          if (json === undefined) return null;
+          const next = applyUpdate(parse<T>(json), update);
+          c.stmt(`UPDATE ${table} SET doc = ? WHERE id = ?`).run(JSON.stringify(next), next.id);
+          return next;
+        })
+        .immediate(),
+    null,
+  );
+}
+
+function checkSpec(spec: CollectionSpec): void {
+  const names = new Set<string>();
+  for (const index of spec.indexes ?? []) {
+    if (typeof index.name !== 'string' || index.name === '') throw new Error('read store: an index needs a name');
+    if (names.has(index.name)) throw new Error(`read store: index ${index.name} declared twice`);
+    names.add(index.name);
+    const fields = Object.entries(index.fields ?? {});
+    if (fields.length === 0) throw new Error(`read store: index ${index.name} has no fields`);
+    for (const [, dir] of fields) {
+      if (dir !== 1 && dir !== -1) throw new Error(`read store: index ${index.name}: directions are 1 or -1`);
+    }
+  }
+}
+
+/**
+ * Creates the table and the declared indexes. An index whose declaration changed (same name) is dropped
+ * and rebuilt; indexes no longer declared are left alone (MongoDB's createIndex does not drop either).
+ */
+export function ensureCollection(c: Conn, collection: string, spec: CollectionSpec): void {
+  checkSpec(spec);
+  c.db
+    .transaction(() => {
+      createTable(c, collection);
+      for (const index of spec.indexes ?? []) {
+        const sql = indexSql(collection, index);
+        const name = indexNameOf(collection, index.name);
+        const existing = c.stmt(`SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?`).pluck().get(name);
+        if (existing === (sql ?? undefined)) continue;
+        if (existing !== undefined) c.db.exec(`DROP INDEX ${quoteIdent(name)}`);
+        if (sql !== null) c.db.exec(sql);
+      }
+    })
+    .immediate();
+}
+
+export function dropCollection(c: Conn, collection: string): void {
+  c.db.exec(`DROP TABLE IF EXISTS ${tableOf(collection)}`);
+}
+
+export function listCollections(c: Conn): string[] {
+  const names = c
+    .stmt(`SELECT name FROM sqlite_master WHERE type = 'table' AND substr(name, 1, ${TABLE_PREFIX.length}) = ?`)
+    .pluck()
+    .all(TABLE_PREFIX) as string[];
+  return names.map((n) => n.slice(TABLE_PREFIX.length)).sort();
+}

@@ -1,0 +1,185 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type { Collection, CollectionSpec, Doc, ReadStore, ReadStoreSession } from '../core/read-store.port.ts';
+import { StoreUnavailableError } from '../core/store-errors.ts';
+import { registerReadStoreFunctions } from './read-store.functions.ts';
+import { createMutex } from './read-store.mutex.ts';
+import * as ops from './read-store.ops.ts';
+import { assertCollectionName } from './read-store.sql.ts';
+
+export type SqliteReadStoreOptions = {
+  /** database file, apart from the event log's; its folder is created when missing */
+  file: string;
+};
+
+/*
+ * Two connections per store instance:
+ *   - the writer runs every write and every transaction, one at a time (the mutex), BEGIN IMMEDIATE for
+ *     anything that reads before it writes, so two instances (two processes) on one file stay atomic;
+ *   - the reader (read-only) answers reads outside transactions. In WAL mode it sees the last committed
+ *     state, never the inside of a transaction that is awaiting between its statements, and reads do not
+ *     queue behind writers.
+ * Inside a transaction (the tx session, or any call of this store made from fn's async context, tracked
+ * with AsyncLocalStorage) everything runs on the writer without the mutex: reads see the transaction's own
+ * writes, nested transaction() calls join it, and a store call from inside fn cannot deadlock on the mutex.
+ *
+ * Limitation: SQLite's busy handler waits synchronously. Two store instances in ONE process must not run
+ * transaction() at the same time (the second BEGIN would block the event loop the first needs to finish,
+ * for busy_timeout, then fail with StoreUnavailableError); separate processes, and single-statement writes
+ * such as findOneAndUpdate, are fine.
+ */
+
+const STORE = 'sqlite read store';
+
+/** result codes meaning the database cannot be used right now (503), as opposed to a bad request */
+const UNAVAILABLE_CODES = /^SQLITE_(BUSY|LOCKED|IOERR|CANTOPEN|FULL|CORRUPT|NOTADB|PROTOCOL|READONLY|NOMEM)/;
+
+function mapError(e: unknown): unknown {
+  if (e instanceof StoreUnavailableError) return e;
+  const code = (e as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && UNAVAILABLE_CODES.test(code)) {
+    return new StoreUnavailableError(STORE, (e as Error).message, { cause: e });
+  }
+  if (e instanceof TypeError && e.message.includes('connection is not open')) {
+    return new StoreUnavailableError(STORE, 'closed', { cause: e });
+  }
+  return e;
+}
+
+function guard<R>(fn: () => R): R {
+  try {
+    return fn();
+  } catch (e) {
+    throw mapError(e);
+  }
+}
+
+function openDatabase(file: string, readonly: boolean): Database.Database {
+  const db = new Database(file, { readonly, fileMustExist: readonly });
+  db.pragma('busy_timeout = 5000');
+  if (!readonly) db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  registerReadStoreFunctions(db);
+  return db;
+}
+
+type Tx = { open: boolean; session: ReadStoreSession };
+
+export function createSqliteReadStore(options: SqliteReadStoreOptions): ReadStore {
+  const { file } = options;
+  const memory = file === ':memory:' || file === '';
+  const { writer, reader } = guard(() => {
+    if (!memory) mkdirSync(dirname(file), { recursive: true });
+    const w = ops.createConn(openDatabase(file, false));
+    // an in-memory database exists once per connection: it reads through the writer
+    return { writer: w, reader: memory ? w : ops.createConn(openDatabase(file, true)) };
+  });
+  const mutex = createMutex();
+  const txContext = new AsyncLocalStorage<Tx>();
+  let closing: Promise<void> | undefined;
+
+  const activeTx = (): Tx | undefined => {
+    const tx = txContext.getStore();
+    return tx?.open ? tx : undefined;
+  };
+
+  function connectionFor(tx: Tx | undefined): { tx: Tx | undefined } {
+    const t = tx ?? activeTx();
+    if (t && !t.open) throw new Error('read store: this transaction has already ended');
+    if (!t && closing) throw new StoreUnavailableError(STORE, 'closed');
+    return { tx: t };
+  }
+
+  async function read<R>(tx: Tx | undefined, fn: (c: ops.Conn) => R): Promise<R> {
+    const { tx: t } = connectionFor(tx);
+    return guard(() => fn(t ? writer : reader));
+  }
+
+  async function write<R>(tx: Tx | undefined, fn: (c: ops.Conn) => R): Promise<R> {
+    const { tx: t } = connectionFor(tx);
+    if (t) return guard(() => fn(writer));
+    return mutex.run(() => guard(() => fn(writer)));
+  }
+
+  function collection<T extends Doc = Doc>(name: string, tx?: Tx): Collection<T> {
+    assertCollectionName(name);
+    return {
+      get: (id) => read(tx, (c) => ops.get<T>(c, name, id)),
+      upsert: (doc) => write(tx, (c) => ops.upsert(c, name, doc)),
+      patch: (id, update) => write(tx, (c) => ops.patch(c, name, id, update)),
+      delete: (id) => write(tx, (c) => ops.remove(c, name, id)),
+      deleteMany: (filter) => write(tx, (c) => ops.removeMany(c, name, filter)),
+      find: (filter = {}, options) => read(tx, (c) => ops.find<T>(c, name, filter, options)),
+      findOne: (filter = {}, options) =>
+        read(tx, (c) => ops.find<T>(c, name, filter, { ...options, limit: 1 })[0] ?? null),
+      count: (filter = {}) => read(tx, (c) => ops.count(c, name, filter)),
+      groupCount: (field, filter = {}) => read(tx, (c) => ops.groupCount(c, name, field, filter)),
+      findOneAndUpdate: (filter, update, options) =>
+        write(tx, (c) => ops.findOneAndUpdate<T>(c, name, filter, update, options?.sort)),
+    };
+  }
+
+  return {
+    collection: (name) => collection(name),
+
+    ensureCollection: (name: string, spec: CollectionSpec = {}) => {
+      assertCollectionName(name);
+      return write(undefined, (c) => ops.ensureCollection(c, name, spec));
+    },
+
+    dropCollection: (name: string) => {
+      assertCollectionName(name);
+      return write(undefined, (c) => ops.dropCollection(c, name));
+    },
+
+    listCollections: () => read(undefined, (c) => ops.listCollections(c)),
+
+    async transaction<R>(fn: (tx: ReadStoreSession) => Promise<R>): Promise<R> {
+      const outer = activeTx();
+      if (outer) return fn(outer.session);
+      connectionFor(undefined);
+      return mutex.run(async () => {
+        const tx: Tx = {
+          open: true,
+          session: { collection: <T extends Doc = Doc>(name: string) => collection<T>(name, tx) },
+        };
+        guard(() => writer.db.exec('BEGIN IMMEDIATE'));
+        try {
+          const result = await txContext.run(tx, () => fn(tx.session));
+          guard(() => writer.db.exec('COMMIT'));
+          return result;
+        } catch (e) {
+          if (writer.db.open && writer.db.inTransaction) writer.db.exec('ROLLBACK');
+          writer.forgetSchema(); // the rollback may have undone a CREATE INDEX
+          throw e;
+        } finally {
+          tx.open = false;
+        }
+      });
+    },
+
+    async ping() {
+      if (closing) throw new StoreUnavailableError(STORE, 'closed');
+      try {
+        // reads the schema page, so a vanished or unreadable file fails here
+        writer.stmt('SELECT count(*) FROM sqlite_master').get();
+        reader.stmt('SELECT count(*) FROM sqlite_master').get();
+      } catch (e) {
+        const mapped = mapError(e);
+        if (mapped instanceof StoreUnavailableError) throw mapped;
+        throw new StoreUnavailableError(STORE, String(e), { cause: e });
+      }
+    },
+
+    close() {
+      // waits for the running transaction and the queued writes, refuses new ones
+      closing ??= mutex.run(() => {
+        if (reader !== writer) reader.db.close();
+        writer.db.close();
+      });
+      return closing;
+    },
+  };
+}

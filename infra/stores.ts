@@ -1,0 +1,37 @@
+import path from 'node:path';
+import type { Config } from './core/config.ts';
+import type { EventStore } from './core/event-store.port.ts';
+import type { ReadStore } from './core/read-store.port.ts';
+import { createEsdbEventStore } from './esdb/event-store.esdb.ts';
+import { createMongoReadStore } from './mongo/read-store.mongo.ts';
+import { createSqliteEventStore } from './sqlite/event-store.sqlite.ts';
+import { createSqliteReadStore } from './sqlite/read-store.sqlite.ts';
+
+export type Stores = {
+  eventStore: EventStore;
+  readStore: ReadStore;
+  /** which adapters are in use, for the start banner and /health/ready */
+  kinds: { eventStore: 'sqlite' | 'eventstoredb'; readStore: 'sqlite' | 'mongodb' };
+  close(): Promise<void>;
+};
+
+/**
+ * The embedded default keeps the log and the read models in two SQLite files under DATA_DIR, so appends
+ * and projection writes do not queue behind one writer lock. ESDB_URL / MONGODB_URL switch to production.
+ */
+export function openStores(config: Pick<Config, 'dataDir' | 'esdbUrl' | 'mongodbUrl' | 'mongodbDatabase'>): Stores {
+  const eventStore = config.esdbUrl
+    ? createEsdbEventStore({ connectionString: config.esdbUrl })
+    : createSqliteEventStore({ file: path.join(config.dataDir, 'events.sqlite') });
+  const readStore = config.mongodbUrl
+    ? createMongoReadStore({ url: config.mongodbUrl, database: config.mongodbDatabase })
+    : createSqliteReadStore({ file: path.join(config.dataDir, 'read-models.sqlite') });
+  return {
+    eventStore,
+    readStore,
+    kinds: { eventStore: config.esdbUrl ? 'eventstoredb' : 'sqlite', readStore: config.mongodbUrl ? 'mongodb' : 'sqlite' },
+    async close() {
+      await Promise.allSettled([eventStore.close(), readStore.close()]);
+    },
+  };
+}

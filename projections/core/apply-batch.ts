@@ -1,0 +1,49 @@
+import type { RecordedEvent } from '../../domain/core/event.ts';
+import { categoryOf } from '../../domain/core/stream-name.ts';
+import type { AllFilter } from '../../infra/core/event-store.port.ts';
+import type { ReadStoreSession } from '../../infra/core/read-store.port.ts';
+import { checkpoints } from './checkpoints.ts';
+import type { Projection, ProjectionCheckpoint } from './projection.ts';
+import { projectionStore } from './projection-store.ts';
+
+export const projectionFilter = (p: Projection): AllFilter => ({
+  ...(p.categories && { categories: p.categories }),
+  ...(p.eventTypes && { eventTypes: p.eventTypes }),
+});
+
+export const wants = (p: Projection, e: RecordedEvent) =>
+  (!p.eventTypes || p.eventTypes.includes(e.type)) && (!p.categories || p.categories.includes(categoryOf(e.stream)));
+
+export class ProjectionVersionChanged extends Error {
+  constructor(readonly stored: number, readonly code: number) {
+    super(`checkpoint is for version ${stored}, code is version ${code}`);
+  }
+}
+
+/**
+ * Inside one transaction: read the checkpoint, skip what it already covers (so a redelivered event is never
+ * applied twice), apply the rest to the checkpoint's generation, move the checkpoint. A crash before the
+ * commit loses the whole batch, checkpoint included; the events come again after restart.
+ */
+export async function applyBatch(
+  tx: ReadStoreSession,
+  projection: Projection,
+  events: RecordedEvent[],
+  now: string,
+  options: { generation?: number; expectVersion?: number } = {},
+): Promise<ProjectionCheckpoint | null> {
+  const cps = checkpoints(tx);
+  const cp = await cps.get(projection.name);
+  if (!cp) throw new Error(`projection ${projection.name} has no checkpoint`);
+  if (options.expectVersion !== undefined && cp.version !== options.expectVersion) {
+    throw new ProjectionVersionChanged(cp.version, options.expectVersion);
+  }
+  const fresh = events.filter((e) => e.position > cp.position);
+  const last = events[events.length - 1];
+  if (!last || fresh.length === 0) return null;
+  const relevant = fresh.filter((e) => wants(projection, e));
+  if (relevant.length > 0) await projection.apply(relevant, projectionStore(tx, projection, options.generation ?? cp.generation));
+  const next = { ...cp, position: last.position, updatedAt: now };
+  await cps.upsert(next);
+  return next;
+}

@@ -1,0 +1,149 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { commandHandler } from '../../commands/core/command-handler.ts';
+import { eventIdFor } from '../../commands/core/event-id.ts';
+import type { EventEnvelope } from '../../domain/core/event.ts';
+import { systemClock } from '../../infra/core/clock.port.ts';
+import { START } from '../../infra/core/position.ts';
+import { createSqliteEventStore } from '../../infra/sqlite/event-store.sqlite.ts';
+import { createSqliteReadStore } from '../../infra/sqlite/read-store.sqlite.ts';
+import { rebuildProjection } from '../../projections/core/rebuild.ts';
+import { accountDecider } from '../core/fixtures/account.decider.ts';
+import { ledgerProjection } from '../core/fixtures/ledger.projection.ts';
+import { perSecond, printRow, timed } from './report.ts';
+
+const COMMANDS = Number(process.env.BENCH_COMMANDS ?? 20_000);
+const BATCHED = Number(process.env.BENCH_BATCHED ?? 200_000);
+const REBUILD_EVENTS = Number(process.env.BENCH_REBUILD_EVENTS ?? 1_000_000);
+
+const meta = { tenant: 't', occurredAt: '2026-11-22T00:00:00.000Z', schemaVersion: 1 };
+const event = (command: string, i: number, type: string, data: unknown): EventEnvelope => ({
+  id: eventIdFor(command, i),
+  type,
+  data,
+  metadata: { ...meta, commandId: command },
+});
+
+/** Appends `total` account events, `perAppend` at a time, round-robin over `streams` accounts. */
+export async function seedAccounts(file: string, total: number, perAppend = 100, streams = 1000) {
+  const store = createSqliteEventStore({ file });
+  const rounds = Math.ceil(total / perAppend);
+  const revisions = new Map<number, number>();
+  for (let r = 0; r < rounds; r++) {
+    const s = r % streams;
+    const rev = revisions.get(s) ?? -1;
+    const events = Array.from({ length: perAppend }, (_, i) =>
+      rev + i + 1 === 0
+        ? event(`seed-${r}`, i, 'AccountOpened', { owner: `owner-${s}`, openedAt: meta.occurredAt })
+        : event(`seed-${r}`, i, 'MoneyDeposited', { amount: (i % 13) + 1, note: 'a deposit with a little text to give it a realistic size' }),
+    );
+    await store.append(`account-t.a${s}`, events, rev < 0 ? 'no_stream' : rev);
+    revisions.set(s, rev + perAppend);
+  }
+  await store.close();
+}
+
+export async function coreBench(): Promise<void> {
+  console.log(`\n## core (machine: ${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version})`);
+  const dir = mkdtempSync(path.join(tmpdir(), 'bench-core-'));
+  try {
+    // 1. one event per command through the command handler, against a raw insert with the same settings
+    const raw = new Database(path.join(dir, 'raw.sqlite'));
+    raw.pragma('journal_mode = WAL');
+    raw.pragma('synchronous = NORMAL');
+    raw.exec(`CREATE TABLE events (position INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, stream TEXT NOT NULL,
+      revision INTEGER NOT NULL, category TEXT NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL, metadata TEXT NOT NULL,
+      UNIQUE (stream, revision)); CREATE INDEX events_category_position ON events (category, position);`);
+    const insert = raw.prepare('INSERT INTO events (id, stream, revision, category, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    const rawRun = await timed(() => {
+      for (let i = 0; i < COMMANDS; i++) {
+        const e = event(`raw-${i}`, 0, 'AccountOpened', { owner: 'o', openedAt: meta.occurredAt });
+        insert.run(e.id, `account-t.r${i}`, 0, 'account', e.type, JSON.stringify(e.data), JSON.stringify(e.metadata));
+      }
+    });
+    raw.close();
+
+    const store = createSqliteEventStore({ file: path.join(dir, 'commands.sqlite') });
+    const handle = commandHandler(store, accountDecider);
+    const handled = await timed(async () => {
+      for (let i = 0; i < COMMANDS; i++) {
+        await handle({
+          stream: `account-t.c${i}`,
+          command: { type: 'OpenAccount', owner: 'o', at: meta.occurredAt },
+          commandId: `cmd-${i}`,
+          now: meta.occurredAt,
+          context: { tenant: 't' },
+        });
+      }
+    });
+    printRow({
+      name: 'command handler, 1 event per command',
+      figure: perSecond(COMMANDS, handled.ms),
+      unit: 'events/s',
+      baseline: { name: 'raw better-sqlite3 insert, one per transaction', figure: perSecond(COMMANDS, rawRun.ms) },
+      setup: `${COMMANDS} commands on new streams (read stream, decide, append no_stream); WAL, synchronous=NORMAL on both`,
+    });
+
+    // 2. batched appends
+    await store.close();
+    const batchedFile = path.join(dir, 'batched.sqlite');
+    const batched = await timed(() => seedAccounts(batchedFile, BATCHED, 100, 1000));
+    printRow({
+      name: 'batched appends',
+      figure: perSecond(BATCHED, batched.ms),
+      unit: 'events/s',
+      baseline: { name: 'command handler, 1 event per command', figure: perSecond(COMMANDS, handled.ms) },
+      setup: `${BATCHED} events, 100 per append with an exact expected revision, 1000 streams`,
+    });
+
+    // 3. readAll, and 4. a projection rebuild against it
+    const reader = createSqliteEventStore({ file: batchedFile });
+    const readAll = await timed(async () => {
+      let after = START;
+      let n = 0;
+      while (true) {
+        const page = await reader.readAll({ after, limit: 2000 });
+        if (page.length === 0) return n;
+        n += page.length;
+        after = page[page.length - 1]!.position;
+      }
+    });
+    printRow({
+      name: 'readAll',
+      figure: perSecond(readAll.result, readAll.ms),
+      unit: 'events/s',
+      setup: `${readAll.result} events in pages of 2000, JSON parsed`,
+    });
+    const readStore = createSqliteReadStore({ file: path.join(dir, 'read.sqlite') });
+    const rebuilt = await timed(() => rebuildProjection({ eventStore: reader, readStore, projection: ledgerProjection(), clock: systemClock }));
+    printRow({
+      name: 'projection rebuild into the embedded read store',
+      figure: perSecond(rebuilt.result.events, rebuilt.ms),
+      unit: 'events/s',
+      baseline: { name: 'raw readAll', figure: perSecond(readAll.result, readAll.ms) },
+      setup: `${rebuilt.result.events} events, test ledger projection (per event: get + upsert of a balance, upsert of an entry), pages of 2000, one transaction per page`,
+    });
+    await reader.close();
+    await readStore.close();
+
+    // 5. a rebuild of a large log in its own process, to read that process's peak RSS
+    const bigFile = path.join(dir, 'big.sqlite');
+    const seeded = await timed(() => seedAccounts(bigFile, REBUILD_EVENTS, 500, 5000));
+    const child = spawnSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'rebuild-rss.ts'), bigFile, path.join(dir, 'big-read.sqlite')], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const out = JSON.parse(child.stdout.trim().split('\n').pop() ?? '{}') as { events: number; ms: number; maxRssMb: number };
+    printRow({
+      name: `rebuild of ${REBUILD_EVENTS.toLocaleString('en-US')} events`,
+      figure: perSecond(out.events, out.ms),
+      unit: 'events/s',
+      setup: `seeded in ${(seeded.ms / 1000).toFixed(1)} s; rebuilt in a separate process in ${(out.ms / 1000).toFixed(1)} s; peak RSS ${out.maxRssMb.toFixed(0)} MB (goal: under 300 MB)`,
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

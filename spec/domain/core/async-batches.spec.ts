@@ -1,0 +1,64 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { batches } from '../../../domain/core/async-batches.ts';
+
+test('items already available are grouped up to maxSize', async () => {
+  async function* source() {
+    for (let i = 0; i < 7; i++) yield i;
+  }
+  const out: number[][] = [];
+  for await (const b of batches(source(), 3)) out.push(b);
+  assert.equal(out, [[0, 1, 2], [3, 4, 5], [6]]);
+});
+
+test('an item that arrives later starts a new batch; nothing is lost or reordered', async () => {
+  async function* source() {
+    yield 1;
+    yield 2;
+    await new Promise((r) => setTimeout(r, 20));
+    yield 3;
+  }
+  const out: number[][] = [];
+  for await (const b of batches(source(), 10)) out.push(b);
+  assert.equal(out, [[1, 2], [3]]);
+});
+
+test('the next batch is handed over only after the consumer finished the previous one', async () => {
+  let active = 0;
+  let maxActive = 0;
+  async function* source() {
+    for (let i = 0; i < 5; i++) {
+      await new Promise((r) => setTimeout(r, 1));
+      yield i;
+    }
+  }
+  const seen: number[] = [];
+  for await (const b of batches(source(), 2)) {
+    active++;
+    maxActive = Math.max(maxActive, active);
+    await new Promise((r) => setTimeout(r, 5));
+    seen.push(...b);
+    active--;
+  }
+  assert.is(maxActive, 1);
+  assert.equal(seen, [0, 1, 2, 3, 4]);
+});
+
+test('breaking out closes the source', async () => {
+  let closed = false;
+  async function* source() {
+    try {
+      for (let i = 0; ; i++) yield i;
+    } finally {
+      closed = true;
+    }
+  }
+  for await (const b of batches(source(), 4)) {
+    assert.equal(b, [0, 1, 2, 3]);
+    break;
+  }
+  await new Promise((r) => setTimeout(r, 5));
+  assert.ok(closed);
+});
+
+test.run();

@@ -1,0 +1,186 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { EventEnvelope, RecordedEvent } from '../../../domain/core/event.ts';
+import { START } from '../../../infra/core/position.ts';
+import { StoreUnavailableError, WrongExpectedRevisionError } from '../../../infra/core/store-errors.ts';
+import { createSqliteEventStore } from '../../../infra/sqlite/event-store.sqlite.ts';
+import { eventStoreContract } from '../../core/event-store.contract.ts';
+
+const root = await mkdtemp(join(tmpdir(), 'event-store-sqlite-'));
+const newFile = () => join(root, randomUUID(), 'events.sqlite'); // a missing folder: the store creates it
+
+eventStoreContract('event store contract on SQLite', async () => {
+  const file = newFile();
+  const store = createSqliteEventStore({ file, pollIntervalMs: 50 });
+  return {
+    store,
+    interrupt: () => store.interruptSubscriptions(),
+    async cleanup() {
+      await store.close();
+      await rm(join(file, '..'), { recursive: true, force: true });
+    },
+  };
+});
+
+const test = suite('SQLite event store');
+
+test.after(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+test('creates the folder, the schema and WAL mode; an empty log has head START', async () => {
+  const file = newFile();
+  const store = createSqliteEventStore({ file });
+  try {
+    assert.ok(existsSync(file));
+    assert.is(await store.headPosition(), START);
+    assert.equal(await store.readAll(), []);
+    const db = new Database(file, { readonly: true });
+    try {
+      assert.is(db.pragma('journal_mode', { simple: true }), 'wal');
+      const columns = (table: string) =>
+        (db.prepare(`SELECT name FROM pragma_table_info(?) ORDER BY cid`).all(table) as { name: string }[]).map((c) => c.name);
+      assert.equal(columns('events'), ['position', 'id', 'stream', 'revision', 'category', 'type', 'data', 'metadata']);
+    } finally {
+      db.close();
+    }
+  } finally {
+    await store.close();
+  }
+});
+
+test('stores the category of each event', async () => {
+  const file = newFile();
+  const store = createSqliteEventStore({ file });
+  try {
+    await store.append('rule-acme.r1', [event('RuleCreated'), event('RuleRenamed')], 'no_stream');
+    const db = new Database(file, { readonly: true });
+    try {
+      assert.equal(db.prepare('SELECT category, revision FROM events ORDER BY position').raw().all(), [
+        ['rule', 0],
+        ['rule', 1],
+      ]);
+    } finally {
+      db.close();
+    }
+  } finally {
+    await store.close();
+  }
+});
+
+test('events survive reopening; positions and revisions continue', async () => {
+  const file = newFile();
+  const first = createSqliteEventStore({ file });
+  const a = await first.append('task-acme.t1', [event('TaskCreated')], 'no_stream');
+  await first.close();
+  const second = createSqliteEventStore({ file });
+  try {
+    assert.is((await second.readStream('task-acme.t1')).length, 1);
+    const b = await second.append('task-acme.t1', [event('TaskCompleted')], 0);
+    assert.is(b.revision, 1);
+    assert.ok(b.position > a.position);
+    assert.is(await second.headPosition(), b.position);
+  } finally {
+    await second.close();
+  }
+});
+
+test('an id already stored in another stream, or a partly stored batch, is an error and writes nothing', async () => {
+  const file = newFile();
+  const store = createSqliteEventStore({ file });
+  try {
+    const stored = event('RuleCreated');
+    await store.append('rule-acme.r1', [stored], 'no_stream');
+    const elsewhere = await rejection(store.append('rule-acme.r2', [stored], 'no_stream'));
+    assert.instance(elsewhere, Error);
+    assert.not.instance(elsewhere, WrongExpectedRevisionError);
+    assert.equal(await store.readStream('rule-acme.r2'), []);
+
+    const fresh = event('RuleRenamed');
+    const partly = await rejection(store.append('rule-acme.r1', [stored, fresh], 'any'));
+    assert.instance(partly, Error);
+    assert.not.instance(partly, WrongExpectedRevisionError);
+    const laterDuplicate = await rejection(store.append('rule-acme.r1', [fresh, stored], 0));
+    assert.instance(laterDuplicate, Error);
+    assert.equal((await store.readStream('rule-acme.r1')).map((e) => e.id), [stored.id]);
+    assert.is((await store.readAll()).length, 1);
+  } finally {
+    await store.close();
+  }
+});
+
+test('two store instances on one file (as two processes): live delivery through the poll', async () => {
+  const file = newFile();
+  const writer = createSqliteEventStore({ file, pollIntervalMs: 50 });
+  const reader = createSqliteEventStore({ file, pollIntervalMs: 50 });
+  const controller = new AbortController();
+  try {
+    await writer.append('rule-acme.r1', [event('RuleCreated')], 'no_stream');
+    const iterator = reader.subscribeAll({ signal: controller.signal })[Symbol.asyncIterator]();
+    const first = await within(iterator.next());
+    assert.is((first.value as RecordedEvent).type, 'RuleCreated');
+
+    const pending = within(iterator.next());
+    pending.catch(() => {}); // awaited below; a failure before must not crash the run
+    // the reader is idle now: only its poll can see the next append
+    const later = event('RuleRenamed');
+    const written = await writer.append('rule-acme.r1', [later], 0);
+    const second = await pending;
+    assert.is((second.value as RecordedEvent).id, later.id);
+    assert.is((second.value as RecordedEvent).position, written.position);
+
+    // and the other way round, with revision checks across instances
+    const conflict = await rejection(reader.append('rule-acme.r1', [event('RuleRenamed')], 0));
+    assert.instance(conflict, WrongExpectedRevisionError);
+    assert.is((conflict as WrongExpectedRevisionError).actual, 1);
+    await iterator.return?.();
+  } finally {
+    controller.abort();
+    await writer.close();
+    await reader.close();
+  }
+});
+
+test('a closed store is unavailable', async () => {
+  const store = createSqliteEventStore({ file: newFile() });
+  await store.ping();
+  await store.close();
+  assert.instance(await rejection(store.ping()), StoreUnavailableError);
+  assert.instance(await rejection(store.append('rule-acme.r1', [event('RuleCreated')], 'any')), StoreUnavailableError);
+  assert.instance(await rejection(store.readAll()), StoreUnavailableError);
+  await store.close(); // twice is fine
+});
+
+test.run();
+
+function event(type: string): EventEnvelope {
+  return {
+    id: randomUUID(),
+    type,
+    data: { type },
+    metadata: { tenant: 'acme', occurredAt: '2024-01-01T00:00:00.000Z', schemaVersion: 1 },
+  };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  return assert.unreachable('expected a rejection');
+}
+
+function within<T>(promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('timed out')), 10_000);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
