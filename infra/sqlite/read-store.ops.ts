@@ -97,7 +97,9 @@ export function upsert(c: Conn, collection: string, doc: Doc): void {
   if (!isPlainObject(doc) || typeof doc.id !== 'string') throw new Error('read store: a document needs a string id');
   const { id, ...fields } = doc;
   const json = JSON.stringify({ id, ...fields }); // id first, as MongoDB's _id
-  const sql = `INSERT INTO ${tableOf(collection)} (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`;
+  const sql =
+    `INSERT INTO ${tableOf(collection)} (id, doc) VALUES (?, ?) ` +
+    'ON CONFLICT (id) DO UPDATE SET doc = excluded.doc';
   const run = () => c.stmt(sql).run(id, json);
   try {
     run();
