@@ -10,6 +10,7 @@ import {
   type ClientSession,
 } from 'mongodb';
 import { compareForSort } from '../core/mongo-filter.ts';
+import { checkSpec } from '../core/collection-spec.ts';
 import type {
   Collection,
   CollectionSpec,
@@ -23,7 +24,7 @@ import { StoreUnavailableError } from '../core/store-errors.ts';
 import {
   assertCollectionName,
   checkPaging,
-  checkSpec,
+
   fromMongoDoc,
   toMongoDoc,
   toMongoFilter,

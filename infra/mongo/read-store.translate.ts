@@ -1,6 +1,6 @@
 import type { Document } from 'mongodb';
 import { normalizeFilter, validateFilter, validateUpdate, isPlainObject } from '../core/mongo-filter.ts';
-import type { CollectionSpec, Doc, Filter, FindOptions, Sort, Update } from '../core/read-store.port.ts';
+import type { Doc, Filter, FindOptions, Sort, Update } from '../core/read-store.port.ts';
 
 /*
  * Port ⇄ MongoDB documents. The port's `id` is MongoDB's `_id` (in documents, filters, sorts, index
@@ -77,19 +77,6 @@ export function fromMongoDoc<T extends Doc>(stored: Document): T {
   return { id: String(_id), ...fields } as T;
 }
 
-export function checkSpec(spec: CollectionSpec): void {
-  const names = new Set<string>();
-  for (const index of spec.indexes ?? []) {
-    if (typeof index.name !== 'string' || index.name === '') throw new Error('read store: an index needs a name');
-    if (names.has(index.name)) throw new Error(`read store: index ${index.name} declared twice`);
-    names.add(index.name);
-    const fields = Object.entries(index.fields ?? {});
-    if (fields.length === 0) throw new Error(`read store: index ${index.name} has no fields`);
-    for (const [, dir] of fields) {
-      if (dir !== 1 && dir !== -1) throw new Error(`read store: index ${index.name}: directions are 1 or -1`);
-    }
-  }
-}
 
 export function toMongoIndexKeys(fields: Sort): Record<string, 1 | -1> {
   return Object.fromEntries(Object.entries(fields).map(([path, dir]) => [toMongoPath(path), dir]));

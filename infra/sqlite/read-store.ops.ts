@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { applyUpdate, compareForSort, isPlainObject, validateFilter, validateUpdate } from '../core/mongo-filter.ts';
 import type { CollectionSpec, Doc, Filter, FindOptions, Sort, Update } from '../core/read-store.port.ts';
+import { checkSpec } from '../core/collection-spec.ts';
 import {
   TABLE_PREFIX,
   groupKey,
@@ -214,19 +215,6 @@ export function findOneAndUpdate<T extends Doc>(
   );
 }
 
-function checkSpec(spec: CollectionSpec): void {
-  const names = new Set<string>();
-  for (const index of spec.indexes ?? []) {
-    if (typeof index.name !== 'string' || index.name === '') throw new Error('read store: an index needs a name');
-    if (names.has(index.name)) throw new Error(`read store: index ${index.name} declared twice`);
-    names.add(index.name);
-    const fields = Object.entries(index.fields ?? {});
-    if (fields.length === 0) throw new Error(`read store: index ${index.name} has no fields`);
-    for (const [, dir] of fields) {
-      if (dir !== 1 && dir !== -1) throw new Error(`read store: index ${index.name}: directions are 1 or -1`);
-    }
-  }
-}
 
 /**
  * Creates the table and the declared indexes. An index whose declaration changed (same name) is dropped
