@@ -1,3 +1,4 @@
+import type { RequestListener } from 'node:http';
 import type { Logger } from 'pino';
 import { Gauge, Registry } from 'prom-client';
 import { createApp, emptyServiceRouter } from '../http/core/app.ts';
@@ -6,6 +7,9 @@ import { startHttpServer } from '../http/core/server.ts';
 import { createProjectionRunner, type ProjectionRunner } from '../projections/core/projection-runner.ts';
 import { systemClock, type Clock } from './core/clock.port.ts';
 import type { Config } from './core/config.ts';
+import { createIdentityService } from './identity/identity.service.ts';
+import type { SeedReport } from './identity/seed.ts';
+import { isStoreUnavailable } from './core/store-errors.ts';
 import { platformProjections } from './platform-projections.ts';
 import { openStores, type Stores } from './stores.ts';
 
@@ -21,10 +25,19 @@ export type StartOptions = {
   clock?: Clock;
   /** for tests: stores opened by the caller */
   stores?: Stores;
+  /**
+   * When a store is down at start, the identity seed is retried in the background: this receives its
+   * report (to print once) when a retry creates something.
+   */
+  onIdentitySeed?: (report: SeedReport) => void;
 };
 
 export type RunningPlatform = {
   url: string;
+  /** the public base URL (issuer) in effect: PUBLIC_BASE_URL, a port 0 in it replaced by the bound port */
+  publicBaseUrl: string;
+  /** what the identity seed created at this start (to print once), null when it created nothing */
+  identitySeed: SeedReport | null;
   stores: Stores;
   runners: ProjectionRunner[];
   /** graceful: stop accepting, drain requests, finish the batch in hand, close stores */
@@ -86,22 +99,113 @@ export async function startPlatform(o: StartOptions): Promise<RunningPlatform> {
     return { ok: checks.every((c) => c.ok), checks };
   };
 
-  const app = createApp({
-    routers: services.map((service) => ({ service, router: emptyServiceRouter() })),
-    logger: log,
-    metrics,
-    readiness,
+  // The server binds first: with port 0 the issuer (PUBLIC_BASE_URL) is only known once the port is. The
+  // few requests that might arrive before the app is built wait for it.
+  let resolveApp!: (app: RequestListener) => void;
+  let rejectApp!: (err: unknown) => void;
+  const appReady = new Promise<RequestListener>((resolve, reject) => {
+    resolveApp = resolve;
+    rejectApp = reject;
   });
-  const server = await startHttpServer(app, { port: config.port, host: config.host });
+  appReady.catch(() => undefined);
+  const server = await startHttpServer(
+    (req, res) => {
+      appReady.then(
+        (app) => app(req, res),
+        () => {
+          res.statusCode = 503;
+          res.end();
+        },
+      );
+    },
+    { port: config.port, host: config.host },
+  );
+
+  let identitySeed: SeedReport | null = null;
+  let stopSeedRetries = (): void => undefined;
+  let effective: Config;
+  try {
+    effective = withBoundPort(config, server.url);
+    // Every service's router verifies tokens with the identity service's bearer middleware, so it is
+    // built in every process; its router is mounted (and the store seeded) only where it is selected.
+    const identity = createIdentityService({ config: effective, eventStore, readStore, clock, log });
+    if (services.includes('identity')) {
+      try {
+        identitySeed = await identity.seed();
+      } catch (err) {
+        // a store that is down must not keep the process from starting (it recovers when the store returns)
+        if (!isStoreUnavailable(err)) throw err;
+        log.warn({ err }, 'identity seed deferred: a store is unavailable; retrying every 5 s');
+        stopSeedRetries = retryInBackground(identity.seed, 5000, (report) => {
+          if (report) o.onIdentitySeed?.(report);
+        });
+      }
+    }
+    const app = createApp({
+      routers: services.map((service) => ({ service, router: service === 'identity' ? identity.router : emptyServiceRouter() })),
+      logger: log,
+      metrics,
+      readiness,
+    });
+    resolveApp(app);
+  } catch (err) {
+    rejectApp(err);
+    stopSeedRetries();
+    await server.close(0);
+    await Promise.all(runners.map((r) => r.stop()));
+    if (o.stores === undefined) await stores.close();
+    throw err;
+  }
 
   return {
     url: server.url,
+    publicBaseUrl: effective.publicBaseUrl,
+    identitySeed,
     stores,
     runners,
     async stop() {
+      stopSeedRetries();
       await server.close(config.shutdownTimeoutMs);
       await Promise.all(runners.map((r) => r.stop()));
       await stores.close();
     },
+  };
+}
+
+/**
+ * PUBLIC_BASE_URL with port 0 (the default when PORT=0) names "the port this process bound": replaced by
+ * it, together with the default seed redirect URI derived from it.
+ */
+export function withBoundPort(config: Config, boundUrl: string): Config {
+  const base = new URL(config.publicBaseUrl);
+  if (base.port !== '0') return config;
+  base.port = new URL(boundUrl).port;
+  const publicBaseUrl = base.origin;
+  const rebase = (u: string) => (u.startsWith(`${config.publicBaseUrl}/`) ? publicBaseUrl + u.slice(config.publicBaseUrl.length) : u);
+  const seed = config.identity.seed;
+  return { ...config, publicBaseUrl, identity: { ...config.identity, seed: { ...seed, redirectUri: rebase(seed.redirectUri) } } };
+}
+
+/** Runs `task` every `intervalMs` until it succeeds once (or the returned stop is called). */
+function retryInBackground<T>(task: () => Promise<T>, intervalMs: number, onDone: (result: T) => void): () => void {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const attempt = () => {
+    timer = setTimeout(() => {
+      task().then(
+        (result) => {
+          if (!stopped) onDone(result);
+        },
+        () => {
+          if (!stopped) attempt();
+        },
+      );
+    }, intervalMs);
+    timer.unref();
+  };
+  attempt();
+  return () => {
+    stopped = true;
+    if (timer) clearTimeout(timer);
   };
 }

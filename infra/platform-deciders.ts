@@ -1,7 +1,30 @@
 import type { Decider } from '../domain/core/decider.ts';
 import type { DomainEvent } from '../domain/core/event.ts';
+import { clientDecider } from '../domain/identity/client.decider.ts';
+import { CODE_CATEGORY, codeDecider } from '../domain/identity/code.decider.ts';
+import { EXCHANGE_CODE_CATEGORY, exchangeCodeDecider } from '../domain/identity/exchange-code.decider.ts';
+import { GRANT_CATEGORY, grantDecider } from '../domain/identity/grant.decider.ts';
+import { SESSION_CATEGORY, sessionDecider } from '../domain/identity/session.decider.ts';
+import { SIGNING_KEY_CATEGORY, signingKeyDecider } from '../domain/identity/signing-key.decider.ts';
+import { tenantDecider } from '../domain/identity/tenant.decider.ts';
+import { userDecider } from '../domain/identity/user.decider.ts';
+import { usernameDecider } from '../domain/identity/username.decider.ts';
 
 /** Deciders by stream category, for `platform replay --state`. Services register theirs as they arrive. */
 export type DeciderRegistry = Record<string, Pick<Decider<unknown, DomainEvent, unknown>, 'initialState' | 'evolve'>>;
 
-export const platformDeciders = (): DeciderRegistry => ({});
+const entry = <E extends DomainEvent, S>(d: Pick<Decider<never, E, S>, 'initialState' | 'evolve'>) =>
+  d as unknown as DeciderRegistry[string];
+
+export const platformDeciders = (): DeciderRegistry => ({
+  // identity provider
+  tenant: entry(tenantDecider),
+  user: entry(userDecider),
+  username: entry(usernameDecider),
+  client: entry(clientDecider),
+  [CODE_CATEGORY]: entry(codeDecider),
+  [SESSION_CATEGORY]: entry(sessionDecider),
+  [GRANT_CATEGORY]: entry(grantDecider),
+  [SIGNING_KEY_CATEGORY]: entry(signingKeyDecider),
+  [EXCHANGE_CODE_CATEGORY]: entry(exchangeCodeDecider),
+});

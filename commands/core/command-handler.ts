@@ -73,7 +73,7 @@ export function commandHandler<C, E extends DomainEvent, S>(
         schemaVersion,
       };
       const toAppend: EventEnvelope[] = decided.map((e, i) => ({
-        id: eventIdFor(envelope.commandId, i),
+        id: eventIdFor(envelope.commandId, i, envelope.stream),
         type: e.type,
         data: e.data,
         metadata,

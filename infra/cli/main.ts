@@ -6,7 +6,9 @@ import { createLogger } from '../logger.ts';
 import { SERVICES, startPlatform, type ServiceName } from '../main.ts';
 import { platformDeciders } from '../platform-deciders.ts';
 import { platformProjections } from '../platform-projections.ts';
+import { describeSeed } from '../identity/seed.ts';
 import { openStores } from '../stores.ts';
+import { keysRotate, KEYS_USAGE } from './keys.ts';
 import { rebuildWithProgress } from './rebuild.ts';
 import { replay, type ReplayQuery } from './replay.ts';
 
@@ -21,6 +23,7 @@ const USAGE = `usage: platform <command> [options]
         rebuild a projection beside the live one and switch readers when it has caught up
   projections
         list the projections with their position and lag
+  ${KEYS_USAGE}
 
 Configuration comes from environment variables (see README).`;
 
@@ -37,6 +40,8 @@ export async function runCli(argv: string[]): Promise<number> {
       return rebuildCommand(rest);
     case 'projections':
       return projectionsCommand();
+    case 'keys':
+      return keysCommand(rest);
     case undefined:
     case 'help':
     case '--help':
@@ -61,20 +66,17 @@ async function start(args: string[]): Promise<number> {
   const services = values.services ? parseServices(values.services) : SERVICES;
   const cfg = config();
   const log = createLogger(cfg);
-  const platform = await startPlatform({ config: cfg, log, services, workers: !values['no-workers'] });
-  const kinds = platform.stores.kinds;
-  console.log(
-    [
-      `Platform listening on ${platform.url}`,
-      `  public base URL : ${cfg.publicBaseUrl}`,
-      `  services        : ${services.join(', ')}`,
-      `  workers         : ${values['no-workers'] ? 'off' : 'on'}`,
-      `  event store     : ${kinds.eventStore}${kinds.eventStore === 'sqlite' ? ` (${cfg.dataDir})` : ''}`,
-      `  read store      : ${kinds.readStore}`,
-      `  health          : ${cfg.publicBaseUrl}/health/ready   metrics: ${cfg.publicBaseUrl}/metrics`,
-    ].join('\n'),
-  );
-  await new Promise<void>((resolve) => {
+  const platform = await startPlatform({
+    config: cfg,
+    log,
+    services,
+    workers: !values['no-workers'],
+    // the store was down at start and the seed ran later: its one-time values are printed then
+    onIdentitySeed: (report) => console.log(describeSeed(report).join('\n')),
+  });
+  // Signal handlers go in before the banner: whoever reads the banner may send SIGTERM at once, and a signal
+  // that arrives before a handler exists kills the process without a graceful shutdown.
+  const stopped = new Promise<void>((resolve) => {
     const shutdown = (signal: string) => {
       log.info({ signal }, 'shutting down');
       platform.stop().then(resolve, (err) => {
@@ -85,6 +87,23 @@ async function start(args: string[]): Promise<number> {
     process.once('SIGTERM', () => shutdown('SIGTERM'));
     process.once('SIGINT', () => shutdown('SIGINT'));
   });
+  const kinds = platform.stores.kinds;
+  const base = platform.publicBaseUrl;
+  console.log(
+    [
+      `Platform listening on ${platform.url}`,
+      `  public base URL : ${base}`,
+      `  services        : ${services.join(', ')}`,
+      `  workers         : ${values['no-workers'] ? 'off' : 'on'}`,
+      `  event store     : ${kinds.eventStore}${kinds.eventStore === 'sqlite' ? ` (${cfg.dataDir})` : ''}`,
+      `  read store      : ${kinds.readStore}`,
+      `  health          : ${base}/health/ready   metrics: ${base}/metrics`,
+      ...(services.includes('identity') ? [`  identity        : ${base}/.well-known/openid-configuration`] : []),
+      // first start only: generated passwords and secrets, shown this once (never logged)
+      ...(platform.identitySeed ? ['', ...describeSeed(platform.identitySeed)] : []),
+    ].join('\n'),
+  );
+  await stopped;
   return 0;
 }
 
@@ -148,6 +167,18 @@ async function rebuildCommand(args: string[]): Promise<number> {
     await stores.close();
   }
   return 0;
+}
+
+async function keysCommand(args: string[]): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub !== 'rotate') throw new UsageError(`keys needs a subcommand: ${KEYS_USAGE.split('\n', 1)[0]}`);
+  const cfg = config();
+  const stores = openStores(cfg);
+  try {
+    return await keysRotate(rest, { eventStore: stores.eventStore, config: cfg });
+  } finally {
+    await stores.close();
+  }
 }
 
 async function projectionsCommand(): Promise<number> {

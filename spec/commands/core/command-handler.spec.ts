@@ -33,7 +33,7 @@ test('a new stream: decide, append with no_stream, metadata from the envelope, i
   assert.is(r.revision, 0);
   assert.is(r.replayed, false);
   const [e] = await store.readStream('account-acme.1');
-  assert.is(e!.id, eventIdFor('open-1', 0));
+  assert.is(e!.id, eventIdFor('open-1', 0, 'account-acme.1'));
   assert.is(e!.type, 'AccountOpened');
   assert.equal(e!.metadata, {
     tenant: 'acme',
@@ -99,13 +99,22 @@ test('a conflict that persists past the bounded retries becomes a 409 DomainErro
   }
 });
 
+test('one command id on two streams: both appends land, each idempotent', async () => {
+  await handle(cmd('account-acme.7', { type: 'OpenAccount', owner: 'gus', at: 'x' }, 'shared-id'));
+  await handle(cmd('account-acme.8', { type: 'OpenAccount', owner: 'gus', at: 'x' }, 'shared-id'));
+  const again = await handle(cmd('account-acme.8', { type: 'OpenAccount', owner: 'gus', at: 'x' }, 'shared-id'));
+  assert.is(again.replayed, true);
+  assert.is((await store.readStream('account-acme.7')).length, 1);
+  assert.is((await store.readStream('account-acme.8')).length, 1);
+});
+
 test('two events from one command get consecutive revisions and distinct derived ids', async () => {
   await handle(cmd('account-acme.6', { type: 'OpenAccount', owner: 'fay', at: 'x' }));
   await handle(cmd('account-acme.6', { type: 'Deposit', amount: 3 }));
   const r = await handle(cmd('account-acme.6', { type: 'CloseAccount' }, 'close-6'));
   assert.equal(r.events.map((e) => [e.type, e.revision, e.id]), [
-    ['MoneyWithdrawn', 2, eventIdFor('close-6', 0)],
-    ['AccountClosed', 3, eventIdFor('close-6', 1)],
+    ['MoneyWithdrawn', 2, eventIdFor('close-6', 0, 'account-acme.6')],
+    ['AccountClosed', 3, eventIdFor('close-6', 1, 'account-acme.6')],
   ]);
 });
 

@@ -1,0 +1,74 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { fold } from '../../domain/core/decider.ts';
+import type { DomainEvent } from '../../domain/core/event.ts';
+import {
+  activeSession,
+  sessionDecider,
+  sessionStream,
+  type SessionEvent,
+  type SessionStartedData,
+} from '../../domain/identity/session.decider.ts';
+import type { Clock } from '../../infra/core/clock.port.ts';
+import type { EventStore } from '../../infra/core/event-store.port.ts';
+import { commandHandler, type CommandContext } from '../core/command-handler.ts';
+
+/** The session id in the log is the SHA-256 of the cookie value: reading the log does not sign anyone in. */
+export const sessionIdOf = (cookieValue: string): string => createHash('sha256').update(cookieValue, 'utf8').digest('hex');
+
+const COOKIE_VALUE = /^[A-Za-z0-9_-]{43}$/;
+
+export type Sessions = ReturnType<typeof createSessions>;
+
+export function createSessions(deps: { eventStore: EventStore; clock: Clock; ttlSeconds: number }) {
+  const handle = commandHandler(deps.eventStore, sessionDecider);
+
+  return {
+    /** Starts a session; the returned `cookieValue` (256 random bits) goes into the session cookie only. */
+    async start(input: { tenant: string; userId: string; authTime: number; context?: Partial<CommandContext> }) {
+      const cookieValue = randomBytes(32).toString('base64url');
+      const sessionId = sessionIdOf(cookieValue);
+      const now = deps.clock.now();
+      const data: SessionStartedData = {
+        sessionId,
+        tenant: input.tenant,
+        userId: input.userId,
+        authTime: input.authTime,
+        expiresAt: new Date(now.getTime() + deps.ttlSeconds * 1000).toISOString(),
+      };
+      await handle({
+        stream: sessionStream(sessionId),
+        command: { type: 'StartSession', data },
+        commandId: randomUUID(),
+        now: now.toISOString(),
+        context: { ...input.context, tenant: input.tenant, actor: input.userId },
+      });
+      return { cookieValue, session: data };
+    },
+
+    /** The valid session a cookie names, or null (unknown, ended, expired or a malformed value). */
+    async get(cookieValue: string | undefined): Promise<SessionStartedData | null> {
+      if (cookieValue === undefined || !COOKIE_VALUE.test(cookieValue)) return null;
+      const events = await deps.eventStore.readStream(sessionStream(sessionIdOf(cookieValue)));
+      const state = fold(sessionDecider, events as DomainEvent[] as SessionEvent[]);
+      return activeSession(state, deps.clock.now().toISOString());
+    },
+
+    /** Ends the session (SessionEnded); a no-op for an unknown or already ended one. */
+    async end(cookieValue: string | undefined, context?: Partial<CommandContext>): Promise<void> {
+      if (cookieValue === undefined || !COOKIE_VALUE.test(cookieValue)) return;
+      const sessionId = sessionIdOf(cookieValue);
+      const stream = sessionStream(sessionId);
+      const events = await deps.eventStore.readStream(stream);
+      if (events.length === 0) return;
+      const now = deps.clock.now().toISOString();
+      const started = events[0]?.data as SessionStartedData | undefined;
+      await handle({
+        stream,
+        command: { type: 'EndSession', data: { sessionId, now } },
+        commandId: randomUUID(),
+        now,
+        context: { ...context, tenant: started?.tenant ?? 'platform', ...(started && { actor: started.userId }) },
+      });
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import { createPathTrie, type PathTrie, pathNode } from './event.flatten.ts';
+import type { Matcher, Pattern } from './pattern.types.ts';
+import { matchersKey, stepsOf } from './pattern.steps.ts';
+import { buildValueIndex, type ValueIndex } from './value.index.ts';
+
+/**
+ * A state of the automaton: after some of a rule's fields (in path order) have matched. `positive` sends a
+ * field's values to the next states (one value index per path); `absent` moves on when a path has no leaf
+ * (exists:false, checked when the branch accepts); `accepts` lists the rules whose last field led here.
+ */
+export type State = {
+  readonly positive: Array<{ readonly pathId: number; readonly index: ValueIndex<State> }>;
+  readonly absent: Array<{ readonly pathId: number; readonly next: State }>;
+  readonly accepts: number[];
+  /** Scratch of a run: the group that last queued this state, so that a group queues it once. */
+  stamp: number;
+};
+
+export type Automaton = { readonly root: State; readonly trie: PathTrie; readonly states: number; readonly paths: number };
+
+type Edge = { readonly pathId: number; readonly matchers: readonly Matcher[]; readonly next: State };
+
+const newState = (): State => ({ positive: [], absent: [], accepts: [], stamp: 0 });
+
+/**
+ * One path of states per rule, shared with every rule that starts with the same (path, matcher set) steps.
+ * Only an identical matcher set shares a state: a rule with ["x", "y"] must not lend its "y" to a rule with ["x"].
+ */
+export function buildAutomaton(rules: ReadonlyArray<{ readonly pattern: Pattern }>): Automaton {
+  const trie = createPathTrie();
+  let paths = 0;
+  let states = 1;
+  const root = newState();
+  const edges = new Map<State, Map<string, Edge>>(); // build time only
+
+  rules.forEach(({ pattern }, ruleIndex) => {
+    let state = root;
+    for (const step of stepsOf(pattern)) {
+      const node = pathNode(trie, step.path);
+      if (node.pathId < 0) node.pathId = paths++;
+      const key = `${node.pathId}\u0000${matchersKey(step.matchers)}`;
+      let out = edges.get(state);
+      if (!out) edges.set(state, (out = new Map()));
+      let edge = out.get(key);
+      if (!edge) {
+        out.set(key, (edge = { pathId: node.pathId, matchers: step.matchers, next: newState() }));
+        states++;
+      }
+      state = edge.next;
+    }
+    state.accepts.push(ruleIndex);
+  });
+
+  for (const [state, out] of edges) {
+    const byPath = new Map<number, Array<{ matcher: Matcher; target: State }>>();
+    const absent = new Set<State>();
+    for (const { pathId, matchers, next } of out.values()) {
+      for (const matcher of matchers) {
+        if (matcher.kind === 'exists' && !matcher.value) {
+          if (!absent.has(next)) state.absent.push({ pathId, next });
+          absent.add(next);
+        } else {
+          let list = byPath.get(pathId);
+          if (!list) byPath.set(pathId, (list = []));
+          list.push({ matcher, target: next });
+        }
+      }
+    }
+    for (const [pathId, entries] of byPath) state.positive.push({ pathId, index: buildValueIndex(entries) });
+  }
+  return { root, trie, states, paths };
+}

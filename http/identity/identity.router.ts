@@ -1,0 +1,26 @@
+import { Router } from 'express';
+import { createAdminRouter, type AdminRouterDeps } from './admin.router.ts';
+import { createAuthorizeRouter, type AuthorizeRouterDeps } from './authorize.router.ts';
+import { createTokenEndpointRouter, type TokenEndpointDeps } from './token-endpoint.router.ts';
+import { createTokenRouter, type TokenRouterDeps } from './token.router.ts';
+
+/**
+ * The identity service's router, mounted at `/`: the browser flows (authorize, login, logout), the token
+ * endpoint, the token-facing endpoints (discovery, jwks, userinfo, validate-token, introspection,
+ * revocation, exchange codes) and the administration API. Each part is built and tested on its own.
+ */
+export type IdentityRouterDeps = {
+  authorize: AuthorizeRouterDeps;
+  tokenEndpoint: TokenEndpointDeps;
+  token: TokenRouterDeps;
+  admin: AdminRouterDeps;
+};
+
+export function createIdentityRouter(deps: IdentityRouterDeps): Router {
+  const router = Router();
+  router.use(createAuthorizeRouter(deps.authorize));
+  router.use(createTokenEndpointRouter(deps.tokenEndpoint));
+  router.use(createTokenRouter(deps.token));
+  router.use(createAdminRouter(deps.admin));
+  return router;
+}

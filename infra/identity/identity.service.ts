@@ -1,0 +1,144 @@
+import { hkdfSync } from 'node:crypto';
+import type { Router } from 'express';
+import type { Logger } from 'pino';
+import { createClientAuthenticator } from '../../commands/identity/client-auth.ts';
+import { createCodes } from '../../commands/identity/codes.ts';
+import { createDirectoryCommands } from '../../commands/identity/directory-commands.ts';
+import { createDirectory, type DirectoryService } from '../../commands/identity/directory.ts';
+import { createExchangeCodes } from '../../commands/identity/exchange-codes.ts';
+import { createKeyRing, type KeyRing } from '../../commands/identity/key-ring.ts';
+import { createLoginLimiter } from '../../commands/identity/login-limiter.ts';
+import { OAuthError } from '../../commands/identity/oauth-error.ts';
+import { createSessions } from '../../commands/identity/sessions.ts';
+import { createTokenService, type TokenServiceImpl } from '../../commands/identity/token-service.ts';
+import type { AccessContext } from '../../domain/identity/model.ts';
+import { bearerAuth, type BearerAuth } from '../../http/core/bearer-auth.ts';
+import { createRouteRegistry, type RouteRegistry } from '../../http/core/route-registry.ts';
+import { createIdentityRouter } from '../../http/identity/identity.router.ts';
+import type { Projection } from '../../projections/core/projection.ts';
+import { identityDirectoryProjections } from '../../projections/identity/directory.projection.ts';
+import { createRevocationList, revocationsProjection } from '../../projections/identity/revocations.projection.ts';
+import type { Clock } from '../core/clock.port.ts';
+import type { Config } from '../core/config.ts';
+import type { EventStore } from '../core/event-store.port.ts';
+import type { ReadStore } from '../core/read-store.port.ts';
+import { loadKeyEncryptionSecret } from './key-secret.ts';
+import { seedIdentity, type SeedReport } from './seed.ts';
+
+export type IdentityServiceDeps = {
+  config: Config;
+  eventStore: EventStore;
+  readStore: ReadStore;
+  clock: Clock;
+  log: Logger;
+};
+
+export type IdentityService = {
+  /** the identity service's router (mounted at `/`) */
+  router: Router;
+  /** local verification of our access tokens (signature by kid, exp, iss, aud, revocation) */
+  verifyAccessToken(token: string): Promise<AccessContext>;
+  /** the bearer middleware every other service's router uses */
+  bearer: BearerAuth;
+  /** the identity projections (also listed in infra/platform-projections.ts) */
+  projections: Projection[];
+  /** ensures a signing key, then seeds an empty store: the report (with generated secrets) or null */
+  seed(): Promise<SeedReport | null>;
+  directory: DirectoryService;
+  tokens: TokenServiceImpl;
+  keyRing: KeyRing;
+  registry: RouteRegistry;
+};
+
+/** The identity projections, for infra/platform-projections.ts. */
+export const identityProjections = (): Projection[] => [...identityDirectoryProjections(), revocationsProjection];
+
+/**
+ * The identity provider's composition: directory, key ring, token service, codes, sessions, the login
+ * limiter, client authentication, and the routers built on them. Building it does no I/O; `seed()` does.
+ */
+export function createIdentityService({ config, eventStore, readStore, clock, log }: IdentityServiceDeps): IdentityService {
+  const id = config.identity;
+  const issuer = config.publicBaseUrl;
+  const secret = loadKeyEncryptionSecret(config);
+  // The login form's HMAC key (sealed request, CSRF) is derived from the key-encryption secret, so every
+  // process sharing the store agrees on it without another secret to distribute.
+  const formKey = new Uint8Array(hkdfSync('sha256', secret, 'platform', 'login form v1', 32));
+
+  const directory = createDirectory({ eventStore, clock });
+  const commands = createDirectoryCommands({ eventStore, clock, defaultTokenLifetimeSeconds: id.accessTokenTtlSeconds });
+  const keyRing = createKeyRing({ eventStore, clock, secret });
+  const tokens = createTokenService({
+    eventStore,
+    clock,
+    config: { issuer, accessTokenTtlSeconds: id.accessTokenTtlSeconds, refreshTokenTtlSeconds: id.refreshTokenTtlSeconds },
+    keyRing,
+    directory,
+    revocations: createRevocationList(readStore),
+  });
+  const codes = createCodes({ eventStore, clock, ttlSeconds: id.codeTtlSeconds, tokens });
+  const sessions = createSessions({ eventStore, clock, ttlSeconds: id.sessionTtlSeconds });
+  const limiter = createLoginLimiter({ readStore, clock, maxFailures: id.loginMaxFailures });
+  const exchangeCodes = createExchangeCodes({ eventStore, clock, ttlSeconds: id.exchangeCodeTtlSeconds });
+  const clientAuth = createClientAuthenticator({
+    directory,
+    eventStore,
+    clock,
+    issuer,
+    // RFC 7523: the assertion's audience is the endpoint it is sent to, or the issuer
+    endpoints: ['/cas/oidc/token', '/cas/oidc/introspect', '/cas/oidc/revoke', '/cas/exchange-code/consume'].map((p) => `${issuer}${p}`),
+  });
+  const bearer = bearerAuth(tokens.verifyAccessToken, { getClient: directory.getClient });
+  const registry = createRouteRegistry();
+  const identityLog = log.child({ service: 'identity' });
+
+  const router = createIdentityRouter({
+    authorize: {
+      directory,
+      codes,
+      sessions,
+      limiter,
+      tokens,
+      clock,
+      issuer,
+      formKey,
+      secureCookies: id.secureCookies,
+      sessionTtlSeconds: id.sessionTtlSeconds,
+      log: identityLog,
+    },
+    tokenEndpoint: { directory, tokens, codes, authenticateClient: clientAuth.authenticateClient, limiter, clock, log: identityLog },
+    token: {
+      issuer,
+      tokens,
+      directory,
+      async authenticateClient(req) {
+        const { client, method } = await clientAuth.authenticateClient(req);
+        // RFC 7009 lets a public client revoke its own tokens; introspection and exchange codes need a
+        // client that proves who it is (a client_id alone proves nothing)
+        if (method === 'none' && req.path !== '/cas/oidc/revoke') {
+          throw new OAuthError('invalid_client', 'this endpoint needs client authentication (a public client cannot use it)');
+        }
+        return client;
+      },
+      exchangeCodes,
+      bearer,
+      registry,
+    },
+    admin: { directory, commands, readStore, auth: bearer, clock, registry },
+  });
+
+  return {
+    router,
+    verifyAccessToken: tokens.verifyAccessToken,
+    bearer,
+    projections: identityProjections(),
+    async seed() {
+      await keyRing.ensureKey();
+      return seedIdentity({ config, eventStore, clock, log: identityLog });
+    },
+    directory,
+    tokens,
+    keyRing,
+    registry,
+  };
+}

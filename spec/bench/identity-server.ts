@@ -1,0 +1,92 @@
+// A server for spec/bench/identity.bench.ts, run in its own process so that it has a core to itself and
+// the load generator does not share its event loop. `platform`: the whole identity service (startPlatform,
+// SQLite stores in a temp dir, seeded). `oidc-provider`: panva's provider configured equivalently.
+// Prints one line `READY <json>` when it listens; stops on SIGTERM.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { exportJWK, generateKeyPair } from 'jose';
+import { pino } from 'pino';
+import { loadConfig } from '../../infra/core/config.ts';
+import { startPlatform } from '../../infra/main.ts';
+
+export const BENCH_SECRET = 'bench-secret-0123456789abcdefghijklmnopqrstuvwxyz';
+
+const kind = process.argv[2];
+const stops: Array<() => Promise<void>> = [];
+process.once('SIGTERM', () => {
+  void Promise.all(stops.map((s) => s())).finally(() => process.exit(0));
+});
+
+if (kind === 'platform') {
+  const dir = mkdtempSync(path.join(tmpdir(), 'bench-identity-'));
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    PUBLIC_BASE_URL: 'http://127.0.0.1:0',
+    DATA_DIR: dir,
+    LOG_LEVEL: 'silent',
+    SEED_CLIENT_SECRET: BENCH_SECRET,
+    SEED_ADMIN_PASSWORD: 'bench-admin-password',
+  });
+  const platform = await startPlatform({ config, log: pino({ level: 'silent' }), services: ['identity'] });
+  stops.push(async () => {
+    await platform.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  console.log(`READY ${JSON.stringify({ url: platform.publicBaseUrl, clientId: config.identity.seed.clientId, clientSecret: BENCH_SECRET })}`);
+} else if (kind === 'oidc-provider') {
+  // oidc-provider ships no type declarations: a computed specifier keeps the type checker out of it
+  const moduleName = 'oidc-provider';
+  const { default: Provider } = (await import(moduleName)) as {
+    default: new (issuer: string, configuration: unknown) => { callback(): (req: unknown, res: unknown) => void };
+  };
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+  const jwk = { ...(await exportJWK(privateKey)), kid: 'bench-1', alg: 'RS256', use: 'sig' };
+  const client = (clientId: string) => ({
+    client_id: clientId,
+    client_secret: BENCH_SECRET,
+    grant_types: ['client_credentials'],
+    redirect_uris: [],
+    response_types: [],
+    token_endpoint_auth_method: 'client_secret_basic',
+    scope: 'profile email',
+  });
+  const provider = new Provider(url, {
+    clients: [client('bench-jwt'), client('bench-opaque')],
+    jwks: { keys: [jwk] },
+    cookies: { keys: [randomBytes(32).toString('base64url')] },
+    scopes: ['openid', 'profile', 'email'],
+    features: {
+      devInteractions: { enabled: false },
+      clientCredentials: { enabled: true },
+      introspection: { enabled: true },
+      // the equivalent of our tokens: RS256 JWT access tokens for the platform (one resource server);
+      // `bench-opaque` gets opaque ones, which is what its introspection endpoint can validate
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => 'urn:platform',
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx: unknown, _resource: string, c: { clientId: string }) => ({
+          scope: 'profile email',
+          accessTokenTTL: 7200,
+          accessTokenFormat: c.clientId === 'bench-jwt' ? 'jwt' : 'opaque',
+          jwt: { sign: { alg: 'RS256' } },
+        }),
+      },
+    },
+  });
+  server.on('request', provider.callback() as never);
+  stops.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  server.keepAliveTimeout = 65_000;
+  console.log(`READY ${JSON.stringify({ url, clientSecret: BENCH_SECRET })}`);
+} else {
+  console.error('usage: identity-server.ts platform|oidc-provider');
+  process.exit(2);
+}

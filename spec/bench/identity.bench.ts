@@ -1,0 +1,139 @@
+// `npm run bench` (section "identity"): client_credentials tokens/s over HTTP and token validations/s,
+// each beside the same flow on oidc-provider 9 (panva's certified provider) configured equivalently, on
+// the same machine in the same run. Each server runs in its own process; this process only generates load.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { cpus } from 'node:os';
+import { perSecond, printRow } from './report.ts';
+
+const CONCURRENCY = Number(process.env.BENCH_IDENTITY_CONCURRENCY ?? 16);
+const SECONDS = Number(process.env.BENCH_IDENTITY_SECONDS ?? 5);
+const WARMUP = 200;
+
+type Ready = { url: string; clientId?: string; clientSecret: string };
+
+async function startServer(kind: 'platform' | 'oidc-provider'): Promise<{ ready: Ready; child: ChildProcess; stop(): Promise<void> }> {
+  const script = path.join(import.meta.dirname, 'identity-server.ts');
+  const child = spawn(process.execPath, ['--import', 'tsx', script, kind], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (d) => (err += d));
+  const ready = await new Promise<Ready>((resolve, reject) => {
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /READY (\{.*\})/.exec(out);
+      if (m) resolve(JSON.parse(m[1]!) as Ready);
+    });
+    child.once('exit', (code) => reject(new Error(`${kind} server exited with ${code}: ${err.slice(-2000)}`)));
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    ready,
+    child,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+const basic = (id: string, secret: string) => {
+  const enc = (s: string) => encodeURIComponent(s).replace(/%20/g, '+');
+  return `Basic ${Buffer.from(`${enc(id)}:${enc(secret)}`).toString('base64')}`;
+};
+
+/** `CONCURRENCY` loops calling `one` for SECONDS; every answer must pass `one`'s own check. */
+async function load(one: () => Promise<void>): Promise<number> {
+  for (let i = 0; i < WARMUP; i++) await one();
+  let count = 0;
+  const until = performance.now() + SECONDS * 1000;
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() < until) {
+        await one();
+        count++;
+      }
+    }),
+  );
+  return perSecond(count, performance.now() - start);
+}
+
+async function expectOk(res: Response, what: string): Promise<Record<string, unknown>> {
+  const body = (await res.json()) as Record<string, unknown>;
+  if (res.status !== 200) throw new Error(`${what}: ${res.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+const form = (body: Record<string, string>) => new URLSearchParams(body).toString();
+
+export async function identityBench(): Promise<void> {
+  console.log(`\n## identity (machine: ${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version})`);
+  const ours = await startServer('platform');
+  const theirs = await startServer('oidc-provider');
+  try {
+    const oursToken = `${ours.ready.url}/cas/oidc/token`;
+    const oursAuth = basic(ours.ready.clientId!, ours.ready.clientSecret);
+    const meta = (await (await fetch(`${theirs.ready.url}/.well-known/openid-configuration`)).json()) as Record<string, string>;
+    const theirsToken = meta.token_endpoint!;
+    const theirsIntrospection = meta.introspection_endpoint!;
+    const jwtAuth = basic('bench-jwt', theirs.ready.clientSecret);
+    const opaqueAuth = basic('bench-opaque', theirs.ready.clientSecret);
+    // Node's fetch keeps connections alive and opens as many per origin as there are loops
+    const post = (url: string, authorization: string, body: Record<string, string>) =>
+      fetch(url, { method: 'POST', headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' }, body: form(body) });
+
+    // 1. client_credentials over HTTP
+    const ccBody = { grant_type: 'client_credentials', scope: 'profile email' };
+    const oursCc = await load(async () => {
+      await expectOk(await post(oursToken, oursAuth, ccBody), 'platform token');
+    });
+    const theirsCc = await load(async () => {
+      const body = await expectOk(await post(theirsToken, jwtAuth, ccBody), 'oidc-provider token');
+      if (typeof body.access_token !== 'string' || body.access_token.split('.').length !== 3) throw new Error('oidc-provider: not a JWT access token');
+    });
+    printRow({
+      name: 'identity: client_credentials tokens over HTTP',
+      figure: oursCc,
+      unit: 'tokens/s',
+      baseline: { name: 'oidc-provider 9, same grant (client_secret_basic, RS256 JWT access token)', figure: theirsCc },
+      setup: `${CONCURRENCY} concurrent keep-alive loops for ${SECONDS} s after ${WARMUP} warm-up requests; each server in its own process. Ours appends a GrantStarted event per token (SQLite WAL) so it can be revoked; oidc-provider keeps nothing for a JWT access token (in-memory adapter)`,
+    });
+
+    // 2. token validation over HTTP
+    const oursAccess = (await expectOk(await post(oursToken, oursAuth, ccBody), 'platform token')).access_token as string;
+    const theirsOpaque = (await expectOk(await post(theirsToken, opaqueAuth, ccBody), 'oidc-provider token')).access_token as string;
+    const oursValidate = await load(async () => {
+      const res = await fetch(`${ours.ready.url}/cas/validate-token`, { headers: { authorization: `Bearer ${oursAccess}` } });
+      await expectOk(res, 'validate-token');
+    });
+    const theirsIntrospect = await load(async () => {
+      const body = await expectOk(await post(theirsIntrospection, opaqueAuth, { token: theirsOpaque }), 'oidc-provider introspection');
+      if (body.active !== true) throw new Error('oidc-provider: token not active');
+    });
+    printRow({
+      name: 'identity: validate-token over HTTP',
+      figure: oursValidate,
+      unit: 'validations/s',
+      baseline: { name: 'oidc-provider 9 introspection (RFC 7662) of an opaque access token', figure: theirsIntrospect },
+      setup: `${CONCURRENCY} concurrent loops for ${SECONDS} s. oidc-provider has no validate-token endpoint and refuses to introspect its JWT access tokens, so its nearest equivalent is introspecting an opaque token (client_secret_basic, in-memory lookup). Ours: GET /cas/validate-token verifies the RS256 JWT locally (kid, exp, iss, aud), checks the revocation list (read store) and loads the user`,
+    });
+
+    // 3. the same RFC 7662 endpoint on both sides
+    const oursIntrospect = await load(async () => {
+      const body = await expectOk(await post(`${ours.ready.url}/cas/oidc/introspect`, oursAuth, { token: oursAccess }), 'platform introspection');
+      if (body.active !== true) throw new Error('platform: token not active');
+    });
+    printRow({
+      name: 'identity: introspection (RFC 7662) over HTTP',
+      figure: oursIntrospect,
+      unit: 'introspections/s',
+      baseline: { name: 'oidc-provider 9 introspection of an opaque access token', figure: theirsIntrospect },
+      setup: `${CONCURRENCY} concurrent loops for ${SECONDS} s; both authenticate the client (client_secret_basic) on every call. Ours introspects its JWT (signature, expiry, revocation, grant state read from the event store)`,
+    });
+  } finally {
+    await Promise.all([ours.stop(), theirs.stop()]);
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await identityBench();
