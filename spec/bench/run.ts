@@ -1,8 +1,15 @@
 // `npm run bench`: every benchmark of the platform in one run, each beside its baseline.
+// `npm run bench -- core identity` runs the named sections only.
 import { coreBench } from './core.bench.ts';
+import { identityBench } from './identity.bench.ts';
+import { matcherBench } from './matcher.bench.ts';
 
 const only = process.argv.slice(2);
-const sections: Array<[string, () => Promise<void>]> = [['core', coreBench]];
+const sections: Array<[string, () => Promise<void>]> = [
+  ['core', coreBench],
+  ['identity', identityBench],
+  ['matcher', matcherBench],
+];
 for (const [name, run] of sections) {
   if (only.length === 0 || only.includes(name)) await run();
 }
