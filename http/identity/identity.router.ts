@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { createAdminRouter, type AdminRouterDeps } from './admin.router.ts';
 import { createAuthorizeRouter, type AuthorizeRouterDeps } from './authorize.router.ts';
+import { createDemoCallbackRouter } from './demo-callback.router.ts';
 import { createTokenEndpointRouter, type TokenEndpointDeps } from './token-endpoint.router.ts';
 import { createTokenRouter, type TokenRouterDeps } from './token.router.ts';
 
@@ -14,6 +15,8 @@ export type IdentityRouterDeps = {
   tokenEndpoint: TokenEndpointDeps;
   token: TokenRouterDeps;
   admin: AdminRouterDeps;
+  /** the demo clients' redirect page, when their redirect URI is on this platform */
+  demoCallback?: { path: string; tokenEndpoint: string };
 };
 
 export function createIdentityRouter(deps: IdentityRouterDeps): Router {
@@ -22,5 +25,6 @@ export function createIdentityRouter(deps: IdentityRouterDeps): Router {
   router.use(createTokenEndpointRouter(deps.tokenEndpoint));
   router.use(createTokenRouter(deps.token));
   router.use(createAdminRouter(deps.admin));
+  if (deps.demoCallback) router.use(createDemoCallbackRouter(deps.demoCallback));
   return router;
 }

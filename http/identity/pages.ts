@@ -89,3 +89,22 @@ export function errorPage(title: string, message: string): string {
 export function signedOutPage(): string {
   return layout('Signed out', '<h1>Signed out</h1>\n<p>You have been signed out. You may close this window.</p>');
 }
+
+/**
+ * Where the demo clients' redirect URI lands after a browser login on a fresh `npm start`: shows the code
+ * and how to redeem it, so the first login ends somewhere useful.
+ */
+export function demoCallbackPage(m: { code?: string; state?: string; error?: string; tokenEndpoint: string }): string {
+  if (m.error !== undefined || m.code === undefined) {
+    return layout('Demo callback', `<h1>Demo callback</h1>\n<p role="alert">No code: ${escapeHtml(m.error ?? 'the request carried none')}</p>`);
+  }
+  const curl = `curl -u 'demo-client:<secret>' -d grant_type=authorization_code -d code=${m.code} -d redirect_uri=<this page's URL> ${m.tokenEndpoint}`;
+  return layout(
+    'Demo callback',
+    `<h1>Signed in</h1>
+<p>The authorization server redirected here with a one-time code (valid a few minutes).</p>
+<dl><dt>code</dt><dd><code>${escapeHtml(m.code)}</code></dd><dt>state</dt><dd><code>${escapeHtml(m.state ?? '')}</code></dd></dl>
+<p>Redeem it at the token endpoint, for example:</p>
+<pre>${escapeHtml(curl)}</pre>`,
+  );
+}

@@ -125,6 +125,9 @@ export function createIdentityService({ config, eventStore, readStore, clock, lo
       registry,
     },
     admin: { directory, commands, readStore, auth: bearer, clock, registry },
+    ...(id.seed.redirectUri.startsWith(`${issuer}/`) && {
+      demoCallback: { path: new URL(id.seed.redirectUri).pathname, tokenEndpoint: `${issuer}/cas/oidc/token` },
+    }),
   });
 
   return {
