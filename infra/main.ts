@@ -4,7 +4,9 @@ import { Gauge, Registry } from 'prom-client';
 import { createApp, emptyServiceRouter } from '../http/core/app.ts';
 import { createHttpMetrics } from '../http/core/metrics.ts';
 import { startHttpServer } from '../http/core/server.ts';
+import type { Reactor } from '../commands/core/reactor.ts';
 import { createProjectionRunner, type ProjectionRunner } from '../projections/core/projection-runner.ts';
+import { createBridgeService } from './bridge/bridge.service.ts';
 import { systemClock, type Clock } from './core/clock.port.ts';
 import type { Config } from './core/config.ts';
 import { createIdentityService } from './identity/identity.service.ts';
@@ -40,6 +42,8 @@ export type RunningPlatform = {
   identitySeed: SeedReport | null;
   stores: Stores;
   runners: ProjectionRunner[];
+  /** process managers running in this process (the bridge's router) */
+  workers: Reactor[];
   /** graceful: stop accepting, drain requests, finish the batch in hand, close stores */
   stop(): Promise<void>;
 };
@@ -58,6 +62,8 @@ export async function startPlatform(o: StartOptions): Promise<RunningPlatform> {
       )
     : [];
   for (const r of runners) r.start();
+  // process managers (started once the services are built, below)
+  const workers: Reactor[] = [];
 
   const registry = new Registry();
   const metrics = createHttpMetrics(registry);
@@ -96,6 +102,15 @@ export async function startPlatform(o: StartOptions): Promise<RunningPlatform> {
         checks.push({ name: `projection:${r.name}`, ok: false, detail: err instanceof Error ? err.message : String(err) });
       }
     }
+    for (const w of workers) {
+      try {
+        const s = await w.status();
+        const ok = s.lag <= config.readyMaxLag && s.state !== 'retrying';
+        checks.push({ name: `worker:${s.name}`, ok, lag: s.lag, detail: s.lastError ?? s.state });
+      } catch (err) {
+        checks.push({ name: `worker:${w.name}`, ok: false, detail: err instanceof Error ? err.message : String(err) });
+      }
+    }
     return { ok: checks.every((c) => c.ok), checks };
   };
 
@@ -123,6 +138,7 @@ export async function startPlatform(o: StartOptions): Promise<RunningPlatform> {
 
   let identitySeed: SeedReport | null = null;
   let stopSeedRetries = (): void => undefined;
+  let stopBridgeSeedRetries = (): void => undefined;
   let effective: Config;
   try {
     effective = withBoundPort(config, server.url);
@@ -141,8 +157,25 @@ export async function startPlatform(o: StartOptions): Promise<RunningPlatform> {
         });
       }
     }
+    // The bridge is built in every process too: its router worker runs wherever workers run.
+    const bridge = createBridgeService({ config: effective, eventStore, readStore, clock, log, bearer: identity.bearer });
+    if (services.includes('bridge')) {
+      try {
+        await bridge.seed();
+      } catch (err) {
+        if (!isStoreUnavailable(err)) throw err;
+        log.warn({ err }, 'bridge seed deferred: a store is unavailable; retrying every 5 s');
+        stopBridgeSeedRetries = retryInBackground(bridge.seed, 5000, () => undefined);
+      }
+    }
+    if (o.workers ?? true) {
+      workers.push(...bridge.workers);
+      for (const w of bridge.workers) w.start();
+    }
+    const routerOf = (service: ServiceName) =>
+      service === 'identity' ? identity.router : service === 'bridge' ? bridge.router : emptyServiceRouter();
     const app = createApp({
-      routers: services.map((service) => ({ service, router: service === 'identity' ? identity.router : emptyServiceRouter() })),
+      routers: services.map((service) => ({ service, router: routerOf(service) })),
       logger: log,
       metrics,
       readiness,
@@ -151,8 +184,9 @@ export async function startPlatform(o: StartOptions): Promise<RunningPlatform> {
   } catch (err) {
     rejectApp(err);
     stopSeedRetries();
+    stopBridgeSeedRetries();
     await server.close(0);
-    await Promise.all(runners.map((r) => r.stop()));
+    await Promise.all([...runners, ...workers].map((r) => r.stop()));
     if (o.stores === undefined) await stores.close();
     throw err;
   }
@@ -163,10 +197,12 @@ export async function startPlatform(o: StartOptions): Promise<RunningPlatform> {
     identitySeed,
     stores,
     runners,
+    workers,
     async stop() {
       stopSeedRetries();
+      stopBridgeSeedRetries();
       await server.close(config.shutdownTimeoutMs);
-      await Promise.all(runners.map((r) => r.stop()));
+      await Promise.all([...runners, ...workers].map((r) => r.stop()));
       await stores.close();
     },
   };

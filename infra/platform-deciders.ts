@@ -1,3 +1,10 @@
+import { BUS_CATEGORY, busDecider } from '../domain/bridge/bus.decider.ts';
+import { configEntryDecider } from '../domain/bridge/config-entry.decider.ts';
+import { EVENT_SOURCE_CATEGORY, eventSourceDecider } from '../domain/bridge/event-source.decider.ts';
+import { ruleOptOutDecider } from '../domain/bridge/platform-rule-opt-out.decider.ts';
+import { PUBLISHED_CATEGORY, publishedEventDecider } from '../domain/bridge/published-event.decider.ts';
+import { ruleDecider } from '../domain/bridge/rule.decider.ts';
+import { SCHEMA_CATEGORY, schemaDecider } from '../domain/bridge/schema.decider.ts';
 import type { Decider } from '../domain/core/decider.ts';
 import type { DomainEvent } from '../domain/core/event.ts';
 import { clientDecider } from '../domain/identity/client.decider.ts';
@@ -27,4 +34,12 @@ export const platformDeciders = (): DeciderRegistry => ({
   [GRANT_CATEGORY]: entry(grantDecider),
   [SIGNING_KEY_CATEGORY]: entry(signingKeyDecider),
   [EXCHANGE_CODE_CATEGORY]: entry(exchangeCodeDecider),
+  // event bridge
+  [BUS_CATEGORY]: entry(busDecider),
+  [EVENT_SOURCE_CATEGORY]: entry(eventSourceDecider),
+  [PUBLISHED_CATEGORY]: entry(publishedEventDecider),
+  rule: entry(ruleDecider),
+  ruleOptOut: entry(ruleOptOutDecider),
+  configEntry: entry(configEntryDecider),
+  [SCHEMA_CATEGORY]: entry(schemaDecider),
 });

@@ -12,8 +12,10 @@ export type RulesIndex = {
   /**
    * Enabled rules on `bus`: the bus owner's rules plus, on a platform bus, the platform rules.
    * `version` changes whenever the set or any rule changes (the router recompiles its matcher then).
+   * `owner` (optional, added by the router's part): only the rules of the bus owned by that tenant —
+   * custom bus names are unique per tenant only, so two tenants' `orders` buses must not mix.
    */
-  rulesForBus(bus: string): Promise<{ version: string; rules: Rule[] }>;
+  rulesForBus(bus: string, owner?: string): Promise<{ version: string; rules: Rule[] }>;
   /** platform rule ids a tenant switched off for itself */
   optedOut(tenant: string): Promise<Set<string>>;
 };

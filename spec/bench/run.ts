@@ -1,5 +1,6 @@
 // `npm run bench`: every benchmark of the platform in one run, each beside its baseline.
 // `npm run bench -- core identity` runs the named sections only.
+import { bridgeBench } from './bridge.bench.ts';
 import { coreBench } from './core.bench.ts';
 import { identityBench } from './identity.bench.ts';
 import { matcherBench } from './matcher.bench.ts';
@@ -9,6 +10,7 @@ const sections: Array<[string, () => Promise<void>]> = [
   ['core', coreBench],
   ['identity', identityBench],
   ['matcher', matcherBench],
+  ['bridge', bridgeBench],
 ];
 for (const [name, run] of sections) {
   if (only.length === 0 || only.includes(name)) await run();

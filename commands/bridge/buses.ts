@@ -1,0 +1,95 @@
+import { fold } from '../../domain/core/decider.ts';
+import { DomainError } from '../../domain/core/domain-error.ts';
+import { busDecider, busStream, type BusEvent } from '../../domain/bridge/bus.decider.ts';
+import { eventSourceDecider, eventSourceStream, type SourceEvent } from '../../domain/bridge/event-source.decider.ts';
+import type { Bus, BusKind, EventSource } from '../../domain/bridge/model.ts';
+import type { Clock } from '../../infra/core/clock.port.ts';
+import type { EventStore } from '../../infra/core/event-store.port.ts';
+import { commandHandler, type CommandContext } from '../core/command-handler.ts';
+
+/**
+ * Buses: what the publisher and the admin API need. Lookups read the aggregate streams (consistent: a bus
+ * created a moment ago takes events at once); listings come from the catalog projection.
+ */
+export type BusLookup = {
+  /** the bus if it exists and is not deleted */
+  getBus(tenant: string, name: string): Promise<Bus | null>;
+  /** the source registered on a bus, or null */
+  getSource(busTenant: string, bus: string, source: string): Promise<EventSource | null>;
+  /** whether `source` is registered as a platform event source on some platform bus */
+  isPlatformSource(source: string): Promise<boolean>;
+};
+
+export type BusLookupDeps = {
+  eventStore: EventStore;
+  /**
+   * Platform sources by name, across the platform buses: answered by the catalog projection
+   * (projections/bridge/catalog.projection.ts), injected here because commands/ does not read projections.
+   */
+  platformSourceNamed(source: string): Promise<boolean>;
+};
+
+export function createBusLookup({ eventStore, platformSourceNamed }: BusLookupDeps): BusLookup {
+  return {
+    async getBus(tenant, name) {
+      const state = fold(busDecider, (await eventStore.readStream(busStream(tenant, name))) as unknown as BusEvent[]);
+      return state.status === 'active' ? state.bus : null;
+    },
+    async getSource(busTenant, bus, source) {
+      const recorded = (await eventStore.readStream(eventSourceStream(busTenant, bus, source))) as unknown as SourceEvent[];
+      const state = fold(eventSourceDecider, recorded);
+      return state.status === 'registered' ? state.source : null;
+    },
+    isPlatformSource: platformSourceNamed,
+  };
+}
+
+export type CreateBusInput = { tenant: string; name: string; kind: BusKind; description?: string };
+
+export type BusCommands = ReturnType<typeof createBusCommands>;
+
+/** Create and delete buses. `ctx.tenant` is the acting tenant (the token's). */
+export function createBusCommands({ eventStore, clock }: { eventStore: EventStore; clock: Clock }) {
+  const handle = commandHandler(eventStore, busDecider);
+  const now = () => clock.now().toISOString();
+  const owner = (ctx: CommandContext, tenant: string): CommandContext => ({ ...ctx, tenant });
+
+  return {
+    async createBus(input: CreateBusInput, ctx: CommandContext, commandId: string): Promise<{ bus: Bus; created: boolean }> {
+      const result = await handle({
+        stream: busStream(input.tenant, input.name),
+        command: {
+          type: 'CreateBus',
+          name: input.name,
+          kind: input.kind,
+          tenant: input.tenant,
+          ...(input.description !== undefined && { description: input.description }),
+          actorTenant: ctx.tenant,
+          now: now(),
+        },
+        commandId,
+        now: now(),
+        context: owner(ctx, input.tenant),
+      });
+      if (result.state.status !== 'active') throw new Error('bus not active after CreateBus');
+      return { bus: result.state.bus, created: !result.replayed };
+    },
+
+    async deleteBus(tenant: string, name: string, ctx: CommandContext, commandId: string): Promise<void> {
+      await handle({
+        stream: busStream(tenant, name),
+        command: { type: 'DeleteBus', actorTenant: ctx.tenant, now: now() },
+        commandId,
+        now: now(),
+        context: owner(ctx, tenant),
+      });
+    },
+  };
+}
+
+/** The bus's state as folded from its stream, for the admin API's 404s (deleted buses are not found). */
+export async function requireBus(lookup: Pick<BusLookup, 'getBus'>, tenant: string, name: string): Promise<Bus> {
+  const bus = await lookup.getBus(tenant, name);
+  if (bus === null) throw new DomainError('BUS.NOT_FOUND', 404, `no bus ${name}`, { bus: name });
+  return bus;
+}

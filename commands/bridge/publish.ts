@@ -1,0 +1,203 @@
+import { createHash } from 'node:crypto';
+import { DomainError, isDomainError } from '../../domain/core/domain-error.ts';
+import type { EventEnvelope } from '../../domain/core/event.ts';
+import { resolveBusRef } from '../../domain/bridge/bus.decider.ts';
+import { MAX_BATCH_EVENTS, PLATFORM_TENANT, type BridgeEvent, type Bus } from '../../domain/bridge/model.ts';
+import {
+  publishedEventDecider,
+  publishedStream,
+  type EventAcceptedData,
+  type Publisher,
+  type PublishedEvent,
+} from '../../domain/bridge/published-event.decider.ts';
+import { validatePutEvent } from '../../domain/bridge/put-event.validate.ts';
+import type { Clock } from '../../infra/core/clock.port.ts';
+import type { EventStore } from '../../infra/core/event-store.port.ts';
+import { isWrongExpectedRevision } from '../../infra/core/store-errors.ts';
+import { eventIdFor } from '../core/event-id.ts';
+import type { BusLookup } from './buses.ts';
+import type { SchemaValidator } from './contracts.ts';
+
+/**
+ * putEvent (issue 4 item 2). One event: validate → resolve the bus → publishing rules → schema → accept.
+ *
+ * Publishing rules (spec "Bus types", "Event sources"):
+ * - a plain `eventBusName` is the caller's own custom bus, or one of the platform's (reserved names,
+ *   domain/bridge/bus.decider.ts); `<tenant>/<name>` names a bus of another tenant: 403 at once, whether
+ *   or not it exists (its existence is not revealed); an unknown bus: 404;
+ * - a custom bus takes events only from its own tenant (403), and never from a platform event source
+ *   ("platform event sources can only send to the platform bus": 403);
+ * - a platform or baseline bus takes events only from the sources the platform registered on it (a tenant
+ *   application's events go to the tenant's own custom bus: 403), and only the event types those sources
+ *   were registered with (an empty list allows any type). The event belongs to the tenant whose token
+ *   published it: platform sources run for a tenant and publish with its token, which is how platform
+ *   rules come to apply to every tenant's events and a tenant's own rules on the platform bus to its own.
+ * - the data is validated against `dataSchemaId`, or, when absent, against the schema of the registered
+ *   source (every platform event source has one): 400 listing every violation.
+ * - accepted: one append with `no_stream` (published-event.decider.ts); a resent (source, id) answers
+ *   `duplicate: true` and routes nothing again. The same Idempotency-Key (command id) answers as the first
+ *   time did.
+ */
+export type PublishResult = { eventId: string; duplicate: boolean };
+
+export type BatchEntryResult = PublishResult | { errorCode: string; errorMessage: string; details?: unknown };
+export type BatchResult = { failedEntryCount: number; entries: BatchEntryResult[] };
+
+/** correlation and causation for the event's metadata (the request's ids) */
+export type PublishContext = { correlationId?: string; causationId?: string };
+
+export type PublisherDeps = {
+  eventStore: EventStore;
+  clock: Clock;
+  buses: BusLookup;
+  schemaValidator: SchemaValidator;
+};
+
+/** The event's key: its id in answers, the trace and its stream name. */
+export const publishedKey = (tenant: string, bus: Pick<Bus, 'tenant' | 'name'>, source: string, id: string): string =>
+  createHash('sha256').update(`${tenant}\n${bus.tenant}/${bus.name}\n${source}\n${id}`).digest('hex');
+
+const forbidden = (message: string, details: unknown) => new DomainError('BUS.FORBIDDEN', 403, message, details);
+const busNotFound = (name: string) => new DomainError('BUS.NOT_FOUND', 404, `no bus ${name}`, { eventBusName: name });
+
+export function createPublisher({ eventStore, clock, buses, schemaValidator }: PublisherDeps) {
+  /** resolves and authorizes the bus; answers it and the registered source used for the schema, if any */
+  async function checkBus(event: BridgeEvent, caller: Publisher): Promise<{ bus: Bus; schemaId: string | undefined }> {
+    const ref = resolveBusRef(event.eventBusName, caller.tenant);
+    if (ref === null) throw busNotFound(event.eventBusName);
+    if (ref.tenant !== caller.tenant && ref.tenant !== PLATFORM_TENANT) {
+      throw forbidden('tenant events can only be published to the tenant’s own custom bus', { eventBusName: event.eventBusName });
+    }
+    const bus = await buses.getBus(ref.tenant, ref.name);
+    if (bus === null) throw busNotFound(event.eventBusName);
+    if (bus.kind === 'custom') {
+      if (bus.tenant !== caller.tenant) {
+        throw forbidden('tenant events can only be published to the tenant’s own custom bus', { eventBusName: event.eventBusName });
+      }
+      if (await buses.isPlatformSource(event.source)) {
+        throw forbidden(`${event.source} is a platform event source: platform event sources can only send to the platform bus`, {
+          eventBusName: event.eventBusName,
+          source: event.source,
+        });
+      }
+      return { bus, schemaId: event.dataSchemaId };
+    }
+    const source = await buses.getSource(bus.tenant, bus.name, event.source);
+    if (source === null) {
+      throw forbidden(
+        `${bus.name} is a ${bus.kind} bus: it takes events only from the event sources the platform registered on it; tenant events go to the tenant’s own custom bus`,
+        { eventBusName: event.eventBusName, source: event.source },
+      );
+    }
+    if (source.eventTypes.length > 0 && !source.eventTypes.includes(event.type)) {
+      throw new DomainError('SOURCE.TYPE_NOT_ALLOWED', 403, `event source ${source.name} is not registered to publish ${event.type} on ${bus.name}`, {
+        source: source.name,
+        type: event.type,
+        eventTypes: source.eventTypes,
+      });
+    }
+    return { bus, schemaId: event.dataSchemaId ?? source.schemaId };
+  }
+
+  async function checkSchema(tenant: string, schemaId: string, event: BridgeEvent): Promise<void> {
+    let violations;
+    try {
+      violations = await schemaValidator.validate(tenant, schemaId, event.data);
+    } catch (err) {
+      if (isDomainError(err) && err.code === 'SCHEMA.NOT_FOUND') {
+        throw new DomainError('SCHEMA.NOT_FOUND', 400, `no schema ${schemaId} in the registry`, [
+          { field: event.dataSchemaId !== undefined ? 'dataSchemaId' : 'source', message: `names no schema in the registry (${schemaId})` },
+        ]);
+      }
+      throw err;
+    }
+    if (violations !== null && violations.length > 0) {
+      throw new DomainError(
+        'EVENT.SCHEMA_VIOLATION',
+        400,
+        `data does not follow schema ${schemaId}: ${violations.map((v) => `${v.path} ${v.message}`).join('; ')}`,
+        // the validator names fields as dotted paths under `data` (data.items.0.name), like every 400 here
+        violations.map((v) => ({ field: v.path, message: v.message, keyword: v.keyword, schemaId })),
+      );
+    }
+  }
+
+  async function publish(input: unknown, caller: Publisher, ctx: PublishContext, commandId: string): Promise<PublishResult> {
+    const validated = validatePutEvent(input);
+    if (!validated.ok) {
+      throw new DomainError(
+        'EVENT.INVALID',
+        400,
+        `invalid event: ${validated.errors.map((e) => `${e.field || 'event'} ${e.message}`).join('; ')}`,
+        validated.errors,
+      );
+    }
+    const event = validated.event;
+    const { bus, schemaId } = await checkBus(event, caller);
+    if (schemaId !== undefined) await checkSchema(caller.tenant, schemaId, event);
+
+    const key = publishedKey(caller.tenant, bus, event.source, event.id);
+    const stream = publishedStream(caller.tenant, key);
+    const now = clock.now().toISOString();
+    const data: Omit<EventAcceptedData, 'receivedAt'> = {
+      key,
+      event,
+      bus: bus.name,
+      busTenant: bus.tenant,
+      busKind: bus.kind,
+      tenant: caller.tenant,
+      publisher: caller,
+    };
+    // The decider against the initial state: the only state in which acceptance is possible. The append's
+    // `no_stream` makes that true atomically.
+    const [accepted] = publishedEventDecider.decide({ type: 'AcceptEvent', data, now }, publishedEventDecider.initialState()) as PublishedEvent[];
+    const envelope: EventEnvelope = {
+      id: eventIdFor(commandId, 0, stream),
+      type: accepted!.type,
+      data: accepted!.data,
+      metadata: {
+        tenant: caller.tenant,
+        actor: `${caller.subject}@${caller.tenant}`,
+        ...(ctx.correlationId !== undefined && { correlationId: ctx.correlationId }),
+        ...(ctx.causationId !== undefined && { causationId: ctx.causationId }),
+        commandId,
+        occurredAt: now,
+        schemaVersion: 1,
+      },
+    };
+    try {
+      await eventStore.append(stream, [envelope], 'no_stream');
+      return { eventId: key, duplicate: false };
+    } catch (err) {
+      if (isWrongExpectedRevision(err)) return { eventId: key, duplicate: true };
+      throw err;
+    }
+  }
+
+  /**
+   * Up to MAX_BATCH_EVENTS events, each published on its own, in order (AWS PutEvents): a failed entry
+   * does not stop the others; the answer lists one result per entry. Store failures are not an entry's
+   * fault: they fail the whole request (503), and a retry with the same Idempotency-Key is safe.
+   */
+  async function publishBatch(inputs: unknown[], caller: Publisher, ctx: PublishContext, commandId: string): Promise<BatchResult> {
+    if (inputs.length === 0 || inputs.length > MAX_BATCH_EVENTS) {
+      throw new DomainError('EVENT.BATCH_SIZE', 400, `a batch holds 1-${MAX_BATCH_EVENTS} events, got ${inputs.length}`, [
+        { field: '', message: `must hold 1-${MAX_BATCH_EVENTS} events` },
+      ]);
+    }
+    const entries: BatchEntryResult[] = [];
+    for (const [i, input] of inputs.entries()) {
+      try {
+        entries.push(await publish(input, caller, ctx, `${commandId}/${i}`));
+      } catch (err) {
+        if (!isDomainError(err)) throw err;
+        entries.push({ errorCode: err.code, errorMessage: err.message, ...(err.details !== undefined && err.details !== null && { details: err.details }) });
+      }
+    }
+    return { failedEntryCount: entries.filter((e) => 'errorCode' in e).length, entries };
+  }
+
+  return { publish, publishBatch };
+}
+
+export type PublisherService = ReturnType<typeof createPublisher>;

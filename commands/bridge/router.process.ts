@@ -1,0 +1,194 @@
+import { isPatternError, parsePattern, compileRules, type CompiledRules, type Pattern } from '../../domain/bridge/pattern/index.ts';
+import { PLATFORM_TENANT, type Conversion, type Rule } from '../../domain/bridge/model.ts';
+import {
+  PUBLISHED_CATEGORY,
+  publishedEventDecider,
+  type EventAcceptedData,
+  type EventRoutedData,
+  type MatchedRule,
+  type RoutedTarget,
+  type SkippedRule,
+} from '../../domain/bridge/published-event.decider.ts';
+import type { RecordedEvent } from '../../domain/core/event.ts';
+import type { Clock } from '../../infra/core/clock.port.ts';
+import type { EventStore } from '../../infra/core/event-store.port.ts';
+import type { ReadStore } from '../../infra/core/read-store.port.ts';
+import { commandHandler } from '../core/command-handler.ts';
+import { createReactor, type Reactor, type ReactorLog } from '../core/reactor.ts';
+import type { ConfigCenter, ConversionResult, Convert, RulesIndex } from './contracts.ts';
+
+/**
+ * The routing process manager (issue 4 item 7): every EventAccepted is matched against the rules that
+ * apply to it, each matched target's payload is rendered, and the outcome is appended to the event's own
+ * stream as EventRouted — the trace's "filtering" stage, and part 2's delivery work list.
+ *
+ * Which rules apply to an event of tenant T on bus B (RulesIndex.rulesForBus(B): enabled rules only):
+ * - platform rules (tenant `platform`, `platform: true`, on a platform bus) apply to every tenant's events,
+ *   unless T switched the rule off for itself (RulesIndex.optedOut(T)): then the rule is listed as skipped
+ *   'opted-out' and not evaluated;
+ * - any other rule applies only to events of its own tenant: T's rules on T's custom bus, and T's own rules
+ *   on the platform bus (how a tenant routes a platform event type with its own rule and template after
+ *   switching the platform rule off). Other tenants' rules are not listed at all.
+ * - a rule the index hands over disabled is listed as skipped 'disabled'; a stored pattern that no longer
+ *   parses as 'invalid-pattern' (it never matches; recorded, never a crash).
+ *
+ * Matching: all rules of a bus are compiled into one matcher (domain/bridge/pattern compileRules) cached
+ * per bus and recompiled when the index's version for the bus changes; the event is matched once and the
+ * result intersected with the rules that apply to it.
+ *
+ * Conversion: per matched target with `convert`; `env` reads the configuration center of the event's
+ * tenant, and for a platform rule falls back to the platform's own configuration (a tenant may override a
+ * platform default such as the alert mail's sender account). A failed conversion is recorded on the target
+ * ({ok: false, error}); `convert` throwing is recorded the same way.
+ *
+ * Idempotency: the EventRouted command id is derived from the EventAccepted event id, so a redelivered
+ * event (after a crash, or a second process running the same worker) appends nothing twice.
+ */
+export type EventRouterDeps = {
+  eventStore: EventStore;
+  clock: Clock;
+  rules: RulesIndex;
+  configCenter: ConfigCenter;
+  convert: Convert;
+  log?: ReactorLog;
+};
+
+export const ROUTER_NAME = 'bridge.router';
+
+type CompiledBus = {
+  version: string;
+  matcher: CompiledRules;
+  /** rules whose pattern failed to parse */
+  invalid: Set<string>;
+};
+
+const isPlatformRule = (rule: Rule) => rule.platform && rule.tenant === PLATFORM_TENANT;
+
+const summarize = (result: ConversionResult): RoutedTarget['conversion'] =>
+  result.ok ? { ok: true, missing: result.missing } : { ok: false, missing: [], error: result.error };
+
+export function createEventRouter(deps: EventRouterDeps) {
+  const { eventStore, clock, rules: index, configCenter, convert } = deps;
+  const log = deps.log;
+  const handle = commandHandler(eventStore, publishedEventDecider);
+  const compiled = new Map<string, CompiledBus>();
+
+  // rule ids are unique per tenant only (a client may choose one): two tenants' rules on the platform bus
+  // may share an id, so the matcher knows them by tenant and id
+  const ruleKey = (rule: Rule) => `${rule.tenant}/${rule.ruleId}`;
+
+  function matcherFor(bus: string, version: string, rules: Rule[]): CompiledBus {
+    const cached = compiled.get(bus);
+    if (cached && cached.version === version) return cached;
+    const invalid = new Set<string>();
+    const parsed: Array<{ id: string; pattern: Pattern }> = [];
+    for (const rule of rules) {
+      try {
+        parsed.push({ id: ruleKey(rule), pattern: parsePattern(rule.pattern) });
+      } catch (err) {
+        if (!isPatternError(err)) throw err;
+        invalid.add(ruleKey(rule));
+        log?.warn({ ruleId: rule.ruleId, bus, err: err.message }, 'stored rule pattern does not parse; it never matches');
+      }
+    }
+    const entry = { version, matcher: compileRules(parsed), invalid };
+    compiled.set(bus, entry);
+    return entry;
+  }
+
+  async function renderTarget(accepted: EventAcceptedData, rule: Rule, target: Rule['targets'][number]): Promise<RoutedTarget> {
+    const tenant = accepted.tenant;
+    const env = async (key: string) => {
+      const own = await configCenter.get(tenant, key);
+      if (own !== undefined || !isPlatformRule(rule) || tenant === PLATFORM_TENANT) return own;
+      return configCenter.get(PLATFORM_TENANT, key);
+    };
+    // absent in rules stored before conversions existed: the complete event (the spec's default)
+    const conversion: Conversion = (target.conversion as Conversion | undefined) ?? { kind: 'complete' };
+    let result: ConversionResult;
+    try {
+      result = await convert(accepted.event, conversion, env);
+    } catch (err) {
+      result = { ok: false, error: `conversion failed: ${err instanceof Error ? err.message : String(err)}` };
+    }
+    return {
+      targetId: target.id,
+      typeId: target.typeId,
+      conversion: summarize(result),
+      ...(result.ok && { payload: result.payload }),
+    };
+  }
+
+  /** The routing decision for an accepted event (no write). */
+  async function decideRouting(accepted: EventAcceptedData): Promise<Omit<EventRoutedData, 'routedAt' | 'key'>> {
+    const { version, rules } = await index.rulesForBus(accepted.bus, accepted.busTenant);
+    const tenant = accepted.tenant;
+    const optedOut = await index.optedOut(tenant);
+    const bus = matcherFor(`${accepted.busTenant}/${accepted.bus}`, version, rules);
+
+    const evaluated: Rule[] = [];
+    const skipped: SkippedRule[] = [];
+    for (const rule of rules) {
+      const platform = isPlatformRule(rule);
+      if (!platform && rule.tenant !== tenant) continue; // another tenant's rule: not this event's business
+      if (platform && accepted.busTenant !== PLATFORM_TENANT) continue; // platform rules live on platform buses only
+      const skip = (reason: SkippedRule['reason']) => skipped.push({ ruleId: rule.ruleId, ruleTenant: rule.tenant, platform, reason });
+      if (platform && tenant !== PLATFORM_TENANT && optedOut.has(rule.ruleId)) skip('opted-out');
+      else if (!rule.enabled) skip('disabled');
+      else if (bus.invalid.has(ruleKey(rule))) skip('invalid-pattern');
+      else evaluated.push(rule);
+    }
+
+    const hits = new Set(bus.matcher.match(accepted.event));
+    const matched: MatchedRule[] = [];
+    for (const rule of evaluated) {
+      if (!hits.has(ruleKey(rule))) continue;
+      const targets: RoutedTarget[] = [];
+      for (const target of rule.targets) targets.push(await renderTarget(accepted, rule, target));
+      matched.push({ ruleId: rule.ruleId, ruleTenant: rule.tenant, platform: isPlatformRule(rule), targets });
+    }
+    return { evaluated: evaluated.map((r) => r.ruleId), matched, skipped, matcherVersion: version };
+  }
+
+  /** Routes one recorded EventAccepted: appends EventRouted once (nothing when it was routed before). */
+  async function route(recorded: RecordedEvent): Promise<EventRoutedData | null> {
+    if (recorded.type !== 'EventAccepted') return null;
+    const accepted = recorded.data as EventAcceptedData;
+    const routing = await decideRouting(accepted);
+    const now = clock.now().toISOString();
+    const result = await handle({
+      stream: recorded.stream,
+      command: { type: 'RouteEvent', data: routing, now },
+      commandId: `route/${recorded.id}`,
+      now,
+      context: {
+        tenant: accepted.tenant,
+        actor: 'system:bridge-router',
+        ...(recorded.metadata.correlationId !== undefined && { correlationId: recorded.metadata.correlationId }),
+        causationId: recorded.id,
+      },
+    });
+    return result.state.status === 'routed' ? result.state.routed : null;
+  }
+
+  return { route, decideRouting };
+}
+
+export type EventRouter = ReturnType<typeof createEventRouter>;
+
+/** The router as a worker: a checkpointed subscription to EventAccepted (commands/core/reactor.ts). */
+export function createRouterWorker(deps: EventRouterDeps & { readStore: ReadStore; retryDelayMs?: number }): Reactor {
+  const router = createEventRouter(deps);
+  return createReactor({
+    name: ROUTER_NAME,
+    eventStore: deps.eventStore,
+    readStore: deps.readStore,
+    clock: deps.clock,
+    filter: { categories: [PUBLISHED_CATEGORY], eventTypes: ['EventAccepted'] },
+    ...(deps.log && { log: deps.log }),
+    ...(deps.retryDelayMs !== undefined && { retryDelayMs: deps.retryDelayMs }),
+    async handle(event) {
+      await router.route(event);
+    },
+  });
+}

@@ -1,0 +1,160 @@
+import { fold } from '../../domain/core/decider.ts';
+import { DomainError } from '../../domain/core/domain-error.ts';
+import { PLATFORM_TENANT, type BusKind, type Target } from '../../domain/bridge/model.ts';
+import {
+  ruleOptOutDecider,
+  ruleOptOutStream,
+  type RuleOptOutCommand,
+  type RuleOptOutEvent,
+} from '../../domain/bridge/platform-rule-opt-out.decider.ts';
+import { RULE_ID, ruleDecider, ruleStream, type RuleCommand, type RuleEvent, type RuleState, type RuleView } from '../../domain/bridge/rule.decider.ts';
+import type { Clock } from '../../infra/core/clock.port.ts';
+import type { EventStore } from '../../infra/core/event-store.port.ts';
+import { commandHandler, type CommandContext } from '../core/command-handler.ts';
+import { derivedId } from '../core/event-id.ts';
+
+export type RuleCommandsDeps = { eventStore: EventStore; clock: Clock };
+
+export type CreateRuleInput = {
+  tenant: string;
+  /** chosen by the caller (seeds, a client that names its rules) or derived from the command id */
+  ruleId?: string;
+  bus: string;
+  /** from the bus registry: the caller looked the bus up */
+  busKind: BusKind;
+  busOwner: string;
+  name: string;
+  description?: string;
+  pattern: Record<string, unknown>;
+  targets: Target[];
+  /** default true */
+  enabled?: boolean;
+  /** default: a platform rule when the platform tenant puts it on a platform bus */
+  platform?: boolean;
+};
+
+export type RuleChanges = {
+  name?: string;
+  description?: string | null;
+  pattern?: Record<string, unknown>;
+  targets?: Target[];
+  enabled?: boolean;
+};
+
+export type { RuleView };
+
+const view = (state: RuleState, revision: number): RuleView | null =>
+  state.status === 'exists'
+    ? { ...state.rule, busKind: state.busKind, busOwner: state.busOwner, createdAt: state.createdAt, updatedAt: state.updatedAt, revision }
+    : null;
+
+const notFound = () => new DomainError('RULE.NOT_FOUND', 404, 'no such rule');
+
+/** A ruleId from a request path that cannot name a rule is simply not found (and never reaches a stream name). */
+const checkedId = (ruleId: string): string => {
+  if (!RULE_ID.test(ruleId)) throw notFound();
+  return ruleId;
+};
+
+/**
+ * Rule administration (create, update, enable, disable, delete, read) and platform-rule opt-outs.
+ * Every write takes the command id (the HTTP Idempotency-Key, or a fresh UUID): the same id twice appends
+ * nothing twice and answers the state after the first.
+ */
+export function createRuleCommands({ eventStore, clock }: RuleCommandsDeps) {
+  const rules = commandHandler(eventStore, ruleDecider);
+  const optOuts = commandHandler(eventStore, ruleOptOutDecider);
+  const now = () => clock.now().toISOString();
+
+  const load = async (tenant: string, ruleId: string): Promise<RuleView | null> => {
+    const events = await eventStore.readStream(ruleStream(tenant, checkedId(ruleId)));
+    return view(fold(ruleDecider, events as unknown as RuleEvent[]), events.length - 1);
+  };
+
+  const run = async (tenant: string, ruleId: string, command: RuleCommand, ctx: CommandContext, commandId: string): Promise<RuleView | null> => {
+    const r = await rules({ stream: ruleStream(tenant, checkedId(ruleId)), command, commandId, now: command.now, context: { ...ctx, tenant } });
+    return view(r.state, r.revision);
+  };
+
+  const existing = async (tenant: string, ruleId: string, command: RuleCommand, ctx: CommandContext, commandId: string): Promise<RuleView> => {
+    const v = await run(tenant, ruleId, command, ctx, commandId);
+    if (v === null) throw notFound();
+    return v;
+  };
+
+  /** the platform rule a tenant opts out of or in to: it must exist (enabled or not) */
+  const platformRule = async (ruleId: string): Promise<RuleView> => {
+    const rule = await load(PLATFORM_TENANT, ruleId);
+    if (rule === null || !rule.platform) throw new DomainError('RULE.NOT_FOUND', 404, 'no such platform rule');
+    return rule;
+  };
+
+  const runOptOut = async (command: RuleOptOutCommand, ctx: CommandContext, commandId: string) => {
+    await platformRule(command.ruleId);
+    const r = await optOuts({
+      stream: ruleOptOutStream(command.tenant, command.ruleId),
+      command,
+      commandId,
+      now: command.now,
+      context: { ...ctx, tenant: command.tenant },
+    });
+    return { ruleId: command.ruleId, optedOut: r.state.optedOut, changed: !r.replayed && r.events.length > 0 };
+  };
+
+  return {
+    async create(input: CreateRuleInput, ctx: CommandContext, commandId: string): Promise<{ rule: RuleView; created: boolean }> {
+      const ruleId = input.ruleId ?? derivedId(`rule/${input.tenant}/${commandId}`);
+      if (!RULE_ID.test(ruleId)) {
+        throw new DomainError('RULE.INVALID', 400, 'invalid rule: ruleId must be 1-64 letters, digits, _ or -', [
+          { field: 'ruleId', message: 'must be 1-64 letters, digits, _ or -, starting with a letter or digit' },
+        ]);
+      }
+      const at = now();
+      const command: RuleCommand = {
+        type: 'CreateRule',
+        ruleId,
+        tenant: input.tenant,
+        bus: input.bus,
+        busKind: input.busKind,
+        busOwner: input.busOwner,
+        name: input.name,
+        ...(input.description !== undefined && { description: input.description }),
+        pattern: input.pattern,
+        targets: input.targets,
+        enabled: input.enabled ?? true,
+        ...(input.platform !== undefined && { platform: input.platform }),
+        now: at,
+      };
+      const r = await rules({ stream: ruleStream(input.tenant, ruleId), command, commandId, now: at, context: { ...ctx, tenant: input.tenant } });
+      const rule = view(r.state, r.revision);
+      if (rule === null) throw notFound(); // the same command id was a create that was deleted since
+      return { rule, created: !r.replayed };
+    },
+
+    update: (tenant: string, ruleId: string, changes: RuleChanges, ctx: CommandContext, commandId: string) =>
+      existing(tenant, ruleId, { type: 'UpdateRule', changes, now: now() }, ctx, commandId),
+    enable: (tenant: string, ruleId: string, ctx: CommandContext, commandId: string) =>
+      existing(tenant, ruleId, { type: 'EnableRule', now: now() }, ctx, commandId),
+    disable: (tenant: string, ruleId: string, ctx: CommandContext, commandId: string) =>
+      existing(tenant, ruleId, { type: 'DisableRule', now: now() }, ctx, commandId),
+    async delete(tenant: string, ruleId: string, ctx: CommandContext, commandId: string): Promise<void> {
+      await run(tenant, ruleId, { type: 'DeleteRule', now: now() }, ctx, commandId);
+    },
+
+    /** the rule as its stream says now (strongly consistent), null when absent or deleted */
+    get: (tenant: string, ruleId: string): Promise<RuleView | null> => (RULE_ID.test(ruleId) ? load(tenant, ruleId) : Promise.resolve(null)),
+
+    /** `tenant` switches the platform rule `ruleId` off for its own events */
+    optOut: (tenant: string, ruleId: string, ctx: CommandContext, commandId: string) =>
+      runOptOut({ type: 'OptOutOfPlatformRule', tenant, ruleId: checkedId(ruleId), now: now() }, ctx, commandId),
+    optIn: (tenant: string, ruleId: string, ctx: CommandContext, commandId: string) =>
+      runOptOut({ type: 'OptInToPlatformRule', tenant, ruleId: checkedId(ruleId), now: now() }, ctx, commandId),
+    async isOptedOut(tenant: string, ruleId: string): Promise<boolean> {
+      if (!RULE_ID.test(ruleId)) return false;
+      const events = await eventStore.readStream(ruleOptOutStream(tenant, ruleId));
+      return fold(ruleOptOutDecider, events as unknown as RuleOptOutEvent[]).optedOut;
+    },
+  };
+}
+
+export type RuleCommands = ReturnType<typeof createRuleCommands>;

@@ -1,0 +1,478 @@
+import AjvModule from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+
+/**
+ * OpenAPI 3.0 for the schema registry (spec "Schema"): converting a Schema Object to a JSON Schema
+ * (draft-07) that ajv validates event data with, and checking a registry document (an OpenAPI 3.0
+ * document whose components.schemas hold a Cloudevents schema and the business-data schema it references).
+ *
+ * Pure: no I/O. ajv compiles schemas into functions, which is computation, not I/O.
+ *
+ * Conversion (OpenAPI 3.0.3, "Schema Object"):
+ * - `nullable: true` → `type: [t, 'null']`, and `null` added to an `enum`; on a schema that composes others
+ *   (allOf/anyOf/oneOf/not), the whole schema is wrapped in `anyOf: [{type: 'null'}, schema]`, since the
+ *   composed schemas would otherwise still refuse null;
+ * - `$ref: '#/components/schemas/X'` → `$ref: '#/definitions/X'`, every component reached (transitively)
+ *   converted once into `definitions` (recursive schemas work); keywords beside a `$ref` are ignored, as
+ *   OpenAPI 3.0 says ("any properties added SHALL be ignored"); other references are problems;
+ * - `exclusiveMinimum: true` + `minimum: n` → `exclusiveMinimum: n` (draft-07's number form); `false` is
+ *   dropped; likewise for the maximum;
+ * - `format`: the formats ajv-formats knows (which include OpenAPI's int32, int64, float, double, byte,
+ *   binary, password, date, date-time) are kept and checked; unknown formats are dropped (OpenAPI formats
+ *   are open-ended: an unknown one is an annotation, never an error);
+ * - OpenAPI-only keywords: `example`, `xml`, `externalDocs`, `deprecated` are dropped; `discriminator` is
+ *   dropped except its `propertyName`, kept as a `$comment` (documentation only: oneOf/anyOf still decide);
+ *   `readOnly`/`writeOnly` stay as draft-07 annotations (an event has no request/response direction, so
+ *   they relax nothing); `x-…` extensions are dropped;
+ * - any other keyword is not an OpenAPI 3.0 Schema Object keyword (`const`, `patternProperties`, `$schema`,
+ *   a type list …) and is reported as a problem at its path (the official 3.0 meta-schema forbids them too).
+ */
+
+/** One problem of a document or schema; `path` is dotted from the root given by the caller. */
+export type SchemaProblem = { path: string; message: string };
+
+export type JsonSchemaObject = Record<string, unknown>;
+
+export const COMPONENT_REF_PREFIX = '#/components/schemas/';
+/** OpenAPI 3.0 components keys: `^[a-zA-Z0-9\.\-_]+$` */
+export const COMPONENT_NAME = /^[A-Za-z0-9._-]+$/;
+const MAX_DEPTH = 64;
+const MAX_PATTERN_LENGTH = 1000;
+
+/** Formats ajv-formats (full mode) validates; OpenAPI's own are among them. */
+export const KNOWN_FORMATS: ReadonlySet<string> = new Set([
+  'date', 'time', 'date-time', 'iso-time', 'iso-date-time', 'duration', 'uri', 'uri-reference', 'uri-template', 'url',
+  'email', 'hostname', 'ipv4', 'ipv6', 'regex', 'uuid', 'json-pointer', 'json-pointer-uri-fragment',
+  'relative-json-pointer', 'byte', 'int32', 'int64', 'float', 'double', 'password', 'binary',
+]);
+
+/**
+ * Marks the `anyOf: [{type: 'null'}, schema]` a nullable composed schema becomes: its own errors ("must be
+ * null", "must match a schema in anyOf") are noise beside the real ones of `schema` and are not reported.
+ */
+export const NULLABLE_WRAPPER = 'nullable';
+
+const TYPES = ['string', 'number', 'integer', 'boolean', 'array', 'object'] as const;
+const DROPPED = new Set(['example', 'xml', 'externalDocs', 'deprecated']);
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const at = (path: string, key: string | number): string => (path === '' ? String(key) : `${path}.${key}`);
+const isNonNegativeInteger = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+
+type Ctx = {
+  components: Record<string, unknown>;
+  componentsPath: string;
+  problems: SchemaProblem[];
+  /** component names referenced so far */
+  refs: Set<string>;
+};
+
+function convertNode(node: unknown, path: string, ctx: Ctx, depth: number): JsonSchemaObject {
+  const problem = (p: string, message: string) => ctx.problems.push({ path: p, message });
+  if (!isObject(node)) {
+    problem(path, 'must be a Schema Object (a JSON object)');
+    return {};
+  }
+  if (depth > MAX_DEPTH) {
+    problem(path, `nests deeper than ${MAX_DEPTH} levels`);
+    return {};
+  }
+
+  if ('$ref' in node) {
+    const ref = node.$ref;
+    if (typeof ref !== 'string') {
+      problem(at(path, '$ref'), 'must be a string');
+      return {};
+    }
+    if (!ref.startsWith(COMPONENT_REF_PREFIX)) {
+      problem(at(path, '$ref'), `only local references ${COMPONENT_REF_PREFIX}<name> are supported`);
+      return {};
+    }
+    const name = ref.slice(COMPONENT_REF_PREFIX.length);
+    if (!COMPONENT_NAME.test(name) || !Object.hasOwn(ctx.components, name)) {
+      problem(at(path, '$ref'), `references ${JSON.stringify(name)}, which is not in ${ctx.componentsPath}`);
+      return {};
+    }
+    ctx.refs.add(name);
+    return { $ref: `#/definitions/${name}` };
+  }
+
+  const out: JsonSchemaObject = {};
+  const sub = (v: unknown, p: string) => convertNode(v, p, ctx, depth + 1);
+  const schemaList = (key: string, v: unknown) => {
+    if (!Array.isArray(v) || v.length === 0) {
+      problem(at(path, key), 'must be a non-empty array of Schema Objects');
+      return;
+    }
+    out[key] = v.map((s, i) => sub(s, at(at(path, key), i)));
+  };
+  let nullable = false;
+  let exclusiveMinimum = false;
+  let exclusiveMaximum = false;
+
+  for (const [key, v] of Object.entries(node)) {
+    const p = at(path, key);
+    if (key.startsWith('x-') || DROPPED.has(key)) continue;
+    switch (key) {
+      case 'type':
+        if (typeof v !== 'string' || !(TYPES as readonly string[]).includes(v)) problem(p, `must be one of ${TYPES.join(', ')}`);
+        else out.type = v;
+        break;
+      case 'nullable':
+        if (typeof v !== 'boolean') problem(p, 'must be a boolean');
+        else nullable = v;
+        break;
+      case 'format':
+        if (typeof v !== 'string') problem(p, 'must be a string');
+        else if (KNOWN_FORMATS.has(v)) out.format = v;
+        break;
+      case 'title':
+      case 'description':
+        if (typeof v !== 'string') problem(p, 'must be a string');
+        else out[key] = v;
+        break;
+      case 'default':
+        out.default = v;
+        break;
+      case 'multipleOf':
+        if (typeof v !== 'number' || !(v > 0)) problem(p, 'must be a number greater than 0');
+        else out.multipleOf = v;
+        break;
+      case 'minimum':
+      case 'maximum':
+        if (typeof v !== 'number') problem(p, 'must be a number');
+        else out[key] = v;
+        break;
+      case 'exclusiveMinimum':
+      case 'exclusiveMaximum':
+        if (typeof v !== 'boolean') problem(p, `must be a boolean in OpenAPI 3.0 (${key}: true beside ${key === 'exclusiveMinimum' ? 'minimum' : 'maximum'})`);
+        else if (key === 'exclusiveMinimum') exclusiveMinimum = v;
+        else exclusiveMaximum = v;
+        break;
+      case 'minLength':
+      case 'maxLength':
+      case 'minItems':
+      case 'maxItems':
+      case 'minProperties':
+      case 'maxProperties':
+        if (!isNonNegativeInteger(v)) problem(p, 'must be a non-negative integer');
+        else out[key] = v;
+        break;
+      case 'pattern':
+        if (typeof v !== 'string') problem(p, 'must be a string');
+        else if (v.length > MAX_PATTERN_LENGTH) problem(p, `must be at most ${MAX_PATTERN_LENGTH} characters`);
+        else {
+          try {
+            // ajv compiles patterns with the unicode flag
+            new RegExp(v, 'u');
+            out.pattern = v;
+          } catch (err) {
+            problem(p, `is not a valid regular expression: ${(err as Error).message}`);
+          }
+        }
+        break;
+      case 'uniqueItems':
+      case 'readOnly':
+      case 'writeOnly':
+        if (typeof v !== 'boolean') problem(p, 'must be a boolean');
+        else out[key] = v;
+        break;
+      case 'required':
+        if (!Array.isArray(v) || v.some((r) => typeof r !== 'string')) problem(p, 'must be an array of property names');
+        else if (new Set(v).size !== v.length) problem(p, 'must not list a property twice');
+        else out.required = v;
+        break;
+      case 'enum':
+        if (!Array.isArray(v) || v.length === 0) problem(p, 'must be a non-empty array');
+        else out.enum = [...v];
+        break;
+      case 'allOf':
+      case 'anyOf':
+      case 'oneOf':
+        schemaList(key, v);
+        break;
+      case 'not':
+      case 'items':
+        if (key === 'items' && Array.isArray(v)) problem(p, 'must be a Schema Object (OpenAPI 3.0 has no tuple items)');
+        else out[key] = sub(v, p);
+        break;
+      case 'properties':
+        if (!isObject(v)) problem(p, 'must be an object of Schema Objects');
+        else out.properties = Object.fromEntries(Object.entries(v).map(([name, s]) => [name, sub(s, at(p, name))]));
+        break;
+      case 'additionalProperties':
+        if (typeof v === 'boolean') out.additionalProperties = v;
+        else out.additionalProperties = sub(v, p);
+        break;
+      case 'discriminator':
+        if (!isObject(v) || typeof v.propertyName !== 'string') problem(at(p, 'propertyName'), 'is required (a string)');
+        else out.$comment = `discriminator: ${v.propertyName}`;
+        break;
+      default:
+        problem(p, 'is not an OpenAPI 3.0 Schema Object keyword');
+    }
+  }
+
+  if (out.type === 'array' && !('items' in node)) problem(at(path, 'items'), 'is required when type is array');
+  if (exclusiveMinimum && typeof out.minimum === 'number') {
+    out.exclusiveMinimum = out.minimum;
+    delete out.minimum;
+  }
+  if (exclusiveMaximum && typeof out.maximum === 'number') {
+    out.exclusiveMaximum = out.maximum;
+    delete out.maximum;
+  }
+  if (!nullable) return out;
+  if ('allOf' in out || 'anyOf' in out || 'oneOf' in out || 'not' in out) {
+    return { $comment: NULLABLE_WRAPPER, anyOf: [{ $comment: NULLABLE_WRAPPER, type: 'null' }, out] };
+  }
+  if (typeof out.type === 'string') out.type = [out.type, 'null'];
+  if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum.push(null);
+  return out;
+}
+
+export type ConvertOptions = {
+  /** the document's components.schemas, for `$ref` resolution */
+  components?: Record<string, unknown>;
+  /** where `schema` sits, for problem paths (default: the root, '') */
+  path?: string;
+  /** where the components sit, for problem paths (default `components.schemas`) */
+  componentsPath?: string;
+};
+
+/**
+ * An OpenAPI 3.0 Schema Object as a draft-07 JSON Schema. Referenced components are converted into
+ * `definitions` (each once, transitively). `problems` lists everything that is not valid OpenAPI 3.0 or
+ * cannot be resolved; the schema is usable (best effort) only when there are none.
+ */
+export function openApiToJsonSchema(schema: unknown, options: ConvertOptions = {}): { schema: JsonSchemaObject; problems: SchemaProblem[] } {
+  const componentsPath = options.componentsPath ?? 'components.schemas';
+  const ctx: Ctx = { components: options.components ?? {}, componentsPath, problems: [], refs: new Set() };
+  const root = convertNode(schema, options.path ?? '', ctx, 0);
+  const definitions: Record<string, JsonSchemaObject> = {};
+  // every component reached, once each, whatever the cycles
+  for (let pending = [...ctx.refs]; pending.length > 0; pending = [...ctx.refs].filter((r) => !Object.hasOwn(definitions, r))) {
+    for (const name of pending) definitions[name] = convertNode(ctx.components[name], at(componentsPath, name), ctx, 0);
+  }
+  const converted = Object.keys(definitions).length === 0 ? root : { ...root, definitions };
+  return { schema: converted, problems: dedupe(ctx.problems) };
+}
+
+const dedupe = (problems: SchemaProblem[]): SchemaProblem[] => {
+  const seen = new Set<string>();
+  return problems.filter((p) => {
+    const key = `${p.path}\u0000${p.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+};
+
+// ---- ajv: one configuration for the creation check and for validating event data ----
+
+// ajv and ajv-formats are CommonJS with `exports.default` (see http/core/validate.ts).
+const Ajv = AjvModule.default;
+const addFormats = addFormatsModule.default;
+
+/**
+ * An ajv for converted schemas: all errors, formats checked, never mutating the data (no defaults, no
+ * coercion). Not strict: the conversion already admits only known keywords, and strict mode's extra rules
+ * (strictTuples, strictRequired) would refuse valid OpenAPI documents.
+ */
+export function createDataAjv() {
+  // verbose: errors carry their schema, which is how the nullable wrapper's own errors are recognised
+  const ajv = new Ajv({ allErrors: true, verbose: true, strict: false, allowUnionTypes: true, useDefaults: false, coerceTypes: false, validateFormats: true });
+  addFormats(ajv);
+  return ajv;
+}
+
+let sharedAjv: ReturnType<typeof createDataAjv> | undefined;
+
+/**
+ * Compiles a converted schema. The schema is removed from ajv's internal cache right away (the compiled
+ * function keeps what it needs), so compiling many documents does not grow the shared instance.
+ */
+export function compileJsonSchema(schema: JsonSchemaObject): ValidateFunction {
+  sharedAjv ??= createDataAjv();
+  try {
+    return sharedAjv.compile(schema);
+  } finally {
+    sharedAjv.removeSchema(schema);
+  }
+}
+
+export type DataViolation = { path: string; message: string; keyword: string };
+
+const unescapePointer = (segment: string): string => segment.replace(/~1/g, '/').replace(/~0/g, '~');
+
+/** ajv errors as violations; `root` names the validated value (`data` → `data.amount`). */
+export function toViolations(errors: readonly ErrorObject[], root: string): DataViolation[] {
+  const wrapperNoise = (e: ErrorObject) => (e.parentSchema as { $comment?: unknown } | undefined)?.$comment === NULLABLE_WRAPPER;
+  return errors.filter((e) => !wrapperNoise(e)).map((e) => {
+    const base = e.instancePath.split('/').slice(1).map(unescapePointer).reduce((p, s) => at(p, s), root);
+    const params = e.params as Record<string, unknown>;
+    switch (e.keyword) {
+      case 'required':
+        return { path: at(base, String(params.missingProperty)), message: 'is required', keyword: e.keyword };
+      case 'additionalProperties':
+        return { path: at(base, String(params.additionalProperty)), message: 'is not allowed', keyword: e.keyword };
+      default:
+        return { path: base, message: e.message ?? 'is invalid', keyword: e.keyword };
+    }
+  });
+}
+
+// ---- the registry document ----
+
+/** The Cloudevents schema's properties the spec requires, and its optional string properties. */
+export const CLOUDEVENTS_REQUIRED = ['id', 'source', 'subject', 'time', 'type', 'data'] as const;
+export const CLOUDEVENTS_OPTIONAL_STRINGS = ['publishtime', 'eventbusname', 'publishaddr'] as const;
+const CLOUDEVENTS_STRINGS = ['id', 'source', 'subject', 'time', 'type'] as const;
+/** `Cloudevents` (the spec's spelling); `CloudEvents`, `cloudevents`, `CloudEvent` are accepted too */
+const CLOUDEVENTS_KEY = /^cloud_?events?$/i;
+
+/** The parts of the document the spec describes, as a JSON Schema; the rest is checked in code below. */
+const DOCUMENT_SHAPE = {
+  type: 'object',
+  required: ['openapi', 'info', 'paths', 'components'],
+  properties: {
+    openapi: { type: 'string', pattern: '^3\\.0\\.\\d+$' },
+    info: {
+      type: 'object',
+      required: ['title', 'version'],
+      properties: { title: { type: 'string', minLength: 1 }, version: { type: 'string', minLength: 1 }, description: { type: 'string' } },
+    },
+    paths: { type: 'object' },
+    components: {
+      type: 'object',
+      required: ['schemas'],
+      properties: { schemas: { type: 'object', propertyNames: { pattern: COMPONENT_NAME.source } } },
+    },
+  },
+};
+
+const SHAPE_MESSAGES: Record<string, string> = {
+  '#/properties/openapi/pattern': 'must be an OpenAPI 3.0 version (3.0.x)',
+  '#/properties/components/properties/schemas/propertyNames/pattern': 'component names are letters, digits, . _ and - only',
+};
+
+let shapeCheck: ValidateFunction | undefined;
+
+function shapeProblems(doc: unknown, prefix: string): SchemaProblem[] {
+  shapeCheck ??= new Ajv({ allErrors: true, strict: true }).compile(DOCUMENT_SHAPE);
+  if (shapeCheck(doc)) return [];
+  return (shapeCheck.errors ?? [])
+    // a bad component name is reported twice (pattern, then propertyNames): keep the pattern error
+    .filter((e) => e.keyword !== 'propertyNames')
+    .map((e) => {
+      const v = toViolations([e], prefix)[0]!;
+      const path = e.propertyName !== undefined ? at(v.path, e.propertyName) : v.path;
+      return { path, message: SHAPE_MESSAGES[e.schemaPath] ?? v.message };
+    });
+}
+
+export type RegistryDocument = {
+  openapi: string;
+  info: { title: string; version: string; [k: string]: unknown };
+  paths: Record<string, unknown>;
+  components: { schemas: Record<string, unknown>; [k: string]: unknown };
+  [k: string]: unknown;
+};
+
+/** The name of the business-data schema: the component the Cloudevents schema's `data` references. */
+export function businessDataSchemaName(document: unknown): string | undefined {
+  const schemas = isObject(document) && isObject(document.components) && isObject(document.components.schemas) ? document.components.schemas : undefined;
+  if (schemas === undefined) return undefined;
+  const key = Object.keys(schemas).find((k) => CLOUDEVENTS_KEY.test(k));
+  const cloud = key === undefined ? undefined : schemas[key];
+  const data = isObject(cloud) && isObject(cloud.properties) ? cloud.properties.data : undefined;
+  const ref = isObject(data) ? data.$ref : undefined;
+  return typeof ref === 'string' && ref.startsWith(COMPONENT_REF_PREFIX) ? ref.slice(COMPONENT_REF_PREFIX.length) : undefined;
+}
+
+/**
+ * Every problem of a registry document, each with its path (`prefix` first, e.g. `content`):
+ * the spec's shape (openapi 3.0.x, info.title, info.version, paths, components.schemas), the Cloudevents
+ * schema (an object requiring id, source, subject, time, type and data; id/source/subject/time/type and the
+ * optional publishtime/eventbusname/publishaddr strings; data a $ref to the business-data schema), every
+ * component a valid OpenAPI 3.0 Schema Object, and the business-data schema (an object) compiling with ajv.
+ */
+export function registryDocumentProblems(document: unknown, prefix = ''): SchemaProblem[] {
+  const shape = shapeProblems(document, prefix);
+  if (shape.length > 0) return shape;
+  const doc = document as RegistryDocument;
+  const schemasPath = at(at(prefix, 'components'), 'schemas');
+  const schemas = doc.components.schemas;
+  const problems: SchemaProblem[] = [];
+  const problem = (path: string, message: string) => problems.push({ path, message });
+
+  // every component is a Schema Object
+  for (const [name, schema] of Object.entries(schemas)) {
+    problems.push(...openApiToJsonSchema(schema, { components: schemas, path: at(schemasPath, name), componentsPath: schemasPath }).problems);
+  }
+
+  const cloudKey = Object.keys(schemas).find((k) => CLOUDEVENTS_KEY.test(k));
+  if (cloudKey === undefined) {
+    problem(schemasPath, 'must hold the Cloudevents schema (components.schemas.Cloudevents)');
+    return dedupe(problems);
+  }
+  const cloudPath = at(schemasPath, cloudKey);
+  const cloud = schemas[cloudKey];
+  if (!isObject(cloud)) return dedupe(problems); // reported above
+  if (cloud.type !== 'object') problem(at(cloudPath, 'type'), 'must be object');
+  const required = Array.isArray(cloud.required) ? cloud.required : [];
+  const missing = CLOUDEVENTS_REQUIRED.filter((r) => !required.includes(r));
+  if (missing.length > 0) problem(at(cloudPath, 'required'), `must list ${CLOUDEVENTS_REQUIRED.join(', ')} (missing ${missing.join(', ')})`);
+  const props = isObject(cloud.properties) ? cloud.properties : undefined;
+  if (props === undefined) {
+    problem(at(cloudPath, 'properties'), `must define ${CLOUDEVENTS_REQUIRED.join(', ')}`);
+    return dedupe(problems);
+  }
+  const propsPath = at(cloudPath, 'properties');
+  for (const name of [...CLOUDEVENTS_STRINGS, ...CLOUDEVENTS_OPTIONAL_STRINGS]) {
+    const prop = props[name];
+    if (prop === undefined) {
+      if ((CLOUDEVENTS_STRINGS as readonly string[]).includes(name)) problem(at(propsPath, name), 'is required (type: string)');
+    } else if (!isObject(prop) || prop.type !== 'string') problem(at(at(propsPath, name), 'type'), 'must be string');
+  }
+  const data = props.data;
+  const dataPath = at(propsPath, 'data');
+  if (!isObject(data) || typeof data.$ref !== 'string') {
+    problem(at(dataPath, '$ref'), `is required: data references the business-data schema (${COMPONENT_REF_PREFIX}<name>)`);
+    return dedupe(problems);
+  }
+  const name = businessDataSchemaName(doc);
+  if (name === undefined || !Object.hasOwn(schemas, name)) return dedupe(problems); // the $ref problem is reported above
+  if (name === cloudKey) {
+    problem(at(dataPath, '$ref'), 'must reference the business-data schema, not the Cloudevents schema');
+    return dedupe(problems);
+  }
+  const business = schemas[name];
+  if (isObject(business) && !('$ref' in business) && 'type' in business && business.type !== 'object') {
+    problem(at(at(schemasPath, name), 'type'), 'must be object: event data is a JSON object');
+  }
+  if (problems.length > 0) return dedupe(problems);
+
+  // the business-data schema as ajv will use it at putEvent
+  const converted = businessDataJsonSchema(doc);
+  if ('problems' in converted) return converted.problems;
+  try {
+    compileJsonSchema(converted.schema);
+  } catch (err) {
+    problem(at(schemasPath, name), `does not compile: ${(err as Error).message.split('\n', 1)[0]}`);
+  }
+  return problems;
+}
+
+/**
+ * The JSON Schema that event data is validated with: the business-data component (the Cloudevents
+ * schema's `data` $ref) with everything it references, as `{ $ref: '#/definitions/<name>', definitions }`.
+ */
+export function businessDataJsonSchema(document: unknown): { name: string; schema: JsonSchemaObject } | { problems: SchemaProblem[] } {
+  const name = businessDataSchemaName(document);
+  if (name === undefined) return { problems: [{ path: 'components.schemas', message: 'has no Cloudevents schema whose data references the business-data schema' }] };
+  const schemas = (document as RegistryDocument).components.schemas;
+  const { schema, problems } = openApiToJsonSchema({ $ref: `${COMPONENT_REF_PREFIX}${name}` }, { components: schemas });
+  return problems.length > 0 ? { problems } : { name, schema };
+}

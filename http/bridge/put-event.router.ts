@@ -1,0 +1,155 @@
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { PublisherService } from '../../commands/bridge/publish.ts';
+import { DomainError } from '../../domain/core/domain-error.ts';
+import { MAX_BATCH_EVENTS, MAX_EVENT_BYTES } from '../../domain/bridge/model.ts';
+import type { Publisher } from '../../domain/bridge/published-event.decider.ts';
+import { authOf } from '../core/bearer-auth.ts';
+import { commandIdFrom } from '../core/command-id.ts';
+import { requestContext } from '../core/request-context.ts';
+import { createRouteRegistry, type RouteRegistry } from '../core/route-registry.ts';
+import type { JsonSchema } from '../core/validate.ts';
+
+/**
+ * putEvent (spec "Endpoints"; issue 4 item 2), scope `bridge:publish`:
+ *
+ *   POST /api/platform/platform-pub/eventBridge/event/v1/putEvent    one event (a JSON object)
+ *        200 {eventId, duplicate}; 400 EVENT.INVALID with one detail per bad field ({field, message}),
+ *        EVENT.SCHEMA_VIOLATION listing every violation, SCHEMA.NOT_FOUND; 403 BUS.FORBIDDEN (wrong bus),
+ *        SOURCE.TYPE_NOT_ALLOWED; 404 BUS.NOT_FOUND; 413 EVENT.TOO_LARGE above 256 KiB.
+ *   POST /api/platform/platform-pub/eventBridge/event/v1/putEvents   a batch: a JSON array of 1-10 events
+ *        200 {failedEntryCount, entries: [{eventId, duplicate} | {errorCode, errorMessage, details?}]}, one
+ *        entry per event in order, as AWS PutEvents answers; 400 EVENT.BATCH_SIZE for 0 or more than 10
+ *        events; 413 EVENT.TOO_LARGE when the whole request is above 256 KiB (AWS: total entry size).
+ *
+ * `eventId` is the event's key in the bridge (the trace's id); a repeat of (source, id) on the same bus
+ * answers the same eventId with `duplicate: true`. An `Idempotency-Key` header makes a retried request
+ * answer as the first one did.
+ *
+ * Size: the app's JSON parser (1 MiB, http/core/app.ts) reads the body before any router; this route then
+ * measures the request's bytes (Content-Length, else the parsed body re-serialized, for chunked requests)
+ * and refuses more than MAX_EVENT_BYTES with 413 EVENT.TOO_LARGE. Bodies above the app's limit are refused
+ * by the parser itself (413 REQUEST.TOO_LARGE).
+ */
+export const PUT_EVENT_PATH = '/api/platform/platform-pub/eventBridge/event/v1/putEvent';
+export const PUT_EVENTS_PATH = '/api/platform/platform-pub/eventBridge/event/v1/putEvents';
+export const BRIDGE_PUBLISH_SCOPE = 'bridge:publish';
+
+export type PutEventRouterDeps = {
+  publisher: PublisherService;
+  bearer: { authenticate: RequestHandler; requireScope(...scopes: string[]): RequestHandler };
+  registry?: RouteRegistry;
+};
+
+/** The event as documented (validation itself is domain/bridge/put-event.validate.ts: both spellings). */
+export const EVENT_SCHEMA: JsonSchema = {
+  type: 'object',
+  description:
+    'A CloudEvents-style event. Lower-case names of the spec\'s field table (datacontenttype, dataschemaid, eventbusname) are accepted too; the stored and answered form is camelCase.',
+  required: ['id', 'source', 'type', 'dataContentType', 'time', 'data', 'eventBusName'],
+  properties: {
+    id: { type: 'string', minLength: 1, maxLength: 256, description: '(source, id) is unique per bus: a repeat is a duplicate' },
+    source: { type: 'string', minLength: 1, maxLength: 256, example: 'batchv2:Alter' },
+    type: { type: 'string', minLength: 1, maxLength: 256, example: 'batchv2:Alter:JobAlter' },
+    subject: { type: 'string', maxLength: 1024 },
+    time: { type: 'string', description: 'local date-time without offset, YYYY-MM-DDThh:mm:ss[.fraction]', example: '2026-03-01T10:00:00' },
+    dataContentType: { type: 'string', enum: ['application/json', 'application/json; charset=utf-8'] },
+    dataSchemaId: { anyOf: [{ type: 'string' }, { type: 'integer', minimum: 0 }], description: 'schema registry id (<id> or <id>:<version>)' },
+    eventBusName: { type: 'string', description: 'your custom bus, a platform bus, or <tenant>/<bus>', example: 'orders' },
+    data: { type: 'object' },
+  },
+};
+
+const resultSchema: JsonSchema = {
+  type: 'object',
+  properties: { eventId: { type: 'string', description: 'the event key (hex SHA-256)' }, duplicate: { type: 'boolean' } },
+  required: ['eventId', 'duplicate'],
+};
+
+const batchResultSchema: JsonSchema = {
+  type: 'object',
+  properties: {
+    failedEntryCount: { type: 'integer' },
+    entries: {
+      type: 'array',
+      items: {
+        anyOf: [
+          resultSchema,
+          { type: 'object', properties: { errorCode: { type: 'string' }, errorMessage: { type: 'string' }, details: {} }, required: ['errorCode', 'errorMessage'] },
+        ],
+      },
+    },
+  },
+  required: ['failedEntryCount', 'entries'],
+};
+
+/** bytes of the request body as sent */
+function bodyBytes(req: Request): number {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared >= 0) return declared;
+  return req.body === undefined ? 0 : Buffer.byteLength(JSON.stringify(req.body));
+}
+
+const checkSize: RequestHandler = (req, _res, next) => {
+  const bytes = bodyBytes(req);
+  if (bytes > MAX_EVENT_BYTES) {
+    return next(new DomainError('EVENT.TOO_LARGE', 413, `the request is ${bytes} bytes; an event (or a batch) may have at most ${MAX_EVENT_BYTES} bytes`, { bytes, limit: MAX_EVENT_BYTES }));
+  }
+  next();
+};
+
+const jsonBodyRequired = (req: Request) => {
+  if (req.body === undefined) {
+    throw new DomainError('EVENT.INVALID', 400, 'the body must be a JSON event (Content-Type: application/json)', [{ field: '', message: 'must be a JSON body' }]);
+  }
+};
+
+const publisherOf = (res: Response): Publisher => {
+  const a = authOf(res);
+  return { tenant: a.tenant, subject: a.subject, clientId: a.clientId };
+};
+
+const contextOf = (res: Response) => {
+  const { correlationId, requestId } = requestContext(res);
+  return { correlationId, causationId: requestId };
+};
+
+export function createPutEventRouter(deps: PutEventRouterDeps): Router {
+  const { publisher, bearer } = deps;
+  const registry = deps.registry ?? createRouteRegistry();
+  const router = Router();
+  const guard = [bearer.authenticate, bearer.requireScope(BRIDGE_PUBLISH_SCOPE), checkSize];
+
+  registry.describeRoute({
+    method: 'post',
+    path: PUT_EVENT_PATH,
+    summary: 'publish one event (bearer token with scope bridge:publish)',
+    schemas: { body: EVENT_SCHEMA, response: resultSchema },
+    tags: ['events'],
+  });
+  router.post(PUT_EVENT_PATH, ...guard, async (req, res) => {
+    jsonBodyRequired(req);
+    if (Array.isArray(req.body)) {
+      throw new DomainError('EVENT.INVALID', 400, `putEvent takes one event; send arrays of up to ${MAX_BATCH_EVENTS} events to putEvents`, [
+        { field: '', message: 'must be one event object (batches go to putEvents)' },
+      ]);
+    }
+    res.json(await publisher.publish(req.body, publisherOf(res), contextOf(res), commandIdFrom(req)));
+  });
+
+  registry.describeRoute({
+    method: 'post',
+    path: PUT_EVENTS_PATH,
+    summary: `publish a batch of 1-${MAX_BATCH_EVENTS} events, one result per entry (AWS PutEvents style)`,
+    schemas: { body: { type: 'array', minItems: 1, maxItems: MAX_BATCH_EVENTS, items: EVENT_SCHEMA }, response: batchResultSchema },
+    tags: ['events'],
+  });
+  router.post(PUT_EVENTS_PATH, ...guard, async (req, res) => {
+    jsonBodyRequired(req);
+    if (!Array.isArray(req.body)) {
+      throw new DomainError('EVENT.INVALID', 400, `putEvents takes a JSON array of 1-${MAX_BATCH_EVENTS} events`, [{ field: '', message: 'must be an array of events' }]);
+    }
+    res.json(await publisher.publishBatch(req.body as unknown[], publisherOf(res), contextOf(res), commandIdFrom(req)));
+  });
+
+  return router;
+}

@@ -1,0 +1,314 @@
+import { Router, type RequestHandler, type Response } from 'express';
+import { createSchemaReader, type SchemaCommands } from '../../commands/bridge/schemas.ts';
+import { DomainError } from '../../domain/core/domain-error.ts';
+import { PLATFORM_TENANT } from '../../domain/bridge/model.ts';
+import {
+  findVersion,
+  latestVersion,
+  MAX_SCHEMA_DESCRIPTION,
+  MAX_SCHEMA_NAME,
+  SCHEMA_ID,
+  SCHEMA_VERSION,
+  type Schema,
+} from '../../domain/bridge/schema.decider.ts';
+import type { AccessContext } from '../../domain/identity/model.ts';
+import type { EventStore } from '../../infra/core/event-store.port.ts';
+import type { ReadStore } from '../../infra/core/read-store.port.ts';
+import { createSchemaQueries, type SchemaDoc } from '../../projections/bridge/schemas.projection.ts';
+import { commandIdFrom } from '../core/command-id.ts';
+import { commandMetadata } from '../core/request-context.ts';
+import { createRouteRegistry, type HttpMethod, type RouteRegistry } from '../core/route-registry.ts';
+import type { JsonSchema, RequestSchemas } from '../core/validate.ts';
+
+/**
+ * The schema registry's admin API (issue 4, item 6), under `/api/platform/platform-pub/eventBridge/admin/v1`
+ * (the spec shows the portal, not an API: these paths are ours). Scope `bridge:admin`.
+ *
+ * Tenancy: the owner is the token's tenant. A schema created by an admin of the `platform` tenant is a
+ * platform schema, readable (listed, shown, downloaded, used at putEvent) by every tenant; only platform
+ * admins change it. A tenant sees its own schemas and the platform's, never another tenant's (404).
+ *
+ *   POST   /schemas                               create, with the first version ({schemaId?, name?, description?, bus?, version?, content})
+ *   POST   /schemas/{id}/versions                 add a version ({version?, content}); 409 when it exists with other content
+ *   GET    /schemas                               list (own and platform; ?owner=own|platform|all, ?bus, ?includeDeleted, paged)
+ *   GET    /schemas/{id}                          one schema with its versions
+ *   GET    /schemas/{id}/versions/{version}       download one version's OpenAPI document (`latest`: the newest)
+ *   DELETE /schemas/{id}                          mark deleted; versions stay readable
+ *
+ * `content` is the OpenAPI 3.0 document as a JSON object, or as a string holding it (an uploaded file).
+ * `name` defaults to content.info.title and `version` to content.info.version.
+ */
+export const BRIDGE_ADMIN_SCOPE = 'bridge:admin';
+export const BRIDGE_ADMIN_BASE = '/api/platform/platform-pub/eventBridge/admin/v1';
+
+export type SchemasRouterDeps = {
+  commands: SchemaCommands;
+  readStore: ReadStore;
+  eventStore: EventStore;
+  bearer: { authenticate: RequestHandler; requireScope(...scopes: string[]): RequestHandler };
+  /** routes are recorded here for the bridge's OpenAPI document (a private registry when absent) */
+  registry?: RouteRegistry;
+};
+
+// ---- schemas ----
+
+const schemaId: JsonSchema = { type: 'string', pattern: SCHEMA_ID.source, example: '100000000000003' };
+const version: JsonSchema = {
+  anyOf: [
+    { type: 'string', pattern: SCHEMA_VERSION.source },
+    { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+  ],
+};
+const content: JsonSchema = {
+  description: 'the OpenAPI 3.0 document (an object, or a string holding its JSON)',
+  anyOf: [{ type: 'object' }, { type: 'string', minLength: 2 }],
+};
+const idPath: JsonSchema = { type: 'object', properties: { id: schemaId }, required: ['id'] };
+
+const versionView: JsonSchema = {
+  type: 'object',
+  properties: { version: { type: 'string' }, createdAt: { type: 'string', format: 'date-time' } },
+};
+const schemaViewSchema: JsonSchema = {
+  type: 'object',
+  properties: {
+    schemaId: { type: 'string' },
+    tenant: { type: 'string' },
+    platform: { type: 'boolean' },
+    name: { type: 'string' },
+    description: { type: 'string' },
+    bus: { type: 'string' },
+    versions: { type: 'array', items: versionView },
+    latestVersion: { type: 'string', nullable: true },
+    deleted: { type: 'boolean' },
+    createdAt: { type: 'string', format: 'date-time' },
+    updatedAt: { type: 'string', format: 'date-time' },
+  },
+};
+
+const schemas = {
+  create: {
+    body: {
+      type: 'object',
+      properties: {
+        schemaId: { anyOf: [schemaId, { type: 'integer', minimum: 1, maximum: 999_999_999_999_999 }] },
+        name: { type: 'string', minLength: 1, maxLength: MAX_SCHEMA_NAME },
+        description: { type: 'string', maxLength: MAX_SCHEMA_DESCRIPTION },
+        bus: { type: 'string', minLength: 1, maxLength: 129 },
+        version,
+        content,
+      },
+      required: ['content'],
+      additionalProperties: false,
+    },
+    response: schemaViewSchema,
+  },
+  addVersion: {
+    params: idPath,
+    body: { type: 'object', properties: { version, content }, required: ['content'], additionalProperties: false },
+    response: schemaViewSchema,
+  },
+  list: {
+    query: {
+      type: 'object',
+      properties: {
+        owner: { type: 'string', enum: ['all', 'own', 'platform'], default: 'all' },
+        bus: { type: 'string', minLength: 1, maxLength: 129 },
+        includeDeleted: { type: 'boolean', default: false },
+        limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
+        offset: { type: 'integer', minimum: 0, maximum: 1_000_000, default: 0 },
+      },
+      additionalProperties: false,
+    },
+    response: {
+      type: 'object',
+      properties: { items: { type: 'array', items: schemaViewSchema }, total: { type: 'integer' }, limit: { type: 'integer' }, offset: { type: 'integer' } },
+    },
+  },
+  get: { params: idPath, response: schemaViewSchema },
+  download: {
+    params: {
+      type: 'object',
+      properties: { id: schemaId, version: { type: 'string', pattern: SCHEMA_VERSION.source } },
+      required: ['id', 'version'],
+    },
+    response: { type: 'object', description: 'the OpenAPI 3.0 document, as an attachment' },
+  },
+  delete: { params: idPath },
+} satisfies Record<string, RequestSchemas & { response?: JsonSchema }>;
+
+// ---- views ----
+
+type Listed = Pick<SchemaDoc, 'tenant' | 'schemaId' | 'name' | 'description' | 'bus' | 'deleted' | 'createdAt' | 'updatedAt'> & {
+  versions: Array<{ version: string; createdAt: string }>;
+  latestVersion: string | null;
+};
+
+const view = (s: Listed) => ({
+  schemaId: s.schemaId,
+  tenant: s.tenant,
+  platform: s.tenant === PLATFORM_TENANT,
+  name: s.name,
+  ...(s.description !== undefined && { description: s.description }),
+  ...(s.bus !== undefined && { bus: s.bus }),
+  versions: s.versions,
+  latestVersion: s.latestVersion,
+  deleted: s.deleted,
+  createdAt: s.createdAt,
+  updatedAt: s.updatedAt,
+});
+
+export const schemaView = (s: Schema) =>
+  view({
+    ...s,
+    versions: s.versions.map((v) => ({ version: v.version, createdAt: v.createdAt })),
+    latestVersion: latestVersion(s)?.version ?? null,
+  });
+
+// ---- request parsing ----
+
+type Body = Record<string, unknown>;
+
+/** the document as an object: a string body field is parsed (an uploaded file's text) */
+function documentOf(body: Body): unknown {
+  const c = body.content;
+  if (typeof c !== 'string') return c;
+  try {
+    return JSON.parse(c) as unknown;
+  } catch (err) {
+    throw new DomainError('REQUEST.INVALID', 400, `content is not valid JSON: ${(err as Error).message}`, [
+      { in: 'body', field: 'content', message: `is not valid JSON: ${(err as Error).message}`, keyword: 'format' },
+    ]);
+  }
+}
+
+const optionalString = (v: unknown): string | undefined => (v === undefined ? undefined : String(v));
+
+// ---- the router ----
+
+export function createSchemasRouter(deps: SchemasRouterDeps): Router {
+  const { commands, bearer } = deps;
+  const registry = deps.registry ?? createRouteRegistry();
+  const queries = createSchemaQueries(deps.readStore);
+  const reader = createSchemaReader({ eventStore: deps.eventStore });
+  const router = Router();
+
+  router.use(`${BRIDGE_ADMIN_BASE}/schemas`, bearer.authenticate, bearer.requireScope(BRIDGE_ADMIN_SCOPE));
+
+  const route = (method: HttpMethod, path: string, summary: string, s: RequestSchemas & { response?: JsonSchema }, handler: RequestHandler, successStatus = 200) =>
+    registry.route(router, { method, path: `${BRIDGE_ADMIN_BASE}${path}`, summary, schemas: s, successStatus, tags: ['schema registry'] }, handler);
+
+  const accessOf = (res: Response): AccessContext => {
+    const a = res.locals.auth as AccessContext | undefined;
+    if (a === undefined) throw new Error('schemas router: authenticate did not set res.locals.auth');
+    return a;
+  };
+  const ctx = (res: Response) => {
+    const a = accessOf(res);
+    return commandMetadata(res, { tenant: a.tenant, actor: `${a.subject}@${a.tenant}` });
+  };
+  const notFound = (id: string) => new DomainError('SCHEMA.NOT_FOUND', 404, `no schema ${id}`, { schemaId: id });
+
+  /** a schema the caller may read: its tenant's own, else the platform's */
+  const visible = async (res: Response, id: string): Promise<Schema> => {
+    const schema = await reader.visible(accessOf(res).tenant, id);
+    if (schema === null) throw notFound(id);
+    return schema;
+  };
+  /** a schema the caller may change: its tenant's own only (a platform schema is 403 for a tenant admin) */
+  const owned = async (res: Response, id: string): Promise<Schema> => {
+    const tenant = accessOf(res).tenant;
+    const schema = await visible(res, id);
+    if (schema.tenant !== tenant) {
+      throw new DomainError('SCHEMA.FORBIDDEN', 403, `schema ${id} is a platform schema: only platform administrators change it`, { schemaId: id });
+    }
+    return schema;
+  };
+
+  route('post', '/schemas', 'create a schema with its first version (an OpenAPI 3.0 document)', schemas.create, async (req, res) => {
+    const b = req.body as Body;
+    const tenant = accessOf(res).tenant;
+    const description = optionalString(b.description);
+    const bus = optionalString(b.bus);
+    const version = optionalString(b.version);
+    const { schema, created } = await commands.create(
+      {
+        tenant,
+        content: documentOf(b),
+        ...(b.schemaId !== undefined && { schemaId: String(b.schemaId) }),
+        ...(b.name !== undefined && { name: String(b.name) }),
+        ...(description !== undefined && { description }),
+        ...(bus !== undefined && { bus }),
+        ...(version !== undefined && { version }),
+      },
+      ctx(res),
+      commandIdFrom(req),
+    );
+    res
+      .status(created ? 201 : 200)
+      .location(`${BRIDGE_ADMIN_BASE}/schemas/${schema.schemaId}`)
+      .json(schemaView(schema));
+  }, 201);
+
+  route('post', '/schemas/:id/versions', 'add a version (immutable: 409 when it exists with other content)', schemas.addVersion, async (req, res) => {
+    const id = req.params.id as string;
+    await owned(res, id);
+    const b = req.body as Body;
+    const v = optionalString(b.version);
+    const { schema, version, added } = await commands.addVersion(
+      accessOf(res).tenant,
+      id,
+      { content: documentOf(b), ...(v !== undefined && { version: v }) },
+      ctx(res),
+      commandIdFrom(req),
+    );
+    res
+      .status(added ? 201 : 200)
+      .location(`${BRIDGE_ADMIN_BASE}/schemas/${id}/versions/${version}`)
+      .json(schemaView(schema));
+  }, 201);
+
+  route('get', '/schemas', 'list the schemas the tenant sees (its own and the platform\'s)', schemas.list, async (req, res) => {
+    const q = req.query as unknown as { owner: 'all' | 'own' | 'platform'; bus?: string; includeDeleted: boolean; limit: number; offset: number };
+    const page = await queries.list({
+      tenant: accessOf(res).tenant,
+      owner: q.owner,
+      includeDeleted: q.includeDeleted,
+      limit: q.limit,
+      offset: q.offset,
+      ...(q.bus !== undefined && { bus: q.bus }),
+    });
+    res.json({ ...page, items: page.items.map(view) });
+  });
+
+  route('get', '/schemas/:id', 'one schema with its versions', schemas.get, async (req, res) => {
+    res.json(schemaView(await visible(res, req.params.id as string)));
+  });
+
+  route('get', '/schemas/:id/versions/:version', 'download a version\'s OpenAPI 3.0 document (`latest`: the newest)', schemas.download, async (req, res) => {
+    const id = req.params.id as string;
+    const schema = await visible(res, id);
+    const found = findVersion(schema, req.params.version as string);
+    if (found === undefined) {
+      throw new DomainError('SCHEMA.VERSION_NOT_FOUND', 404, `schema ${id} has no version ${req.params.version as string}`, {
+        schemaId: id,
+        version: req.params.version,
+      });
+    }
+    res
+      .status(200)
+      .type('application/json')
+      .set('Content-Disposition', `attachment; filename="schema-${id}-${found.version}.json"`)
+      .set('X-Schema-Version', found.version)
+      .send(JSON.stringify(found.content, null, 2));
+  });
+
+  route('delete', '/schemas/:id', 'delete a schema (marked deleted; its versions stay readable)', schemas.delete, async (req, res) => {
+    const id = req.params.id as string;
+    await owned(res, id);
+    await commands.delete(accessOf(res).tenant, id, ctx(res), commandIdFrom(req));
+    res.status(204).end();
+  }, 204);
+
+  return router;
+}

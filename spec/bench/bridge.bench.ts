@@ -1,0 +1,117 @@
+// `npm run bench` (section "bridge"): putEvent over HTTP — requests/s and p50/p99 latency at a fixed
+// concurrency — beside a bare express handler doing JSON parsing only, on the same machine in the same
+// run. Each server runs in its own process (spec/bench/bridge-server.ts), one at a time; this process only
+// generates load. Two deployments of ours: an API process (workers elsewhere) and everything in one.
+// Run alone: node --import tsx -e "import('./spec/bench/bridge.bench.ts').then(m => m.bridgeBench())"
+import { spawn } from 'node:child_process';
+import { cpus } from 'node:os';
+import path from 'node:path';
+import { perSecond, printRow } from './report.ts';
+
+const CONCURRENCY = Number(process.env.BENCH_BRIDGE_CONCURRENCY ?? 16);
+const SECONDS = Number(process.env.BENCH_BRIDGE_SECONDS ?? 5);
+const WARMUP = 200;
+const PATH = '/api/platform/platform-pub/eventBridge/event/v1/putEvent';
+
+type Ready = { url: string; token: string };
+
+async function startServer(kind: 'platform-api' | 'platform-all' | 'bare') {
+  const script = path.join(import.meta.dirname, 'bridge-server.ts');
+  const child = spawn(process.execPath, ['--import', 'tsx', script, kind], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (d) => (err += d));
+  const ready = await new Promise<Ready>((resolve, reject) => {
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /READY (\{.*\})/.exec(out);
+      if (m) resolve(JSON.parse(m[1]!) as Ready);
+    });
+    child.once('exit', (code) => reject(new Error(`${kind} server exited with ${code}: ${err.slice(-2000)}`)));
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    ready,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+let seq = 0;
+/** a CityLots-shaped event (~550 bytes of JSON), each with a fresh id */
+const event = () => {
+  const n = ++seq;
+  return JSON.stringify({
+    id: `bench-${process.pid}-${n}`,
+    source: 'citylots:ingest',
+    type: 'citylots:Lot:Updated',
+    subject: 'citylots:ingest:sf',
+    time: '2026-03-01T10:00:00',
+    dataContentType: 'application/json',
+    eventBusName: 'orders',
+    data: {
+      type: 'Feature',
+      properties: { MAPBLKLOT: `${1000 + (n % 9000)}${String(n % 100).padStart(3, '0')}`, BLKLOT: `${1000 + (n % 9000)}001`, BLOCK_NUM: String(1000 + (n % 9000)), LOT_NUM: '001', FROM_ST: String(n % 500), TO_ST: String((n % 500) + 10), STREET: 'OCTAVIA', ST_TYPE: 'ST', ODD_EVEN: n % 2 ? 'O' : 'E' },
+      geometry: { type: 'Polygon', coordinates: [[[-122.42, 37.8, 0], [-122.421, 37.801, 0], [-122.422, 37.8, 0], [-122.42, 37.8, 0]]] },
+    },
+  });
+};
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+
+/** CONCURRENCY keep-alive loops for SECONDS; every answer must be 200 */
+async function load(url: string, token: string): Promise<{ rate: number; p50: number; p99: number; count: number }> {
+  const one = async () => {
+    const started = performance.now();
+    const res = await fetch(`${url}${PATH}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: event() });
+    const body = await res.text();
+    if (res.status !== 200) throw new Error(`putEvent answered ${res.status}: ${body}`);
+    return performance.now() - started;
+  };
+  for (let i = 0; i < WARMUP; i++) await one();
+  const latencies: number[] = [];
+  const until = performance.now() + SECONDS * 1000;
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() < until) latencies.push(await one());
+    }),
+  );
+  const ms = performance.now() - start;
+  latencies.sort((a, b) => a - b);
+  return { rate: perSecond(latencies.length, ms), p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), count: latencies.length };
+}
+
+export async function bridgeBench(): Promise<void> {
+  console.log(`\n## bridge putEvent (machine: ${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version})`);
+  // one server at a time: the machine's cores go to the server under load and the load generator
+  const measure = async (kind: 'platform-api' | 'platform-all' | 'bare') => {
+    const server = await startServer(kind);
+    try {
+      return await load(server.ready.url, server.ready.token);
+    } finally {
+      await server.stop();
+    }
+  };
+  const b = await measure('bare');
+  const api = await measure('platform-api');
+  const all = await measure('platform-all');
+  const common = `${CONCURRENCY} concurrent keep-alive loops for ${SECONDS} s after ${WARMUP} warm-up requests, ~550-byte CityLots-shaped events, the server in its own process. Ours: bearer token verified (RS256, revocation list), event validated, bus read from its stream, platform-source check (catalog read model), one append with no_stream (SQLite WAL). Baseline: express.json() and a handler answering the same shape`;
+  const base = (figure: number) => ({ name: 'bare express JSON handler', figure });
+  printRow({ name: 'bridge: putEvent over HTTP, API process (workers elsewhere)', figure: api.rate, unit: 'requests/s', baseline: base(b.rate), setup: `${common}; ${api.count} and ${b.count} requests` });
+  printRow({ name: 'bridge: putEvent p50 latency, API process', figure: api.p50, unit: 'ms', baseline: base(b.p50), setup: `same run, concurrency ${CONCURRENCY}` });
+  printRow({ name: 'bridge: putEvent p99 latency, API process', figure: api.p99, unit: 'ms', baseline: base(b.p99), setup: `same run, concurrency ${CONCURRENCY}` });
+  printRow({
+    name: 'bridge: putEvent over HTTP, all in one process (npm start)',
+    figure: all.rate,
+    unit: 'requests/s',
+    baseline: base(b.rate),
+    setup: `as above, with every projection and the router worker in the server process: each event is also routed (an EventRouted append) and projected (trace, stream catalog) while the load runs; ${all.count} requests`,
+  });
+  printRow({ name: 'bridge: putEvent p50 latency, all in one process', figure: all.p50, unit: 'ms', baseline: base(b.p50), setup: `same run, concurrency ${CONCURRENCY}` });
+  printRow({ name: 'bridge: putEvent p99 latency, all in one process', figure: all.p99, unit: 'ms', baseline: base(b.p99), setup: `same run, concurrency ${CONCURRENCY}` });
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await bridgeBench();
