@@ -14,8 +14,9 @@ import { replay, type ReplayQuery } from './replay.ts';
 
 const USAGE = `usage: platform <command> [options]
 
-  start [--services bridge,identity,audit,workflow,hub] [--workers | --no-workers]
-        start the HTTP services (all by default) and, unless --no-workers, the projectors and workers
+  start [--services bridge,identity,audit,workflow,hub | none] [--workers | --no-workers]
+        start the HTTP services (all by default; none: a worker process) and, unless --no-workers, the
+        projectors and workers
   replay --stream S | --correlation C | --from T --to T [--category X]   [--state]
         print a timeline of events (time, stream@revision, type, key data); --state adds the aggregate
         state after each event
@@ -93,7 +94,7 @@ async function start(args: string[]): Promise<number> {
     [
       `Platform listening on ${platform.url}`,
       `  public base URL : ${base}`,
-      `  services        : ${services.join(', ')}`,
+      `  services        : ${services.join(', ') || 'none (worker process)'}`,
       `  workers         : ${values['no-workers'] ? 'off' : 'on'}`,
       `  event store     : ${kinds.eventStore}${kinds.eventStore === 'sqlite' ? ` (${cfg.dataDir})` : ''}`,
       `  read store      : ${kinds.readStore}`,
@@ -108,6 +109,8 @@ async function start(args: string[]): Promise<number> {
 }
 
 function parseServices(list: string): ServiceName[] {
+  // a worker process: projectors and process managers, with health and metrics but no service routes
+  if (list.trim() === 'none') return [];
   const names = list.split(',').map((s) => s.trim()).filter(Boolean);
   const unknown = names.filter((n) => !(SERVICES as readonly string[]).includes(n));
   if (unknown.length > 0 || names.length === 0) {

@@ -103,6 +103,24 @@ test('start serves health, metrics and JSON 404s, projects, and shuts down on SI
   assert.is(await exited, 0);
 });
 
+test('start --services none: a worker process with health and metrics but no service routes', async () => {
+  const child = spawn(process.execPath, [bin, 'start', '--services', 'none'], { cwd: root, env: { ...env, DATA_DIR: `${dir}-none` }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  let url = '';
+  for (let i = 0; i < 300 && !url; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    url = /Platform listening on (http:\/\/\S+)/.exec(out)?.[1] ?? '';
+  }
+  assert.match(out, /services {8}: none \(worker process\)/);
+  assert.is((await fetch(`${url}/health/live`)).status, 200);
+  assert.is((await fetch(`${url}/cas/oidc/jwks`)).status, 404);
+  child.kill('SIGTERM');
+  assert.is(await exited, 0);
+  rmSync(`${dir}-none`, { recursive: true, force: true });
+});
+
 test('projections lists each projection with position and lag; rebuild switches to a new generation', () => {
   const before = cli("projections");
 
