@@ -1,0 +1,53 @@
+import type { BridgeEvent, Target } from '../../domain/bridge/model.ts';
+
+/**
+ * Seams of the bridge's delivery (issue 5), built in parallel:
+ * - the delivery engine (scheduling, attempts, retries, tolerance, dead letters, trace) calls a
+ *   TargetAdapter per TypeId;
+ * - the target adapters (mail, platform message queue, preset HTTP client, API destination, user message
+ *   box) do one attempt each and answer an outcome; they never retry by themselves.
+ * External calls go through ports (infra/core/http-client.port.ts, infra/core/mail.port.ts) so tests and
+ * the composition root choose the real clients.
+ */
+
+/** TypeId mapping decided by issue 5. */
+export const TARGET_TYPES = { mail: 1, messageQueue: 2, presetHttp: 3, apiDestination: 4, userMessageBox: 5 } as const;
+
+/** A parameter after its Form was applied (CONSTANT, ENV_PARAM, JSONPATH, TEMPLATE, ORIGINAL, TENANT_PROFILE). */
+export type ResolvedParams = Record<string, unknown>;
+
+export type DeliveryRequest = {
+  /** stable per (event, rule, target): receivers deduplicate with it (sent as the `X-Delivery-Id` header / Message-ID) */
+  deliveryId: string;
+  /** one per attempt */
+  attemptId: string;
+  attempt: number;
+  /** the publishing tenant (whose event it is) */
+  tenant: string;
+  ruleTenant: string;
+  ruleId: string;
+  target: Target;
+  event: BridgeEvent;
+  /** the target's converted payload (EventRouted) */
+  payload: unknown;
+  params: ResolvedParams;
+  /** the publishing caller's bearer token, for Bearer connections that forward it; never recorded */
+  callerToken?: string;
+  /** aborts at the per-call timeout (default 5 s) */
+  signal: AbortSignal;
+};
+
+export type DeliveryOutcome =
+  | { ok: true; httpStatus?: number; detail?: string }
+  | {
+      ok: false;
+      /** false: retrying cannot help (a 4xx other than 408/429, a bad parameter): straight to the tolerance rule */
+      retryable: boolean;
+      error: string;
+      httpStatus?: number;
+    };
+
+export type TargetAdapter = {
+  typeId: number;
+  deliver(request: DeliveryRequest): Promise<DeliveryOutcome>;
+};
