@@ -4,6 +4,7 @@ import type { Clock } from '../../infra/core/clock.port.ts';
 import type { AllFilter, EventStore } from '../../infra/core/event-store.port.ts';
 import { positionValue, START } from '../../infra/core/position.ts';
 import type { ReadStore } from '../../infra/core/read-store.port.ts';
+import { superviseLoop } from '../../infra/core/supervised-loop.ts';
 
 /**
  * A process manager's engine: a checkpointed subscription that hands each matching event to `handle`,
@@ -95,20 +96,16 @@ export function createReactor(o: ReactorOptions): Reactor {
   }
 
   async function run(signal: AbortSignal): Promise<void> {
-    let delay = o.retryDelayMs ?? 250;
-    while (!signal.aborted) {
-      try {
-        await runOnce(signal);
-        if (signal.aborted) return;
-      } catch (err) {
-        if (signal.aborted) return;
+    await superviseLoop({
+      signal,
+      runOnce,
+      ...(o.retryDelayMs !== undefined && { initialDelayMs: o.retryDelayMs }),
+      onFailure(err, retryInMs) {
         state = 'retrying';
         lastError = err instanceof Error ? err.message : String(err);
-        log.error({ reactor: name, err: lastError, retryInMs: delay }, 'reactor failed; retrying from checkpoint');
-        await sleep(delay, signal);
-        delay = Math.min(delay * 2, 30_000);
-      }
-    }
+        log.error({ reactor: name, err: lastError, retryInMs }, 'reactor failed; retrying from checkpoint');
+      },
+    });
   }
 
   return {
@@ -149,16 +146,4 @@ export function createReactor(o: ReactorOptions): Reactor {
       }
     },
   };
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

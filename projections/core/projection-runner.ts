@@ -1,6 +1,7 @@
 import { batches } from '../../domain/core/async-batches.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
+import { superviseLoop } from '../../infra/core/supervised-loop.ts';
 import { positionValue } from '../../infra/core/position.ts';
 import type { ReadStore } from '../../infra/core/read-store.port.ts';
 import { applyBatch, projectionFilter, ProjectionVersionChanged } from './apply-batch.ts';
@@ -74,26 +75,19 @@ export function createProjectionRunner(o: ProjectionRunnerOptions) {
   }
 
   async function run(signal: AbortSignal): Promise<void> {
-    let delay = o.retryDelayMs ?? 250;
-    while (!signal.aborted) {
-      try {
-        await runOnce(signal);
-        if (signal.aborted) return;
-      } catch (err) {
-        if (signal.aborted) return;
-        if (err instanceof ProjectionVersionChanged && err.stored > projection.version) {
-          // a newer version of the code owns this projection now; this process stops projecting it
-          log.warn({ projection: projection.name, stored: err.stored }, 'a newer projection version took over');
-          state = 'stopped';
-          return;
-        }
+    const ended = await superviseLoop({
+      signal,
+      runOnce,
+      ...(o.retryDelayMs !== undefined && { initialDelayMs: o.retryDelayMs }),
+      // a newer version of the code owns this projection now: this process stops projecting it
+      isFatal: (err) => err instanceof ProjectionVersionChanged && err.stored > projection.version,
+      onFailure(err, retryInMs) {
         state = 'retrying';
         lastError = err instanceof Error ? err.message : String(err);
-        log.error({ projection: projection.name, err: lastError, retryInMs: delay }, 'projection failed; retrying from checkpoint');
-        await sleep(delay, signal);
-        delay = Math.min(delay * 2, 30_000);
-      }
-    }
+        log.error({ projection: projection.name, err: lastError, retryInMs }, 'projection failed; retrying from checkpoint');
+      },
+    });
+    if (ended === 'fatal') log.warn({ projection: projection.name }, 'a newer projection version took over');
   }
 
   return {
@@ -136,15 +130,3 @@ export function createProjectionRunner(o: ProjectionRunnerOptions) {
 }
 
 export type ProjectionRunner = ReturnType<typeof createProjectionRunner>;
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
