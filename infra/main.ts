@@ -139,6 +139,7 @@ export async function startPlatform(o: StartOptions): Promise<RunningPlatform> {
   let identitySeed: SeedReport | null = null;
   let stopSeedRetries = (): void => undefined;
   let stopBridgeSeedRetries = (): void => undefined;
+  let closeBridge = async (): Promise<void> => undefined;
   let effective: Config;
   try {
     effective = withBoundPort(config, server.url);
@@ -159,6 +160,7 @@ export async function startPlatform(o: StartOptions): Promise<RunningPlatform> {
     }
     // The bridge is built in every process too: its router worker runs wherever workers run.
     const bridge = createBridgeService({ config: effective, eventStore, readStore, clock, log, bearer: identity.bearer });
+    closeBridge = bridge.close;
     if (services.includes('bridge')) {
       try {
         await bridge.seed();
@@ -201,6 +203,7 @@ export async function startPlatform(o: StartOptions): Promise<RunningPlatform> {
     async stop() {
       stopSeedRetries();
       stopBridgeSeedRetries();
+      await closeBridge();
       await server.close(config.shutdownTimeoutMs);
       await Promise.all([...runners, ...workers].map((r) => r.stop()));
       await stores.close();

@@ -1,9 +1,11 @@
 import { BUS_CATEGORY, busDecider } from '../domain/bridge/bus.decider.ts';
 import { configEntryDecider } from '../domain/bridge/config-entry.decider.ts';
+import { DELIVERY_CATEGORY, deliveryDecider } from '../domain/bridge/delivery.decider.ts';
 import { EVENT_SOURCE_CATEGORY, eventSourceDecider } from '../domain/bridge/event-source.decider.ts';
 import { ruleOptOutDecider } from '../domain/bridge/platform-rule-opt-out.decider.ts';
 import { PUBLISHED_CATEGORY, publishedEventDecider } from '../domain/bridge/published-event.decider.ts';
 import { ruleDecider } from '../domain/bridge/rule.decider.ts';
+import { RULE_TARGET_CATEGORY, ruleTargetDecider } from '../domain/bridge/rule-target-state.decider.ts';
 import { SCHEMA_CATEGORY, schemaDecider } from '../domain/bridge/schema.decider.ts';
 import type { Decider } from '../domain/core/decider.ts';
 import type { DomainEvent } from '../domain/core/event.ts';
@@ -42,4 +44,6 @@ export const platformDeciders = (): DeciderRegistry => ({
   ruleOptOut: entry(ruleOptOutDecider),
   configEntry: entry(configEntryDecider),
   [SCHEMA_CATEGORY]: entry(schemaDecider),
+  [DELIVERY_CATEGORY]: entry(deliveryDecider),
+  [RULE_TARGET_CATEGORY]: entry(ruleTargetDecider),
 });

@@ -1,4 +1,5 @@
 import type { BridgeEvent, Target } from '../../domain/bridge/model.ts';
+import type { Publisher } from '../../domain/bridge/published-event.decider.ts';
 
 /**
  * Seams of the bridge's delivery (issue 5), built in parallel:
@@ -33,6 +34,11 @@ export type DeliveryRequest = {
   params: ResolvedParams;
   /** the publishing caller's bearer token, for Bearer connections that forward it; never recorded */
   callerToken?: string;
+  /**
+   * who published the event (EventAccepted's `publisher`, from the access token): the user message box
+   * delivers to `publisher.subject` when the target has no USER_ID parameter
+   */
+  publisher?: Publisher;
   /** aborts at the per-call timeout (default 5 s) */
   signal: AbortSignal;
 };

@@ -73,6 +73,9 @@ export const TARGET_PARAM_TABLES: Readonly<Record<number, TargetTypeTable>> = {
       PRODUCT_LINE: { required: false, forms: ['CONSTANT'] },
       MESSAGE_CATEGORY: { required: false, forms: ['CONSTANT'] },
       BODY: { required: true, forms: BODY_FORMS },
+      // Ours (the spec's table names no recipient): the user whose inbox receives the message, a user id
+      // or a JSONPath into the event (`$.data.userId`); absent: the subject of the publishing caller's token.
+      USER_ID: { required: false, forms: ['CONSTANT', 'JSONPATH'] },
     },
   },
 };

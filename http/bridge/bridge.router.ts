@@ -1,7 +1,9 @@
 import { Router } from 'express';
 import type { BusCommands, BusLookup } from '../../commands/bridge/buses.ts';
 import type { ConfigCommands } from '../../commands/bridge/config-center.ts';
+import { createDeadLetterCommands, type DeadLetterCommands } from '../../commands/bridge/dead-letters.ts';
 import type { PublisherService } from '../../commands/bridge/publish.ts';
+import { createRuleTargetCommands, type RuleTargetCommands } from '../../commands/bridge/rule-target-state.ts';
 import type { RuleCommands } from '../../commands/bridge/rules.ts';
 import type { SchemaCommands } from '../../commands/bridge/schemas.ts';
 import type { SourceCommands } from '../../commands/bridge/sources.ts';
@@ -9,11 +11,13 @@ import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import type { ReadStore } from '../../infra/core/read-store.port.ts';
 import type { CatalogQueries } from '../../projections/bridge/catalog.projection.ts';
+import { createDeliveryQueries } from '../../projections/bridge/deliveries.projection.ts';
 import { createTraceQueries } from '../../projections/bridge/trace.queries.ts';
 import type { BearerAuth } from '../core/bearer-auth.ts';
 import { openApiDocument } from '../core/openapi.ts';
 import { createRouteRegistry, type RouteRegistry } from '../core/route-registry.ts';
 import { createBusesRouter } from './buses.router.ts';
+import { createDeliveriesRouter } from './deliveries.router.ts';
 import { createPutEventRouter } from './put-event.router.ts';
 import { busInfoFrom, createRulesRouter } from './rules.router.ts';
 import { createSchemasRouter } from './schemas.router.ts';
@@ -21,7 +25,8 @@ import { createTraceRouter } from './trace.router.ts';
 
 /**
  * The event bridge's router (mounted at `/`): putEvent, buses and sources, rules and the configuration
- * center, the schema registry, the trace, and the bridge's OpenAPI 3 document at
+ * center, the schema registry, the trace, delivery administration (dead letters, blocked rule targets),
+ * and the bridge's OpenAPI 3 document at
  * `GET /api/platform/platform-pub/eventBridge/openapi.json` (public, like discovery documents: it
  * describes the API, it reveals no data).
  */
@@ -40,6 +45,9 @@ export type BridgeRouterDeps = {
   rules: RuleCommands;
   config: ConfigCommands;
   schemas: SchemaCommands;
+  /** delivery administration (dead letters, blocked rule targets); built from the stores when absent */
+  deadLetters?: DeadLetterCommands;
+  ruleTargets?: RuleTargetCommands;
   registry?: RouteRegistry;
 };
 
@@ -56,6 +64,16 @@ export function createBridgeRouter(deps: BridgeRouterDeps): { router: Router; re
   router.use(createRulesRouter({ commands: { rules: deps.rules, config: deps.config }, readStore, bearer, busInfo, clock, registry }));
   router.use(createSchemasRouter({ commands: deps.schemas, readStore, eventStore, bearer, registry }));
   router.use(createTraceRouter({ queries: createTraceQueries(readStore), bearer, registry }));
+  const deliveryQueries = createDeliveryQueries(readStore);
+  router.use(
+    createDeliveriesRouter({
+      deadLetters: deps.deadLetters ?? createDeadLetterCommands({ eventStore, clock, index: deliveryQueries }),
+      ruleTargets: deps.ruleTargets ?? createRuleTargetCommands({ eventStore, clock }),
+      queries: deliveryQueries,
+      bearer,
+      registry,
+    }),
+  );
 
   let document: ReturnType<typeof openApiDocument> | undefined;
   router.get(BRIDGE_OPENAPI_PATH, (_req, res) => {

@@ -1,8 +1,22 @@
-import type { Router } from 'express';
+
 import type { Logger } from 'pino';
 import { createBusCommands, createBusLookup, type BusCommands, type BusLookup } from '../../commands/bridge/buses.ts';
 import { createConfigCenter, createConfigCommands, type ConfigCommands } from '../../commands/bridge/config-center.ts';
 import type { ConfigCenter, Convert, RulesIndex, SchemaValidator } from '../../commands/bridge/contracts.ts';
+import { createApiDestinationReader } from '../../commands/bridge/api-destinations.ts';
+import { createConnectionReader } from '../../commands/bridge/connections.ts';
+import { createDeadLetterCommands, type DeadLetterCommands } from '../../commands/bridge/dead-letters.ts';
+import type { TargetAdapter } from '../../commands/bridge/delivery-contracts.ts';
+import { createDeliverySchedulerWorker } from '../../commands/bridge/delivery.scheduler.ts';
+import { createDeliveryWorker, type DeliveryDueItem, type DeliveryWorker, type TenantProfile } from '../../commands/bridge/delivery.worker.ts';
+import { createOAuthTokenCache } from '../../commands/bridge/oauth-token-cache.ts';
+import { createRuleTargetCommands, type RuleTargetCommands } from '../../commands/bridge/rule-target-state.ts';
+import { createApiDestinationTarget } from '../../commands/bridge/targets/api-destination.target.ts';
+import { createMailTarget } from '../../commands/bridge/targets/mail.target.ts';
+import { createMessageQueueTarget } from '../../commands/bridge/targets/message-queue.target.ts';
+import { createPresetHttpTarget, serviceRegistryFrom } from '../../commands/bridge/targets/preset-http.target.ts';
+import { createUserMessageBoxTarget } from '../../commands/bridge/targets/user-message-box.target.ts';
+import { createDirectory } from '../../commands/identity/directory.ts';
 import { createPublisher, type PublisherService } from '../../commands/bridge/publish.ts';
 import { createRouterWorker } from '../../commands/bridge/router.process.ts';
 import { createRuleCommands, type RuleCommands } from '../../commands/bridge/rules.ts';
@@ -20,22 +34,35 @@ import { isDomainError } from '../../domain/core/domain-error.ts';
 import type { BearerAuth } from '../../http/core/bearer-auth.ts';
 import type { RouteRegistry } from '../../http/core/route-registry.ts';
 import { createBridgeRouter } from '../../http/bridge/bridge.router.ts';
-import { catalogProjection, createCatalogQueries, type CatalogQueries } from '../../projections/bridge/catalog.projection.ts';
-import { configProjection } from '../../projections/bridge/config.projection.ts';
+import { createCatalogQueries, type CatalogQueries } from '../../projections/bridge/catalog.projection.ts';
 import { createRulesIndex } from '../../projections/bridge/rules-index.ts';
-import { rulesProjection } from '../../projections/bridge/rules.projection.ts';
-import { schemasProjection } from '../../projections/bridge/schemas.projection.ts';
-import { traceProjection } from '../../projections/bridge/trace.projection.ts';
+import { createDeliveryQueries, DELIVERIES_PROJECTION } from '../../projections/bridge/deliveries.projection.ts';
 import type { Projection } from '../../projections/core/projection.ts';
+import { liveCollection } from '../../projections/core/writable-model.ts';
 import type { Clock } from '../core/clock.port.ts';
 import type { Config } from '../core/config.ts';
 import type { EventStore } from '../core/event-store.port.ts';
+import type { MailSender } from '../core/mail.port.ts';
 import type { ReadStore } from '../core/read-store.port.ts';
+import { Router } from 'express';
+import { createApiDestinationCommands } from '../../commands/bridge/api-destinations.ts';
+import { createConnectionCommands } from '../../commands/bridge/connections.ts';
+import { createMqConsumers } from '../../commands/bridge/mq-consumers.ts';
+import { createUserMessageCommands } from '../../commands/bridge/user-messages.ts';
+import { createDestinationsRouter } from '../../http/bridge/destinations.router.ts';
+import { createMqRouter } from '../../http/bridge/mq.router.ts';
+import { createUserMessagesRouter } from '../../http/bridge/user-messages.router.ts';
+import { createUserMessageQueries } from '../../projections/bridge/user-messages.projection.ts';
+import { loadKeyEncryptionSecret } from '../identity/key-secret.ts';
+import { createHttpClient } from '../net/http-client.ts';
+import { createSmtpMailSender, smtpMailOptions } from '../net/smtp-mail.ts';
 import { platformSchemaDocuments, seedPlatformSchemas } from './platform-schemas.ts';
 
 /**
- * The event bridge's composition (issue 4): buses, sources, putEvent, rules, configuration center,
- * schema registry, routing and trace. Building it does no I/O; `seed()` does, `workers` run the router.
+ * The event bridge's composition (issues 4 and 5): buses, sources, putEvent, rules, configuration center,
+ * schema registry, routing and trace; delivery (scheduler, worker over the target adapters, dead letters,
+ * blocked rule targets). Building it does no I/O; `seed()` does, `workers` run the router, the delivery
+ * scheduler and the delivery worker.
  *
  * Seed (idempotent, derived command ids; something an administrator deleted later is not re-created):
  * - the platform bus family: `platform` (the dedicated platform line: identity and product events) and
@@ -58,18 +85,31 @@ export type BridgeServiceDeps = {
   readStore: ReadStore;
   clock: Clock;
   log: Logger;
-  bearer: Pick<BearerAuth, 'authenticate' | 'requireScope'>;
+  bearer: Pick<BearerAuth, 'authenticate' | 'requireScope' | 'targetTenant'>;
+  /**
+   * The target adapters by TypeId (tests, or a deployment adding its own); default: the five real ones
+   * (createTargetAdapters). An entry here replaces the real adapter of its TypeId.
+   */
+  targetAdapters?: TargetAdapter[];
+  /** TENANT_PROFILE parameters: the identity directory's tenant record (default: read from its stream) */
+  tenantProfile?: (tenant: string) => Promise<TenantProfile | null>;
 };
 
 export type BridgeSeedReport = { created: string[] };
 
 export type BridgeService = {
   router: Router;
+  /** ends the message queue's waiting long-polls (before the HTTP server drains) */
+  close(): Promise<void>;
   registry: RouteRegistry;
   /** the bridge's projections (also listed in infra/platform-projections.ts) */
   projections: Projection[];
-  /** the routing process manager (start/stop/status) */
+  /** the process managers (start/stop/status): routing, delivery scheduling, the delivery worker */
   workers: Reactor[];
+  /** the delivery worker (also in `workers`) */
+  deliveryWorker: DeliveryWorker;
+  deadLetters: DeadLetterCommands;
+  ruleTargets: RuleTargetCommands;
   seed(): Promise<BridgeSeedReport>;
   publisher: PublisherService;
   buses: BusCommands;
@@ -85,7 +125,8 @@ export type BridgeService = {
 };
 
 /** The bridge's projections, for infra/platform-projections.ts. */
-export const bridgeProjections = (): Projection[] => [catalogProjection, rulesProjection, configProjection, schemasProjection, traceProjection];
+export { bridgeProjections } from './bridge-projections.ts';
+import { bridgeProjections as bridgeProjectionList } from './bridge-projections.ts';
 
 export const PLATFORM_BUSES: ReadonlyArray<{ name: string; kind: BusKind; description: string }> = [
   { name: 'platform', kind: 'platform', description: 'the dedicated platform line: events of the platform’s own services' },
@@ -122,7 +163,50 @@ export function alertMailTarget(): Target {
   };
 }
 
-export function createBridgeService({ eventStore, readStore, clock, log, bearer }: BridgeServiceDeps): BridgeService {
+/**
+ * The real target adapters (issue 5), by TypeId: 1 mail (SMTP through nodemailer: SMTP_*; without
+ * SMTP_HOST every mail delivery fails, retryable, naming the missing setting), 2 platform message queue
+ * (topic logs in the event store), 3 preset HTTP client (SERVICE_REGISTRY), 4 API destination (with its
+ * connections, secrets opened with the key-encryption secret, OAuth tokens cached), 5 user message box.
+ * `close()` ends the SMTP connection pool.
+ */
+export function createTargetAdapters(deps: { config: Config; eventStore: EventStore; clock: Clock; configCenter: ConfigCenter }): { adapters: TargetAdapter[]; close(): void } {
+  const { config, eventStore, clock, configCenter } = deps;
+  const http = createHttpClient();
+  const smtp = smtpMailOptions(config.smtp);
+  const sender = smtp !== undefined ? createSmtpMailSender(smtp) : undefined;
+  const mail: MailSender = sender ?? {
+    send: async () => {
+      throw new Error('no SMTP server is configured (SMTP_HOST)');
+    },
+  };
+  let messageIdDomain = 'platform';
+  try {
+    messageIdDomain = new URL(config.publicBaseUrl).hostname || messageIdDomain;
+  } catch {
+    // validated at start
+  }
+  // the connection secrets' key: read only when an API destination is delivered (a process without
+  // deliveries never creates DATA_DIR/key-encryption.secret for it)
+  let connections: ReturnType<typeof createConnectionReader> | undefined;
+  const connectionReader = () => (connections ??= createConnectionReader({ eventStore, secret: loadKeyEncryptionSecret(config) }));
+  const adapters: TargetAdapter[] = [
+    createMailTarget({ mail, defaultFrom: config.smtp.from, messageIdDomain }),
+    createMessageQueueTarget({ eventStore, clock }),
+    createPresetHttpTarget({ http, registry: serviceRegistryFrom(config.serviceRegistry) }),
+    createApiDestinationTarget({
+      http,
+      destinations: createApiDestinationReader({ eventStore }),
+      connections: { resolve: (tenant, name) => connectionReader().resolve(tenant, name) },
+      oauth: createOAuthTokenCache({ http, clock }),
+      configCenter,
+    }),
+    createUserMessageBoxTarget({ eventStore, clock }),
+  ];
+  return { adapters, close: () => sender?.close() };
+}
+
+export function createBridgeService({ config: serviceConfig, eventStore, readStore, clock, log, bearer, targetAdapters, tenantProfile }: BridgeServiceDeps): BridgeService {
   const bridgeLog = log.child({ service: 'bridge' });
   const catalog = createCatalogQueries(readStore);
   const lookup = createBusLookup({ eventStore, platformSourceNamed: (s) => catalog.isPlatformSource(s) });
@@ -153,7 +237,64 @@ export function createBridgeService({ eventStore, readStore, clock, log, bearer 
     convert: convert as Convert,
     log: bridgeLog.child({ worker: 'bridge.router' }),
   });
-  const http = createBridgeRouter({ eventStore, readStore, clock, bearer, publisher, buses, sources, lookup, catalog, rules, config, schemas });
+
+  // delivery (issue 5): EventRouted → DeliveryScheduled (scheduler) → attempts (worker) over the adapters
+  const deliveryQueries = createDeliveryQueries(readStore);
+  const ruleTargets = createRuleTargetCommands({ eventStore, clock });
+  const real = createTargetAdapters({ config: serviceConfig, eventStore, clock, configCenter });
+  const adapters = [...(targetAdapters ?? []), ...real.adapters.filter((a) => !(targetAdapters ?? []).some((t) => t.typeId === a.typeId))];
+  const directory = tenantProfile === undefined ? createDirectory({ eventStore, clock }) : undefined;
+  const deliveryWorker = createDeliveryWorker({
+    eventStore,
+    clock,
+    items: liveCollection<DeliveryDueItem>(readStore, DELIVERIES_PROJECTION, 'due'),
+    adapters,
+    configCenter,
+    tenantProfile: tenantProfile ?? (async (code) => (await directory!.getTenant(code)) ?? null),
+    timeoutMs: serviceConfig.bridge.deliveryTimeoutMs,
+    leaseMs: serviceConfig.bridge.deliveryLeaseMs,
+    pollMs: serviceConfig.bridge.deliveryPollMs,
+    concurrency: serviceConfig.bridge.deliveryConcurrency,
+    log: bridgeLog.child({ worker: 'bridge.delivery-worker' }),
+  });
+  const deliveryScheduler = createDeliverySchedulerWorker({
+    eventStore,
+    readStore,
+    clock,
+    log: bridgeLog.child({ worker: 'bridge.delivery-scheduler' }),
+    onScheduled: (stream, o) => deliveryWorker.notify(stream, o),
+  });
+  const deadLetters = createDeadLetterCommands({ eventStore, clock, index: deliveryQueries, onRedriven: (stream) => deliveryWorker.notify(stream) });
+  // the worker as started and stopped with the others; stopping it also closes the SMTP pool
+  const deliveryWorkerRunner: Reactor = {
+    name: deliveryWorker.name,
+    start: () => deliveryWorker.start(),
+    stop: async () => {
+      await deliveryWorker.stop();
+      real.close();
+    },
+    status: () => deliveryWorker.status(),
+    drain: () => deliveryWorker.drain(),
+  };
+
+  const http = createBridgeRouter({ eventStore, readStore, clock, bearer, publisher, buses, sources, lookup, catalog, rules, config, schemas, deadLetters, ruleTargets });
+  // connections and API destinations, the message queue's consumers, the users' inboxes: same registry
+  const consumers = createMqConsumers({ eventStore, readStore, clock });
+  const bridgeRouter = Router();
+  bridgeRouter.use(http.router);
+  bridgeRouter.use(
+    createDestinationsRouter({
+      connections: createConnectionCommands({ eventStore, clock, secret: loadKeyEncryptionSecret(serviceConfig) }),
+      destinations: createApiDestinationCommands({ eventStore, clock }),
+      readStore,
+      bearer,
+      registry: http.registry,
+    }),
+  );
+  bridgeRouter.use(createMqRouter({ consumers, bearer, registry: http.registry }));
+  bridgeRouter.use(
+    createUserMessagesRouter({ commands: createUserMessageCommands({ eventStore, clock }), queries: createUserMessageQueries(readStore), bearer, registry: http.registry }),
+  );
 
   async function seed(): Promise<BridgeSeedReport> {
     const created: string[] = [];
@@ -218,10 +359,14 @@ export function createBridgeService({ eventStore, readStore, clock, log, bearer 
   }
 
   return {
-    router: http.router,
+    router: bridgeRouter,
     registry: http.registry,
-    projections: bridgeProjections(),
-    workers: [router],
+    close: () => consumers.close(),
+    projections: bridgeProjectionList(),
+    workers: [router, deliveryScheduler, deliveryWorkerRunner],
+    deliveryWorker,
+    deadLetters,
+    ruleTargets,
     seed,
     publisher,
     buses,

@@ -17,6 +17,44 @@ export type Config = {
   readyMaxLag: number;
   shutdownTimeoutMs: number;
   identity: IdentityConfig;
+  /** outbound mail (the bridge's mail targets) */
+  smtp: SmtpConfig;
+  /**
+   * The bridge's preset HTTP client targets: service name → base URL (SERVICE_REGISTRY). A target's
+   * SERVICE_NAME is looked up here and its body POSTed to `<base URL>/eventbridge/receivedEvent`.
+   */
+  serviceRegistry: Record<string, string>;
+  /** the event bridge's delivery engine */
+  bridge: BridgeConfig;
+};
+
+export type BridgeConfig = {
+  /** DELIVERY_TIMEOUT_MS: per outbound call of every target (spec Limits: 5 s) */
+  deliveryTimeoutMs: number;
+  /**
+   * DELIVERY_LEASE_MS: how long a worker holds a claimed delivery, and after how long an attempt without
+   * outcome counts as uncertain (the process stopped during the call) and is tried again; above the timeout
+   */
+  deliveryLeaseMs: number;
+  /** DELIVERY_CONCURRENCY: deliveries one worker process runs side by side */
+  deliveryConcurrency: number;
+  /** DELIVERY_POLL_MS: how often an idle worker looks for due deliveries (retries; fresh ones start at once) */
+  deliveryPollMs: number;
+};
+
+export type SmtpConfig = {
+  /** SMTP_HOST; undefined: no SMTP server configured (mail deliveries cannot be sent) */
+  host: string | undefined;
+  /** SMTP_PORT; default 465 with SMTP_SECURE, 587 with SMTP_USER, else 25 */
+  port: number;
+  /** SMTP_SECURE: implicit TLS from the first byte (port 465) */
+  secure: boolean;
+  /** SMTP_USER and SMTP_PASSWORD (both or neither) */
+  auth: { user: string; pass: string } | undefined;
+  /** SMTP_STARTTLS: auto (upgrade when offered, default), require, off */
+  startTls: 'auto' | 'require' | 'off';
+  /** SMTP_FROM: the sender when a mail target's ACCOUNT is a display name only (default noreply@<PUBLIC_BASE_URL host>) */
+  from: string;
 };
 
 export type IdentityConfig = {
@@ -56,6 +94,66 @@ export class ConfigError extends Error {
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
+const SERVICE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/**
+ * SERVICE_REGISTRY: a JSON object (`{"claims":"http://claims:8080"}`) or `name=url` pairs separated by
+ * commas (`claims=http://claims:8080,billing=https://billing.internal/api`). URLs are http or https,
+ * without query or fragment; a trailing `/` is dropped (the receive path is appended).
+ */
+export function parseServiceRegistry(raw: string | undefined, problems: string[]): Record<string, string> {
+  const registry: Record<string, string> = {};
+  if (raw === undefined || raw.trim() === '') return registry;
+  let pairs: Array<[string, unknown]>;
+  if (raw.trim().startsWith('{')) {
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
+      pairs = Object.entries(parsed);
+    } catch {
+      problems.push('SERVICE_REGISTRY must be a JSON object of name to URL, or name=url pairs separated by commas');
+      return registry;
+    }
+  } else {
+    pairs = raw
+      .split(',')
+      .map((p) => p.trim())
+      .filter((p) => p !== '')
+      .map((p): [string, unknown] => {
+        const eq = p.indexOf('=');
+        return eq < 0 ? [p, undefined] : [p.slice(0, eq).trim(), p.slice(eq + 1).trim()];
+      });
+  }
+  const seen = new Set<string>();
+  for (const [name, url] of pairs) {
+    if (!SERVICE_NAME.test(name)) {
+      problems.push(`SERVICE_REGISTRY: "${name}" is not a service name (letters, digits, . _ -)`);
+      continue;
+    }
+    if (seen.has(name)) {
+      problems.push(`SERVICE_REGISTRY: ${name} is given twice`);
+      continue;
+    }
+    seen.add(name);
+    if (typeof url !== 'string' || url === '') {
+      problems.push(`SERVICE_REGISTRY: ${name} has no URL`);
+      continue;
+    }
+    let u: URL;
+    try {
+      u = new URL(url);
+    } catch {
+      problems.push(`SERVICE_REGISTRY: the URL of ${name} is not a URL: "${url}"`);
+      continue;
+    }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') problems.push(`SERVICE_REGISTRY: the URL of ${name} must be http or https`);
+    else if (u.search !== '' || u.hash !== '' || u.username !== '' || u.password !== '') {
+      problems.push(`SERVICE_REGISTRY: the URL of ${name} must have no query, fragment or credentials`);
+    } else registry[name] = url.replace(/\/+$/, '');
+  }
+  return registry;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
   const int = (name: string, fallback: number, min: number, max: number) => {
@@ -91,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const mongodbUrl = url('MONGODB_URL', ['mongodb:', 'mongodb+srv:']);
   const logLevel = (env.LOG_LEVEL || 'info') as Config['logLevel'];
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  const smtp = loadSmtp(env, publicBaseUrl, problems, int);
   const config: Config = {
     port,
     host,
@@ -102,6 +201,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     readyMaxLag: int('READY_MAX_LAG', 10_000, 0, Number.MAX_SAFE_INTEGER),
     shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    smtp,
+    serviceRegistry: parseServiceRegistry(env.SERVICE_REGISTRY, problems),
+    bridge: {
+      deliveryTimeoutMs: int('DELIVERY_TIMEOUT_MS', 5000, 100, 600_000),
+      deliveryLeaseMs: int('DELIVERY_LEASE_MS', 30_000, 1000, 3_600_000),
+      deliveryConcurrency: int('DELIVERY_CONCURRENCY', 8, 1, 256),
+      deliveryPollMs: int('DELIVERY_POLL_MS', 500, 10, 60_000),
+    },
     identity: {
       codeTtlSeconds: int('CODE_TTL_SECONDS', 250, 1, 3600),
       accessTokenTtlSeconds: int('ACCESS_TOKEN_TTL_SECONDS', 7200, 1, 31 * 86400),
@@ -128,6 +235,44 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!/^[a-z0-9][a-z0-9_-]{0,62}$/.test(config.identity.seed.tenant)) {
     problems.push(`SEED_TENANT must be a tenant code (lower-case letters, digits, _ and -), got "${config.identity.seed.tenant}"`);
   }
+  if (config.bridge.deliveryLeaseMs <= config.bridge.deliveryTimeoutMs + 1000) {
+    problems.push('DELIVERY_LEASE_MS must exceed DELIVERY_TIMEOUT_MS by more than 1000 (an attempt older than the lease is taken for lost)');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+function loadSmtp(
+  env: NodeJS.ProcessEnv,
+  publicBaseUrl: string,
+  problems: string[],
+  int: (name: string, fallback: number, min: number, max: number) => number,
+): SmtpConfig {
+  const bool = (name: string): boolean => {
+    const raw = (env[name] ?? '').trim().toLowerCase();
+    if (raw === '') return false;
+    if (['true', '1', 'yes'].includes(raw)) return true;
+    if (['false', '0', 'no'].includes(raw)) return false;
+    problems.push(`${name} must be true or false, got "${env[name]}"`);
+    return false;
+  };
+  const host = env.SMTP_HOST?.trim() || undefined;
+  const secure = bool('SMTP_SECURE');
+  const user = env.SMTP_USER || undefined;
+  const pass = env.SMTP_PASSWORD || undefined;
+  if ((user === undefined) !== (pass === undefined)) problems.push('SMTP_USER and SMTP_PASSWORD go together: set both or neither');
+  const port = int('SMTP_PORT', secure ? 465 : user !== undefined ? 587 : 25, 1, 65535);
+  const startTls = (env.SMTP_STARTTLS || 'auto').toLowerCase() as SmtpConfig['startTls'];
+  if (!['auto', 'require', 'off'].includes(startTls)) problems.push(`SMTP_STARTTLS must be auto, require or off, got "${env.SMTP_STARTTLS}"`);
+  let fallbackHost = 'localhost';
+  try {
+    fallbackHost = new URL(publicBaseUrl).hostname || 'localhost';
+  } catch {
+    // PUBLIC_BASE_URL's own problem is reported already
+  }
+  const from = env.SMTP_FROM?.trim() || `noreply@${fallbackHost}`;
+  if (!/^[^\s@<>]+@[^\s@<>]+$/.test(from) && !/<[^\s@<>]+@[^\s@<>]+>\s*$/.test(from)) {
+    problems.push(`SMTP_FROM must be a mail address (or "Name <address>"), got "${from}"`);
+  }
+  return { host, port, secure, auth: user !== undefined && pass !== undefined ? { user, pass } : undefined, startTls, from };
 }

@@ -1,3 +1,4 @@
+import { assertNever } from '../../domain/core/decider.ts';
 import type { RecordedEvent } from '../../domain/core/event.ts';
 import type { BridgeEvent, BusKind } from '../../domain/bridge/model.ts';
 import {
@@ -8,6 +9,7 @@ import {
   type Publisher,
   type SkippedRule,
 } from '../../domain/bridge/published-event.decider.ts';
+import { DELIVERY_CATEGORY, DELIVERY_EVENT_TYPES, type DeliveryEvent } from '../../domain/bridge/delivery.decider.ts';
 import type { Doc } from '../../infra/core/read-store.port.ts';
 import type { Projection } from '../core/projection.ts';
 
@@ -21,9 +23,12 @@ import type { Projection } from '../core/projection.ts';
  * - filtering: null until routed; then the rules evaluated, matched (with, per target, the conversion's
  *   outcome: ok, variables left empty, error) and skipped (opted-out, disabled, invalid-pattern); `applied`
  *   says which kind of rule routed the event: 'platform', 'tenant', 'both' or 'none';
- * - delivery: an array, empty in part 1. Part 2 appends one entry per delivery attempt outcome from its
- *   Delivery* events on the same stream, shape DeliveryEntry: { ruleId, targetId, attemptId, at, status
- *   ('started' | 'succeeded' | 'failed' | 'dead-lettered' | 'discarded'), attempt, error? }.
+ * - delivery: one entry per step of each delivery (part 2), from the Delivery* events of the delivery
+ *   streams (`delivery-<tenant>.<deliveryId>`, each event names its event key), in log order: scheduled,
+ *   every attempt started and its outcome (succeeded with the HTTP status; failed with the error, the HTTP
+ *   status and the next retry time, null when the retries are over), then dead-lettered, discarded or
+ *   blocked (ErrorTolerance NONE: the rule target stops until an operator resumes it), redriven, purged.
+ *   A target whose conversion failed at routing is one 'failed' entry (attempt 0, no call was made).
  *
  * Document id: the event's key (the `eventId` putEvent answers).
  */
@@ -33,11 +38,27 @@ export const TRACE_COLLECTION = 'events';
 export type DeliveryEntry = {
   ruleId: string;
   targetId: number;
+  /** '' for steps that are not an attempt (scheduled, dead-lettered, blocked, a conversion error …) */
   attemptId: string;
   at: string;
-  status: 'started' | 'succeeded' | 'failed' | 'dead-lettered' | 'discarded';
+  status: 'scheduled' | 'started' | 'succeeded' | 'failed' | 'dead-lettered' | 'discarded' | 'blocked' | 'redriven' | 'purged';
+  /** the attempt's number (1-based over the delivery's life); for other steps the attempts made so far */
   attempt: number;
   error?: string;
+  /** the target's HTTP answer, when there was one */
+  httpStatus?: number;
+  /** failed attempts: when the next one is due; null when the retries are over */
+  nextAttemptAt?: string | null;
+  /** the rule's tenant (a platform rule: `platform`) */
+  ruleTenant?: string;
+  /** the delivery id every call carries (X-Delivery-Id); absent for a conversion error */
+  deliveryId?: string;
+  /** the target type (scheduled and conversion error entries) */
+  typeId?: number;
+  /** failed: the outcome was never recorded (crash during the call) */
+  uncertain?: true;
+  /** redriven: from the dead letter queue, or a resume of the blocked rule target */
+  reason?: string;
 };
 
 export type TraceFiltering = {
@@ -84,9 +105,10 @@ const withoutPayloads = (matched: MatchedRule[]): MatchedRule[] =>
 
 export const traceProjection: Projection = {
   name: TRACE_PROJECTION,
-  version: 1,
-  categories: [PUBLISHED_CATEGORY],
-  eventTypes: ['EventAccepted', 'EventRouted'],
+  // 2: the delivery stage (issue 5)
+  version: 2,
+  categories: [PUBLISHED_CATEGORY, DELIVERY_CATEGORY],
+  eventTypes: ['EventAccepted', 'EventRouted', ...DELIVERY_EVENT_TYPES],
   collections: {
     [TRACE_COLLECTION]: {
       indexes: [
@@ -139,9 +161,74 @@ export const traceProjection: Projection = {
             applied: appliedKind(r.matched),
             matcherVersion: r.matcherVersion,
           },
+          delivery: [...doc.delivery, ...conversionFailures(r)],
         });
+      } else {
+        const entry = deliveryEntry(e as unknown as DeliveryEvent);
+        const key = (e.data as { eventKey: string }).eventKey;
+        const doc = await load(key);
+        if (!doc) continue; // cannot happen: deliveries are scheduled from EventRouted, after it in the log
+        touched.set(key, { ...doc, delivery: [...doc.delivery, entry] });
       }
     }
     for (const doc of touched.values()) await docs.upsert(doc);
   },
 };
+
+/** A target whose conversion failed at routing: a failed delivery, without any call. */
+function conversionFailures(r: EventRoutedData): DeliveryEntry[] {
+  return r.matched.flatMap((m) =>
+    m.targets
+      .filter((t) => !t.conversion.ok)
+      .map((t) => ({
+        ruleId: m.ruleId,
+        ruleTenant: m.ruleTenant,
+        targetId: t.targetId,
+        typeId: t.typeId,
+        attemptId: '',
+        at: r.routedAt,
+        status: 'failed' as const,
+        attempt: 0,
+        error: `conversion: ${t.conversion.error ?? 'failed'}`,
+        nextAttemptAt: null,
+      })),
+  );
+}
+
+function deliveryEntry(e: DeliveryEvent): DeliveryEntry {
+  const d = e.data;
+  const base = { ruleId: d.ruleId, ruleTenant: d.ruleTenant, targetId: d.targetId, deliveryId: d.deliveryId };
+  const http = (s: number | undefined) => (s !== undefined ? { httpStatus: s } : {});
+  switch (e.type) {
+    case 'DeliveryScheduled':
+      return { ...base, typeId: e.data.typeId, attemptId: '', at: e.data.scheduledAt, status: 'scheduled', attempt: 0 };
+    case 'DeliveryAttemptStarted':
+      return { ...base, attemptId: e.data.attemptId, at: e.data.at, status: 'started', attempt: e.data.attempt };
+    case 'DeliverySucceeded':
+      return { ...base, attemptId: e.data.attemptId, at: e.data.at, status: 'succeeded', attempt: e.data.attempt, ...http(e.data.httpStatus) };
+    case 'DeliveryAttemptFailed':
+      return {
+        ...base,
+        attemptId: e.data.attemptId,
+        at: e.data.at,
+        status: 'failed',
+        attempt: e.data.attempt,
+        error: e.data.error,
+        ...http(e.data.httpStatus),
+        nextAttemptAt: e.data.nextAttemptAt,
+        ...(e.data.uncertain === true && { uncertain: true as const }),
+      };
+    case 'DeliveryDeadLettered':
+      return { ...base, attemptId: '', at: e.data.at, status: 'dead-lettered', attempt: e.data.attempts, error: e.data.lastError, ...http(e.data.httpStatus) };
+    case 'DeliveryDiscarded':
+      return { ...base, attemptId: '', at: e.data.at, status: 'discarded', attempt: e.data.attempts, error: e.data.lastError, ...http(e.data.httpStatus) };
+    case 'DeliveryBlocked':
+      return { ...base, attemptId: '', at: e.data.at, status: 'blocked', attempt: e.data.attempts, error: e.data.lastError, ...http(e.data.httpStatus) };
+    case 'DeliveryRedriven':
+      return { ...base, attemptId: '', at: e.data.at, status: 'redriven', attempt: 0, reason: e.data.reason };
+    case 'DeliveryPurged':
+      return { ...base, attemptId: '', at: e.data.at, status: 'purged', attempt: 0 };
+    default:
+      return assertNever(e);
+  }
+}

@@ -2,6 +2,7 @@
 // `npm run bench -- core identity` runs the named sections only.
 import { bridgeBench } from './bridge.bench.ts';
 import { coreBench } from './core.bench.ts';
+import { deliveryBench } from './delivery.bench.ts';
 import { identityBench } from './identity.bench.ts';
 import { matcherBench } from './matcher.bench.ts';
 
@@ -11,6 +12,7 @@ const sections: Array<[string, () => Promise<void>]> = [
   ['identity', identityBench],
   ['matcher', matcherBench],
   ['bridge', bridgeBench],
+  ['delivery', deliveryBench],
 ];
 for (const [name, run] of sections) {
   if (only.length === 0 || only.includes(name)) await run();

@@ -10,5 +10,5 @@ export {
   type PutEventsEntry,
   type PutEventsResult,
 } from './client.ts';
-export { receivedEventHandler, type EventReceivedRest } from './receiver.ts';
+export { RECEIVED_EVENT_PATH, receivedEventHandler, type EventReceivedRest } from './receiver.ts';
 export type { BridgeEvent } from '../../../domain/bridge/model.ts';

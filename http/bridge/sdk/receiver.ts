@@ -1,12 +1,21 @@
 import type { RequestHandler } from 'express';
 
+/** Where the preset HTTP client target POSTs by default (commands/bridge/targets/preset-http.target.ts). */
+export const RECEIVED_EVENT_PATH = '/eventbridge/receivedEvent';
+
 /**
  * The receiving side (spec "SDK use"): a service that is the target of a preset HTTP client rule
- * implements `EventReceivedRest` and mounts `receivedEventHandler(impl)` on the route the target posts to.
+ * implements `EventReceivedRest` and mounts `receivedEventHandler(impl)` on the route the target posts to:
+ * `RECEIVED_EVENT_PATH` under the base URL the platform's service registry (SERVICE_REGISTRY) names.
  *
- *   app.post('/events', express.json(), receivedEventHandler({ async receivedEvent(payload) { … } }));
+ *   app.post(RECEIVED_EVENT_PATH, express.json({ strict: false }), receivedEventHandler({ async receivedEvent(payload) { … } }));
  *
- * The payload is what the rule's conversion rendered (the complete event by default). Answers: 200
+ * Each POST carries `X-Delivery-Id` (the same for every attempt of one delivery: a receiver that must act
+ * once keeps the ids it has seen), `X-Event-Id`, `X-Event-Source`, `X-Event-Type` and `X-Delivery-Attempt`.
+ * `strict: false` lets a rule whose BODY renders to a plain string (or number) through; with the default
+ * strict parser only objects and arrays are accepted.
+ *
+ * The payload is the target's BODY parameter as the rule renders it (ORIGINAL: the complete event). Answers: 200
  * `{received: true}` when receivedEvent resolves; 400 when the body is not JSON; 500 `{received: false}`
  * when it throws (the bridge's delivery then retries by the target's strategy, part 2). The handler needs
  * a JSON body parser before it (the platform's app has one).

@@ -20,8 +20,9 @@ export type BridgePlatform = IdentityPlatform & {
 
 const SECRET = 'bridge-spec-secret-0123456789';
 
-export async function startBridgePlatform(): Promise<BridgePlatform> {
-  const ctx = await startIdentityPlatform({ redirectUri: 'http://127.0.0.1/callback' });
+/** `env`: extra configuration (SERVICE_REGISTRY, DELIVERY_POLL_MS …) */
+export async function startBridgePlatform(o: { env?: Record<string, string> } = {}): Promise<BridgePlatform> {
+  const ctx = await startIdentityPlatform({ redirectUri: 'http://127.0.0.1/callback', ...(o.env !== undefined && { env: o.env }) });
   const spec = { tenant: 'platform', actor: 'spec' };
   for (const tenant of TENANTS) {
     await ctx.commands.createTenant({ code: tenant, name: tenant.toUpperCase(), supportMailGroup: `support@${tenant}.example` }, spec, `spec/tenant/${tenant}`);

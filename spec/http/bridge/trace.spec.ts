@@ -16,7 +16,7 @@ const httpTarget = { Id: 1, TypeId: 3, PushRetryStrategy: 'BACKOFF_RETRY', Error
   { ResourceKey: 'BODY', Form: 'ORIGINAL', Value: '' },
 ] };
 
-type Trace = { eventId: string; receipt: Record<string, unknown>; filtering: null | { evaluated: string[]; matched: Array<{ ruleId: string; platform: boolean; targets: Array<Record<string, unknown>> }>; skipped: Array<{ ruleId: string; reason: string }>; applied: string }; delivery: unknown[]; bus: string; tenant: string; event: Record<string, unknown> };
+type Trace = { eventId: string; receipt: Record<string, unknown>; filtering: null | { evaluated: string[]; matched: Array<{ ruleId: string; platform: boolean; targets: Array<Record<string, unknown>> }>; skipped: Array<{ ruleId: string; reason: string }>; applied: string }; delivery: Array<{ status: string; ruleId: string; targetId: number; error?: string }>; bus: string; tenant: string; event: Record<string, unknown> };
 
 const published: Record<string, { eventId: string; id: string; at: string }> = {};
 
@@ -33,6 +33,14 @@ const routedTrace = (token: string, eventId: string) =>
     const r = await p.call('GET', `${ADMIN}/trace/events/${eventId}`, { token });
     return r.status === 200 && r.body.filtering !== null ? (r.body as Trace) : undefined;
   }, `trace of ${eventId} routed`);
+
+/** the trace once the delivery stage's last entry has the given status */
+const settledTrace = (token: string, eventId: string, last: string) =>
+  p.eventually(async () => {
+    const r = await p.call('GET', `${ADMIN}/trace/events/${eventId}`, { token });
+    const d = (r.body?.delivery ?? []) as Array<{ status: string }>;
+    return r.status === 200 && d.length > 0 && d[d.length - 1]!.status === last ? (r.body as Trace) : undefined;
+  }, `trace of ${eventId}: delivery ${last}`);
 
 test.before(async () => {
   p = await startBridgePlatform();
@@ -96,7 +104,16 @@ test('receipt and filtering by event id: a tenant rule on a custom bus', async (
   assert.equal(t.filtering!.matched.map((m) => m.ruleId), ['big-orders']);
   assert.is(t.filtering!.applied, 'tenant');
   assert.equal(t.filtering!.matched[0]!.targets[0], { targetId: 1, typeId: 3, conversion: { ok: true, missing: [] } });
-  assert.equal(t.delivery, []);
+  // the delivery stage (issue 5): the preset HTTP target's service `claims` is not in the service registry,
+  // which retrying cannot fix: one failed attempt, then discarded (no dead letters for this target)
+  const delivered = await settledTrace(acme, published.acmeBig!.eventId, 'discarded');
+  assert.equal(delivered.delivery.map((d) => [d.status, d.ruleId, d.targetId]), [
+    ['scheduled', 'big-orders', 1],
+    ['started', 'big-orders', 1],
+    ['failed', 'big-orders', 1],
+    ['discarded', 'big-orders', 1],
+  ]);
+  assert.match(delivered.delivery[2]!.error!, /claims/);
 
   const small = await routedTrace(acme, published.acmeSmall!.eventId);
   assert.equal(small.filtering!.evaluated, ['big-orders']);
@@ -175,6 +192,10 @@ test('by time range with bus, source and type filters, paged newest first', asyn
 test('the trace is a projection: a rebuild from the log gives the same documents', async () => {
   const { eventStore, readStore } = p.platform.stores;
   const traces = readModel<TraceDoc>(readStore, TRACE_PROJECTION, TRACE_COLLECTION);
+  // deliveries settled (the manual clock holds retries back): the documents do not move under the comparison
+  await settledTrace(acme, published.acmeBig!.eventId, 'discarded');
+  await settledTrace(beta, published.betaAlert!.eventId, 'discarded');
+  await settledTrace(acme, published.acmeAlert!.eventId, 'failed');
   const before = await traces.find({}, { sort: { id: 1 } });
   assert.is(before.length, 5);
   const result = await rebuildProjection({ eventStore, readStore, projection: traceProjection, clock: p.clock });

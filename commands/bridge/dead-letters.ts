@@ -1,0 +1,174 @@
+import { fold } from '../../domain/core/decider.ts';
+import { DomainError, isDomainError } from '../../domain/core/domain-error.ts';
+import type { RecordedEvent } from '../../domain/core/event.ts';
+import { parseStreamName } from '../../domain/core/stream-name.ts';
+import {
+  DELIVERY_ID,
+  deliveryDecider,
+  type DeliveryAttemptFailedData,
+  type DeliveryDeadLetteredData,
+  type DeliveryEvent,
+} from '../../domain/bridge/delivery.decider.ts';
+import type { BridgeEvent } from '../../domain/bridge/model.ts';
+import { ruleTargetKey, type RuleTargetRef } from '../../domain/bridge/rule-target-state.decider.ts';
+import type { Clock } from '../../infra/core/clock.port.ts';
+import type { EventStore } from '../../infra/core/event-store.port.ts';
+import { commandHandler, type CommandContext } from '../core/command-handler.ts';
+
+/**
+ * The dead letter queue per rule target (spec Limits: "the dead message queue is scoped by task"): list,
+ * inspect, redrive one or all (DeliveryRedriven: a new round of attempts with a fresh retry budget), purge
+ * one or all (DeliveryPurged). The queue's index is the bridge.deliveries read model (`index`, wired by the
+ * composition root); what an entry holds — the raw event, the payload and the last error, unchanged — is
+ * read from the delivery's stream.
+ */
+export type DeadLetterEntry = {
+  deliveryId: string;
+  stream: string;
+  tenant: string;
+  eventKey: string;
+  source: string;
+  type: string;
+  sourceEventId: string;
+  deadLetteredAt: string;
+  lastError: string;
+  httpStatus?: number;
+  attempts: number;
+};
+
+/** The read side the commands need (projections/bridge/deliveries.projection.ts createDeliveryQueries). */
+export type DeadLetterIndex = {
+  deadLetters(ruleTarget: string, page: { limit: number; offset: number }): Promise<{ items: Array<DeadLetterDocLike>; total: number }>;
+  deadLetter(ruleTarget: string, deliveryId: string): Promise<DeadLetterDocLike | null>;
+  deadLetterRefs(ruleTarget: string): Promise<Array<{ deliveryId: string; stream: string }>>;
+};
+type DeadLetterDocLike = Omit<DeadLetterEntry, 'deliveryId'> & { id: string };
+
+export type DeadLetterDetail = DeadLetterEntry &
+  RuleTargetRef & {
+    /** the raw event, unchanged */
+    event: BridgeEvent;
+    /** the converted payload, unchanged */
+    payload: unknown;
+    /** every attempt of the delivery's life, oldest first */
+    history: Array<{ attemptId: string; attempt: number; at: string; status: 'succeeded' | 'failed'; error?: string; httpStatus?: number }>;
+  };
+
+const notFound = (deliveryId: string) => new DomainError('DEAD_LETTER.NOT_FOUND', 404, 'no such dead letter for this rule target', { deliveryId });
+
+const entryOf = (d: DeadLetterDocLike): DeadLetterEntry => ({
+  deliveryId: d.id,
+  stream: d.stream,
+  tenant: d.tenant,
+  eventKey: d.eventKey,
+  source: d.source,
+  type: d.type,
+  sourceEventId: d.sourceEventId,
+  deadLetteredAt: d.deadLetteredAt,
+  lastError: d.lastError,
+  ...(d.httpStatus !== undefined && { httpStatus: d.httpStatus }),
+  attempts: d.attempts,
+});
+
+export function createDeadLetterCommands({ eventStore, clock, index, onRedriven }: { eventStore: EventStore; clock: Clock; index: DeadLetterIndex; onRedriven?(stream: string): void }) {
+  const handle = commandHandler(eventStore, deliveryDecider);
+
+  async function entry(ref: RuleTargetRef, deliveryId: string): Promise<DeadLetterDocLike> {
+    if (!DELIVERY_ID.test(deliveryId)) throw notFound(deliveryId);
+    const doc = await index.deadLetter(ruleTargetKey(ref), deliveryId);
+    if (doc === null) throw notFound(deliveryId);
+    return doc;
+  }
+
+  async function run(stream: string, type: 'RedriveDelivery' | 'PurgeDelivery', ctx: CommandContext, commandId: string): Promise<boolean> {
+    const now = clock.now().toISOString();
+    const by = ctx.actor ?? 'unknown';
+    const r = await handle({
+      stream,
+      command: type === 'RedriveDelivery' ? { type, reason: 'dead-letter', by, now } : { type, by, now },
+      commandId,
+      now,
+      // the delivery belongs to the event's tenant (the stream's); the actor is the operator
+      context: { ...ctx, tenant: parseStreamName(stream)?.tenant ?? ctx.tenant },
+    });
+    return r.events.length > 0;
+  }
+
+  return {
+    async list(ref: RuleTargetRef, page: { limit: number; offset: number }): Promise<{ items: DeadLetterEntry[]; total: number }> {
+      const r = await index.deadLetters(ruleTargetKey(ref), page);
+      return { items: r.items.map(entryOf), total: r.total };
+    },
+
+    /** the entry as its stream holds it: the raw event, the payload and the last error, unchanged */
+    async inspect(ref: RuleTargetRef, deliveryId: string): Promise<DeadLetterDetail> {
+      const doc = await entry(ref, deliveryId);
+      const events = (await eventStore.readStream(doc.stream)) as unknown as Array<RecordedEvent & DeliveryEvent>;
+      const state = fold(deliveryDecider, events);
+      const dead = [...events].reverse().find((e) => e.type === 'DeliveryDeadLettered')?.data as DeliveryDeadLetteredData | undefined;
+      if (state.status !== 'dead-lettered' || dead === undefined) throw notFound(deliveryId);
+      const history: DeadLetterDetail['history'] = [];
+      for (const e of events) {
+        if (e.type === 'DeliverySucceeded') history.push({ attemptId: e.data.attemptId, attempt: e.data.attempt, at: e.data.at, status: 'succeeded', ...(e.data.httpStatus !== undefined && { httpStatus: e.data.httpStatus }) });
+        if (e.type === 'DeliveryAttemptFailed') {
+          const f = e.data as DeliveryAttemptFailedData;
+          history.push({ attemptId: f.attemptId, attempt: f.attempt, at: f.at, status: 'failed', error: f.error, ...(f.httpStatus !== undefined && { httpStatus: f.httpStatus }) });
+        }
+      }
+      return {
+        ...entryOf(doc),
+        ...ref,
+        lastError: dead.lastError,
+        ...(dead.httpStatus !== undefined && { httpStatus: dead.httpStatus }),
+        attempts: dead.attempts,
+        deadLetteredAt: dead.at,
+        event: dead.event,
+        payload: dead.payload,
+        history,
+      };
+    },
+
+    async redrive(ref: RuleTargetRef, deliveryId: string, ctx: CommandContext, commandId: string): Promise<void> {
+      const doc = await entry(ref, deliveryId);
+      await run(doc.stream, 'RedriveDelivery', ctx, commandId);
+      onRedriven?.(doc.stream);
+    },
+
+    /** every dead letter of the rule target; answers the delivery ids redriven */
+    async redriveAll(ref: RuleTargetRef, ctx: CommandContext, commandId: string): Promise<string[]> {
+      const done: string[] = [];
+      for (const d of await index.deadLetterRefs(ruleTargetKey(ref))) {
+        try {
+          if (await run(d.stream, 'RedriveDelivery', ctx, commandId)) {
+            done.push(d.deliveryId);
+            onRedriven?.(d.stream);
+          }
+        } catch (err) {
+          // redriven or purged meanwhile (the read model lags the log): not a dead letter any more
+          if (!(isDomainError(err) && err.code === 'DELIVERY.NOT_DEAD_LETTERED')) throw err;
+        }
+      }
+      return done;
+    },
+
+    async purge(ref: RuleTargetRef, deliveryId: string, ctx: CommandContext, commandId: string): Promise<void> {
+      const doc = await entry(ref, deliveryId);
+      await run(doc.stream, 'PurgeDelivery', ctx, commandId);
+    },
+
+    /** answers the delivery ids purged */
+    async purgeAll(ref: RuleTargetRef, ctx: CommandContext, commandId: string): Promise<string[]> {
+      const done: string[] = [];
+      for (const d of await index.deadLetterRefs(ruleTargetKey(ref))) {
+        try {
+          if (await run(d.stream, 'PurgeDelivery', ctx, commandId)) done.push(d.deliveryId);
+        } catch (err) {
+          if (!(isDomainError(err) && err.code === 'DELIVERY.NOT_DEAD_LETTERED')) throw err;
+        }
+      }
+      return done;
+    },
+  };
+}
+
+export type DeadLetterCommands = ReturnType<typeof createDeadLetterCommands>;

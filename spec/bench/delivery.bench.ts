@@ -1,0 +1,206 @@
+// `npm run bench` (section "delivery"): the event bridge end to end — putEvent over HTTP, routing,
+// delivery scheduling, the delivery worker and the preset HTTP client target posting to an HTTP receiver
+// on loopback — beside a direct HTTP POST loop to the same receiver (the floor: what the receiver and
+// loopback cost without the bridge). Two figures per deployment:
+// - throughput: events/s with BENCH_DELIVERY_CONCURRENCY (16) keep-alive putEvent loops, from the first
+//   put to the last arrival at the receiver;
+// - latency: publish-to-receive p50/p99 at a steady BENCH_DELIVERY_RATE (50 events/s, open loop, below
+//   saturation: under saturation latency is only queueing), from the start of the putEvent request to the
+//   delivery's arrival at the receiver.
+// The platform runs in its own process(es) (spec/http/bridge/fixtures/delivery-platform.ts, the crash
+// test's fixture: a tenant, a bus and a rule sending every event to the receiver); this process generates
+// the load and hosts the receiver, so both timestamps come from one clock.
+// Run alone: node --import tsx spec/bench/delivery.bench.ts (BENCH_CHILD_PROF=<dir>: CPU profiles).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { cpus, tmpdir } from 'node:os';
+import path from 'node:path';
+import { deliveryIdFor } from '../../commands/bridge/delivery.scheduler.ts';
+import { perSecond, printRow } from './report.ts';
+
+const EVENTS = Number(process.env.BENCH_DELIVERY_EVENTS ?? 2000);
+const WARMUP = 200;
+const CONCURRENCY = Number(process.env.BENCH_DELIVERY_CONCURRENCY ?? 16);
+const RATE = Number(process.env.BENCH_DELIVERY_RATE ?? 50);
+const PACED = Number(process.env.BENCH_DELIVERY_PACED_EVENTS ?? 500);
+const PUT = '/api/platform/platform-pub/eventBridge/event/v1/putEvent';
+const fixture = path.join(import.meta.dirname, '..', 'http', 'bridge', 'fixtures', 'delivery-platform.ts');
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+
+let seq = 0;
+/** an order event (~300 bytes), each with a fresh id */
+const event = () =>
+  JSON.stringify({
+    id: `bench-${process.pid}-${++seq}`,
+    source: 'shop:checkout',
+    type: 'shop:Order:Placed',
+    subject: 'orders:eu',
+    time: '2026-03-01T10:00:00',
+    dataContentType: 'application/json',
+    eventBusName: 'orders',
+    data: { orderId: seq, amount: 120 + (seq % 50), region: 'eu', lines: [{ sku: `sku-${seq % 97}`, qty: 1 + (seq % 3) }] },
+  });
+
+type Load = { kind: 'closed'; concurrency: number } | { kind: 'paced'; perSecond: number };
+type Figures = { rate: number; p50: number; p99: number; count: number };
+
+/** `send(i)` answers the id the receiver will see for request i; `count` of them under `load` */
+async function drive(count: number, load: Load, send: (i: number) => Promise<string>, arrived: (ids: string[]) => Promise<Map<string, number>>): Promise<Figures> {
+  const started: number[] = [];
+  const ids: string[] = [];
+  const t0 = performance.now();
+  const one = async (i: number) => {
+    started[i] = performance.now();
+    ids[i] = await send(i);
+  };
+  if (load.kind === 'closed') {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: load.concurrency }, async () => {
+        while (next < count) await one(next++);
+      }),
+    );
+  } else {
+    const pending: Array<Promise<void>> = [];
+    for (let i = 0; i < count; i++) {
+      const due = t0 + (i * 1000) / load.perSecond;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      pending.push(one(i));
+    }
+    await Promise.all(pending);
+  }
+  const at = await arrived(ids);
+  const end = Math.max(...ids.map((id) => at.get(id)!));
+  const latencies = ids.map((id, i) => at.get(id)! - started[i]!).sort((a, b) => a - b);
+  return { rate: perSecond(count, end - t0), p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), count };
+}
+
+export async function deliveryBench(): Promise<void> {
+  console.log(`\n## bridge delivery end to end (machine: ${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version})`);
+  // the receiver: first arrival time per delivery id (the bridge) or per request id (the direct loop)
+  const arrivals = new Map<string, number>();
+  const waiters = new Set<() => void>();
+  const receiver = createServer((req, res) => {
+    const id = String(req.headers['x-delivery-id'] ?? req.headers['x-request-id']);
+    if (!arrivals.has(id)) arrivals.set(id, performance.now());
+    req.resume();
+    req.on('end', () => {
+      res.statusCode = 200;
+      res.end('{"ok":true}');
+      for (const w of waiters) w();
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  const arrived = (ids: string[]) =>
+    new Promise<Map<string, number>>((resolve) => {
+      const check = () => {
+        if (!ids.every((id) => arrivals.has(id))) return;
+        waiters.delete(check);
+        resolve(arrivals);
+      };
+      waiters.add(check);
+      check();
+    });
+
+  // ---- the floor: POST straight to the receiver ----
+  const direct = (count: number, load: Load) =>
+    drive(
+      count,
+      load,
+      async (i) => {
+        const id = `direct-${seq}-${i}`;
+        const res = await fetch(`${receiverUrl}/eventbridge/receivedEvent`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-request-id': id }, body: event() });
+        await res.text();
+        return id;
+      },
+      arrived,
+    );
+  await direct(WARMUP, { kind: 'closed', concurrency: CONCURRENCY });
+  const baseRate = await direct(EVENTS, { kind: 'closed', concurrency: CONCURRENCY });
+  const baseLatency = await direct(PACED, { kind: 'paced', perSecond: RATE });
+
+  // ---- ours: putEvent → … → the receiver ----
+  const startProcess = async (dir: string, flags: string[]) => {
+    const prof = process.env.BENCH_CHILD_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CHILD_PROF}`] : [];
+    const child = spawn(process.execPath, [...prof, '--import', 'tsx', fixture, dir, receiverUrl, ...flags], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stderr!.on('data', (d) => (err += d));
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    const ready = await new Promise<{ url: string; token: string }>((resolve, reject) => {
+      child.stdout!.on('data', (d) => {
+        out += d;
+        const m = /READY (\{.*\})/.exec(out);
+        if (m) resolve(JSON.parse(m[1]!) as { url: string; token: string });
+      });
+      void exited.then(() => reject(new Error(`platform exited: ${err.slice(-2000)}`)));
+    });
+    return {
+      ready,
+      async stop() {
+        child.kill('SIGTERM');
+        await exited;
+      },
+    };
+  };
+  /** one deployment on a fresh data directory: `roles` are the processes' flags, the first one sets up */
+  const measure = async (roles: string[][]) => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'bench-delivery-'));
+    const processes: Array<Awaited<ReturnType<typeof startProcess>>> = [];
+    try {
+      for (const [i, flags] of roles.entries()) processes.push(await startProcess(dir, i === 0 ? [...flags, '--setup'] : flags));
+      const api = processes.find((p) => p.ready.token !== '')!.ready;
+      const put = async () => {
+        const res = await fetch(`${api.url}${PUT}`, { method: 'POST', headers: { authorization: `Bearer ${api.token}`, 'content-type': 'application/json' }, body: event() });
+        const body = (await res.json()) as { eventId?: string };
+        if (res.status !== 200 || body.eventId === undefined) throw new Error(`putEvent answered ${res.status}: ${JSON.stringify(body)}`);
+        return deliveryIdFor(body.eventId, 'crash', 'to-receiver', 1);
+      };
+      await drive(WARMUP, { kind: 'closed', concurrency: CONCURRENCY }, put, arrived);
+      const rate = await drive(EVENTS, { kind: 'closed', concurrency: CONCURRENCY }, put, arrived);
+      const latency = await drive(PACED, { kind: 'paced', perSecond: RATE }, put, arrived);
+      return { rate, latency };
+    } finally {
+      for (const p of processes.reverse()) await p.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  let all: Awaited<ReturnType<typeof measure>>;
+  let split: Awaited<ReturnType<typeof measure>>;
+  try {
+    all = await measure([[]]);
+    split = await measure([['--workers'], ['--api']]);
+  } finally {
+    receiver.closeAllConnections();
+    await new Promise((r) => receiver.close(r));
+  }
+
+  const common = 'SQLite stores, npm start defaults (DELIVERY_CONCURRENCY 8); one rule, one preset HTTP client target; the receiver (in the load generator) answers 200 at once';
+  const rows = (label: string, m: Awaited<ReturnType<typeof measure>>, where: string) => {
+    printRow({
+      name: `bridge delivery, ${label}: putEvent → HTTP receiver, end to end`,
+      figure: m.rate.rate,
+      unit: 'events/s',
+      baseline: { name: `direct POST loop to the same receiver`, figure: baseRate.rate },
+      setup: `${EVENTS} events after ${WARMUP} warm-up, ${CONCURRENCY} concurrent keep-alive loops, first put to last arrival; ${where}; ${common}. Saturated, publish-to-receive is p50 ${m.rate.p50.toFixed(0)} ms, p99 ${m.rate.p99.toFixed(0)} ms (queueing)`,
+    });
+    for (const [q, ours, theirs] of [['p50', m.latency.p50, baseLatency.p50], ['p99', m.latency.p99, baseLatency.p99]] as const) {
+      printRow({
+        name: `bridge delivery, ${label}: publish-to-receive latency ${q} at ${RATE} events/s`,
+        figure: ours,
+        unit: 'ms',
+        baseline: { name: `direct POST at the same pace, send to arrival`, figure: theirs },
+        setup: `${PACED} events put at a steady ${RATE}/s (open loop), from the start of the putEvent request to the delivery's arrival at the receiver`,
+      });
+    }
+  };
+  rows('all in one process', all, 'identity, bridge, every projection and worker in one process (npm start)');
+  rows('API and workers in two processes', split, 'an API process (platform start --no-workers) beside a worker process (--services none: projections, router, delivery scheduler and worker)');
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await deliveryBench();
