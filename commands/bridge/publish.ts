@@ -16,6 +16,7 @@ import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { isWrongExpectedRevision } from '../../infra/core/store-errors.ts';
 import { eventIdFor } from '../core/event-id.ts';
 import type { BusLookup } from './buses.ts';
+import type { CallerTokens } from './caller-tokens.ts';
 import type { SchemaValidator } from './contracts.ts';
 
 /**
@@ -43,14 +44,19 @@ export type PublishResult = { eventId: string; duplicate: boolean };
 export type BatchEntryResult = PublishResult | { errorCode: string; errorMessage: string; details?: unknown };
 export type BatchResult = { failedEntryCount: number; entries: BatchEntryResult[] };
 
-/** correlation and causation for the event's metadata (the request's ids) */
-export type PublishContext = { correlationId?: string; causationId?: string };
+/**
+ * correlation and causation for the event's metadata (the request's ids); `callerToken`: the caller's
+ * bearer token and its expiry, kept (sealed, outside the log) for Bearer `caller` connections
+ */
+export type PublishContext = { correlationId?: string; causationId?: string; callerToken?: { token: string; expiresAt: Date } };
 
 export type PublisherDeps = {
   eventStore: EventStore;
   clock: Clock;
   buses: BusLookup;
   schemaValidator: SchemaValidator;
+  /** where accepted events' caller tokens are kept (commands/bridge/caller-tokens.ts); none: not kept */
+  callerTokens?: Pick<CallerTokens, 'keep' | 'has' | 'forget'>;
 };
 
 /** The event's key: its id in answers, the trace and its stream name. */
@@ -60,7 +66,7 @@ export const publishedKey = (tenant: string, bus: Pick<Bus, 'tenant' | 'name'>, 
 const forbidden = (message: string, details: unknown) => new DomainError('BUS.FORBIDDEN', 403, message, details);
 const busNotFound = (name: string) => new DomainError('BUS.NOT_FOUND', 404, `no bus ${name}`, { eventBusName: name });
 
-export function createPublisher({ eventStore, clock, buses, schemaValidator }: PublisherDeps) {
+export function createPublisher({ eventStore, clock, buses, schemaValidator, callerTokens }: PublisherDeps) {
   /** resolves and authorizes the bus; answers it and the registered source used for the schema, if any */
   async function checkBus(event: BridgeEvent, caller: Publisher): Promise<{ bus: Bus; schemaId: string | undefined }> {
     const ref = resolveBusRef(event.eventBusName, caller.tenant);
@@ -165,10 +171,17 @@ export function createPublisher({ eventStore, clock, buses, schemaValidator }: P
         schemaVersion: 1,
       },
     };
+    // The caller's token is kept before the append: once the event is in the log, routing and a delivery may
+    // run at once and must find it. Only when there is none yet: a duplicate must not replace the token of
+    // the event it repeats, and removes what it wrote itself (it published nothing).
+    const token = ctx.callerToken;
+    const keptHere = callerTokens !== undefined && token !== undefined && token.token !== '' && !(await callerTokens.has(key));
+    if (keptHere) await callerTokens!.keep(key, token!.token, token!.expiresAt);
     try {
       await eventStore.append(stream, [envelope], 'no_stream');
       return { eventId: key, duplicate: false };
     } catch (err) {
+      if (keptHere) await callerTokens!.forget(key).catch(() => undefined); // left behind, the expiry sweep removes it
       if (isWrongExpectedRevision(err)) return { eventId: key, duplicate: true };
       throw err;
     }

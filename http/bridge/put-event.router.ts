@@ -1,5 +1,5 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import type { PublisherService } from '../../commands/bridge/publish.ts';
+import type { PublishContext, PublisherService } from '../../commands/bridge/publish.ts';
 import { DomainError } from '../../domain/core/domain-error.ts';
 import { MAX_BATCH_EVENTS, MAX_EVENT_BYTES } from '../../domain/bridge/model.ts';
 import type { Publisher } from '../../domain/bridge/published-event.decider.ts';
@@ -108,9 +108,19 @@ const publisherOf = (res: Response): Publisher => {
   return { tenant: a.tenant, subject: a.subject, clientId: a.clientId };
 };
 
-const contextOf = (res: Response) => {
+/**
+ * the request's ids, and the caller's bearer token (verified by the middleware) with its own expiry, for
+ * Bearer `caller` connections: the publisher keeps it sealed outside the log (commands/bridge/caller-tokens.ts)
+ */
+const contextOf = (req: Request, res: Response): PublishContext => {
   const { correlationId, requestId } = requestContext(res);
-  return { correlationId, causationId: requestId };
+  const token = /^bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+  const exp = authOf(res).exp;
+  return {
+    correlationId,
+    causationId: requestId,
+    ...(token !== undefined && Number.isFinite(exp) && { callerToken: { token, expiresAt: new Date(exp * 1000) } }),
+  };
 };
 
 export function createPutEventRouter(deps: PutEventRouterDeps): Router {
@@ -133,7 +143,7 @@ export function createPutEventRouter(deps: PutEventRouterDeps): Router {
         { field: '', message: 'must be one event object (batches go to putEvents)' },
       ]);
     }
-    res.json(await publisher.publish(req.body, publisherOf(res), contextOf(res), commandIdFrom(req)));
+    res.json(await publisher.publish(req.body, publisherOf(res), contextOf(req, res), commandIdFrom(req)));
   });
 
   registry.describeRoute({
@@ -148,7 +158,7 @@ export function createPutEventRouter(deps: PutEventRouterDeps): Router {
     if (!Array.isArray(req.body)) {
       throw new DomainError('EVENT.INVALID', 400, `putEvents takes a JSON array of 1-${MAX_BATCH_EVENTS} events`, [{ field: '', message: 'must be an array of events' }]);
     }
-    res.json(await publisher.publishBatch(req.body as unknown[], publisherOf(res), contextOf(res), commandIdFrom(req)));
+    res.json(await publisher.publishBatch(req.body as unknown[], publisherOf(res), contextOf(req, res), commandIdFrom(req)));
   });
 
   return router;

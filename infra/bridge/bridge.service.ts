@@ -4,6 +4,7 @@ import { createBusCommands, createBusLookup, type BusCommands, type BusLookup } 
 import { createConfigCenter, createConfigCommands, type ConfigCommands } from '../../commands/bridge/config-center.ts';
 import type { ConfigCenter, Convert, RulesIndex, SchemaValidator } from '../../commands/bridge/contracts.ts';
 import { createApiDestinationReader } from '../../commands/bridge/api-destinations.ts';
+import { createCallerTokens, type CallerTokens } from '../../commands/bridge/caller-tokens.ts';
 import { createConnectionReader } from '../../commands/bridge/connections.ts';
 import { createDeadLetterCommands, type DeadLetterCommands } from '../../commands/bridge/dead-letters.ts';
 import type { TargetAdapter } from '../../commands/bridge/delivery-contracts.ts';
@@ -140,6 +141,8 @@ export const PLATFORM_BUSES: ReadonlyArray<{ name: string; kind: BusKind; descri
 export const PLATFORM_SOURCE_BUS: Readonly<Record<string, string>> = { 'batchv2:job': 'platform-batch' };
 export const ALERT_RULE_ID = 'platform-batch-job-alert';
 export const ALERT_ACCOUNT_KEY = 'alert.mail.account';
+/** how often the delivery worker's runner deletes expired caller tokens */
+export const CALLER_TOKEN_SWEEP_MS = 60_000;
 
 export function alertMailTarget(): Target {
   return {
@@ -225,7 +228,21 @@ export function createBridgeService({ config: serviceConfig, eventStore, readSto
   const rules = createRuleCommands({ eventStore, clock });
   const config = createConfigCommands({ eventStore, clock });
   const schemas = createSchemaCommands({ eventStore, clock });
-  const publisher = createPublisher({ eventStore, clock, buses: lookup, schemaValidator });
+  // the publishing caller's token for Bearer `caller` connections (sealed, outside the log; the key-encryption
+  // secret is read on first use)
+  let callerTokenStore: CallerTokens | undefined;
+  const callerTokens = () => (callerTokenStore ??= createCallerTokens({ readStore, clock, secret: loadKeyEncryptionSecret(serviceConfig) }));
+  const publisher = createPublisher({
+    eventStore,
+    clock,
+    buses: lookup,
+    schemaValidator,
+    callerTokens: {
+      keep: (eventKey, token, expiresAt) => callerTokens().keep(eventKey, token, expiresAt),
+      has: (eventKey) => callerTokens().has(eventKey),
+      forget: (eventKey) => callerTokens().forget(eventKey),
+    },
+  });
   const rulesIndex = createRulesIndex(readStore);
   const configCenter = createConfigCenter({ eventStore });
   const router = createRouterWorker({
@@ -251,6 +268,7 @@ export function createBridgeService({ config: serviceConfig, eventStore, readSto
     adapters,
     configCenter,
     tenantProfile: tenantProfile ?? (async (code) => (await directory!.getTenant(code)) ?? null),
+    callerToken: (eventKey) => callerTokens().get(eventKey),
     timeoutMs: serviceConfig.bridge.deliveryTimeoutMs,
     leaseMs: serviceConfig.bridge.deliveryLeaseMs,
     pollMs: serviceConfig.bridge.deliveryPollMs,
@@ -266,10 +284,25 @@ export function createBridgeService({ config: serviceConfig, eventStore, readSto
   });
   const deadLetters = createDeadLetterCommands({ eventStore, clock, index: deliveryQueries, onRedriven: (stream) => deliveryWorker.notify(stream) });
   // the worker as started and stopped with the others; stopping it also closes the SMTP pool
+  // and sweeps the expired caller tokens while it runs (commands/bridge/caller-tokens.ts: a caller token is
+  // kept until its own expiry; past it no delivery can use it)
+  let sweeper: NodeJS.Timeout | undefined;
+  const sweepCallerTokens = () => {
+    callerTokens()
+      .sweep().catch((err: unknown) => bridgeLog.warn({ err: err instanceof Error ? err.message : String(err) }, 'caller token sweep failed'));
+  };
   const deliveryWorkerRunner: Reactor = {
     name: deliveryWorker.name,
-    start: () => deliveryWorker.start(),
+    start: () => {
+      deliveryWorker.start();
+      if (sweeper === undefined) {
+        sweeper = setInterval(sweepCallerTokens, Math.max(serviceConfig.bridge.deliveryPollMs, CALLER_TOKEN_SWEEP_MS));
+        sweeper.unref();
+      }
+    },
     stop: async () => {
+      clearInterval(sweeper);
+      sweeper = undefined;
       await deliveryWorker.stop();
       real.close();
     },
