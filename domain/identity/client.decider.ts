@@ -258,27 +258,20 @@ const draftOf = (client: Client): Draft => ({
   allowPlainPkce: client.allowPlainPkce,
 });
 
-const withChanges = (draft: Draft, c: ClientChanges): Draft => {
-  const next: Draft = { ...draft };
-  if (c.appName === null) delete next.appName;
-  else if (c.appName !== undefined) next.appName = c.appName;
-  if (c.redirectUris !== undefined) next.redirectUris = c.redirectUris;
-  if (c.postLogoutRedirectUris !== undefined) next.postLogoutRedirectUris = c.postLogoutRedirectUris;
-  if (c.grantTypes !== undefined) next.grantTypes = c.grantTypes;
-  if (c.authMethod !== undefined) next.authMethod = c.authMethod;
-  if (c.userSourceId !== undefined) next.userSourceId = c.userSourceId;
-  if (c.defaultUser === null) delete next.defaultUser;
-  else if (c.defaultUser !== undefined) next.defaultUser = c.defaultUser;
-  if (c.allowedAccessTenants !== undefined) next.allowedAccessTenants = c.allowedAccessTenants;
-  if (c.scopes !== undefined) next.scopes = c.scopes;
-  if (c.jwks === null) delete next.jwks;
-  else if (c.jwks !== undefined) next.jwks = c.jwks;
-  if (c.allowPlainPkce !== undefined) next.allowPlainPkce = c.allowPlainPkce;
-  return next;
+/**
+ * Applies a change set: a field given replaces the old value, `null` removes an optional one. The same
+ * rule for a command's draft and for the recorded state (ClientChanges and RecordedClientChanges share it).
+ */
+type Changeable = Pick<Client, 'redirectUris' | 'postLogoutRedirectUris' | 'userSourceId' | 'allowedAccessTenants' | 'scopes' | 'allowPlainPkce'> & {
+  appName?: string;
+  grantTypes: unknown;
+  authMethod: unknown;
+  defaultUser?: string;
+  jwks?: Client['jwks'];
 };
 
-const applyChanges = (client: Client, c: RecordedClientChanges): Client => {
-  const next: Client = { ...client };
+function mergeChanges<T extends Changeable>(base: T, c: ClientChanges | RecordedClientChanges): T {
+  const next: T = { ...base };
   if (c.appName === null) delete next.appName;
   else if (c.appName !== undefined) next.appName = c.appName;
   if (c.redirectUris !== undefined) next.redirectUris = c.redirectUris;
@@ -294,7 +287,7 @@ const applyChanges = (client: Client, c: RecordedClientChanges): Client => {
   else if (c.jwks !== undefined) next.jwks = c.jwks;
   if (c.allowPlainPkce !== undefined) next.allowPlainPkce = c.allowPlainPkce;
   return next;
-};
+}
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
@@ -348,7 +341,7 @@ export const clientDecider: Decider<ClientCommand, ClientEvent, ClientState> = {
     if (state.status === 'none') return state;
     switch (event.type) {
       case 'ClientUpdated':
-        return { ...state, client: applyChanges(state.client, event.data.changes), updatedAt: event.data.updatedAt };
+        return { ...state, client: mergeChanges(state.client, event.data.changes), updatedAt: event.data.updatedAt };
       case 'ClientSecretRotated':
         return {
           ...state,
@@ -377,7 +370,7 @@ export const clientDecider: Decider<ClientCommand, ClientEvent, ClientState> = {
       case 'UpdateClient': {
         if (state.status === 'none') throw notFound();
         const { client } = state;
-        const next = withChanges(draftOf(client), command.changes);
+        const next = mergeChanges(draftOf(client), command.changes);
         // a secret cannot appear or vanish through an update: that is a different client (register a new one)
         if (AUTH_METHODS.includes(next.authMethod as AuthMethod) && usesSecret(next.authMethod) !== usesSecret(client.authMethod)) {
           rejectFields([

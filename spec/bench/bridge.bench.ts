@@ -3,10 +3,10 @@
 // run. Each server runs in its own process (spec/bench/bridge-server.ts), one at a time; this process only
 // generates load. Two deployments of ours: an API process (workers elsewhere) and everything in one.
 // Run alone: node --import tsx -e "import('./spec/bench/bridge.bench.ts').then(m => m.bridgeBench())"
-import { spawn } from 'node:child_process';
 import { cpus } from 'node:os';
 import path from 'node:path';
 import { perSecond, printRow } from './report.ts';
+import { spawnBenchServer } from './bench-server.ts';
 
 const CONCURRENCY = Number(process.env.BENCH_BRIDGE_CONCURRENCY ?? 16);
 const SECONDS = Number(process.env.BENCH_BRIDGE_SECONDS ?? 5);
@@ -15,29 +15,8 @@ const PATH = '/api/platform/platform-pub/eventBridge/event/v1/putEvent';
 
 type Ready = { url: string; token: string };
 
-async function startServer(kind: 'platform-api' | 'platform-all' | 'bare') {
-  const script = path.join(import.meta.dirname, 'bridge-server.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', script, kind], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stderr!.on('data', (d) => (err += d));
-  const ready = await new Promise<Ready>((resolve, reject) => {
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /READY (\{.*\})/.exec(out);
-      if (m) resolve(JSON.parse(m[1]!) as Ready);
-    });
-    child.once('exit', (code) => reject(new Error(`${kind} server exited with ${code}: ${err.slice(-2000)}`)));
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return {
-    ready,
-    async stop() {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
+const startServer = (kind: 'platform-api' | 'platform-all' | 'bare') =>
+  spawnBenchServer<Ready>([path.join(import.meta.dirname, 'bridge-server.ts'), kind], `${kind} server`);
 
 let seq = 0;
 /** a CityLots-shaped event (~550 bytes of JSON), each with a fresh id */

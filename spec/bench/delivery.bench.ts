@@ -11,7 +11,6 @@
 // test's fixture: a tenant, a bus and a rule sending every event to the receiver); this process generates
 // the load and hosts the receiver, so both timestamps come from one clock.
 // Run alone: node --import tsx spec/bench/delivery.bench.ts (BENCH_CHILD_PROF=<dir>: CPU profiles).
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,6 +18,7 @@ import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { deliveryIdFor } from '../../commands/bridge/delivery.scheduler.ts';
 import { perSecond, printRow } from './report.ts';
+import { spawnBenchServer } from './bench-server.ts';
 
 const EVENTS = Number(process.env.BENCH_DELIVERY_EVENTS ?? 2000);
 const WARMUP = 200;
@@ -125,29 +125,12 @@ export async function deliveryBench(): Promise<void> {
   const baseLatency = await direct(PACED, { kind: 'paced', perSecond: RATE });
 
   // ---- ours: putEvent → … → the receiver ----
-  const startProcess = async (dir: string, flags: string[]) => {
-    const prof = process.env.BENCH_CHILD_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CHILD_PROF}`] : [];
-    const child = spawn(process.execPath, [...prof, '--import', 'tsx', fixture, dir, receiverUrl, ...flags], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stderr!.on('data', (d) => (err += d));
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    const ready = await new Promise<{ url: string; token: string }>((resolve, reject) => {
-      child.stdout!.on('data', (d) => {
-        out += d;
-        const m = /READY (\{.*\})/.exec(out);
-        if (m) resolve(JSON.parse(m[1]!) as { url: string; token: string });
-      });
-      void exited.then(() => reject(new Error(`platform exited: ${err.slice(-2000)}`)));
-    });
-    return {
-      ready,
-      async stop() {
-        child.kill('SIGTERM');
-        await exited;
-      },
-    };
-  };
+  const startProcess = (dir: string, flags: string[]) =>
+    spawnBenchServer<{ url: string; token: string }>(
+      [fixture, dir, receiverUrl, ...flags],
+      'platform',
+      process.env.BENCH_CHILD_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CHILD_PROF}`] : [],
+    );
   /** one deployment on a fresh data directory: `roles` are the processes' flags, the first one sets up */
   const measure = async (roles: string[][]) => {
     const dir = mkdtempSync(path.join(tmpdir(), 'bench-delivery-'));

@@ -1,10 +1,10 @@
 // `npm run bench` (section "identity"): client_credentials tokens/s over HTTP and token validations/s,
 // each beside the same flow on oidc-provider 9 (panva's certified provider) configured equivalently, on
 // the same machine in the same run. Each server runs in its own process; this process only generates load.
-import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { cpus } from 'node:os';
 import { perSecond, printRow } from './report.ts';
+import { spawnBenchServer } from './bench-server.ts';
 
 const CONCURRENCY = Number(process.env.BENCH_IDENTITY_CONCURRENCY ?? 16);
 const SECONDS = Number(process.env.BENCH_IDENTITY_SECONDS ?? 5);
@@ -12,30 +12,8 @@ const WARMUP = 200;
 
 type Ready = { url: string; clientId?: string; clientSecret: string };
 
-async function startServer(kind: 'platform' | 'oidc-provider'): Promise<{ ready: Ready; child: ChildProcess; stop(): Promise<void> }> {
-  const script = path.join(import.meta.dirname, 'identity-server.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', script, kind], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stderr!.on('data', (d) => (err += d));
-  const ready = await new Promise<Ready>((resolve, reject) => {
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /READY (\{.*\})/.exec(out);
-      if (m) resolve(JSON.parse(m[1]!) as Ready);
-    });
-    child.once('exit', (code) => reject(new Error(`${kind} server exited with ${code}: ${err.slice(-2000)}`)));
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return {
-    ready,
-    child,
-    async stop() {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
+const startServer = (kind: 'platform' | 'oidc-provider') =>
+  spawnBenchServer<Ready>([path.join(import.meta.dirname, 'identity-server.ts'), kind], `${kind} server`);
 
 const basic = (id: string, secret: string) => {
   const enc = (s: string) => encodeURIComponent(s).replace(/%20/g, '+');
