@@ -160,7 +160,8 @@ export async function seedIdentity({ config, eventStore, clock, log }: SeedDeps)
       grantTypes: confidentialGrants,
       authMethod: 'client_secret_basic',
       defaultUser: service.user.userId,
-      scopes: [ADMIN_SCOPE],
+      // the demo client may try every service from the first start: the bridge's scopes too
+      scopes: [ADMIN_SCOPE, 'bridge:publish', 'bridge:admin', 'bridge:consume'],
       ...(seed.clientSecret !== undefined && { clientSecret: seed.clientSecret }),
     },
     ctx(seed.tenant),
