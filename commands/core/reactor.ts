@@ -2,8 +2,9 @@ import { batches } from '../../domain/core/async-batches.ts';
 import type { RecordedEvent } from '../../domain/core/event.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { AllFilter, EventStore } from '../../infra/core/event-store.port.ts';
-import { positionValue, START } from '../../infra/core/position.ts';
+import { START } from '../../infra/core/position.ts';
 import type { ReadStore } from '../../infra/core/read-store.port.ts';
+import { consumerLag } from '../../infra/core/lag.ts';
 import { superviseLoop } from '../../infra/core/supervised-loop.ts';
 
 /**
@@ -125,12 +126,7 @@ export function createReactor(o: ReactorOptions): Reactor {
     },
     async status() {
       const position = await readPosition();
-      const head = await eventStore.headPosition();
-      let lag = 0;
-      if (head > position) {
-        const pending = await eventStore.readAll({ after: position, filter, limit: 1 });
-        if (pending.length > 0) lag = positionValue(head) - positionValue(position);
-      }
+      const { head, lag } = await consumerLag(eventStore, position, filter);
       return { name, position, head, lag, state, ...(lastError !== undefined && { lastError }) };
     },
     async drain() {

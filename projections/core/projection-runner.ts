@@ -1,8 +1,8 @@
 import { batches } from '../../domain/core/async-batches.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
+import { consumerLag } from '../../infra/core/lag.ts';
 import { superviseLoop } from '../../infra/core/supervised-loop.ts';
-import { positionValue } from '../../infra/core/position.ts';
 import type { ReadStore } from '../../infra/core/read-store.port.ts';
 import { applyBatch, projectionFilter, ProjectionVersionChanged } from './apply-batch.ts';
 import { initCheckpoint, readCheckpoint } from './checkpoints.ts';
@@ -108,13 +108,8 @@ export function createProjectionRunner(o: ProjectionRunnerOptions) {
     },
     async status(): Promise<ProjectionStatus> {
       const cp = await readCheckpoint(readStore, projection.name);
-      const head = await eventStore.headPosition();
       const position = cp?.position ?? '0';
-      let lag = 0;
-      if (head > position) {
-        const pending = await eventStore.readAll({ after: position, filter: projectionFilter(projection), limit: 1 });
-        if (pending.length > 0) lag = positionValue(head) - positionValue(position);
-      }
+      const { head, lag } = await consumerLag(eventStore, position, projectionFilter(projection));
       return {
         name: projection.name,
         version: cp?.version ?? projection.version,

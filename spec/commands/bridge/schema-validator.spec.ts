@@ -9,6 +9,7 @@ import { SCHEMA_ID } from '../../../domain/bridge/schema.decider.ts';
 import { platformSchemaDocuments, PLATFORM_SCHEMA_IDS, seedPlatformSchemas } from '../../../infra/bridge/platform-schemas.ts';
 import { manualClock } from '../../../infra/core/clock.port.ts';
 import { createSqliteEventStore } from '../../../infra/sqlite/event-store.sqlite.ts';
+import { registryDocument } from '../../domain/bridge/schema-documents.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'schema-validator-'));
 const eventStore = createSqliteEventStore({ file: path.join(dir, 'events.sqlite') });
@@ -18,29 +19,16 @@ const validator = createSchemaValidator({ eventStore });
 const acme = { tenant: 'acme', actor: 'admin@acme' };
 const platform = { tenant: 'platform', actor: 'root@platform' };
 
-const document = (version: string, order: Record<string, unknown>) => ({
-  openapi: '3.0.3',
-  info: { title: 'orders', version },
-  paths: {},
-  components: {
+const document = (version: string, order: Record<string, unknown>) =>
+  registryDocument({
+    title: 'orders',
+    version,
+    data: 'Order',
     schemas: {
-      Cloudevents: {
-        type: 'object',
-        required: ['id', 'source', 'subject', 'time', 'type', 'data'],
-        properties: {
-          id: { type: 'string' },
-          source: { type: 'string' },
-          subject: { type: 'string' },
-          time: { type: 'string' },
-          type: { type: 'string' },
-          data: { $ref: '#/components/schemas/Order' },
-        },
-      },
       Order: order,
       Line: { type: 'object', required: ['sku', 'qty'], properties: { sku: { type: 'string' }, qty: { type: 'integer', format: 'int32', minimum: 0, exclusiveMinimum: true } } },
     },
-  },
-});
+  });
 const orderV1 = {
   type: 'object',
   required: ['orderId', 'amount', 'lines'],

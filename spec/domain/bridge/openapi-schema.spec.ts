@@ -8,6 +8,7 @@ import {
   registryDocumentProblems,
   toViolations,
 } from '../../../domain/bridge/openapi-schema.ts';
+import { cloudeventsSchema } from './schema-documents.ts';
 
 /** converts (asserting no problems) and compiles */
 const compile = (schema: unknown, components: Record<string, unknown> = {}) => {
@@ -213,21 +214,8 @@ conversion('violations name the field: required and additionalProperties point a
 
 const documents = suite('registry document (OpenAPI 3.0 with Cloudevents and business-data schemas)');
 
-const cloudevents = (data = '#/components/schemas/Order') => ({
-  type: 'object',
-  required: ['id', 'source', 'subject', 'time', 'type', 'data'],
-  properties: {
-    id: { type: 'string' },
-    source: { type: 'string' },
-    subject: { type: 'string' },
-    time: { type: 'string' },
-    type: { type: 'string' },
-    publishtime: { type: 'string' },
-    eventbusname: { type: 'string' },
-    publishaddr: { type: 'string' },
-    data: { $ref: data },
-  },
-});
+const cloudevents = (data = '#/components/schemas/Order') =>
+  cloudeventsSchema(data, { publishtime: { type: 'string' }, eventbusname: { type: 'string' }, publishaddr: { type: 'string' } });
 const order = { type: 'object', required: ['orderId'], properties: { orderId: { type: 'string' }, amount: { type: 'number', nullable: true } } };
 const doc = (over: Record<string, unknown> = {}, schemas: Record<string, unknown> = { Cloudevents: cloudevents(), Order: order }) => ({
   openapi: '3.0.3',

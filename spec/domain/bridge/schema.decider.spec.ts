@@ -15,33 +15,14 @@ import {
   type SchemaEvent,
 } from '../../../domain/bridge/schema.decider.ts';
 import { deciderSpec } from '../../core/decider-spec.ts';
+import { registryDocument } from './schema-documents.ts';
 
 const spec = deciderSpec(schemaDecider);
 const now = '2026-03-01T10:00:00.000Z';
 const later = '2026-03-02T10:00:00.000Z';
 
-const document = (version = '1.0.0', orderProps: Record<string, unknown> = { orderId: { type: 'string' } }) => ({
-  openapi: '3.0.3',
-  info: { title: 'orders', version },
-  paths: {},
-  components: {
-    schemas: {
-      Cloudevents: {
-        type: 'object',
-        required: ['id', 'source', 'subject', 'time', 'type', 'data'],
-        properties: {
-          id: { type: 'string' },
-          source: { type: 'string' },
-          subject: { type: 'string' },
-          time: { type: 'string' },
-          type: { type: 'string' },
-          data: { $ref: '#/components/schemas/Order' },
-        },
-      },
-      Order: { type: 'object', required: ['orderId'], properties: orderProps },
-    },
-  },
-});
+const document = (version = '1.0.0', orderProps: Record<string, unknown> = { orderId: { type: 'string' } }) =>
+  registryDocument({ title: 'orders', version, data: 'Order', schemas: { Order: { type: 'object', required: ['orderId'], properties: orderProps } } });
 
 const create = (over: Partial<Extract<SchemaCommand, { type: 'CreateSchema' }>> = {}): SchemaCommand => ({
   type: 'CreateSchema',

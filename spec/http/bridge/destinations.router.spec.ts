@@ -23,6 +23,7 @@ import { createSqliteReadStore } from '../../../infra/sqlite/read-store.sqlite.t
 import { integrationsProjection } from '../../../projections/bridge/integrations.projection.ts';
 import { createProjectionRunner } from '../../../projections/core/projection-runner.ts';
 import { startTestApp, type TestApp } from '../core/harness.ts';
+import { machineToken } from '../identity/machine-token.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'destinations-router-'));
 const eventStore = createSqliteEventStore({ file: path.join(dir, 'events.sqlite'), pollIntervalMs: 20 });
@@ -43,20 +44,8 @@ let app: TestApp;
 
 const SECRETS = ['basic-password-value', 'fixed-token-value-123', 'oauth-client-secret-value', 'api-key-value-xyz'];
 
-async function tokenFor(tenant: string, clientId: string, scopes: string[]): Promise<string> {
-  const sys = { tenant, actor: 'test' };
-  const user = await directory.registerUser({ tenant, username: `${clientId}-user`, name: clientId, roles: scopes }, sys, `u-${clientId}`);
-  const clientSecret = `secret-of-${clientId}-123`;
-  await directory.registerClient({ tenant, clientId, grantTypes: ['client_credentials'], defaultUser: user.user.userId, scopes, clientSecret }, sys, `c-${clientId}`);
-  const res = await fetch(`${app.url}/cas/oidc/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}` },
-    body: new URLSearchParams({ grant_type: 'client_credentials', scope: scopes.join(' ') }),
-  });
-  const body = (await res.json()) as { access_token?: string };
-  assert.is(res.status, 200, JSON.stringify(body));
-  return body.access_token!;
-}
+const tokenFor = (tenant: string, clientId: string, scopes: string[]) =>
+  machineToken({ baseUrl: app.url, directory, tenant, clientId, scopes });
 
 type Reply = { status: number; body: any; text: string; headers: Headers };
 async function call(method: string, url: string, token: string | undefined, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> {

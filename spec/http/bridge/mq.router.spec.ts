@@ -21,6 +21,7 @@ import { createIdentityService } from '../../../infra/identity/identity.service.
 import { createSqliteEventStore } from '../../../infra/sqlite/event-store.sqlite.ts';
 import { createSqliteReadStore } from '../../../infra/sqlite/read-store.sqlite.ts';
 import { startTestApp, type TestApp } from '../core/harness.ts';
+import { machineToken } from '../identity/machine-token.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'mq-router-'));
 const eventStore = createSqliteEventStore({ file: path.join(dir, 'events.sqlite'), pollIntervalMs: 20 });
@@ -36,20 +37,8 @@ const registry = createRouteRegistry();
 const tokens: Record<string, string> = {};
 let app: TestApp;
 
-async function tokenFor(tenant: string, clientId: string, scopes: string[]): Promise<string> {
-  const sys = { tenant, actor: 'test' };
-  const user = await directory.registerUser({ tenant, username: `${clientId}-user`, name: clientId, roles: scopes }, sys, `u-${tenant}-${clientId}`);
-  const secret = `secret-of-${clientId}-123`;
-  await directory.registerClient({ tenant, clientId, grantTypes: ['client_credentials'], defaultUser: user.user.userId, scopes, clientSecret: secret }, sys, `c-${tenant}-${clientId}`);
-  const res = await fetch(`${app.url}/cas/oidc/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}` },
-    body: new URLSearchParams({ grant_type: 'client_credentials', scope: scopes.join(' ') }),
-  });
-  const body = (await res.json()) as { access_token?: string };
-  assert.is(res.status, 200, JSON.stringify(body));
-  return body.access_token!;
-}
+const tokenFor = (tenant: string, clientId: string, scopes: string[]) =>
+  machineToken({ baseUrl: app.url, directory, tenant, clientId, scopes });
 
 type Reply = { status: number; body: any };
 async function call(method: string, url: string, token: string | undefined, body?: unknown): Promise<Reply> {

@@ -24,6 +24,7 @@ import { configProjection } from '../../../projections/bridge/config.projection.
 import { createRulesIndex } from '../../../projections/bridge/rules-index.ts';
 import { rulesProjection } from '../../../projections/bridge/rules.projection.ts';
 import { startTestApp, type TestApp } from '../core/harness.ts';
+import { machineToken } from '../identity/machine-token.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'rules-router-'));
 const eventStore = createSqliteEventStore({ file: path.join(dir, 'events.sqlite'), pollIntervalMs: 20 });
@@ -57,27 +58,8 @@ const busInfo: BusInfo = async (tenant, name) => {
 
 const test = suite('rules admin API');
 
-async function tokenFor(tenant: string, scopes: string[], name: string): Promise<string> {
-  const sys = { tenant, actor: 'test' };
-  const user = await directory.registerUser({ tenant, username: `${name}-svc`, name, roles: scopes }, sys, `u-${name}`);
-  const secret = `secret-of-${name}-123`;
-  const { client } = await directory.registerClient(
-    { tenant, clientId: name, grantTypes: ['client_credentials'], defaultUser: user.user.userId, scopes, clientSecret: secret },
-    sys,
-    `c-${name}`,
-  );
-  const res = await fetch(`${app.url}/cas/oidc/token`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      authorization: `Basic ${Buffer.from(`${encodeURIComponent(client.clientId)}:${encodeURIComponent(secret)}`).toString('base64')}`,
-    },
-    body: new URLSearchParams({ grant_type: 'client_credentials', scope: scopes.join(' ') }),
-  });
-  const body = (await res.json()) as { access_token?: string };
-  assert.is(res.status, 200, JSON.stringify(body));
-  return body.access_token!;
-}
+const tokenFor = (tenant: string, scopes: string[], name: string) =>
+  machineToken({ baseUrl: app.url, directory, tenant, clientId: name, scopes });
 
 test.before(async () => {
   await identity.keyRing.ensureKey();

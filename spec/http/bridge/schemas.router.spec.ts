@@ -20,6 +20,8 @@ import { createSqliteReadStore } from '../../../infra/sqlite/read-store.sqlite.t
 import { createProjectionRunner } from '../../../projections/core/projection-runner.ts';
 import { schemasProjection } from '../../../projections/bridge/schemas.projection.ts';
 import { startTestApp, type TestApp } from '../core/harness.ts';
+import { machineToken } from '../identity/machine-token.ts';
+import { registryDocument } from '../../domain/bridge/schema-documents.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'schemas-router-'));
 const eventStore = createSqliteEventStore({ file: path.join(dir, 'events.sqlite'), pollIntervalMs: 20 });
@@ -37,28 +39,8 @@ let app: TestApp;
 
 const test = suite('schema registry admin API');
 
-/** a machine user and a client_credentials client of `tenant` with `scopes`, and a token from the token endpoint */
-async function tokenFor(tenant: string, scopes: string[], name: string): Promise<string> {
-  const sys = { tenant, actor: 'test' };
-  const user = await directory.registerUser({ tenant, username: `${name}-svc`, name, roles: scopes }, sys, `u-${name}`);
-  const secret = `secret-of-${name}-123`;
-  const { client } = await directory.registerClient(
-    { tenant, clientId: name, grantTypes: ['client_credentials'], defaultUser: user.user.userId, scopes, clientSecret: secret },
-    sys,
-    `c-${name}`,
-  );
-  const res = await fetch(`${app.url}/cas/oidc/token`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      authorization: `Basic ${Buffer.from(`${encodeURIComponent(client.clientId)}:${encodeURIComponent(secret)}`).toString('base64')}`,
-    },
-    body: new URLSearchParams({ grant_type: 'client_credentials', scope: scopes.join(' ') }),
-  });
-  const body = (await res.json()) as { access_token?: string };
-  assert.is(res.status, 200, JSON.stringify(body));
-  return body.access_token!;
-}
+const tokenFor = (tenant: string, scopes: string[], name: string) =>
+  machineToken({ baseUrl: app.url, directory, tenant, clientId: name, scopes });
 
 test.before(async () => {
   await identity.keyRing.ensureKey();
@@ -113,29 +95,14 @@ async function caughtUp() {
   throw new Error('projection did not catch up');
 }
 
-const document = (version: string, claimProps: Record<string, unknown> = { claimNo: { type: 'string' } }) => ({
-  openapi: '3.0.3',
-  info: { title: 'claims', version },
-  paths: {},
-  components: {
-    schemas: {
-      Cloudevents: {
-        type: 'object',
-        required: ['id', 'source', 'subject', 'time', 'type', 'data'],
-        properties: {
-          id: { type: 'string' },
-          source: { type: 'string' },
-          subject: { type: 'string' },
-          time: { type: 'string' },
-          type: { type: 'string' },
-          publishtime: { type: 'string' },
-          data: { $ref: '#/components/schemas/Claim' },
-        },
-      },
-      Claim: { type: 'object', required: ['claimNo'], properties: claimProps },
-    },
-  },
-});
+const document = (version: string, claimProps: Record<string, unknown> = { claimNo: { type: 'string' } }) =>
+  registryDocument({
+    title: 'claims',
+    version,
+    data: 'Claim',
+    schemas: { Claim: { type: 'object', required: ['claimNo'], properties: claimProps } },
+    cloudeventsProperties: { publishtime: { type: 'string' } },
+  });
 
 test('no token 401; a token without bridge:admin 403', async () => {
   assert.is((await call('GET', '/schemas', undefined)).status, 401);
