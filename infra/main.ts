@@ -1,28 +1,31 @@
 import type { RequestListener } from 'node:http';
 import type { Logger } from 'pino';
-import { Gauge, Registry } from 'prom-client';
-import { createApp, emptyServiceRouter } from '../http/core/app.ts';
+import { Registry } from 'prom-client';
+import type { Reactor, ReactorStatus } from '../commands/core/reactor.ts';
+import { createApp } from '../http/core/app.ts';
 import { createHttpMetrics } from '../http/core/metrics.ts';
 import { startHttpServer } from '../http/core/server.ts';
-import type { Reactor } from '../commands/core/reactor.ts';
-import { createProjectionRunner, type ProjectionRunner } from '../projections/core/projection-runner.ts';
-import { createBridgeService } from './bridge/bridge.service.ts';
+import { createProjectionGroup } from '../projections/core/projection-group.ts';
+import type { ProjectionStatus } from '../projections/core/projection-status.ts';
+import { withBatchedAppends } from './core/batched-appends.ts';
 import { systemClock, type Clock } from './core/clock.port.ts';
 import type { Config } from './core/config.ts';
-import { createIdentityService } from './identity/identity.service.ts';
-import type { SeedReport } from './identity/seed.ts';
+import type { LogConsumer } from './core/log-consumer.ts';
+import { createLogReader, type LogReader } from './core/log-reader.ts';
 import { isStoreUnavailable } from './core/store-errors.ts';
-import { platformProjections } from './platform-projections.ts';
+import type { SeedReport } from './identity/seed.ts';
+import { SERVICES, type PlatformService, type ServiceDeps, type ServiceName } from './platform-service.ts';
+import { projectionStatuses, reactorStatuses, readiness, registerWorkerMetrics, type RunningParts } from './platform-status.ts';
+import { platformModules, platformProjections } from './services.ts';
 import { openStores, type Stores } from './stores.ts';
 
-export const SERVICES = ['bridge', 'identity', 'audit', 'workflow', 'hub'] as const;
-export type ServiceName = (typeof SERVICES)[number];
+export { SERVICES, type ServiceName } from './platform-service.ts';
 
 export type StartOptions = {
   config: Config;
   log: Logger;
   services?: readonly ServiceName[];
-  /** run projectors and process managers in this process (default true) */
+  /** run projections, reactors, work engines and timers in this process (default true) */
   workers?: boolean;
   clock?: Clock;
   /** for tests: stores opened by the caller */
@@ -41,78 +44,35 @@ export type RunningPlatform = {
   /** what the identity seed created at this start (to print once), null when it created nothing */
   identitySeed: SeedReport | null;
   stores: Stores;
-  runners: ProjectionRunner[];
-  /** process managers running in this process (the bridge's router) */
-  workers: Reactor[];
-  /** graceful: stop accepting, drain requests, finish the batch in hand, close stores */
+  services: PlatformService[];
+  /** the projections run here, with their status */
+  runners: Array<{ name: string; status(): Promise<ProjectionStatus> }>;
+  /** the reactors run here, with their status */
+  workers: Array<{ name: string; status(): Promise<ReactorStatus> }>;
+  /** the process's one log reader (undefined: nothing to read) */
+  reader: LogReader | undefined;
+  /** graceful: stop accepting, drain requests, finish the pages and items in hand, close stores */
   stop(): Promise<void>;
 };
 
-/** The composition root: stores, workers, HTTP. One process runs any subset of services and workers. */
+/**
+ * The composition root: stores, services, the log reader, HTTP. It loops over the service list
+ * (infra/services.ts): every process builds every service (identity's bearer middleware and in-memory
+ * directory serve all routers), mounts the routers of the selected ones, seeds those, and where workers
+ * run: one projection group, the reactors and the work engines of all services on one log reader.
+ */
 export async function startPlatform(o: StartOptions): Promise<RunningPlatform> {
   const { config, log } = o;
   const clock = o.clock ?? systemClock;
-  const services = o.services ?? SERVICES;
+  const selected = new Set(o.services ?? SERVICES);
+  const workers = o.workers ?? true;
   const stores = o.stores ?? openStores(config);
-  const { eventStore, readStore } = stores;
-
-  const runners = (o.workers ?? true)
-    ? platformProjections().map((projection) =>
-        createProjectionRunner({ eventStore, readStore, projection, clock, log: log.child({ projection: projection.name }) }),
-      )
-    : [];
-  for (const r of runners) r.start();
-  // process managers (started once the services are built, below)
-  const workers: Reactor[] = [];
+  // concurrent appends of the process share commits (group commit)
+  const eventStore = withBatchedAppends(stores.eventStore);
+  const { readStore } = stores;
 
   const registry = new Registry();
   const metrics = createHttpMetrics(registry);
-  new Gauge({
-    name: 'projection_lag_positions',
-    help: 'head of the event log minus the projection checkpoint (0 when nothing is pending)',
-    labelNames: ['projection'],
-    registers: [registry],
-    async collect() {
-      for (const r of runners) {
-        try {
-          this.set({ projection: r.name }, (await r.status()).lag);
-        } catch {
-          // store down: readiness reports it; the gauge keeps its last value
-        }
-      }
-    },
-  });
-
-  const readiness = async () => {
-    const checks: Array<{ name: string; ok: boolean; detail?: string; lag?: number }> = [];
-    for (const [name, store] of [['eventStore', eventStore], ['readStore', readStore]] as const) {
-      try {
-        await store.ping();
-        checks.push({ name, ok: true, detail: stores.kinds[name] });
-      } catch (err) {
-        checks.push({ name, ok: false, detail: err instanceof Error ? err.message : String(err) });
-      }
-    }
-    for (const r of runners) {
-      try {
-        const s = await r.status();
-        const ok = s.lag <= config.readyMaxLag && s.state !== 'retrying';
-        checks.push({ name: `projection:${s.name}`, ok, lag: s.lag, detail: s.lastError ?? s.state });
-      } catch (err) {
-        checks.push({ name: `projection:${r.name}`, ok: false, detail: err instanceof Error ? err.message : String(err) });
-      }
-    }
-    for (const w of workers) {
-      try {
-        const s = await w.status();
-        const ok = s.lag <= config.readyMaxLag && s.state !== 'retrying';
-        checks.push({ name: `worker:${s.name}`, ok, lag: s.lag, detail: s.lastError ?? s.state });
-      } catch (err) {
-        checks.push({ name: `worker:${w.name}`, ok: false, detail: err instanceof Error ? err.message : String(err) });
-      }
-    }
-    return { ok: checks.every((c) => c.ok), checks };
-  };
 
   // The server binds first: with port 0 the issuer (PUBLIC_BASE_URL) is only known once the port is. The
   // few requests that might arrive before the app is built wait for it.
@@ -136,76 +96,115 @@ export async function startPlatform(o: StartOptions): Promise<RunningPlatform> {
     { port: config.port, host: config.host },
   );
 
+  const built: PlatformService[] = [];
+  const stopSeeds: Array<() => void> = [];
+  const timers: NodeJS.Timeout[] = [];
+  let reader: LogReader | undefined;
   let identitySeed: SeedReport | null = null;
-  let stopSeedRetries = (): void => undefined;
-  let stopBridgeSeedRetries = (): void => undefined;
-  let closeBridge = async (): Promise<void> => undefined;
-  let effective: Config;
+  let parts: RunningParts | undefined;
+
+  const stopAll = async (timeoutMs: number) => {
+    for (const stop of stopSeeds) stop();
+    for (const t of timers) clearInterval(t);
+    await Promise.allSettled(built.map((s) => s.close()));
+    await server.close(timeoutMs);
+    await reader?.stop();
+    await Promise.allSettled(built.flatMap((s) => s.engines).map((e) => e.stop()));
+    await Promise.allSettled(built.map((s) => s.dispose()));
+  };
+
+  const effective = withBoundPort(config, server.url);
   try {
-    effective = withBoundPort(config, server.url);
-    // Every service's router verifies tokens with the identity service's bearer middleware, so it is
-    // built in every process; its router is mounted (and the store seeded) only where it is selected.
-    const identity = createIdentityService({ config: effective, eventStore, readStore, clock, log });
-    if (services.includes('identity')) {
+    const deps: ServiceDeps = { config: effective, eventStore, readStore, clock, log };
+    for (const module of platformModules()) {
+      const service = await module.create(deps);
+      built.push(service);
+      if (service.identity !== undefined) deps.identity = service.identity;
+    }
+
+    for (const service of built.filter((s) => selected.has(s.name))) {
       try {
-        identitySeed = await identity.seed();
+        const report = await service.seed();
+        if (service.name === 'identity') identitySeed = (report as SeedReport | null) ?? null;
       } catch (err) {
         // a store that is down must not keep the process from starting (it recovers when the store returns)
         if (!isStoreUnavailable(err)) throw err;
-        log.warn({ err }, 'identity seed deferred: a store is unavailable; retrying every 5 s');
-        stopSeedRetries = retryInBackground(identity.seed, 5000, (report) => {
-          if (report) o.onIdentitySeed?.(report);
-        });
+        log.warn({ err, service: service.name }, 'seed deferred: a store is unavailable; retrying every 5 s');
+        stopSeeds.push(
+          retryInBackground(service.seed, 5000, (report) => {
+            if (service.name === 'identity' && report) o.onIdentitySeed?.(report as SeedReport);
+          }),
+        );
       }
     }
-    // The bridge is built in every process too: its router worker runs wherever workers run.
-    const bridge = createBridgeService({ config: effective, eventStore, readStore, clock, log, bearer: identity.bearer });
-    closeBridge = bridge.close;
-    if (services.includes('bridge')) {
-      try {
-        await bridge.seed();
-      } catch (err) {
-        if (!isStoreUnavailable(err)) throw err;
-        log.warn({ err }, 'bridge seed deferred: a store is unavailable; retrying every 5 s');
-        stopBridgeSeedRetries = retryInBackground(bridge.seed, 5000, () => undefined);
+
+    const projections = workers ? platformProjections() : [];
+    const group = createProjectionGroup({
+      eventStore,
+      readStore,
+      projections,
+      clock,
+      onParked: (projection, position, error) => log.error({ projection, position, err: error instanceof Error ? error.message : String(error) }, 'event parked: the projection could not apply it'),
+    });
+    const reactors: Reactor[] = workers ? built.flatMap((s) => s.reactors) : [];
+    const engines = workers ? built.flatMap((s) => s.engines) : [];
+    const consumers: LogConsumer[] = [...built.flatMap((s) => s.caches), ...group.consumers, ...reactors.map((r) => r.consumer)];
+    if (consumers.length > 0) {
+      reader = createLogReader({
+        eventStore,
+        consumers,
+        log: log.child({ component: 'log-reader' }),
+        afterPage: () => {
+          for (const e of engines) e.wake();
+        },
+      });
+      reader.start();
+    }
+    if (workers) {
+      for (const e of engines) e.start();
+      for (const timer of built.flatMap((s) => s.timers)) {
+        const t = setInterval(() => {
+          timer.run().catch((err: unknown) => log.warn({ timer: timer.name, err: err instanceof Error ? err.message : String(err) }, 'timer failed'));
+        }, timer.everyMs);
+        t.unref();
+        timers.push(t);
       }
     }
-    if (o.workers ?? true) {
-      workers.push(...bridge.workers);
-      for (const w of bridge.workers) w.start();
-    }
-    const routerOf = (service: ServiceName) =>
-      service === 'identity' ? identity.router : service === 'bridge' ? bridge.router : emptyServiceRouter();
+
+    parts = { eventStore, readStore, storeKinds: stores.kinds, reader, projections, rebuilding: group.rebuilding, reactors, engines };
+    registerWorkerMetrics(registry, parts);
     const app = createApp({
-      routers: services.map((service) => ({ service, router: routerOf(service) })),
+      routers: built.filter((s) => selected.has(s.name)).map((s) => ({ service: s.name, router: s.router })),
       logger: log,
       metrics,
-      readiness,
+      readiness: () => readiness(parts!, config.readyMaxLag),
     });
     resolveApp(app);
   } catch (err) {
     rejectApp(err);
-    stopSeedRetries();
-    stopBridgeSeedRetries();
-    await server.close(0);
-    await Promise.all([...runners, ...workers].map((r) => r.stop()));
+    await stopAll(0);
     if (o.stores === undefined) await stores.close();
     throw err;
   }
 
+  const running = parts;
   return {
     url: server.url,
     publicBaseUrl: effective.publicBaseUrl,
     identitySeed,
     stores,
-    runners,
-    workers,
+    services: built,
+    runners: running.projections.map((p) => ({
+      name: p.name,
+      status: async () => (await projectionStatuses({ ...running, projections: [p] }))[0]!,
+    })),
+    workers: running.reactors.map((r) => ({
+      name: r.name,
+      status: async () => (await reactorStatuses({ ...running, reactors: [r] }))[0]!,
+    })),
+    reader,
     async stop() {
-      stopSeedRetries();
-      stopBridgeSeedRetries();
-      await closeBridge();
-      await server.close(config.shutdownTimeoutMs);
-      await Promise.all([...runners, ...workers].map((r) => r.stop()));
+      await stopAll(config.shutdownTimeoutMs);
       await stores.close();
     },
   };

@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { fold } from '../../domain/core/decider.ts';
 import { DomainError } from '../../domain/core/domain-error.ts';
 import {
   apiDestinationDecider,
   apiDestinationStream,
+  DEFAULT_SIGNING_OVERLAP_SECONDS,
   DESTINATION_NAME,
   type ApiDestination,
   type ApiDestinationCommand,
@@ -16,17 +18,30 @@ import type { UrlTemplate } from '../../domain/bridge/destination-url.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { commandHandler, type CommandContext } from '../core/command-handler.ts';
+import { createSecretBox, type SecretBox } from './secret-box.ts';
 
 /**
  * API destinations: create, update, delete, read (from the stream: strongly consistent). A destination
  * that names a connection is only recorded when that connection exists (a 400 naming `connection`
  * otherwise); deleting the connection later is refused by the admin API while destinations use it.
+ *
+ * Signing secrets (Standard Webhooks, `whsec_` + base64 of 32 random bytes): generated here at creation
+ * and at each rotation, sealed with the key-encryption secret (secret-box.ts, as connection secrets) before
+ * the decider sees them, and answered in clear exactly once — by the create or rotate call that made them
+ * (a replay of that call, same Idempotency-Key, answers without it: rotate again to get a new one).
+ * `createApiDestinationReader` is the only way back to clear secrets, for the delivery.
  */
 export type ApiDestinationView = ApiDestination & { createdAt: string; updatedAt: string; revision: number };
 
+/** A destination as the delivery needs it: with its signing secrets in clear. Never answered or logged. */
+export type DeliverableApiDestination = ApiDestinationView & {
+  /** the secrets that sign now: the current one, then the previous one during a rotation's overlap; empty: unsigned */
+  signingSecrets: string[];
+};
+
 export type ApiDestinationReader = {
   /** null when absent or deleted */
-  get(tenant: string, name: string): Promise<ApiDestinationView | null>;
+  get(tenant: string, name: string): Promise<DeliverableApiDestination | null>;
 };
 
 export type CreateApiDestinationInput = { tenant: string; name: string } & DestinationDefinition;
@@ -40,22 +55,75 @@ export type ApiDestinationChanges = {
 
 const notFound = () => new DomainError('API_DESTINATION.NOT_FOUND', 404, 'no such API destination');
 
+/** a fresh Standard Webhooks secret */
+export const newSigningSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
+/** the associated data of a destination's sealed signing secret: a ciphertext moved elsewhere does not open */
+const signingAad = (tenant: string, name: string) => `apiDestination/${tenant}/${name}/signingSecret`;
+
 const view = (state: ApiDestinationState, revision: number): ApiDestinationView | null =>
   state.status === 'exists' ? { ...state.destination, createdAt: state.createdAt, updatedAt: state.updatedAt, revision } : null;
 
-async function load(eventStore: EventStore, tenant: string, name: string): Promise<ApiDestinationView | null> {
+async function loadState(eventStore: EventStore, tenant: string, name: string): Promise<{ state: ApiDestinationState; revision: number } | null> {
   if (!DESTINATION_NAME.test(name)) return null;
   const events = await eventStore.readStream(apiDestinationStream(tenant, name));
-  return view(fold(apiDestinationDecider, events as unknown as ApiDestinationEvent[]), events.length - 1);
+  return { state: fold(apiDestinationDecider, events as unknown as ApiDestinationEvent[]), revision: events.length - 1 };
 }
 
-export function createApiDestinationReader({ eventStore }: { eventStore: EventStore }): ApiDestinationReader {
-  return { get: (tenant, name) => load(eventStore, tenant, name) };
+async function load(eventStore: EventStore, tenant: string, name: string): Promise<ApiDestinationView | null> {
+  const loaded = await loadState(eventStore, tenant, name);
+  return loaded === null ? null : view(loaded.state, loaded.revision);
 }
 
-export function createApiDestinationCommands({ eventStore, clock }: { eventStore: EventStore; clock: Clock }) {
+export type ApiDestinationReaderDeps = {
+  eventStore: EventStore;
+  /** the key-encryption secret (infra/identity/key-secret.ts loadKeyEncryptionSecret) */
+  secret: string;
+  /** decides whether the previous signing secret's overlap is over */
+  clock: Clock;
+};
+
+/** The delivery's reader: the destination with its signing secrets opened (one stream read per call). */
+export function createApiDestinationReader({ eventStore, secret, clock }: ApiDestinationReaderDeps): ApiDestinationReader {
+  const box = createSecretBox(secret);
+  return {
+    async get(tenant, name) {
+      const loaded = await loadState(eventStore, tenant, name);
+      if (loaded === null || loaded.state.status !== 'exists') return null;
+      const { state } = loaded;
+      const d = state.destination;
+      const open = (sealed: string) => box.open(sealed, signingAad(d.tenant, d.name));
+      const signingSecrets: string[] = [];
+      if (state.signing !== undefined) {
+        signingSecrets.push(open(state.signing.current));
+        const previous = state.signing.previous;
+        if (previous !== undefined && previous.validUntil > clock.now().toISOString()) signingSecrets.push(open(previous.secret));
+      }
+      return { ...view(state, loaded.revision)!, signingSecrets };
+    },
+  };
+}
+
+export type ApiDestinationCommandsDeps = {
+  eventStore: EventStore;
+  clock: Clock;
+  /** the key-encryption secret that seals signing secrets (infra/identity/key-secret.ts loadKeyEncryptionSecret) */
+  secret: string;
+};
+
+export type SigningSecretRotation = {
+  destination: ApiDestinationView;
+  /** the new secret in clear; absent when the call is a replay (the secret was answered the first time) */
+  signingSecret?: string;
+  /** until when the previous secret keeps signing; null: it stopped at once (or there was none) */
+  previousValidUntil: string | null;
+  replayed: boolean;
+};
+
+export function createApiDestinationCommands({ eventStore, clock, secret }: ApiDestinationCommandsDeps) {
   const handle = commandHandler(eventStore, apiDestinationDecider);
   const now = () => clock.now().toISOString();
+  let sealer: SecretBox | undefined;
+  const box = () => (sealer ??= createSecretBox(secret));
 
   const requireConnection = async (tenant: string, name: string | null | undefined) => {
     if (name === undefined || name === null || !CONNECTION_NAME.test(name)) return; // absent, or the decider names the bad value
@@ -74,16 +142,41 @@ export function createApiDestinationCommands({ eventStore, clock }: { eventStore
   };
 
   return {
-    async create(input: CreateApiDestinationInput, ctx: CommandContext, commandId: string): Promise<{ destination: ApiDestinationView; created: boolean }> {
+    /** `signingSecret`: the new destination's signing secret in clear, answered once (absent on a replay) */
+    async create(input: CreateApiDestinationInput, ctx: CommandContext, commandId: string): Promise<{ destination: ApiDestinationView; created: boolean; signingSecret?: string }> {
       if (!DESTINATION_NAME.test(input.name)) {
         throw new DomainError('API_DESTINATION.INVALID', 400, 'invalid API destination: name must be 1-64 letters, digits, _ or -', [
           { field: 'name', message: 'must be 1-64 letters, digits, _ or -, starting with a letter or digit' },
         ]);
       }
       await requireConnection(input.tenant, input.connection);
-      const { destination, replayed } = await run(input.tenant, input.name, { type: 'CreateApiDestination', ...input, now: now() }, ctx, commandId);
+      const signingSecret = newSigningSecret();
+      const sealed = box().seal(signingSecret, signingAad(input.tenant, input.name));
+      const { destination, replayed } = await run(input.tenant, input.name, { type: 'CreateApiDestination', ...input, signingSecret: sealed, now: now() }, ctx, commandId);
       if (destination === null) throw notFound();
-      return { destination, created: !replayed };
+      return { destination, created: !replayed, ...(!replayed && { signingSecret }) };
+    },
+
+    /**
+     * A new signing secret (answered once); the current one keeps signing beside it for `overlapSeconds`
+     * (default 24 h; 0: it stops at once).
+     */
+    async rotateSigningSecret(tenant: string, name: string, overlapSeconds: number | undefined, ctx: CommandContext, commandId: string): Promise<SigningSecretRotation> {
+      if (!DESTINATION_NAME.test(name)) throw notFound();
+      const signingSecret = newSigningSecret();
+      const at = now();
+      const r = await handle({
+        stream: apiDestinationStream(tenant, name),
+        command: { type: 'RotateApiDestinationSigningSecret', secret: box().seal(signingSecret, signingAad(tenant, name)), overlapSeconds: overlapSeconds ?? DEFAULT_SIGNING_OVERLAP_SECONDS, now: at },
+        commandId,
+        now: at,
+        context: { ...ctx, tenant },
+      });
+      const destination = view(r.state, r.revision);
+      if (destination === null) throw notFound();
+      const rotated = r.events.find((e) => e.type === 'ApiDestinationSigningSecretRotated');
+      const previousValidUntil = (rotated?.data as { previousValidUntil?: string | null } | undefined)?.previousValidUntil ?? null;
+      return { destination, ...(!r.replayed && { signingSecret }), previousValidUntil, replayed: r.replayed };
     },
 
     async update(tenant: string, name: string, changes: ApiDestinationChanges, ctx: CommandContext, commandId: string): Promise<ApiDestinationView> {

@@ -51,6 +51,8 @@ export type DeliveryOutcome =
       retryable: boolean;
       error: string;
       httpStatus?: number;
+      /** the peer's Retry-After (a 429 or 503), in ms: the next attempt is not made before it */
+      retryAfterMs?: number;
     };
 
 export type TargetAdapter = {

@@ -1,6 +1,6 @@
 import type { ConnectionAuth } from '../../domain/bridge/connection.decider.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
-import type { HttpClient, HttpResponse } from '../../infra/core/http-client.port.ts';
+import { isDestinationRefused, type HttpClient, type HttpResponse } from '../../infra/core/http-client.port.ts';
 
 /**
  * Access tokens of OAuth client-credentials connections (spec "Authentication": client-credentials grant
@@ -20,8 +20,10 @@ import type { HttpClient, HttpResponse } from '../../infra/core/http-client.port
  * - `invalidate` drops a token a destination refused (401): the next delivery attempt fetches a new one.
  *   Only that token is dropped, so a fresh one fetched meanwhile by another delivery stays.
  *
- * Errors are OAuthTokenError: `retryable` for network errors, timeouts, 408, 429 and 5xx; not for other
- * answers (invalid_client, a body without access_token). Messages never contain the client secret.
+ * Errors are OAuthTokenError: `retryable` for network errors, timeouts, 408, 429 and 5xx (with the
+ * endpoint's Retry-After as `retryAfterMs`); not for other answers (invalid_client, a body without
+ * access_token) nor for a token URL the outbound client refuses (SSRF guard). Messages never contain the
+ * client secret.
  */
 export type OAuthClientCredentials = Extract<ConnectionAuth<string>, { kind: 'OAUTH_CLIENT_CREDENTIALS' }>;
 
@@ -30,11 +32,14 @@ export type OAuthTokenKey = { tenant: string; connection: string };
 export class OAuthTokenError extends Error {
   readonly retryable: boolean;
   readonly httpStatus: number | undefined;
-  constructor(message: string, retryable: boolean, httpStatus?: number) {
+  /** the token endpoint's Retry-After (429, 503), in ms */
+  readonly retryAfterMs: number | undefined;
+  constructor(message: string, retryable: boolean, httpStatus?: number, retryAfterMs?: number) {
     super(message);
     this.name = 'OAuthTokenError';
     this.retryable = retryable;
     this.httpStatus = httpStatus;
+    this.retryAfterMs = retryAfterMs;
   }
 }
 
@@ -76,7 +81,7 @@ export function grantParameters(config: OAuthClientCredentials): URLSearchParams
   return p;
 }
 
-function tokenRequest(config: OAuthClientCredentials, signal: AbortSignal) {
+function tokenRequest(config: OAuthClientCredentials, timeoutMs: number) {
   const params = grantParameters(config);
   const headers: Record<string, string> = { accept: 'application/json' };
   if (config.clientAuth === 'client_secret_basic') {
@@ -85,10 +90,10 @@ function tokenRequest(config: OAuthClientCredentials, signal: AbortSignal) {
   if (config.method === 'GET') {
     const url = new URL(config.tokenUrl);
     for (const [k, v] of params) url.searchParams.set(k, v);
-    return { method: 'GET', url: url.toString(), headers, signal };
+    return { method: 'GET', url: url.toString(), headers, timeoutMs };
   }
   headers['content-type'] = 'application/x-www-form-urlencoded';
-  return { method: 'POST', url: config.tokenUrl, headers, body: params.toString(), signal };
+  return { method: 'POST', url: config.tokenUrl, headers, body: params.toString(), timeoutMs };
 }
 
 function tokenError(res: HttpResponse): OAuthTokenError {
@@ -100,7 +105,7 @@ function tokenError(res: HttpResponse): OAuthTokenError {
     // not JSON: the status says enough
   }
   const retryable = res.status === 408 || res.status === 429 || res.status >= 500;
-  return new OAuthTokenError(clip(`the token endpoint answered ${res.status}${reason}`), retryable, res.status);
+  return new OAuthTokenError(clip(`the token endpoint answered ${res.status}${reason}`), retryable, res.status, res.retryAfterMs);
 }
 
 export function createOAuthTokenCache(o: OAuthTokenCacheOptions): OAuthTokenCache {
@@ -114,8 +119,10 @@ export function createOAuthTokenCache(o: OAuthTokenCacheOptions): OAuthTokenCach
   async function fetchToken(id: string, revision: number, config: OAuthClientCredentials): Promise<string> {
     let res: HttpResponse;
     try {
-      res = await o.http.send(tokenRequest(config, AbortSignal.timeout(fetchTimeoutMs)));
+      res = await o.http.send(tokenRequest(config, fetchTimeoutMs));
     } catch (err) {
+      // the SSRF guard's message names the host and address only, never the URL's query
+      if (isDestinationRefused(err)) throw new OAuthTokenError(`the token endpoint cannot be called: ${err.message}`, false);
       const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
       // the client's message may quote the URL, which holds the client secret with GET + client_secret_post
       const why = [config.clientSecret, formEncode(config.clientSecret), encodeURIComponent(config.clientSecret)].reduce(

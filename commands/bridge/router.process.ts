@@ -15,6 +15,7 @@ import type { EventStore } from '../../infra/core/event-store.port.ts';
 import type { ReadStore } from '../../infra/core/read-store.port.ts';
 import { commandHandler } from '../core/command-handler.ts';
 import { createReactor, type Reactor, type ReactorLog } from '../core/reactor.ts';
+import { createDeliveryScheduler, type KnownTarget } from './delivery.scheduler.ts';
 import type { ConfigCenter, ConversionResult, Convert, RulesIndex } from './contracts.ts';
 
 /**
@@ -54,6 +55,9 @@ export type EventRouterDeps = {
 };
 
 export const ROUTER_NAME = 'bridge.router';
+
+/** the EventRouted event as appended, with its stream */
+type RoutedEvent = Pick<RecordedEvent, 'id' | 'type' | 'data' | 'stream' | 'metadata'>;
 
 type CompiledBus = {
   version: string;
@@ -120,7 +124,7 @@ export function createEventRouter(deps: EventRouterDeps) {
   }
 
   /** The routing decision for an accepted event (no write). */
-  async function decideRouting(accepted: EventAcceptedData): Promise<Omit<EventRoutedData, 'routedAt' | 'key'>> {
+  async function decideRouting(accepted: EventAcceptedData, used?: Map<string, Rule>): Promise<Omit<EventRoutedData, 'routedAt' | 'key'>> {
     const { version, rules } = await index.rulesForBus(accepted.bus, accepted.busTenant);
     const tenant = accepted.tenant;
     const optedOut = await index.optedOut(tenant);
@@ -146,15 +150,25 @@ export function createEventRouter(deps: EventRouterDeps) {
       const targets: RoutedTarget[] = [];
       for (const target of rule.targets) targets.push(await renderTarget(accepted, rule, target));
       matched.push({ ruleId: rule.ruleId, ruleTenant: rule.tenant, platform: isPlatformRule(rule), targets });
+      used?.set(ruleKey(rule), rule);
     }
     return { evaluated: evaluated.map((r) => r.ruleId), matched, skipped, matcherVersion: version };
   }
 
   /** Routes one recorded EventAccepted: appends EventRouted once (nothing when it was routed before). */
   async function route(recorded: RecordedEvent): Promise<EventRoutedData | null> {
+    return (await routeAndRecord(recorded))?.routed ?? null;
+  }
+
+  /**
+   * route(), also answering the EventRouted event as appended (or as found, when routed before) and the
+   * rules' target records routing used, so delivery scheduling follows without reading them again.
+   */
+  async function routeAndRecord(recorded: RecordedEvent): Promise<{ routed: EventRoutedData; event: RoutedEvent; targets: KnownTarget } | null> {
     if (recorded.type !== 'EventAccepted') return null;
     const accepted = recorded.data as EventAcceptedData;
-    const routing = await decideRouting(accepted);
+    const used = new Map<string, Rule>();
+    const routing = await decideRouting(accepted, used);
     const now = clock.now().toISOString();
     const result = await handle({
       stream: recorded.stream,
@@ -168,17 +182,34 @@ export function createEventRouter(deps: EventRouterDeps) {
         causationId: recorded.id,
       },
     });
-    return result.state.status === 'routed' ? result.state.routed : null;
+    if (result.state.status !== 'routed') return null;
+    const event = result.events.find((e) => e.type === 'EventRouted');
+    if (event === undefined) return null;
+    const targets: KnownTarget = (ruleTenant, ruleId, targetId) =>
+      result.replayed ? undefined : (used.get(`${ruleTenant}/${ruleId}`)?.targets.find((t) => t.id === targetId) ?? null);
+    return { routed: result.state.routed, event: { ...event, stream: recorded.stream }, targets };
   }
 
-  return { route, decideRouting };
+  return { route, routeAndRecord, decideRouting };
 }
 
 export type EventRouter = ReturnType<typeof createEventRouter>;
 
-/** The router as a worker: a checkpointed subscription to EventAccepted (commands/core/reactor.ts). */
+/** how many events of a page the router works on at once (their appends share commits: batched appends) */
+const ROUTER_CONCURRENCY = 32;
+
+/**
+ * The router as a worker: a checkpointed reactor on EventAccepted (commands/core/reactor.ts) that routes
+ * each event of a page and schedules its deliveries (delivery.scheduler.ts) right away, several events at
+ * once. Both steps are idempotent, so a page handled again after a crash appends nothing twice.
+ */
 export function createRouterWorker(deps: EventRouterDeps & { readStore: ReadStore; retryDelayMs?: number }): Reactor {
   const router = createEventRouter(deps);
+  const scheduler = createDeliveryScheduler({ eventStore: deps.eventStore, clock: deps.clock });
+  const one = async (event: RecordedEvent) => {
+    const r = await router.routeAndRecord(event);
+    if (r !== null) await scheduler.schedule(r.event, r.targets);
+  };
   return createReactor({
     name: ROUTER_NAME,
     eventStore: deps.eventStore,
@@ -187,8 +218,10 @@ export function createRouterWorker(deps: EventRouterDeps & { readStore: ReadStor
     filter: { categories: [PUBLISHED_CATEGORY], eventTypes: ['EventAccepted'] },
     ...(deps.log && { log: deps.log }),
     ...(deps.retryDelayMs !== undefined && { retryDelayMs: deps.retryDelayMs }),
-    async handle(event) {
-      await router.route(event);
+    async handlePage(events) {
+      for (let i = 0; i < events.length; i += ROUTER_CONCURRENCY) {
+        await Promise.all(events.slice(i, i + ROUTER_CONCURRENCY).map(one));
+      }
     },
   });
 }

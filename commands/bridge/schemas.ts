@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { ValidateFunction } from 'ajv';
-import { fold } from '../../domain/core/decider.ts';
+import { fold, type Decider } from '../../domain/core/decider.ts';
 import { DomainError } from '../../domain/core/domain-error.ts';
 import type { RecordedEvent } from '../../domain/core/event.ts';
 import { PLATFORM_TENANT } from '../../domain/bridge/model.ts';
-import { businessDataJsonSchema, compileJsonSchema, toViolations } from '../../domain/bridge/openapi-schema.ts';
+import { businessDataJsonSchema } from '../../domain/bridge/openapi-schema.ts';
 import {
   findVersion,
   latestVersion,
@@ -12,6 +12,7 @@ import {
   schemaDecider,
   schemaStream,
   type Schema,
+  type SchemaCommand,
   type SchemaEvent,
   type SchemaState,
 } from '../../domain/bridge/schema.decider.ts';
@@ -19,6 +20,7 @@ import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { commandHandler, type CommandContext } from '../core/command-handler.ts';
 import type { SchemaValidator, SchemaViolation } from './contracts.ts';
+import { compileFailure, compileJsonSchema, compileProblems, toViolations } from './schema.compiler.ts';
 
 export type SchemaCommandsDeps = { eventStore: EventStore; clock: Clock };
 
@@ -80,11 +82,29 @@ export type SchemaReader = ReturnType<typeof createSchemaReader>;
 const ownersFor = (tenant: string): string[] => (tenant === PLATFORM_TENANT ? [PLATFORM_TENANT] : [tenant, PLATFORM_TENANT]);
 
 /**
+ * The schema decider plus the one check that needs ajv, which domain/ does not use: a new version's
+ * business-data schema must compile (schema.compiler.ts). It runs on what decide accepted, so every other
+ * answer (409, 413, the document's problems) comes first, as when the check was part of the decider.
+ */
+const compilingSchemaDecider: Decider<SchemaCommand, SchemaEvent, SchemaState> = {
+  ...schemaDecider,
+  decide(command, state) {
+    const events = schemaDecider.decide(command, state);
+    for (const e of events) {
+      if (e.type !== 'SchemaVersionAdded') continue;
+      const problems = compileProblems(e.data.content, 'content');
+      if (problems.length > 0) throw compileFailure(problems);
+    }
+    return events;
+  },
+};
+
+/**
  * The schema registry's commands. Every method takes the caller's context (its tenant is replaced by the
  * schema's owner) and a command id (the Idempotency-Key, or a derived one for the seed).
  */
 export function createSchemaCommands({ eventStore, clock }: SchemaCommandsDeps) {
-  const handle = commandHandler(eventStore, schemaDecider);
+  const handle = commandHandler(eventStore, compilingSchemaDecider);
   const reader = createSchemaReader({ eventStore });
   const now = () => clock.now().toISOString();
   const existing = (state: SchemaState): Schema => {

@@ -1,26 +1,32 @@
 import type { Decider } from '../../domain/core/decider.ts';
 import { DomainError } from '../../domain/core/domain-error.ts';
-import type { DomainEvent, EventEnvelope, EventMetadata, RecordedEvent } from '../../domain/core/event.ts';
+import type { DomainEvent, EventEnvelope, RecordedEvent } from '../../domain/core/event.ts';
 import type { EventStore, ExpectedRevision } from '../../infra/core/event-store.port.ts';
 import { isWrongExpectedRevision, WrongExpectedRevisionError } from '../../infra/core/store-errors.ts';
-import { eventIdFor } from './event-id.ts';
+import { envelopesFor, type CommandContext } from './envelopes.ts';
 
-/** Who asks, and why: copied into every event's metadata. */
-export type CommandContext = {
-  tenant: string;
-  actor?: string;
-  correlationId?: string;
-  causationId?: string;
-};
+export type { CommandContext } from './envelopes.ts';
 
-export type CommandEnvelope<C> = {
+export type CommandEnvelope<C, S = never> = {
   stream: string;
-  command: C;
+  /** one command, or several decided in turn (each on the state the previous one left) and appended together */
+  command: C | C[];
   /** Client-supplied or derived; the same id twice is the same command (appends nothing twice). */
   commandId: string;
   /** ISO instant from the clock: the only time the decider sees comes inside the command. */
   now: string;
   context: CommandContext;
+  /**
+   * How the stream's state is known (default: read and folded, retried on a conflict):
+   * - `new`: the command only makes sense on a stream that does not exist yet; it is decided on the
+   *   initial state without reading and appended with `no_stream` (putEvent's atomic acceptance);
+   * - `append`: decided on the initial state without reading, appended with `any` (a topic log);
+   * - a state the caller has just folded itself, with its revision: appended with that revision, and a
+   *   conflict is thrown to the caller (a worker racing others for the same stream).
+   */
+  from?: 'new' | 'append' | { state: S; revision: number };
+  /** what a conflict means when the stream is read (default `retry`); `duplicate`: done already */
+  onConflict?: 'retry' | 'duplicate';
 };
 
 export type CommandResult<E extends DomainEvent, S> = {
@@ -31,13 +37,16 @@ export type CommandResult<E extends DomainEvent, S> = {
   revision: number;
   /** true when the command id was already in the stream: nothing new was appended */
   replayed: boolean;
+  /** true when the conflict rule said "done already" (`from: 'new'`, `onConflict: 'duplicate'`): nothing appended */
+  duplicate?: boolean;
 };
 
 export type CommandHandlerOptions = { maxAttempts?: number; schemaVersion?: number };
 
 /**
- * Load the stream, fold, decide, append with the expected revision. On a revision conflict the whole
- * cycle runs again (a bounded number of times), then the conflict becomes a 409 DomainError.
+ * The one way to append (issue 8, item 6): load the stream, fold, decide, append with the expected
+ * revision. On a revision conflict the whole cycle runs again (a bounded number of times), then the
+ * conflict becomes a 409 DomainError. Metadata and event ids come from envelopesFor, nowhere else.
  */
 export function commandHandler<C, E extends DomainEvent, S>(
   store: EventStore,
@@ -47,46 +56,66 @@ export function commandHandler<C, E extends DomainEvent, S>(
   const maxAttempts = options.maxAttempts ?? 4;
   const schemaVersion = options.schemaVersion ?? 1;
 
-  return async function handle(envelope: CommandEnvelope<C>): Promise<CommandResult<E, S>> {
+  const decideAll = (commands: C | C[], state: S): { decided: E[]; state: S } => {
+    const decided: E[] = [];
+    for (const command of Array.isArray(commands) ? commands : [commands]) {
+      for (const e of decider.decide(command, state)) {
+        decided.push(e);
+        state = decider.evolve(state, e);
+      }
+    }
+    return { decided, state };
+  };
+
+  /** decides on `state` (at `revision`) and appends with `expected`; a conflict is thrown */
+  async function decideAndAppend(envelope: CommandEnvelope<C, S>, state: S, revision: number, expected: ExpectedRevision): Promise<CommandResult<E, S>> {
+    const { decided, state: after } = decideAll(envelope.command, state);
+    if (decided.length === 0) return { events: [], state, revision, replayed: false };
+    const toAppend = envelopesFor(decided, { ...envelope, schemaVersion });
+    const result = await store.append(envelope.stream, toAppend, expected);
+    const first = result.revision - decided.length + 1;
+    const events = toAppend.map((e, i) => ({ ...e, revision: first + i })) as CommandResult<E, S>['events'];
+    return { events, state: after, revision: result.revision, replayed: false };
+  }
+
+  async function load(stream: string, commandId: string) {
+    const recorded = (await store.readStream(stream)) as unknown as RecordedEvent<E['type'], E['data']>[];
+    let state = decider.initialState();
+    const earlier: RecordedEvent<E['type'], E['data']>[] = [];
+    for (const e of recorded) {
+      state = decider.evolve(state, e as unknown as E);
+      if (e.metadata.commandId === commandId) earlier.push(e);
+    }
+    return { state, earlier, revision: recorded.length - 1 };
+  }
+
+  return async function handle(envelope: CommandEnvelope<C, S>): Promise<CommandResult<E, S>> {
+    const from = envelope.from;
+    if (from === 'new' || from === 'append') {
+      try {
+        return await decideAndAppend(envelope, decider.initialState(), -1, from === 'new' ? 'no_stream' : 'any');
+      } catch (err) {
+        if (from === 'new' && isWrongExpectedRevision(err)) {
+          const { state, revision } = await load(envelope.stream, envelope.commandId);
+          return { events: [], state, revision, replayed: false, duplicate: true };
+        }
+        throw err;
+      }
+    }
+    if (from !== undefined) return decideAndAppend(envelope, from.state, from.revision, from.revision < 0 ? 'no_stream' : from.revision);
+
     let lastConflict: WrongExpectedRevisionError | undefined;
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-      const recorded = (await store.readStream(envelope.stream)) as unknown as RecordedEvent<E['type'], E['data']>[];
-      let state = decider.initialState();
-      const earlier: RecordedEvent<E['type'], E['data']>[] = [];
-      for (const e of recorded) {
-        state = decider.evolve(state, e as unknown as E);
-        if (e.metadata.commandId === envelope.commandId) earlier.push(e);
-      }
-      const revision = recorded.length - 1;
+      const { state, earlier, revision } = await load(envelope.stream, envelope.commandId);
       if (earlier.length > 0) return { events: earlier, state, revision, replayed: true };
-
-      const decided = decider.decide(envelope.command, state);
-      if (decided.length === 0) return { events: [], state, revision, replayed: false };
-
-      const metadata: EventMetadata = {
-        tenant: envelope.context.tenant,
-        ...(envelope.context.actor !== undefined && { actor: envelope.context.actor }),
-        ...(envelope.context.correlationId !== undefined && { correlationId: envelope.context.correlationId }),
-        ...(envelope.context.causationId !== undefined && { causationId: envelope.context.causationId }),
-        commandId: envelope.commandId,
-        occurredAt: envelope.now,
-        schemaVersion,
-      };
-      const toAppend: EventEnvelope[] = decided.map((e, i) => ({
-        id: eventIdFor(envelope.commandId, i, envelope.stream),
-        type: e.type,
-        data: e.data,
-        metadata,
-      }));
-      const expected: ExpectedRevision = revision < 0 ? 'no_stream' : revision;
       try {
-        const result = await store.append(envelope.stream, toAppend, expected);
-        for (const e of decided) state = decider.evolve(state, e);
-        const first = result.revision - decided.length + 1;
-        const events = toAppend.map((e, i) => ({ ...e, revision: first + i })) as CommandResult<E, S>['events'];
-        return { events, state, revision: result.revision, replayed: false };
+        return await decideAndAppend(envelope, state, revision, revision < 0 ? 'no_stream' : revision);
       } catch (err) {
         if (!isWrongExpectedRevision(err)) throw err;
+        if (envelope.onConflict === 'duplicate') {
+          const now = await load(envelope.stream, envelope.commandId);
+          return { events: [], state: now.state, revision: now.revision, replayed: false, duplicate: true };
+        }
         lastConflict = err;
       }
     }

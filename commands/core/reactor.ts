@@ -1,22 +1,25 @@
-import { batches } from '../../domain/core/async-batches.ts';
 import type { RecordedEvent } from '../../domain/core/event.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { AllFilter, EventStore } from '../../infra/core/event-store.port.ts';
+import { matchesFilter } from '../../infra/core/event-filter.ts';
+import { consumerLag } from '../../infra/core/lag.ts';
+import type { LogConsumer } from '../../infra/core/log-consumer.ts';
+import { createLogReader } from '../../infra/core/log-reader.ts';
 import { START } from '../../infra/core/position.ts';
 import type { ReadStore } from '../../infra/core/read-store.port.ts';
-import { consumerLag } from '../../infra/core/lag.ts';
-import { superviseLoop } from '../../infra/core/supervised-loop.ts';
 
 /**
- * A process manager's engine: a checkpointed subscription that hands each matching event to `handle`,
- * one at a time, in log order (a projection's runner, minus the read model). Unlike a projection, `handle`
- * writes to the event store, outside any read-store transaction; so delivery is at-least-once and the
- * handler must be idempotent — commands with ids derived from the event's id make it so (a redelivered
- * event finds its command id in the stream and appends nothing).
+ * A process manager's engine: a checkpointed log consumer that hands the matching events of each page to
+ * `handlePage` (or `handle`, one at a time), in log order. Unlike a projection, its effects are appends to
+ * the event store, outside any read-store transaction: delivery is at-least-once and the handler must be
+ * idempotent — commands with ids derived from the event's id make it so (a redelivered event finds its
+ * command id in the stream and appends nothing). Work that turns events into due items is a projection
+ * instead (its items and its checkpoint commit together).
  *
- * The checkpoint (`_reactors` collection of the read store) moves after each batch of events that were
- * already available, not after every event: a crash re-handles at most that batch. A failing handler
- * (store down, a bug) is logged and retried from the checkpoint with a doubling delay (up to 30 s).
+ * In a platform process the reactor's `consumer` runs on the process's one log reader; `start()` runs it
+ * on a reader of its own (tests, one-off tools). The checkpoint (`_reactors` collection of the read store)
+ * moves after each page that had events for it. A failing handler leaves the shared tail and is retried
+ * from its checkpoint with a doubling delay.
  */
 export type ReactorLog = {
   info(obj: object, msg: string): void;
@@ -31,7 +34,10 @@ export type ReactorOptions = {
   readStore: ReadStore;
   clock: Clock;
   filter: AllFilter;
-  handle(event: RecordedEvent): Promise<void>;
+  /** one event at a time (give this or handlePage) */
+  handle?(event: RecordedEvent): Promise<void>;
+  /** the page's matching events at once, in log order (batched appends) */
+  handlePage?(events: RecordedEvent[]): Promise<void>;
   log?: ReactorLog;
   batchSize?: number;
   retryDelayMs?: number;
@@ -49,13 +55,16 @@ export type ReactorStatus = {
 
 export type Reactor = {
   readonly name: string;
+  /** what the process's log reader runs */
+  readonly consumer: LogConsumer;
+  /** runs the consumer on a log reader of its own */
   start(): void;
-  /** stops after the event in hand (the checkpoint is written first) */
+  /** stops after the page in hand (the checkpoint is written first) */
   stop(): Promise<void>;
   status(): Promise<ReactorStatus>;
   /**
    * Handles every pending event up to the log's head, without the live subscription, and answers how many
-   * it handled. For tests and one-off runs; do not call it while the reactor is started.
+   * it handled. For tests and one-off runs; do not call it while the reactor runs.
    */
   drain(): Promise<number>;
 };
@@ -63,17 +72,19 @@ export type Reactor = {
 export const REACTOR_CHECKPOINTS = '_reactors';
 type Checkpoint = { id: string; position: string; updatedAt: string };
 
-const silent: ReactorLog = { info() {}, warn() {}, error() {} };
-
 export function createReactor(o: ReactorOptions): Reactor {
-  const { eventStore, readStore, clock, filter, handle, name } = o;
-  const log = o.log ?? silent;
+  const { eventStore, readStore, clock, filter, name } = o;
   const batchSize = o.batchSize ?? 100;
-  let state: ReactorStatus['state'] = 'stopped';
-  let lastError: string | undefined;
-  let abort: AbortController | undefined;
-  let loop: Promise<void> | undefined;
   let ensured = false;
+  let position = START;
+  let reader: ReturnType<typeof createLogReader> | undefined;
+
+  const handlePage =
+    o.handlePage ??
+    (async (events: RecordedEvent[]) => {
+      for (const e of events) await o.handle!(e);
+    });
+  if (o.handle === undefined && o.handlePage === undefined) throw new Error(`reactor ${name}: give handle or handlePage`);
 
   const checkpoints = () => readStore.collection<Checkpoint>(REACTOR_CHECKPOINTS);
   async function readPosition(): Promise<string> {
@@ -83,62 +94,60 @@ export function createReactor(o: ReactorOptions): Reactor {
     }
     return (await checkpoints().get(name))?.position ?? START;
   }
-  const savePosition = (position: string) => checkpoints().upsert({ id: name, position, updatedAt: clock.now().toISOString() });
+  const savePosition = (at: string) => checkpoints().upsert({ id: name, position: at, updatedAt: clock.now().toISOString() });
 
-  async function runOnce(signal: AbortSignal): Promise<void> {
-    const after = await readPosition();
-    state = 'running';
-    lastError = undefined;
-    for await (const batch of batches(eventStore.subscribeAll({ after, filter, signal }), batchSize)) {
-      for (const event of batch) await handle(event);
-      await savePosition(batch[batch.length - 1]!.position);
-      if (signal.aborted) return;
-    }
-  }
-
-  async function run(signal: AbortSignal): Promise<void> {
-    await superviseLoop({
-      signal,
-      runOnce,
-      ...(o.retryDelayMs !== undefined && { initialDelayMs: o.retryDelayMs }),
-      onFailure(err, retryInMs) {
-        state = 'retrying';
-        lastError = err instanceof Error ? err.message : String(err);
-        log.error({ reactor: name, err: lastError, retryInMs }, 'reactor failed; retrying from checkpoint');
-      },
-    });
-  }
+  const consumer: LogConsumer = {
+    name,
+    filter,
+    async start() {
+      position = await readPosition();
+      return position;
+    },
+    async handle(page) {
+      const events = page.events.filter((e) => e.position > position && matchesFilter(filter, e));
+      if (events.length > 0) {
+        await handlePage(events);
+        await savePosition(page.position);
+      }
+      if (page.position > position) position = page.position;
+      return position;
+    },
+  };
 
   return {
     name,
+    consumer,
     start() {
-      if (loop) return;
-      abort = new AbortController();
-      state = 'running';
-      loop = run(abort.signal).finally(() => {
-        state = 'stopped';
+      if (reader) return;
+      reader = createLogReader({
+        eventStore,
+        consumers: [consumer],
+        pageSize: batchSize,
+        catchUpPageSize: batchSize,
+        ...(o.retryDelayMs !== undefined && { retryDelayMs: o.retryDelayMs }),
+        ...(o.log && { log: o.log }),
       });
+      reader.start();
     },
     async stop() {
-      abort?.abort();
-      await loop;
-      loop = undefined;
+      await reader?.stop();
+      reader = undefined;
     },
     async status() {
-      const position = await readPosition();
-      const { head, lag } = await consumerLag(eventStore, position, filter);
-      return { name, position, head, lag, state, ...(lastError !== undefined && { lastError }) };
+      const s = reader?.status()[0];
+      const at = await readPosition();
+      const { head, lag } = await consumerLag(eventStore, at, filter);
+      const state = s === undefined || s.state === 'stopped' || s.state === 'retired' ? 'stopped' : s.state === 'retrying' ? 'retrying' : 'running';
+      return { name, position: at, head, lag, state, ...(s?.lastError !== undefined && { lastError: s.lastError }) };
     },
     async drain() {
-      let position = await readPosition();
+      let at = await consumer.start();
       let handled = 0;
       while (true) {
-        const page = await eventStore.readAll({ after: position, filter, limit: batchSize });
+        const page = await eventStore.readAll({ after: at, filter, limit: batchSize });
         if (page.length === 0) return handled;
-        for (const event of page) await handle(event);
+        at = await consumer.handle({ events: page, position: page[page.length - 1]!.position });
         handled += page.length;
-        position = page[page.length - 1]!.position;
-        await savePosition(position);
       }
     },
   };

@@ -2,7 +2,7 @@ import { assertNever, type Decider } from '../core/decider.ts';
 import { DomainError } from '../core/domain-error.ts';
 import type { DomainEvent } from '../core/event.ts';
 import { streamName } from '../core/stream-name.ts';
-import { CONNECTION_NAME, MAX_DESCRIPTION } from './connection.decider.ts';
+import { CONNECTION_NAME, isSealed, MAX_DESCRIPTION, type SealedSecret } from './connection.decider.ts';
 import { checkUrlTemplate, type UrlTemplate } from './destination-url.ts';
 import type { Violation } from './violation.ts';
 
@@ -21,6 +21,13 @@ import type { Violation } from './violation.ts';
  *
  * Rules name destinations by name; a destination deleted while rules still name it makes their
  * deliveries fail without retry (the message goes to the tolerance rule: dead letters or discarded).
+ *
+ * Signing (Standard Webhooks): every destination has a signing secret, generated and sealed by the
+ * command handler at creation (the decider only ever sees it sealed, as connection secrets) and shown to
+ * the administrator once. A rotation replaces it; the previous one keeps signing beside it until
+ * `previousValidUntil` (the overlap: receivers switch secrets without losing a message), then only the new
+ * one signs. A second rotation within the overlap ends the first one's previous secret at once. A
+ * destination recorded before signing existed has no secret (its deliveries are unsigned) until rotated.
  */
 export const API_DESTINATION_CATEGORY = 'apiDestination';
 export const DESTINATION_NAME = CONNECTION_NAME;
@@ -28,6 +35,9 @@ export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as
 export type HttpMethodName = (typeof HTTP_METHODS)[number];
 export const MIN_TIMEOUT_MS = 100;
 export const MAX_TIMEOUT_MS = 60_000;
+/** how long the previous signing secret keeps signing after a rotation, by default and at most */
+export const DEFAULT_SIGNING_OVERLAP_SECONDS = 24 * 3600;
+export const MAX_SIGNING_OVERLAP_SECONDS = 7 * 24 * 3600;
 
 export const apiDestinationStream = (tenant: string, name: string): string => streamName(API_DESTINATION_CATEGORY, tenant, name);
 
@@ -43,8 +53,21 @@ export type ApiDestination = {
 
 export type DestinationDefinition = Omit<ApiDestination, 'tenant' | 'name'>;
 
+/** The signing secrets, sealed: the current one, and the previous one during a rotation's overlap. */
+export type SigningSecrets = {
+  current: SealedSecret;
+  previous?: { secret: SealedSecret; validUntil: string };
+};
+
 export type ApiDestinationCommand =
-  | ({ type: 'CreateApiDestination'; tenant: string; name: string; now: string } & DestinationDefinition)
+  | ({
+      type: 'CreateApiDestination';
+      tenant: string;
+      name: string;
+      /** the sealed signing secret (commands/ generates and seals it) */
+      signingSecret?: SealedSecret;
+      now: string;
+    } & DestinationDefinition)
   | {
       type: 'UpdateApiDestination';
       /** only what is given changes; null removes description, connection, timeoutMs */
@@ -57,23 +80,31 @@ export type ApiDestinationCommand =
       };
       now: string;
     }
-  | { type: 'DeleteApiDestination'; now: string };
+  | { type: 'DeleteApiDestination'; now: string }
+  /** a new sealed signing secret; the current one keeps signing for overlapSeconds (0: stops at once) */
+  | { type: 'RotateApiDestinationSigningSecret'; secret: SealedSecret; overlapSeconds: number; now: string };
 
-export type ApiDestinationCreated = DomainEvent<'ApiDestinationCreated', { destination: ApiDestination; createdAt: string }>;
+export type ApiDestinationCreated = DomainEvent<'ApiDestinationCreated', { destination: ApiDestination; createdAt: string; signingSecret?: SealedSecret }>;
 /** the destination as it is after the update */
 export type ApiDestinationUpdated = DomainEvent<'ApiDestinationUpdated', { destination: ApiDestination; updatedAt: string }>;
 export type ApiDestinationDeleted = DomainEvent<'ApiDestinationDeleted', { tenant: string; name: string; at: string }>;
-export type ApiDestinationEvent = ApiDestinationCreated | ApiDestinationUpdated | ApiDestinationDeleted;
+/** the new sealed secret; the one it replaces signs too until previousValidUntil (null: not at all) */
+export type ApiDestinationSigningSecretRotated = DomainEvent<
+  'ApiDestinationSigningSecretRotated',
+  { tenant: string; name: string; secret: SealedSecret; previousValidUntil: string | null; at: string }
+>;
+export type ApiDestinationEvent = ApiDestinationCreated | ApiDestinationUpdated | ApiDestinationDeleted | ApiDestinationSigningSecretRotated;
 export const API_DESTINATION_EVENT_TYPES: ReadonlyArray<ApiDestinationEvent['type']> = [
   'ApiDestinationCreated',
   'ApiDestinationUpdated',
   'ApiDestinationDeleted',
+  'ApiDestinationSigningSecretRotated',
 ];
 
 export type ApiDestinationState =
   | { status: 'none' }
   | { status: 'deleted'; tenant: string; name: string; deletedAt: string }
-  | { status: 'exists'; destination: ApiDestination; createdAt: string; updatedAt: string };
+  | { status: 'exists'; destination: ApiDestination; createdAt: string; updatedAt: string; signing?: SigningSecrets };
 
 const invalid = (violations: Violation[]): never => {
   throw new DomainError(
@@ -109,12 +140,19 @@ export const apiDestinationDecider: Decider<ApiDestinationCommand, ApiDestinatio
 
   evolve(state, event) {
     switch (event.type) {
-      case 'ApiDestinationCreated':
-        return { status: 'exists', destination: event.data.destination, createdAt: event.data.createdAt, updatedAt: event.data.createdAt };
+      case 'ApiDestinationCreated': {
+        const d = event.data;
+        return { status: 'exists', destination: d.destination, createdAt: d.createdAt, updatedAt: d.createdAt, ...(d.signingSecret !== undefined && { signing: { current: d.signingSecret } }) };
+      }
       case 'ApiDestinationUpdated':
-        return state.status === 'exists'
-          ? { status: 'exists', destination: event.data.destination, createdAt: state.createdAt, updatedAt: event.data.updatedAt }
-          : state;
+        return state.status === 'exists' ? { ...state, destination: event.data.destination, updatedAt: event.data.updatedAt } : state;
+      case 'ApiDestinationSigningSecretRotated': {
+        if (state.status !== 'exists') return state;
+        const { secret, previousValidUntil } = event.data;
+        const current = state.signing?.current;
+        const previous = current !== undefined && previousValidUntil !== null ? { previous: { secret: current, validUntil: previousValidUntil } } : {};
+        return { ...state, signing: { current: secret, ...previous } };
+      }
       case 'ApiDestinationDeleted':
         return { status: 'deleted', tenant: event.data.tenant, name: event.data.name, deletedAt: event.data.at };
       default:
@@ -126,7 +164,8 @@ export const apiDestinationDecider: Decider<ApiDestinationCommand, ApiDestinatio
     switch (command.type) {
       case 'CreateApiDestination': {
         if (state.status === 'exists') throw new DomainError('API_DESTINATION.EXISTS', 409, `an API destination named ${command.name} exists`, { name: command.name });
-        const { type: _t, now, ...fields } = command;
+        const { type: _t, now, signingSecret, ...fields } = command;
+        if (signingSecret !== undefined && !isSealed(signingSecret)) throw new Error('an API destination signing secret reached the decider unsealed');
         const destination: ApiDestination = {
           tenant: fields.tenant,
           name: fields.name,
@@ -138,7 +177,12 @@ export const apiDestinationDecider: Decider<ApiDestinationCommand, ApiDestinatio
         };
         const v = checkDestination(destination);
         if (v.length > 0) invalid(v);
-        return [{ type: 'ApiDestinationCreated', data: { destination: { ...destination, urlTemplate: normalized(destination.urlTemplate) }, createdAt: now } }];
+        return [
+          {
+            type: 'ApiDestinationCreated',
+            data: { destination: { ...destination, urlTemplate: normalized(destination.urlTemplate) }, createdAt: now, ...(signingSecret !== undefined && { signingSecret }) },
+          },
+        ];
       }
       case 'UpdateApiDestination': {
         if (state.status !== 'exists') throw new DomainError('API_DESTINATION.NOT_FOUND', 404, 'no such API destination');
@@ -167,6 +211,17 @@ export const apiDestinationDecider: Decider<ApiDestinationCommand, ApiDestinatio
       case 'DeleteApiDestination':
         if (state.status !== 'exists') throw new DomainError('API_DESTINATION.NOT_FOUND', 404, 'no such API destination');
         return [{ type: 'ApiDestinationDeleted', data: { tenant: state.destination.tenant, name: state.destination.name, at: command.now } }];
+      case 'RotateApiDestinationSigningSecret': {
+        if (state.status !== 'exists') throw new DomainError('API_DESTINATION.NOT_FOUND', 404, 'no such API destination');
+        if (!isSealed(command.secret)) throw new Error('an API destination signing secret reached the decider unsealed');
+        const overlap = command.overlapSeconds;
+        if (!Number.isInteger(overlap) || overlap < 0 || overlap > MAX_SIGNING_OVERLAP_SECONDS) {
+          invalid([{ field: 'overlapSeconds', message: `must be an integer from 0 to ${MAX_SIGNING_OVERLAP_SECONDS}` }]);
+        }
+        const previousValidUntil = state.signing !== undefined && overlap > 0 ? new Date(Date.parse(command.now) + overlap * 1000).toISOString() : null;
+        const { tenant, name } = state.destination;
+        return [{ type: 'ApiDestinationSigningSecretRotated', data: { tenant, name, secret: command.secret, previousValidUntil, at: command.now } }];
+      }
       default:
         return assertNever(command);
     }

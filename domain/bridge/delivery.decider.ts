@@ -3,7 +3,7 @@ import { DomainError } from '../core/domain-error.ts';
 import type { DomainEvent } from '../core/event.ts';
 import { streamName } from '../core/stream-name.ts';
 import type { BridgeEvent, Target } from './model.ts';
-import { nextAttemptAt } from './retry-strategy.ts';
+import { EXPONENTIAL_TOTAL_MS, nextAttemptAt, type RetryStrategy } from './retry-strategy.ts';
 
 /**
  * One delivery: a published event to one target of one matched rule (issue 5). Stream
@@ -17,6 +17,10 @@ import { nextAttemptAt } from './retry-strategy.ts';
  * or DeliveryBlocked (NONE). An operator redrives a dead letter (DeliveryRedriven: a new round of
  * attempts with a fresh retry budget), or purges it (DeliveryPurged); resuming a blocked rule target
  * redrives its blocked deliveries the same way (reason 'resume').
+ *
+ * A failure may carry the peer's `Retry-After` (`retryAfterMs`, a 429 or 503): the next attempt is then
+ * not before it, even when the strategy would retry sooner (the strategy still decides whether there is a
+ * next attempt, and EXPONENTIAL_DECAY_RETRY's 24 h window still ends the round).
  *
  * An attempt started without an outcome is "uncertain": the process stopped during the call (or could not
  * record the outcome). The engine records it as DeliveryAttemptFailed (`uncertain: true`, the error
@@ -127,6 +131,8 @@ export type DeliveryCommand =
       error: string;
       httpStatus?: number;
       retryable: boolean;
+      /** the peer's Retry-After in ms (a 429 or 503): the next attempt is not due before now + this */
+      retryAfterMs?: number;
       /** in [0, 1): the backoff's random part */
       random: number;
       /** the raw event, kept in a dead letter */
@@ -185,6 +191,18 @@ function inFlight(state: DeliveryState, attemptId: string): LiveDelivery & { inF
     throw wrongState('DELIVERY.NO_SUCH_ATTEMPT', `attempt ${attemptId} is not the one in flight`, s);
   }
   return s as LiveDelivery & { inFlight: NonNullable<LiveDelivery['inFlight']> };
+}
+
+/**
+ * The next attempt's time after the strategy's (`next`), pushed back to honour the peer's Retry-After; null
+ * when that passes EXPONENTIAL_DECAY_RETRY's 24 h window (the round is over, as for a slow failure).
+ */
+function notBeforeRetryAfter(next: string | null, strategy: RetryStrategy, roundStartedAt: string, now: string, retryAfterMs: number | undefined): string | null {
+  if (next === null || retryAfterMs === undefined || !Number.isFinite(retryAfterMs) || retryAfterMs <= 0) return next;
+  const after = Date.parse(now) + retryAfterMs;
+  if (after <= Date.parse(next)) return next;
+  if (strategy === 'EXPONENTIAL_DECAY_RETRY' && after > Date.parse(roundStartedAt) + EXPONENTIAL_TOTAL_MS) return null;
+  return new Date(after).toISOString();
 }
 
 /** What the tolerance rule does with a delivery whose retries are over (or that cannot be retried). */
@@ -292,9 +310,16 @@ export const deliveryDecider: Decider<DeliveryCommand, DeliveryEvent, DeliverySt
         const s = inFlight(state, command.attemptId);
         const target = s.scheduled.target;
         const failures = s.roundFailures + 1;
+        const roundStart = s.roundStartedAt ?? s.inFlight.at;
         const next =
           command.retryable && target !== null
-            ? nextAttemptAt(target.pushRetryStrategy, failures, s.roundStartedAt ?? s.inFlight.at, command.now, command.random)
+            ? notBeforeRetryAfter(
+                nextAttemptAt(target.pushRetryStrategy, failures, roundStart, command.now, command.random),
+                target.pushRetryStrategy,
+                roundStart,
+                command.now,
+                command.retryAfterMs,
+              )
             : null;
         const failed: DeliveryAttemptFailed = {
           type: 'DeliveryAttemptFailed',

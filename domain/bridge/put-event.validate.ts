@@ -1,3 +1,4 @@
+import { checkJsonLimits, dottedPath, EVENT_DATA_LIMITS, LIMIT_LABELS, type LimitName } from '../core/input-limits.ts';
 import type { BridgeEvent } from './model.ts';
 
 /**
@@ -20,12 +21,15 @@ import type { BridgeEvent } from './model.ts';
  * - dataContentType: `application/json`, optionally `; charset=utf-8` (media types ignore case);
  * - time: ISO 8601 local date-time without offset, `YYYY-MM-DDThh:mm:ss` with an optional fraction
  *   (1-9 digits), a real calendar date; stored as sent;
- * - data: a JSON object (not an array, not null);
+ * - data: a JSON object (not an array, not null) within the input limits for event data
+ *   (EVENT_DATA_LIMITS, domain/core/input-limits.ts: 32 levels deep, …); the first excess is one error
+ *   naming its path (`data.a.b…`), the limit and its figure;
  * - dataSchemaId: the spec's type is Long: a non-negative integer or a registry id string
  *   (`<id>` or `<id>:<version>`); stored as a string;
  * - eventBusName: a non-empty string of at most 200 characters (which bus it names is resolved later).
  */
-export type EventFieldError = { field: string; message: string };
+/** `limit`/`max`: set when the field exceeds an input limit (domain/core/input-limits.ts) */
+export type EventFieldError = { field: string; message: string; limit?: LimitName; max?: number };
 export type EventValidation = { ok: true; event: BridgeEvent } | { ok: false; errors: EventFieldError[] };
 
 /** canonical name → accepted spellings (the canonical one first) */
@@ -52,7 +56,14 @@ const SCHEMA_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}(:[A-Za-z0-9._-]{1,64})?$/;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+const isScalar = (v: unknown): boolean => typeof v !== 'object' || v === null;
+
+/**
+ * Two spellings' values agree. Every field with two spellings takes a string or a number, so an object or
+ * array is wrong whatever the other spelling holds: two of them are not reported as a conflict here but by
+ * the field's own check ("must be a string"). Not JSON.stringify: that recursion has no depth limit.
+ */
+const sameValue = (a: unknown, b: unknown): boolean => (isScalar(a) && isScalar(b) ? a === b : !isScalar(a) && !isScalar(b));
 
 /** `2026-02-29T…` is no date; neither is hour 24 */
 export function isLocalDateTime(s: string): boolean {
@@ -83,7 +94,7 @@ export function validatePutEvent(input: unknown): EventValidation {
     if (present.length === 0) return undefined;
     const first = present[0]!;
     const value = input[first];
-    const clash = present.slice(1).filter((s) => !sameJson(input[s], value));
+    const clash = present.slice(1).filter((s) => !sameValue(input[s], value));
     if (clash.length > 0) {
       const all = [first, ...clash];
       for (const f of all) {
@@ -142,7 +153,20 @@ export function validatePutEvent(input: unknown): EventValidation {
   }
 
   const data = fields.data;
-  if (data !== undefined && !conflicting.has(data.field) && !isObject(data.value)) errors.push({ field: data.field, message: 'must be a JSON object' });
+  if (data !== undefined && !conflicting.has(data.field)) {
+    if (!isObject(data.value)) errors.push({ field: data.field, message: 'must be a JSON object' });
+    else {
+      const excess = checkJsonLimits(data.value, EVENT_DATA_LIMITS);
+      if (excess !== null) {
+        errors.push({
+          field: dottedPath(excess.path, data.field),
+          message: `${excess.message} (input limit for event data: ${LIMIT_LABELS[excess.limit]} ${excess.max})`,
+          limit: excess.limit,
+          max: excess.max,
+        });
+      }
+    }
+  }
 
   if (errors.length > 0) return { ok: false, errors };
   return {

@@ -49,17 +49,43 @@ export function parseDataSchemaId(dataSchemaId: string): { schemaId: string; ver
   return m[2] === undefined ? { schemaId: m[1]! } : { schemaId: m[1]!, version: m[2] };
 }
 
-/** JSON with object keys sorted: two documents are the same content when these are equal. */
+/**
+ * JSON with object keys sorted: two documents are the same content when these are equal. Iterative (a
+ * stack of values and literal text, no recursion): it measures a document before the document's input
+ * limits are checked (registryDocumentProblems), so it must survive any depth.
+ */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.keys(value)
-      .sort()
-      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-    return `{${entries.join(',')}}`;
+  const out: string[] = [];
+  // items are values still to print, or `{ text }` to print as it is; the next item is at the end
+  const todo: Array<{ value: unknown } | { text: string }> = [{ value }];
+  while (todo.length > 0) {
+    const item = todo.pop()!;
+    if ('text' in item) {
+      out.push(item.text);
+      continue;
+    }
+    const v = item.value;
+    if (Array.isArray(v)) {
+      todo.push({ text: ']' });
+      for (let i = v.length - 1; i >= 0; i--) {
+        todo.push({ value: v[i] });
+        if (i > 0) todo.push({ text: ',' });
+      }
+      todo.push({ text: '[' });
+    } else if (typeof v === 'object' && v !== null) {
+      const record = v as Record<string, unknown>;
+      const keys = Object.keys(record)
+        .sort()
+        .filter((k) => record[k] !== undefined);
+      todo.push({ text: '}' });
+      for (let i = keys.length - 1; i >= 0; i--) {
+        todo.push({ value: record[keys[i]!] });
+        todo.push({ text: `${i > 0 ? ',' : ''}${JSON.stringify(keys[i])}:` });
+      }
+      todo.push({ text: '{' });
+    } else out.push(JSON.stringify(v) ?? 'null');
   }
-  return JSON.stringify(value) ?? 'null';
+  return out.join('');
 }
 
 export type SchemaCommand =

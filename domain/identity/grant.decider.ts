@@ -3,8 +3,12 @@ import { DomainError } from '../core/domain-error.ts';
 import { PLATFORM_TENANT } from './model.ts';
 
 /**
- * A grant is a token family: what one authorization (a code redemption, a client_credentials request)
- * gave one client for one subject. Stream `grant-platform.<grantId>`; the tenant is in the data.
+ * A grant is a token family: what one authorization (a code redemption, a password sign-in) gave one
+ * client for one subject. Stream `grant-platform.<grantId>`; the tenant is in the data.
+ *
+ * A client_credentials token is a family of one that nothing can continue (no refresh token, no code):
+ * it is issued without any event, with a jti `<grantId>.<random>` whose grant stream stays empty. Revoking
+ * it writes TokenRevoked (with the expiry from its verified claims) into that otherwise empty stream.
  *
  * The refresh token is opaque; only its id (a SHA-256 of the token, computed in commands/) reaches the
  * log. Refresh rotates it: the presented id is spent and a new one takes its place. Presenting a spent
@@ -74,7 +78,20 @@ export type GrantCommand =
         evenIfNotStarted?: boolean;
       };
     }
-  | { type: 'RevokeToken'; data: { grantId: string; jti: string; now: string } };
+  | {
+      type: 'RevokeToken';
+      data: {
+        grantId: string;
+        jti: string;
+        now: string;
+        /**
+         * The token's own expiry (unix seconds), from its verified claims. A client_credentials token has no
+         * GrantStarted (nothing to continue, so nothing is written when it is issued): its grant stream is
+         * empty until it is revoked, and this is where the revocation list learns how long to keep it.
+         */
+        exp?: number;
+      };
+    };
 
 export type GrantState = {
   status: 'none' | 'active' | 'revoked';
@@ -185,7 +202,12 @@ export const grantDecider: Decider<GrantCommand, GrantEvent, GrantState> = {
 
       case 'RevokeToken': {
         const d = command.data;
-        if (state.status !== 'active') return []; // unknown or already revoked as a whole: nothing to add
+        if (state.status === 'none') {
+          // a token issued without a grant stream (client_credentials): its verified expiry is all there is
+          if (d.exp === undefined || state.revokedJtis.includes(d.jti)) return [];
+          return [{ type: 'TokenRevoked', data: { grantId: d.grantId, jti: d.jti, exp: d.exp, revokedAt: d.now } }];
+        }
+        if (state.status !== 'active') return []; // revoked as a whole already: nothing to add
         const token = state.accessTokens.find((t) => t.jti === d.jti);
         if (token === undefined || state.revokedJtis.includes(d.jti)) return [];
         return [{ type: 'TokenRevoked', data: { grantId: d.grantId, jti: d.jti, exp: token.exp, revokedAt: d.now } }];

@@ -1,34 +1,43 @@
 import { Router } from 'express';
+import type { ApiDestinationCommands } from '../../commands/bridge/api-destinations.ts';
 import type { BusCommands, BusLookup } from '../../commands/bridge/buses.ts';
 import type { ConfigCommands } from '../../commands/bridge/config-center.ts';
-import { createDeadLetterCommands, type DeadLetterCommands } from '../../commands/bridge/dead-letters.ts';
+import type { ConnectionCommands } from '../../commands/bridge/connections.ts';
+import type { DeadLetterCommands } from '../../commands/bridge/dead-letters.ts';
+import type { MqConsumers } from '../../commands/bridge/mq-consumers.ts';
 import type { PublisherService } from '../../commands/bridge/publish.ts';
-import { createRuleTargetCommands, type RuleTargetCommands } from '../../commands/bridge/rule-target-state.ts';
+import type { RuleTargetCommands } from '../../commands/bridge/rule-target-state.ts';
 import type { RuleCommands } from '../../commands/bridge/rules.ts';
 import type { SchemaCommands } from '../../commands/bridge/schemas.ts';
 import type { SourceCommands } from '../../commands/bridge/sources.ts';
+import type { UserMessageCommands } from '../../commands/bridge/user-messages.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import type { ReadStore } from '../../infra/core/read-store.port.ts';
 import type { CatalogQueries } from '../../projections/bridge/catalog.projection.ts';
-import { createDeliveryQueries } from '../../projections/bridge/deliveries.projection.ts';
-import { createTraceQueries } from '../../projections/bridge/trace.queries.ts';
+import type { DeliveryQueries } from '../../projections/bridge/deliveries.projection.ts';
+import type { TraceQueries } from '../../projections/bridge/trace.queries.ts';
+import type { UserMessageQueries } from '../../projections/bridge/user-messages.projection.ts';
 import type { BearerAuth } from '../core/bearer-auth.ts';
 import { openApiDocument } from '../core/openapi.ts';
 import { createRouteRegistry, type RouteRegistry } from '../core/route-registry.ts';
 import { createBusesRouter } from './buses.router.ts';
 import { createDeliveriesRouter } from './deliveries.router.ts';
+import { createDestinationsRouter } from './destinations.router.ts';
+import { createMqRouter } from './mq.router.ts';
 import { createPutEventRouter } from './put-event.router.ts';
 import { busInfoFrom, createRulesRouter } from './rules.router.ts';
 import { createSchemasRouter } from './schemas.router.ts';
 import { createTraceRouter } from './trace.router.ts';
+import { createUserMessagesRouter } from './user-messages.router.ts';
 
 /**
  * The event bridge's router (mounted at `/`): putEvent, buses and sources, rules and the configuration
  * center, the schema registry, the trace, delivery administration (dead letters, blocked rule targets),
- * and the bridge's OpenAPI 3 document at
- * `GET /api/platform/platform-pub/eventBridge/openapi.json` (public, like discovery documents: it
- * describes the API, it reveals no data).
+ * connections and API destinations, the message queue's consumers, the users' inboxes, and the bridge's
+ * OpenAPI 3 document at `GET /api/platform/platform-pub/eventBridge/openapi.json` (public, like discovery
+ * documents: it describes the API, it reveals no data). It only composes: everything it serves is built by
+ * the bridge service (infra/bridge/bridge.service.ts).
  */
 export const BRIDGE_OPENAPI_PATH = '/api/platform/platform-pub/eventBridge/openapi.json';
 
@@ -36,7 +45,7 @@ export type BridgeRouterDeps = {
   eventStore: EventStore;
   readStore: ReadStore;
   clock: Clock;
-  bearer: Pick<BearerAuth, 'authenticate' | 'requireScope'>;
+  bearer: Pick<BearerAuth, 'authenticate' | 'requireScope' | 'targetTenant'>;
   publisher: PublisherService;
   buses: BusCommands;
   sources: SourceCommands;
@@ -45,15 +54,19 @@ export type BridgeRouterDeps = {
   rules: RuleCommands;
   config: ConfigCommands;
   schemas: SchemaCommands;
-  /** delivery administration (dead letters, blocked rule targets); built from the stores when absent */
-  deadLetters?: DeadLetterCommands;
-  ruleTargets?: RuleTargetCommands;
-  registry?: RouteRegistry;
+  trace: TraceQueries;
+  deliveries: DeliveryQueries;
+  deadLetters: DeadLetterCommands;
+  ruleTargets: RuleTargetCommands;
+  connections: ConnectionCommands;
+  destinations: ApiDestinationCommands;
+  consumers: MqConsumers;
+  userMessages: { commands: UserMessageCommands; queries: UserMessageQueries };
 };
 
 export function createBridgeRouter(deps: BridgeRouterDeps): { router: Router; registry: RouteRegistry } {
-  const { eventStore, readStore, clock, bearer, lookup } = deps;
-  const registry = deps.registry ?? createRouteRegistry();
+  const { readStore, bearer, lookup } = deps;
+  const registry = createRouteRegistry();
   const router = Router();
 
   // a rule names its bus as putEvent does: the caller's custom bus, a platform bus, or <tenant>/<bus>
@@ -61,19 +74,13 @@ export function createBridgeRouter(deps: BridgeRouterDeps): { router: Router; re
 
   router.use(createPutEventRouter({ publisher: deps.publisher, bearer, registry }));
   router.use(createBusesRouter({ buses: deps.buses, sources: deps.sources, lookup, catalog: deps.catalog, bearer, registry }));
-  router.use(createRulesRouter({ commands: { rules: deps.rules, config: deps.config }, readStore, bearer, busInfo, clock, registry }));
-  router.use(createSchemasRouter({ commands: deps.schemas, readStore, eventStore, bearer, registry }));
-  router.use(createTraceRouter({ queries: createTraceQueries(readStore), bearer, registry }));
-  const deliveryQueries = createDeliveryQueries(readStore);
-  router.use(
-    createDeliveriesRouter({
-      deadLetters: deps.deadLetters ?? createDeadLetterCommands({ eventStore, clock, index: deliveryQueries }),
-      ruleTargets: deps.ruleTargets ?? createRuleTargetCommands({ eventStore, clock }),
-      queries: deliveryQueries,
-      bearer,
-      registry,
-    }),
-  );
+  router.use(createRulesRouter({ commands: { rules: deps.rules, config: deps.config }, readStore, bearer, busInfo, clock: deps.clock, registry }));
+  router.use(createSchemasRouter({ commands: deps.schemas, readStore, eventStore: deps.eventStore, bearer, registry }));
+  router.use(createTraceRouter({ queries: deps.trace, bearer, registry }));
+  router.use(createDeliveriesRouter({ deadLetters: deps.deadLetters, ruleTargets: deps.ruleTargets, queries: deps.deliveries, bearer, registry }));
+  router.use(createDestinationsRouter({ connections: deps.connections, destinations: deps.destinations, readStore, bearer, registry }));
+  router.use(createMqRouter({ consumers: deps.consumers, bearer, registry }));
+  router.use(createUserMessagesRouter({ ...deps.userMessages, bearer, registry }));
 
   let document: ReturnType<typeof openApiDocument> | undefined;
   router.get(BRIDGE_OPENAPI_PATH, (_req, res) => {

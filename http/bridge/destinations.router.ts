@@ -2,7 +2,14 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import type { ApiDestinationCommands, ApiDestinationView } from '../../commands/bridge/api-destinations.ts';
 import type { ConnectionCommands, ConnectionView } from '../../commands/bridge/connections.ts';
 import { DomainError } from '../../domain/core/domain-error.ts';
-import { HTTP_METHODS, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS, type HttpMethodName } from '../../domain/bridge/api-destination.decider.ts';
+import {
+  DEFAULT_SIGNING_OVERLAP_SECONDS,
+  HTTP_METHODS,
+  MAX_SIGNING_OVERLAP_SECONDS,
+  MAX_TIMEOUT_MS,
+  MIN_TIMEOUT_MS,
+  type HttpMethodName,
+} from '../../domain/bridge/api-destination.decider.ts';
 import {
   AUTH_KINDS,
   BEARER_SOURCES,
@@ -35,16 +42,22 @@ import { BRIDGE_ADMIN_BASE, BRIDGE_ADMIN_SCOPE } from './rules.router.ts';
  *   DELETE /connections/{name}               204; 409 CONNECTION.IN_USE while API destinations use it
  *   POST   /api-destinations                 {name, description?, urlTemplate {url, variables?} (or url),
  *                                            method, connection?, timeoutMs?}                  201
+ *                                            + signingSecret (whsec_…): shown this once
  *   GET    /api-destinations?connection=&limit=&offset=
  *   GET    /api-destinations/{name}
  *   PUT    /api-destinations/{name}          the fields given (null removes description, connection, timeoutMs)
  *   DELETE /api-destinations/{name}          204
+ *   POST   /api-destinations/{name}/rotate-signing-secret   {overlapSeconds?}               200
+ *                                            {name, signingSecret (shown this once), previousValidUntil}:
+ *                                            the previous secret keeps signing until then (default 24 h)
  *
  * auth: {kind: BASIC, username, password} | {kind: BEARER, source: caller | fixed (token) | config (key,
  * e.g. `alert.token` or `${alert.token}`) | jsonpath (path)} | {kind: OAUTH_CLIENT_CREDENTIALS, tokenUrl,
  * clientId, clientSecret, method GET|POST (default POST), clientAuth client_secret_basic (default) |
  * client_secret_post, scope?, audience?, params?} | {kind: API_KEY, headerName, value}.
- * Secrets are encrypted at rest and never answered: every answer shows `******` in their place.
+ * Secrets are encrypted at rest and never answered: every answer shows `******` in their place. The one
+ * exception is a destination's Standard Webhooks signing secret, answered once by the call that made it
+ * (create, rotate; a replay of that call with the same Idempotency-Key answers `replayed` without it).
  * Writes honour `Idempotency-Key`.
  */
 export type DestinationsRouterDeps = {
@@ -158,7 +171,13 @@ const schemas = {
       required: ['name', 'method'],
       additionalProperties: false,
     },
-    response: destinationView,
+    response: {
+      ...destinationView,
+      properties: {
+        ...destinationView.properties,
+        signingSecret: { type: 'string', description: 'the Standard Webhooks signing secret (whsec_…) of its deliveries, shown this once' },
+      },
+    },
   },
   updateDestination: {
     params: namePath,
@@ -181,6 +200,29 @@ const schemas = {
     response: list(destinationView),
   },
   destinationPath: { params: namePath, response: destinationView },
+  rotateSigningSecret: {
+    params: namePath,
+    body: {
+      type: 'object',
+      properties: {
+        overlapSeconds: {
+          type: 'integer',
+          minimum: 0,
+          maximum: MAX_SIGNING_OVERLAP_SECONDS,
+          description: `how long the previous secret keeps signing beside the new one (default ${DEFAULT_SIGNING_OVERLAP_SECONDS}; 0: it stops at once)`,
+        },
+      },
+      additionalProperties: false,
+    },
+    response: {
+      type: 'object',
+      properties: {
+        name: { type: 'string' },
+        signingSecret: { type: 'string', description: 'the new Standard Webhooks secret (whsec_…), shown this once' },
+        previousValidUntil: { type: 'string', nullable: true, description: 'until when the previous secret still signs' },
+      },
+    },
+  },
 } satisfies Record<string, RequestSchemas & { response?: JsonSchema }>;
 
 export const connectionJson = (c: ConnectionView | ConnectionDoc) => ({
@@ -222,6 +264,11 @@ export function createDestinationsRouter(deps: DestinationsRouterDeps): Router {
   const router = Router();
 
   router.use(['/connections', '/api-destinations'].map((p) => `${BRIDGE_ADMIN_BASE}${p}`), bearer.authenticate, bearer.requireScope(BRIDGE_ADMIN_SCOPE));
+  // a rotation may come without a body (the default overlap)
+  router.use(`${BRIDGE_ADMIN_BASE}/api-destinations/:name/rotate-signing-secret`, (req, _res, next) => {
+    req.body ??= {};
+    next();
+  });
 
   const route = (m: HttpMethod, path: string, summary: string, s: RequestSchemas & { response?: JsonSchema }, handler: RequestHandler, successStatus = 200, tag = 'connections') =>
     registry.route(router, { method: m, path: `${BRIDGE_ADMIN_BASE}${path}`, summary, schemas: s, successStatus, tags: [`bridge ${tag}`] }, handler);
@@ -293,7 +340,7 @@ export function createDestinationsRouter(deps: DestinationsRouterDeps): Router {
         { in: 'body', field: 'urlTemplate', message: 'is required (or url)', keyword: 'required' },
       ]);
     }
-    const { destination, created } = await destinations.create(
+    const { destination, created, signingSecret } = await destinations.create(
       {
         tenant,
         name: b.name as string,
@@ -306,7 +353,11 @@ export function createDestinationsRouter(deps: DestinationsRouterDeps): Router {
       ctx(res),
       commandIdFrom(req),
     );
-    res.status(201).location(`${BRIDGE_ADMIN_BASE}/api-destinations/${destination.name}`).json({ ...destinationJson(destination), ...(created ? {} : { replayed: true }) });
+    // the signing secret is in this answer only: no cache may keep it
+    noStore(res)
+      .status(201)
+      .location(`${BRIDGE_ADMIN_BASE}/api-destinations/${destination.name}`)
+      .json({ ...destinationJson(destination), ...(signingSecret !== undefined && { signingSecret }), ...(created ? {} : { replayed: true }) });
   }, 201, 'API destinations');
 
   route('get', '/api-destinations', "the tenant's API destinations (by connection; paged)", schemas.listDestinations, async (req, res) => {
@@ -338,6 +389,17 @@ export function createDestinationsRouter(deps: DestinationsRouterDeps): Router {
       commandIdFrom(req),
     );
     res.json(destinationJson(d));
+  }, 200, 'API destinations');
+
+  route('post', '/api-destinations/:name/rotate-signing-secret', 'a new signing secret (shown once); the previous one keeps signing for the overlap', schemas.rotateSigningSecret, async (req, res) => {
+    const b = req.body as Body;
+    const r = await destinations.rotateSigningSecret(tenantOf(res), nameOf(req), b.overlapSeconds as number | undefined, ctx(res), commandIdFrom(req));
+    noStore(res).json({
+      name: r.destination.name,
+      ...(r.signingSecret !== undefined && { signingSecret: r.signingSecret }),
+      previousValidUntil: r.previousValidUntil,
+      ...(r.replayed && { replayed: true }),
+    });
   }, 200, 'API destinations');
 
   route('delete', '/api-destinations/:name', 'delete an API destination (rules that name it fail their deliveries without retry)', schemas.deletePath, async (req, res) => {

@@ -29,6 +29,12 @@ import type { JsonSchema } from '../core/validate.ts';
  * measures the request's bytes (Content-Length, else the parsed body re-serialized, for chunked requests)
  * and refuses more than MAX_EVENT_BYTES with 413 EVENT.TOO_LARGE. Bodies above the app's limit are refused
  * by the parser itself (413 REQUEST.TOO_LARGE).
+ *
+ * Input limits (domain/core/input-limits.ts, README "Input limits"): the app holds every body to the
+ * general limits before this router runs (64 levels deep …: 400 REQUEST.LIMIT_EXCEEDED, for the whole
+ * batch), and validatePutEvent holds each event's data to the limits of event data (32 levels deep …: 400
+ * EVENT.INVALID naming the path and the limit; in a batch, that entry's error). So nothing deeper is
+ * stored, and the JSON.stringify below never meets a body it cannot walk.
  */
 export const PUT_EVENT_PATH = '/api/platform/platform-pub/eventBridge/event/v1/putEvent';
 export const PUT_EVENTS_PATH = '/api/platform/platform-pub/eventBridge/event/v1/putEvents';

@@ -2,6 +2,7 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import type { ConfigCommands, ConfigEntryView } from '../../commands/bridge/config-center.ts';
 import type { RuleCommands } from '../../commands/bridge/rules.ts';
 import { DomainError } from '../../domain/core/domain-error.ts';
+import { EVENT_DATA_LIMITS } from '../../domain/core/input-limits.ts';
 import { resolveBusRef } from '../../domain/bridge/bus.decider.ts';
 import type { Bus, BusKind } from '../../domain/bridge/model.ts';
 import { testPattern } from '../../domain/bridge/pattern/index.ts';
@@ -11,6 +12,7 @@ import type { ReadStore } from '../../infra/core/read-store.port.ts';
 import { createConfigQueries, type ConfigEntryDoc } from '../../projections/bridge/config.projection.ts';
 import { createRuleQueries } from '../../projections/bridge/rules.projection.ts';
 import { authOf, type BearerAuth } from '../core/bearer-auth.ts';
+import { assertWithinLimits } from '../core/body-limits.ts';
 import { commandIdFrom } from '../core/command-id.ts';
 import { commandMetadata } from '../core/request-context.ts';
 import { createRouteRegistry, type HttpMethod, type RouteRegistry } from '../core/route-registry.ts';
@@ -30,7 +32,9 @@ import { targetsFromBody } from './target.input.ts';
  *   POST   /rules/{id}/enable | /disable    DELETE /rules/{id} (204)
  *   GET    /platform-rules?bus=             the platform rules with this tenant's opt-out state
  *   POST   /platform-rules/{id}/opt-out | /opt-in   switch a platform rule off / on for this tenant
- *   POST   /test-pattern {pattern, event}   {match} or the pattern's 400 (as AWS TestEventPattern)
+ *   POST   /test-pattern {pattern, event}   {match} or the pattern's 400 (as AWS TestEventPattern); each
+ *                                           field of the event within the input limits of event data (400
+ *                                           REQUEST.LIMIT_EXCEEDED), the pattern within those of patterns
  *   PUT    /config/{key} {value, secret?}   GET /config?prefix=   GET /config/{key}   DELETE /config/{key}
  *
  * Every route needs a bearer token with the scope `bridge:admin`; the tenant is the token's. A rule on a
@@ -262,6 +266,8 @@ export function createRulesRouter(deps: RulesRouterDeps): Router {
 
   route('post', '/test-pattern', 'match a pattern against an event: {match} or the pattern 400 (like AWS TestEventPattern)', schemas.testPattern, (req, res) => {
     const b = req.body as Body;
+    // what putEvent would refuse is not tested either: every field at most as deep as event data may be
+    for (const [field, value] of Object.entries(b.event as Body)) assertWithinLimits(value, EVENT_DATA_LIMITS, `body.event.${field}`);
     res.json(testPattern(b.pattern, canonicalEnvelope(b.event as Body)));
   }, 200, 'test-pattern');
 

@@ -1,3 +1,4 @@
+import { PATTERN_LIMITS } from '../../domain/core/input-limits.ts';
 import { CONFIG_KEY, MAX_CONFIG_KEY_LENGTH, MAX_CONFIG_VALUE_LENGTH } from '../../domain/bridge/config-entry.decider.ts';
 import { MAX_TARGETS_PER_RULE } from '../../domain/bridge/model.ts';
 import { MAX_BUS_NAME, MAX_RULE_DESCRIPTION, MAX_RULE_NAME, RULE_ID } from '../../domain/bridge/rule.decider.ts';
@@ -80,7 +81,9 @@ const name = { type: 'string', minLength: 1, maxLength: MAX_RULE_NAME };
 const description = { type: 'string', maxLength: MAX_RULE_DESCRIPTION };
 const bus = { type: 'string', minLength: 1, maxLength: MAX_BUS_NAME };
 // validated by the pattern parser, which names the exact path of a problem
-const pattern: JsonSchema = { description: 'the filter pattern (a JSON object mirroring the event; every value an array of matchers)' };
+const pattern: JsonSchema = {
+  description: `the filter pattern (a JSON object mirroring the event; every value an array of matchers); input limits: ${PATTERN_LIMITS.maxDepth} levels deep, ${PATTERN_LIMITS.maxKeys} keys per object, ${PATTERN_LIMITS.maxTotalKeys} in all, arrays of ${PATTERN_LIMITS.maxArrayLength}, strings of ${PATTERN_LIMITS.maxStringLength} characters`,
+};
 const targets = { type: 'array', minItems: 1, maxItems: MAX_TARGETS_PER_RULE, items: targetSchema };
 const paging = {
   limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 },

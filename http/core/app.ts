@@ -1,6 +1,7 @@
 import express, { Router } from 'express';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
+import { jsonBodyLimits } from './body-limits.ts';
 import { errorHandler, notFoundHandler } from './errors.ts';
 import { healthRouter, type ReadinessReport } from './health.ts';
 import type { HttpMetrics } from './metrics.ts';
@@ -27,7 +28,7 @@ export const emptyServiceRouter = (): Router => Router();
 /**
  * The express app all services share. Order matters: the request context first (everything after logs
  * with its ids), then logging and metrics (so they see every request, including rejected ones), body
- * parsers, health and metrics, the service routers, the 404 and finally the one error middleware.
+ * parsers and the input limits of every body, health and metrics, the service routers, the 404 and finally the one error middleware.
  */
 export function createApp(options: AppOptions): Express {
   const { routers, logger, metrics, readiness, bodyLimit = '1mb' } = options;
@@ -46,6 +47,8 @@ export function createApp(options: AppOptions): Express {
   app.use(express.json({ limit: bodyLimit, type: ['application/json', 'application/*+json'] }));
   // Flat forms are all the OAuth endpoints need; `extended` (qs) would build nested objects from names.
   app.use(express.urlencoded({ limit: bodyLimit, extended: false }));
+  // Input limits (depth, keys, lengths) before anything walks the body: 400 REQUEST.LIMIT_EXCEEDED.
+  app.use(jsonBodyLimits());
 
   app.use(healthRouter({ readiness, registry: metrics.registry, logger }));
   for (const { router } of routers) app.use('/', router);

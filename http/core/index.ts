@@ -1,6 +1,7 @@
 // The HTTP skeleton the service routers plug into; import from here rather than from the single files.
 export { createApp, emptyServiceRouter } from './app.ts';
 export type { AppOptions, ServiceName, ServiceRouter } from './app.ts';
+export { assertWithinLimits, jsonBodyLimits, limitExceeded } from './body-limits.ts';
 export { errorHandler, isSelfRendering, notFoundHandler, STORE_RETRY_AFTER_SECONDS } from './errors.ts';
 export type { Problem, SelfRenderingError } from './errors.ts';
 export { healthRouter } from './health.ts';

@@ -3,13 +3,13 @@ import { Router, type NextFunction, type Request, type Response } from 'express'
 import type { Logger } from 'pino';
 import { isDomainError } from '../../domain/core/domain-error.ts';
 import { GRANT_TYPES, OIDC_SCOPES, type Client, type GrantType, type User } from '../../domain/identity/model.ts';
-import type { AuthenticatedClient, ClientAuthRequest } from '../../commands/identity/client-auth.ts';
-import type { Codes } from '../../commands/identity/codes.ts';
-import type { Directory, TokenResponse, TokenService } from '../../commands/identity/contracts.ts';
-import type { LoginLimiter } from '../../commands/identity/login-limiter.ts';
-import { isOAuthError, OAuthError } from '../../commands/identity/oauth-error.ts';
-import type { OAuthErrorCode } from '../../commands/identity/contracts.ts';
-import { dummyVerify as defaultDummyVerify } from '../../commands/identity/password-hash.ts';
+import type { AuthenticatedClient, ClientAuthRequest } from '../../commands/identity/client.authenticator.ts';
+import type { Codes } from '../../commands/identity/authorization-codes.commands.ts';
+import type { Directory, TokenResponse, TokenService } from '../../commands/identity/identity.contracts.ts';
+import type { LoginLimiter } from '../../commands/identity/login.limiter.ts';
+import { isOAuthError, OAuthError } from '../../commands/identity/oauth.error.ts';
+import type { OAuthErrorCode } from '../../commands/identity/identity.contracts.ts';
+import { dummyVerify as defaultDummyVerify } from '../../commands/identity/password.hash.ts';
 import { isStoreUnavailable } from '../../infra/core/store-errors.ts';
 
 /**
@@ -105,6 +105,7 @@ export function createTokenEndpointRouter(deps: TokenEndpointDeps): Router {
         scopes,
         refresh: false,
         commandId: randomUUID(),
+        grantType: 'client_credentials',
       });
       return strip(response);
     },

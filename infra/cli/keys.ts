@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { createKeyRing } from '../../commands/identity/key-ring.ts';
+import { createKeyRing } from '../../commands/identity/signing-key.ring.ts';
 import { systemClock, type Clock } from '../core/clock.port.ts';
 import type { Config } from '../core/config.ts';
 import type { EventStore } from '../core/event-store.port.ts';

@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util';
-import { createProjectionRunner } from '../../projections/core/projection-runner.ts';
+import { listParked, retryParked } from '../../projections/core/parked-events.ts';
+import { projectionStatus } from '../../projections/core/projection-status.ts';
 import { systemClock } from '../core/clock.port.ts';
 import { ConfigError, loadConfig, type Config } from '../core/config.ts';
 import { createLogger } from '../logger.ts';
 import { SERVICES, startPlatform, type ServiceName } from '../main.ts';
-import { platformDeciders } from '../platform-deciders.ts';
-import { platformProjections } from '../platform-projections.ts';
+import { platformDeciders, platformProjections } from '../services.ts';
 import { describeSeed } from '../identity/seed.ts';
 import { openStores } from '../stores.ts';
 import { keysRotate, KEYS_USAGE } from './keys.ts';
@@ -20,10 +20,15 @@ const USAGE = `usage: platform <command> [options]
   replay --stream S | --correlation C | --from T --to T [--category X]   [--state]
         print a timeline of events (time, stream@revision, type, key data); --state adds the aggregate
         state after each event
-  rebuild <projection>
-        rebuild a projection beside the live one and switch readers when it has caught up
+  rebuild <projection> [<projection> …]
+        rebuild projections (in one pass over the log) beside the live ones and switch readers when they
+        have caught up
   projections
-        list the projections with their position and lag
+        list the projections with their position, lag and parked events
+  projections parked [<projection>]
+        list the events projections parked (could not apply), with their error
+  projections retry <projection>
+        apply a projection's parked events again (after a fix); those that apply leave the list
   ${KEYS_USAGE}
 
 Configuration comes from environment variables (see README).`;
@@ -40,7 +45,7 @@ export async function runCli(argv: string[]): Promise<number> {
     case 'rebuild':
       return rebuildCommand(rest);
     case 'projections':
-      return projectionsCommand();
+      return projectionsCommand(rest);
     case 'keys':
       return keysCommand(rest);
     case undefined:
@@ -157,15 +162,17 @@ function instant(value: string, flag: string): string {
 
 async function rebuildCommand(args: string[]): Promise<number> {
   const { positionals } = parseArgs({ args, allowPositionals: true, strict: true });
-  const name = positionals[0];
-  const projection = platformProjections().find((p) => p.name === name);
-  if (!projection) {
-    throw new UsageError(`rebuild needs a projection name: ${platformProjections().map((p) => p.name).join(', ')}`);
+  const all = platformProjections();
+  const projections = positionals.map((name) => all.find((p) => p.name === name));
+  if (positionals.length === 0 || projections.some((p) => p === undefined)) {
+    throw new UsageError(`rebuild needs projection names: ${all.map((p) => p.name).join(', ')}`);
   }
   const stores = openStores(config());
   try {
-    const r = await rebuildWithProgress({ eventStore: stores.eventStore, readStore: stores.readStore, projection, clock: systemClock });
-    console.log(`${projection.name}: generation ${r.generation} live at position ${r.position}; ${r.events} events in ${r.seconds.toFixed(1)} s (${r.rate} events/s)`);
+    const r = await rebuildWithProgress({ eventStore: stores.eventStore, readStore: stores.readStore, projections: projections as typeof all, clock: systemClock });
+    for (const [name, generation] of Object.entries(r.generations)) {
+      console.log(`${name}: generation ${generation} live at position ${r.position}; ${r.events} events in ${r.seconds.toFixed(1)} s (${r.rate} events/s)`);
+    }
   } finally {
     await stores.close();
   }
@@ -184,19 +191,45 @@ async function keysCommand(args: string[]): Promise<number> {
   }
 }
 
-async function projectionsCommand(): Promise<number> {
+async function projectionsCommand(args: string[]): Promise<number> {
+  const [sub, ...rest] = args;
+  const all = platformProjections();
+  const named = (name: string | undefined) => {
+    const p = all.find((x) => x.name === name);
+    if (p === undefined) throw new UsageError(`projections ${sub} needs a projection name: ${all.map((x) => x.name).join(', ')}`);
+    return p;
+  };
   const stores = openStores(config());
   try {
-    console.log('projection'.padEnd(28) + 'version  generation  position              lag');
-    for (const projection of platformProjections()) {
-      const runner = createProjectionRunner({ eventStore: stores.eventStore, readStore: stores.readStore, projection, clock: systemClock });
-      const s = await runner.status();
-      console.log(`${s.name.padEnd(28)}${String(s.version).padEnd(9)}${String(s.generation).padEnd(12)}${s.position.padEnd(22)}${s.lag}`);
+    switch (sub) {
+      case undefined: {
+        const parked = new Map<string, number>();
+        for (const p of await listParked(stores.readStore)) parked.set(p.projection, (parked.get(p.projection) ?? 0) + 1);
+        console.log('projection'.padEnd(28) + 'version  generation  position              lag       parked');
+        for (const projection of all) {
+          const s = await projectionStatus(stores.eventStore, stores.readStore, projection, 'stopped');
+          console.log(`${s.name.padEnd(28)}${String(s.version).padEnd(9)}${String(s.generation).padEnd(12)}${s.position.padEnd(22)}${String(s.lag).padEnd(10)}${parked.get(s.name) ?? 0}`);
+        }
+        return 0;
+      }
+      case 'parked': {
+        const list = await listParked(stores.readStore, rest[0] === undefined ? undefined : named(rest[0]).name);
+        for (const p of list) console.log(`${p.projection}  ${p.position}  ${p.stream}@${p.revision}  ${p.type}  parked ${p.parkedAt}  retries ${p.retries}\n    ${p.error}`);
+        if (list.length === 0) console.log('no parked events');
+        return 0;
+      }
+      case 'retry': {
+        const projection = named(rest[0]);
+        const r = await retryParked({ eventStore: stores.eventStore, readStore: stores.readStore, projection, now: () => systemClock.now().toISOString() });
+        console.log(`${projection.name}: ${r.applied} parked event(s) applied, ${r.failed} still failing`);
+        return r.failed > 0 ? 1 : 0;
+      }
+      default:
+        throw new UsageError(`unknown projections subcommand "${sub}"`);
     }
   } finally {
     await stores.close();
   }
-  return 0;
 }
 
 export async function main(argv = process.argv.slice(2)): Promise<void> {

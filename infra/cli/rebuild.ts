@@ -1,13 +1,22 @@
 import { SingleBar } from 'cli-progress';
 import { positionValue } from '../core/position.ts';
-import { rebuildProjection, type RebuildOptions } from '../../projections/core/rebuild.ts';
+import type { Projection } from '../../projections/core/projection.ts';
+import { rebuildProjections, type RebuildOptions } from '../../projections/core/rebuild.ts';
 
-/** `platform rebuild <projection>`: the rebuild with a progress bar (events/s, ETA) on stderr. */
-export async function rebuildWithProgress(o: Omit<RebuildOptions, 'onProgress'>, stream: NodeJS.WritableStream = process.stderr) {
+/**
+ * `platform rebuild <projection…>`: the rebuild (several projections in one pass over the log) with a
+ * progress bar (events/s, ETA) on stderr.
+ */
+export async function rebuildWithProgress(
+  o: Omit<RebuildOptions, 'onProgress'> & ({ projection: Projection } | { projections: Projection[] }),
+  stream: NodeJS.WritableStream = process.stderr,
+) {
+  const projections = 'projections' in o ? o.projections : [o.projection];
+  const label = projections.map((p) => p.name).join(', ');
   const started = Date.now();
   const bar = new SingleBar(
     {
-      format: `${o.projection.name} [{bar}] {percentage}% | {value}/{total} positions | {rate} events/s | ETA {eta_formatted}`,
+      format: `${label} [{bar}] {percentage}% | {value}/{total} positions | {rate} events/s | ETA {eta_formatted}`,
       stream,
       noTTYOutput: true,
       notTTYSchedule: 1000,
@@ -16,8 +25,9 @@ export async function rebuildWithProgress(o: Omit<RebuildOptions, 'onProgress'>,
     },
   );
   let begun = false;
-  const result = await rebuildProjection({
+  const result = await rebuildProjections({
     ...o,
+    projections,
     onProgress(p) {
       const total = Math.max(positionValue(p.head), 1);
       const rate = Math.round(p.events / Math.max((Date.now() - started) / 1000, 0.001));
@@ -31,5 +41,7 @@ export async function rebuildWithProgress(o: Omit<RebuildOptions, 'onProgress'>,
   });
   if (begun) bar.stop();
   const seconds = (Date.now() - started) / 1000;
-  return { ...result, seconds, rate: Math.round(result.events / Math.max(seconds, 0.001)) };
+  // one projection: its generation, as `platform rebuild` prints it
+  const generation = result.generations[projections[0]!.name]!;
+  return { ...result, generation, seconds, rate: Math.round(result.events / Math.max(seconds, 0.001)) };
 }

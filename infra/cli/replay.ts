@@ -1,7 +1,7 @@
 import type { RecordedEvent } from '../../domain/core/event.ts';
 import { categoryOf } from '../../domain/core/stream-name.ts';
 import type { EventStore } from '../core/event-store.port.ts';
-import type { DeciderRegistry } from '../platform-deciders.ts';
+import type { DeciderRegistry } from '../platform-service.ts';
 
 export type ReplayQuery =
   | { kind: 'stream'; stream: string }

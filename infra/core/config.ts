@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { parseOutboundAllow } from '../net/outbound-allow.ts';
 
 /**
  * Configuration from environment variables, validated at start: a bad value stops the process with one
@@ -26,6 +27,12 @@ export type Config = {
   serviceRegistry: Record<string, string>;
   /** the event bridge's delivery engine */
   bridge: BridgeConfig;
+  /**
+   * OUTBOUND_ALLOW: what the outbound HTTP client's SSRF guard lets through although it is not a public
+   * address: host names, addresses and CIDR blocks (infra/net/outbound-allow.ts). Empty by default: every
+   * loopback, private, link-local and metadata destination is refused.
+   */
+  outboundAllow: string[];
 };
 
 export type BridgeConfig = {
@@ -190,6 +197,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = (env.LOG_LEVEL || 'info') as Config['logLevel'];
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   const smtp = loadSmtp(env, publicBaseUrl, problems, int);
+  const outboundAllow = parseOutboundAllow(env.OUTBOUND_ALLOW);
+  problems.push(...outboundAllow.problems);
   const config: Config = {
     port,
     host,
@@ -203,6 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     smtp,
     serviceRegistry: parseServiceRegistry(env.SERVICE_REGISTRY, problems),
+    outboundAllow: outboundAllow.entries,
     bridge: {
       deliveryTimeoutMs: int('DELIVERY_TIMEOUT_MS', 5000, 100, 600_000),
       deliveryLeaseMs: int('DELIVERY_LEASE_MS', 30_000, 1000, 3_600_000),

@@ -1,4 +1,5 @@
 import type { EventEnvelope, RecordedEvent } from '../../domain/core/event.ts';
+import type { WrongExpectedRevisionError } from './store-errors.ts';
 
 /**
  * The event store port. Adapters: infra/sqlite (embedded default) and infra/esdb (EventStoreDB/KurrentDB).
@@ -7,7 +8,8 @@ import type { EventEnvelope, RecordedEvent } from '../../domain/core/event.ts';
  * Positions are zero-padded decimal strings ordered as text. `START` is before the first event.
  * Revisions are 0-based per stream.
  */
-export type ExpectedRevision = 'any' | 'no_stream' | 'stream_exists' | number;
+import type { ExpectedRevision } from './expected-revision.ts';
+export type { ExpectedRevision };
 
 export type AllFilter = {
   /** stream categories (the part of the stream name before the first `-`) */
@@ -45,12 +47,39 @@ export type SubscribeAllOptions = {
   signal?: AbortSignal;
 };
 
+/** One entry of appendMany: an append to one stream with its own expected revision. */
+export type AppendRequest = { stream: string; events: EventEnvelope[]; expected: ExpectedRevision };
+
+/**
+ * A page of the global log as a process's log reader hands it out: the events in log order, and the
+ * position the page covers up to. `position` is at least the last event's position; a filtered reader
+ * that reached the head may set it further (to the head it saw), past events no consumer asked for.
+ */
+export type LogPage = { events: RecordedEvent[]; position: string };
+
+export type SubscribePagesOptions = {
+  /** exclusive: pages hold events strictly after this position; default START */
+  after?: string;
+  filter?: AllFilter;
+  /** largest page (events); default 500 */
+  pageSize?: number;
+  /** aborting ends the iteration cleanly */
+  signal?: AbortSignal;
+};
+
 export interface EventStore {
   /**
    * Appends atomically. Throws WrongExpectedRevisionError on a conflict. Re-appending events whose ids
    * are already stored in the stream is a no-op that answers the stored result (idempotent retry).
    */
   append(stream: string, events: EventEnvelope[], expected: ExpectedRevision): Promise<AppendResult>;
+  /**
+   * Several appends, each to its own stream with its own expected revision, committed together where the
+   * store can (SQLite: one transaction, a savepoint per entry; EventStoreDB: pipelined appends, atomic per
+   * stream). Answers per entry, in order, its AppendResult or the WrongExpectedRevisionError it met: one
+   * entry's conflict does not fail the others. Other failures (store down) reject the whole call.
+   */
+  appendMany(batch: AppendRequest[]): Promise<Array<AppendResult | WrongExpectedRevisionError>>;
   /** An unknown stream reads as empty. */
   readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /** One page of the global log. */
@@ -60,6 +89,16 @@ export interface EventStore {
    * (`for await` body finished). When the connection drops it resubscribes after the last delivered event.
    */
   subscribeAll(options?: SubscribeAllOptions): AsyncIterable<RecordedEvent>;
+  /**
+   * The log in pages, catch-up then live: the shape of a process's one log reader (infra/core/log-reader).
+   * The next page is read only when the consumer asks for it (backpressure). Live wake-ups are coalesced:
+   * appends made through this store instance wake the reader at once (once per burst), appends by other
+   * processes are noticed by one cheap probe per store instance (SQLite: `PRAGMA data_version`), never a
+   * query per subscriber. EventStoreDB: one `$all` subscription with the filter applied on the server, whose
+   * checkpoints move `position` past filtered-out events. Resubscribes after the last page when the
+   * connection drops.
+   */
+  subscribePages(options?: SubscribePagesOptions): AsyncIterable<LogPage>;
   /** Position of the newest event, or START when the log is empty. */
   headPosition(): Promise<string>;
   /** Throws StoreUnavailableError when the store cannot be reached. */

@@ -62,6 +62,26 @@ export interface ReadStoreSession {
   collection<T extends Doc = Doc>(name: string): Collection<T>;
 }
 
+/** The session a transaction's function gets: collections, plus savepoints. */
+export interface TransactionSession extends ReadStoreSession {
+  /**
+   * Runs `fn` as a part of the transaction that can fail alone: when fn throws, every write it made is
+   * undone, the error is rethrown, and the transaction goes on (SQLite: SAVEPOINT … ROLLBACK TO). An
+   * adapter that cannot undo part of a transaction (MongoDB) rethrows the error as a
+   * PartialRollbackUnavailableError, which the caller lets abort the whole transaction and then retries
+   * without the failed part. The projection group applies each projection of a page in one savepoint.
+   */
+  savepoint<R>(fn: (session: ReadStoreSession) => Promise<R>): Promise<R>;
+}
+
+/** Thrown by savepoint() on adapters without partial rollback: the whole transaction must be abandoned. */
+export class PartialRollbackUnavailableError extends Error {
+  constructor(readonly original: unknown) {
+    super(`the transaction cannot undo only a part: ${original instanceof Error ? original.message : String(original)}`, { cause: original });
+    this.name = 'PartialRollbackUnavailableError';
+  }
+}
+
 export interface ReadStore extends ReadStoreSession {
   /** create the collection if missing and declare its indexes (idempotent) */
   ensureCollection(name: string, spec?: CollectionSpec): Promise<void>;
@@ -73,7 +93,7 @@ export interface ReadStore extends ReadStoreSession {
    * Nested transaction() calls, and calls of this store made from fn's async context, join the running
    * transaction. fn may be retried on MongoDB (transient conflicts): keep it free of outside side effects.
    */
-  transaction<R>(fn: (tx: ReadStoreSession) => Promise<R>): Promise<R>;
+  transaction<R>(fn: (tx: TransactionSession) => Promise<R>): Promise<R>;
   /** Throws StoreUnavailableError when the store cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -85,9 +85,10 @@ export async function* resilientSubscription(
   }
 }
 
-const ABORTED = Symbol('aborted');
+export const ABORTED = Symbol('aborted');
 
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | typeof ABORTED> {
+/** Resolves with the promise, or with ABORTED as soon as the signal aborts (the promise is then left to settle alone). */
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | typeof ABORTED> {
   if (signal.aborted) {
     promise.catch(() => {});
     return Promise.resolve(ABORTED);

@@ -1,4 +1,4 @@
-import type { ExpectedRevision } from './event-store.port.ts';
+import type { ExpectedRevision } from './expected-revision.ts';
 
 /** The stream's actual revision differs from what the writer expected. Mapped to 409 after retries. */
 export class WrongExpectedRevisionError extends Error {

@@ -1,82 +1,63 @@
-import {
-  ANY,
-  BACKWARDS,
-  CancelledError,
-  DeadlineExceededError,
-  END,
-  EventStoreDBClient,
-  FORWARDS,
-  NO_STREAM,
-  NotLeaderError,
-  STREAM_EXISTS,
-  StreamNotFoundError,
-  TimeoutError,
-  UnavailableError,
-  WrongExpectedVersionError,
-  eventTypeFilter,
-  excludeSystemEvents,
-  jsonEvent,
-  streamNameFilter,
-} from '@eventstore/db-client';
+import { BACKWARDS, END, EventStoreDBClient, FORWARDS, NO_STREAM, StreamNotFoundError, WrongExpectedVersionError } from '@eventstore/db-client';
+import type { Position, ReadPosition } from '@eventstore/db-client';
+import type { EventEnvelope, RecordedEvent } from '../../domain/core/event.ts';
 import type {
-  AppendExpectedRevision,
-  Filter,
-  JSONType,
-  Position,
-  ReadPosition,
-  RecordedEvent as EsdbRecordedEvent,
-} from '@eventstore/db-client';
-import type { EventEnvelope, EventMetadata, RecordedEvent } from '../../domain/core/event.ts';
-import { categoryOf } from '../../domain/core/stream-name.ts';
-import type {
-  AllFilter,
+  AppendRequest,
   AppendResult,
   EventStore,
   ExpectedRevision,
   ReadAllOptions,
   ReadStreamOptions,
-  SubscribeAllOptions,
 } from '../core/event-store.port.ts';
-import { POSITION_DIGITS, START } from '../core/position.ts';
-import { resilientSubscription } from '../core/resilient-subscription.ts';
+import { START } from '../core/position.ts';
 import { StoreUnavailableError, WrongExpectedRevisionError } from '../core/store-errors.ts';
+import {
+  decodeEsdbPosition,
+  encodeEsdbPosition,
+  isConnectionError,
+  isSystemEvent,
+  matches,
+  toEventData,
+  toExpectedRevision,
+  toRecorded,
+} from './event-store.codec.ts';
+import { createEsdbSubscriptions } from './event-store.subscriptions.ts';
+
+export { decodeEsdbPosition, encodeEsdbPosition } from './event-store.codec.ts';
 
 export type EsdbEventStoreOptions = {
   /** e.g. `esdb://localhost:2113?tls=false` (KurrentDB's `kurrentdb://` servers speak the same gRPC API) */
   connectionString: string;
+  /**
+   * Least time between two pages of subscribePages that carry no event, only a position moved forward by
+   * the server's filter checkpoints past events nobody asked for; default 3 s.
+   */
+  emptyPageIntervalMs?: number;
+};
+
+export type EsdbEventStore = EventStore & {
+  /**
+   * Fails every live subscription's stream as a dropped connection would (for tests): the subscriptions
+   * resubscribe after the last event or page they handed over.
+   */
+  interruptSubscriptions(): void;
 };
 
 const STORE = 'eventstoredb';
 const DEFAULT_READ_ALL_LIMIT = 1000;
+const DEFAULT_EMPTY_PAGE_INTERVAL_MS = 3_000;
+/**
+ * The filter's checkpoint interval multiplier: a checkpoint every 32 events the server scans. They are
+ * small messages; what the consumers see of them is throttled by emptyPageIntervalMs.
+ */
+const CHECKPOINT_INTERVAL = 1;
 /** an ordinary (non-system) stream that never exists: reading it proves the server answers */
 const PING_STREAM = 'eventStorePing-platform.health';
 const PING_DEADLINE_MS = 5_000;
 
-/**
- * EventStoreDB positions are a (commit, prepare) pair of 64-bit numbers. They travel as 40 digits: the
- * commit zero-padded to 20, then the prepare zero-padded to 20, so text order is log order and
- * `positionValue()` (the leading 20 digits) is the commit position. START ('0' × 20) sorts before every
- * 40-digit position and means "the beginning of $all".
- */
-export function encodeEsdbPosition(position: Position): string {
-  return (
-    position.commit.toString().padStart(POSITION_DIGITS, '0') +
-    position.prepare.toString().padStart(POSITION_DIGITS, '0')
-  );
-}
-
-export function decodeEsdbPosition(position: string): ReadPosition {
-  if (position === START) return 'start';
-  if (position.length === 2 * POSITION_DIGITS) {
-    return { commit: BigInt(position.slice(0, POSITION_DIGITS)), prepare: BigInt(position.slice(POSITION_DIGITS)) };
-  }
-  // a bare 20-digit position: commit and prepare positions coincide for single-event writes
-  const value = BigInt(position);
-  return { commit: value, prepare: value };
-}
-
-export function createEsdbEventStore(options: EsdbEventStoreOptions): EventStore {
+export function createEsdbEventStore(options: EsdbEventStoreOptions): EsdbEventStore {
   const client = EventStoreDBClient.connectionString(options.connectionString);
+  const emptyPageIntervalMs = options.emptyPageIntervalMs ?? DEFAULT_EMPTY_PAGE_INTERVAL_MS;
   let closed = false;
   const closing = new AbortController();
 
@@ -154,77 +135,85 @@ export function createEsdbEventStore(options: EsdbEventStoreOptions): EventStore
     }
   };
 
-  /** One subscription attempt; the resilient wrapper reopens it after a failure. */
-  async function* subscription(after: string, filter: AllFilter | undefined, signal: AbortSignal) {
-    if (closed || signal.aborted) return;
-    const live = client.subscribeToAll({ fromPosition: decodeEsdbPosition(after), filter: serverFilter(filter) });
-    const stop = () => void live.unsubscribe().catch(() => {});
-    signal.addEventListener('abort', stop, { once: true });
-    try {
-      for await (const resolved of live) {
-        const event = resolved.event;
-        if (!event) continue;
-        const position = encodeEsdbPosition(event.position);
-        // the server filter is coarse (one of stream name / event type); the exact filter runs here
-        if (position <= after || isSystemEvent(event) || !matches(filter, event.streamId, event.type)) continue;
-        yield toRecorded(event, resolved.commitPosition);
-      }
-    } catch (error) {
-      if (closed || signal.aborted) return;
-      throw mapError(error);
-    } finally {
-      signal.removeEventListener('abort', stop);
-      stop();
+  const subscriptions = createEsdbSubscriptions({
+    client,
+    store: STORE,
+    isClosed: () => closed,
+    closing: closing.signal,
+    mapError,
+    emptyPageIntervalMs,
+    checkpointInterval: CHECKPOINT_INTERVAL,
+  });
+
+  /** One append (the port's append, without the open check). */
+  async function appendOne(stream: string, events: EventEnvelope[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (events.length === 0) {
+      // Nothing to write, nothing to check: answer where the stream is (-1 / START when missing).
+      const [last] = await readStreamEvents(stream, { direction: BACKWARDS, fromRevision: 'end', maxCount: 1 });
+      return last ? { revision: last.revision, position: last.position } : { revision: -1, position: START };
     }
-    // A catch-up subscription never ends by itself: the connection went away without an error.
-    if (!closed && !signal.aborted) throw new StoreUnavailableError(STORE, 'the subscription ended unexpectedly');
+    try {
+      const result = await client.appendToStream(stream, events.map(toEventData), {
+        expectedRevision: toExpectedRevision(expected),
+      });
+      if (result.position) {
+        const revision = Number(result.nextExpectedRevision);
+        const reported = encodeEsdbPosition(result.position);
+        if (events.length === 1) return { revision, position: reported };
+        // The server reports one position per write (its commit position twice), which is not always
+        // the last event's own (commit, prepare) pair in $all. Callers compare this position with
+        // subscription checkpoints (read-your-writes), so read the exact one back: one more call, for
+        // multi-event batches only.
+        const [last] = await readStreamEvents(stream, {
+          direction: FORWARDS,
+          fromRevision: BigInt(revision),
+          maxCount: 1,
+        });
+        return { revision, position: last && last.position !== START ? last.position : reported };
+      }
+      // The server answers an idempotent retry with "no position": look up where the batch was stored.
+      const stored = await storedBatch(stream, events);
+      if (stored) return stored;
+      throw new Error(`stream ${stream}: append succeeded without a position and the events are not found`);
+    } catch (error) {
+      if (error instanceof WrongExpectedVersionError) {
+        // An idempotent retry with a stale expected revision is still a success.
+        const stored = await storedBatch(stream, events);
+        if (stored) return stored;
+        const actual = error.actualVersion;
+        throw new WrongExpectedRevisionError(
+          stream,
+          expected,
+          actual === NO_STREAM || actual < 0n ? 'no_stream' : Number(actual),
+        );
+      }
+      throw mapError(error);
+    }
   }
 
   return {
     async append(stream, events, expected) {
       assertOpen();
-      if (events.length === 0) {
-        // Nothing to write, nothing to check: answer where the stream is (-1 / START when missing).
-        const [last] = await readStreamEvents(stream, { direction: BACKWARDS, fromRevision: 'end', maxCount: 1 });
-        return last ? { revision: last.revision, position: last.position } : { revision: -1, position: START };
-      }
-      try {
-        const result = await client.appendToStream(stream, events.map(toEventData), {
-          expectedRevision: toExpectedRevision(expected),
+      return appendOne(stream, events, expected);
+    },
+
+    async appendMany(batch: AppendRequest[]) {
+      assertOpen();
+      // Pipelined on the one client: every stream's appends are sent at once, each atomic on its stream.
+      // Entries for the same stream run one after the other, in batch order, as they would in one
+      // transaction (sent together, the second could overtake the first).
+      const tails = new Map<string, Promise<unknown>>();
+      const results = batch.map((entry) => {
+        const previous = tails.get(entry.stream);
+        const sent = () => appendOne(entry.stream, entry.events, entry.expected);
+        const result = previous ? previous.then(sent) : sent();
+        tails.set(entry.stream, result.catch(() => {})); // the next entry of this stream runs whatever this one met
+        return result.catch((error: unknown) => {
+          if (error instanceof WrongExpectedRevisionError) return error;
+          throw error;
         });
-        if (result.position) {
-          const revision = Number(result.nextExpectedRevision);
-          const reported = encodeEsdbPosition(result.position);
-          if (events.length === 1) return { revision, position: reported };
-          // The server reports one position per write (its commit position twice), which is not always
-          // the last event's own (commit, prepare) pair in $all. Callers compare this position with
-          // subscription checkpoints (read-your-writes), so read the exact one back: one more call, for
-          // multi-event batches only.
-          const [last] = await readStreamEvents(stream, {
-            direction: FORWARDS,
-            fromRevision: BigInt(revision),
-            maxCount: 1,
-          });
-          return { revision, position: last && last.position !== START ? last.position : reported };
-        }
-        // The server answers an idempotent retry with "no position": look up where the batch was stored.
-        const stored = await storedBatch(stream, events);
-        if (stored) return stored;
-        throw new Error(`stream ${stream}: append succeeded without a position and the events are not found`);
-      } catch (error) {
-        if (error instanceof WrongExpectedVersionError) {
-          // An idempotent retry with a stale expected revision is still a success.
-          const stored = await storedBatch(stream, events);
-          if (stored) return stored;
-          const actual = error.actualVersion;
-          throw new WrongExpectedRevisionError(
-            stream,
-            expected,
-            actual === NO_STREAM || actual < 0n ? 'no_stream' : Number(actual),
-          );
-        }
-        throw mapError(error);
-      }
+      });
+      return Promise.all(results);
     },
 
     async readStream(stream, options: ReadStreamOptions = {}) {
@@ -282,15 +271,10 @@ export function createEsdbEventStore(options: EsdbEventStoreOptions): EventStore
       }
     },
 
-    subscribeAll(options: SubscribeAllOptions = {}) {
-      const { after, filter, signal } = options;
-      // close() ends every live subscription
-      const stop = signal ? AbortSignal.any([signal, closing.signal]) : closing.signal;
-      return resilientSubscription((from, readerSignal) => subscription(from, filter, readerSignal), {
-        after,
-        signal: stop,
-      });
-    },
+    // close() ends every live subscription (the closing signal)
+    subscribeAll: subscriptions.subscribeAll,
+    subscribePages: subscriptions.subscribePages,
+    interruptSubscriptions: subscriptions.interrupt,
 
     async headPosition() {
       assertOpen();
@@ -321,88 +305,4 @@ export function createEsdbEventStore(options: EsdbEventStoreOptions): EventStore
       await client.dispose();
     },
   };
-}
-
-function toExpectedRevision(expected: ExpectedRevision): AppendExpectedRevision {
-  switch (expected) {
-    case 'any':
-      return ANY;
-    case 'no_stream':
-      return NO_STREAM;
-    case 'stream_exists':
-      return STREAM_EXISTS;
-    default:
-      return expected < 0 ? NO_STREAM : BigInt(expected);
-  }
-}
-
-function toEventData(event: EventEnvelope) {
-  // The client types data as a JSON object/array/string; any JSON value serialises the same way.
-  return jsonEvent({ id: event.id, type: event.type, data: event.data as JSONType, metadata: event.metadata });
-}
-
-/** What servers before 22.6 put in the position of events read from a stream (they do not know it). */
-const UNKNOWN_POSITION = 18446744073709551615n;
-
-function toRecorded(event: EsdbRecordedEvent, commitPosition: bigint | undefined): RecordedEvent {
-  // $all reads always carry the position; stream reads only on servers from 22.6 on. Without one the
-  // event reads with position START: stream reads are for deciders, which go by revision.
-  const known = event.position && event.position.commit !== UNKNOWN_POSITION ? event.position : undefined;
-  const fallback =
-    commitPosition !== undefined && commitPosition !== UNKNOWN_POSITION
-      ? { commit: commitPosition, prepare: commitPosition }
-      : undefined;
-  const position = known ?? fallback;
-  return {
-    id: event.id,
-    type: event.type,
-    data: event.data as unknown,
-    metadata: event.metadata as EventMetadata,
-    stream: event.streamId,
-    revision: Number(event.revision),
-    position: position ? encodeEsdbPosition(position) : START,
-  };
-}
-
-/** `$`-prefixed types and streams are the server's own (statistics, settings, projections' links). */
-const isSystemEvent = (event: { type: string; streamId: string }) =>
-  event.type.startsWith('$') || event.streamId.startsWith('$');
-
-function matches(filter: AllFilter | undefined, stream: string, type: string): boolean {
-  const categories = filter?.categories;
-  const types = filter?.eventTypes;
-  if (categories?.length && !categories.includes(categoryOf(stream))) return false;
-  if (types?.length && !types.includes(type)) return false;
-  return true;
-}
-
-/**
- * The server filters on one thing only (stream name or event type): categories when given (usually the
- * most selective, and the category is a stream-name prefix up to the first `-`), else event types, else
- * just "no system events". The exact filter is applied again on the client.
- */
-function serverFilter(filter: AllFilter | undefined): Filter {
-  const categories = filter?.categories ?? [];
-  const types = filter?.eventTypes ?? [];
-  if (categories.length > 0) return streamNameFilter({ regex: `^(?:${categories.map(escapeRegex).join('|')})(?:-|$)` });
-  if (types.length > 0) return eventTypeFilter({ regex: `^(?:${types.map(escapeRegex).join('|')})$` });
-  return excludeSystemEvents();
-}
-
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-function isConnectionError(error: unknown): boolean {
-  if (
-    error instanceof UnavailableError ||
-    error instanceof DeadlineExceededError ||
-    error instanceof TimeoutError ||
-    error instanceof NotLeaderError ||
-    error instanceof CancelledError
-  ) {
-    return true;
-  }
-  const code = (error as { code?: unknown } | null)?.code;
-  // raw gRPC statuses: 4 DEADLINE_EXCEEDED, 14 UNAVAILABLE
-  if (code === 4 || code === 14) return true;
-  return error instanceof Error && /failed to discover|ECONNREFUSED|ECONNRESET|ENOTFOUND/i.test(error.message);
 }

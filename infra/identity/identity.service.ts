@@ -1,16 +1,17 @@
 import { hkdfSync } from 'node:crypto';
 import type { Router } from 'express';
 import type { Logger } from 'pino';
-import { createClientAuthenticator } from '../../commands/identity/client-auth.ts';
-import { createCodes } from '../../commands/identity/codes.ts';
-import { createDirectoryCommands } from '../../commands/identity/directory-commands.ts';
-import { createDirectory, type DirectoryService } from '../../commands/identity/directory.ts';
-import { createExchangeCodes } from '../../commands/identity/exchange-codes.ts';
-import { createKeyRing, type KeyRing } from '../../commands/identity/key-ring.ts';
-import { createLoginLimiter } from '../../commands/identity/login-limiter.ts';
-import { OAuthError } from '../../commands/identity/oauth-error.ts';
-import { createSessions } from '../../commands/identity/sessions.ts';
-import { createTokenService, type TokenServiceImpl } from '../../commands/identity/token-service.ts';
+import { createClientAuthenticator } from '../../commands/identity/client.authenticator.ts';
+import { createCodes } from '../../commands/identity/authorization-codes.commands.ts';
+import { createDirectoryCommands } from '../../commands/identity/directory.commands.ts';
+import { createDirectoryCache, type DirectoryCache } from '../../commands/identity/directory.cache.ts';
+import { createDirectory, type DirectoryService } from '../../commands/identity/directory.lookups.ts';
+import { createExchangeCodes } from '../../commands/identity/exchange-codes.commands.ts';
+import { createKeyRing, type KeyRing } from '../../commands/identity/signing-key.ring.ts';
+import { createLoginLimiter } from '../../commands/identity/login.limiter.ts';
+import { OAuthError } from '../../commands/identity/oauth.error.ts';
+import { createSessions } from '../../commands/identity/sessions.commands.ts';
+import { createTokenService, type TokenServiceImpl } from '../../commands/identity/token.service.ts';
 import type { AccessContext } from '../../domain/identity/model.ts';
 import { bearerAuth, type BearerAuth } from '../../http/core/bearer-auth.ts';
 import { createRouteRegistry, type RouteRegistry } from '../../http/core/route-registry.ts';
@@ -21,6 +22,7 @@ import { createRevocationList, revocationsProjection } from '../../projections/i
 import type { Clock } from '../core/clock.port.ts';
 import type { Config } from '../core/config.ts';
 import type { EventStore } from '../core/event-store.port.ts';
+import type { LogConsumer } from '../core/log-consumer.ts';
 import type { ReadStore } from '../core/read-store.port.ts';
 import { loadKeyEncryptionSecret } from './key-secret.ts';
 import { seedIdentity, type SeedReport } from './seed.ts';
@@ -42,6 +44,13 @@ export type IdentityService = {
   bearer: BearerAuth;
   /** the identity projections (also listed in infra/platform-projections.ts) */
   projections: Projection[];
+  /**
+   * What the process's log reader feeds: the identity directory in memory (tenants, clients, users,
+   * usernames), from which the OAuth flows look them up. Without a reader it still answers right (it
+   * reads through to the streams), only slower.
+   */
+  consumers: LogConsumer[];
+  directoryCache: DirectoryCache;
   /** ensures a signing key, then seeds an empty store: the report (with generated secrets) or null */
   seed(): Promise<SeedReport | null>;
   directory: DirectoryService;
@@ -65,7 +74,8 @@ export function createIdentityService({ config, eventStore, readStore, clock, lo
   // process sharing the store agrees on it without another secret to distribute.
   const formKey = new Uint8Array(hkdfSync('sha256', secret, 'platform', 'login form v1', 32));
 
-  const directory = createDirectory({ eventStore, clock });
+  const directoryCache = createDirectoryCache({ eventStore });
+  const directory = createDirectory({ eventStore, clock, cache: directoryCache });
   const commands = createDirectoryCommands({ eventStore, clock, defaultTokenLifetimeSeconds: id.accessTokenTtlSeconds });
   const keyRing = createKeyRing({ eventStore, clock, secret });
   const tokens = createTokenService({
@@ -135,6 +145,8 @@ export function createIdentityService({ config, eventStore, readStore, clock, lo
     verifyAccessToken: tokens.verifyAccessToken,
     bearer,
     projections: identityProjections(),
+    consumers: [directoryCache],
+    directoryCache,
     async seed() {
       await keyRing.ensureKey();
       return seedIdentity({ config, eventStore, clock, log: identityLog });

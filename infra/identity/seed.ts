@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eventIdFor } from '../../commands/core/event-id.ts';
-import { createDirectoryCommands, MIN_PASSWORD_LENGTH } from '../../commands/identity/directory-commands.ts';
-import { generatePassword } from '../../commands/identity/password-hash.ts';
+import { createDirectoryCommands, MIN_PASSWORD_LENGTH } from '../../commands/identity/directory.commands.ts';
+import { generatePassword } from '../../commands/identity/password.hash.ts';
 import { streamName } from '../../domain/core/stream-name.ts';
 import { ADMIN_SCOPE, PLATFORM_TENANT, type GrantType } from '../../domain/identity/model.ts';
 import type { Clock } from '../core/clock.port.ts';

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   MongoClient,
   MongoClientClosedError,
+  MongoError,
   MongoNetworkError,
   MongoNotConnectedError,
   MongoOperationTimeoutError,
@@ -9,7 +10,7 @@ import {
   MongoTopologyClosedError,
   type ClientSession,
 } from 'mongodb';
-import { compareForSort } from '../core/mongo-filter.ts';
+import { compareForSort } from '../core/query/index.ts';
 import { checkSpec } from '../core/collection-spec.ts';
 import type {
   Collection,
@@ -19,7 +20,9 @@ import type {
   FindOptions,
   ReadStore,
   ReadStoreSession,
+  TransactionSession,
 } from '../core/read-store.port.ts';
+import { PartialRollbackUnavailableError } from '../core/read-store.port.ts';
 import { StoreUnavailableError } from '../core/store-errors.ts';
 import {
   assertCollectionName,
@@ -65,6 +68,9 @@ const CODE_INDEX_OPTIONS_CONFLICT = 85;
 const CODE_INDEX_KEY_SPECS_CONFLICT = 86;
 
 const hasCode = (e: unknown, code: number) => (e as { code?: unknown } | null)?.code === code;
+/** errors on which the driver's withTransaction retries the whole transaction */
+const isTransient = (e: unknown) =>
+  e instanceof MongoError && (e.hasErrorLabel('TransientTransactionError') || e.hasErrorLabel('UnknownTransactionCommitResult'));
 
 function mapError(e: unknown): unknown {
   if (
@@ -200,6 +206,42 @@ export function createMongoReadStore(options: MongoReadStoreOptions): ReadStore 
     collection: <T extends Doc = Doc>(name: string) => collection<T>(name, session),
   });
 
+  /**
+   * The failed part of each running transaction attempt: once a savepoint's fn has thrown, the attempt can
+   * only abort (MongoDB cannot undo a part of a transaction), even if fn caught the error and went on.
+   */
+  const failedParts = new WeakMap<ClientSession, { error: unknown }>();
+
+  const transactionFacade = (session: ClientSession): TransactionSession => ({
+    ...sessionFacade(session),
+    async savepoint<S>(fn: (part: ReadStoreSession) => Promise<S>): Promise<S> {
+      const failed = failedParts.get(session);
+      if (failed) throw failed.error;
+      try {
+        return await fn(sessionFacade(session));
+      } catch (e) {
+        // A transient error (write conflict, failover) stays as it is, so that withTransaction sees its
+        // label and retries the whole transaction; so does a store that went away. Anything else says
+        // that only a part failed, which MongoDB cannot undo alone.
+        const error =
+          isTransient(e) || e instanceof StoreUnavailableError || e instanceof PartialRollbackUnavailableError
+            ? e
+            : new PartialRollbackUnavailableError(e);
+        if (!failedParts.has(session)) failedParts.set(session, { error });
+        throw error;
+      }
+    },
+  });
+
+  /** one attempt of fn in the session's transaction; a failed part fails the attempt */
+  const attempt = async <R>(session: ClientSession, fn: (tx: TransactionSession) => Promise<R>): Promise<R> => {
+    failedParts.delete(session); // withTransaction may run fn again: a new attempt starts clean
+    const result = await txContext.run(session, () => fn(transactionFacade(session)));
+    const failed = failedParts.get(session);
+    if (failed) throw failed.error;
+    return result;
+  };
+
   return {
     collection: (name) => collection(name),
 
@@ -246,14 +288,14 @@ export function createMongoReadStore(options: MongoReadStoreOptions): ReadStore 
           .sort();
       }),
 
-    async transaction<R>(fn: (tx: ReadStoreSession) => Promise<R>): Promise<R> {
+    async transaction<R>(fn: (tx: TransactionSession) => Promise<R>): Promise<R> {
       const ambient = txContext.getStore();
-      if (ambient?.inTransaction()) return fn(sessionFacade(ambient));
+      if (ambient?.inTransaction()) return fn(transactionFacade(ambient));
       if (closed) throw new StoreUnavailableError(STORE, 'closed');
       await run(undefined, () => undefined, connect);
       const session = client.startSession();
       try {
-        return await session.withTransaction(() => txContext.run(session, () => fn(sessionFacade(session))));
+        return await session.withTransaction(() => attempt(session, fn));
       } catch (e) {
         throw mapError(e);
       } finally {

@@ -1,5 +1,5 @@
 import type { Document } from 'mongodb';
-import { normalizeFilter, validateFilter, validateUpdate, isPlainObject } from '../core/mongo-filter.ts';
+import { normalizeFilter, validateFilter, validateUpdate, isPlainObject } from '../core/query/index.ts';
 import type { Doc, Filter, FindOptions, Sort, Update } from '../core/read-store.port.ts';
 
 /*

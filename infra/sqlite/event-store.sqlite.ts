@@ -5,15 +5,20 @@ import type { EventEnvelope, RecordedEvent } from '../../domain/core/event.ts';
 import { categoryOf } from '../../domain/core/stream-name.ts';
 import type {
   AllFilter,
+  AppendRequest,
   AppendResult,
   EventStore,
   ExpectedRevision,
+  LogPage,
   ReadAllOptions,
   ReadStreamOptions,
   SubscribeAllOptions,
+  SubscribePagesOptions,
 } from '../core/event-store.port.ts';
 import { positionValue, START, toPosition } from '../core/position.ts';
+import { resilientPages } from '../core/resilient-pages.ts';
 import { resilientSubscription } from '../core/resilient-subscription.ts';
+import { createChangeSignal } from './event-store.changes.ts';
 import { StoreUnavailableError, WrongExpectedRevisionError } from '../core/store-errors.ts';
 
 export type SqliteEventStoreOptions = {
@@ -21,6 +26,11 @@ export type SqliteEventStoreOptions = {
   file: string;
   /** how often idle live subscriptions look for appends made by other processes; default 200 ms */
   pollIntervalMs?: number;
+  /**
+   * how often the store probes for appends made by other processes while a page reader waits at the head
+   * (`PRAGMA data_version`: one cheap call per store instance, whatever the number of readers); default 20 ms
+   */
+  probeIntervalMs?: number;
 };
 
 export type SqliteEventStore = EventStore & {
@@ -32,6 +42,7 @@ const STORE = 'sqlite';
 const DEFAULT_READ_ALL_LIMIT = 1000;
 /** page size of a subscription's catch-up reads */
 const SUBSCRIPTION_PAGE = 500;
+const DEFAULT_PAGE = 500;
 /** "no bound" for backwards reads; SQLite integers are 64-bit, positions stay far below 2^53 */
 const NO_UPPER_BOUND = Number.MAX_SAFE_INTEGER;
 
@@ -109,6 +120,8 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
     `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`,
   );
   const head = db.prepare<[], number | null>('SELECT max(position) FROM events').pluck();
+  // changes by other connections (other processes) to the file; appends through `db` do not change it
+  const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
   const probe = db.prepare<[], number>('SELECT 1').pluck();
   const readAllStatements = new Map<string, Database.Statement<unknown[], EventRow>>();
 
@@ -122,6 +135,10 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
   const wakeAll = () => {
     for (const wake of [...waiters]) wake();
   };
+
+  // page readers wait on one signal: appends through this instance fire it at once, one probe timer
+  // notices other processes' appends
+  const changes = createChangeSignal({ probe: () => dataVersion.get() as number, intervalMs: options.probeIntervalMs ?? 20 });
 
   const assertOpen = () => {
     if (closed) throw new StoreUnavailableError(STORE, 'the event store is closed');
@@ -198,6 +215,57 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
       return { revision, position: toPosition(position) };
     },
   );
+
+  /**
+   * One transaction for the whole batch; each entry runs in its own savepoint (better-sqlite3 nests a
+   * transaction function as a SAVEPOINT), so a conflict undoes only its entry.
+   */
+  const appendManyInTransaction = db.transaction((batch: AppendRequest[]) =>
+    batch.map((entry): AppendResult | WrongExpectedRevisionError => {
+      if (entry.events.length === 0) {
+        const revision = currentRevision.get(entry.stream);
+        if (revision == null) return { revision: -1, position: START };
+        return { revision, position: toPosition(positionAt.get(entry.stream, revision) ?? 0) };
+      }
+      try {
+        return appendInTransaction(entry.stream, entry.events, entry.expected);
+      } catch (error) {
+        if (error instanceof WrongExpectedRevisionError) return error;
+        throw error;
+      }
+    }),
+  );
+
+  /**
+   * The log in pages for a process's log reader. At the head it waits on the change signal; the head seen
+   * just before a short read is a position the page covers (every matching event up to it is in the page),
+   * so a filtered reader's position moves past events nobody asked for.
+   */
+  async function* pageReader(after: string, filter: AllFilter | undefined, pageSize: number, signal: AbortSignal): AsyncGenerator<LogPage> {
+    const epoch = interruptEpoch;
+    let cursor = after;
+    while (!signal.aborted && !closed) {
+      if (epoch !== interruptEpoch) throw new Error('sqlite page reader interrupted');
+      const seen = changes.version();
+      let page: RecordedEvent[];
+      let headBefore: number | null;
+      try {
+        headBefore = head.get() ?? null;
+        page = readAllSync({ after: cursor, filter, limit: pageSize });
+      } catch (error) {
+        throw mapError(error);
+      }
+      const last = page[page.length - 1]?.position;
+      const short = page.length < pageSize;
+      const covered = short && headBefore !== null ? maxPositionOf(last, toPosition(headBefore)) : last;
+      // an empty page moves a filtered reader past events nobody asked for (once per idle transition)
+      if (covered !== undefined && covered > cursor) {
+        cursor = covered;
+        yield { events: page, position: cursor };
+      }
+      if (short) await changes.wait(seen, signal);
+    }
+  }
 
   const readAllStatement = (forwards: boolean, categories: number, types: number) => {
     const key = `${forwards ? 'f' : 'b'}:${categories}:${types}`;
@@ -277,10 +345,31 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
         const result = appendInTransaction.immediate(stream, events, expected);
         appendSeq += 1;
         wakeAll();
+        changes.fire();
         return result;
       } catch (error) {
         throw mapError(error);
       }
+    },
+
+    async appendMany(batch: AppendRequest[]) {
+      assertOpen();
+      if (batch.length === 0) return [];
+      try {
+        const results = appendManyInTransaction.immediate(batch);
+        appendSeq += 1;
+        wakeAll();
+        changes.fire();
+        return results;
+      } catch (error) {
+        throw mapError(error);
+      }
+    },
+
+    subscribePages(options: SubscribePagesOptions = {}) {
+      const { after, filter, signal } = options;
+      const stop = signal ? AbortSignal.any([signal, closing.signal]) : closing.signal;
+      return resilientPages((from, readerSignal) => pageReader(from, filter, options.pageSize ?? DEFAULT_PAGE, readerSignal), { after: after ?? START, signal: stop });
     },
 
     async readStream(stream, options: ReadStreamOptions = {}) {
@@ -341,12 +430,14 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
       closed = true;
       closing.abort();
       wakeAll();
+      changes.close();
       db.close();
     },
 
     interruptSubscriptions() {
       interruptEpoch += 1;
       wakeAll();
+      changes.fire();
     },
   };
 }
@@ -396,6 +487,8 @@ const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(',
 
 /** An empty list means "no filter", like an absent one. */
 const distinct = (values: string[] | undefined): string[] => (values?.length ? [...new Set(values)] : []);
+
+const maxPositionOf = (a: string | undefined, b: string): string => (a !== undefined && a > b ? a : b);
 
 const toRecorded = (row: EventRow): RecordedEvent => ({
   id: row.id,

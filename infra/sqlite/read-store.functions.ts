@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { compileFilter, isPlainObject, parsePath, type Matcher } from '../core/mongo-filter.ts';
+import { compileFilter, isPlainObject, parsePath, type Matcher } from '../core/query/index.ts';
 import type { Filter } from '../core/read-store.port.ts';
 import { sortKey } from './read-store.sort-key.ts';
 

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { applyUpdate, compareForSort, isPlainObject, validateFilter, validateUpdate } from '../core/mongo-filter.ts';
+import { applyUpdate, compareForSort, isPlainObject, validateFilter, validateUpdate } from '../core/query/index.ts';
 import type { CollectionSpec, Doc, Filter, FindOptions, Sort, Update } from '../core/read-store.port.ts';
 import { checkSpec } from '../core/collection-spec.ts';
 import {

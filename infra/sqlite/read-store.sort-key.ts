@@ -1,4 +1,4 @@
-import { isPlainObject, sortRank } from '../core/mongo-filter.ts';
+import { isPlainObject, sortRank } from '../core/query/index.ts';
 
 /*
  * A byte string whose memcmp order (SQLite's order for BLOBs) is compareForSort's order, so ORDER BY can

@@ -1,4 +1,4 @@
-import { isPlainObject, normalizeFilter, parsePath } from '../core/mongo-filter.ts';
+import { isPlainObject, normalizeFilter, parsePath } from '../core/query/index.ts';
 import type { Filter, FindOptions, IndexSpec, Sort } from '../core/read-store.port.ts';
 
 /*

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { Collection, CollectionSpec, Doc, ReadStore, ReadStoreSession } from '../core/read-store.port.ts';
+import type { Collection, CollectionSpec, Doc, ReadStore, ReadStoreSession, TransactionSession } from '../core/read-store.port.ts';
 import { StoreUnavailableError } from '../core/store-errors.ts';
 import { registerReadStoreFunctions } from './read-store.functions.ts';
 import { createMutex } from './read-store.mutex.ts';
@@ -25,10 +25,9 @@ export type SqliteReadStoreOptions = {
  * with AsyncLocalStorage) everything runs on the writer without the mutex: reads see the transaction's own
  * writes, nested transaction() calls join it, and a store call from inside fn cannot deadlock on the mutex.
  *
- * Limitation: SQLite's busy handler waits synchronously. Two store instances in ONE process must not run
- * transaction() at the same time (the second BEGIN would block the event loop the first needs to finish,
- * for busy_timeout, then fail with StoreUnavailableError); separate processes, and single-statement writes
- * such as findOneAndUpdate, are fine.
+ * Writes wait for SQLite's write lock asynchronously (withWriteLock): SQLite's own busy handler sleeps
+ * synchronously, which would freeze the event loop while another process, or another store instance in
+ * this process, holds the lock across the awaits of its transaction.
  */
 
 const STORE = 'sqlite read store';
@@ -56,16 +55,42 @@ function guard<R>(fn: () => R): R {
   }
 }
 
+/** how long a write waits for another process's write lock before the store counts as unavailable */
+const LOCK_WAIT_MS = 5000;
+const isBusy = (e: unknown) => /^SQLITE_BUSY/.test(String((e as { code?: unknown } | null)?.code ?? ''));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Runs a write that needs SQLite's write lock, waiting for it asynchronously: the writer connection has no
+ * busy timeout, because SQLite's own busy handler sleeps synchronously and would freeze this process's event
+ * loop while another process (or another store instance here) holds the lock — including the loop that
+ * holder may need to finish its transaction.
+ */
+async function withWriteLock<R>(fn: () => R): Promise<R> {
+  const started = Date.now();
+  let delay = 1;
+  for (;;) {
+    try {
+      return fn();
+    } catch (e) {
+      if (!isBusy(e) || Date.now() - started >= LOCK_WAIT_MS) throw mapError(e);
+      await sleep(delay);
+      delay = Math.min(delay * 2, 25);
+    }
+  }
+}
+
 function openDatabase(file: string, readonly: boolean): Database.Database {
   const db = new Database(file, { readonly, fileMustExist: readonly });
   db.pragma('busy_timeout = 5000');
   if (!readonly) db.pragma('journal_mode = WAL');
+  if (!readonly) db.pragma('busy_timeout = 0'); // writes wait for the lock asynchronously (withWriteLock)
   db.pragma('synchronous = NORMAL');
   registerReadStoreFunctions(db);
   return db;
 }
 
-type Tx = { open: boolean; session: ReadStoreSession };
+type Tx = { open: boolean; session: TransactionSession };
 
 export function createSqliteReadStore(options: SqliteReadStoreOptions): ReadStore {
   const { file } = options;
@@ -77,6 +102,7 @@ export function createSqliteReadStore(options: SqliteReadStoreOptions): ReadStor
     return { writer: w, reader: memory ? w : ops.createConn(openDatabase(file, true)) };
   });
   const mutex = createMutex();
+  let savepoints = 0;
   const txContext = new AsyncLocalStorage<Tx>();
   let closing: Promise<void> | undefined;
 
@@ -100,7 +126,7 @@ export function createSqliteReadStore(options: SqliteReadStoreOptions): ReadStor
   async function write<R>(tx: Tx | undefined, fn: (c: ops.Conn) => R): Promise<R> {
     const { tx: t } = connectionFor(tx);
     if (t) return guard(() => fn(writer));
-    return mutex.run(() => guard(() => fn(writer)));
+    return mutex.run(() => withWriteLock(() => fn(writer)));
   }
 
   function collection<T extends Doc = Doc>(name: string, tx?: Tx): Collection<T> {
@@ -136,16 +162,36 @@ export function createSqliteReadStore(options: SqliteReadStoreOptions): ReadStor
 
     listCollections: () => read(undefined, (c) => ops.listCollections(c)),
 
-    async transaction<R>(fn: (tx: ReadStoreSession) => Promise<R>): Promise<R> {
+    async transaction<R>(fn: (tx: TransactionSession) => Promise<R>): Promise<R> {
       const outer = activeTx();
       if (outer) return fn(outer.session);
       connectionFor(undefined);
       return mutex.run(async () => {
         const tx: Tx = {
           open: true,
-          session: { collection: <T extends Doc = Doc>(name: string) => collection<T>(name, tx) },
+          session: {
+            collection: <T extends Doc = Doc>(name: string) => collection<T>(name, tx),
+            // the transaction's statements run one at a time on the writer, so a savepoint brackets exactly
+            // the writes fn makes
+            async savepoint<S>(fn: (session: ReadStoreSession) => Promise<S>): Promise<S> {
+              const name = `sp${++savepoints}`;
+              guard(() => writer.db.exec(`SAVEPOINT ${name}`));
+              try {
+                const result = await fn(tx.session);
+                guard(() => writer.db.exec(`RELEASE ${name}`));
+                return result;
+              } catch (e) {
+                if (writer.db.open && writer.db.inTransaction) {
+                  writer.db.exec(`ROLLBACK TO ${name}`);
+                  writer.db.exec(`RELEASE ${name}`);
+                }
+                writer.forgetSchema(); // the rollback may have undone a CREATE INDEX
+                throw e;
+              }
+            },
+          },
         };
-        guard(() => writer.db.exec('BEGIN IMMEDIATE'));
+        await withWriteLock(() => writer.db.exec('BEGIN IMMEDIATE'));
         try {
           const result = await txContext.run(tx, () => fn(tx.session));
           guard(() => writer.db.exec('COMMIT'));

@@ -104,6 +104,8 @@ export const integrationsProjection: Projection = {
         case 'ApiDestinationDeleted':
           await destinations.delete(`${event.data.tenant}/${event.data.name}`);
           break;
+        case 'ApiDestinationSigningSecretRotated':
+          break; // the listing shows no secret
         default:
           assertNever(event);
       }

@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '../../domain/core/event.ts';
-import { categoryOf } from '../../domain/core/stream-name.ts';
 import type { AllFilter } from '../../infra/core/event-store.port.ts';
+import { matchesFilter } from '../../infra/core/event-filter.ts';
 import type { ReadStoreSession } from '../../infra/core/read-store.port.ts';
 import { checkpoints } from './checkpoints.ts';
 import type { Projection, ProjectionCheckpoint } from './projection.ts';
@@ -11,8 +11,12 @@ export const projectionFilter = (p: Projection): AllFilter => ({
   ...(p.eventTypes && { eventTypes: p.eventTypes }),
 });
 
-export const wants = (p: Projection, e: RecordedEvent) =>
-  (!p.eventTypes || p.eventTypes.includes(e.type)) && (!p.categories || p.categories.includes(categoryOf(e.stream)));
+const filters = new WeakMap<Projection, AllFilter>();
+export const wants = (p: Projection, e: RecordedEvent) => {
+  let filter = filters.get(p);
+  if (filter === undefined) filters.set(p, (filter = projectionFilter(p)));
+  return matchesFilter(filter, e);
+};
 
 export class ProjectionVersionChanged extends Error {
   constructor(readonly stored: number, readonly code: number) {
@@ -30,7 +34,7 @@ export async function applyBatch(
   projection: Projection,
   events: RecordedEvent[],
   now: string,
-  options: { generation?: number; expectVersion?: number } = {},
+  options: { generation?: number; expectVersion?: number; position?: string } = {},
 ): Promise<ProjectionCheckpoint | null> {
   const cps = checkpoints(tx);
   const cp = await cps.get(projection.name);
@@ -38,12 +42,13 @@ export async function applyBatch(
   if (options.expectVersion !== undefined && cp.version !== options.expectVersion) {
     throw new ProjectionVersionChanged(cp.version, options.expectVersion);
   }
-  const fresh = events.filter((e) => e.position > cp.position);
-  const last = events[events.length - 1];
-  if (!last || fresh.length === 0) return null;
-  const relevant = fresh.filter((e) => wants(projection, e));
+  // the batch covers up to its last event, or further when the reader says so (a filtered page)
+  const last = events[events.length - 1]?.position;
+  const covered = options.position !== undefined && (last === undefined || options.position > last) ? options.position : last;
+  if (covered === undefined || covered <= cp.position) return null;
+  const relevant = events.filter((e) => e.position > cp.position && wants(projection, e));
   if (relevant.length > 0) await projection.apply(relevant, projectionStore(tx, projection, options.generation ?? cp.generation));
-  const next = { ...cp, position: last.position, updatedAt: now };
+  const next = { ...cp, position: covered, updatedAt: now };
   await cps.upsert(next);
   return next;
 }

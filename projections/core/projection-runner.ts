@@ -1,19 +1,15 @@
-import { batches } from '../../domain/core/async-batches.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
-import { consumerLag } from '../../infra/core/lag.ts';
-import { superviseLoop } from '../../infra/core/supervised-loop.ts';
+import { createLogReader, type LogReaderLog } from '../../infra/core/log-reader.ts';
 import type { ReadStore } from '../../infra/core/read-store.port.ts';
-import { applyBatch, projectionFilter, ProjectionVersionChanged } from './apply-batch.ts';
-import { initCheckpoint, readCheckpoint } from './checkpoints.ts';
+import { createProjectionConsumer } from './projection-consumer.ts';
 import type { Projection } from './projection.ts';
+import { projectionState, projectionStatus, type ProjectionStatus } from './projection-status.ts';
 import { rebuildProjection, type RebuildProgress } from './rebuild.ts';
 
-export type RunnerLog = {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-};
+export type { ProjectionState, ProjectionStatus } from './projection-status.ts';
+
+export type RunnerLog = LogReaderLog;
 
 export type ProjectionRunnerOptions = {
   eventStore: EventStore;
@@ -21,105 +17,54 @@ export type ProjectionRunnerOptions = {
   projection: Projection;
   clock: Clock;
   log?: RunnerLog;
+  /** events per page (catching up and live); default: the log reader's */
   batchSize?: number;
   /** first wait after a failure; doubles up to 30 s */
   retryDelayMs?: number;
   onRebuildProgress?: (p: RebuildProgress) => void;
 };
 
-export type ProjectionStatus = {
-  name: string;
-  version: number;
-  generation: number;
-  position: string;
-  head: string;
-  /** head position minus checkpoint, 0 when no event for this projection is pending */
-  lag: number;
-  state: 'stopped' | 'running' | 'rebuilding' | 'retrying';
-  lastError?: string;
-};
-
-const silent: RunnerLog = { info() {}, warn() {}, error() {} };
-
 /**
- * Keeps one projection up to date: subscribes to the log after its checkpoint and applies batches, each in
- * the read store transaction that also moves the checkpoint. A version bump rebuilds beside the live
- * collections first. Failures (store down, a bug in apply) are logged and retried from the checkpoint.
+ * One projection kept up to date on a log reader of its own: for tests, the CLI and one-off tools. A
+ * platform process does not use this: its projections run as one group on the process's one log reader
+ * (projection-group.ts, infra/main.ts).
  */
 export function createProjectionRunner(o: ProjectionRunnerOptions) {
   const { eventStore, readStore, projection, clock } = o;
-  const log = o.log ?? silent;
-  const batchSize = o.batchSize ?? 500;
-  let state: ProjectionStatus['state'] = 'stopped';
-  let lastError: string | undefined;
-  let abort: AbortController | undefined;
-  let loop: Promise<void> | undefined;
-
-  async function runOnce(signal: AbortSignal): Promise<void> {
-    let cp = await initCheckpoint(readStore, projection, clock.now().toISOString());
-    if (cp.version !== projection.version) {
-      state = 'rebuilding';
-      log.info({ projection: projection.name, from: cp.version, to: projection.version }, 'projection version changed: rebuilding');
-      await rebuildProjection({ eventStore, readStore, projection, clock, ...(o.onRebuildProgress && { onProgress: o.onRebuildProgress }) });
-      cp = (await readCheckpoint(readStore, projection.name))!;
-    }
-    state = 'running';
-    lastError = undefined;
-    const events = eventStore.subscribeAll({ after: cp.position, filter: projectionFilter(projection), signal });
-    for await (const batch of batches(events, batchSize)) {
-      await readStore.transaction((tx) =>
-        applyBatch(tx, projection, batch, clock.now().toISOString(), { expectVersion: projection.version }),
-      );
-      if (signal.aborted) return;
-    }
-  }
-
-  async function run(signal: AbortSignal): Promise<void> {
-    const ended = await superviseLoop({
-      signal,
-      runOnce,
-      ...(o.retryDelayMs !== undefined && { initialDelayMs: o.retryDelayMs }),
-      // a newer version of the code owns this projection now: this process stops projecting it
-      isFatal: (err) => err instanceof ProjectionVersionChanged && err.stored > projection.version,
-      onFailure(err, retryInMs) {
-        state = 'retrying';
-        lastError = err instanceof Error ? err.message : String(err);
-        log.error({ projection: projection.name, err: lastError, retryInMs }, 'projection failed; retrying from checkpoint');
-      },
-    });
-    if (ended === 'fatal') log.warn({ projection: projection.name }, 'a newer projection version took over');
-  }
+  let rebuilding = false;
+  const consumer = createProjectionConsumer({
+    eventStore,
+    readStore,
+    projection,
+    clock,
+    rebuild: async (p) => {
+      await rebuildProjection({ eventStore, readStore, projection: p, clock, ...(o.onRebuildProgress && { onProgress: o.onRebuildProgress }) });
+    },
+    onState: (s) => (rebuilding = s === 'rebuilding'),
+  });
+  const reader = createLogReader({
+    eventStore,
+    consumers: [consumer],
+    ...(o.batchSize !== undefined && { pageSize: o.batchSize, catchUpPageSize: o.batchSize }),
+    ...(o.retryDelayMs !== undefined && { retryDelayMs: o.retryDelayMs }),
+    ...(o.log && { log: o.log }),
+  });
+  let started = false;
 
   return {
     name: projection.name,
     start() {
-      if (loop) return;
-      abort = new AbortController();
-      state = 'running';
-      loop = run(abort.signal).finally(() => {
-        state = 'stopped';
-      });
+      started = true;
+      reader.start();
     },
-    /** stops after the batch in hand is committed */
+    /** stops after the page in hand is committed */
     async stop() {
-      abort?.abort();
-      await loop;
-      loop = undefined;
+      await reader.stop();
+      started = false;
     },
     async status(): Promise<ProjectionStatus> {
-      const cp = await readCheckpoint(readStore, projection.name);
-      const position = cp?.position ?? '0';
-      const { head, lag } = await consumerLag(eventStore, position, projectionFilter(projection));
-      return {
-        name: projection.name,
-        version: cp?.version ?? projection.version,
-        generation: cp?.generation ?? 0,
-        position,
-        head,
-        lag,
-        state,
-        ...(lastError !== undefined && { lastError }),
-      };
+      const s = started ? reader.status()[0] : undefined;
+      return projectionStatus(eventStore, readStore, projection, projectionState(s, rebuilding), s?.lastError);
     },
   };
 }

@@ -1,8 +1,9 @@
 import type { RecordedEvent } from '../../domain/core/event.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
+import { unionFilter } from '../../infra/core/log-reader.ts';
 import { START } from '../../infra/core/position.ts';
-import type { ReadStore } from '../../infra/core/read-store.port.ts';
+import type { ReadStore, ReadStoreSession } from '../../infra/core/read-store.port.ts';
 import { projectionFilter, wants } from './apply-batch.ts';
 import { checkpoints, dropGeneration, ensureGeneration, initCheckpoint } from './checkpoints.ts';
 import type { Projection } from './projection.ts';
@@ -13,67 +14,83 @@ export type RebuildProgress = { position: string; head: string; events: number; 
 export type RebuildOptions = {
   eventStore: EventStore;
   readStore: ReadStore;
-  projection: Projection;
   clock: Clock;
+  /** events per page: a page is read once and applied in one read-store transaction (default 5000) */
   pageSize?: number;
   onProgress?: (p: RebuildProgress) => void;
 };
 
+type Target = { projection: Projection; generation: number };
+
 /**
- * Builds a new generation of the projection's collections from position 0 beside the live one, in pages
- * (memory stays flat whatever the log's size), then in one transaction applies the last events and points
- * the checkpoint (and so every reader) at the new generation. The generation before the previous one is
- * dropped; the previous one stays until the next rebuild, so a reader that resolved it a moment before the
- * switch still reads a complete collection.
+ * Builds a new generation of each projection's collections from position 0 beside its live one, in ONE
+ * pass over the log: each page (thousands of events, memory stays flat whatever the log's size) is read
+ * once and applied to every projection in one read-store transaction. Then, in one transaction, the last
+ * events are applied and every checkpoint (and so every reader) moves to the new generation. The
+ * generation before the previous one is dropped; the previous one stays until the next rebuild, so a
+ * reader that resolved it a moment before the switch still reads a complete collection.
  */
-export async function rebuildProjection(o: RebuildOptions): Promise<{ generation: number; position: string; events: number }> {
-  const { eventStore, readStore, projection, clock } = o;
-  const pageSize = o.pageSize ?? 2000;
-  const live = await initCheckpoint(readStore, projection, clock.now().toISOString());
-  const generation = live.generation + 1;
-  await dropGeneration(readStore, projection, generation); // leftovers of an interrupted rebuild
-  await ensureGeneration(readStore, projection, generation);
-  const filter = projectionFilter(projection);
+export async function rebuildProjections(o: RebuildOptions & { projections: Projection[] }): Promise<{ position: string; events: number; generations: Record<string, number> }> {
+  const { eventStore, readStore, clock } = o;
+  const pageSize = o.pageSize ?? 5000;
+  const targets: Target[] = [];
+  for (const projection of o.projections) {
+    const live = await initCheckpoint(readStore, projection, clock.now().toISOString());
+    const generation = live.generation + 1;
+    await dropGeneration(readStore, projection, generation); // leftovers of an interrupted rebuild
+    await ensureGeneration(readStore, projection, generation);
+    targets.push({ projection, generation });
+  }
+  const filter = unionFilter(o.projections.map(projectionFilter));
   const head = await eventStore.headPosition();
   let position = START;
   let events = 0;
   let applied = 0;
 
-  const applyPage = async (page: RecordedEvent[], tx: Parameters<Parameters<ReadStore['transaction']>[0]>[0]) => {
-    const relevant = page.filter((e) => wants(projection, e));
-    if (relevant.length > 0) await projection.apply(relevant, projectionStore(tx, projection, generation));
+  const applyPage = async (page: RecordedEvent[], tx: ReadStoreSession) => {
+    for (const { projection, generation } of targets) {
+      const relevant = page.filter((e) => wants(projection, e));
+      if (relevant.length === 0) continue;
+      await projection.apply(relevant, projectionStore(tx, projection, generation));
+      applied += relevant.length;
+    }
     events += page.length;
-    applied += relevant.length;
     position = page[page.length - 1]!.position;
   };
+  const readPage = () => eventStore.readAll({ after: position, ...(filter && { filter }), limit: pageSize });
 
   // Bulk phase: outside the switch transaction, one transaction per page.
   while (true) {
-    const page = await eventStore.readAll({ after: position, filter, limit: pageSize });
+    const page = await readPage();
     if (page.length === 0) break;
     await readStore.transaction((tx) => applyPage(page, tx));
     o.onProgress?.({ position, head, events, applied });
     if (page.length < pageSize) break;
   }
 
-  // Switch phase: live writers of this projection wait on the transaction; read what came meanwhile.
-  const result = await readStore.transaction(async (tx) => {
+  // Switch phase: live writers of these projections wait on the transaction; read what came meanwhile.
+  await readStore.transaction(async (tx) => {
     while (true) {
-      const page = await eventStore.readAll({ after: position, filter, limit: pageSize });
+      const page = await readPage();
       if (page.length === 0) break;
       await applyPage(page, tx);
     }
-    // everything up to the log's head is now in the new generation: readers and the live runner move over
-    await checkpoints(tx).upsert({
-      id: projection.name,
-      version: projection.version,
-      generation,
-      position,
-      updatedAt: clock.now().toISOString(),
-    });
-    return { generation, position, events };
+    // everything up to the log's head is now in the new generations: readers and live consumers move over
+    for (const { projection, generation } of targets) {
+      await checkpoints(tx).upsert({ id: projection.name, version: projection.version, generation, position, updatedAt: clock.now().toISOString() });
+    }
   });
   o.onProgress?.({ position, head: position > head ? position : head, events, applied });
-  if (generation > 2) await dropGeneration(readStore, projection, generation - 2);
-  return result;
+  for (const { projection, generation } of targets) {
+    if (generation > 2) await dropGeneration(readStore, projection, generation - 2);
+  }
+  return { position, events, generations: Object.fromEntries(targets.map((t) => [t.projection.name, t.generation])) };
+}
+
+/** One projection (`platform rebuild <projection>`, a version bump). */
+export async function rebuildProjection(
+  o: RebuildOptions & { projection: Projection },
+): Promise<{ generation: number; position: string; events: number }> {
+  const r = await rebuildProjections({ ...o, projections: [o.projection] });
+  return { generation: r.generations[o.projection.name]!, position: r.position, events: r.events };
 }

@@ -240,7 +240,7 @@ export const directoryProjection: Projection = {
   },
 };
 
-/** For infra/platform-projections.ts: the identity directory's projections. */
+/** For the identity module (infra/identity/identity.module.ts): the identity directory's projections. */
 export const identityDirectoryProjections = (): Projection[] => [directoryProjection];
 
 // ---- queries over the read model (the admin API's listings) ----

@@ -44,7 +44,7 @@ export const revocationsProjection: Projection = {
   },
 };
 
-/** The lookup the token service takes as `revocations` (commands/identity/token-service.ts). */
+/** The lookup the token service takes as `revocations` (commands/identity/token.service.ts). */
 export function createRevocationList(readStore: ReadStore): { isRevoked(jti: string): Promise<boolean> } {
   const revoked = readModel<RevokedToken>(readStore, REVOCATIONS_PROJECTION, 'revoked');
   return {

@@ -12,7 +12,7 @@ import path from 'node:path';
 import express from 'express';
 import { pino } from 'pino';
 import { createBusCommands } from '../../commands/bridge/buses.ts';
-import { createDirectoryCommands } from '../../commands/identity/directory-commands.ts';
+import { createDirectoryCommands } from '../../commands/identity/directory.commands.ts';
 import { startHttpServer } from '../../http/core/server.ts';
 import { systemClock } from '../../infra/core/clock.port.ts';
 import { loadConfig } from '../../infra/core/config.ts';
@@ -28,7 +28,7 @@ process.once('SIGTERM', () => {
 
 if (kind === 'platform-api' || kind === 'platform-all') {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-bridge-'));
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', PUBLIC_BASE_URL: 'http://127.0.0.1:0', DATA_DIR: dir, LOG_LEVEL: 'silent' });
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', PUBLIC_BASE_URL: 'http://127.0.0.1:0', DATA_DIR: dir, LOG_LEVEL: 'silent', OUTBOUND_ALLOW: '127.0.0.1,::1,localhost' });
   const log = pino({ level: 'silent' });
   // first the whole platform with its workers: seeds, creates the read models and brings them up to date
   let platform = await startPlatform({ config, log, services: ['identity', 'bridge'], stores: openStores(config) });

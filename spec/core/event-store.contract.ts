@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { EventEnvelope, RecordedEvent } from '../../domain/core/event.ts';
-import type { AppendResult, EventStore, SubscribeAllOptions } from '../../infra/core/event-store.port.ts';
+import { categoryOf } from '../../domain/core/stream-name.ts';
+import type {
+  AppendRequest,
+  AppendResult,
+  EventStore,
+  LogPage,
+  SubscribeAllOptions,
+  SubscribePagesOptions,
+} from '../../infra/core/event-store.port.ts';
 import { START } from '../../infra/core/position.ts';
 import { WrongExpectedRevisionError } from '../../infra/core/store-errors.ts';
 
@@ -499,6 +507,304 @@ export function eventStoreContract(name: string, make: () => Promise<EventStoreF
     assert.is((await store.readStream(fresh)).length, 1);
   });
 
+
+  // ---- appendMany ---------------------------------------------------------------------------------------
+
+  test('appendMany appends to several streams in one call and answers per entry, in order', async () => {
+    const { store } = fixture();
+    const head = await store.headPosition();
+    const category = newCategory();
+    const [s1, s2, s3, s4] = [newStream(category), newStream(category), newStream(category), newStream(category)];
+    const created = event('Created');
+    await store.append(s2, [created], 'no_stream');
+    const batch: AppendRequest[] = [
+      { stream: s1, events: [event('A1'), event('A2')], expected: 'no_stream' },
+      { stream: s2, events: [event('B1')], expected: 0 },
+      { stream: s3, events: [event('C1')], expected: 'any' },
+      // the same stream twice: the entries apply in batch order, the second sees the first
+      { stream: s4, events: [event('D1')], expected: 'no_stream' },
+      { stream: s4, events: [event('D2'), event('D3')], expected: 0 },
+    ];
+    const results = await store.appendMany(batch);
+    assert.is(results.length, batch.length);
+    assert.equal(results.map((r) => (r instanceof WrongExpectedRevisionError ? r.message : r.revision)), [1, 1, 0, 0, 2]);
+    for (const [i, entry] of batch.entries()) {
+      const read = await store.readStream(entry.stream);
+      const upTo = read.filter((e) => e.revision <= (results[i] as AppendResult).revision);
+      const last = upTo[upTo.length - 1]!;
+      assert.equal(results[i], { revision: last.revision, position: last.position }, `entry ${i}: the result of its last event`);
+      assert.equal(upTo.slice(-entry.events.length).map((e) => e.id), entry.events.map((e) => e.id));
+    }
+    assert.equal((await store.readStream(s4)).map((e) => e.type), ['D1', 'D2', 'D3']);
+    const all = await store.readAll({ after: head, filter: { categories: [category] } });
+    const written = [created, ...batch.flatMap((entry) => entry.events)];
+    assert.equal(all.map((e) => e.id).sort(), written.map((e) => e.id).sort(), 'every event stored once');
+    assertIncreasing(all.map((e) => e.position));
+  });
+
+  test('appendMany: a conflicting entry answers its WrongExpectedRevisionError, the others are stored', async () => {
+    const { store } = fixture();
+    const category = newCategory();
+    const [fresh, twoEvents, missing, oneEvent, anyStream] = Array.from({ length: 5 }, () => newStream(category));
+    await store.append(twoEvents!, [event('X'), event('Y')], 'no_stream');
+    await store.append(oneEvent!, [event('Z')], 'no_stream');
+    const batch: AppendRequest[] = [
+      { stream: fresh!, events: [event('A')], expected: 'no_stream' },
+      { stream: twoEvents!, events: [event('B')], expected: 0 },
+      { stream: missing!, events: [event('C')], expected: 'stream_exists' },
+      { stream: oneEvent!, events: [event('D')], expected: 'no_stream' },
+      { stream: anyStream!, events: [event('E')], expected: 'any' },
+    ];
+    const results = await store.appendMany(batch);
+    assert.is(results.length, 5);
+    assert.not.instance(results[0], WrongExpectedRevisionError);
+    assert.not.instance(results[4], WrongExpectedRevisionError);
+    const conflicts = [results[1], results[2], results[3]];
+    for (const conflict of conflicts) assert.instance(conflict, WrongExpectedRevisionError);
+    const described = (conflicts as WrongExpectedRevisionError[]).map((c) => [c.stream, c.expected, c.actual]);
+    assert.equal(described, [
+      [twoEvents, 0, 1],
+      [missing, 'stream_exists', 'no_stream'],
+      [oneEvent, 'no_stream', 0],
+    ]);
+    assert.equal((await store.readStream(fresh!)).map((e) => e.type), ['A']);
+    assert.equal((await store.readStream(twoEvents!)).map((e) => e.type), ['X', 'Y']);
+    assert.equal(await store.readStream(missing!), []);
+    assert.equal((await store.readStream(oneEvent!)).map((e) => e.type), ['Z']);
+    assert.equal((await store.readStream(anyStream!)).map((e) => e.type), ['E']);
+    assert.is((results[0] as AppendResult).revision, 0);
+    assert.is((results[4] as AppendResult).revision, 0);
+  });
+
+  test('appendMany: retrying entries is idempotent, alone or beside new entries', async () => {
+    const { store } = fixture();
+    const head = await store.headPosition();
+    const category = newCategory();
+    const [s1, s2, s3] = [newStream(category), newStream(category), newStream(category)];
+    const batch: AppendRequest[] = [
+      { stream: s1, events: [event('A'), event('B')], expected: 'no_stream' },
+      { stream: s2, events: [event('C')], expected: 'no_stream' },
+    ];
+    const first = await store.appendMany(batch);
+    // the retry of a call whose answer was lost: same ids, same expected revisions
+    assert.equal(await store.appendMany(clone(batch)), first);
+    // one entry retried beside a new one
+    const mixed = await store.appendMany([clone(batch[0]!), { stream: s3, events: [event('D')], expected: 'no_stream' }]);
+    assert.equal(mixed[0], first[0]);
+    assert.is((mixed[1] as AppendResult).revision, 0);
+    assert.equal((await store.readStream(s1)).map((e) => e.type), ['A', 'B']);
+    assert.equal((await store.readStream(s2)).map((e) => e.type), ['C']);
+    assert.equal((await store.readStream(s3)).map((e) => e.type), ['D']);
+    assert.is((await store.readAll({ after: head, filter: { categories: [category] } })).length, 4);
+  });
+
+  test('appendMany of no entries answers []; an entry without events answers where its stream is', async () => {
+    const { store } = fixture();
+    const head = await store.headPosition();
+    const category = newCategory();
+    assert.equal(await store.appendMany([]), []);
+    const stream = newStream(category);
+    const written = await store.append(stream, [event('A'), event('B')], 'no_stream');
+    const results = await store.appendMany([
+      { stream, events: [], expected: 'any' },
+      { stream: newStream(category), events: [], expected: 'any' },
+    ]);
+    assert.equal(results, [written, { revision: -1, position: START }]);
+    assert.is((await store.readAll({ after: head, filter: { categories: [category] } })).length, 2);
+  });
+
+  // ---- subscribePages -----------------------------------------------------------------------------------
+
+  test('subscribePages catches up in pages of at most pageSize, then delivers live pages', async () => {
+    const { store } = fixture();
+    const head = await store.headPosition();
+    const { appended } = await seed(store);
+    const pages = openPages(store, { after: head, pageSize: 3 });
+    try {
+      const caughtUp = await pages.take(appended.length);
+      assert.equal(ids(caughtUp.events), ids(appended));
+      assert.equal(caughtUp.events, ours(await store.readAll({ after: head })), 'the same recorded events as readAll');
+      assert.ok(caughtUp.pages.length >= 3, `${appended.length} events in pages of at most 3`);
+
+      const later = [event('Later1'), event('Later2')];
+      const pending = settledLater(pages.take(later.length)); // already waiting when the append happens
+      await store.append(newStream(), later, 'no_stream');
+      const live = await pending;
+      assert.equal(ids(live.events), ids(later));
+      assert.equal(live.events.map((e) => e.revision), [0, 1]);
+      assert.ok(live.events[0]!.position > caughtUp.events[caughtUp.events.length - 1]!.position);
+    } finally {
+      await pages.stop();
+    }
+  });
+
+  test('subscribePages with a filter hands over only matching events, by category, by type, or both', async () => {
+    const { store } = fixture();
+    const head = await store.headPosition();
+    const { appended, categories } = await seed(store);
+    const [orders, invoices] = categories;
+    const byCategory = openPages(store, { after: head, filter: { categories: [orders] } });
+    const byType = openPages(store, { after: head, filter: { eventTypes: ['InvoiceSent', 'OrderShipped'] } });
+    const both = openPages(store, { after: head, filter: { categories: [orders], eventTypes: ['OrderShipped'] } });
+    try {
+      const expectedOrders = appended.filter((e) => categoryOf(e.stream) === orders);
+      const expectedTypes = appended.filter((e) => e.type === 'InvoiceSent' || e.type === 'OrderShipped');
+      const expectedBoth = appended.filter((e) => e.type === 'OrderShipped');
+      assert.equal(ids((await byCategory.take(expectedOrders.length)).events), ids(expectedOrders));
+      assert.equal(ids((await byType.take(expectedTypes.length)).events), ids(expectedTypes));
+      assert.equal(ids((await both.take(expectedBoth.length)).events), ids(expectedBoth));
+
+      // live: an event none of them wants must not come through, the next matching one must
+      const pending = [byCategory, byType, both].map((pages) => settledLater(pages.take(1)));
+      const unwanted = event('InvoicePaid');
+      const shipped = event('OrderShipped');
+      await store.append(newStream(invoices), [unwanted], 'no_stream');
+      const written = await store.append(newStream(orders), [shipped], 'no_stream');
+      for (const taken of await Promise.all(pending)) {
+        assert.equal(ids(taken.events), [shipped.id]);
+        const page = taken.pages[0]!;
+        assert.ok(page.position >= written.position, 'the page covers the event it brings');
+      }
+    } finally {
+      await byCategory.stop();
+      await byType.stop();
+      await both.stop();
+    }
+  });
+
+  test('subscribePages applies backpressure: the next page is read when the consumer asks for it', async () => {
+    const { store } = fixture();
+    const head = await store.headPosition();
+    const category = newCategory();
+    const first = event('First');
+    await store.append(newStream(category), [first], 'no_stream');
+    const pages = openPages(store, { after: head, filter: { categories: [category] }, pageSize: 100 });
+    try {
+      assert.equal(ids((await pages.take(1)).events), [first.id]);
+      // The consumer holds that page. A reader that read ahead would have read the first of these appends
+      // alone, as soon as it was made; one that waits for the consumer reads them together.
+      const held = [event('Held1'), event('Held2'), event('Held3')];
+      for (const e of held) await store.append(newStream(category), [e], 'no_stream');
+      await deliveredBy(store, head, category, 1 + held.length); // the store has them ready for its readers
+      const next = await pages.take(held.length);
+      assert.equal(ids(next.events), ids(held));
+      assert.is(next.pages.length, 1, 'one page holds everything appended while the previous page was held');
+    } finally {
+      await pages.stop();
+    }
+  });
+
+  test('subscribePages: a burst of appends while the reader waits comes in a few pages, not one per append', async () => {
+    const { store } = fixture();
+    const head = await store.headPosition();
+    const category = newCategory();
+    const first = event('First');
+    await store.append(newStream(category), [first], 'no_stream');
+    const pages = openPages(store, { after: head, filter: { categories: [category] } });
+    try {
+      assert.equal(ids((await pages.take(1)).events), [first.id]);
+      const burst = Array.from({ length: 20 }, (_, i) => event(`Burst${i}`, { i }));
+      // the reader waits at the head; the burst (concurrent appends, as from concurrent requests) wakes it
+      const firstOfBurst = settledLater(pages.take(1));
+      await Promise.all(burst.map((e) => store.append(newStream(category), [e], 'no_stream')));
+      const opening = await firstOfBurst; // the consumer takes that page only now, then asks for the rest
+      await deliveredBy(store, head, category, 1 + burst.length);
+      const rest = opening.events.length < burst.length ? await pages.take(burst.length - opening.events.length) : undefined;
+      const received = [...opening.events, ...(rest?.events ?? [])];
+      assert.equal(ids(received).sort(), ids(burst).sort());
+      assertIncreasing(received.map((e) => e.position));
+      const count = opening.pages.length + (rest?.pages.length ?? 0);
+      assert.ok(count <= 3, `${burst.length} concurrent appends came in ${count} pages`);
+    } finally {
+      await pages.stop();
+    }
+  });
+
+  test('subscribePages: aborting ends the iteration cleanly, whether waiting or holding a page', async () => {
+    const { store } = fixture();
+    const head = await store.headPosition();
+    const category = newCategory();
+    const a = event('A');
+    await store.append(newStream(category), [a], 'no_stream');
+
+    // aborted while the consumer waits for the next page
+    const controller = new AbortController();
+    const received: string[] = [];
+    const gotFirst = deferred<void>();
+    const consumer = (async () => {
+      for await (const page of store.subscribePages({ after: head, filter: { categories: [category] }, signal: controller.signal })) {
+        received.push(...page.events.map((e) => e.id));
+        if (received.length > 0) gotFirst.resolve();
+      }
+      return 'ended';
+    })();
+    await within(gotFirst.promise, 'the first page');
+    controller.abort();
+    assert.is(await within(consumer, 'the iteration to end after abort'), 'ended');
+    assert.equal(received, [a.id]);
+
+    // aborted while the consumer holds a page: asking for the next one ends the iteration
+    const holding = new AbortController();
+    const iterator = store.subscribePages({ after: head, filter: { categories: [category] }, signal: holding.signal })[Symbol.asyncIterator]();
+    let step = await within(iterator.next(), 'the first page');
+    while (!step.done && step.value.events.length === 0) step = await within(iterator.next(), 'the first page');
+    assert.equal(step.done ? [] : ids(step.value.events), [a.id]);
+    holding.abort();
+    await store.append(newStream(category), [event('B')], 'no_stream');
+    assert.is((await within(iterator.next(), 'the end after abort')).done, true);
+
+    // already aborted: nothing is handed over at all
+    const none: LogPage[] = [];
+    for await (const page of store.subscribePages({ after: head, signal: AbortSignal.abort() })) none.push(page);
+    assert.equal(none, []);
+  });
+
+  test('subscribePages: close ends live page subscriptions', async () => {
+    const { store } = fixture();
+    const head = await store.headPosition();
+    const category = newCategory();
+    await store.append(newStream(category), [event('A')], 'no_stream');
+    const gotFirst = deferred<void>();
+    const consumer = (async () => {
+      let count = 0;
+      for await (const page of store.subscribePages({ after: head, filter: { categories: [category] } })) {
+        count += page.events.length;
+        if (count > 0) gotFirst.resolve();
+      }
+      return count;
+    })();
+    await within(gotFirst.promise, 'the first page');
+    await store.close();
+    assert.is(await within(consumer, 'the iteration to end after close'), 1);
+  });
+
+  test('a page subscription survives a dropped connection without losing or repeating events', async () => {
+    const { store, interrupt } = fixture();
+    if (!interrupt) {
+      console.log(`  (${name}: no interrupt hook, page resubscription is not exercised here)`);
+      return;
+    }
+    const head = await store.headPosition();
+    const category = newCategory();
+    const stream = newStream(category);
+    const events = Array.from({ length: 8 }, (_, i) => event(`Step${i}`, { i }));
+    await store.append(stream, events.slice(0, 5), 'no_stream');
+    const pages = openPages(store, { after: head, filter: { categories: [category] }, pageSize: 2 });
+    try {
+      const delivered = (await pages.take(2)).events;
+      interrupt(); // mid catch-up
+      delivered.push(...(await pages.take(3)).events);
+      const pending = settledLater(pages.take(3)); // now waiting live
+      interrupt(); // while waiting at the head
+      await store.append(stream, events.slice(5), 4);
+      delivered.push(...(await pending).events);
+      assert.equal(ids(delivered), ids(events));
+      assert.equal(delivered.map((e) => e.revision), [0, 1, 2, 3, 4, 5, 6, 7]);
+    } finally {
+      await pages.stop();
+    }
+  });
+
   test.run();
 }
 
@@ -574,6 +880,73 @@ async function pageThrough(store: EventStore, after: string, limit: number, cate
     cursor = page[page.length - 1]!.position;
   }
   throw new Error('paging did not end');
+}
+
+
+const ids = (events: ReadonlyArray<{ id: string }>) => events.map((e) => e.id);
+
+/** The port's rules for every page, checked on each page a test takes. */
+function checkPage(page: LogPage, previous: string, options: SubscribePagesOptions) {
+  const pageSize = options.pageSize ?? 500;
+  assert.ok(page.events.length <= pageSize, `a page of ${page.events.length} events, pageSize ${pageSize}`);
+  let last = previous;
+  for (const e of page.events) {
+    assert.ok(e.position > last, `events strictly after the previous page and in log order: ${e.position} > ${last}`);
+    last = e.position;
+    const { categories, eventTypes } = options.filter ?? {};
+    if (categories?.length) assert.ok(categories.includes(categoryOf(e.stream)), `${e.stream} is outside the filter`);
+    if (eventTypes?.length) assert.ok(eventTypes.includes(e.type), `${e.type} is outside the filter`);
+  }
+  assert.ok(page.position >= last, `the page's position ${page.position} is at least its last event's ${last}`);
+  assert.ok(page.position > previous, `a page moves the position forward: ${page.position} > ${previous}`);
+}
+
+/** A page subscription driven step by step by the test; every page is checked against the port's rules. */
+function openPages(store: EventStore, options: SubscribePagesOptions) {
+  const controller = new AbortController();
+  const iterator = store.subscribePages({ ...options, signal: controller.signal })[Symbol.asyncIterator]();
+  let position = options.after ?? START;
+  const nextPage = async (what: string): Promise<LogPage> => {
+    const step = await within(iterator.next(), what);
+    if (step.done) throw new Error(`the page subscription ended while waiting for ${what}`);
+    checkPage(step.value, position, options);
+    position = step.value.position;
+    return step.value;
+  };
+  return {
+    /**
+     * Pages until `count` events of this run have come (foreign events of a shared server are left out):
+     * those events, and the pages that brought them.
+     */
+    async take(count: number): Promise<{ events: RecordedEvent[]; pages: LogPage[] }> {
+      const events: RecordedEvent[] = [];
+      const pages: LogPage[] = [];
+      while (events.length < count) {
+        const page = await nextPage(`event ${events.length + 1} of ${count}`);
+        const mine = page.events.filter(isOurs);
+        if (mine.length > 0) pages.push(page);
+        events.push(...mine);
+      }
+      return { events, pages };
+    },
+    async stop() {
+      controller.abort();
+      await within(Promise.resolve(iterator.return?.()), 'the page subscription to stop').catch(() => {});
+    },
+  };
+}
+
+/**
+ * Waits until a separate subscription of the store has received `count` events of the category: the
+ * store has them ready to hand to its readers (on a server, pushed to this client already).
+ */
+async function deliveredBy(store: EventStore, after: string, category: string, count: number) {
+  const probe = open(store, { after, filter: { categories: [category] } });
+  try {
+    await probe.take(count);
+  } finally {
+    await probe.stop();
+  }
 }
 
 /** A subscription driven step by step by the test. */

@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Collection, Doc, Filter, IndexSpec, ReadStore } from '../../infra/core/read-store.port.ts';
+import { PartialRollbackUnavailableError } from '../../infra/core/read-store.port.ts';
 
 /**
  * The read store contract: every adapter's spec calls this with a factory of fresh, empty stores (one per
@@ -170,7 +171,16 @@ const INDEX_QUERIES: Filter[] = [
   { status: 'open', prio: { $exists: true } },
 ];
 
-export function readStoreContract(name: string, make: ReadStoreFactory): void {
+/** What an adapter can do, as its spec file declares it. */
+export type ReadStoreCapabilities = {
+  /**
+   * savepoint() undoes a failed part and the transaction goes on (SQLite). false: it answers
+   * PartialRollbackUnavailableError and the whole transaction fails (MongoDB). Default true.
+   */
+  partialRollback?: boolean;
+};
+
+export function readStoreContract(name: string, make: ReadStoreFactory, capabilities: ReadStoreCapabilities = {}): void {
   const test = suite(`read store contract: ${name}`);
   let store: ReadStore;
   let cleanup: () => Promise<void>;
@@ -443,6 +453,165 @@ export function readStoreContract(name: string, make: ReadStoreFactory): void {
     assert.is(await accounts.count(), 3);
   });
 
+  // ---- savepoints (TransactionSession.savepoint) ------------------------------------------------------
+
+  const partialRollback = capabilities.partialRollback ?? true;
+
+  /** accounts a1 (10) and a2 (5), and the empty collections the savepoint tests write to */
+  const savepointSeed = async () => {
+    await store.ensureCollection('accounts');
+    await store.ensureCollection('checkpoints');
+    await seed(store.collection('accounts'), [
+      { id: 'a1', balance: 10 },
+      { id: 'a2', balance: 5 },
+    ]);
+  };
+  const SEEDED = [
+    { id: 'a1', balance: 10 },
+    { id: 'a2', balance: 5 },
+  ];
+
+  test('savepoint: a part that succeeds is part of the transaction and returns fn’s result', async () => {
+    await savepointSeed();
+    const result = await store.transaction(async (tx) => {
+      await tx.collection('accounts').upsert({ id: 'a3', balance: 3 });
+      const inner = await tx.savepoint(async (part) => {
+        await part.collection('accounts').patch('a1', { $inc: { balance: -1 } });
+        await part.collection('checkpoints').upsert({ id: 'p1', position: 1 });
+        assert.equal(await part.collection('accounts').get('a3'), { id: 'a3', balance: 3 }, 'sees the transaction’s writes');
+        return 'part done';
+      });
+      assert.is(inner, 'part done');
+      assert.equal(await tx.collection('checkpoints').get('p1'), { id: 'p1', position: 1 }, 'the transaction sees the part’s writes');
+      return 'committed';
+    });
+    assert.is(result, 'committed');
+    assert.equal(await store.collection('accounts').find({}, { sort: { id: 1 } }), [
+      { id: 'a1', balance: 9 },
+      { id: 'a2', balance: 5 },
+      { id: 'a3', balance: 3 },
+    ]);
+    assert.equal(await store.collection('checkpoints').get('p1'), { id: 'p1', position: 1 });
+  });
+
+  test('savepoint: a transaction that throws after a successful part undoes the part too', async () => {
+    await savepointSeed();
+    await rejects(
+      store.transaction(async (tx) => {
+        await tx.savepoint(async (part) => {
+          await part.collection('accounts').upsert({ id: 'a3', balance: 3 });
+          await part.collection('checkpoints').upsert({ id: 'p1', position: 1 });
+        });
+        throw new Error('later failure');
+      }),
+      /later failure/,
+    );
+    assert.equal(await store.collection('accounts').find({}, { sort: { id: 1 } }), SEEDED);
+    assert.is(await store.collection('checkpoints').get('p1'), null);
+  });
+
+  if (partialRollback) {
+    test('savepoint: a throwing part is undone and rethrown, the rest of the transaction commits', async () => {
+      await savepointSeed();
+      const boom = new Error('projection p2 cannot apply this page');
+      const result = await store.transaction(async (tx) => {
+        await tx.collection('accounts').upsert({ id: 'a3', balance: 3 });
+        await tx.savepoint(async (part) => {
+          await part.collection('accounts').patch('a1', { $inc: { balance: -1 } });
+          await part.collection('checkpoints').upsert({ id: 'p1', position: 7 });
+        });
+        let caught: unknown;
+        try {
+          await tx.savepoint(async (part) => {
+            await part.collection('accounts').upsert({ id: 'a4', balance: 4 });
+            await part.collection('accounts').patch('a2', { $set: { balance: 0, frozen: true } });
+            await part.collection('accounts').delete('a3');
+            await part.collection('checkpoints').upsert({ id: 'p2', position: 7 });
+            // a nested transaction joins the part and is undone with it
+            await store.transaction(async (inner) => inner.collection('checkpoints').upsert({ id: 'p9', position: 7 }));
+            throw boom;
+          });
+        } catch (e) {
+          caught = e;
+        }
+        assert.is(caught, boom, 'the part’s own error, rethrown');
+        // inside the transaction the part is already undone, the earlier writes are still there
+        assert.is(await tx.collection('accounts').get('a4'), null);
+        assert.equal(await tx.collection('accounts').get('a2'), { id: 'a2', balance: 5 });
+        assert.equal(await tx.collection('accounts').get('a3'), { id: 'a3', balance: 3 });
+        // and it goes on: a later part and a plain write
+        await tx.savepoint(async (part) => part.collection('checkpoints').upsert({ id: 'p3', position: 7 }));
+        await tx.collection('accounts').upsert({ id: 'a5', balance: 5 });
+        return 'committed';
+      });
+      assert.is(result, 'committed');
+      assert.equal(await store.collection('accounts').find({}, { sort: { id: 1 } }), [
+        { id: 'a1', balance: 9 },
+        { id: 'a2', balance: 5 },
+        { id: 'a3', balance: 3 },
+        { id: 'a5', balance: 5 },
+      ]);
+      assert.equal(ids(await store.collection('checkpoints').find({}, { sort: { id: 1 } })), ['p1', 'p3']);
+    });
+  } else {
+    test('savepoint without partial rollback: a throwing part fails the whole transaction, nothing is written', async () => {
+      await savepointSeed();
+      const boom = new Error('projection p2 cannot apply this page');
+      let seen: unknown;
+      const outcome = await store
+        .transaction(async (tx) => {
+          await tx.collection('accounts').upsert({ id: 'a3', balance: 3 });
+          await tx.savepoint(async (part) => part.collection('checkpoints').upsert({ id: 'p1', position: 7 }));
+          try {
+            await tx.savepoint(async (part) => {
+              await part.collection('accounts').patch('a1', { $inc: { balance: -1 } });
+              throw boom;
+            });
+          } catch (e) {
+            seen = e;
+            throw e; // what a caller does with it: let the whole transaction abort
+          }
+        })
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+      assert.instance(seen, PartialRollbackUnavailableError);
+      assert.is((seen as PartialRollbackUnavailableError).original, boom);
+      assert.instance(outcome, PartialRollbackUnavailableError);
+      assert.equal(await store.collection('accounts').find({}, { sort: { id: 1 } }), SEEDED);
+      assert.equal(await store.collection('checkpoints').find(), []);
+    });
+
+    test('savepoint without partial rollback: the transaction fails even when fn swallows the part’s error', async () => {
+      await savepointSeed();
+      const outcome = await store
+        .transaction(async (tx) => {
+          await tx.collection('accounts').upsert({ id: 'a3', balance: 3 });
+          await tx
+            .savepoint(async (part) => {
+              await part.collection('accounts').upsert({ id: 'a4', balance: 4 });
+              throw new Error('boom');
+            })
+            .catch(() => 'ignored');
+          await tx.collection('checkpoints').upsert({ id: 'p1', position: 7 });
+          return 'committed?';
+        })
+        .then(
+          (value) => value,
+          (e: unknown) => e,
+        );
+      assert.instance(outcome, PartialRollbackUnavailableError);
+      assert.equal(await store.collection('accounts').find({}, { sort: { id: 1 } }), SEEDED);
+      assert.equal(await store.collection('checkpoints').find(), []);
+      // the store stays usable, and a transaction whose parts all succeed commits
+      await store.transaction(async (tx) => tx.savepoint(async (part) => part.collection('checkpoints').upsert({ id: 'p2', position: 8 })));
+      assert.equal(await store.collection('checkpoints').get('p2'), { id: 'p2', position: 8 });
+    });
+  }
+
+  // ---- end of savepoints -------------------------------------------------------------------------------
+
   test('a never-created collection reads empty', async () => {
     const c = store.collection('never.created-1');
     assert.is(await c.get('x'), null);
@@ -530,6 +699,33 @@ export function readStoreContract(name: string, make: ReadStoreFactory): void {
     await rejects(c.groupCount('name', { age: { $gt: {} } }), /\$gt/);
     await rejects(c.findOneAndUpdate({ age: { $foo: 1 } }, { $set: { x: 1 } }), /\$foo/);
     assert.is(await c.count(), 5, 'nothing deleted');
+  });
+
+  test('a document at the input limits: 64-deep data inside an 8-level projection wrapper is stored, found, patched', async () => {
+    // what the input limits let through (domain/core/input-limits.ts: 64 levels for any body, 32 for event
+    // data) inside a read model's own wrapping; SQLite's JSON functions stop at 1000 levels, BSON at 100
+    let data: Record<string, unknown> = { leaf: 'x', n: 1, list: [{ k: 1 }, { k: 2 }] };
+    for (let i = 1; i < 64; i++) data = { a: data, i };
+    const doc: Doc = { id: 'deep', kind: 'trace', stage: { s1: { s2: { s3: { s4: { s5: { s6: { event: data } } } } } } } };
+    const inner = `stage.s1.s2.s3.s4.s5.s6.event${'.a'.repeat(63)}`;
+    await store.ensureCollection('deep_docs', { indexes: [{ name: 'byKind', fields: { kind: 1 } }, { name: 'byLeaf', fields: { [`${inner}.leaf`]: 1 } }] });
+    const c = store.collection('deep_docs');
+    await c.upsert({ id: 'shallow', kind: 'trace' });
+    await c.upsert(doc);
+    assert.equal(await c.get('deep'), doc);
+    assert.equal(ids(await c.find({ kind: 'trace' }, { sort: { id: 1 } })), ['deep', 'shallow']);
+    assert.equal(ids(await c.find({ [`${inner}.leaf`]: 'x' })), ['deep']);
+    assert.equal(ids(await c.find({ [`${inner}.list.k`]: 2, [`${inner}.n`]: { $gte: 1 } })), ['deep']);
+    assert.equal(ids(await c.find({ [`${inner}.leaf`]: 'y' })), []);
+    assert.is(await c.patch('deep', { $set: { [`${inner}.leaf`]: 'y' }, $inc: { [`${inner}.n`]: 1 } }), true);
+    const patched = await c.get('deep');
+    let at: unknown = (patched as unknown as { stage: { s1: { s2: { s3: { s4: { s5: { s6: { event: unknown } } } } } } } }).stage.s1.s2.s3.s4.s5.s6.event;
+    for (let i = 1; i < 64; i++) at = (at as { a: unknown }).a;
+    assert.equal(at, { leaf: 'y', n: 2, list: [{ k: 1 }, { k: 2 }] });
+    assert.equal(ids(await c.find({ [`${inner}.leaf`]: 'y' })), ['deep']);
+    assert.equal(await c.groupCount(`${inner}.leaf`), [{ key: null, count: 1 }, { key: 'y', count: 1 }]);
+    assert.is(await c.count({ [`${inner}.i`]: { $exists: true } }), 0); // the deepest object has no `i`
+    assert.is(await c.count({ [`stage.s1.s2.s3.s4.s5.s6.event${'.a'.repeat(62)}.i`]: 1 }), 1);
   });
 
   test('ping answers while the store is open', async () => {

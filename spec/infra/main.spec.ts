@@ -15,7 +15,7 @@ import { createSqliteReadStore } from '../../infra/sqlite/read-store.sqlite.ts';
 import { readModel } from '../../projections/core/read-model.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'main-'));
-const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'silent' });
+const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'silent', OUTBOUND_ALLOW: '127.0.0.1,::1,localhost' });
 const log = pino({ level: 'silent' });
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -27,6 +27,14 @@ function switchable(inner: EventStore) {
   };
   const store: EventStore = {
     append: async (...a) => (guard(), inner.append(...a)),
+    appendMany: async (...a) => (guard(), inner.appendMany(...a)),
+    async *subscribePages(o) {
+      guard();
+      for await (const page of inner.subscribePages(o)) {
+        guard();
+        yield page;
+      }
+    },
     readStream: async (...a) => (guard(), inner.readStream(...a)),
     readAll: async (...a) => (guard(), inner.readAll(...a)),
     async *subscribeAll(o) {

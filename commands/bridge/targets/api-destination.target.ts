@@ -2,7 +2,7 @@ import { assertNever } from '../../../domain/core/decider.ts';
 import { HEADER_NAME } from '../../../domain/bridge/connection.decider.ts';
 import { queryPath } from '../../../domain/bridge/conversion/json-path.ts';
 import { renderDestinationUrl } from '../../../domain/bridge/destination-url.ts';
-import type { HttpClient, HttpResponse } from '../../../infra/core/http-client.port.ts';
+import { isDestinationRefused, type HttpClient, type HttpResponse } from '../../../infra/core/http-client.port.ts';
 import type { ApiDestinationReader } from '../api-destinations.ts';
 import type { ResolvedConnection, ConnectionReader } from '../connections.ts';
 import type { ConfigCenter } from '../contracts.ts';
@@ -19,17 +19,22 @@ import { isOAuthTokenError, type OAuthTokenCache } from '../oauth-token-cache.ts
  *   (a JSON object: one parameter per key, arrays repeated; or a query string).
  * - Headers: HEADER_PARAMS (a JSON object; values as text), then the connection's authentication, then
  *   `X-Delivery-Id` (stable per delivery: receivers deduplicate with it) and `X-Delivery-Attempt`: what
- *   the platform sets wins. Host, Content-Length, Transfer-Encoding, Connection and the X-Delivery
- *   headers cannot be set by HEADER_PARAMS.
+ *   the platform sets wins. Host, Content-Length, Transfer-Encoding, Connection, the X-Delivery headers,
+ *   Idempotency-Key and the webhook-* headers cannot be set by HEADER_PARAMS.
+ * - Signed (Standard Webhooks, by the outbound client): `webhook-id` and `Idempotency-Key` = the delivery
+ *   id, `webhook-timestamp`, `webhook-signature` under the destination's signing secret (both secrets
+ *   during a rotation's overlap, space-separated).
  * - Body (not for GET and HEAD): BODY_PARAMS when given, else the rule's converted payload; JSON as
  *   `application/json`, a string as `text/plain; charset=utf-8`, unless HEADER_PARAMS sets Content-Type
  *   (an `application/x-www-form-urlencoded` content type form-encodes an object body).
- * - The call carries the request's AbortSignal (the delivery's 5 s timeout), or the destination's shorter
- *   timeoutMs.
+ * - The call carries the request's AbortSignal (the delivery's 5 s timeout), and the destination's
+ *   timeoutMs when it has one (the lower of the two applies).
  * - Outcomes: 2xx delivered; 408, 429, 5xx, network errors and timeouts retryable; a 401 from a
  *   destination with an OAuth connection drops the cached token and is retryable (the next attempt
  *   fetches a new one); other statuses (3xx included: redirects are not followed) fail without retry, as
- *   do a missing destination or connection, a URL that does not render, bad parameters.
+ *   do a missing destination or connection, a URL that does not render, bad parameters, and a URL (or
+ *   OAuth token URL) the outbound client's SSRF guard refuses (a loopback, private, link-local or
+ *   metadata address not in OUTBOUND_ALLOW). A 429 or 503's Retry-After comes back as `retryAfterMs`.
  * - Secrets: the caller's token (request.callerToken), connection secrets and OAuth tokens are removed
  *   from every text this adapter answers (a receiver echoing the Authorization header in its error body
  *   cannot put it into the trace). Answers name the URL without its query string.
@@ -42,7 +47,22 @@ export type ApiDestinationTargetDeps = {
   configCenter: ConfigCenter;
 };
 
-const RESERVED = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'x-delivery-id', 'x-delivery-attempt']);
+const RESERVED = new Set([
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'x-delivery-id',
+  'x-delivery-attempt',
+  'idempotency-key',
+  'webhook-id',
+  'webhook-timestamp',
+  'webhook-signature',
+]);
 const BAD_HEADER_VALUE = /[\r\n\0]/;
 const clip = (s: string, n = 300) => {
   const one = s.replace(/\s+/g, ' ').trim();
@@ -138,11 +158,12 @@ export function createApiDestinationTarget(deps: ApiDestinationTargetDeps): Targ
       };
       keep(request.callerToken);
       const redact = (text: string) => secrets.reduce((t, s) => (t.includes(s) ? t.split(s).join('******') : t), text);
-      const fail = (retryable: boolean, error: string, httpStatus?: number): DeliveryOutcome => ({
+      const fail = (retryable: boolean, error: string, httpStatus?: number, retryAfterMs?: number): DeliveryOutcome => ({
         ok: false,
         retryable,
         error: clip(redact(error)),
         ...(httpStatus !== undefined && { httpStatus }),
+        ...(retryable && retryAfterMs !== undefined && { retryAfterMs }),
       });
 
       const config = async (key: string) => {
@@ -224,7 +245,7 @@ export function createApiDestinationTarget(deps: ApiDestinationTargetDeps): Targ
               try {
                 oauthToken = await oauth.token({ tenant: connection.tenant, connection: connection.name, revision: connection.revision }, auth, request.signal);
               } catch (err) {
-                if (isOAuthTokenError(err)) return fail(err.retryable, `connection ${connection.name}: ${err.message}`, err.httpStatus);
+                if (isOAuthTokenError(err)) return fail(err.retryable, `connection ${connection.name}: ${err.message}`, err.httpStatus, err.retryAfterMs);
                 if (request.signal.aborted) return fail(true, `connection ${connection.name}: timed out while fetching the OAuth token`);
                 throw err;
               }
@@ -246,13 +267,23 @@ export function createApiDestinationTarget(deps: ApiDestinationTargetDeps): Targ
         const withBody = destination.method !== 'GET' && destination.method !== 'HEAD';
         const payload = request.params.BODY_PARAMS !== undefined ? structured(request.params.BODY_PARAMS) : request.payload;
         const body = withBody ? bodyOf(payload, headers) : undefined;
-        const signal = destination.timeoutMs !== undefined ? AbortSignal.any([request.signal, AbortSignal.timeout(destination.timeoutMs)]) : request.signal;
+        const { signal } = request;
 
         let res: HttpResponse;
         try {
-          res = await http.send({ method: destination.method, url: url.toString(), headers: headers.record(), ...(body !== undefined && { body }), signal });
+          res = await http.send({
+            method: destination.method,
+            url: url.toString(),
+            headers: headers.record(),
+            ...(body !== undefined && { body }),
+            signal,
+            ...(destination.timeoutMs !== undefined && { timeoutMs: destination.timeoutMs }),
+            idempotencyId: request.deliveryId,
+            ...(destination.signingSecrets.length > 0 && { signing: { secrets: destination.signingSecrets } }),
+          });
         } catch (err) {
-          if (signal.aborted) return fail(true, `${where}: no answer in time (timeout)`);
+          if (isDestinationRefused(err)) return fail(false, `${where}: ${err.message}`);
+          if (signal.aborted || (err instanceof Error && err.name === 'TimeoutError')) return fail(true, `${where}: no answer in time (timeout)`);
           return fail(true, `${where}: ${err instanceof Error ? err.message : String(err)}`);
         }
         const status = res.status;
@@ -264,7 +295,7 @@ export function createApiDestinationTarget(deps: ApiDestinationTargetDeps): Targ
         }
         const retryable = status === 408 || status === 429 || status >= 500;
         const redirect = status >= 300 && status < 400 ? ' (redirects are not followed)' : '';
-        return fail(retryable, `${where} answered ${status}${redirect}${snippet}`, status);
+        return fail(retryable, `${where} answered ${status}${redirect}${snippet}`, status, res.retryAfterMs);
       } catch (err) {
         // the platform's own trouble (a store down): not the event's fault, so retryable
         return fail(true, `API destination delivery failed: ${err instanceof Error ? err.message : String(err)}`);

@@ -1,4 +1,4 @@
-import type { HttpClient } from '../../../infra/core/http-client.port.ts';
+import { isDestinationRefused, type HttpClient } from '../../../infra/core/http-client.port.ts';
 import { TARGET_TYPES, type DeliveryOutcome, type TargetAdapter } from '../delivery-contracts.ts';
 
 /**
@@ -11,11 +11,14 @@ import { TARGET_TYPES, type DeliveryOutcome, type TargetAdapter } from '../deliv
  * - The request: `POST <base URL><receivePath>` (default `/eventbridge/receivedEvent`, where a service
  *   mounts the SDK's handler), body `JSON.stringify(BODY)` — a string BODY therefore travels as a JSON
  *   string, which a receiver parses with `express.json({ strict: false })` — and the headers
- *   `Content-Type: application/json`, `X-Delivery-Id` (stable per delivery: the receiver deduplicates with
- *   it), `X-Event-Id`, `X-Event-Source`, `X-Event-Type` and `X-Delivery-Attempt` (1, 2, …).
+ *   `Content-Type: application/json`, `X-Delivery-Id` and `Idempotency-Key` (the delivery id, stable per
+ *   delivery: the receiver deduplicates with it), `X-Event-Id`, `X-Event-Source`, `X-Event-Type` and
+ *   `X-Delivery-Attempt` (1, 2, …).
  * - Outcomes: 2xx delivered; 408, 429 and 5xx retryable; a 3xx fails without retry (redirects are never
  *   followed: the registry names the right URL); any other 4xx fails without retry; a network error or
- *   the per-call timeout (the request's AbortSignal) is retryable.
+ *   the per-call timeout (the request's AbortSignal) is retryable; a 429 or 503's Retry-After comes back as
+ *   `retryAfterMs`. A base URL the outbound client's SSRF guard refuses (a loopback or private address not
+ *   in OUTBOUND_ALLOW) fails without retry, saying so.
  */
 export type ServiceRegistry = (serviceName: string) => string | undefined;
 
@@ -50,7 +53,13 @@ export function createPresetHttpTarget(deps: PresetHttpTargetDeps): TargetAdapte
     return p.startsWith('/') ? p : `/${p}`;
   })();
   const bad = (error: string, httpStatus?: number): DeliveryOutcome => ({ ok: false, retryable: false, error, ...(httpStatus !== undefined && { httpStatus }) });
-  const again = (error: string, httpStatus?: number): DeliveryOutcome => ({ ok: false, retryable: true, error, ...(httpStatus !== undefined && { httpStatus }) });
+  const again = (error: string, httpStatus?: number, retryAfterMs?: number): DeliveryOutcome => ({
+    ok: false,
+    retryable: true,
+    error,
+    ...(httpStatus !== undefined && { httpStatus }),
+    ...(retryAfterMs !== undefined && { retryAfterMs }),
+  });
 
   return {
     typeId: TARGET_TYPES.presetHttp,
@@ -85,8 +94,10 @@ export function createPresetHttpTarget(deps: PresetHttpTargetDeps): TargetAdapte
           },
           body,
           signal,
+          idempotencyId: request.deliveryId,
         });
       } catch (err) {
+        if (isDestinationRefused(err)) return bad(`${service}: ${err.message}`);
         if (signal.aborted) return again(`${service}: timed out waiting for ${url}`);
         return again(`${service}: ${clip(err instanceof Error ? err.message : String(err))}`);
       }
@@ -97,7 +108,7 @@ export function createPresetHttpTarget(deps: PresetHttpTargetDeps): TargetAdapte
         const location = res.headers.location === undefined ? '' : ` to ${clip(res.headers.location, 200)}`;
         return bad(`${service}: HTTP ${status}, redirected${location} (redirects are not followed: register the final URL)`, status);
       }
-      if (status === 408 || status === 429 || status >= 500) return again(`${service}: HTTP ${status}${answer}`, status);
+      if (status === 408 || status === 429 || status >= 500) return again(`${service}: HTTP ${status}${answer}`, status, res.retryAfterMs);
       return bad(`${service}: HTTP ${status}${answer}`, status);
     },
   };

@@ -12,6 +12,13 @@ export type State = {
   readonly positive: Array<{ readonly pathId: number; readonly index: ValueIndex<State> }>;
   readonly absent: Array<{ readonly pathId: number; readonly next: State }>;
   readonly accepts: number[];
+  /**
+   * Set once the automaton is built, for the run's hot path (a match reads the state it lands on, nothing
+   * more): `terminal` when there is nothing left to check from here (no positive, no absent transition), and
+   * `only` the one entry of `accepts` when it has exactly one (-1 otherwise).
+   */
+  terminal: boolean;
+  only: number;
   /** Scratch of a run: the group that last queued this state, so that a group queues it once. */
   stamp: number;
 };
@@ -20,20 +27,22 @@ export type Automaton = { readonly root: State; readonly trie: PathTrie; readonl
 
 type Edge = { readonly pathId: number; readonly matchers: readonly Matcher[]; readonly next: State };
 
-const newState = (): State => ({ positive: [], absent: [], accepts: [], stamp: 0 });
+const newState = (): State => ({ positive: [], absent: [], accepts: [], terminal: false, only: -1, stamp: 0 });
 
 /**
  * One path of states per rule, shared with every rule that starts with the same (path, matcher set) steps.
  * Only an identical matcher set shares a state: a rule with ["x", "y"] must not lend its "y" to a rule with ["x"].
+ * A rule's last state accepts its `answer` (the caller's number for what the rule answers).
  */
-export function buildAutomaton(rules: ReadonlyArray<{ readonly pattern: Pattern }>): Automaton {
+export function buildAutomaton(rules: ReadonlyArray<{ readonly pattern: Pattern; readonly answer: number }>): Automaton {
   const trie = createPathTrie();
   let paths = 0;
   let states = 1;
   const root = newState();
+  const all = [root]; // build time only
   const edges = new Map<State, Map<string, Edge>>(); // build time only
 
-  rules.forEach(({ pattern }, ruleIndex) => {
+  rules.forEach(({ pattern, answer }) => {
     let state = root;
     for (const step of stepsOf(pattern)) {
       const node = pathNode(trie, step.path);
@@ -44,11 +53,12 @@ export function buildAutomaton(rules: ReadonlyArray<{ readonly pattern: Pattern 
       let edge = out.get(key);
       if (!edge) {
         out.set(key, (edge = { pathId: node.pathId, matchers: step.matchers, next: newState() }));
+        all.push(edge.next);
         states++;
       }
       state = edge.next;
     }
-    state.accepts.push(ruleIndex);
+    state.accepts.push(answer); // a repeat (same answer, same pattern) is answered once by the run
   });
 
   for (const [state, out] of edges) {
@@ -67,6 +77,10 @@ export function buildAutomaton(rules: ReadonlyArray<{ readonly pattern: Pattern 
       }
     }
     for (const [pathId, entries] of byPath) state.positive.push({ pathId, index: buildValueIndex(entries) });
+  }
+  for (const state of all) {
+    state.terminal = state.positive.length === 0 && state.absent.length === 0;
+    state.only = state.accepts.length === 1 ? (state.accepts[0] ?? -1) : -1;
   }
   return { root, trie, states, paths };
 }

@@ -31,15 +31,16 @@ type AbsentList = { readonly pathId: number; readonly rest: AbsentList | undefin
 type Branch = { readonly state: State; readonly pinned: Chain; readonly absent: AbsentList };
 
 export function compileRules(rules: ReadonlyArray<{ readonly id: string; readonly pattern: Pattern }>): CompiledRules {
-  const { root, trie, states, paths } = buildAutomaton(rules);
   const ids = rules.map((r) => r.id);
-  // rules sharing an id answer once: each rule stands for the first rule with its id
+  // rules sharing an id answer once: each rule answers as the first rule with its id
   const firstWithId = new Map<string, number>();
-  const representative = Int32Array.from(rules, (r, i) => {
-    const first = firstWithId.get(r.id);
-    if (first === undefined) firstWithId.set(r.id, i);
-    return first ?? i;
-  });
+  const { root, trie, states, paths } = buildAutomaton(
+    rules.map((r, i) => {
+      const first = firstWithId.get(r.id);
+      if (first === undefined) firstWithId.set(r.id, i);
+      return { pattern: r.pattern, answer: first ?? i };
+    }),
+  );
   const answeredAt = new Float64Array(rules.length); // the run (match call) that last answered a rule
   let run = 0;
   let stamp = 0;
@@ -59,20 +60,22 @@ export function compileRules(rules: ReadonlyArray<{ readonly id: string; readonl
   let pending: AbsentList;
   let group = 0;
 
-  const accept = (state: State) => {
-    for (const r of state.accepts) {
-      const rep = representative[r] ?? r;
-      if (answeredAt[rep] !== run) {
-        answeredAt[rep] = run;
-        matched.push(rep);
-      }
+  const answer = (r: number) => {
+    if (answeredAt[r] !== run) {
+      answeredAt[r] = run;
+      matched.push(r);
     }
+  };
+  const accept = (state: State) => {
+    // one rule per final state is the common case: it costs the state and the rule's mark, nothing more
+    if (state.only >= 0) answer(state.only);
+    else for (const r of state.accepts) answer(r);
   };
   const queue = (next: State) => {
     if (next.stamp === group) return;
     next.stamp = group;
     // a final state with nothing left to check answers at once, without a branch (anything-but sends thousands)
-    if (pending === undefined && next.positive.length === 0 && next.absent.length === 0) accept(next);
+    if (pending === undefined && next.terminal) accept(next);
     else stack.push({ state: next, pinned: joined, absent: pending });
   };
 
@@ -103,6 +106,7 @@ export function compileRules(rules: ReadonlyArray<{ readonly id: string; readonl
       if (matched.length === 0) return [];
       // in rule order: sort the few, or sweep the marks when many rules answered
       const out: string[] = [];
+      if (matched.length === 1) return [ids[matched[0] ?? 0] ?? ''];
       if (matched.length * 16 < rules.length) for (const r of matched.sort(ascending)) out.push(ids[r] ?? '');
       else for (let r = 0; r < rules.length; r++) if (answeredAt[r] === run) out.push(ids[r] ?? '');
       return out;

@@ -4,13 +4,14 @@ import { createIpTrie } from './ip.trie.ts';
 import { leafKey } from './leaf.key.ts';
 import { buildNumericIntervals } from './numeric.intervals.ts';
 import type { Leaf, Matcher, NumericMatcher } from './pattern.types.ts';
-import { createStringAutomaton, tokensOf } from './string.automaton.ts';
+import { createStringIndex } from './string.index.ts';
 
 /**
  * Every positive matcher (all but exists:false) that one automaton state applies to one field path, indexed
- * by kind so that a value finds its matchers without trying them one by one: equal values in a Map, prefix /
- * suffix / wildcard in one string automaton, equals-ignore-case in a Map of folded strings, numeric ranges in
- * a segment tree, cidr blocks in a bit trie. anything-but is the one kind whose hits are "all but a few": the
+ * by kind so that a value finds its matchers without trying them one by one: equal values in a Map, prefixes
+ * and suffixes in a trie each walked once over the value, the other wildcards in one string automaton
+ * (string.index.ts), equals-ignore-case in a Map of folded strings, numeric ranges in a segment tree, cidr
+ * blocks in a bit trie. anything-but is the one kind whose hits are "all but a few": the
  * index finds the excluded ones and reports the rest, so its cost follows its (large) result.
  */
 export type ValueIndex<T> = { collect(value: Leaf, hit: (target: T) => void): void };
@@ -18,7 +19,7 @@ export type ValueIndex<T> = { collect(value: Leaf, hit: (target: T) => void): vo
 export function buildValueIndex<T>(entries: ReadonlyArray<{ readonly matcher: Matcher; readonly target: T }>): ValueIndex<T> {
   const equal = new Map<string, T[]>();
   const ignoringCase = new Map<string, T[]>();
-  const strings = createStringAutomaton<T>();
+  const strings = createStringIndex<T>();
   let anyStrings = false;
   const ranges: Array<{ range: NumericMatcher; target: T }> = [];
   const blocks = createIpTrie<T>();
@@ -27,7 +28,7 @@ export function buildValueIndex<T>(entries: ReadonlyArray<{ readonly matcher: Ma
   // anything-but: entry i reports butTargets[i] unless the value is one it excludes
   const butTargets: T[] = [];
   const butByValue = new Map<string, number[]>();
-  const butStrings = createStringAutomaton<number>();
+  const butStrings = createStringIndex<number>();
   const butIgnoringCase = new Map<string, number[]>();
 
   const push = <K, V>(map: Map<K, V[]>, key: K, v: V) => {
@@ -44,7 +45,7 @@ export function buildValueIndex<T>(entries: ReadonlyArray<{ readonly matcher: Ma
       case 'prefix':
       case 'suffix':
       case 'wildcard':
-        strings.add(tokensOf(m), target);
+        strings.add(m, target);
         anyStrings = true;
         break;
       case 'equals-ignore-case':
@@ -71,7 +72,7 @@ export function buildValueIndex<T>(entries: ReadonlyArray<{ readonly matcher: Ma
           case 'strings':
             for (const inner of ex.matchers) {
               if (inner.kind === 'equals-ignore-case') push(butIgnoringCase, foldCase(inner.value), entry);
-              else butStrings.add(tokensOf(inner), entry);
+              else butStrings.add(inner, entry);
             }
             break;
           default: {

@@ -133,11 +133,11 @@ test('another key-encryption secret cannot open them; a ciphertext moved to anot
 
 test('API destinations: a named connection must exist; reader answers the destination', async () => {
   const store = createSqliteEventStore({ file: eventsFile });
-  const cmds = createApiDestinationCommands({ eventStore: store, clock });
+  const cmds = createApiDestinationCommands({ eventStore: store, clock, secret: SECRET });
   try {
     const d = await cmds.create({ tenant: 'acme', name: 'claims', urlTemplate: { url: 'https://api.example/claims', variables: {} }, method: 'POST', connection: 'key' }, ctx, 'd-1');
     assert.is(d.created, true);
-    assert.equal((await createApiDestinationReader({ eventStore: store }).get('acme', 'claims'))?.connection, 'key');
+    assert.equal((await createApiDestinationReader({ eventStore: store, secret: SECRET, clock }).get('acme', 'claims'))?.connection, 'key');
     try {
       await cmds.create({ tenant: 'acme', name: 'other', urlTemplate: { url: 'https://api.example/x', variables: {} }, method: 'POST', connection: 'nope' }, ctx, 'd-2');
       assert.unreachable();

@@ -10,7 +10,7 @@ import * as assert from 'uvu/assert';
 import { createOAuthTokenCache, isOAuthTokenError, type OAuthClientCredentials } from '../../../commands/bridge/oauth-token-cache.ts';
 import type { HttpClient } from '../../../infra/core/http-client.port.ts';
 import { manualClock } from '../../../infra/core/clock.port.ts';
-import { createHttpClient } from '../../../infra/net/http-client.ts';
+import { loopbackHttpClient as createHttpClient } from '../../infra/net/loopback-client.ts';
 import { startIdentityPlatform, type IdentityPlatform } from '../../http/identity/identity-harness.ts';
 
 // characters that must survive the form encoding of client_secret_basic (RFC 6749 2.3.1)

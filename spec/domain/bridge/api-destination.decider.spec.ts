@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { apiDestinationDecider, apiDestinationStream, type ApiDestination, type ApiDestinationEvent } from '../../../domain/bridge/api-destination.decider.ts';
+import { fold } from '../../../domain/core/decider.ts';
 import { checkUrlTemplate, renderDestinationUrl } from '../../../domain/bridge/destination-url.ts';
 import { deciderSpec } from '../../core/decider-spec.ts';
 
@@ -79,6 +80,47 @@ test('URL rendering failures: a hole, an unset key, an object, a non-http result
   assert.ok(!r4.ok && /http/.test(r4.error));
   const r5 = await renderDestinationUrl({}, { url: 'https://x/$${a}', variables: {} }, none);
   assert.equal(r5, { ok: true, url: 'https://x/${a}' });
+});
+
+// signing secrets reach the decider sealed (commands/bridge/api-destinations.ts): these stand for such
+const SEALED_1 = 'enc:v1:c2FsdA.aXY.dGFn.b25l';
+const SEALED_2 = 'enc:v1:c2FsdA.aXY.dGFn.dHdv';
+const signed: ApiDestinationEvent = { type: 'ApiDestinationCreated', data: { destination: claims, createdAt: now, signingSecret: SEALED_1 } };
+const rotate = (secret: string, overlapSeconds: number, at = later) => ({ type: 'RotateApiDestinationSigningSecret' as const, secret, overlapSeconds, now: at });
+
+test('signing: created with its sealed secret; an unsealed one is a programming error', () => {
+  spec.given([]).when(create({ signingSecret: SEALED_1 } as never)).then([signed]);
+  assert.throws(() => apiDestinationDecider.decide({ ...create(), signingSecret: 'whsec_clear' }, apiDestinationDecider.initialState()), /unsealed/);
+  const state = fold(apiDestinationDecider, [signed]);
+  assert.equal(state.status === 'exists' && state.signing, { current: SEALED_1 });
+});
+
+test('signing: a rotation keeps the previous secret for the overlap; 0 ends it at once; an update keeps both', () => {
+  spec
+    .given([signed])
+    .when(rotate(SEALED_2, 86_400))
+    .then([{ type: 'ApiDestinationSigningSecretRotated', data: { tenant: 'acme', name: 'claims', secret: SEALED_2, previousValidUntil: '2026-03-02T11:00:00.000Z', at: later } }]);
+  spec
+    .given([signed])
+    .when(rotate(SEALED_2, 0))
+    .then([{ type: 'ApiDestinationSigningSecretRotated', data: { tenant: 'acme', name: 'claims', secret: SEALED_2, previousValidUntil: null, at: later } }]);
+  const rotated: ApiDestinationEvent = { type: 'ApiDestinationSigningSecretRotated', data: { tenant: 'acme', name: 'claims', secret: SEALED_2, previousValidUntil: '2026-03-02T11:00:00.000Z', at: later } };
+  const updated: ApiDestinationEvent = { type: 'ApiDestinationUpdated', data: { destination: { ...claims, method: 'PUT' }, updatedAt: later } };
+  const state = fold(apiDestinationDecider, [signed, rotated, updated]);
+  assert.equal(state.status === 'exists' && state.signing, { current: SEALED_2, previous: { secret: SEALED_1, validUntil: '2026-03-02T11:00:00.000Z' } });
+  // the definition is unchanged by a rotation
+  assert.equal(state.status === 'exists' && state.destination, { ...claims, method: 'PUT' });
+});
+
+test('signing: a destination recorded before signing gets its first secret by a rotation (no previous); refusals', () => {
+  spec
+    .given([created])
+    .when(rotate(SEALED_2, 86_400))
+    .then([{ type: 'ApiDestinationSigningSecretRotated', data: { tenant: 'acme', name: 'claims', secret: SEALED_2, previousValidUntil: null, at: later } }]);
+  spec.given([]).when(rotate(SEALED_2, 60)).thenThrows('API_DESTINATION.NOT_FOUND', 404);
+  spec.given([signed]).when(rotate(SEALED_2, -1)).thenThrows('API_DESTINATION.INVALID', 400);
+  spec.given([signed]).when(rotate(SEALED_2, 8 * 86_400)).thenThrows('API_DESTINATION.INVALID', 400);
+  assert.throws(() => apiDestinationDecider.decide(rotate('whsec_clear', 60), fold(apiDestinationDecider, [signed])), /unsealed/);
 });
 
 test.run();

@@ -200,4 +200,30 @@ test('state: attempts, round, last error and the attempt in flight', () => {
   assert.is(s.lastError, 'HTTP 503');
 });
 
+test('Retry-After: the next attempt is not before it; a shorter one leaves the strategy’s time', () => {
+  // BACKOFF with random 0.5: 15 s after the failure at 2 s; the peer asked for 60 s
+  spec.given([scheduled(), started(1, 0)]).when({ ...failure(1, 2, { random: 0.5 }), retryAfterMs: 60_000 }).then([failed(1, 2, at(62))]);
+  spec.given([scheduled(), started(1, 0)]).when({ ...failure(1, 2, { random: 0.5 }), retryAfterMs: 5_000 }).then([failed(1, 2, at(17))]);
+  spec.given([scheduled(), started(1, 0)]).when({ ...failure(1, 2, { random: 0.5 }), retryAfterMs: 0 }).then([failed(1, 2, at(17))]);
+  // it never adds an attempt the strategy does not allow: the last BACKOFF retry failed, the tolerance rule follows
+  spec
+    .given(exhaustedRound())
+    .when({ ...failure(4, 31), retryAfterMs: 60_000 })
+    .then([
+      failed(4, 31, null),
+      { type: 'DeliveryDeadLettered', data: { ...ref, at: at(31), lastError: 'HTTP 503', httpStatus: 503, attempts: 4, event, payload: { p: 1 } } },
+    ]);
+});
+
+test('Retry-After past EXPONENTIAL_DECAY_RETRY’s 24 h window ends the round (as a slow failure does)', () => {
+  const exp = target({ pushRetryStrategy: 'EXPONENTIAL_DECAY_RETRY' });
+  // the round began at 0; a failure at 86,000 s would be retried at 86,001 s, but the peer asks for an hour
+  spec.given([scheduled(exp), started(1, 0)]).when({ ...failure(1, 86_000), retryAfterMs: 3_600_000 }).then([
+    failed(1, 86_000, null),
+    { type: 'DeliveryDeadLettered', data: { ...ref, at: at(86_000), lastError: 'HTTP 503', httpStatus: 503, attempts: 1, event, payload: { p: 1 } } },
+  ]);
+  // inside the window it only moves the time
+  spec.given([scheduled(exp), started(1, 0)]).when({ ...failure(1, 0), retryAfterMs: 120_000 }).then([failed(1, 0, at(120))]);
+});
+
 test.run();

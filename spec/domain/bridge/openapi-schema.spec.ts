@@ -1,13 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import {
-  businessDataJsonSchema,
-  businessDataSchemaName,
-  compileJsonSchema,
-  openApiToJsonSchema,
-  registryDocumentProblems,
-  toViolations,
-} from '../../../domain/bridge/openapi-schema.ts';
+import { compileJsonSchema, toViolations } from '../../../commands/bridge/schema.compiler.ts';
+import { businessDataJsonSchema, businessDataSchemaName, openApiToJsonSchema, registryDocumentProblems } from '../../../domain/bridge/openapi-schema.ts';
 import { cloudeventsSchema } from './schema-documents.ts';
 
 /** converts (asserting no problems) and compiles */
@@ -287,6 +281,28 @@ documents('the business-data schema must describe an object and be valid OpenAPI
   );
   // `CloudEvents` spelled otherwise is found too
   assert.equal(registryDocumentProblems(doc({}, { CloudEvents: cloudevents(), Order: order })), []);
+});
+
+documents('input limits for schema documents: 32 levels deep converts; one more is one problem naming the path and the limit', () => {
+  /** Order with a property chain `levels` JSON levels deep, counted from the document's root */
+  const deepOrder = (levels: number) => {
+    // root, components, schemas, Order are 4 levels; each property adds 2 (properties, the property)
+    let schema: Record<string, unknown> = { type: 'object' };
+    for (let i = 4; i + 2 <= levels; i += 2) schema = { type: 'object', properties: { p: schema } };
+    return schema;
+  };
+  assert.equal(registryDocumentProblems(doc({}, { Cloudevents: cloudevents(), Order: deepOrder(32) }), 'content'), []);
+  const problems = registryDocumentProblems(doc({}, { Cloudevents: cloudevents(), Order: deepOrder(34) }), 'content');
+  assert.equal(problems.length, 1);
+  assert.is(problems[0]!.path, `content.components.schemas.Order${'.properties.p'.repeat(14)}.properties`);
+  assert.match(problems[0]!.message, /nests deeper than 32 levels \(input limit for schema documents: nesting depth 32\)/);
+});
+
+documents('a document 100,000 levels deep is one problem, not a stack overflow', () => {
+  let deep: Record<string, unknown> = { type: 'object' };
+  for (let i = 0; i < 100_000; i++) deep = { type: 'object', properties: { p: deep } };
+  const problems = registryDocumentProblems(doc({}, { Cloudevents: cloudevents(), Order: deep }), 'content');
+  assert.equal(problems.map((p) => p.message.replace(/ \(.*/, '')), ['nests deeper than 32 levels']);
 });
 
 conversion.run();

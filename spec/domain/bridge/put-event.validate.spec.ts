@@ -145,4 +145,43 @@ test('every bad field is named in one answer', () => {
   assert.equal(fieldsOf({ ...camel, id: 1, time: 'x', data: [], dataContentType: 'text/xml', extra: true }), ['data', 'dataContentType', 'extra', 'id', 'time']);
 });
 
+/** `{"a":{"a":…{"leaf":1}}}`: `levels` objects deep, built without recursion */
+const nested = (levels: number): Record<string, unknown> => {
+  let v: Record<string, unknown> = { leaf: 1 };
+  for (let i = 1; i < levels; i++) v = { a: v };
+  return v;
+};
+
+test('data within the input limits: 32 levels deep is accepted, 33 is refused naming the path and the limit', () => {
+  const ok = validatePutEvent({ ...camel, data: nested(32) });
+  assert.ok(ok.ok, JSON.stringify(ok));
+  const errors = errorsOf({ ...camel, data: nested(33) });
+  assert.is(errors.length, 1);
+  assert.is(errors[0]!.field, `data${'.a'.repeat(32)}`);
+  assert.is(errors[0]!.limit, 'depth');
+  assert.is(errors[0]!.max, 32);
+  assert.match(errors[0]!.message, /nests deeper than 32 levels \(input limit for event data: nesting depth 32\)/);
+});
+
+test('data 100,000 levels deep is one error, not a stack overflow; so are deep values under both spellings', () => {
+  const deep = nested(100_000);
+  // (errorsOf would print the input: validated directly)
+  const errors = (input: unknown) => {
+    const r = validatePutEvent(input);
+    return r.ok ? [] : r.errors;
+  };
+  assert.equal(errors({ ...camel, data: deep }).map((e) => [e.limit, e.max]), [['depth', 32]]);
+  // two spellings holding deep objects: no JSON.stringify of them, the field is simply not a string
+  const both = errors({ ...lower, datacontenttype: deep, dataContentType: nested(100_000) });
+  assert.equal(both.map((e) => e.field), ['dataContentType']); // the camelCase spelling is read first
+  assert.match(both[0]!.message, /must be a string/);
+});
+
+test('data: the other limits of event data too (a string past 256 KiB, a key past 1,024 characters)', () => {
+  assert.equal(errorsOf({ ...camel, data: { blob: 'x'.repeat(256 * 1024 + 1) } }).map((e) => [e.field, e.limit]), [['data.blob', 'stringLength']]);
+  const [longKey] = errorsOf({ ...camel, data: { list: [{ ['k'.repeat(1025)]: 1 }] } });
+  assert.is(longKey!.limit, 'keyLength');
+  assert.match(longKey!.field, /^data\.list\.0\.k+…k+$/); // a long path is shortened around an ellipsis
+});
+
 test.run();

@@ -167,4 +167,19 @@ test('canonicalJson sorts keys at every depth and keeps array order', () => {
   assert.is.not(canonicalJson([1, 2]), canonicalJson([2, 1]));
 });
 
+test('canonicalJson and the decider cope with any depth: a deep document is SCHEMA.INVALID naming the limit', () => {
+  const nested = (levels: number) => {
+    let v: Record<string, unknown> = {};
+    for (let i = 0; i < levels; i++) v = { z: [i], a: v };
+    return v;
+  };
+  const text = canonicalJson(nested(100_000)); // no stack overflow
+  assert.ok(text.startsWith('{"a":{"a":{"a":') && text.endsWith(',"z":[99998]},"z":[99999]}'), text.slice(-40));
+  // deep but small enough for MAX_DOCUMENT_CHARS: refused by the input limits, not by a RangeError
+  const content = registryDocument({ title: 'orders', version: '2.0.0', data: 'Order', schemas: { Order: { type: 'object', properties: { deep: nested(5_000) } } } });
+  const paths = invalidPaths([created, v1], addVersion('2.0.0', content));
+  assert.is(paths.length, 1);
+  assert.match(paths[0]!, /^content\.components\.schemas\.Order\.properties\.deep\.a\.a/);
+});
+
 test.run();

@@ -154,6 +154,19 @@ test('RevokeToken: one access token; unknown or already revoked ones append noth
     .then([]);
 });
 
+test('RevokeToken of a token issued without a grant stream (client_credentials): its verified expiry is recorded once', () => {
+  const revoked: GrantEvent = { type: 'TokenRevoked', data: { grantId: 'g9', jti: 'g9.a', exp: s0 + 600, revokedAt: T1 } };
+  spec.given([]).when({ type: 'RevokeToken', data: { grantId: 'g9', jti: 'g9.a', exp: s0 + 600, now: T1 } }).then([revoked]);
+  spec.given([revoked]).when({ type: 'RevokeToken', data: { grantId: 'g9', jti: 'g9.a', exp: s0 + 600, now: T1 } }).then([]);
+  // without the expiry (nothing to keep it by) an unknown grant's token is left alone, as before
+  spec.given([]).when({ type: 'RevokeToken', data: { grantId: 'g9', jti: 'g9.a', now: T1 } }).then([]);
+  // a second token of the same empty grant is its own revocation
+  spec
+    .given([revoked])
+    .when({ type: 'RevokeToken', data: { grantId: 'g9', jti: 'g9.b', exp: s0 + 900, now: T1 } })
+    .then([{ type: 'TokenRevoked', data: { grantId: 'g9', jti: 'g9.b', exp: s0 + 900, revokedAt: T1 } }]);
+});
+
 test('a revoked jti is not listed again when the grant is revoked', () => {
   spec
     .given([start, { type: 'TokenRevoked', data: { grantId: 'g1', jti: 'g1.a', exp: s0 + 7200, revokedAt: T0 } }])

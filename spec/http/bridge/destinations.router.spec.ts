@@ -7,9 +7,9 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createApiDestinationCommands } from '../../../commands/bridge/api-destinations.ts';
+import { createApiDestinationCommands, createApiDestinationReader } from '../../../commands/bridge/api-destinations.ts';
 import { createConnectionCommands, createConnectionReader } from '../../../commands/bridge/connections.ts';
-import { createDirectoryCommands } from '../../../commands/identity/directory-commands.ts';
+import { createDirectoryCommands } from '../../../commands/identity/directory.commands.ts';
 import { createDestinationsRouter } from '../../../http/bridge/destinations.router.ts';
 import { BRIDGE_ADMIN_BASE, BRIDGE_ADMIN_SCOPE } from '../../../http/bridge/rules.router.ts';
 import { openApiDocument } from '../../../http/core/openapi.ts';
@@ -36,7 +36,7 @@ const directory = createDirectoryCommands({ eventStore, clock, scrypt: { N: 1024
 const secret = loadKeyEncryptionSecret(config);
 const connections = createConnectionCommands({ eventStore, clock, secret });
 const reader = createConnectionReader({ eventStore, secret });
-const destinations = createApiDestinationCommands({ eventStore, clock });
+const destinations = createApiDestinationCommands({ eventStore, clock, secret });
 const registry = createRouteRegistry();
 const runner = createProjectionRunner({ eventStore, readStore, projection: integrationsProjection, clock });
 const tokens: Record<string, string> = {};
@@ -209,6 +209,52 @@ test('API destinations: read, list by connection, update, delete; a connection i
   assert.is((await acme('DELETE', '/api-destinations/hook')).status, 204);
   assert.is((await acme('GET', '/api-destinations/hook')).status, 404);
   assert.is((await acme('DELETE', '/api-destinations/hook')).status, 404);
+});
+
+test('API destinations: a signing secret shown once at creation, never again; rotation answers the new one, the previous signs on for the overlap', async () => {
+  const WHSEC = /^whsec_[A-Za-z0-9+/]{43}=$/;
+  const r = await acme('POST', '/api-destinations', { name: 'signed', url: 'https://hooks.example/signed', method: 'POST' }, { 'idempotency-key': 'create-signed-1' });
+  assert.is(r.status, 201, r.text);
+  const first = r.body.signingSecret as string;
+  assert.match(first, WHSEC);
+  assert.is(r.headers.get('cache-control'), 'no-store');
+  assert.not.ok(r.text.includes('enc:v1:'));
+  // a replay of the same create does not show it again
+  const replay = await acme('POST', '/api-destinations', { name: 'signed', url: 'https://hooks.example/signed', method: 'POST' }, { 'idempotency-key': 'create-signed-1' });
+  assert.equal([replay.status, replay.body.replayed, replay.body.signingSecret], [201, true, undefined]);
+  await caughtUp();
+  for (const answer of [await acme('GET', '/api-destinations/signed'), await acme('GET', '/api-destinations'), await acme('GET', '/api-destinations?connection=basic')]) {
+    assert.not.ok(answer.text.includes(first), 'the signing secret is answered once only');
+    assert.not.ok(answer.text.includes('enc:v1:'), 'nor sealed');
+  }
+  const deliveryReader = (at: Date) => createApiDestinationReader({ eventStore, secret, clock: manualClock(at) });
+  assert.equal((await deliveryReader(clock.now()).get('acme', 'signed'))?.signingSecrets, [first]);
+
+  // rotate (no body: the default overlap of 24 h)
+  const rot = await acme('POST', '/api-destinations/signed/rotate-signing-secret');
+  assert.is(rot.status, 200, rot.text);
+  const second = rot.body.signingSecret as string;
+  assert.match(second, WHSEC);
+  assert.is.not(second, first);
+  assert.is(rot.body.name, 'signed');
+  assert.is(rot.body.previousValidUntil, new Date(clock.now().getTime() + 24 * 3600 * 1000).toISOString());
+  assert.is(rot.headers.get('cache-control'), 'no-store');
+  const during = new Date(clock.now().getTime() + 23 * 3600 * 1000);
+  const after = new Date(clock.now().getTime() + 25 * 3600 * 1000);
+  assert.equal((await deliveryReader(during).get('acme', 'signed'))?.signingSecrets, [second, first], 'both sign during the overlap');
+  assert.equal((await deliveryReader(after).get('acme', 'signed'))?.signingSecrets, [second], 'then only the new one');
+  assert.not.ok((await acme('GET', '/api-destinations/signed')).text.includes(second));
+
+  // overlap 0: the previous stops at once
+  const now = await acme('POST', '/api-destinations/signed/rotate-signing-secret', { overlapSeconds: 0 });
+  assert.equal([now.status, now.body.previousValidUntil], [200, null], now.text);
+  assert.equal((await deliveryReader(clock.now()).get('acme', 'signed'))?.signingSecrets, [now.body.signingSecret]);
+  // refusals
+  const bad = await acme('POST', '/api-destinations/signed/rotate-signing-secret', { overlapSeconds: -1 });
+  assert.equal([bad.status, fields(bad)], [400, ['overlapSeconds']]);
+  assert.is((await acme('POST', '/api-destinations/nope/rotate-signing-secret')).status, 404);
+  assert.is((await call('POST', '/api-destinations/signed/rotate-signing-secret', tokens.globex)).status, 404);
+  assert.is((await call('POST', '/api-destinations/signed/rotate-signing-secret', tokens.publisher)).status, 403);
 });
 
 test('tenants are isolated', async () => {

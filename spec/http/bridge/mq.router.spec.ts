@@ -10,7 +10,7 @@ import * as assert from 'uvu/assert';
 import type { DeliveryRequest } from '../../../commands/bridge/delivery-contracts.ts';
 import { createMqConsumers } from '../../../commands/bridge/mq-consumers.ts';
 import { createMessageQueueTarget } from '../../../commands/bridge/targets/message-queue.target.ts';
-import { createDirectoryCommands } from '../../../commands/identity/directory-commands.ts';
+import { createDirectoryCommands } from '../../../commands/identity/directory.commands.ts';
 import type { BridgeEvent, Target } from '../../../domain/bridge/model.ts';
 import { BRIDGE_CONSUME_SCOPE, createMqRouter, MQ_BASE } from '../../../http/bridge/mq.router.ts';
 import { openApiDocument } from '../../../http/core/openapi.ts';

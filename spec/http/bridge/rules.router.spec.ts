@@ -9,7 +9,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createConfigCenter, createConfigCommands } from '../../../commands/bridge/config-center.ts';
 import { createRuleCommands } from '../../../commands/bridge/rules.ts';
-import { createDirectoryCommands } from '../../../commands/identity/directory-commands.ts';
+import { createDirectoryCommands } from '../../../commands/identity/directory.commands.ts';
 import type { BusKind } from '../../../domain/bridge/model.ts';
 import { BRIDGE_ADMIN_BASE, BRIDGE_ADMIN_SCOPE, createRulesRouter, SECRET_MASK, type BusInfo } from '../../../http/bridge/rules.router.ts';
 import { openApiDocument } from '../../../http/core/openapi.ts';

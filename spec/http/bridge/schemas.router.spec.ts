@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createSchemaCommands, createSchemaValidator } from '../../../commands/bridge/schemas.ts';
-import { createDirectoryCommands } from '../../../commands/identity/directory-commands.ts';
+import { createDirectoryCommands } from '../../../commands/identity/directory.commands.ts';
 import { BRIDGE_ADMIN_BASE, BRIDGE_ADMIN_SCOPE, createSchemasRouter } from '../../../http/bridge/schemas.router.ts';
 import { openApiDocument } from '../../../http/core/openapi.ts';
 import { createRouteRegistry } from '../../../http/core/route-registry.ts';

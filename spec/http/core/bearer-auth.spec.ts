@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { OAuthError } from '../../../commands/identity/oauth-error.ts';
+import { OAuthError } from '../../../commands/identity/oauth.error.ts';
 import { CROSS_TENANT_SCOPE, type AccessContext } from '../../../domain/identity/model.ts';
 import { authOf, bearerAuth } from '../../../http/core/bearer-auth.ts';
 import { StoreUnavailableError } from '../../../infra/core/store-errors.ts';

@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
-import { createDirectoryCommands } from '../../../commands/identity/directory-commands.ts';
-import { createDirectory } from '../../../commands/identity/directory.ts';
+import { createDirectoryCommands } from '../../../commands/identity/directory.commands.ts';
+import { createDirectory } from '../../../commands/identity/directory.lookups.ts';
 import { manualClock } from '../../../infra/core/clock.port.ts';
 import { loadConfig, type Config } from '../../../infra/core/config.ts';
 import { startPlatform, type RunningPlatform } from '../../../infra/main.ts';
@@ -51,6 +51,8 @@ export async function startIdentityPlatform(o: { redirectUri: string; env?: Reco
     SEED_CLIENT_SECRET: SEED.clientSecret,
     SEED_PUBLIC_CLIENT_ID: SEED.publicClientId,
     SEED_REDIRECT_URI: o.redirectUri,
+    // receivers in the tests listen on loopback, which the outbound client refuses unless allowlisted
+    OUTBOUND_ALLOW: '127.0.0.1,::1,localhost',
     ...o.env,
   });
   // the real time, frozen: the relying party checks iat/exp against its own clock; tests move it by hand

@@ -1,5 +1,5 @@
 import * as assert from 'uvu/assert';
-import type { createDirectoryCommands } from '../../../commands/identity/directory-commands.ts';
+import type { createDirectoryCommands } from '../../../commands/identity/directory.commands.ts';
 
 /**
  * For specs of routers that sit behind the bearer middleware: registers a machine user and a

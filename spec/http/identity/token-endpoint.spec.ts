@@ -1,7 +1,7 @@
 // The token endpoint's error mapping, with fakes behind it: whatever fails, the answer is RFC 6749 5.2.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { OAuthError } from '../../../commands/identity/oauth-error.ts';
+import { OAuthError } from '../../../commands/identity/oauth.error.ts';
 import type { Client } from '../../../domain/identity/model.ts';
 import { StoreUnavailableError } from '../../../infra/core/store-errors.ts';
 import { createTokenEndpointRouter } from '../../../http/identity/token-endpoint.router.ts';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createKeyRing } from '../../../commands/identity/key-ring.ts';
+import { createKeyRing } from '../../../commands/identity/signing-key.ring.ts';
 import { manualClock } from '../../../infra/core/clock.port.ts';
 import { loadConfig } from '../../../infra/core/config.ts';
 import { keysRotate } from '../../../infra/cli/keys.ts';

@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { commandHandler } from '../../../commands/core/command-handler.ts';
 import { replay } from '../../../infra/cli/replay.ts';
-import type { DeciderRegistry } from '../../../infra/platform-deciders.ts';
+import type { DeciderRegistry } from '../../../infra/platform-service.ts';
 import { createSqliteEventStore } from '../../../infra/sqlite/event-store.sqlite.ts';
 import { accountDecider } from '../../core/fixtures/account.decider.ts';
 

@@ -56,4 +56,25 @@ test('bad SERVICE_REGISTRY entries are reported one by one', () => {
   assert.is(problemsOf({ SERVICE_REGISTRY: '{"a": 1}' }).length, 1);
 });
 
+test('OUTBOUND_ALLOW: host names, addresses and CIDR blocks; empty by default', () => {
+  assert.equal(loadConfig({}).outboundAllow, []);
+  assert.equal(loadConfig({ OUTBOUND_ALLOW: '127.0.0.1, ::1,localhost,10.0.0.0/8,[fd00::1],Claims.Internal.,,fd00::/8' }).outboundAllow, [
+    '127.0.0.1',
+    '::1',
+    'localhost',
+    '10.0.0.0/8',
+    'fd00::1',
+    'claims.internal',
+    'fd00::/8',
+  ]);
+});
+
+test('bad OUTBOUND_ALLOW entries are reported one by one', () => {
+  const problems = problemsOf({ OUTBOUND_ALLOW: '10.0.0.0/33,not a host,http://x,10.0.0.1/x,localhost' });
+  assert.equal(problems.length, 4, problems.join('\n'));
+  assert.ok(problems.every((p) => p.startsWith('OUTBOUND_ALLOW')), problems.join('\n'));
+  assert.ok(problems.some((p) => p.includes('"10.0.0.0/33"')), problems.join('\n'));
+  assert.ok(problems.some((p) => p.includes('"not a host"')), problems.join('\n'));
+});
+
 test.run();

@@ -7,7 +7,7 @@ import {
   normalizeFilter,
   validateFilter,
   validateUpdate,
-} from '../../../infra/core/mongo-filter.ts';
+} from '../../../infra/core/query/index.ts';
 import type { Filter, Update } from '../../../infra/core/read-store.port.ts';
 
 /** [document, filter, MongoDB's answer] */

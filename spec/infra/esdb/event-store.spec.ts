@@ -11,7 +11,11 @@ if (!url) {
 } else {
   eventStoreContract('event store contract on EventStoreDB', async () => {
     const store = createEsdbEventStore({ connectionString: url });
-    // no interrupt hook: a dropped connection cannot be simulated from the client side
-    return { store, cleanup: () => store.close() };
+    return {
+      store,
+      // fails the subscriptions' gRPC streams on the client side, as a dropped connection does
+      interrupt: () => store.interruptSubscriptions(),
+      cleanup: () => store.close(),
+    };
   });
 }

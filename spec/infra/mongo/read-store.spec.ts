@@ -13,14 +13,19 @@ const url = process.env.MONGODB_URL;
 if (!url) {
   console.log('SKIPPED: read store contract on MongoDB (set MONGODB_URL to run)');
 } else {
-  readStoreContract('mongodb', async () => {
-    const store = createMongoReadStore({ url, database: `read_store_spec_${randomUUID().slice(0, 8)}` });
-    return {
-      store,
-      async cleanup() {
-        for (const name of await store.listCollections()) await store.dropCollection(name);
-        await store.close();
-      },
-    };
-  });
+  readStoreContract(
+    'mongodb',
+    async () => {
+      const store = createMongoReadStore({ url, database: `read_store_spec_${randomUUID().slice(0, 8)}` });
+      return {
+        store,
+        async cleanup() {
+          for (const name of await store.listCollections()) await store.dropCollection(name);
+          await store.close();
+        },
+      };
+    },
+    // MongoDB cannot undo a part of a transaction: a failed savepoint fails the whole transaction
+    { partialRollback: false },
+  );
 }

@@ -5,7 +5,7 @@ import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { compareForSort } from '../../../infra/core/mongo-filter.ts';
+import { compareForSort } from '../../../infra/core/query/index.ts';
 import type { Doc, Filter, ReadStore } from '../../../infra/core/read-store.port.ts';
 import { StoreUnavailableError } from '../../../infra/core/store-errors.ts';
 import { registerReadStoreFunctions } from '../../../infra/sqlite/read-store.functions.ts';

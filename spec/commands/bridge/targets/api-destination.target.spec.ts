@@ -22,7 +22,7 @@ import type { UrlTemplate } from '../../../../domain/bridge/destination-url.ts';
 import type { BridgeEvent, Target } from '../../../../domain/bridge/model.ts';
 import { manualClock } from '../../../../infra/core/clock.port.ts';
 import { createSqliteEventStore } from '../../../../infra/sqlite/event-store.sqlite.ts';
-import { createHttpClient } from '../../../../infra/net/http-client.ts';
+import { loopbackHttpClient } from '../../../infra/net/loopback-client.ts';
 
 const SECRET = 'spec-key-encryption-secret-0123456789abcdef';
 const CALLER_TOKEN = 'eyJhbGciOiJSUzI1NiJ9.caller-token-payload.signature-xyz';
@@ -30,13 +30,13 @@ const dir = mkdtempSync(path.join(tmpdir(), 'api-destination-'));
 const eventStore = createSqliteEventStore({ file: path.join(dir, 'events.sqlite') });
 const clock = manualClock('2026-03-01T10:00:00.000Z');
 const connections = createConnectionCommands({ eventStore, clock, secret: SECRET });
-const destinations = createApiDestinationCommands({ eventStore, clock });
+const destinations = createApiDestinationCommands({ eventStore, clock, secret: SECRET });
 const config = createConfigCommands({ eventStore, clock });
-const http = createHttpClient();
+const http = loopbackHttpClient();
 const oauth = createOAuthTokenCache({ http, clock });
 const target: TargetAdapter = createApiDestinationTarget({
   http,
-  destinations: createApiDestinationReader({ eventStore }),
+  destinations: createApiDestinationReader({ eventStore, secret: SECRET, clock }),
   connections: createConnectionReader({ eventStore, secret: SECRET }),
   oauth,
   configCenter: createConfigCenter({ eventStore }),

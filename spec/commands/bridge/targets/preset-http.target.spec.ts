@@ -7,7 +7,8 @@ import type { DeliveryOutcome, DeliveryRequest } from '../../../../commands/brid
 import { createPresetHttpTarget, DEFAULT_RECEIVE_PATH, serviceRegistryFrom } from '../../../../commands/bridge/targets/preset-http.target.ts';
 import type { BridgeEvent, Target } from '../../../../domain/bridge/model.ts';
 import { RECEIVED_EVENT_PATH, receivedEventHandler } from '../../../../http/bridge/sdk/index.ts';
-import { createHttpClient } from '../../../../infra/net/http-client.ts';
+import { createOutboundHttpClient } from '../../../../infra/net/outbound-http.client.ts';
+import { loopbackHttpClient as createHttpClient } from '../../../infra/net/loopback-client.ts';
 
 const test = suite('preset HTTP client target (TypeId 3) against a receiver built with the SDK');
 
@@ -86,6 +87,7 @@ test.before(async () => {
   for (const status of [408, 429, 404, 401, 503]) {
     app.post(`/status${status}${RECEIVED_EVENT_PATH}`, record(`status${status}`), (_req, res) => void res.status(status).json({ code: `S${status}`, message: 'as asked' }));
   }
+  app.post(`/slow${RECEIVED_EVENT_PATH}`, record('slow'), (_req, res) => void res.status(429).set('Retry-After', '30').json({ code: 'S429', message: 'later' }));
   app.post(`/moved${RECEIVED_EVENT_PATH}`, record('moved'), (_req, res) => void res.redirect(307, 'http://elsewhere.invalid/steal'));
   // body-parser's refusals (a strict parser given a JSON string) answer their status, quietly
   app.use(((err, _req, res, _next) => {
@@ -111,6 +113,7 @@ const registry = () =>
     broken: `${base}/broken`,
     hang: `${base}/hang`,
     moved: `${base}/moved`,
+    slow: `${base}/slow`,
     ...Object.fromEntries([408, 429, 404, 401, 503].map((s) => [`status${s}`, `${base}/status${s}`])),
   });
 const target = () => createPresetHttpTarget({ http: createHttpClient(), registry: registry() });
@@ -232,6 +235,24 @@ test('non-ASCII ids are percent-encoded in headers instead of breaking the reque
   assert.ok(outcome.ok, JSON.stringify(outcome));
   assert.is(received[before]!.headers['x-event-id'], '%C3%A9vt%0D%0AX-Injected: 1');
   assert.is(received[before]!.headers['x-injected'], undefined);
+});
+
+test('a 429 with Retry-After: retryable, and the outcome carries the wait; the delivery id is the Idempotency-Key', async () => {
+  const before = received.length;
+  const req = request({ SERVICE_NAME: 'slow', BODY: {} });
+  const f = failure(await target().deliver(req));
+  assert.equal([f.retryable, f.httpStatus, f.retryAfterMs], [true, 429, 30_000]);
+  assert.is(received[before]!.headers['idempotency-key'], req.deliveryId);
+  assert.is(failure(await target().deliver(request({ SERVICE_NAME: 'status429', BODY: {} }))).retryAfterMs, undefined, 'no Retry-After, no wait');
+});
+
+test('a service on an address the SSRF guard refuses (not in OUTBOUND_ALLOW) fails without retry, saying why', async () => {
+  const before = received.length;
+  const guarded = createPresetHttpTarget({ http: createOutboundHttpClient(), registry: registry() });
+  const f = failure(await guarded.deliver(request({ SERVICE_NAME: 'claims', BODY: {} })));
+  assert.is(f.retryable, false);
+  assert.is(f.error, 'claims: destination refused: 127.0.0.1 is a loopback address (allow it with OUTBOUND_ALLOW)');
+  assert.is(received.length, before, 'nothing was sent');
 });
 
 test.run();

@@ -1,0 +1,269 @@
+import { randomUUID } from 'node:crypto';
+import { fold } from '../../../domain/core/decider.ts';
+import { isDomainError } from '../../../domain/core/domain-error.ts';
+import type { RecordedEvent } from '../../../domain/core/event.ts';
+import {
+  deliveryDecider,
+  type DeliveryCommand,
+  type DeliveryEvent,
+  type DeliveryState,
+  type LiveDelivery,
+} from '../../../domain/bridge/delivery.decider.ts';
+import type { BridgeEvent } from '../../../domain/bridge/model.ts';
+import type { EventAcceptedData } from '../../../domain/bridge/published-event.decider.ts';
+import { blockStanding, type RuleTargetRef } from '../../../domain/bridge/rule-target-state.decider.ts';
+import type { Clock } from '../../../infra/core/clock.port.ts';
+import type { EventStore } from '../../../infra/core/event-store.port.ts';
+import { isWrongExpectedRevision } from '../../../infra/core/store-errors.ts';
+import { commandHandler } from '../../core/command-handler.ts';
+import type { DeliveryOutcome, TargetAdapter } from '../delivery-contracts.ts';
+import { createRuleTargetCommands } from '../rule-target-state.ts';
+import { callTarget } from './delivery.call.ts';
+import { resolveParams, type ParamSources } from './delivery.params.ts';
+
+/**
+ * What is due now for one delivery (issue 5), decided from its stream (the truth; due items only say where
+ * to look):
+ * - pending and due, its rule target not blocked: read the raw event (the published stream), resolve the
+ *   target's params, append DeliveryAttemptStarted with the expected revision (a second worker loses here
+ *   and calls nothing), call the TargetAdapter within the timeout, append the outcome. A failure schedules
+ *   the next attempt by the target's retry strategy (never before the peer's Retry-After), or applies the
+ *   tolerance rule in the same append: ALL → dead letter (DeadLetterRecord) or discard; NONE → the
+ *   delivery is blocked and then its rule target (RuleTargetBlocked), so the target's other deliveries wait.
+ *   A param that cannot be resolved, or a TypeId without adapter, is a failed attempt without a call, not
+ *   retried (retrying cannot help; a redrive after fixing the configuration can).
+ * - in flight for longer than `leaseMs` (the call and its timeout are long over): the process stopped
+ *   during the call. Recorded as an uncertain failure, then attempted again (at-least-once; the same
+ *   delivery id, a new attempt id). Younger ones are left alone: a worker is still on them.
+ * - retries over but no tolerance decision recorded (an append lost to a crash): applied now.
+ * - blocked: released by a resume → redriven (a new round) and attempted; not yet recorded on its rule
+ *   target (a crash between the two appends) → recorded now; else it waits.
+ */
+export type DeliveryStep =
+  | 'succeeded'
+  | 'retry-scheduled'
+  | 'dead-lettered'
+  | 'discarded'
+  | 'blocked'
+  | 'not-due'
+  | 'waiting'
+  | 'in-flight'
+  | 'finished'
+  | 'raced'
+  | 'missing';
+
+export type DeliveryProcessDeps = ParamSources & {
+  eventStore: EventStore;
+  clock: Clock;
+  adapterFor(typeId: number): TargetAdapter | undefined;
+  /** the publishing caller's token, while the delivery runs (Bearer connections that forward it); never recorded */
+  callerToken?(eventKey: string, tenant: string): Promise<string | undefined>;
+  timeoutMs: number;
+  /** an attempt without outcome older than this counts as uncertain */
+  leaseMs: number;
+  /** in [0, 1): the backoff's random part */
+  random: () => number;
+  log?: { warn(obj: object, msg: string): void };
+};
+
+type Loaded = { state: DeliveryState; revision: number; first?: RecordedEvent };
+
+const MAX_ERROR = 2000;
+const clip = (s: string) => (s.length > MAX_ERROR ? `${s.slice(0, MAX_ERROR)}…` : s);
+
+class Raced extends Error {}
+
+export function createDeliveryProcess(deps: DeliveryProcessDeps) {
+  const { eventStore, clock, timeoutMs, leaseMs, random } = deps;
+  const ruleTargets = createRuleTargetCommands({ eventStore, clock });
+  const decide = commandHandler(eventStore, deliveryDecider);
+  const now = () => clock.now().toISOString();
+
+  async function load(stream: string): Promise<Loaded> {
+    const events = await eventStore.readStream(stream);
+    return {
+      state: fold(deliveryDecider, events as unknown as DeliveryEvent[]),
+      revision: events.length - 1,
+      ...(events[0] !== undefined && { first: events[0] }),
+    };
+  }
+
+  /** decides on the loaded state and appends with its revision; Raced when another worker wrote first */
+  async function apply(stream: string, loaded: Loaded, commands: DeliveryCommand[], commandId: string): Promise<Loaded> {
+    const first = loaded.first;
+    const tenant = first?.metadata.tenant ?? (loaded.state.status !== 'none' ? loaded.state.scheduled.tenant : 'unknown');
+    try {
+      const r = await decide({
+        stream,
+        command: commands,
+        commandId,
+        now: now(),
+        context: {
+          tenant,
+          actor: 'system:bridge-delivery',
+          ...(first?.metadata.correlationId !== undefined && { correlationId: first.metadata.correlationId }),
+          ...(first !== undefined && { causationId: first.id }),
+        },
+        from: { state: loaded.state, revision: loaded.revision },
+      });
+      return { state: r.state, revision: r.revision, ...(first !== undefined && { first }) };
+    } catch (err) {
+      if (isWrongExpectedRevision(err)) throw new Raced(stream);
+      throw err;
+    }
+  }
+
+  async function accepted(s: LiveDelivery): Promise<EventAcceptedData> {
+    const [first] = await eventStore.readStream(s.scheduled.publishedStream, { limit: 1 });
+    if (first === undefined || first.type !== 'EventAccepted') throw new Error(`published event ${s.scheduled.publishedStream} not found`);
+    return first.data as EventAcceptedData;
+  }
+  const rawEvent = async (s: LiveDelivery): Promise<BridgeEvent> => (await accepted(s)).event;
+
+  const targetRef = (s: LiveDelivery): RuleTargetRef => ({ ruleTenant: s.scheduled.ruleTenant, ruleId: s.scheduled.ruleId, targetId: s.scheduled.targetId });
+
+  async function blockRuleTarget(s: LiveDelivery): Promise<void> {
+    await ruleTargets.block(
+      targetRef(s),
+      { deliveryId: s.scheduled.deliveryId, round: s.round, error: s.lastError ?? 'failed' },
+      { tenant: s.scheduled.ruleTenant, actor: 'system:bridge-delivery' },
+      `block/${s.scheduled.deliveryId}/${s.round}`,
+    );
+  }
+
+  const outcomeCommand = (attemptId: string, outcome: DeliveryOutcome, event: BridgeEvent): DeliveryCommand =>
+    outcome.ok
+      ? {
+          type: 'RecordSuccess',
+          attemptId,
+          now: now(),
+          ...(outcome.httpStatus !== undefined && { httpStatus: outcome.httpStatus }),
+          ...(outcome.detail !== undefined && { detail: clip(outcome.detail) }),
+        }
+      : {
+          type: 'RecordFailure',
+          attemptId,
+          error: clip(outcome.error || 'failed'),
+          retryable: outcome.retryable,
+          random: random(),
+          event,
+          now: now(),
+          ...(outcome.httpStatus !== undefined && { httpStatus: outcome.httpStatus }),
+          ...(outcome.retryAfterMs !== undefined && { retryAfterMs: outcome.retryAfterMs }),
+        };
+
+  async function attempt(stream: string, loaded: Loaded): Promise<DeliveryStep> {
+    const s = loaded.state as LiveDelivery;
+    const sch = s.scheduled;
+    const { event, publisher } = await accepted(s);
+    const attemptId = randomUUID();
+    const adapter = deps.adapterFor(sch.typeId);
+    const resolved = adapter === undefined ? ({ ok: false, error: `no target adapter for TypeId ${sch.typeId}` } as const) : await resolveParams(deps, s, event);
+
+    let after: Loaded;
+    if (adapter === undefined || !resolved.ok) {
+      // nothing to call: the attempt and its failure in one append
+      const error = clip(resolved.ok ? 'failed' : resolved.error);
+      after = await apply(
+        stream,
+        loaded,
+        [
+          { type: 'StartAttempt', attemptId, now: now() },
+          { type: 'RecordFailure', attemptId, error, retryable: false, random: random(), event, now: now() },
+        ],
+        `attempt/${attemptId}`,
+      );
+    } else {
+      const started = await apply(stream, loaded, [{ type: 'StartAttempt', attemptId, now: now() }], `attempt/${attemptId}`);
+      const inFlight = started.state as LiveDelivery;
+      const callerToken = await deps.callerToken?.(sch.eventKey, sch.tenant);
+      const outcome = await callTarget(
+        adapter,
+        {
+          deliveryId: sch.deliveryId,
+          attemptId,
+          attempt: inFlight.attempts,
+          tenant: sch.tenant,
+          ruleTenant: sch.ruleTenant,
+          ruleId: sch.ruleId,
+          target: sch.target!,
+          event,
+          payload: sch.payload,
+          params: resolved.params,
+          publisher,
+          ...(callerToken !== undefined && { callerToken }),
+        },
+        timeoutMs,
+      );
+      after = await apply(stream, started, [outcomeCommand(attemptId, outcome, event)], `outcome/${attemptId}`);
+    }
+    return settled(after.state as LiveDelivery);
+  }
+
+  async function settled(s: LiveDelivery): Promise<DeliveryStep> {
+    switch (s.status) {
+      case 'succeeded':
+        return 'succeeded';
+      case 'pending':
+        return 'retry-scheduled';
+      case 'dead-lettered':
+        return 'dead-lettered';
+      case 'discarded':
+        return 'discarded';
+      case 'blocked':
+        await blockRuleTarget(s);
+        return 'blocked';
+      default:
+        return 'raced';
+    }
+  }
+
+  /** one step of the delivery's life, as its stream says (a few appends at most) */
+  async function advance(stream: string): Promise<DeliveryStep> {
+    try {
+      // an uncertain attempt recorded, a tolerance applied or a resume, then the attempt
+      for (let step = 0; step < 4; step++) {
+        const loaded = await load(stream);
+        const s = loaded.state;
+        if (s.status === 'none') return 'missing';
+        switch (s.status) {
+          case 'succeeded':
+          case 'dead-lettered':
+          case 'discarded':
+          case 'purged':
+            return 'finished';
+          case 'in-flight': {
+            if (Date.parse(now()) - Date.parse(s.inFlight!.at) < leaseMs) return 'in-flight';
+            deps.log?.warn({ stream, attemptId: s.inFlight!.attemptId }, 'attempt without outcome: the process stopped during the call; trying again');
+            await apply(stream, loaded, [{ type: 'RecordUncertain', now: now() }], `uncertain/${s.inFlight!.attemptId}`);
+            continue;
+          }
+          case 'exhausted':
+            await apply(stream, loaded, [{ type: 'ApplyTolerance', event: await rawEvent(s), now: now() }], `tolerance/${s.scheduled.deliveryId}/${s.round}`);
+            continue;
+          case 'blocked': {
+            const standing = blockStanding(await ruleTargets.state(targetRef(s)), s.scheduled.deliveryId, s.round);
+            if (standing === 'released') {
+              await apply(stream, loaded, [{ type: 'RedriveDelivery', reason: 'resume', by: 'system:bridge-delivery', now: now() }], `resume/${s.scheduled.deliveryId}/${s.round}`);
+              continue;
+            }
+            if (standing === 'unrecorded') await blockRuleTarget(s);
+            return 'blocked';
+          }
+          case 'pending': {
+            if (s.dueAt > now()) return 'not-due';
+            if ((await ruleTargets.state(targetRef(s))).blocked) return 'waiting';
+            return await attempt(stream, loaded);
+          }
+        }
+      }
+      return 'raced';
+    } catch (err) {
+      // another worker wrote first, or the state moved on under us (a redrive, a purge): it has the delivery
+      if (err instanceof Raced || (isDomainError(err) && err.status === 409)) return 'raced';
+      throw err;
+    }
+  }
+
+  return { advance };
+}

@@ -1,0 +1,224 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../../infra/core/clock.port.ts';
+import type { Collection, Doc, Filter, Sort } from '../../infra/core/read-store.port.ts';
+
+/**
+ * A due item: a row of a projection's read model (so it is rebuilt from the log like any read model) that
+ * says some work is due at `dueAt` (a delivery, a retry, a scheduled send, an expiry, a receipt deadline,
+ * a BPMN timer). The engine puts a lease on it before running it; the work's outcome is an event, and the
+ * projection removes or reschedules the item when it sees that event.
+ */
+export type DueItem = Doc & {
+  /** ISO instant */
+  dueAt: string;
+  /** ISO instant until which a worker holds it; '' when free. Projections write '' on every (re)schedule. */
+  leaseUntil: string;
+  leaseOwner?: string;
+  /** how many times a lease was taken: a crashed worker's item comes back with a higher count */
+  leases?: number;
+};
+
+export type WorkEngineLog = { error(obj: object, msg: string): void };
+
+export type WorkEngineOptions<T extends DueItem> = {
+  /** names the engine in health, metrics and leases */
+  name: string;
+  /** the live collection of due items (projections/core liveCollection) */
+  items: () => Promise<Collection<T>>;
+  clock: Clock;
+  /** runs one item; its outcome is appended by the handler (and projected back onto the item) */
+  handle(item: T): Promise<void>;
+  /**
+   * Items with the same key run one at a time in this process, in the order they were claimed (a rule
+   * target that must keep order, a message's attempts); undefined: no order needed
+   */
+  keyOf?(item: T): string | undefined;
+  /** items in flight at once in this process (default 8) */
+  concurrency?: number;
+  /** how long a claimed item stays leased; a process that dies loses it after this (default 30 s) */
+  leaseMs?: number;
+  /** how often an idle engine looks for due items; wake() makes it look at once (default 500 ms) */
+  pollMs?: number;
+  /** narrows what this engine runs (e.g. one kind of due work) */
+  filter?: Filter;
+  /** claim order; default dueAt, then id */
+  sort?: Sort;
+  owner?: string;
+  log?: WorkEngineLog;
+};
+
+export type WorkEngineStatus = {
+  name: string;
+  state: 'stopped' | 'running' | 'retrying';
+  inFlight: number;
+  /** items due now and not leased (a backlog) */
+  backlog: number;
+  lastError?: string;
+};
+
+export type WorkEngine = {
+  readonly name: string;
+  start(): void;
+  /** stops claiming, waits for the items in hand */
+  stop(): Promise<void>;
+  /** something may be due now (a projection just wrote items): look at once */
+  wake(): void;
+  /** claims and runs every item due now, one at a time (tests, one-off runs); answers how many */
+  runDue(): Promise<number>;
+  status(): Promise<WorkEngineStatus>;
+};
+
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/**
+ * The one work engine for side effects (issue 8, item 3): bridge deliveries now; hub dispatch, retries,
+ * sweeps and workflow timers next.
+ *
+ * Claiming is an atomic compare-and-set on the item (findOneAndUpdate: due, lease free or expired → a new
+ * lease), so engines in several processes never run the same item at the same time; adding processes
+ * adds throughput. Up to `concurrency` items run at once; items sharing a key run one after the other in
+ * claim order, each re-taking its lease when its turn comes (it may have waited longer than the lease). An
+ * item this process is still running is not run again if its lease ran out and it was claimed anew.
+ * A handler that throws keeps its lease until it expires: that is the back-off before the next try.
+ */
+export function createWorkEngine<T extends DueItem>(o: WorkEngineOptions<T>): WorkEngine {
+  const { clock, name } = o;
+  const concurrency = Math.max(1, o.concurrency ?? 8);
+  const leaseMs = o.leaseMs ?? 30_000;
+  const pollMs = o.pollMs ?? 500;
+  const sort: Sort = o.sort ?? { dueAt: 1 };
+  const owner = o.owner ?? `${name}:${process.pid}:${randomUUID().slice(0, 8)}`;
+
+  let abort: AbortController | undefined;
+  let loop: Promise<void> | undefined;
+  let state: WorkEngineStatus['state'] = 'stopped';
+  let lastError: string | undefined;
+  /** items of this process: id → how many runs are queued or running */
+  const active = new Map<string, number>();
+  const chains = new Map<string, Promise<void>>();
+  const running = new Set<Promise<void>>();
+  let woken = false;
+  let wakeUp: (() => void) | undefined;
+
+  const leaseUntil = (at: Date) => new Date(at.getTime() + leaseMs).toISOString();
+
+  async function claim(): Promise<T | null> {
+    const at = clock.now();
+    const iso = at.toISOString();
+    return (await o.items()).findOneAndUpdate(
+      { ...o.filter, dueAt: { $lte: iso }, leaseUntil: { $lt: iso } },
+      { $set: { leaseUntil: leaseUntil(at), leaseOwner: owner }, $inc: { leases: 1 } },
+      { sort },
+    );
+  }
+
+  /** an item that waited for its key: still ours? (its lease may have run out and gone to another process) */
+  async function renew(item: T): Promise<boolean> {
+    const at = clock.now();
+    const renewed = await (await o.items()).findOneAndUpdate({ id: item.id, leaseOwner: owner }, { $set: { leaseUntil: leaseUntil(at) } });
+    return renewed !== null;
+  }
+
+  async function runOne(item: T, waited: boolean): Promise<void> {
+    try {
+      if (waited && !(await renew(item))) return;
+      await o.handle(item);
+    } catch (err) {
+      o.log?.error({ engine: name, item: item.id, err: message(err) }, 'due item failed; it is tried again when its lease runs out');
+    }
+  }
+
+  /** runs the item now, or after the items of its key claimed before it */
+  function dispatch(item: T): Promise<void> {
+    active.set(item.id, (active.get(item.id) ?? 0) + 1);
+    const key = o.keyOf?.(item);
+    let run: Promise<void>;
+    if (key === undefined) run = runOne(item, false);
+    else {
+      const before = chains.get(key);
+      run = (before ?? Promise.resolve()).then(() => runOne(item, before !== undefined));
+      chains.set(key, run);
+    }
+    const done = run.finally(() => {
+      const n = (active.get(item.id) ?? 1) - 1;
+      if (n <= 0) active.delete(item.id);
+      else active.set(item.id, n);
+      if (key !== undefined && chains.get(key) === run) chains.delete(key);
+      running.delete(done);
+      wake();
+    });
+    running.add(done);
+    return done;
+  }
+
+  function wake() {
+    woken = true;
+    wakeUp?.();
+  }
+
+  async function main(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      woken = false;
+      try {
+        while (running.size < concurrency && !signal.aborted) {
+          const item = await claim();
+          if (item === null) break;
+          // still running here from an earlier lease: leave it to that run (its outcome moves the item)
+          if (!active.has(item.id)) void dispatch(item);
+        }
+        if (state === 'retrying') state = 'running';
+        lastError = undefined;
+      } catch (err) {
+        state = 'retrying';
+        lastError = message(err);
+        o.log?.error({ engine: name, err: lastError }, 'work engine: cannot claim due items; retrying');
+      }
+      if (woken || signal.aborted) continue;
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          signal.removeEventListener('abort', done);
+          wakeUp = undefined;
+          resolve();
+        };
+        const timer = setTimeout(done, pollMs);
+        wakeUp = done;
+        signal.addEventListener('abort', done, { once: true });
+      });
+    }
+  }
+
+  return {
+    name,
+    start() {
+      if (abort) return;
+      abort = new AbortController();
+      state = 'running';
+      loop = main(abort.signal);
+    },
+    async stop() {
+      abort?.abort();
+      wakeUp?.();
+      await loop;
+      await Promise.all([...running]);
+      abort = undefined;
+      loop = undefined;
+      state = 'stopped';
+    },
+    wake,
+    async runDue() {
+      let ran = 0;
+      for (;;) {
+        const item = await claim();
+        if (item === null) return ran;
+        ran++;
+        await dispatch(item);
+      }
+    },
+    async status() {
+      const at = clock.now().toISOString();
+      const backlog = await (await o.items()).count({ ...o.filter, dueAt: { $lte: at }, leaseUntil: { $lt: at } });
+      return { name, state, inFlight: running.size, backlog, ...(lastError !== undefined && { lastError }) };
+    },
+  };
+}

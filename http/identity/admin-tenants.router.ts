@@ -1,0 +1,105 @@
+import { Router } from 'express';
+import type { Directory } from '../../commands/identity/identity.contracts.ts';
+import type { DirectoryCommands } from '../../commands/identity/directory.commands.ts';
+import { DomainError } from '../../domain/core/domain-error.ts';
+import { MAX_TOKEN_LIFETIME_SECONDS } from '../../domain/identity/tenant.decider.ts';
+import type { DirectoryQueries } from '../../projections/identity/directory.projection.ts';
+import { commandIdFrom } from '../core/command-id.ts';
+import type { RouteRegistry } from '../core/route-registry.ts';
+import type { RequestSchemas } from '../core/validate.ts';
+import { accessOf, adminCommandContext, isPlatformAdmin, targetTenant } from './admin.access.ts';
+import { defined, type Body } from './admin.request.ts';
+import { adminRoute } from './admin.route.ts';
+import { email, name, nullable, paging, status, tenantCode } from './admin.schemas.ts';
+import { tenantView } from './admin.views.ts';
+
+/**
+ * `/tenants`: platform administrators create tenants and see them all; a tenant admin sees and changes
+ * its own (another tenant's code is 403).
+ */
+export type AdminTenantsDeps = {
+  directory: Pick<Directory, 'getTenant'>;
+  commands: Pick<DirectoryCommands, 'createTenant' | 'updateTenant'>;
+  queries: Pick<DirectoryQueries, 'listTenants'>;
+  registry: RouteRegistry;
+};
+
+const tokenLifetime = { type: 'integer', minimum: 1, maximum: MAX_TOKEN_LIFETIME_SECONDS };
+const codePath = { type: 'object', properties: { code: tenantCode }, required: ['code'] };
+
+const schemas = {
+  createTenant: {
+    body: {
+      type: 'object',
+      properties: { code: tenantCode, name, token_lifetime_seconds: tokenLifetime, support_mail_group: email },
+      required: ['code', 'name'],
+      additionalProperties: false,
+    },
+  },
+  listTenants: { query: { type: 'object', properties: { ...paging, status }, additionalProperties: false } },
+  tenantPath: { params: codePath },
+  patchTenant: {
+    params: codePath,
+    body: {
+      type: 'object',
+      properties: { name, token_lifetime_seconds: tokenLifetime, support_mail_group: nullable(email) },
+      minProperties: 1,
+      additionalProperties: false,
+    },
+  },
+} satisfies Record<string, RequestSchemas>;
+
+export function createAdminTenantsRouter(deps: AdminTenantsDeps): Router {
+  const { directory, commands, queries } = deps;
+  const router = Router();
+  const route = adminRoute(router, deps.registry);
+
+  route('post', '/tenants', 'create a tenant (platform administrators)', schemas.createTenant, async (req, res) => {
+    const a = accessOf(res);
+    if (!isPlatformAdmin(a)) throw new DomainError('TENANT.FORBIDDEN', 403, 'only administrators of the platform tenant create tenants');
+    const b = req.body as Body;
+    const { tenant, created } = await commands.createTenant(
+      defined({
+        code: b.code as string,
+        name: b.name as string,
+        tokenLifetimeSeconds: b.token_lifetime_seconds as number | undefined,
+        supportMailGroup: b.support_mail_group as string | undefined,
+      }),
+      adminCommandContext(res, b.code as string),
+      commandIdFrom(req),
+    );
+    res.status(created ? 201 : 200).json(tenantView(tenant));
+  }, 201);
+
+  route('get', '/tenants', 'list tenants (a tenant admin sees its own)', schemas.listTenants, async (req, res) => {
+    const a = accessOf(res);
+    const q = req.query as unknown as { limit: number; offset: number; status?: 'active' | 'disabled' };
+    const page = await queries.listTenants({ ...q, ...(!isPlatformAdmin(a) && { codes: [a.tenant] }) });
+    res.json({ ...page, items: page.items.map(tenantView) });
+  });
+
+  route('get', '/tenants/:code', 'one tenant', schemas.tenantPath, async (req, res) => {
+    const code = targetTenant(res, req.params.code);
+    const tenant = await directory.getTenant(code);
+    if (tenant === null) throw new DomainError('TENANT.NOT_FOUND', 404, `no tenant ${code}`);
+    res.json(tenantView(tenant));
+  });
+
+  route('patch', '/tenants/:code', 'change a tenant: name, token lifetime, support mail group', schemas.patchTenant, async (req, res) => {
+    const code = targetTenant(res, req.params.code);
+    const b = req.body as Body;
+    const { tenant } = await commands.updateTenant(
+      code,
+      defined({
+        name: b.name as string | undefined,
+        tokenLifetimeSeconds: b.token_lifetime_seconds as number | undefined,
+        supportMailGroup: b.support_mail_group as string | null | undefined,
+      }),
+      adminCommandContext(res, code),
+      commandIdFrom(req),
+    );
+    res.json(tenantView(tenant));
+  });
+
+  return router;
+}

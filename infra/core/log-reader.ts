@@ -1,0 +1,285 @@
+import type { AllFilter, EventStore, LogPage } from './event-store.port.ts';
+import { ConsumerRetired, type ConsumerBatch, type ConsumerStatus, type LogConsumer } from './log-consumer.ts';
+import { maxPosition, START } from './position.ts';
+import { abortableSleep } from './supervised-loop.ts';
+
+/**
+ * The process's one log reader. It reads each page of the global log once (`subscribePages` with the union
+ * of its consumers' filters) and hands the same parsed page to every consumer that is on the shared tail;
+ * the next page is read when the slowest of them is done (plain async iteration: pull-based backpressure).
+ *
+ * A consumer that is behind (new, restarted, after a failure) catches up on its own loop, reading pages
+ * after its own position with its own filter, and joins the shared tail when it reaches it. Joining is
+ * decided synchronously against `readUpTo`, the position of the last page the shared loop took from the
+ * store: a consumer whose covered position is at or beyond it cannot miss a later page, and skips what it
+ * already has. A consumer whose `handle` throws leaves the tail, waits (doubling back-off, capped), starts
+ * again from its own position and catches up: one broken consumer never holds up the others.
+ */
+export type LogReaderLog = {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+};
+
+export type LogReaderOptions = {
+  eventStore: EventStore;
+  consumers: LogConsumer[];
+  /** the shared tail's page size (events); default 500 */
+  pageSize?: number;
+  /** a catching-up consumer's page size; default 2000 */
+  catchUpPageSize?: number;
+  /** first back-off after a consumer failed; doubles up to maxRetryDelayMs (30 s) */
+  retryDelayMs?: number;
+  maxRetryDelayMs?: number;
+  log?: LogReaderLog;
+  /**
+   * Told after every consumer on the tail has handled a page (its writes are committed): the work engines
+   * of the process look for due items at once instead of at their next poll.
+   */
+  afterPage?: (page: LogPage) => void;
+};
+
+export type LogReaderStats = {
+  /** pages the shared tail read from the store */
+  tailPages: number;
+  tailEvents: number;
+  /** pages read by catching-up consumers */
+  catchUpPages: number;
+};
+
+export type LogReader = {
+  start(): void;
+  /** stops after the pages in hand are handled */
+  stop(): Promise<void>;
+  status(): ConsumerStatus[];
+  stats(): LogReaderStats;
+  /** resolves when every consumer is on the shared tail and the tail has read everything up to `position` */
+  reached(position: string, signal?: AbortSignal): Promise<void>;
+};
+
+type Slot = {
+  consumer: LogConsumer;
+  state: ConsumerStatus['state'];
+  position: string;
+  lastError?: string;
+  delayMs: number;
+  loop?: Promise<void>;
+};
+
+const silent: LogReaderLog = { info() {}, warn() {}, error() {} };
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/** The union of what the consumers need: no filter as soon as one of them wants everything. */
+export function unionFilter(filters: AllFilter[]): AllFilter | undefined {
+  if (filters.length === 0) return undefined;
+  const categories = new Set<string>();
+  const eventTypes = new Set<string>();
+  let allCategories = false;
+  let allTypes = false;
+  for (const f of filters) {
+    if (f.categories === undefined || f.categories.length === 0) allCategories = true;
+    else for (const c of f.categories) categories.add(c);
+    if (f.eventTypes === undefined || f.eventTypes.length === 0) allTypes = true;
+    else for (const t of f.eventTypes) eventTypes.add(t);
+  }
+  if (allCategories && allTypes) return undefined;
+  return {
+    ...(!allCategories && { categories: [...categories].sort() }),
+    ...(!allTypes && { eventTypes: [...eventTypes].sort() }),
+  };
+}
+
+export function createLogReader(o: LogReaderOptions): LogReader {
+  const { eventStore } = o;
+  const pageSize = o.pageSize ?? 500;
+  const catchUpPageSize = o.catchUpPageSize ?? 2000;
+  const firstDelay = o.retryDelayMs ?? 250;
+  const maxDelay = o.maxRetryDelayMs ?? 30_000;
+  const log = o.log ?? silent;
+  const names = new Set<string>();
+  for (const c of o.consumers) {
+    if (names.has(c.name)) throw new Error(`log reader: two consumers are named ${c.name}`);
+    names.add(c.name);
+  }
+  const slots: Slot[] = o.consumers.map((consumer) => ({ consumer, state: 'stopped', position: START, delayMs: firstDelay }));
+  const filter = unionFilter(o.consumers.map((c) => c.filter));
+  const stats: LogReaderStats = { tailPages: 0, tailEvents: 0, catchUpPages: 0 };
+
+  let abort: AbortController | undefined;
+  let tailLoop: Promise<void> | undefined;
+  /** position of the last page the shared loop took from the store (undefined until the tail has started) */
+  let readUpTo: string | undefined;
+  const progress = new Set<() => void>();
+  const notify = () => {
+    for (const f of [...progress]) f();
+  };
+
+  function fail(slot: Slot, err: unknown, signal: AbortSignal) {
+    slot.state = 'retrying';
+    slot.lastError = message(err);
+    log.error({ consumer: slot.consumer.name, err: slot.lastError, retryInMs: slot.delayMs }, 'log consumer failed; restarting from its position');
+    const wait = slot.delayMs;
+    slot.delayMs = Math.min(slot.delayMs * 2, maxDelay);
+    slot.loop = abortableSleep(wait, signal).then(() => catchUp(slot, signal));
+  }
+
+  /** the consumer's own loop: start, read its own pages until it reaches the shared tail, join */
+  async function catchUp(slot: Slot, signal: AbortSignal): Promise<void> {
+    if (signal.aborted) return;
+    const { consumer } = slot;
+    try {
+      slot.state = 'catching-up';
+      let position = await consumer.start();
+      slot.position = position;
+      for (;;) {
+        if (signal.aborted) return;
+        const head = await eventStore.headPosition();
+        const events = await eventStore.readAll({ after: position, filter: consumer.filter, limit: catchUpPageSize });
+        stats.catchUpPages += 1;
+        const short = events.length < catchUpPageSize;
+        const last = events[events.length - 1]?.position;
+        // a short page holds every event of the filter up to the head seen before it was read
+        const covered = short ? maxPosition(last ?? position, head) : last!;
+        if (events.length > 0) position = await consumer.handle({ events, position: covered });
+        position = maxPosition(position, covered);
+        slot.position = position;
+        if (short && readUpTo !== undefined && position >= readUpTo) {
+          slot.state = 'joined';
+          slot.delayMs = firstDelay;
+          delete slot.lastError;
+          notify();
+          return;
+        }
+        if (short && readUpTo === undefined) await abortableSleep(5, signal); // the tail is starting
+      }
+    } catch (err) {
+      if (signal.aborted) return;
+      if (err instanceof ConsumerRetired) {
+        slot.state = 'retired';
+        slot.lastError = err.message;
+        log.warn({ consumer: consumer.name, reason: err.message }, 'log consumer retired in this process');
+        notify();
+        return;
+      }
+      fail(slot, err, signal);
+    }
+  }
+
+  async function deliver(slot: Slot, page: LogPage, signal: AbortSignal): Promise<void> {
+    try {
+      slot.position = maxPosition(await slot.consumer.handle(page), page.position);
+    } catch (err) {
+      if (signal.aborted) return;
+      fail(slot, err, signal);
+    }
+  }
+
+  /** one page to the joined members of a batch at once; a member that failed leaves the tail alone */
+  async function deliverBatch(batch: ConsumerBatch, members: Slot[], page: LogPage, signal: AbortSignal): Promise<void> {
+    let results: Awaited<ReturnType<ConsumerBatch['handle']>>;
+    try {
+      results = await batch.handle(page, members.map((s) => s.consumer));
+    } catch (err) {
+      results = members.map(() => ({ error: err }));
+    }
+    members.forEach((slot, i) => {
+      const r = results[i];
+      if (r !== undefined && 'position' in r) slot.position = maxPosition(r.position, page.position);
+      else if (!signal.aborted) fail(slot, r?.error ?? new Error(`batch ${batch.name} gave no result`), signal);
+    });
+  }
+
+  async function tail(signal: AbortSignal): Promise<void> {
+    let after = START;
+    while (!signal.aborted) {
+      try {
+        if (readUpTo === undefined) {
+          after = await eventStore.headPosition();
+          readUpTo = after;
+          notify();
+        }
+        for await (const page of eventStore.subscribePages({ after, ...(filter && { filter }), pageSize, signal })) {
+          // who gets this page is fixed now, together with readUpTo: a consumer joining from here on has
+          // covered this page itself
+          readUpTo = page.position;
+          after = page.position;
+          stats.tailPages += 1;
+          stats.tailEvents += page.events.length;
+          const joined = slots.filter((s) => s.state === 'joined');
+          const batches = new Map<ConsumerBatch, Slot[]>();
+          const alone: Slot[] = [];
+          for (const s of joined) {
+            const batch = s.consumer.batch;
+            if (batch === undefined) alone.push(s);
+            else batches.set(batch, [...(batches.get(batch) ?? []), s]);
+          }
+          await Promise.all([
+            ...alone.map((s) => deliver(s, page, signal)),
+            ...[...batches].map(([batch, members]) => deliverBatch(batch, members, page, signal)),
+          ]);
+          o.afterPage?.(page);
+          notify();
+        }
+      } catch (err) {
+        if (signal.aborted) return;
+        // the store is down: the consumers keep their positions; read again from the last page
+        log.error({ err: message(err) }, 'log reader: reading the log failed; retrying');
+        await abortableSleep(firstDelay, signal);
+      }
+    }
+  }
+
+  return {
+    start() {
+      if (abort) return;
+      abort = new AbortController();
+      const signal = abort.signal;
+      readUpTo = undefined;
+      tailLoop = tail(signal);
+      for (const slot of slots) slot.loop = catchUp(slot, signal);
+    },
+    async stop() {
+      abort?.abort();
+      notify();
+      await tailLoop;
+      // a consumer's loop may be re-armed by a failure while we wait: wait until none is running
+      for (let pending = slots.map((s) => s.loop); pending.some((p) => p !== undefined); ) {
+        await Promise.all(pending);
+        const next = slots.map((s) => s.loop);
+        pending = next.map((p, i) => (p === pending[i] ? undefined : p));
+      }
+      for (const s of slots) {
+        s.state = 'stopped';
+        delete s.loop;
+      }
+      abort = undefined;
+      tailLoop = undefined;
+    },
+    status: () =>
+      slots.map((s) => ({
+        name: s.consumer.name,
+        state: s.state,
+        position: s.position,
+        ...(s.lastError !== undefined && { lastError: s.lastError }),
+      })),
+    stats: () => ({ ...stats }),
+    reached(position, signal) {
+      const done = () =>
+        readUpTo !== undefined && readUpTo >= position && slots.every((s) => s.state === 'joined' || s.state === 'retired');
+      if (done()) return Promise.resolve();
+      return new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (signal?.aborted) {
+            progress.delete(check);
+            reject(new Error('aborted'));
+          } else if (done()) {
+            progress.delete(check);
+            resolve();
+          }
+        };
+        progress.add(check);
+        signal?.addEventListener('abort', check, { once: true });
+      });
+    },
+  };
+}

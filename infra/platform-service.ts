@@ -1,0 +1,84 @@
+import type { Router } from 'express';
+import type { Logger } from 'pino';
+import type { Reactor } from '../commands/core/reactor.ts';
+import type { WorkEngine } from '../commands/core/work-engine.ts';
+import type { Decider } from '../domain/core/decider.ts';
+import type { DomainEvent } from '../domain/core/event.ts';
+import type { BearerAuth } from '../http/core/bearer-auth.ts';
+import type { RouteRegistry } from '../http/core/route-registry.ts';
+import type { Projection } from '../projections/core/projection.ts';
+import type { Clock } from './core/clock.port.ts';
+import type { Config } from './core/config.ts';
+import type { EventStore } from './core/event-store.port.ts';
+import type { LogConsumer } from './core/log-consumer.ts';
+import type { ReadStore } from './core/read-store.port.ts';
+
+export const SERVICES = ['bridge', 'identity', 'audit', 'workflow', 'hub'] as const;
+export type ServiceName = (typeof SERVICES)[number];
+
+/** Deciders by stream category, for `platform replay --state`. */
+export type DeciderRegistry = Record<string, Pick<Decider<unknown, DomainEvent, unknown>, 'initialState' | 'evolve'>>;
+
+/** What every service is built from. */
+export type ServiceDeps = {
+  config: Config;
+  eventStore: EventStore;
+  readStore: ReadStore;
+  clock: Clock;
+  log: Logger;
+  /**
+   * The platform's identity, for the services built after it (every router verifies tokens with the identity
+   * provider's bearer middleware; the bridge reads tenant profiles). Absent only while identity is built.
+   */
+  identity?: IdentityFacade;
+};
+
+export type IdentityFacade = {
+  bearer: BearerAuth;
+  /** a tenant's profile (TENANT_PROFILE target parameters: its support mail group) */
+  tenantProfile(tenant: string): Promise<Record<string, unknown> | null>;
+};
+
+/** A periodic job of a service (a sweep), run where workers run. */
+export type ServiceTimer = { name: string; everyMs: number; run(): Promise<void> };
+
+/**
+ * A built service, in the one shape the composition root, health, metrics and the CLI loop over
+ * (issue 8, item 5). What runs where:
+ * - `router`: mounted in processes that serve the service (`--services`);
+ * - `caches`: in-memory views fed by the log reader, in every process that builds the service;
+ * - `reactors`, `engines`, `timers` (and the service's projections, run as one group): where workers run.
+ */
+export type PlatformService = {
+  name: ServiceName;
+  router: Router;
+  /** the routes the service declared (its OpenAPI document) */
+  registry?: RouteRegistry;
+  reactors: Reactor[];
+  engines: WorkEngine[];
+  caches: LogConsumer[];
+  timers: ServiceTimer[];
+  /** first-start data, where the service is served; idempotent */
+  seed(): Promise<unknown>;
+  /** before the HTTP server drains: end long-polls */
+  close(): Promise<void>;
+  /** after the workers stopped: close connection pools */
+  dispose(): Promise<void>;
+  /** the identity service provides the platform's auth to the services built after it */
+  identity?: IdentityFacade;
+};
+
+/**
+ * One entry of the platform's service list (infra/services.ts). `projections` and `deciders` are static, so
+ * the CLI lists, rebuilds and replays without building the service.
+ */
+export type ServiceModule = {
+  name: ServiceName;
+  projections(): Projection[];
+  deciders(): DeciderRegistry;
+  create(deps: ServiceDeps): Promise<PlatformService>;
+};
+
+/** A decider as a registry entry. */
+export const deciderEntry = <E extends DomainEvent, S>(d: Pick<Decider<never, E, S>, 'initialState' | 'evolve'>) =>
+  d as unknown as DeciderRegistry[string];

@@ -1,0 +1,36 @@
+import { Router } from 'express';
+import type { Projection } from '../projections/core/projection.ts';
+import { streamsProjection } from '../projections/core/streams.projection.ts';
+import { bridgeModule } from './bridge/bridge.module.ts';
+import { identityModule } from './identity/identity.module.ts';
+import type { DeciderRegistry, ServiceModule, ServiceName } from './platform-service.ts';
+
+/** A service whose issue has not landed yet: its paths fall through to the JSON 404. */
+const notYet = (name: ServiceName): ServiceModule => ({
+  name,
+  projections: () => [],
+  deciders: () => ({}),
+  create: async () => ({
+    name,
+    router: Router(),
+    reactors: [],
+    engines: [],
+    caches: [],
+    timers: [],
+    seed: async () => undefined,
+    close: async () => undefined,
+    dispose: async () => undefined,
+  }),
+});
+
+/**
+ * The platform's services, in build order: the composition root, health, metrics and the CLI loop over
+ * this list, so a new service is one entry here. Identity comes first: the others verify tokens with it.
+ */
+export const platformModules = (): ServiceModule[] => [identityModule, bridgeModule, notYet('audit'), notYet('workflow'), notYet('hub')];
+
+/** Every projection the platform runs: the core's stream catalog, then each service's. */
+export const platformProjections = (): Projection[] => [streamsProjection, ...platformModules().flatMap((m) => m.projections())];
+
+/** Deciders by stream category, for `platform replay --state`. */
+export const platformDeciders = (): DeciderRegistry => Object.assign({}, ...platformModules().map((m) => m.deciders())) as DeciderRegistry;

@@ -1,0 +1,92 @@
+/**
+ * "The log may have grown": the one wake-up signal of a SQLite event store instance, shared by all of its
+ * page readers (in practice the process's one log reader).
+ *
+ * - `fire()`: an append through this instance. Bumps the version and wakes every waiter at once; a burst
+ *   of appends while the readers are busy is one bump they see when they next look (coalesced).
+ * - the probe: appends by other processes (other connections to the file) are only visible through the
+ *   file. `probe()` answers SQLite's `PRAGMA data_version`, which changes when another connection has
+ *   committed; it runs on one timer, and only while somebody waits, so an idle process costs nothing and a
+ *   busy one never probes (its readers do not wait).
+ */
+export type ChangeSignal = {
+  /**
+   * A counter that moves on every change seen. Readers take it before each query: it probes first, so the
+   * probe's baseline predates the query and a commit made after the query always wakes the wait.
+   */
+  version(): number;
+  /** an append through this store instance */
+  fire(): void;
+  /** resolves once the version differs from `seen` (at once if it already does), or when the signal aborts */
+  wait(seen: number, signal: AbortSignal): Promise<void>;
+  close(): void;
+};
+
+export function createChangeSignal(o: { probe: () => number; intervalMs: number }): ChangeSignal {
+  let version = 0;
+  let lastProbe: number | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const waiters = new Set<() => void>();
+
+  const wakeAll = () => {
+    for (const wake of [...waiters]) wake();
+  };
+
+  const probeOnce = () => {
+    let now: number;
+    try {
+      now = o.probe();
+    } catch {
+      // the database is closing or unreadable: the readers find out on their next query
+      wakeAll();
+      return;
+    }
+    if (lastProbe !== undefined && now !== lastProbe) {
+      version += 1;
+      wakeAll();
+    }
+    lastProbe = now;
+  };
+
+  const ensureTimer = () => {
+    if (timer !== undefined || waiters.size === 0) return;
+    timer = setInterval(() => {
+      probeOnce();
+      if (waiters.size === 0) stopTimer();
+    }, o.intervalMs);
+    // not unref'd: a reader waiting for the log to grow is live work (stopping the reader aborts the wait
+    // and the timer with it)
+  };
+  const stopTimer = () => {
+    if (timer !== undefined) clearInterval(timer);
+    timer = undefined;
+  };
+
+  return {
+    version() {
+      probeOnce();
+      return version;
+    },
+    fire() {
+      version += 1;
+      wakeAll();
+    },
+    wait(seen, signal) {
+      if (version !== seen || signal.aborted) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const done = () => {
+          waiters.delete(done);
+          signal.removeEventListener('abort', done);
+          resolve();
+        };
+        waiters.add(done);
+        signal.addEventListener('abort', done, { once: true });
+        ensureTimer();
+      });
+    },
+    close() {
+      stopTimer();
+      wakeAll();
+    },
+  };
+}

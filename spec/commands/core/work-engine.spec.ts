@@ -1,0 +1,135 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createWorkEngine, type DueItem } from '../../../commands/core/work-engine.ts';
+import { manualClock } from '../../../infra/core/clock.port.ts';
+import type { Collection, ReadStore } from '../../../infra/core/read-store.port.ts';
+import { createSqliteReadStore } from '../../../infra/sqlite/read-store.sqlite.ts';
+
+type Item = DueItem & { key?: string; n: number };
+type Ctx = { dir: string; a: ReadStore; b: ReadStore };
+const test = suite<Ctx>('work engine: due items with leases, concurrency, order per key', {} as Ctx);
+
+test.before.each(async (ctx) => {
+  ctx.dir = mkdtempSync(path.join(tmpdir(), 'engine-'));
+  ctx.a = createSqliteReadStore({ file: path.join(ctx.dir, 'read.sqlite') });
+  ctx.b = createSqliteReadStore({ file: path.join(ctx.dir, 'read.sqlite') }); // as a second process would
+  await ctx.a.ensureCollection('due', { indexes: [{ name: 'by_due', fields: { dueAt: 1 } }] });
+});
+test.after.each(async (ctx) => {
+  await ctx.a.close();
+  await ctx.b.close();
+  rmSync(ctx.dir, { recursive: true, force: true });
+});
+
+const clock = manualClock('2026-11-23T10:00:00.000Z');
+const due = (store: ReadStore) => async () => store.collection<Item>('due');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function seed(items: Collection<Item>, count: number, key?: (i: number) => string | undefined) {
+  for (let i = 0; i < count; i++) {
+    const k = key?.(i);
+    // equal due times, ordered by n: dueAt carries the order for the claim sort
+    await items.upsert({ id: `i${String(i).padStart(3, '0')}`, n: i, dueAt: new Date(Date.parse(clock.now().toISOString()) - 1000 + i).toISOString(), leaseUntil: '', ...(k !== undefined && { key: k }) });
+  }
+}
+
+/** a handler that records runs and how many ran at once; the outcome removes the item (as a projection would) */
+function handler(items: () => Promise<Collection<Item>>, o: { ms?: number } = {}) {
+  const runs: Item[] = [];
+  let now = 0;
+  let max = 0;
+  return {
+    runs,
+    max: () => max,
+    async handle(item: Item) {
+      now++;
+      max = Math.max(max, now);
+      await sleep(o.ms ?? 5);
+      runs.push(item);
+      now--;
+      await (await items()).delete(item.id);
+    },
+  };
+}
+
+async function until(cond: () => boolean, what: string) {
+  for (let i = 0; i < 500 && !cond(); i++) await sleep(10);
+  if (!cond()) throw new Error(`timed out: ${what}`);
+}
+
+test('runs up to `concurrency` items at once, each once', async ({ a }) => {
+  await seed(await due(a)(), 20);
+  const h = handler(due(a));
+  const engine = createWorkEngine<Item>({ name: 'e', items: due(a), clock, concurrency: 4, handle: h.handle, pollMs: 10 });
+  engine.start();
+  await until(() => h.runs.length === 20, 'all items');
+  await engine.stop();
+  assert.is(h.max(), 4);
+  assert.is(new Set(h.runs.map((r) => r.id)).size, 20);
+});
+
+test('items sharing a key run one at a time, in claim order; other keys go on beside them', async ({ a }) => {
+  await seed(await due(a)(), 12, (i) => (i % 3 === 0 ? 'ordered' : undefined));
+  const h = handler(due(a), { ms: 8 });
+  const engine = createWorkEngine<Item>({ name: 'e', items: due(a), clock, concurrency: 6, keyOf: (i) => i.key, handle: h.handle, pollMs: 10 });
+  engine.start();
+  await until(() => h.runs.length === 12, 'all items');
+  await engine.stop();
+  const ordered = h.runs.filter((r) => r.key === 'ordered').map((r) => r.n);
+  assert.equal(ordered, [0, 3, 6, 9], 'in claim order');
+  assert.ok(h.max() > 1, 'unkeyed items ran concurrently');
+});
+
+test('two engines on two store connections (two processes) never run the same item', async ({ a, b }) => {
+  await seed(await due(a)(), 40);
+  const ha = handler(due(a), { ms: 2 });
+  const hb = handler(due(b), { ms: 2 });
+  const ea = createWorkEngine<Item>({ name: 'a', items: due(a), clock, concurrency: 4, handle: ha.handle, pollMs: 5 });
+  const eb = createWorkEngine<Item>({ name: 'b', items: due(b), clock, concurrency: 4, handle: hb.handle, pollMs: 5 });
+  ea.start();
+  eb.start();
+  await until(() => ha.runs.length + hb.runs.length === 40, 'all items');
+  await Promise.all([ea.stop(), eb.stop()]);
+  const ids = [...ha.runs, ...hb.runs].map((r) => r.id);
+  assert.is(new Set(ids).size, 40, 'each item ran exactly once');
+  assert.ok(ha.runs.length > 0 && hb.runs.length > 0, 'both engines took work');
+});
+
+test('wake() makes an idle engine look at once; a failing item keeps its lease until it expires', async ({ a }) => {
+  const items = due(a);
+  let fail = true;
+  const runs: string[] = [];
+  const engine = createWorkEngine<Item>({
+    name: 'e',
+    items,
+    clock,
+    leaseMs: 60_000,
+    pollMs: 60_000,
+    async handle(item) {
+      runs.push(item.id);
+      if (fail) throw new Error('peer down');
+      await (await items()).delete(item.id);
+    },
+  });
+  engine.start();
+  await sleep(20); // idle now, its next poll a minute away
+  await seed(await items(), 1);
+  engine.wake();
+  await until(() => runs.length === 1, 'woken');
+  fail = false;
+  engine.wake();
+  await sleep(30);
+  assert.is(runs.length, 1, 'leased: not run again before the lease expires');
+  const s = await engine.status();
+  assert.is(s.backlog, 0);
+  clock.advance(60_001);
+  engine.wake();
+  await until(() => runs.length === 2, 'after the lease');
+  await engine.stop();
+  assert.equal(await (await items()).find({}), []);
+});
+
+test.run();

@@ -1,0 +1,177 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { eventIdFor } from '../../../commands/core/event-id.ts';
+import type { RecordedEvent } from '../../../domain/core/event.ts';
+import type { EventStore, LogPage, ReadAllOptions } from '../../../infra/core/event-store.port.ts';
+import type { LogConsumer } from '../../../infra/core/log-consumer.ts';
+import { createLogReader, unionFilter } from '../../../infra/core/log-reader.ts';
+import { START } from '../../../infra/core/position.ts';
+import { createSqliteEventStore, type SqliteEventStore } from '../../../infra/sqlite/event-store.sqlite.ts';
+
+type Ctx = { dir: string; store: SqliteEventStore };
+const test = suite<Ctx>('log reader: one read per page for every consumer', {} as Ctx);
+
+test.before.each((ctx) => {
+  ctx.dir = mkdtempSync(path.join(tmpdir(), 'log-reader-'));
+  ctx.store = createSqliteEventStore({ file: path.join(ctx.dir, 'events.sqlite') });
+});
+test.after.each(async (ctx) => {
+  await ctx.store.close();
+  rmSync(ctx.dir, { recursive: true, force: true });
+});
+
+let n = 0;
+const meta = { tenant: 't', occurredAt: '2026-11-23T00:00:00.000Z', schemaVersion: 1 };
+async function append(store: EventStore, category: string, count = 1, type = 'Happened') {
+  for (let i = 0; i < count; i++) {
+    const id = `${category}-${++n}`;
+    await store.append(`${category}-t.${id}`, [{ id: eventIdFor(id, 0), type, data: { n }, metadata: meta }], 'no_stream');
+  }
+}
+
+/** counts the log queries the reader makes (readAll pages and subscribePages pages) */
+function counting(store: EventStore) {
+  const counts = { readAll: 0, pages: 0 };
+  const counted: EventStore = {
+    ...store,
+    append: (...a) => store.append(...a),
+    appendMany: (...a) => store.appendMany(...a),
+    readStream: (...a) => store.readStream(...a),
+    headPosition: () => store.headPosition(),
+    readAll: (o?: ReadAllOptions) => {
+      counts.readAll += 1;
+      return store.readAll(o);
+    },
+    async *subscribePages(o) {
+      for await (const page of store.subscribePages(o)) {
+        counts.pages += 1;
+        yield page;
+      }
+    },
+  };
+  return { counted, counts };
+}
+
+/** a consumer that records what it sees (events of its categories, each once) */
+function recorder(name: string, categories?: string[], o: { failOn?: (e: RecordedEvent) => boolean; slowMs?: number } = {}) {
+  const seen: RecordedEvent[] = [];
+  let position = START;
+  let failures = 0;
+  const consumer: LogConsumer = {
+    name,
+    filter: categories ? { categories } : {},
+    async start() {
+      return position;
+    },
+    async handle(page: LogPage) {
+      for (const e of page.events) {
+        if (e.position <= position) continue;
+        if (categories && !categories.includes(e.stream.split('-')[0]!)) continue;
+        if (o.failOn?.(e) && failures++ < 2) throw new Error(`cannot handle ${e.id}`);
+        if (o.slowMs) await new Promise((r) => setTimeout(r, o.slowMs));
+        seen.push(e);
+        position = e.position;
+      }
+      if (page.position > position) position = page.position;
+      return position;
+    },
+  };
+  return { consumer, seen };
+}
+
+test('the union of filters: no filter as soon as one consumer wants everything', () => {
+  assert.equal(unionFilter([{ categories: ['b', 'a'] }, { categories: ['a', 'c'] }]), { categories: ['a', 'b', 'c'] });
+  assert.equal(unionFilter([{ categories: ['a'] }, {}]), undefined);
+  assert.equal(unionFilter([{ eventTypes: ['X'] }, { eventTypes: ['Y'], categories: ['a'] }]), { eventTypes: ['X', 'Y'] });
+});
+
+test('thirty consumers on the tail: each live page is read once for all of them', async ({ store }) => {
+  await append(store, 'acct', 50); // history: each consumer catches up alone
+  const { counted, counts } = counting(store);
+  const consumers = Array.from({ length: 30 }, (_, i) => recorder(`c${i}`));
+  const reader = createLogReader({ eventStore: counted, consumers: consumers.map((c) => c.consumer), retryDelayMs: 5 });
+  reader.start();
+  await reader.reached(await store.headPosition());
+  const catchUp = counts.readAll;
+  const pagesBefore = counts.pages;
+
+  // a burst of 200 appends while the consumers are busy: coalesced into few pages
+  await Promise.all(Array.from({ length: 200 }, () => append(store, 'acct')));
+  await reader.reached(await store.headPosition());
+  const pages = counts.pages - pagesBefore;
+  assert.ok(pages >= 1 && pages <= 10, `200 appends in a burst came in ${pages} pages`);
+  assert.is(counts.readAll, catchUp, 'no consumer on the tail reads the log by itself');
+  assert.is(reader.stats().tailEvents, 200);
+  for (const c of consumers) {
+    assert.is(c.seen.length, 250, `${c.consumer.name} saw every event once`);
+    assert.equal(c.seen.map((e) => e.position), [...c.seen.map((e) => e.position)].sort(), 'in log order');
+  }
+  await reader.stop();
+});
+
+test('a consumer that starts behind catches up alone, then joins; filters are applied', async ({ store }) => {
+  await append(store, 'acct', 20);
+  await append(store, 'noise', 20);
+  const early = recorder('early', ['acct']);
+  const reader = createLogReader({ eventStore: store, consumers: [early.consumer], catchUpPageSize: 7 });
+  reader.start();
+  await reader.reached(await store.headPosition());
+  await append(store, 'acct', 5);
+  await append(store, 'noise', 5);
+  await reader.reached(await store.headPosition());
+  assert.is(early.seen.length, 25);
+  assert.ok(early.seen.every((e) => e.stream.startsWith('acct-')));
+  assert.is(reader.status()[0]!.state, 'joined');
+  await reader.stop();
+});
+
+test('a consumer that throws leaves the tail, the others go on; it catches up after its back-off', async ({ store }) => {
+  const ok = recorder('ok');
+  let bad: RecordedEvent | undefined;
+  const flaky = recorder('flaky', undefined, { failOn: (e) => e.id === bad?.id });
+  const reader = createLogReader({ eventStore: store, consumers: [ok.consumer, flaky.consumer], retryDelayMs: 20 });
+  reader.start();
+  await reader.reached(await store.headPosition());
+  await append(store, 'acct', 3);
+  bad = (await store.readAll({ limit: 1000 })).at(-1);
+  await append(store, 'acct', 3);
+  await reader.reached(await store.headPosition());
+  assert.is(ok.seen.length, 6);
+  assert.is(flaky.seen.length, 6, 'after two failures it handled everything, each event once');
+  assert.equal(new Set(flaky.seen.map((e) => e.id)).size, 6);
+  await reader.stop();
+});
+
+test('appends by another process (another store instance on the file) reach the reader through the probe', async ({ store, dir }) => {
+  const other = createSqliteEventStore({ file: path.join(dir, 'events.sqlite') });
+  const c = recorder('c');
+  const reader = createLogReader({ eventStore: store, consumers: [c.consumer] });
+  reader.start();
+  await reader.reached(await store.headPosition());
+  await append(other, 'acct', 4);
+  await reader.reached(await other.headPosition());
+  assert.is(c.seen.length, 4);
+  await reader.stop();
+  await other.close();
+});
+
+test('the slowest consumer sets the pace: no page is read while one is being handled', async ({ store }) => {
+  const fast = recorder('fast');
+  const slow = recorder('slow', undefined, { slowMs: 2 });
+  const { counted, counts } = counting(store);
+  const reader = createLogReader({ eventStore: counted, consumers: [fast.consumer, slow.consumer] });
+  reader.start();
+  await reader.reached(await store.headPosition());
+  const before = counts.pages;
+  await Promise.all(Array.from({ length: 30 }, () => append(store, 'acct')));
+  await reader.reached(await store.headPosition());
+  assert.is(fast.seen.length, 30);
+  assert.is(slow.seen.length, 30);
+  assert.ok(counts.pages - before <= 5, `30 appends during slow handling: ${counts.pages - before} pages`);
+  await reader.stop();
+});
+
+test.run();
