@@ -2,8 +2,8 @@ import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import type { Collection } from '../../infra/core/read-store.port.ts';
 import { createWorkEngine, type DueItem, type WorkEngine, type WorkEngineLog } from '../core/work-engine.ts';
-import type { ConfigCenter } from './contracts.ts';
-import type { TargetAdapter } from './delivery-contracts.ts';
+import type { ConfigCenter } from './bridge.contracts.ts';
+import type { TargetAdapter } from './delivery.contracts.ts';
 import { createDeliveryProcess, type DeliveryStep } from './delivery/delivery.process.ts';
 import type { TenantProfile } from './delivery/delivery.params.ts';
 
@@ -31,7 +31,7 @@ export type DeliveryWorkerDeps = {
   /** the identity directory's tenant record (`getTenant(code)`): TENANT_PROFILE parameters read it */
   tenantProfile(tenant: string): Promise<TenantProfile | null | undefined>;
   /** the publishing caller's token, while the delivery runs (Bearer connections that forward it); never recorded */
-  callerToken?(eventKey: string, tenant: string): Promise<string | undefined>;
+  callerToken?(ref: string, tenant: string): Promise<string | undefined>;
   /** per call (spec Limits: 5 s) */
   timeoutMs?: number;
   /** lease on a claimed due item; an attempt without outcome older than this counts as uncertain (> timeoutMs) */

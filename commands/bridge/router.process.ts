@@ -16,7 +16,7 @@ import type { ReadStore } from '../../infra/core/read-store.port.ts';
 import { commandHandler } from '../core/command-handler.ts';
 import { createReactor, type Reactor, type ReactorLog } from '../core/reactor.ts';
 import { createDeliveryScheduler, type KnownTarget } from './delivery.scheduler.ts';
-import type { ConfigCenter, ConversionResult, Convert, RulesIndex } from './contracts.ts';
+import type { ConfigCenter, ConversionResult, Convert, RulesIndex } from './bridge.contracts.ts';
 
 /**
  * The routing process manager (issue 4 item 7): every EventAccepted is matched against the rules that

@@ -2,6 +2,7 @@ import AjvModule from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { DomainError } from '../../domain/core/domain-error.ts';
+import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
 import { businessDataJsonSchema, businessDataSchemaName, NULLABLE_WRAPPER, type JsonSchemaObject, type SchemaProblem } from '../../domain/bridge/openapi-schema.ts';
 import { MAX_LISTED_PROBLEMS } from '../../domain/bridge/schema.decider.ts';
 
@@ -84,4 +85,4 @@ export function compileProblems(document: unknown, prefix = ''): SchemaProblem[]
 
 /** SCHEMA.INVALID for compile problems, as the decider answers its own (schema.decider.ts). */
 export const compileFailure = (problems: SchemaProblem[]): DomainError =>
-  new DomainError('SCHEMA.INVALID', 400, `invalid schema: ${problems.slice(0, 5).map((p) => `${p.path} ${p.message}`).join('; ')}`, problems.slice(0, MAX_LISTED_PROBLEMS));
+  bridgeError('SCHEMA.INVALID', `invalid schema: ${problems.slice(0, 5).map((p) => `${p.path} ${p.message}`).join('; ')}`, problems.slice(0, MAX_LISTED_PROBLEMS));

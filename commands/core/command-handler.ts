@@ -35,6 +35,8 @@ export type CommandResult<E extends DomainEvent, S> = {
   state: S;
   /** revision of the stream's last event after the command (-1: no stream) */
   revision: number;
+  /** global position of the last event appended (an idempotent retry: the stored one's); absent when nothing was appended */
+  position?: string;
   /** true when the command id was already in the stream: nothing new was appended */
   replayed: boolean;
   /** true when the conflict rule said "done already" (`from: 'new'`, `onConflict: 'duplicate'`): nothing appended */
@@ -75,7 +77,7 @@ export function commandHandler<C, E extends DomainEvent, S>(
     const result = await store.append(envelope.stream, toAppend, expected);
     const first = result.revision - decided.length + 1;
     const events = toAppend.map((e, i) => ({ ...e, revision: first + i })) as CommandResult<E, S>['events'];
-    return { events, state: after, revision: result.revision, replayed: false };
+    return { events, state: after, revision: result.revision, position: result.position, replayed: false };
   }
 
   async function load(stream: string, commandId: string) {

@@ -29,6 +29,8 @@ export type TokenVerifier = {
 };
 
 export const MAX_TOKEN_LENGTH = 8192;
+/** how many verified tokens are remembered (the oldest is forgotten first) */
+const VERIFIED_TOKENS = 10_000;
 
 export function createTokenVerifier(deps: { clock: Clock; keyRing: Pick<KeyRing, 'verificationKey'>; issuer: string; revocations: RevocationList }): TokenVerifier {
   const { clock, keyRing, issuer } = deps;
@@ -42,9 +44,26 @@ export function createTokenVerifier(deps: { clock: Clock; keyRing: Pick<KeyRing,
     return key;
   };
 
+  // Verified tokens, by their text, until they expire: a client sends the same token with many requests,
+  // and what its signature and claims say cannot change. Expiry and the revocation list are checked on
+  // every request all the same.
+  const verified = new Map<string, { context: AccessContext; claims: AccessTokenClaims }>();
+  const remember = (token: string, result: { context: AccessContext; claims: AccessTokenClaims }) => {
+    if (verified.size >= VERIFIED_TOKENS) verified.delete(verified.keys().next().value as string);
+    verified.set(token, result);
+  };
+
   return {
     async verifyAccessTokenClaims(token) {
       if (typeof token !== 'string' || token.length === 0 || token.length > MAX_TOKEN_LENGTH) throw invalidToken('malformed token');
+      const known = verified.get(token);
+      if (known !== undefined) {
+        if (known.claims.exp * 1000 > clock.now().getTime()) {
+          if (await deps.revocations.isRevoked(known.claims.jti)) throw invalidToken('the access token was revoked');
+          return known;
+        }
+        verified.delete(token); // expired: the full check below says so
+      }
       let payload: JWTPayload;
       try {
         ({ payload } = await jwtVerify(token, getKey, {
@@ -64,7 +83,7 @@ export function createTokenVerifier(deps: { clock: Clock; keyRing: Pick<KeyRing,
       }
       if (await deps.revocations.isRevoked(c.jti)) throw invalidToken('the access token was revoked');
       const claims = c as AccessTokenClaims;
-      return {
+      const result = {
         claims,
         context: {
           tenant: claims.tenant,
@@ -75,6 +94,8 @@ export function createTokenVerifier(deps: { clock: Clock; keyRing: Pick<KeyRing,
           exp: claims.exp,
         },
       };
+      remember(token, result);
+      return result;
     },
 
     async verifySigned(token) {

@@ -62,7 +62,7 @@ export type DirectoryCacheStats = {
   caughtUp: number;
   /** whole streams read (not in memory) */
   loaded: number;
-  /** events folded from the log reader's pages */
+  /** events folded from the log reader's pages (not those a lookup had read already) */
   folded: number;
 };
 
@@ -147,12 +147,14 @@ export function createDirectoryCache(deps: { eventStore: EventStore }): Director
         const held = entries.get(e.stream);
         if (held === undefined) {
           // a stream's first event starts it; a later one means memory lost track (a gap): lookups read it
-          if (e.revision === 0) entries.set(e.stream, { kind: category, revision: 0, state: fold(category, deciderOf(category).initialState(), [e]) });
+          if (e.revision !== 0) continue;
+          entries.set(e.stream, { kind: category, revision: 0, state: fold(category, deciderOf(category).initialState(), [e]) });
         } else if (e.revision === held.revision + 1) {
           entries.set(e.stream, { kind: held.kind, revision: e.revision, state: fold(held.kind, held.state, [e]) });
         } else if (e.revision > held.revision + 1) {
           entries.delete(e.stream);
-        } // else: already folded by a lookup that read the stream
+          continue;
+        } else continue; // already folded by a lookup that read the stream
         stats.folded += 1;
       }
       if (page.position > position) position = page.position;

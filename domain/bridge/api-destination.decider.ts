@@ -1,5 +1,5 @@
 import { assertNever, type Decider } from '../core/decider.ts';
-import { DomainError } from '../core/domain-error.ts';
+import { bridgeError } from './bridge.errors.ts';
 import type { DomainEvent } from '../core/event.ts';
 import { streamName } from '../core/stream-name.ts';
 import { CONNECTION_NAME, isSealed, MAX_DESCRIPTION, type SealedSecret } from './connection.decider.ts';
@@ -107,9 +107,8 @@ export type ApiDestinationState =
   | { status: 'exists'; destination: ApiDestination; createdAt: string; updatedAt: string; signing?: SigningSecrets };
 
 const invalid = (violations: Violation[]): never => {
-  throw new DomainError(
+  throw bridgeError(
     'API_DESTINATION.INVALID',
-    400,
     `invalid API destination: ${violations.map((v) => `${v.field} ${v.message}`).join('; ')}`,
     violations,
   );
@@ -163,7 +162,7 @@ export const apiDestinationDecider: Decider<ApiDestinationCommand, ApiDestinatio
   decide(command, state) {
     switch (command.type) {
       case 'CreateApiDestination': {
-        if (state.status === 'exists') throw new DomainError('API_DESTINATION.EXISTS', 409, `an API destination named ${command.name} exists`, { name: command.name });
+        if (state.status === 'exists') throw bridgeError('API_DESTINATION.EXISTS', `an API destination named ${command.name} exists`, { name: command.name });
         const { type: _t, now, signingSecret, ...fields } = command;
         if (signingSecret !== undefined && !isSealed(signingSecret)) throw new Error('an API destination signing secret reached the decider unsealed');
         const destination: ApiDestination = {
@@ -185,7 +184,7 @@ export const apiDestinationDecider: Decider<ApiDestinationCommand, ApiDestinatio
         ];
       }
       case 'UpdateApiDestination': {
-        if (state.status !== 'exists') throw new DomainError('API_DESTINATION.NOT_FOUND', 404, 'no such API destination');
+        if (state.status !== 'exists') throw bridgeError('API_DESTINATION.NOT_FOUND', 'no such API destination');
         const c = command.changes;
         const cur = state.destination;
         const pick = <K extends 'description' | 'connection' | 'timeoutMs'>(k: K): ApiDestination[K] | undefined =>
@@ -209,10 +208,10 @@ export const apiDestinationDecider: Decider<ApiDestinationCommand, ApiDestinatio
         return [{ type: 'ApiDestinationUpdated', data: { destination: next, updatedAt: command.now } }];
       }
       case 'DeleteApiDestination':
-        if (state.status !== 'exists') throw new DomainError('API_DESTINATION.NOT_FOUND', 404, 'no such API destination');
+        if (state.status !== 'exists') throw bridgeError('API_DESTINATION.NOT_FOUND', 'no such API destination');
         return [{ type: 'ApiDestinationDeleted', data: { tenant: state.destination.tenant, name: state.destination.name, at: command.now } }];
       case 'RotateApiDestinationSigningSecret': {
-        if (state.status !== 'exists') throw new DomainError('API_DESTINATION.NOT_FOUND', 404, 'no such API destination');
+        if (state.status !== 'exists') throw bridgeError('API_DESTINATION.NOT_FOUND', 'no such API destination');
         if (!isSealed(command.secret)) throw new Error('an API destination signing secret reached the decider unsealed');
         const overlap = command.overlapSeconds;
         if (!Number.isInteger(overlap) || overlap < 0 || overlap > MAX_SIGNING_OVERLAP_SECONDS) {

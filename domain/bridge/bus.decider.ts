@@ -1,5 +1,5 @@
 import { assertNever, type Decider } from '../core/decider.ts';
-import { DomainError } from '../core/domain-error.ts';
+import { bridgeError } from './bridge.errors.ts';
 import type { DomainEvent } from '../core/event.ts';
 import { streamName } from '../core/stream-name.ts';
 import { PLATFORM_TENANT, type Bus, type BusKind } from './model.ts';
@@ -61,17 +61,17 @@ export type BusState =
   | { status: 'active'; bus: Bus; createdAt: string }
   | { status: 'deleted'; bus: Bus; createdAt: string; deletedAt: string };
 
-const invalidBus = (field: string, message: string) => new DomainError('BUS.INVALID', 400, `invalid bus: ${field} ${message}`, [{ field, message }]);
+const invalidBus = (field: string, message: string) => bridgeError('BUS.INVALID', `invalid bus: ${field} ${message}`, [{ field, message }]);
 
 /** platform and baseline buses are the platform's: no tenant creates, changes or deletes them */
 const checkOwner = (bus: Pick<Bus, 'kind' | 'tenant' | 'name'>, actorTenant: string) => {
   if (actorTenant === PLATFORM_TENANT) return;
   if (bus.kind !== 'custom') {
-    throw new DomainError('BUS.FORBIDDEN', 403, `the ${bus.kind} bus ${bus.name} is pre-set by the platform and cannot be changed by tenants`, {
+    throw bridgeError('BUS.FORBIDDEN', `the ${bus.kind} bus ${bus.name} is pre-set by the platform and cannot be changed by tenants`, {
       bus: bus.name,
     });
   }
-  if (bus.tenant !== actorTenant) throw new DomainError('BUS.FORBIDDEN', 403, `bus ${bus.name} belongs to another tenant`, { bus: bus.name });
+  if (bus.tenant !== actorTenant) throw bridgeError('BUS.FORBIDDEN', `bus ${bus.name} belongs to another tenant`, { bus: bus.name });
 };
 
 export const busDecider: Decider<BusCommand, BusEvent, BusState> = {
@@ -98,7 +98,7 @@ export const busDecider: Decider<BusCommand, BusEvent, BusState> = {
         if (description !== undefined && description.length > MAX_DESCRIPTION) throw invalidBus('description', `must be at most ${MAX_DESCRIPTION} characters`);
         const reserved = reservedKind(name);
         if (kind === 'custom' && reserved !== 'custom') {
-          throw new DomainError('BUS.NAME_RESERVED', 400, `the name ${name} is reserved for the platform's ${reserved} buses`, [
+          throw bridgeError('BUS.NAME_RESERVED', `the name ${name} is reserved for the platform's ${reserved} buses`, [
             { field: 'name', message: `is reserved (${reserved} buses)` },
           ]);
         }
@@ -107,11 +107,11 @@ export const busDecider: Decider<BusCommand, BusEvent, BusState> = {
         }
         if (kind !== 'custom' && tenant !== PLATFORM_TENANT) throw invalidBus('tenant', `of a ${kind} bus must be ${PLATFORM_TENANT}`);
         checkOwner({ kind, tenant, name }, actorTenant);
-        if (state.status === 'active') throw new DomainError('BUS.EXISTS', 409, `bus ${name} exists`, { bus: name });
+        if (state.status === 'active') throw bridgeError('BUS.EXISTS', `bus ${name} exists`, { bus: name });
         return [{ type: 'BusCreated', data: { name, kind, tenant, ...(description !== undefined && { description }), createdAt: now } }];
       }
       case 'DeleteBus': {
-        if (state.status !== 'active') throw new DomainError('BUS.NOT_FOUND', 404, 'no such bus');
+        if (state.status !== 'active') throw bridgeError('BUS.NOT_FOUND', 'no such bus');
         checkOwner(state.bus, command.actorTenant);
         const { name, tenant, kind } = state.bus;
         return [{ type: 'BusDeleted', data: { name, tenant, kind, deletedAt: command.now } }];

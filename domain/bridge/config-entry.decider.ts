@@ -1,5 +1,5 @@
 import { assertNever, type Decider } from '../core/decider.ts';
-import { DomainError } from '../core/domain-error.ts';
+import { bridgeError } from './bridge.errors.ts';
 import type { DomainEvent } from '../core/event.ts';
 import { streamName } from '../core/stream-name.ts';
 import type { Violation } from './violation.ts';
@@ -40,9 +40,8 @@ export type ConfigEntryState =
   | { status: 'set'; tenant: string; key: string; value: string; secret: boolean; updatedAt: string };
 
 const invalidEntry = (violations: Violation[]): never => {
-  throw new DomainError(
+  throw bridgeError(
     'CONFIG.INVALID',
-    400,
     `invalid configuration entry: ${violations.map((v) => `${v.field} ${v.message}`).join('; ')}`,
     violations,
   );
@@ -89,7 +88,7 @@ export const configEntryDecider: Decider<ConfigEntryCommand, ConfigEntryEvent, C
         ];
       }
       case 'RemoveConfigValue': {
-        if (state.status !== 'set') throw new DomainError('CONFIG.NOT_FOUND', 404, 'no such configuration key');
+        if (state.status !== 'set') throw bridgeError('CONFIG.NOT_FOUND', 'no such configuration key');
         return [{ type: 'ConfigValueRemoved', data: { tenant: state.tenant, key: state.key, at: command.now } }];
       }
       default:

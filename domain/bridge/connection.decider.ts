@@ -1,5 +1,5 @@
 import { assertNever, type Decider } from '../core/decider.ts';
-import { DomainError } from '../core/domain-error.ts';
+import { bridgeError } from './bridge.errors.ts';
 import type { DomainEvent } from '../core/event.ts';
 import { streamName } from '../core/stream-name.ts';
 import { isConfigKey } from './config-entry.decider.ts';
@@ -20,7 +20,7 @@ import { at, type Violation } from './violation.ts';
  * - API_KEY {headerName, value}: a custom header.
  *
  * Secrets (password, fixed token, client secret, API key value) reach this decider SEALED: commands/
- * encrypts them (AES-256-GCM, see commands/bridge/secret-box.ts) before deciding, so the log never holds
+ * encrypts them (AES-256-GCM, see commands/bridge/secret.box.ts) before deciding, so the log never holds
  * them in clear. `decide` refuses an unsealed secret as a programming error. The decider is generic over
  * nothing: it only sees sealed strings; `maskConnectionAuth` is what every answer shows.
  *
@@ -107,9 +107,8 @@ export type ConnectionState =
   | { status: 'exists'; connection: Connection; createdAt: string; updatedAt: string };
 
 const invalid = (violations: Violation[]): never => {
-  throw new DomainError(
+  throw bridgeError(
     'CONNECTION.INVALID',
-    400,
     `invalid connection: ${violations.map((v) => `${v.field} ${v.message}`).join('; ')}`,
     violations,
   );
@@ -323,7 +322,7 @@ export const connectionDecider: Decider<ConnectionCommand, ConnectionEvent, Conn
     switch (command.type) {
       case 'CreateConnection': {
         // a deleted name may be taken again: connections are named, not numbered
-        if (state.status === 'exists') throw new DomainError('CONNECTION.EXISTS', 409, `a connection named ${command.name} exists`, { name: command.name });
+        if (state.status === 'exists') throw bridgeError('CONNECTION.EXISTS', `a connection named ${command.name} exists`, { name: command.name });
         const v: Violation[] = [];
         if (!CONNECTION_NAME.test(command.name)) v.push({ field: 'name', message: 'must be 1-64 letters, digits, _ or -, starting with a letter or digit' });
         checkDescription(command.description, v);
@@ -338,7 +337,7 @@ export const connectionDecider: Decider<ConnectionCommand, ConnectionEvent, Conn
         return [{ type: 'ConnectionCreated', data: { connection, createdAt: command.now } }];
       }
       case 'UpdateConnection': {
-        if (state.status !== 'exists') throw new DomainError('CONNECTION.NOT_FOUND', 404, 'no such connection');
+        if (state.status !== 'exists') throw bridgeError('CONNECTION.NOT_FOUND', 'no such connection');
         const v: Violation[] = [];
         checkDescription(command.changes.description, v);
         if (v.length > 0) invalid(v);
@@ -351,7 +350,7 @@ export const connectionDecider: Decider<ConnectionCommand, ConnectionEvent, Conn
         return [{ type: 'ConnectionUpdated', data: { connection: next, updatedAt: command.now } }];
       }
       case 'DeleteConnection':
-        if (state.status !== 'exists') throw new DomainError('CONNECTION.NOT_FOUND', 404, 'no such connection');
+        if (state.status !== 'exists') throw bridgeError('CONNECTION.NOT_FOUND', 'no such connection');
         return [{ type: 'ConnectionDeleted', data: { tenant: state.connection.tenant, name: state.connection.name, at: command.now } }];
       default:
         return assertNever(command);

@@ -1,5 +1,5 @@
 import { assertNever, type Decider } from '../core/decider.ts';
-import { DomainError } from '../core/domain-error.ts';
+import { bridgeError, type BridgeErrorCode } from './bridge.errors.ts';
 import type { DomainEvent } from '../core/event.ts';
 import { streamName } from '../core/stream-name.ts';
 import type { BridgeEvent, Target } from './model.ts';
@@ -177,8 +177,8 @@ export const refOf = (d: DeliveryRef): DeliveryRef => ({ deliveryId: d.deliveryI
 const TERMINAL: ReadonlySet<DeliveryStatus> = new Set(['succeeded', 'dead-lettered', 'discarded', 'purged']);
 export const isTerminal = (s: DeliveryState): boolean => s.status !== 'none' && TERMINAL.has(s.status);
 
-const notFound = () => new DomainError('DELIVERY.NOT_FOUND', 404, 'no such delivery');
-const wrongState = (code: string, message: string, s: LiveDelivery) => new DomainError(code, 409, message, { deliveryId: s.scheduled.deliveryId, status: s.status });
+const notFound = () => bridgeError('DELIVERY.NOT_FOUND', 'no such delivery');
+const wrongState = (code: BridgeErrorCode, message: string, s: LiveDelivery) => bridgeError(code, message, { deliveryId: s.scheduled.deliveryId, status: s.status });
 
 function live(state: DeliveryState): LiveDelivery {
   if (state.status === 'none') throw notFound();

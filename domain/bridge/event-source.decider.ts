@@ -1,5 +1,5 @@
 import { assertNever, type Decider } from '../core/decider.ts';
-import { DomainError } from '../core/domain-error.ts';
+import { bridgeError } from './bridge.errors.ts';
 import type { DomainEvent } from '../core/event.ts';
 import { streamName } from '../core/stream-name.ts';
 import { PLATFORM_TENANT, type Bus, type EventSource, type SourceKind } from './model.ts';
@@ -42,7 +42,7 @@ export const SOURCE_EVENT_TYPES: ReadonlyArray<SourceEvent['type']> = ['SourceRe
 export type SourceState = { status: 'none' } | { status: 'registered'; source: EventSource; registeredAt: string };
 
 const invalid = (field: string, message: string) =>
-  new DomainError('SOURCE.INVALID', 400, `invalid event source: ${field} ${message}`, [{ field, message }]);
+  bridgeError('SOURCE.INVALID', `invalid event source: ${field} ${message}`, [{ field, message }]);
 
 const sameRegistration = (a: EventSource, b: EventSource) =>
   a.kind === b.kind && a.schemaId === b.schemaId && a.eventTypes.length === b.eventTypes.length && a.eventTypes.every((t, i) => t === b.eventTypes[i]);
@@ -71,7 +71,7 @@ export const eventSourceDecider: Decider<SourceCommand, SourceEvent, SourceState
         const bad = command.eventTypes.findIndex((t) => typeof t !== 'string' || t.length === 0 || t.length > MAX_EVENT_TYPE);
         if (bad >= 0) throw invalid(`eventTypes.${bad}`, `must be 1-${MAX_EVENT_TYPE} characters`);
         if (kind === 'platform' && bus.kind !== 'platform') {
-          throw new DomainError('SOURCE.PLATFORM_BUS_ONLY', 400, 'platform event sources can only be registered on a platform bus', [
+          throw bridgeError('SOURCE.PLATFORM_BUS_ONLY', 'platform event sources can only be registered on a platform bus', [
             { field: 'kind', message: `platform sources only on platform buses (${bus.name} is a ${bus.kind} bus)` },
           ]);
         }
@@ -79,7 +79,7 @@ export const eventSourceDecider: Decider<SourceCommand, SourceEvent, SourceState
           throw invalid('schemaId', 'is required for a platform event source (every platform event source has a schema)');
         }
         if (actorTenant !== PLATFORM_TENANT && (bus.kind !== 'custom' || bus.tenant !== actorTenant)) {
-          throw new DomainError('SOURCE.FORBIDDEN', 403, `sources of bus ${bus.name} are registered by ${bus.kind === 'custom' ? 'its tenant' : 'the platform'}`, {
+          throw bridgeError('SOURCE.FORBIDDEN', `sources of bus ${bus.name} are registered by ${bus.kind === 'custom' ? 'its tenant' : 'the platform'}`, {
             bus: bus.name,
           });
         }

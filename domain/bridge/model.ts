@@ -20,8 +20,8 @@ export type BridgeEvent = {
 };
 
 export type BusKind = 'platform' | 'baseline' | 'custom';
-/** tenant segment of the platform's own buses, rules and schemas */
-export const PLATFORM_TENANT = 'platform';
+/** tenant segment of the platform's own buses, rules and schemas (the platform tenant of domain/core) */
+export { PLATFORM_TENANT } from '../core/access-context.ts';
 
 export type Bus = {
   name: string;

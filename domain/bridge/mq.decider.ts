@@ -1,5 +1,5 @@
 import { assertNever, type Decider } from '../core/decider.ts';
-import { DomainError } from '../core/domain-error.ts';
+import { bridgeError } from './bridge.errors.ts';
 import type { DomainEvent } from '../core/event.ts';
 import { streamName } from '../core/stream-name.ts';
 import type { Violation } from './violation.ts';
@@ -9,7 +9,7 @@ import type { Violation } from './violation.ts';
  * the stream `mqTopic-<tenant>.<topic>`. A message's offset is its revision in that stream (0, 1, 2 …),
  * so "the messages of topic T after offset N" is one indexed stream read from revision N+1, whatever
  * else the log holds. Consumers keep their committed offset per consumer group (commands/bridge/
- * mq-consumers.ts).
+ * mq-consumers.commands.ts).
  *
  * - sendType APP: visible only to the receiving services named in `apps` (the target's APP_NAME,
  *   a comma-separated list); BROADCAST: visible to every consumer of the topic.
@@ -102,7 +102,7 @@ export const mqTopicDecider: Decider<EnqueueMessage, MqTopicEvent, MqTopicState>
   decide(command) {
     const v = checkEnqueue(command);
     if (v.length > 0) {
-      throw new DomainError('MQ.INVALID_MESSAGE', 400, `invalid message: ${v.map((x) => `${x.field} ${x.message}`).join('; ')}`, v);
+      throw bridgeError('MQ.INVALID_MESSAGE', `invalid message: ${v.map((x) => `${x.field} ${x.message}`).join('; ')}`, v);
     }
     return [
       {

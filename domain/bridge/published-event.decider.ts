@@ -1,5 +1,5 @@
 import { assertNever, type Decider } from '../core/decider.ts';
-import { DomainError } from '../core/domain-error.ts';
+import { bridgeError } from './bridge.errors.ts';
 import type { DomainEvent } from '../core/event.ts';
 import { streamName } from '../core/stream-name.ts';
 import type { BridgeEvent, BusKind } from './model.ts';
@@ -33,9 +33,14 @@ export type EventAcceptedData = {
   tenant: string;
   receivedAt: string;
   publisher: Publisher;
+  /**
+   * where the publishing caller's bearer token is kept (commands/bridge/caller-tokens.store.ts), for Bearer
+   * `caller` connections: the token's id (`jti`), never the token; absent: kept under the event key
+   */
+  callerTokenRef?: string;
 };
 
-/** What a conversion produced for one target (ConversionResult of commands/bridge/contracts.ts, summarized). */
+/** What a conversion produced for one target (ConversionResult of commands/bridge/bridge.contracts.ts, summarized). */
 export type ConversionSummary = { ok: boolean; missing: string[]; error?: string };
 
 export type RoutedTarget = {
@@ -105,11 +110,11 @@ export const publishedEventDecider: Decider<PublishedCommand, PublishedEvent, Pu
       case 'AcceptEvent':
         if (state.status !== 'none') {
           // the sender resent (source, id): the publisher answers 200 duplicate: true
-          throw new DomainError('EVENT.DUPLICATE', 409, 'an event with this source and id was accepted on this bus before', { eventId: state.accepted.key });
+          throw bridgeError('EVENT.DUPLICATE', 'an event with this source and id was accepted on this bus before', { eventId: state.accepted.key });
         }
         return [{ type: 'EventAccepted', data: { ...command.data, receivedAt: command.now } }];
       case 'RouteEvent':
-        if (state.status === 'none') throw new DomainError('EVENT.NOT_FOUND', 404, 'no such published event');
+        if (state.status === 'none') throw bridgeError('EVENT.NOT_FOUND', 'no such published event');
         // routed once: a redelivered EventAccepted routes nothing again
         if (state.status === 'routed') return [];
         return [{ type: 'EventRouted', data: { key: state.accepted.key, ...command.data, routedAt: command.now } }];

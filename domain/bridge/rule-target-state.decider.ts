@@ -1,5 +1,5 @@
 import { assertNever, type Decider } from '../core/decider.ts';
-import { DomainError } from '../core/domain-error.ts';
+import { bridgeError } from './bridge.errors.ts';
 import type { DomainEvent } from '../core/event.ts';
 import { streamName } from '../core/stream-name.ts';
 
@@ -82,7 +82,7 @@ export const ruleTargetDecider: Decider<RuleTargetCommand, RuleTargetEvent, Rule
         if (blockStanding(state, command.deliveryId, command.round) !== 'unrecorded') return [];
         return [{ type: 'RuleTargetBlocked', data: { ...ref, deliveryId: command.deliveryId, round: command.round, error: command.error, at: command.now } }];
       case 'ResumeRuleTarget':
-        if (!state.blocked) throw new DomainError('RULE_TARGET.NOT_BLOCKED', 409, 'the rule target is not blocked', ref);
+        if (!state.blocked) throw bridgeError('RULE_TARGET.NOT_BLOCKED', 'the rule target is not blocked', ref);
         return [{ type: 'RuleTargetResumed', data: { ...ref, at: command.now, by: command.by, released: state.blockedBy } }];
       default:
         return assertNever(command);

@@ -1,5 +1,5 @@
 import { assertNever, type Decider } from '../core/decider.ts';
-import { DomainError } from '../core/domain-error.ts';
+import { bridgeError } from './bridge.errors.ts';
 import type { DomainEvent } from '../core/event.ts';
 import { streamName } from '../core/stream-name.ts';
 import { MAX_TARGETS_PER_RULE, PLATFORM_TENANT, type BusKind, type Rule, type Target } from './model.ts';
@@ -87,7 +87,7 @@ export type RuleState =
 export type RuleView = Rule & { busKind: BusKind; busOwner: string; createdAt: string; updatedAt: string; revision: number };
 
 const invalidRule = (violations: Violation[]): never => {
-  throw new DomainError('RULE.INVALID', 400, `invalid rule: ${violations.map((v) => `${v.field} ${v.message}`).join('; ')}`, violations);
+  throw bridgeError('RULE.INVALID', `invalid rule: ${violations.map((v) => `${v.field} ${v.message}`).join('; ')}`, violations);
 };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -135,7 +135,7 @@ const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringif
 const refOf = (rule: Rule): RuleRef => ({ ruleId: rule.ruleId, tenant: rule.tenant, bus: rule.bus });
 
 function existing(state: RuleState): Extract<RuleState, { status: 'exists' }> {
-  if (state.status !== 'exists') throw new DomainError('RULE.NOT_FOUND', 404, 'no such rule');
+  if (state.status !== 'exists') throw bridgeError('RULE.NOT_FOUND', 'no such rule');
   return state;
 }
 
@@ -174,9 +174,8 @@ export const ruleDecider: Decider<RuleCommand, RuleEvent, RuleState> = {
     switch (command.type) {
       case 'CreateRule': {
         if (state.status !== 'none') {
-          throw new DomainError(
+          throw bridgeError(
             'RULE.ALREADY_EXISTS',
-            409,
             state.status === 'deleted' ? 'a rule with this id existed and was deleted; ids are not reused' : 'a rule with this id exists',
             { ruleId: command.ruleId },
           );
@@ -191,14 +190,14 @@ export const ruleDecider: Decider<RuleCommand, RuleEvent, RuleState> = {
         if (typeof command.enabled !== 'boolean') refViolations.push({ field: 'enabled', message: 'must be a boolean' });
         if (refViolations.length > 0) invalidRule(refViolations);
         if (command.busKind === 'custom' && command.busOwner !== command.tenant) {
-          throw new DomainError('BUS.FORBIDDEN', 403, `bus ${command.bus} belongs to another tenant`, { bus: command.bus });
+          throw bridgeError('BUS.FORBIDDEN', `bus ${command.bus} belongs to another tenant`, { bus: command.bus });
         }
         const platform = command.platform ?? (command.tenant === PLATFORM_TENANT && command.busKind === 'platform');
         if (platform && command.tenant !== PLATFORM_TENANT) {
-          throw new DomainError('RULE.PLATFORM_FORBIDDEN', 403, 'only the platform tenant creates platform rules', { tenant: command.tenant });
+          throw bridgeError('RULE.PLATFORM_FORBIDDEN', 'only the platform tenant creates platform rules', { tenant: command.tenant });
         }
         if (platform && command.busKind !== 'platform') {
-          throw new DomainError('RULE.INVALID', 400, 'a platform rule must be on a platform bus', [
+          throw bridgeError('RULE.INVALID', 'a platform rule must be on a platform bus', [
             { field: 'platform', message: `bus ${command.bus} is a ${command.busKind} bus, not a platform bus` },
           ]);
         }

@@ -1,5 +1,5 @@
 import { assertNever, type Decider } from '../core/decider.ts';
-import { DomainError } from '../core/domain-error.ts';
+import { bridgeError } from './bridge.errors.ts';
 import type { DomainEvent } from '../core/event.ts';
 import { streamName } from '../core/stream-name.ts';
 import { registryDocumentProblems, type SchemaProblem } from './openapi-schema.ts';
@@ -141,9 +141,8 @@ export const findVersion = (schema: Schema, version: string): SchemaVersion | un
   version === LATEST ? latestVersion(schema) : schema.versions.find((v) => v.version === version);
 
 const invalid = (problems: SchemaProblem[]): never => {
-  throw new DomainError(
+  throw bridgeError(
     'SCHEMA.INVALID',
-    400,
     `invalid schema: ${problems
       .slice(0, 5)
       .map((p) => `${p.path} ${p.message}`)
@@ -153,7 +152,7 @@ const invalid = (problems: SchemaProblem[]): never => {
   );
 };
 
-const notFound = () => new DomainError('SCHEMA.NOT_FOUND', 404, 'no such schema');
+const notFound = () => bridgeError('SCHEMA.NOT_FOUND', 'no such schema');
 
 function versionProblems(version: string, content: unknown): SchemaProblem[] {
   const problems: SchemaProblem[] = [];
@@ -166,7 +165,7 @@ function versionProblems(version: string, content: unknown): SchemaProblem[] {
 function checkSize(content: unknown): void {
   const size = canonicalJson(content).length;
   if (size > MAX_DOCUMENT_CHARS) {
-    throw new DomainError('SCHEMA.TOO_LARGE', 413, `the schema document has ${size} characters, more than ${MAX_DOCUMENT_CHARS}`, {
+    throw bridgeError('SCHEMA.TOO_LARGE', `the schema document has ${size} characters, more than ${MAX_DOCUMENT_CHARS}`, {
       size,
       limit: MAX_DOCUMENT_CHARS,
     });
@@ -215,7 +214,7 @@ export const schemaDecider: Decider<SchemaCommand, SchemaEvent, SchemaState> = {
     switch (command.type) {
       case 'CreateSchema': {
         if (state.status === 'exists') {
-          throw new DomainError('SCHEMA.ALREADY_EXISTS', 409, `schema ${command.schemaId} already exists`, { schemaId: command.schemaId });
+          throw bridgeError('SCHEMA.ALREADY_EXISTS', `schema ${command.schemaId} already exists`, { schemaId: command.schemaId });
         }
         checkSize(command.content);
         const problems: SchemaProblem[] = [];
@@ -247,20 +246,19 @@ export const schemaDecider: Decider<SchemaCommand, SchemaEvent, SchemaState> = {
       case 'AddSchemaVersion': {
         if (state.status === 'none') throw notFound();
         const { schema } = state;
-        if (schema.deleted) throw new DomainError('SCHEMA.DELETED', 409, `schema ${schema.schemaId} was deleted: no version can be added`);
+        if (schema.deleted) throw bridgeError('SCHEMA.DELETED', `schema ${schema.schemaId} was deleted: no version can be added`);
         const existing = schema.versions.find((v) => v.version === command.version);
         if (existing !== undefined) {
           // immutable: the same content again is a no-op, other content a conflict
           if (canonicalJson(existing.content) === canonicalJson(command.content)) return [];
-          throw new DomainError(
+          throw bridgeError(
             'SCHEMA.VERSION_IMMUTABLE',
-            409,
             `version ${command.version} of schema ${schema.schemaId} exists with other content; versions cannot be changed: add a new version`,
             { schemaId: schema.schemaId, version: command.version },
           );
         }
         if (schema.versions.length >= MAX_SCHEMA_VERSIONS) {
-          throw new DomainError('SCHEMA.TOO_MANY_VERSIONS', 409, `schema ${schema.schemaId} has ${MAX_SCHEMA_VERSIONS} versions, the most it may have`);
+          throw bridgeError('SCHEMA.TOO_MANY_VERSIONS', `schema ${schema.schemaId} has ${MAX_SCHEMA_VERSIONS} versions, the most it may have`);
         }
         checkSize(command.content);
         const problems = versionProblems(command.version, command.content);

@@ -1,5 +1,5 @@
 import { assertNever, type Decider } from '../core/decider.ts';
-import { DomainError } from '../core/domain-error.ts';
+import { bridgeError } from './bridge.errors.ts';
 import type { DomainEvent } from '../core/event.ts';
 import { streamName } from '../core/stream-name.ts';
 
@@ -56,7 +56,7 @@ export type UserMessageState =
 export const MAX_USER_ID_LENGTH = 256;
 export const MAX_MESSAGE_ATTRIBUTE_LENGTH = 256;
 
-const notFound = () => new DomainError('USER_MESSAGE.NOT_FOUND', 404, 'no such message in your inbox');
+const notFound = () => bridgeError('USER_MESSAGE.NOT_FOUND', 'no such message in your inbox');
 
 export const userMessageDecider: Decider<UserMessageCommand, UserMessageEvent, UserMessageState> = {
   initialState: () => ({ status: 'none' }),
@@ -94,7 +94,7 @@ export const userMessageDecider: Decider<UserMessageCommand, UserMessageEvent, U
         }
         if (d.body === undefined) problems.push({ field: 'BODY', message: 'is required' });
         if (problems.length > 0) {
-          throw new DomainError('USER_MESSAGE.INVALID', 400, problems.map((p) => `${p.field} ${p.message}`).join('; '), problems);
+          throw bridgeError('USER_MESSAGE.INVALID', problems.map((p) => `${p.field} ${p.message}`).join('; '), problems);
         }
         return [{ type: 'UserMessageDelivered', data: { ...d, deliveredAt: command.now } }];
       }

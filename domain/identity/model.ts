@@ -2,15 +2,14 @@
  * The identity provider's model, shared by its deciders, commands and routers. Field names follow the
  * spec's client registration table where it has one (001_… "Identity provider: client registration").
  */
-export const PLATFORM_TENANT = 'platform';
+// the platform tenant and the access context are shared by every service (domain/core); re-exported for
+// the identity code that imports them from here
+export { PLATFORM_TENANT } from '../core/access-context.ts';
+export type { AccessContext } from '../core/access-context.ts';
 /** The user directory a client uses when its registration names none (`user_source_id` absent). */
 export const DEFAULT_USER_SOURCE = 'default';
 
-export const OIDC_SCOPES = ['openid', 'profile', 'email'] as const;
-/** Scope that grants the administration API of the identity provider (tenants, users, clients). */
-export const ADMIN_SCOPE = 'identity:admin';
-/** Scope that lets a token act on another tenant listed in its client's allowed_access_tenants. */
-export const CROSS_TENANT_SCOPE = 'tenant:cross';
+// scopes: domain/identity/identity.scopes.ts
 
 export type GrantType = 'authorization_code' | 'client_credentials' | 'refresh_token' | 'password';
 export const GRANT_TYPES: readonly GrantType[] = ['authorization_code', 'client_credentials', 'refresh_token', 'password'];
@@ -77,15 +76,4 @@ export type Client = {
   /** PKCE `plain` accepted only for clients registered with it */
   allowPlainPkce: boolean;
   status: 'active' | 'disabled';
-};
-
-/** What a verified access token says; the bearer middleware puts it on the request. */
-export type AccessContext = {
-  tenant: string;
-  subject: string;
-  clientId: string;
-  scopes: string[];
-  jti: string;
-  /** unix seconds */
-  exp: number;
 };

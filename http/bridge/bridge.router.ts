@@ -1,16 +1,16 @@
 import { Router } from 'express';
-import type { ApiDestinationCommands } from '../../commands/bridge/api-destinations.ts';
-import type { BusCommands, BusLookup } from '../../commands/bridge/buses.ts';
-import type { ConfigCommands } from '../../commands/bridge/config-center.ts';
-import type { ConnectionCommands } from '../../commands/bridge/connections.ts';
-import type { DeadLetterCommands } from '../../commands/bridge/dead-letters.ts';
-import type { MqConsumers } from '../../commands/bridge/mq-consumers.ts';
-import type { PublisherService } from '../../commands/bridge/publish.ts';
-import type { RuleTargetCommands } from '../../commands/bridge/rule-target-state.ts';
-import type { RuleCommands } from '../../commands/bridge/rules.ts';
-import type { SchemaCommands } from '../../commands/bridge/schemas.ts';
-import type { SourceCommands } from '../../commands/bridge/sources.ts';
-import type { UserMessageCommands } from '../../commands/bridge/user-messages.ts';
+import type { ApiDestinationCommands } from '../../commands/bridge/api-destinations.commands.ts';
+import type { BusCommands, BusLookup } from '../../commands/bridge/buses.commands.ts';
+import type { ConfigCommands } from '../../commands/bridge/config-center.commands.ts';
+import type { ConnectionCommands } from '../../commands/bridge/connections.commands.ts';
+import type { DeadLetterCommands } from '../../commands/bridge/dead-letters.commands.ts';
+import type { MqConsumers } from '../../commands/bridge/mq-consumers.commands.ts';
+import type { PublisherService } from '../../commands/bridge/publish.commands.ts';
+import type { RuleTargetCommands } from '../../commands/bridge/rule-target-state.commands.ts';
+import type { RuleCommands } from '../../commands/bridge/rules.commands.ts';
+import type { SchemaCommands } from '../../commands/bridge/schemas.commands.ts';
+import type { SourceCommands } from '../../commands/bridge/sources.commands.ts';
+import type { UserMessageCommands } from '../../commands/bridge/user-messages.commands.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import type { ReadStore } from '../../infra/core/read-store.port.ts';
@@ -21,6 +21,7 @@ import type { UserMessageQueries } from '../../projections/bridge/user-messages.
 import type { BearerAuth } from '../core/bearer-auth.ts';
 import { openApiDocument } from '../core/openapi.ts';
 import { createRouteRegistry, type RouteRegistry } from '../core/route-registry.ts';
+import { BRIDGE_OPENAPI_PATH } from './bridge.paths.ts';
 import { createBusesRouter } from './buses.router.ts';
 import { createDeliveriesRouter } from './deliveries.router.ts';
 import { createDestinationsRouter } from './destinations.router.ts';
@@ -37,15 +38,15 @@ import { createUserMessagesRouter } from './user-messages.router.ts';
  * connections and API destinations, the message queue's consumers, the users' inboxes, and the bridge's
  * OpenAPI 3 document at `GET /api/platform/platform-pub/eventBridge/openapi.json` (public, like discovery
  * documents: it describes the API, it reveals no data). It only composes: everything it serves is built by
- * the bridge service (infra/bridge/bridge.service.ts).
+ * the bridge service (infra/bridge/bridge.service.ts). Paths and scopes: bridge.paths.ts; tenancy:
+ * http/core/tenancy.ts; error codes: domain/bridge/bridge.errors.ts.
  */
-export const BRIDGE_OPENAPI_PATH = '/api/platform/platform-pub/eventBridge/openapi.json';
 
 export type BridgeRouterDeps = {
   eventStore: EventStore;
   readStore: ReadStore;
   clock: Clock;
-  bearer: Pick<BearerAuth, 'authenticate' | 'requireScope' | 'targetTenant'>;
+  bearer: Pick<BearerAuth, 'authenticate' | 'requireScope'>;
   publisher: PublisherService;
   buses: BusCommands;
   sources: SourceCommands;

@@ -1,16 +1,16 @@
 import { Router, type RequestHandler, type Response } from 'express';
-import { requireBus, type BusCommands, type BusLookup } from '../../commands/bridge/buses.ts';
-import type { SourceCommands } from '../../commands/bridge/sources.ts';
-import { DomainError } from '../../domain/core/domain-error.ts';
+import { requireBus, type BusCommands, type BusLookup } from '../../commands/bridge/buses.commands.ts';
+import type { SourceCommands } from '../../commands/bridge/sources.commands.ts';
+import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
 import { BUS_NAME, resolveBusRef } from '../../domain/bridge/bus.decider.ts';
 import { SOURCE_KINDS, SOURCE_NAME } from '../../domain/bridge/event-source.decider.ts';
 import { PLATFORM_TENANT, type Bus, type BusKind, type EventSource, type SourceKind } from '../../domain/bridge/model.ts';
 import type { CatalogQueries } from '../../projections/bridge/catalog.projection.ts';
-import { authOf } from '../core/bearer-auth.ts';
 import { commandIdFrom } from '../core/command-id.ts';
-import { commandMetadata } from '../core/request-context.ts';
 import { createRouteRegistry, type HttpMethod, type RouteRegistry } from '../core/route-registry.ts';
+import { commandContext, isPlatformAdmin, tenantOf } from '../core/tenancy.ts';
 import type { JsonSchema, RequestSchemas } from '../core/validate.ts';
+import { BRIDGE_ADMIN_BASE, BRIDGE_ADMIN_SCOPE } from './bridge.paths.ts';
 
 /**
  * Buses and event sources (issue 4 item 1), under `/api/platform/platform-pub/eventBridge/admin/v1`,
@@ -29,8 +29,6 @@ import type { JsonSchema, RequestSchemas } from '../core/validate.ts';
  * bus (reserved names), `<tenant>/<name>` (URL-encoded `/`) another tenant's, which only platform
  * administrators may read or change (others get 404: existence is not revealed).
  */
-export const BRIDGE_ADMIN_BASE = '/api/platform/platform-pub/eventBridge/admin/v1';
-export const BRIDGE_ADMIN_SCOPE = 'bridge:admin';
 
 export type BusesRouterDeps = {
   buses: BusCommands;
@@ -124,25 +122,21 @@ export function createBusesRouter(deps: BusesRouterDeps): Router {
   const route = (method: HttpMethod, path: string, summary: string, s: RequestSchemas & { response?: JsonSchema }, handler: RequestHandler, successStatus = 200) =>
     registry.route(router, { method, path: `${BRIDGE_ADMIN_BASE}${path}`, summary, schemas: s, successStatus, tags: ['buses and sources'] }, handler);
 
-  const ctx = (res: Response) => {
-    const a = authOf(res);
-    return commandMetadata(res, { tenant: a.tenant, actor: `${a.subject}@${a.tenant}` });
-  };
+  const ctx = (res: Response) => commandContext(res);
 
-  /** the bus a path names, as the caller may see it; 404 otherwise */
+  /** the bus a path names, as the caller may see it (its own, the platform's, any for platform admins); 404 otherwise */
   const busRef = (res: Response, name: string) => {
-    const tenant = authOf(res).tenant;
+    const tenant = tenantOf(res);
     const ref = resolveBusRef(name, tenant);
-    if (ref === null || (ref.tenant !== tenant && ref.tenant !== PLATFORM_TENANT && tenant !== PLATFORM_TENANT)) {
-      throw new DomainError('BUS.NOT_FOUND', 404, `no bus ${name}`, { bus: name });
+    if (ref === null || (ref.tenant !== tenant && ref.tenant !== PLATFORM_TENANT && !isPlatformAdmin(res))) {
+      throw bridgeError('BUS.NOT_FOUND', `no bus ${name}`, { bus: name });
     }
     return ref;
   };
 
   route('post', '/buses', 'create a bus', schemas.createBus, async (req, res) => {
     const b = req.body as { name: string; description?: string; kind: BusKind };
-    const caller = authOf(res).tenant;
-    const tenant = b.kind === 'custom' ? caller : PLATFORM_TENANT;
+    const tenant = b.kind === 'custom' ? tenantOf(res) : PLATFORM_TENANT;
     const { bus } = await buses.createBus(
       { tenant, name: b.name, kind: b.kind, ...(b.description !== undefined && { description: b.description }) },
       ctx(res),
@@ -152,7 +146,7 @@ export function createBusesRouter(deps: BusesRouterDeps): Router {
   }, 201);
 
   route('get', '/buses', "the tenant's custom buses and the platform's buses", schemas.list, async (_req, res) => {
-    const items = await catalog.listBuses(authOf(res).tenant);
+    const items = await catalog.listBuses(tenantOf(res));
     res.json({ items: items.map(busOf) });
   });
 

@@ -1,16 +1,16 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import type { DeadLetterCommands } from '../../commands/bridge/dead-letters.ts';
-import type { RuleTargetCommands } from '../../commands/bridge/rule-target-state.ts';
-import { DomainError } from '../../domain/core/domain-error.ts';
+import type { DeadLetterCommands } from '../../commands/bridge/dead-letters.commands.ts';
+import type { RuleTargetCommands } from '../../commands/bridge/rule-target-state.commands.ts';
+import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
 import { RULE_ID } from '../../domain/bridge/rule.decider.ts';
 import { ruleTargetKey, type RuleTargetRef } from '../../domain/bridge/rule-target-state.decider.ts';
 import type { DeliveryQueries } from '../../projections/bridge/deliveries.projection.ts';
-import { authOf, type BearerAuth } from '../core/bearer-auth.ts';
+import type { BearerAuth } from '../core/bearer-auth.ts';
 import { commandIdFrom } from '../core/command-id.ts';
-import { commandMetadata } from '../core/request-context.ts';
 import { createRouteRegistry, type HttpMethod, type RouteRegistry } from '../core/route-registry.ts';
+import { commandContext, tenantOf } from '../core/tenancy.ts';
 import type { JsonSchema, RequestSchemas } from '../core/validate.ts';
-import { BRIDGE_ADMIN_BASE, BRIDGE_ADMIN_SCOPE } from './buses.router.ts';
+import { BRIDGE_ADMIN_BASE, BRIDGE_ADMIN_SCOPE } from './bridge.paths.ts';
 
 /**
  * Delivery administration per rule target (issue 5; the spec shows a portal, these paths are ours), under
@@ -100,15 +100,12 @@ export function createDeliveriesRouter(deps: DeliveriesRouterDeps): Router {
   const route = (method: HttpMethod, path: string, summary: string, schemas: RequestSchemas & { response?: JsonSchema }, handler: RequestHandler, successStatus = 200) =>
     registry.route(router, { method, path: `${TARGET_BASE}${path}`, summary, schemas, successStatus, tags: ['bridge deliveries'] }, handler);
 
-  const ctx = (res: Response) => {
-    const a = authOf(res);
-    return commandMetadata(res, { tenant: a.tenant, actor: `${a.subject}@${a.tenant}` });
-  };
+  const ctx = (res: Response) => commandContext(res);
   /** the rule target of the path, of the token's tenant; 404 when the rule never existed */
   const refOf = async (req: Request, res: Response): Promise<RuleTargetRef> => {
-    const ruleTenant = authOf(res).tenant;
+    const ruleTenant = tenantOf(res);
     const ruleId = String(req.params.ruleId);
-    if (!(await ruleTargets.ruleKnown(ruleTenant, ruleId))) throw new DomainError('RULE.NOT_FOUND', 404, 'no such rule', { ruleId });
+    if (!(await ruleTargets.ruleKnown(ruleTenant, ruleId))) throw bridgeError('RULE.NOT_FOUND', 'no such rule', { ruleId });
     return { ruleTenant, ruleId, targetId: Number(req.params.targetId) };
   };
   const deliveryIdOf = (req: Request) => String(req.params.deliveryId);

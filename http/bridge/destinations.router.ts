@@ -1,7 +1,8 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import type { ApiDestinationCommands, ApiDestinationView } from '../../commands/bridge/api-destinations.ts';
-import type { ConnectionCommands, ConnectionView } from '../../commands/bridge/connections.ts';
-import { DomainError } from '../../domain/core/domain-error.ts';
+import type { ApiDestinationCommands, ApiDestinationView } from '../../commands/bridge/api-destinations.commands.ts';
+import type { ConnectionCommands, ConnectionView } from '../../commands/bridge/connections.commands.ts';
+import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
+import { coreError } from '../../domain/core/core.errors.ts';
 import {
   DEFAULT_SIGNING_OVERLAP_SECONDS,
   HTTP_METHODS,
@@ -23,12 +24,12 @@ import {
 import { MAX_URL_LENGTH, MAX_URL_VARIABLES, type UrlTemplate } from '../../domain/bridge/destination-url.ts';
 import type { ReadStore } from '../../infra/core/read-store.port.ts';
 import { createIntegrationQueries, type ConnectionDoc, type DestinationDoc } from '../../projections/bridge/integrations.projection.ts';
-import { authOf, type BearerAuth } from '../core/bearer-auth.ts';
+import type { BearerAuth } from '../core/bearer-auth.ts';
 import { commandIdFrom } from '../core/command-id.ts';
-import { commandMetadata } from '../core/request-context.ts';
 import { createRouteRegistry, type HttpMethod, type RouteRegistry } from '../core/route-registry.ts';
+import { commandContext, tenantOf } from '../core/tenancy.ts';
 import type { JsonSchema, RequestSchemas } from '../core/validate.ts';
-import { BRIDGE_ADMIN_BASE, BRIDGE_ADMIN_SCOPE } from './rules.router.ts';
+import { BRIDGE_ADMIN_BASE, BRIDGE_ADMIN_SCOPE } from './bridge.paths.ts';
 
 /**
  * Connections and API destinations (spec "Integration": an API destination plus a connection), under
@@ -247,7 +248,7 @@ export const destinationJson = (d: ApiDestinationView | DestinationDoc) => ({
 /** `urlTemplate` or its shorthand `url` (a URL without variables), never both. */
 function urlTemplateOf(b: Body): UrlTemplate | undefined {
   if (b.urlTemplate !== undefined && b.url !== undefined) {
-    throw new DomainError('REQUEST.INVALID', 400, 'give urlTemplate or url, not both', [
+    throw coreError('REQUEST.INVALID', 'give urlTemplate or url, not both', [
       { in: 'body', field: 'url', message: 'is not allowed with urlTemplate', keyword: 'not' },
     ]);
   }
@@ -273,11 +274,7 @@ export function createDestinationsRouter(deps: DestinationsRouterDeps): Router {
   const route = (m: HttpMethod, path: string, summary: string, s: RequestSchemas & { response?: JsonSchema }, handler: RequestHandler, successStatus = 200, tag = 'connections') =>
     registry.route(router, { method: m, path: `${BRIDGE_ADMIN_BASE}${path}`, summary, schemas: s, successStatus, tags: [`bridge ${tag}`] }, handler);
 
-  const tenantOf = (res: Response) => authOf(res).tenant;
-  const ctx = (res: Response) => {
-    const a = authOf(res);
-    return commandMetadata(res, { tenant: a.tenant, actor: `${a.subject}@${a.tenant}` });
-  };
+  const ctx = (res: Response) => commandContext(res);
   const nameOf = (req: Request) => req.params.name as string;
   // connection answers carry no secret, but say so to caches anyway
   const noStore = (res: Response) => res.set('Cache-Control', 'no-store');
@@ -303,7 +300,7 @@ export function createDestinationsRouter(deps: DestinationsRouterDeps): Router {
 
   route('get', '/connections/:name', 'one connection (secrets masked)', schemas.connectionPath, async (req, res) => {
     const c = await connections.get(tenantOf(res), nameOf(req));
-    if (c === null) throw new DomainError('CONNECTION.NOT_FOUND', 404, 'no such connection');
+    if (c === null) throw bridgeError('CONNECTION.NOT_FOUND', 'no such connection');
     noStore(res).json(connectionJson(c));
   });
 
@@ -323,7 +320,7 @@ export function createDestinationsRouter(deps: DestinationsRouterDeps): Router {
     const tenant = tenantOf(res);
     const users = await queries.destinationsUsing(tenant, nameOf(req));
     if (users.length > 0) {
-      throw new DomainError('CONNECTION.IN_USE', 409, `the connection is used by API destinations: ${users.join(', ')}`, { destinations: users });
+      throw bridgeError('CONNECTION.IN_USE', `the connection is used by API destinations: ${users.join(', ')}`, { destinations: users });
     }
     await connections.delete(tenant, nameOf(req), ctx(res), commandIdFrom(req));
     res.status(204).end();
@@ -336,7 +333,7 @@ export function createDestinationsRouter(deps: DestinationsRouterDeps): Router {
     const tenant = tenantOf(res);
     const template = urlTemplateOf(b);
     if (template === undefined) {
-      throw new DomainError('REQUEST.INVALID', 400, 'request validation failed: body.urlTemplate is required', [
+      throw coreError('REQUEST.INVALID', 'request validation failed: body.urlTemplate is required', [
         { in: 'body', field: 'urlTemplate', message: 'is required (or url)', keyword: 'required' },
       ]);
     }
@@ -368,7 +365,7 @@ export function createDestinationsRouter(deps: DestinationsRouterDeps): Router {
 
   route('get', '/api-destinations/:name', 'one API destination', schemas.destinationPath, async (req, res) => {
     const d = await destinations.get(tenantOf(res), nameOf(req));
-    if (d === null) throw new DomainError('API_DESTINATION.NOT_FOUND', 404, 'no such API destination');
+    if (d === null) throw bridgeError('API_DESTINATION.NOT_FOUND', 'no such API destination');
     res.json(destinationJson(d));
   }, 200, 'API destinations');
 

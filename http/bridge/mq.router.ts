@@ -1,10 +1,12 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import { DEFAULT_MQ_GROUP, MAX_PULL_MESSAGES, MAX_WAIT_MS, MQ_GROUP_NAME, type MqConsumers } from '../../commands/bridge/mq-consumers.ts';
-import type { MqMessage } from '../../commands/bridge/mq-topics.ts';
+import { DEFAULT_MQ_GROUP, MAX_PULL_MESSAGES, MAX_WAIT_MS, MQ_GROUP_NAME, type MqConsumers } from '../../commands/bridge/mq-consumers.commands.ts';
+import type { MqMessage } from '../../commands/bridge/mq-topics.store.ts';
 import { MQ_TOPIC } from '../../domain/bridge/mq.decider.ts';
-import { authOf, type BearerAuth } from '../core/bearer-auth.ts';
+import type { BearerAuth } from '../core/bearer-auth.ts';
 import { createRouteRegistry, type HttpMethod, type RouteRegistry } from '../core/route-registry.ts';
+import { authOf, targetTenant } from '../core/tenancy.ts';
 import type { JsonSchema, RequestSchemas } from '../core/validate.ts';
+import { BRIDGE_CONSUME_SCOPE, MQ_BASE } from './bridge.paths.ts';
 
 /**
  * The platform message queue for consuming services (TypeId 2 targets write it), scope `bridge:consume`:
@@ -25,12 +27,9 @@ import type { JsonSchema, RequestSchemas } from '../core/validate.ts';
  * position and take turns (the lease). The tenant is the token's (`?tenant=` with the cross-tenant scope,
  * as elsewhere).
  */
-export const MQ_BASE = '/api/platform/platform-pub/eventBridge/mq/v1';
-export const BRIDGE_CONSUME_SCOPE = 'bridge:consume';
-
 export type MqRouterDeps = {
   consumers: MqConsumers;
-  bearer: Pick<BearerAuth, 'authenticate' | 'requireScope' | 'targetTenant'>;
+  bearer: Pick<BearerAuth, 'authenticate' | 'requireScope'>;
   registry?: RouteRegistry;
 };
 
@@ -114,7 +113,7 @@ export function createMqRouter(deps: MqRouterDeps): Router {
     registry.route(router, { method: m, path: `${MQ_BASE}${path}`, summary, schemas: s, tags: ['bridge message queue'] }, handler);
 
   const refOf = (req: Request, res: Response, groupName: unknown) => ({
-    tenant: bearer.targetTenant(res, (req.query as { tenant?: string }).tenant),
+    tenant: targetTenant(res, (req.query as { tenant?: string }).tenant),
     app: authOf(res).clientId,
     group: typeof groupName === 'string' ? groupName : DEFAULT_MQ_GROUP,
     topic: req.params.topic as string,

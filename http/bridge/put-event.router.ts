@@ -1,13 +1,14 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import type { PublishContext, PublisherService } from '../../commands/bridge/publish.ts';
-import { DomainError } from '../../domain/core/domain-error.ts';
+import type { PublishContext, PublisherService } from '../../commands/bridge/publish.commands.ts';
+import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
 import { MAX_BATCH_EVENTS, MAX_EVENT_BYTES } from '../../domain/bridge/model.ts';
 import type { Publisher } from '../../domain/bridge/published-event.decider.ts';
-import { authOf } from '../core/bearer-auth.ts';
 import { commandIdFrom } from '../core/command-id.ts';
 import { requestContext } from '../core/request-context.ts';
 import { createRouteRegistry, type RouteRegistry } from '../core/route-registry.ts';
+import { authOf, tenantOf } from '../core/tenancy.ts';
 import type { JsonSchema } from '../core/validate.ts';
+import { BRIDGE_PUBLISH_SCOPE, PUT_EVENT_PATH, PUT_EVENTS_PATH } from './bridge.paths.ts';
 
 /**
  * putEvent (spec "Endpoints"; issue 4 item 2), scope `bridge:publish`:
@@ -36,10 +37,6 @@ import type { JsonSchema } from '../core/validate.ts';
  * EVENT.INVALID naming the path and the limit; in a batch, that entry's error). So nothing deeper is
  * stored, and the JSON.stringify below never meets a body it cannot walk.
  */
-export const PUT_EVENT_PATH = '/api/platform/platform-pub/eventBridge/event/v1/putEvent';
-export const PUT_EVENTS_PATH = '/api/platform/platform-pub/eventBridge/event/v1/putEvents';
-export const BRIDGE_PUBLISH_SCOPE = 'bridge:publish';
-
 export type PutEventRouterDeps = {
   publisher: PublisherService;
   bearer: { authenticate: RequestHandler; requireScope(...scopes: string[]): RequestHandler };
@@ -98,34 +95,35 @@ function bodyBytes(req: Request): number {
 const checkSize: RequestHandler = (req, _res, next) => {
   const bytes = bodyBytes(req);
   if (bytes > MAX_EVENT_BYTES) {
-    return next(new DomainError('EVENT.TOO_LARGE', 413, `the request is ${bytes} bytes; an event (or a batch) may have at most ${MAX_EVENT_BYTES} bytes`, { bytes, limit: MAX_EVENT_BYTES }));
+    return next(bridgeError('EVENT.TOO_LARGE', `the request is ${bytes} bytes; an event (or a batch) may have at most ${MAX_EVENT_BYTES} bytes`, { bytes, limit: MAX_EVENT_BYTES }));
   }
   next();
 };
 
 const jsonBodyRequired = (req: Request) => {
   if (req.body === undefined) {
-    throw new DomainError('EVENT.INVALID', 400, 'the body must be a JSON event (Content-Type: application/json)', [{ field: '', message: 'must be a JSON body' }]);
+    throw bridgeError('EVENT.INVALID', 'the body must be a JSON event (Content-Type: application/json)', [{ field: '', message: 'must be a JSON body' }]);
   }
 };
 
+/** the publisher: the token's tenant (an event belongs to the publishing tenant), subject and client */
 const publisherOf = (res: Response): Publisher => {
   const a = authOf(res);
-  return { tenant: a.tenant, subject: a.subject, clientId: a.clientId };
+  return { tenant: tenantOf(res), subject: a.subject, clientId: a.clientId };
 };
 
 /**
  * the request's ids, and the caller's bearer token (verified by the middleware) with its own expiry, for
- * Bearer `caller` connections: the publisher keeps it sealed outside the log (commands/bridge/caller-tokens.ts)
+ * Bearer `caller` connections: the publisher keeps it sealed outside the log (commands/bridge/caller-tokens.store.ts)
  */
 const contextOf = (req: Request, res: Response): PublishContext => {
   const { correlationId, requestId } = requestContext(res);
   const token = /^bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
-  const exp = authOf(res).exp;
+  const { exp, jti } = authOf(res);
   return {
     correlationId,
     causationId: requestId,
-    ...(token !== undefined && Number.isFinite(exp) && { callerToken: { token, expiresAt: new Date(exp * 1000) } }),
+    ...(token !== undefined && Number.isFinite(exp) && { callerToken: { token, expiresAt: new Date(exp * 1000), ...(jti && { ref: jti }) } }),
   };
 };
 
@@ -145,7 +143,7 @@ export function createPutEventRouter(deps: PutEventRouterDeps): Router {
   router.post(PUT_EVENT_PATH, ...guard, async (req, res) => {
     jsonBodyRequired(req);
     if (Array.isArray(req.body)) {
-      throw new DomainError('EVENT.INVALID', 400, `putEvent takes one event; send arrays of up to ${MAX_BATCH_EVENTS} events to putEvents`, [
+      throw bridgeError('EVENT.INVALID', `putEvent takes one event; send arrays of up to ${MAX_BATCH_EVENTS} events to putEvents`, [
         { field: '', message: 'must be one event object (batches go to putEvents)' },
       ]);
     }
@@ -162,7 +160,7 @@ export function createPutEventRouter(deps: PutEventRouterDeps): Router {
   router.post(PUT_EVENTS_PATH, ...guard, async (req, res) => {
     jsonBodyRequired(req);
     if (!Array.isArray(req.body)) {
-      throw new DomainError('EVENT.INVALID', 400, `putEvents takes a JSON array of 1-${MAX_BATCH_EVENTS} events`, [{ field: '', message: 'must be an array of events' }]);
+      throw bridgeError('EVENT.INVALID', `putEvents takes a JSON array of 1-${MAX_BATCH_EVENTS} events`, [{ field: '', message: 'must be an array of events' }]);
     }
     res.json(await publisher.publishBatch(req.body as unknown[], publisherOf(res), contextOf(req, res), commandIdFrom(req)));
   });

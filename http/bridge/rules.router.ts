@@ -1,7 +1,7 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import type { ConfigCommands, ConfigEntryView } from '../../commands/bridge/config-center.ts';
-import type { RuleCommands } from '../../commands/bridge/rules.ts';
-import { DomainError } from '../../domain/core/domain-error.ts';
+import type { ConfigCommands, ConfigEntryView } from '../../commands/bridge/config-center.commands.ts';
+import type { RuleCommands } from '../../commands/bridge/rules.commands.ts';
+import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
 import { EVENT_DATA_LIMITS } from '../../domain/core/input-limits.ts';
 import { resolveBusRef } from '../../domain/bridge/bus.decider.ts';
 import type { Bus, BusKind } from '../../domain/bridge/model.ts';
@@ -11,12 +11,13 @@ import type { Clock } from '../../infra/core/clock.port.ts';
 import type { ReadStore } from '../../infra/core/read-store.port.ts';
 import { createConfigQueries, type ConfigEntryDoc } from '../../projections/bridge/config.projection.ts';
 import { createRuleQueries } from '../../projections/bridge/rules.projection.ts';
-import { authOf, type BearerAuth } from '../core/bearer-auth.ts';
+import type { BearerAuth } from '../core/bearer-auth.ts';
 import { assertWithinLimits } from '../core/body-limits.ts';
 import { commandIdFrom } from '../core/command-id.ts';
-import { commandMetadata } from '../core/request-context.ts';
 import { createRouteRegistry, type HttpMethod, type RouteRegistry } from '../core/route-registry.ts';
+import { commandContext, tenantOf } from '../core/tenancy.ts';
 import type { RequestSchemas } from '../core/validate.ts';
+import { BRIDGE_ADMIN_BASE, BRIDGE_ADMIN_SCOPE } from './bridge.paths.ts';
 import { schemas } from './rules.schemas.ts';
 import { targetsFromBody } from './target.input.ts';
 
@@ -43,8 +44,6 @@ import { targetsFromBody } from './target.input.ts';
  * Targets are accepted in the spec's PascalCase or camelCase (see target.input.ts) and answered in
  * camelCase. Secret configuration values are never answered: they show as `******`.
  */
-export const BRIDGE_ADMIN_BASE = '/api/platform/platform-pub/eventBridge/admin/v1';
-export const BRIDGE_ADMIN_SCOPE = 'bridge:admin';
 export const SECRET_MASK = '******';
 
 /**
@@ -53,7 +52,7 @@ export const SECRET_MASK = '******';
  */
 export type BusInfo = (tenant: string, bus: string) => Promise<{ kind: BusKind; tenant: string; name?: string } | null>;
 
-/** BusInfo over the buses' lookup (commands/bridge/buses.ts createBusLookup().getBus), resolving names as putEvent does. */
+/** BusInfo over the buses' lookup (commands/bridge/buses.commands.ts createBusLookup().getBus), resolving names as putEvent does. */
 export const busInfoFrom =
   (getBus: (tenant: string, name: string) => Promise<Bus | null>): BusInfo =>
   async (tenant, name) => {
@@ -135,11 +134,7 @@ export function createRulesRouter(deps: RulesRouterDeps): Router {
   const route = (method: HttpMethod, path: string, summary: string, s: RequestSchemas, handler: RequestHandler, successStatus = 200, tag = 'rules') =>
     registry.route(router, { method, path: `${BRIDGE_ADMIN_BASE}${path}`, summary, schemas: s, successStatus, tags: [`bridge ${tag}`] }, handler);
 
-  const tenantOf = (res: Response): string => authOf(res).tenant;
-  const ctx = (res: Response) => {
-    const a = authOf(res);
-    return commandMetadata(res, { tenant: a.tenant, actor: `${a.subject}@${a.tenant}` });
-  };
+  const ctx = (res: Response) => commandContext(res);
   const idOf = (req: Request): string => req.params.id as string;
 
   // ---- rules ----
@@ -149,8 +144,8 @@ export function createRulesRouter(deps: RulesRouterDeps): Router {
     const b = req.body as Body;
     const busName = b.bus as string;
     const bus = await busInfo(tenant, busName);
-    if (bus === null) throw new DomainError('BUS.NOT_FOUND', 404, `no bus ${busName}`, { bus: busName });
-    if (bus.kind === 'custom' && bus.tenant !== tenant) throw new DomainError('BUS.FORBIDDEN', 403, `bus ${busName} belongs to another tenant`, { bus: busName });
+    if (bus === null) throw bridgeError('BUS.NOT_FOUND', `no bus ${busName}`, { bus: busName });
+    if (bus.kind === 'custom' && bus.tenant !== tenant) throw bridgeError('BUS.FORBIDDEN', `bus ${busName} belongs to another tenant`, { bus: busName });
     // the rule names the bus by its plain name (`acme/orders` → `orders`); the owner is kept beside it
     const plainName = bus.name ?? busName.slice(busName.lastIndexOf('/') + 1);
     const targets = targetsFromBody(b.targets);
@@ -182,7 +177,7 @@ export function createRulesRouter(deps: RulesRouterDeps): Router {
 
   route('get', '/rules/:id', 'one rule', schemas.rulePath, async (req, res) => {
     const rule = await commands.rules.get(tenantOf(res), idOf(req));
-    if (rule === null) throw new DomainError('RULE.NOT_FOUND', 404, 'no such rule');
+    if (rule === null) throw bridgeError('RULE.NOT_FOUND', 'no such rule');
     res.json(ruleJson(rule));
   });
 
@@ -191,10 +186,10 @@ export function createRulesRouter(deps: RulesRouterDeps): Router {
     const b = req.body as Body;
     if (b.bus !== undefined) {
       const current = await commands.rules.get(tenant, idOf(req));
-      if (current === null) throw new DomainError('RULE.NOT_FOUND', 404, 'no such rule');
+      if (current === null) throw bridgeError('RULE.NOT_FOUND', 'no such rule');
       const named = b.bus as string;
       if (current.bus !== named && current.bus !== named.slice(named.lastIndexOf('/') + 1)) {
-        throw new DomainError('RULE.BUS_IMMUTABLE', 400, 'a rule cannot move to another bus: create a rule there instead', [
+        throw bridgeError('RULE.BUS_IMMUTABLE', 'a rule cannot move to another bus: create a rule there instead', [
           { in: 'body', field: 'bus', message: `must be ${current.bus} (the rule's bus) or absent`, keyword: 'const' },
         ]);
       }
@@ -291,7 +286,7 @@ export function createRulesRouter(deps: RulesRouterDeps): Router {
 
   route('get', '/config/:key', 'one configuration value (a secret masked)', schemas.configPath, async (req, res) => {
     const entry = await commands.config.get(tenantOf(res), req.params.key as string);
-    if (entry === null) throw new DomainError('CONFIG.NOT_FOUND', 404, 'no such configuration key');
+    if (entry === null) throw bridgeError('CONFIG.NOT_FOUND', 'no such configuration key');
     res.set('Cache-Control', 'no-store').json(configJson(entry));
   }, 200, 'configuration center');
 

@@ -1,6 +1,7 @@
 import { Router, type RequestHandler, type Response } from 'express';
-import { createSchemaReader, type SchemaCommands } from '../../commands/bridge/schemas.ts';
-import { DomainError } from '../../domain/core/domain-error.ts';
+import { createSchemaReader, type SchemaCommands } from '../../commands/bridge/schemas.commands.ts';
+import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
+import { coreError } from '../../domain/core/core.errors.ts';
 import { PLATFORM_TENANT } from '../../domain/bridge/model.ts';
 import {
   findVersion,
@@ -11,14 +12,14 @@ import {
   SCHEMA_VERSION,
   type Schema,
 } from '../../domain/bridge/schema.decider.ts';
-import type { AccessContext } from '../../domain/identity/model.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import type { ReadStore } from '../../infra/core/read-store.port.ts';
 import { createSchemaQueries, type SchemaDoc } from '../../projections/bridge/schemas.projection.ts';
 import { commandIdFrom } from '../core/command-id.ts';
-import { commandMetadata } from '../core/request-context.ts';
 import { createRouteRegistry, type HttpMethod, type RouteRegistry } from '../core/route-registry.ts';
+import { commandContext, tenantOf } from '../core/tenancy.ts';
 import type { JsonSchema, RequestSchemas } from '../core/validate.ts';
+import { BRIDGE_ADMIN_BASE, BRIDGE_ADMIN_SCOPE } from './bridge.paths.ts';
 
 /**
  * The schema registry's admin API (issue 4, item 6), under `/api/platform/platform-pub/eventBridge/admin/v1`
@@ -38,9 +39,6 @@ import type { JsonSchema, RequestSchemas } from '../core/validate.ts';
  * `content` is the OpenAPI 3.0 document as a JSON object, or as a string holding it (an uploaded file).
  * `name` defaults to content.info.title and `version` to content.info.version.
  */
-export const BRIDGE_ADMIN_SCOPE = 'bridge:admin';
-export const BRIDGE_ADMIN_BASE = '/api/platform/platform-pub/eventBridge/admin/v1';
-
 export type SchemasRouterDeps = {
   commands: SchemaCommands;
   readStore: ReadStore;
@@ -176,7 +174,7 @@ function documentOf(body: Body): unknown {
   try {
     return JSON.parse(c) as unknown;
   } catch (err) {
-    throw new DomainError('REQUEST.INVALID', 400, `content is not valid JSON: ${(err as Error).message}`, [
+    throw coreError('REQUEST.INVALID', `content is not valid JSON: ${(err as Error).message}`, [
       { in: 'body', field: 'content', message: `is not valid JSON: ${(err as Error).message}`, keyword: 'format' },
     ]);
   }
@@ -198,36 +196,28 @@ export function createSchemasRouter(deps: SchemasRouterDeps): Router {
   const route = (method: HttpMethod, path: string, summary: string, s: RequestSchemas & { response?: JsonSchema }, handler: RequestHandler, successStatus = 200) =>
     registry.route(router, { method, path: `${BRIDGE_ADMIN_BASE}${path}`, summary, schemas: s, successStatus, tags: ['schema registry'] }, handler);
 
-  const accessOf = (res: Response): AccessContext => {
-    const a = res.locals.auth as AccessContext | undefined;
-    if (a === undefined) throw new Error('schemas router: authenticate did not set res.locals.auth');
-    return a;
-  };
-  const ctx = (res: Response) => {
-    const a = accessOf(res);
-    return commandMetadata(res, { tenant: a.tenant, actor: `${a.subject}@${a.tenant}` });
-  };
-  const notFound = (id: string) => new DomainError('SCHEMA.NOT_FOUND', 404, `no schema ${id}`, { schemaId: id });
+  const ctx = (res: Response) => commandContext(res);
+  const notFound = (id: string) => bridgeError('SCHEMA.NOT_FOUND', `no schema ${id}`, { schemaId: id });
 
   /** a schema the caller may read: its tenant's own, else the platform's */
   const visible = async (res: Response, id: string): Promise<Schema> => {
-    const schema = await reader.visible(accessOf(res).tenant, id);
+    const schema = await reader.visible(tenantOf(res), id);
     if (schema === null) throw notFound(id);
     return schema;
   };
   /** a schema the caller may change: its tenant's own only (a platform schema is 403 for a tenant admin) */
   const owned = async (res: Response, id: string): Promise<Schema> => {
-    const tenant = accessOf(res).tenant;
+    const tenant = tenantOf(res);
     const schema = await visible(res, id);
     if (schema.tenant !== tenant) {
-      throw new DomainError('SCHEMA.FORBIDDEN', 403, `schema ${id} is a platform schema: only platform administrators change it`, { schemaId: id });
+      throw bridgeError('SCHEMA.FORBIDDEN', `schema ${id} is a platform schema: only platform administrators change it`, { schemaId: id });
     }
     return schema;
   };
 
   route('post', '/schemas', 'create a schema with its first version (an OpenAPI 3.0 document)', schemas.create, async (req, res) => {
     const b = req.body as Body;
-    const tenant = accessOf(res).tenant;
+    const tenant = tenantOf(res);
     const description = optionalString(b.description);
     const bus = optionalString(b.bus);
     const version = optionalString(b.version);
@@ -256,7 +246,7 @@ export function createSchemasRouter(deps: SchemasRouterDeps): Router {
     const b = req.body as Body;
     const v = optionalString(b.version);
     const { schema, version, added } = await commands.addVersion(
-      accessOf(res).tenant,
+      tenantOf(res),
       id,
       { content: documentOf(b), ...(v !== undefined && { version: v }) },
       ctx(res),
@@ -271,7 +261,7 @@ export function createSchemasRouter(deps: SchemasRouterDeps): Router {
   route('get', '/schemas', 'list the schemas the tenant sees (its own and the platform\'s)', schemas.list, async (req, res) => {
     const q = req.query as unknown as { owner: 'all' | 'own' | 'platform'; bus?: string; includeDeleted: boolean; limit: number; offset: number };
     const page = await queries.list({
-      tenant: accessOf(res).tenant,
+      tenant: tenantOf(res),
       owner: q.owner,
       includeDeleted: q.includeDeleted,
       limit: q.limit,
@@ -290,7 +280,7 @@ export function createSchemasRouter(deps: SchemasRouterDeps): Router {
     const schema = await visible(res, id);
     const found = findVersion(schema, req.params.version as string);
     if (found === undefined) {
-      throw new DomainError('SCHEMA.VERSION_NOT_FOUND', 404, `schema ${id} has no version ${req.params.version as string}`, {
+      throw bridgeError('SCHEMA.VERSION_NOT_FOUND', `schema ${id} has no version ${req.params.version as string}`, {
         schemaId: id,
         version: req.params.version,
       });
@@ -306,7 +296,7 @@ export function createSchemasRouter(deps: SchemasRouterDeps): Router {
   route('delete', '/schemas/:id', 'delete a schema (marked deleted; its versions stay readable)', schemas.delete, async (req, res) => {
     const id = req.params.id as string;
     await owned(res, id);
-    await commands.delete(accessOf(res).tenant, id, ctx(res), commandIdFrom(req));
+    await commands.delete(tenantOf(res), id, ctx(res), commandIdFrom(req));
     res.status(204).end();
   }, 204);
 

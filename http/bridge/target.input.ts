@@ -1,4 +1,4 @@
-import { DomainError } from '../../domain/core/domain-error.ts';
+import { coreError } from '../../domain/core/core.errors.ts';
 import type { Conversion, ParamForm, Target, TargetParam } from '../../domain/bridge/model.ts';
 import type { ValidationIssue } from '../core/validate.ts';
 
@@ -91,9 +91,8 @@ export function targetsFromBody(raw: unknown, field = 'targets'): Target[] {
   const issues: ValidationIssue[] = [];
   const targets = (raw as Raw[]).map((t, i) => toTarget(t, `${field}.${i}`, issues));
   if (issues.length > 0) {
-    throw new DomainError(
+    throw coreError(
       'REQUEST.INVALID',
-      400,
       `request validation failed: ${issues.map((i) => `body.${i.field} ${i.message}`).join('; ')}`,
       issues,
     );

@@ -1,16 +1,18 @@
 import { Router, type RequestHandler, type Response } from 'express';
-import { DomainError } from '../../domain/core/domain-error.ts';
+import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
+import { coreError } from '../../domain/core/core.errors.ts';
 import { PLATFORM_TENANT } from '../../domain/bridge/model.ts';
 import type { TraceDoc } from '../../projections/bridge/trace.projection.ts';
 import type { TraceQueries } from '../../projections/bridge/trace.queries.ts';
-import { authOf } from '../core/bearer-auth.ts';
 import { createRouteRegistry, type RouteRegistry } from '../core/route-registry.ts';
+import { PLATFORM_ADMINS_NAME_ANY, targetTenant } from '../core/tenancy.ts';
 import type { JsonSchema } from '../core/validate.ts';
-import { BRIDGE_ADMIN_BASE, BRIDGE_ADMIN_SCOPE } from './buses.router.ts';
+import { BRIDGE_ADMIN_BASE, BRIDGE_ADMIN_SCOPE } from './bridge.paths.ts';
 
 /**
  * The event trace (spec "Event trace"; issue 4 item 7), scope `bridge:admin`, the caller's tenant's events
- * (a platform administrator may name another tenant with `?tenant=`):
+ * (`?tenant=` names another as the tenancy rule allows: a platform administrator any, a cross-tenant
+ * token those its client may access; http/core/tenancy.ts):
  *
  *   GET /trace/events/{eventId}       one event's trace by the eventId putEvent answered
  *   GET /trace/events?…               by time range: from (inclusive), to (exclusive) — ISO instants of
@@ -69,14 +71,7 @@ export function createTraceRouter(deps: TraceRouterDeps): Router {
   const router = Router();
   router.use(`${BRIDGE_ADMIN_BASE}/trace`, bearer.authenticate, bearer.requireScope(BRIDGE_ADMIN_SCOPE));
 
-  const tenantOf = (res: Response, requested: unknown): string => {
-    const own = authOf(res).tenant;
-    if (requested === undefined || requested === own) return own;
-    if (own !== PLATFORM_TENANT) {
-      throw new DomainError('TENANT.FORBIDDEN', 403, `an admin of tenant ${own} cannot read the trace of tenant ${String(requested)}`, { tenant: requested });
-    }
-    return String(requested);
-  };
+  const tenantOf = (res: Response, requested: unknown): string => targetTenant(res, requested, PLATFORM_ADMINS_NAME_ANY);
 
   registry.route(
     router,
@@ -93,7 +88,7 @@ export function createTraceRouter(deps: TraceRouterDeps): Router {
     },
     async (req, res) => {
       const doc = await queries.byEventId(tenantOf(res, req.query.tenant), String(req.params.eventId));
-      if (doc === null) throw new DomainError('TRACE.NOT_FOUND', 404, 'no trace for this event id', { eventId: req.params.eventId });
+      if (doc === null) throw bridgeError('TRACE.NOT_FOUND', 'no trace for this event id', { eventId: req.params.eventId });
       res.json(traceView(doc));
     },
   );
@@ -132,7 +127,7 @@ export function createTraceRouter(deps: TraceRouterDeps): Router {
       const t = tenantOf(res, q.tenant);
       if (str('id') !== undefined) {
         if (str('source') === undefined) {
-          throw new DomainError('REQUEST.INVALID', 400, 'id is the producer’s event id: it needs source too', [
+          throw coreError('REQUEST.INVALID', 'id is the producer’s event id: it needs source too', [
             { in: 'query', field: 'source', message: 'is required with id', keyword: 'dependentRequired' },
           ]);
         }

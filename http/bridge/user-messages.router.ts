@@ -1,11 +1,11 @@
 import { Router, type RequestHandler, type Response } from 'express';
-import type { UserMessageCommands, UserMessageView } from '../../commands/bridge/user-messages.ts';
+import type { UserMessageCommands, UserMessageView } from '../../commands/bridge/user-messages.commands.ts';
 import { MAX_INBOX_PAGE_SIZE, type InboxDoc, type UserMessageQueries } from '../../projections/bridge/user-messages.projection.ts';
-import { authOf } from '../core/bearer-auth.ts';
 import { commandIdFrom } from '../core/command-id.ts';
-import { commandMetadata } from '../core/request-context.ts';
 import { createRouteRegistry, type RouteRegistry } from '../core/route-registry.ts';
+import { authOf, commandContext, tenantOf } from '../core/tenancy.ts';
 import type { JsonSchema } from '../core/validate.ts';
+import { INBOX_BASE } from './bridge.paths.ts';
 
 /**
  * The user message box (TypeId 5 targets) for its users: any valid bearer token of our identity provider
@@ -22,8 +22,6 @@ import type { JsonSchema } from '../core/validate.ts';
  * Lists come from the `bridge.inbox` projection, so a message delivered a moment ago may take a moment to
  * appear; marking one read is answered from its stream (immediately consistent).
  */
-export const INBOX_BASE = '/api/platform/platform-pub/eventBridge/messages/v1/inbox';
-
 /** read-all marks at most this many per request (a client calls again while `more` is true) */
 export const MAX_READ_ALL = 5000;
 
@@ -73,14 +71,9 @@ export function createUserMessagesRouter(deps: UserMessagesRouterDeps): Router {
   const router = Router();
   router.use(INBOX_BASE, bearer.authenticate);
 
-  const who = (res: Response) => {
-    const a = authOf(res);
-    return { tenant: a.tenant, userId: a.subject };
-  };
-  const ctx = (res: Response) => {
-    const a = authOf(res);
-    return commandMetadata(res, { tenant: a.tenant, actor: `${a.subject}@${a.tenant}` });
-  };
+  // an inbox is the token's user's, in the token's tenant: no other tenant can be named here
+  const who = (res: Response) => ({ tenant: tenantOf(res), userId: authOf(res).subject });
+  const ctx = (res: Response) => commandContext(res);
 
   registry.route(
     router,

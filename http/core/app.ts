@@ -20,6 +20,8 @@ export type AppOptions = {
   readiness: () => Promise<ReadinessReport>;
   /** largest accepted JSON or form body (bytes library syntax), default '1mb' */
   bodyLimit?: string;
+  /** open an AsyncLocalStorage context per request (currentRequestContext); off by default, see request-context.ts */
+  asyncRequestContext?: boolean;
 };
 
 /** The router of a service not built yet: answers nothing, so its paths fall through to the JSON 404. */
@@ -41,7 +43,7 @@ export function createApp(options: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
 
-  app.use(requestContextMiddleware());
+  app.use(requestContextMiddleware({ asyncContext: options.asyncRequestContext === true }));
   app.use(requestLogging({ logger, metrics }));
   // `application/*+json` too, e.g. merge-patch and SCIM bodies.
   app.use(express.json({ limit: bodyLimit, type: ['application/json', 'application/*+json'] }));

@@ -1,17 +1,23 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { CROSS_TENANT_SCOPE, type AccessContext, type Client } from '../../domain/identity/model.ts';
+import { CROSS_TENANT_SCOPE, type AccessContext } from '../../domain/core/access-context.ts';
+import { BearerChallenge, quoted } from './bearer-challenge.ts';
+import { authOf, setAccess, targetTenant } from './tenancy.ts';
+
+export { BearerChallenge } from './bearer-challenge.ts';
+export { authOf } from './tenancy.ts';
 
 /**
  * The bearer-token middleware every service router uses (issue 3, item 7; RFC 6750).
  *
  *   const bearer = bearerAuth(tokens.verifyAccessToken, { getClient: directory.getClient });
  *   router.get('/x', bearer.authenticate, bearer.requireScope('audit:read'), (req, res) => {
- *     const tenant = bearer.targetTenant(res, req.query.tenant);   // the token's, or an allowed other one
+ *     const tenant = targetTenant(res, req.query.tenant);   // http/core/tenancy.ts: the token's, or an allowed other one
  *   });
  *
  * The token is verified locally (signature by kid, exp, iss, aud, revocation list: that is `verify`), and
- * `res.locals.auth` holds {tenant, subject, clientId, scopes, jti, exp}. Tenant isolation comes from the
- * token, never from a request field, except through targetTenant.
+ * the request carries its access context {tenant, subject, clientId, scopes, jti, exp} (`authOf(res)`).
+ * Tenant isolation comes from the token, never from a request field, except through the tenancy rule
+ * (http/core/tenancy.ts), for which this middleware looks up the allowed tenants of cross-tenant tokens.
  *
  * Answers: no token 401 `WWW-Authenticate: Bearer realm="platform"` {code: AUTH.REQUIRED}; a bad token
  * 401 `Bearer error="invalid_token", error_description="…"`; a malformed request 400
@@ -21,7 +27,7 @@ export type VerifyAccessToken = (token: string) => Promise<AccessContext>;
 
 export type BearerAuthOptions = {
   /** the token's client, for its allowed_access_tenants (looked up only for tokens with CROSS_TENANT_SCOPE) */
-  getClient?: (clientId: string) => Promise<Pick<Client, 'allowedAccessTenants'> | null>;
+  getClient?: (clientId: string) => Promise<{ allowedAccessTenants: string[] } | null>;
   realm?: string;
 };
 
@@ -32,45 +38,13 @@ export type BearerAuth = {
   authenticateHeaderOrBody: RequestHandler;
   /** every scope listed is required */
   requireScope(...scopes: string[]): RequestHandler;
-  /** the tenant a request acts on: the token's, or `requested` when the token may act for it; else 403 */
+  /** the tenant a request acts on (http/core/tenancy.ts targetTenant with the token's rule) */
   targetTenant(res: Response, requested?: unknown): string;
 };
-
-/** The verified access context of a request that passed `authenticate`. */
-export function authOf(res: Response): AccessContext {
-  const auth = res.locals.auth as AccessContext | undefined;
-  if (auth === undefined) throw new Error('no access context: bearer authenticate is not mounted on this route');
-  return auth;
-}
-
-/** A 401/403/400 with its challenge; sent untouched by the error middleware (http/core/errors.ts). */
-export class BearerChallenge extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly challenge: string | undefined,
-    readonly details: unknown = null,
-  ) {
-    super(message);
-    this.name = 'BearerChallenge';
-  }
-
-  toResponse() {
-    return {
-      status: this.status,
-      body: { code: this.code, message: this.message, details: this.details },
-      headers: this.challenge === undefined ? {} : { 'WWW-Authenticate': this.challenge },
-    };
-  }
-}
 
 // RFC 6750 2.1: b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="
 const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 const MAX_TOKEN = 8192;
-
-/** error_description and scope are quoted-strings: no `"` or `\` and only visible ASCII (RFC 6750 3). */
-const quoted = (s: string) => s.replace(/[^\x20\x21\x23-\x5b\x5d-\x7e]/g, ' ').slice(0, 200);
 
 const isOAuthInvalidToken = (e: unknown): e is { code: string; description?: string; message: string } =>
   typeof e === 'object' && e !== null && (e as { code?: unknown }).code === 'invalid_token';
@@ -79,11 +53,11 @@ export function bearerAuth(verify: VerifyAccessToken, options: BearerAuthOptions
   const realm = options.realm ?? 'platform';
 
   const missing = () =>
-    new BearerChallenge(401, 'AUTH.REQUIRED', 'a bearer access token is required', `Bearer realm="${quoted(realm)}"`);
+    new BearerChallenge('AUTH.REQUIRED', 'a bearer access token is required', `Bearer realm="${quoted(realm)}"`);
   const malformed = (description: string) =>
-    new BearerChallenge(400, 'AUTH.INVALID_REQUEST', description, `Bearer error="invalid_request", error_description="${quoted(description)}"`);
+    new BearerChallenge('AUTH.INVALID_REQUEST', description, `Bearer error="invalid_request", error_description="${quoted(description)}"`);
   const invalid = (description: string) =>
-    new BearerChallenge(401, 'AUTH.INVALID_TOKEN', description, `Bearer error="invalid_token", error_description="${quoted(description)}"`);
+    new BearerChallenge('AUTH.INVALID_TOKEN', description, `Bearer error="invalid_token", error_description="${quoted(description)}"`);
 
   /** undefined: no bearer credentials at all; a string: the token; throws on a malformed attempt */
   function fromHeader(req: Request): string | undefined {
@@ -121,11 +95,10 @@ export function bearerAuth(verify: VerifyAccessToken, options: BearerAuthOptions
       if (isOAuthInvalidToken(err)) throw invalid(err.description ?? err.message);
       throw err; // a store outage is a 503, not the caller's fault
     }
-    res.locals.auth = context;
-    if (options.getClient && context.scopes.includes(CROSS_TENANT_SCOPE)) {
-      const client = await options.getClient(context.clientId);
-      res.locals.authAllowedTenants = client?.allowedAccessTenants ?? [];
-    }
+    // the tenancy rule needs the client's allowed tenants only for tokens that may cross tenants
+    const allowed =
+      options.getClient && context.scopes.includes(CROSS_TENANT_SCOPE) ? ((await options.getClient(context.clientId))?.allowedAccessTenants ?? []) : undefined;
+    setAccess(res, context, allowed);
   }
 
   const middleware =
@@ -146,7 +119,6 @@ export function bearerAuth(verify: VerifyAccessToken, options: BearerAuthOptions
         if (lacking.length === 0) return next();
         next(
           new BearerChallenge(
-            403,
             'AUTH.INSUFFICIENT_SCOPE',
             `the access token lacks the scope ${lacking.join(' ')}`,
             `Bearer error="insufficient_scope", scope="${quoted(list)}"`,
@@ -156,30 +128,6 @@ export function bearerAuth(verify: VerifyAccessToken, options: BearerAuthOptions
       };
     },
 
-    targetTenant(res: Response, requested?: unknown): string {
-      const auth = authOf(res);
-      if (requested === undefined || requested === null || requested === '' || requested === auth.tenant) return auth.tenant;
-      if (typeof requested !== 'string') throw new BearerChallenge(403, 'AUTH.TENANT_FORBIDDEN', 'the target tenant is not valid', undefined);
-      if (!auth.scopes.includes(CROSS_TENANT_SCOPE)) {
-        throw new BearerChallenge(
-          403,
-          'AUTH.TENANT_FORBIDDEN',
-          `acting on tenant ${requested} needs the scope ${CROSS_TENANT_SCOPE}`,
-          `Bearer error="insufficient_scope", scope="${CROSS_TENANT_SCOPE}"`,
-          { tenant: requested },
-        );
-      }
-      const allowed = (res.locals.authAllowedTenants as string[] | undefined) ?? [];
-      if (!allowed.includes(requested)) {
-        throw new BearerChallenge(
-          403,
-          'AUTH.TENANT_FORBIDDEN',
-          `the client may not act on tenant ${requested} (allowed_access_tenants)`,
-          undefined,
-          { tenant: requested },
-        );
-      }
-      return requested;
-    },
+    targetTenant: (res: Response, requested?: unknown): string => targetTenant(res, requested),
   };
 }

@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
-import { DomainError } from '../../domain/core/domain-error.ts';
+import { coreError } from '../../domain/core/core.errors.ts';
+import type { DomainError } from '../../domain/core/domain-error.ts';
 import {
   checkJsonLimits,
   describeViolation,
@@ -17,7 +18,7 @@ import {
  */
 export function limitExceeded(violation: LimitViolation, root: string): DomainError {
   const [part = 'body', ...within] = root.split('.');
-  return new DomainError('REQUEST.LIMIT_EXCEEDED', 400, `input limit exceeded: ${describeViolation(violation, root)}`, {
+  return coreError('REQUEST.LIMIT_EXCEEDED', `input limit exceeded: ${describeViolation(violation, root)}`, {
     in: part,
     path: dottedPath(violation.path, within.join('.')),
     limit: violation.limit,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Request } from 'express';
-import { DomainError } from '../../domain/core/domain-error.ts';
+import { coreError } from '../../domain/core/core.errors.ts';
 
 const SANE = /^[A-Za-z0-9._:@+=/-]{1,128}$/;
 
@@ -12,7 +12,7 @@ export function commandIdFrom(req: Request): string {
   const key = req.get('idempotency-key');
   if (key === undefined) return randomUUID();
   if (!SANE.test(key)) {
-    throw new DomainError('REQUEST.INVALID', 400, 'Idempotency-Key must be 1-128 characters of A-Z a-z 0-9 . _ : @ + = / -', [
+    throw coreError('REQUEST.INVALID', 'Idempotency-Key must be 1-128 characters of A-Z a-z 0-9 . _ : @ + = / -', [
       { in: 'headers', field: 'idempotency-key', message: 'must be a token of at most 128 characters', keyword: 'pattern' },
     ]);
   }

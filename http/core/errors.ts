@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
+import { CORE_ERRORS } from '../../domain/core/core.errors.ts';
 import { isDomainError } from '../../domain/core/domain-error.ts';
 import { isStoreUnavailable, isWrongExpectedRevision } from '../../infra/core/store-errors.ts';
 import { requestContext } from './request-context.ts';
@@ -27,20 +28,25 @@ const send = (res: Response, status: number, problem: Problem, headers: Record<s
   res.status(status).set(headers).json(problem);
 };
 
+type CoreCode = keyof typeof CORE_ERRORS;
+
+/** A problem with one of the core catalog's codes, answered with the catalog's status (domain/core/core.errors.ts). */
+const sendCore = (res: Response, code: CoreCode, message: string, details: unknown, headers: Record<string, string> = {}): void =>
+  send(res, CORE_ERRORS[code], { code, message, details }, headers);
+
 // body-parser (and raw-body) tag their errors with a `type`; these are the client's fault.
-const BODY_PARSER_ERRORS: Record<string, { status: number; code: string; message: (e: Error) => string }> = {
+const BODY_PARSER_ERRORS: Record<string, { code: CoreCode; message: (e: Error) => string }> = {
   'entity.parse.failed': {
-    status: 400,
     code: 'REQUEST.MALFORMED_JSON',
     // The parser's message only: the stack and the raw body (on `err.body`) stay on the server.
     message: (e) => `malformed JSON body: ${firstLine(e.message)}`,
   },
-  'entity.too.large': { status: 413, code: 'REQUEST.TOO_LARGE', message: () => 'request body too large' },
-  'parameters.too.many': { status: 413, code: 'REQUEST.TOO_LARGE', message: () => 'too many form parameters' },
-  'charset.unsupported': { status: 415, code: 'REQUEST.UNSUPPORTED_CHARSET', message: (e) => firstLine(e.message) },
-  'encoding.unsupported': { status: 415, code: 'REQUEST.UNSUPPORTED_ENCODING', message: (e) => firstLine(e.message) },
-  'request.aborted': { status: 400, code: 'REQUEST.ABORTED', message: () => 'request aborted' },
-  'request.size.invalid': { status: 400, code: 'REQUEST.SIZE_MISMATCH', message: () => 'request size did not match content length' },
+  'entity.too.large': { code: 'REQUEST.TOO_LARGE', message: () => 'request body too large' },
+  'parameters.too.many': { code: 'REQUEST.TOO_LARGE', message: () => 'too many form parameters' },
+  'charset.unsupported': { code: 'REQUEST.UNSUPPORTED_CHARSET', message: (e) => firstLine(e.message) },
+  'encoding.unsupported': { code: 'REQUEST.UNSUPPORTED_ENCODING', message: (e) => firstLine(e.message) },
+  'request.aborted': { code: 'REQUEST.ABORTED', message: () => 'request aborted' },
+  'request.size.invalid': { code: 'REQUEST.SIZE_MISMATCH', message: () => 'request size did not match content length' },
 };
 
 const firstLine = (s: string): string => (s.split('\n', 1)[0] ?? '').slice(0, 300);
@@ -60,7 +66,7 @@ const codeForStatus = (status: number): string =>
 export const notFoundHandler = (): RequestHandler => (req, res) => {
   // The path only: a query string may carry credentials and is not echoed back.
   const path = (req.originalUrl ?? req.url).split('?', 1)[0];
-  send(res, 404, { code: 'ROUTE.NOT_FOUND', message: `no route for ${req.method} ${path}`, details: null });
+  sendCore(res, 'ROUTE.NOT_FOUND', `no route for ${req.method} ${path}`, null);
 };
 
 /**
@@ -90,29 +96,20 @@ export const errorHandler = (logger: Logger): ErrorRequestHandler => (err: unkno
 
   if (isWrongExpectedRevision(err)) {
     // Reached only when the command handler gave up retrying: the client may re-read and try again.
-    send(res, 409, {
-      code: 'CONCURRENCY.CONFLICT',
-      message: `concurrent change to ${err.stream}, retry`,
-      details: { stream: err.stream, expected: err.expected, actual: err.actual },
-    });
+    sendCore(res, 'CONCURRENCY.CONFLICT', `concurrent change to ${err.stream}, retry`, { stream: err.stream, expected: err.expected, actual: err.actual });
     return;
   }
 
   if (isStoreUnavailable(err)) {
     log.warn({ err }, 'store unavailable');
-    send(
-      res,
-      503,
-      { code: 'STORE.UNAVAILABLE', message: `${err.store} is unavailable, retry later`, details: null },
-      { 'Retry-After': String(STORE_RETRY_AFTER_SECONDS) },
-    );
+    sendCore(res, 'STORE.UNAVAILABLE', `${err.store} is unavailable, retry later`, null, { 'Retry-After': String(STORE_RETRY_AFTER_SECONDS) });
     return;
   }
 
   const type = typeof err === 'object' && err !== null ? (err as { type?: unknown }).type : undefined;
   const parserError = typeof type === 'string' ? BODY_PARSER_ERRORS[type] : undefined;
   if (parserError !== undefined && err instanceof Error) {
-    send(res, parserError.status, { code: parserError.code, message: parserError.message(err), details: null });
+    sendCore(res, parserError.code, parserError.message(err), null);
     return;
   }
 
@@ -132,5 +129,5 @@ export const errorHandler = (logger: Logger): ErrorRequestHandler => (err: unkno
     requestId = undefined;
   }
   log.error({ err, method: req.method, path: (req.originalUrl ?? req.url).split('?', 1)[0] }, 'unhandled error');
-  send(res, 500, { code: 'INTERNAL', message: 'internal error', details: { requestId: requestId ?? null } });
+  sendCore(res, 'INTERNAL', 'internal error', { requestId: requestId ?? null });
 };

@@ -26,5 +26,17 @@ export { createRouteRegistry } from './route-registry.ts';
 export type { HttpMethod, RouteDescription, RouteRegistry } from './route-registry.ts';
 export { DEFAULT_SHUTDOWN_TIMEOUT_MS, startHttpServer } from './server.ts';
 export type { RunningServer } from './server.ts';
+export {
+  authOf,
+  commandContext,
+  isPlatformAdmin,
+  mayActOn,
+  PLATFORM_ADMINS_NAME_ANY,
+  setAccess,
+  targetTenant,
+  tenantOf,
+  TOKEN_TENANCY,
+} from './tenancy.ts';
+export type { TenancyRule } from './tenancy.ts';
 export { validate } from './validate.ts';
 export type { JsonSchema, RequestPart, RequestSchemas, ValidationIssue } from './validate.ts';

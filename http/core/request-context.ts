@@ -32,15 +32,21 @@ const headerToken = (req: Request, name: string): string | undefined => {
   return typeof value === 'string' && SANE_TOKEN.test(value) ? value : undefined;
 };
 
-/** First middleware of the app: assigns the ids, echoes them, and opens the async context. */
-export const requestContextMiddleware = (): RequestHandler => (req, res, next) => {
+/**
+ * First middleware of the app: assigns the ids, echoes them, and (with `asyncContext`) opens the async
+ * context that `currentRequestContext()` reads. Off by default: on Node 20 an entered AsyncLocalStorage
+ * keeps promise hooks on, and every promise of every request pays for them; the app's own code reads the
+ * context from `res.locals` (requestContext(req | res)).
+ */
+export const requestContextMiddleware = (o: { asyncContext?: boolean } = {}): RequestHandler => (req, res, next) => {
   const requestId = headerToken(req, REQUEST_ID_HEADER) ?? randomUUID();
   const correlationId = headerToken(req, CORRELATION_ID_HEADER) ?? requestId;
   const context: RequestContext = Object.freeze({ requestId, correlationId });
   res.locals.context = context;
   res.setHeader(REQUEST_ID_HEADER, requestId);
   res.setHeader(CORRELATION_ID_HEADER, correlationId);
-  storage.run(context, next);
+  if (o.asyncContext === true) storage.run(context, next);
+  else next();
 };
 
 /**

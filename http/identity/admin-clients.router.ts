@@ -1,15 +1,15 @@
 import { Router, type Response } from 'express';
 import type { Directory } from '../../commands/identity/identity.contracts.ts';
 import type { DirectoryCommands } from '../../commands/identity/directory.commands.ts';
-import { DomainError } from '../../domain/core/domain-error.ts';
 import { CLIENT_ID, type ClientChanges } from '../../domain/identity/client.decider.ts';
+import { identityError } from '../../domain/identity/identity.errors.ts';
 import { AUTH_METHODS, type Client } from '../../domain/identity/model.ts';
 import { DIRECTORY_ID, SCOPE_TOKEN } from '../../domain/identity/user.decider.ts';
 import type { DirectoryQueries } from '../../projections/identity/directory.projection.ts';
 import { commandIdFrom } from '../core/command-id.ts';
 import type { RouteRegistry } from '../core/route-registry.ts';
 import type { JsonSchema, RequestSchemas } from '../core/validate.ts';
-import { accessOf, adminCommandContext, checkAllowedTenants, isPlatformAdmin, targetTenant } from './admin.access.ts';
+import { adminCommandContext, adminTenant, checkAllowedTenants, mayAdminister } from './admin.access.ts';
 import { defined, jwksList, splitList, urlList, type Body } from './admin.request.ts';
 import { adminRoute } from './admin.route.ts';
 import { name, nullable, paging, pattern, status, stringOrList, tenantCode } from './admin.schemas.ts';
@@ -87,19 +87,18 @@ export function createAdminClientsRouter(deps: AdminClientsDeps): Router {
   const router = Router();
   const route = adminRoute(router, deps.registry);
 
-  /** the client, when the token's tenant may see it (404 otherwise: another tenant's client is not revealed) */
+  /** the client, when the request may act on its tenant (404 otherwise: another tenant's client is not revealed) */
   const visibleClient = async (res: Response, clientId: string): Promise<Client> => {
-    const a = accessOf(res);
     const client = await directory.getClient(clientId);
-    if (client === null || (client.tenant !== a.tenant && !isPlatformAdmin(a))) {
-      throw new DomainError('CLIENT.NOT_FOUND', 404, 'no such client');
+    if (client === null || !mayAdminister(res, client.tenant)) {
+      throw identityError('CLIENT.NOT_FOUND', 'no such client');
     }
     return client;
   };
 
   route('post', '/clients', 'register a client; client_secret is shown in this answer only', schemas.registerClient, async (req, res) => {
     const b = req.body as Body;
-    const tenant = targetTenant(res, b.tenant_code);
+    const tenant = adminTenant(res, b.tenant_code);
     const allowedAccessTenants = splitList(b.allowed_access_tenants);
     checkAllowedTenants(res, allowedAccessTenants);
     const { client, clientSecret, created } = await commands.registerClient(
@@ -128,7 +127,7 @@ export function createAdminClientsRouter(deps: AdminClientsDeps): Router {
 
   route('get', '/clients', 'list clients', schemas.listClients, async (req, res) => {
     const q = req.query as unknown as { limit: number; offset: number; tenant?: string; status?: 'active' | 'disabled' };
-    const tenant = targetTenant(res, q.tenant);
+    const tenant = adminTenant(res, q.tenant);
     const page = await queries.listClients(defined({ tenant, limit: q.limit, offset: q.offset, status: q.status }));
     res.json({ ...page, items: page.items.map(clientView) });
   });

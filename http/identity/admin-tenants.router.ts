@@ -1,13 +1,14 @@
 import { Router } from 'express';
 import type { Directory } from '../../commands/identity/identity.contracts.ts';
 import type { DirectoryCommands } from '../../commands/identity/directory.commands.ts';
-import { DomainError } from '../../domain/core/domain-error.ts';
+import { identityError } from '../../domain/identity/identity.errors.ts';
 import { MAX_TOKEN_LIFETIME_SECONDS } from '../../domain/identity/tenant.decider.ts';
 import type { DirectoryQueries } from '../../projections/identity/directory.projection.ts';
 import { commandIdFrom } from '../core/command-id.ts';
 import type { RouteRegistry } from '../core/route-registry.ts';
+import { isPlatformAdmin, tenantOf } from '../core/tenancy.ts';
 import type { RequestSchemas } from '../core/validate.ts';
-import { accessOf, adminCommandContext, isPlatformAdmin, targetTenant } from './admin.access.ts';
+import { adminCommandContext, adminTenant, requirePlatformAdmin } from './admin.access.ts';
 import { defined, type Body } from './admin.request.ts';
 import { adminRoute } from './admin.route.ts';
 import { email, name, nullable, paging, status, tenantCode } from './admin.schemas.ts';
@@ -55,8 +56,7 @@ export function createAdminTenantsRouter(deps: AdminTenantsDeps): Router {
   const route = adminRoute(router, deps.registry);
 
   route('post', '/tenants', 'create a tenant (platform administrators)', schemas.createTenant, async (req, res) => {
-    const a = accessOf(res);
-    if (!isPlatformAdmin(a)) throw new DomainError('TENANT.FORBIDDEN', 403, 'only administrators of the platform tenant create tenants');
+    requirePlatformAdmin(res);
     const b = req.body as Body;
     const { tenant, created } = await commands.createTenant(
       defined({
@@ -72,21 +72,20 @@ export function createAdminTenantsRouter(deps: AdminTenantsDeps): Router {
   }, 201);
 
   route('get', '/tenants', 'list tenants (a tenant admin sees its own)', schemas.listTenants, async (req, res) => {
-    const a = accessOf(res);
     const q = req.query as unknown as { limit: number; offset: number; status?: 'active' | 'disabled' };
-    const page = await queries.listTenants({ ...q, ...(!isPlatformAdmin(a) && { codes: [a.tenant] }) });
+    const page = await queries.listTenants({ ...q, ...(!isPlatformAdmin(res) && { codes: [tenantOf(res)] }) });
     res.json({ ...page, items: page.items.map(tenantView) });
   });
 
   route('get', '/tenants/:code', 'one tenant', schemas.tenantPath, async (req, res) => {
-    const code = targetTenant(res, req.params.code);
+    const code = adminTenant(res, req.params.code);
     const tenant = await directory.getTenant(code);
-    if (tenant === null) throw new DomainError('TENANT.NOT_FOUND', 404, `no tenant ${code}`);
+    if (tenant === null) throw identityError('TENANT.NOT_FOUND', `no tenant ${code}`);
     res.json(tenantView(tenant));
   });
 
   route('patch', '/tenants/:code', 'change a tenant: name, token lifetime, support mail group', schemas.patchTenant, async (req, res) => {
-    const code = targetTenant(res, req.params.code);
+    const code = adminTenant(res, req.params.code);
     const b = req.body as Body;
     const { tenant } = await commands.updateTenant(
       code,

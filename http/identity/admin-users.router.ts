@@ -2,14 +2,14 @@ import { Router } from 'express';
 import type { Directory } from '../../commands/identity/identity.contracts.ts';
 import type { DirectoryCommands } from '../../commands/identity/directory.commands.ts';
 import { MAX_SECRET_LENGTH } from '../../commands/identity/password.hash.ts';
-import { DomainError } from '../../domain/core/domain-error.ts';
+import { identityError } from '../../domain/identity/identity.errors.ts';
 import type { User } from '../../domain/identity/model.ts';
 import { DIRECTORY_ID, SCOPE_TOKEN, USER_ID, USERNAME, type UserProfileChanges } from '../../domain/identity/user.decider.ts';
 import type { DirectoryQueries } from '../../projections/identity/directory.projection.ts';
 import { commandIdFrom } from '../core/command-id.ts';
 import type { RouteRegistry } from '../core/route-registry.ts';
 import type { RequestSchemas } from '../core/validate.ts';
-import { adminCommandContext, targetTenant } from './admin.access.ts';
+import { adminCommandContext, adminTenant } from './admin.access.ts';
 import { defined, type Body } from './admin.request.ts';
 import { adminRoute } from './admin.route.ts';
 import { email, name, nullable, paging, pattern, status, tenantCode, tenantQuery } from './admin.schemas.ts';
@@ -73,12 +73,12 @@ export function createAdminUsersRouter(deps: AdminUsersDeps): Router {
 
   const existingUser = async (tenant: string, userId: string): Promise<User> => {
     const user = await directory.getUser(tenant, userId);
-    if (user === null) throw new DomainError('USER.NOT_FOUND', 404, 'no such user');
+    if (user === null) throw identityError('USER.NOT_FOUND', 'no such user');
     return user;
   };
 
   route('post', '/users', 'create a user', schemas.createUser, async (req, res) => {
-    const tenant = targetTenant(res, req.query.tenant);
+    const tenant = adminTenant(res, req.query.tenant);
     const b = req.body as Body;
     const { user, created } = await commands.registerUser(
       defined({
@@ -106,7 +106,7 @@ export function createAdminUsersRouter(deps: AdminUsersDeps): Router {
       username_prefix?: string;
       user_source_id?: string;
     };
-    const tenant = targetTenant(res, q.tenant);
+    const tenant = adminTenant(res, q.tenant);
     const page = await queries.listUsers(
       defined({
         tenant,
@@ -121,12 +121,12 @@ export function createAdminUsersRouter(deps: AdminUsersDeps): Router {
   });
 
   route('get', '/users/:id', 'one user', schemas.userPath, async (req, res) => {
-    const tenant = targetTenant(res, req.query.tenant);
+    const tenant = adminTenant(res, req.query.tenant);
     res.json(userView(await existingUser(tenant, req.params.id as string)));
   });
 
   route('patch', '/users/:id', 'change a user: name, nickname, email, roles', schemas.patchUser, async (req, res) => {
-    const tenant = targetTenant(res, req.query.tenant);
+    const tenant = adminTenant(res, req.query.tenant);
     const b = req.body as Body;
     const changes = defined({
       name: b.name as string | undefined,
@@ -140,7 +140,7 @@ export function createAdminUsersRouter(deps: AdminUsersDeps): Router {
 
   for (const action of ['disable', 'enable'] as const) {
     route('post', `/users/:id/${action}`, `${action} a user`, schemas.userPath, async (req, res) => {
-      const tenant = targetTenant(res, req.query.tenant);
+      const tenant = adminTenant(res, req.query.tenant);
       const run = action === 'disable' ? commands.disableUser : commands.enableUser;
       const { user } = await run(tenant, req.params.id as string, adminCommandContext(res, tenant), commandIdFrom(req));
       res.json(userView(user));
@@ -148,7 +148,7 @@ export function createAdminUsersRouter(deps: AdminUsersDeps): Router {
   }
 
   route('post', '/users/:id/reset-password', 'set a new password', schemas.resetPassword, async (req, res) => {
-    const tenant = targetTenant(res, req.query.tenant);
+    const tenant = adminTenant(res, req.query.tenant);
     await existingUser(tenant, req.params.id as string);
     const { user } = await commands.resetPassword(
       tenant,

@@ -1,46 +1,37 @@
 import type { Response } from 'express';
-import { DomainError } from '../../domain/core/domain-error.ts';
-import { PLATFORM_TENANT, type AccessContext } from '../../domain/identity/model.ts';
-import { commandMetadata } from '../core/request-context.ts';
+import { coreError } from '../../domain/core/core.errors.ts';
+import { identityError } from '../../domain/identity/identity.errors.ts';
+import type { CommandMetadata } from '../core/request-context.ts';
+import { commandContext, isPlatformAdmin, mayActOn, PLATFORM_ADMINS_NAME_ANY, targetTenant, tenantOf } from '../core/tenancy.ts';
 
 /*
- * Tenant isolation of the administration API. The tenant comes from the bearer token
- * (`res.locals.auth`, set by the authenticate middleware). Only an admin of the `platform` tenant may
- * name another tenant or create tenants; a tenant admin naming another tenant gets 403.
+ * Tenant isolation of the administration API: the platform's tenancy rule (http/core/tenancy.ts) with the
+ * README's addition for this API: the `platform` tenant's admins may name any tenant, and alone create
+ * tenants. A tenant admin naming another tenant gets 403 TENANT.FORBIDDEN (unless its token may cross to
+ * it: scope tenant:cross and the tenant in its client's allowed_access_tenants).
  */
 
-export function accessOf(res: Response): AccessContext {
-  const a = res.locals.auth as AccessContext | undefined;
-  if (a === undefined) throw new Error('admin router: authenticate did not set res.locals.auth');
-  return a;
+/** the tenant an admin request acts on: the token's, or the one it names when the tenancy rule allows */
+export const adminTenant = (res: Response, requested: unknown): string => targetTenant(res, requested, PLATFORM_ADMINS_NAME_ANY);
+
+/** whether the request may see and change resources of `tenant` (the same rule, without the 403) */
+export const mayAdminister = (res: Response, tenant: string): boolean => mayActOn(res, tenant, PLATFORM_ADMINS_NAME_ANY);
+
+/** only the platform's administrators create tenants */
+export function requirePlatformAdmin(res: Response): void {
+  if (!isPlatformAdmin(res)) throw coreError('TENANT.FORBIDDEN', 'only administrators of the platform tenant create tenants');
 }
 
-export const isPlatformAdmin = (a: AccessContext): boolean => a.tenant === PLATFORM_TENANT;
-
-/** the token's tenant, or the one a platform admin names */
-export function targetTenant(res: Response, requested: unknown): string {
-  const a = accessOf(res);
-  if (requested === undefined || requested === a.tenant) return a.tenant;
-  if (isPlatformAdmin(a)) return String(requested);
-  throw new DomainError('TENANT.FORBIDDEN', 403, `an admin of tenant ${a.tenant} cannot act on tenant ${String(requested)}`, {
-    tenant: requested,
-  });
-}
-
-/** a tenant admin may not hand its clients access to other tenants */
+/** a tenant admin may not hand a client access to tenants other than its own (the platform's admins may) */
 export function checkAllowedTenants(res: Response, tenants: string[] | undefined): void {
-  const a = accessOf(res);
-  if (tenants === undefined || isPlatformAdmin(a)) return;
-  const others = tenants.filter((t) => t !== a.tenant);
+  if (tenants === undefined || isPlatformAdmin(res)) return;
+  const others = tenants.filter((t) => t !== tenantOf(res));
   if (others.length > 0) {
-    throw new DomainError('CLIENT.CROSS_TENANT_FORBIDDEN', 403, `only platform administrators may allow access to other tenants (${others.join(', ')})`, [
+    throw identityError('CLIENT.CROSS_TENANT_FORBIDDEN', `only platform administrators may allow access to other tenants (${others.join(', ')})`, [
       { field: 'allowed_access_tenants', message: 'may only name your own tenant' },
     ]);
   }
 }
 
 /** The metadata of a command run on `tenant` by the token's subject (`subject@tenant` as actor). */
-export function adminCommandContext(res: Response, tenant: string) {
-  const a = accessOf(res);
-  return commandMetadata(res, { tenant, actor: `${a.subject}@${a.tenant}` });
-}
+export const adminCommandContext = (res: Response, tenant: string): CommandMetadata => commandContext(res, tenant);

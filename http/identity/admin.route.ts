@@ -1,9 +1,7 @@
 import type { RequestHandler, Router } from 'express';
 import type { HttpMethod, RouteRegistry } from '../core/route-registry.ts';
 import type { RequestSchemas } from '../core/validate.ts';
-
-/** The administration API's base path (the spec shows the portal, not an API: these paths are ours). */
-export const ADMIN_BASE = '/cas/admin/v1';
+import { ADMIN_BASE } from './identity.paths.ts';
 
 /** Declares one admin route: recorded for the OpenAPI document, request validated, then `handler`. */
 export type AdminRoute = (

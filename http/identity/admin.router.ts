@@ -1,7 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import type { Directory } from '../../commands/identity/identity.contracts.ts';
 import type { DirectoryCommands } from '../../commands/identity/directory.commands.ts';
-import { ADMIN_SCOPE } from '../../domain/identity/model.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { ReadStore } from '../../infra/core/read-store.port.ts';
 import { createDirectoryQueries } from '../../projections/identity/directory.projection.ts';
@@ -9,9 +8,9 @@ import { createRouteRegistry, type RouteRegistry } from '../core/route-registry.
 import { createAdminClientsRouter } from './admin-clients.router.ts';
 import { createAdminTenantsRouter } from './admin-tenants.router.ts';
 import { createAdminUsersRouter } from './admin-users.router.ts';
-import { ADMIN_BASE } from './admin.route.ts';
+import { ADMIN_BASE, IDENTITY_ADMIN_SCOPE } from './identity.paths.ts';
 
-export { ADMIN_BASE } from './admin.route.ts';
+export { ADMIN_BASE } from './identity.paths.ts';
 export { clientView, tenantView, userView } from './admin.views.ts';
 
 /**
@@ -19,8 +18,8 @@ export { clientView, tenantView, userView } from './admin.views.ts';
  * API: these paths are ours). Every route needs a bearer token with the scope `identity:admin`.
  *
  * One file per resource: admin-tenants.router.ts, admin-users.router.ts, admin-clients.router.ts. What
- * they share: tenant isolation (admin.access.ts: the tenant comes from the token; only a `platform`
- * admin names another), schema pieces (admin.schemas.ts), body parsing (admin.request.ts) and the
+ * they share: tenant isolation (admin.access.ts: the platform's tenancy rule, http/core/tenancy.ts, where a
+ * `platform` admin also names any tenant), schema pieces (admin.schemas.ts), body parsing (admin.request.ts) and the
  * answers (admin.views.ts: snake_case, never a secret hash).
  */
 export type AdminRouterDeps = {
@@ -40,7 +39,7 @@ export function createAdminRouter(deps: AdminRouterDeps): Router {
   const router = Router();
 
   // before every resource: an unknown admin path without a token is 401, not 404
-  router.use(ADMIN_BASE, auth.authenticate, auth.requireScope(ADMIN_SCOPE));
+  router.use(ADMIN_BASE, auth.authenticate, auth.requireScope(IDENTITY_ADMIN_SCOPE));
   router.use(createAdminTenantsRouter({ directory, commands, queries, registry }));
   router.use(createAdminUsersRouter({ directory, commands, queries, registry }));
   router.use(createAdminClientsRouter({ directory, commands, queries, registry }));

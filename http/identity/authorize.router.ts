@@ -13,6 +13,7 @@ import { runFlow } from './authorize/flow.runner.ts';
 import { LOGIN_FLOW } from './authorize/login.flow.ts';
 import { createLogoutHandler } from './authorize/logout.handler.ts';
 import { pageHandler } from './authorize/page.handler.ts';
+import { AUTHORIZE_PATH, LOGIN_PATH, LOGOUT_PATH } from './identity.paths.ts';
 import { createLoginFormSeal } from './login-form.ts';
 
 export type { AuthorizationRequest } from './authorize/authorization-request.ts';
@@ -76,10 +77,10 @@ export function createAuthorizeRouter(deps: AuthorizeRouterDeps): Router {
   const logout = page(createLogoutHandler(deps));
 
   const router = Router();
-  router.get('/cas/oidc/authorize', authorize);
-  router.post('/cas/oidc/authorize', authorize);
-  router.post('/cas/oidc/login', login);
-  router.get('/cas/oidc/logout', logout);
-  router.post('/cas/oidc/logout', logout);
+  router.get(AUTHORIZE_PATH, authorize);
+  router.post(AUTHORIZE_PATH, authorize);
+  router.post(LOGIN_PATH, login);
+  router.get(LOGOUT_PATH, logout);
+  router.post(LOGOUT_PATH, logout);
   return router;
 }

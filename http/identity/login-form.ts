@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
+import { CAS_BASE } from './identity.paths.ts';
 
 /**
  * The login form's integrity: the authorization request travels in a hidden field sealed with an HMAC
@@ -10,7 +11,7 @@ import type { Request } from 'express';
  */
 export const LOGIN_COOKIE = 'platform_login';
 export const SESSION_COOKIE = 'platform_session';
-export const COOKIE_PATH = '/cas';
+export const COOKIE_PATH = CAS_BASE;
 
 const mac = (key: Uint8Array, purpose: string, value: string): Buffer =>
   createHmac('sha256', key).update(`${purpose}\n${value}`, 'utf8').digest();

@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import { LOGIN_PATH } from './identity.paths.ts';
 
 /**
  * The provider's few HTML pages: the login form, the error page and the signed-out page. Plain, accessible
@@ -70,7 +71,7 @@ export function loginPage(m: LoginPageModel): string {
     `<h1>Sign in</h1>
 <p>to continue to <strong>${escapeHtml(m.appName)}</strong></p>
 ${error}
-<form method="post" action="/cas/oidc/login" autocomplete="on">
+<form method="post" action="${LOGIN_PATH}" autocomplete="on">
 <input type="hidden" name="request" value="${escapeHtml(m.request)}">
 <input type="hidden" name="csrf" value="${escapeHtml(m.csrf)}">
 <label for="username">Username</label>

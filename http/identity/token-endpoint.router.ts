@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import { isDomainError } from '../../domain/core/domain-error.ts';
-import { GRANT_TYPES, OIDC_SCOPES, type Client, type GrantType, type User } from '../../domain/identity/model.ts';
+import { GRANT_TYPES, type Client, type GrantType, type User } from '../../domain/identity/model.ts';
 import type { AuthenticatedClient, ClientAuthRequest } from '../../commands/identity/client.authenticator.ts';
 import type { Codes } from '../../commands/identity/authorization-codes.commands.ts';
 import type { Directory, TokenResponse, TokenService } from '../../commands/identity/identity.contracts.ts';
@@ -11,6 +11,7 @@ import { isOAuthError, OAuthError } from '../../commands/identity/oauth.error.ts
 import type { OAuthErrorCode } from '../../commands/identity/identity.contracts.ts';
 import { dummyVerify as defaultDummyVerify } from '../../commands/identity/password.hash.ts';
 import { isStoreUnavailable } from '../../infra/core/store-errors.ts';
+import { OIDC_SCOPES, TOKEN_PATH } from './identity.paths.ts';
 
 /**
  * `POST /cas/oidc/token` (RFC 6749 3.2, form-encoded only). Client authentication first, then the grant:
@@ -25,7 +26,7 @@ export type TokenEndpointDeps = {
   limiter: Pick<LoginLimiter, 'check' | 'recordFailure' | 'recordSuccess'>;
   clock: { now(): Date };
   log?: Logger;
-  /** spends a password check's time for unknown users (default: password-hash.ts's scrypt) */
+  /** spends a password check's time for unknown users (default: password.hash.ts's scrypt) */
   dummyVerify?: (password: string) => Promise<boolean>;
 };
 
@@ -181,7 +182,7 @@ export function createTokenEndpointRouter(deps: TokenEndpointDeps): Router {
   const router = Router();
   // Browser apps (public clients with PKCE) call the token endpoint from their own origin. No cookies are
   // involved here (credentials travel in the request), so any origin may read the answer.
-  router.options('/cas/oidc/token', (_req, res) => {
+  router.options(TOKEN_PATH, (_req, res) => {
     res
       .status(204)
       .set({
@@ -192,11 +193,11 @@ export function createTokenEndpointRouter(deps: TokenEndpointDeps): Router {
       })
       .end();
   });
-  router.post('/cas/oidc/token', (_req, res, next) => {
+  router.post(TOKEN_PATH, (_req, res, next) => {
     res.set('Access-Control-Allow-Origin', '*');
     next();
   }, token);
-  router.all('/cas/oidc/token', (_req, _res, next) =>
+  router.all(TOKEN_PATH, (_req, _res, next) =>
     next(new OAuthError('invalid_request', 'use POST with an application/x-www-form-urlencoded body', { status: 405, headers: { Allow: 'POST' } })),
   );
   return router;

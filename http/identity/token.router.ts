@@ -1,7 +1,7 @@
 import { Router, type Request, type RequestHandler } from 'express';
 import { decodeJwt } from 'jose';
-import type { AccessContext, Client, User } from '../../domain/identity/model.ts';
-import { ADMIN_SCOPE, CROSS_TENANT_SCOPE, OIDC_SCOPES } from '../../domain/identity/model.ts';
+import type { AccessContext } from '../../domain/core/access-context.ts';
+import type { Client, User } from '../../domain/identity/model.ts';
 import type { Directory, TokenService } from '../../commands/identity/identity.contracts.ts';
 import type { ExchangeCodes } from '../../commands/identity/exchange-codes.commands.ts';
 import { OAuthError } from '../../commands/identity/oauth.error.ts';
@@ -9,6 +9,24 @@ import { authOf, bearerAuth, BearerChallenge, type BearerAuth } from '../core/be
 import { commandMetadata } from '../core/request-context.ts';
 import type { RouteDescription, RouteRegistry } from '../core/route-registry.ts';
 import { validate, type JsonSchema } from '../core/validate.ts';
+import {
+  AUTHORIZATION_SERVER_METADATA_PATH,
+  AUTHORIZE_PATH,
+  CROSS_TENANT_SCOPE,
+  EXCHANGE_CODE_CONSUME_PATH,
+  EXCHANGE_CODE_GET_PATH,
+  IDENTITY_ADMIN_SCOPE,
+  INTROSPECT_PATH,
+  JWKS_PATH,
+  LOGOUT_PATH,
+  OIDC_SCOPES,
+  OPENID_CONFIGURATION_PATH,
+  PROTECTED_RESOURCE_METADATA_PATH,
+  REVOKE_PATH,
+  TOKEN_PATH,
+  USERINFO_PATH,
+  VALIDATE_TOKEN_PATH,
+} from './identity.paths.ts';
 
 /**
  * Discovery, keys and the token-facing endpoints of the identity provider (issue 3, items 1, 4, 5, 6):
@@ -46,19 +64,19 @@ export type TokenRouterDeps = {
 };
 
 /** Scopes the platform's resource server understands, published in the protected-resource metadata. */
-export const RESOURCE_SCOPES = [...OIDC_SCOPES, ADMIN_SCOPE, CROSS_TENANT_SCOPE];
+export const RESOURCE_SCOPES = [...OIDC_SCOPES, IDENTITY_ADMIN_SCOPE, CROSS_TENANT_SCOPE];
 
 export function discoveryDocument(issuer: string): Record<string, unknown> {
   return {
     issuer,
-    authorization_endpoint: `${issuer}/cas/oidc/authorize`,
-    token_endpoint: `${issuer}/cas/oidc/token`,
-    userinfo_endpoint: `${issuer}/cas/oidc/userinfo`,
-    token_validation_endpoint: `${issuer}/cas/validate-token`,
-    jwks_uri: `${issuer}/cas/oidc/jwks`,
-    end_session_endpoint: `${issuer}/cas/oidc/logout`,
-    introspection_endpoint: `${issuer}/cas/oidc/introspect`,
-    revocation_endpoint: `${issuer}/cas/oidc/revoke`,
+    authorization_endpoint: `${issuer}${AUTHORIZE_PATH}`,
+    token_endpoint: `${issuer}${TOKEN_PATH}`,
+    userinfo_endpoint: `${issuer}${USERINFO_PATH}`,
+    token_validation_endpoint: `${issuer}${VALIDATE_TOKEN_PATH}`,
+    jwks_uri: `${issuer}${JWKS_PATH}`,
+    end_session_endpoint: `${issuer}${LOGOUT_PATH}`,
+    introspection_endpoint: `${issuer}${INTROSPECT_PATH}`,
+    revocation_endpoint: `${issuer}${REVOKE_PATH}`,
     scopes_supported: [...OIDC_SCOPES],
     // as the spec lists them; the authorization endpoint answers unsupported_response_type for all but code
     response_types_supported: ['code', 'token', 'id_token', 'token id_token'],
@@ -145,18 +163,18 @@ export function createTokenRouter(deps: TokenRouterDeps): Router {
   const discovery: RequestHandler = (_req, res) => {
     res.set('Cache-Control', 'public, max-age=300').json(discoveryDocument(issuer));
   };
-  describe({ method: 'get', path: '/.well-known/oauth-authorization-server', summary: 'Authorization server metadata (RFC 8414)', schemas: {} });
-  describe({ method: 'get', path: '/.well-known/openid-configuration', summary: 'OpenID Connect discovery (same document)', schemas: {} });
-  router.get('/.well-known/oauth-authorization-server', cors, discovery);
-  router.get('/.well-known/openid-configuration', cors, discovery);
+  describe({ method: 'get', path: AUTHORIZATION_SERVER_METADATA_PATH, summary: 'Authorization server metadata (RFC 8414)', schemas: {} });
+  describe({ method: 'get', path: OPENID_CONFIGURATION_PATH, summary: 'OpenID Connect discovery (same document)', schemas: {} });
+  router.get(AUTHORIZATION_SERVER_METADATA_PATH, cors, discovery);
+  router.get(OPENID_CONFIGURATION_PATH, cors, discovery);
 
-  describe({ method: 'get', path: '/.well-known/oauth-protected-resource', summary: 'Protected resource metadata (RFC 9728)', schemas: {} });
-  router.get('/.well-known/oauth-protected-resource', cors, (_req, res) => {
+  describe({ method: 'get', path: PROTECTED_RESOURCE_METADATA_PATH, summary: 'Protected resource metadata (RFC 9728)', schemas: {} });
+  router.get(PROTECTED_RESOURCE_METADATA_PATH, cors, (_req, res) => {
     res.set('Cache-Control', 'public, max-age=300').json(protectedResourceDocument(issuer));
   });
 
-  describe({ method: 'get', path: '/cas/oidc/jwks', summary: 'Published signing keys (JWK Set)', schemas: {} });
-  router.get('/cas/oidc/jwks', cors, async (_req, res) => {
+  describe({ method: 'get', path: JWKS_PATH, summary: 'Published signing keys (JWK Set)', schemas: {} });
+  router.get(JWKS_PATH, cors, async (_req, res) => {
     const jwks = await tokens.jwks();
     res.set('Cache-Control', `public, max-age=${jwksMaxAge}`).type('application/jwk-set+json').send(JSON.stringify(jwks));
   });
@@ -174,14 +192,14 @@ export function createTokenRouter(deps: TokenRouterDeps): Router {
       res.set(NO_STORE).json(user === null ? { sub: auth.subject } : userinfoClaims(user, auth.scopes));
     },
   ];
-  describe({ method: 'get', path: '/cas/oidc/userinfo', summary: 'User info (bearer access token)', schemas: {} });
-  describe({ method: 'post', path: '/cas/oidc/userinfo', summary: 'User info (bearer in header or form body)', schemas: {}, requestContentType: 'application/x-www-form-urlencoded' });
-  router.options('/cas/oidc/userinfo', cors);
-  router.get('/cas/oidc/userinfo', ...userinfo);
-  router.post('/cas/oidc/userinfo', ...userinfo);
+  describe({ method: 'get', path: USERINFO_PATH, summary: 'User info (bearer access token)', schemas: {} });
+  describe({ method: 'post', path: USERINFO_PATH, summary: 'User info (bearer in header or form body)', schemas: {}, requestContentType: 'application/x-www-form-urlencoded' });
+  router.options(USERINFO_PATH, cors);
+  router.get(USERINFO_PATH, ...userinfo);
+  router.post(USERINFO_PATH, ...userinfo);
 
-  describe({ method: 'get', path: '/cas/validate-token', summary: 'Validates the bearer access token and answers who it belongs to', schemas: {} });
-  router.get('/cas/validate-token', bearer.authenticate, async (req, res) => {
+  describe({ method: 'get', path: VALIDATE_TOKEN_PATH, summary: 'Validates the bearer access token and answers who it belongs to', schemas: {} });
+  router.get(VALIDATE_TOKEN_PATH, bearer.authenticate, async (req, res) => {
     const auth = authOf(res);
     const iat = issuedAt(req);
     const user = await directory.getUser(auth.tenant, auth.subject);
@@ -191,12 +209,12 @@ export function createTokenRouter(deps: TokenRouterDeps): Router {
 
   describe({
     method: 'post',
-    path: '/cas/oidc/introspect',
+    path: INTROSPECT_PATH,
     summary: 'Token introspection (RFC 7662), client-authenticated',
     schemas: { body: { type: 'object', required: ['token'], properties: { token: { type: 'string' }, token_type_hint: { type: 'string' } } } },
     requestContentType: 'application/x-www-form-urlencoded',
   });
-  router.post('/cas/oidc/introspect', async (req, res) => {
+  router.post(INTROSPECT_PATH, async (req, res) => {
     const client = await deps.authenticateClient(req);
     const token = formField(req, 'token');
     const result = await tokens.introspect(token);
@@ -208,12 +226,12 @@ export function createTokenRouter(deps: TokenRouterDeps): Router {
 
   describe({
     method: 'post',
-    path: '/cas/oidc/revoke',
+    path: REVOKE_PATH,
     summary: 'Token revocation (RFC 7009), client-authenticated',
     schemas: { body: { type: 'object', required: ['token'], properties: { token: { type: 'string' }, token_type_hint: { type: 'string' } } } },
     requestContentType: 'application/x-www-form-urlencoded',
   });
-  router.post('/cas/oidc/revoke', async (req, res) => {
+  router.post(REVOKE_PATH, async (req, res) => {
     const client = await deps.authenticateClient(req);
     const token = formField(req, 'token');
     const rawHint = (req.body as Record<string, unknown> | undefined)?.token_type_hint;
@@ -223,13 +241,13 @@ export function createTokenRouter(deps: TokenRouterDeps): Router {
     res.set(NO_STORE).status(200).end();
   });
 
-  const exchangeGet = { method: 'post' as const, path: '/cas/exchange-code/get', summary: 'Issues a one-time exchange code carrying the caller identity', schemas: { body: exchangeGetBody } };
+  const exchangeGet = { method: 'post' as const, path: EXCHANGE_CODE_GET_PATH, summary: 'Issues a one-time exchange code carrying the caller identity', schemas: { body: exchangeGetBody } };
   describe(exchangeGet);
   const emptyBody: RequestHandler = (req, _res, next) => {
     req.body ??= {}; // a POST without a body asks for a code without an audience
     next();
   };
-  router.post('/cas/exchange-code/get', bearer.authenticate, emptyBody, validate({ body: exchangeGetBody }), async (req, res) => {
+  router.post(EXCHANGE_CODE_GET_PATH, bearer.authenticate, emptyBody, validate({ body: exchangeGetBody }), async (req, res) => {
     const auth = authOf(res);
     const body = (req.body ?? {}) as { audience?: string };
     const issued = await deps.exchangeCodes.issue(auth, {
@@ -241,11 +259,11 @@ export function createTokenRouter(deps: TokenRouterDeps): Router {
 
   describe({
     method: 'post',
-    path: '/cas/exchange-code/consume',
+    path: EXCHANGE_CODE_CONSUME_PATH,
     summary: 'Consumes an exchange code (client-authenticated) and answers the identity it carries',
     schemas: { body: { type: 'object', required: ['code'], properties: { code: { type: 'string' } } } },
   });
-  router.post('/cas/exchange-code/consume', async (req, res) => {
+  router.post(EXCHANGE_CODE_CONSUME_PATH, async (req, res) => {
     const client = await deps.authenticateClient(req);
     const code = formField(req, 'code');
     const identity = await deps.exchangeCodes.consume(code, client, commandMetadata(res, { tenant: client.tenant, actor: client.clientId }));
@@ -318,5 +336,5 @@ function formField(req: Request, name: string): string {
 }
 
 const invalidToken = (description: string) =>
-  new BearerChallenge(401, 'AUTH.INVALID_TOKEN', description, `Bearer error="invalid_token", error_description="${description}"`);
+  new BearerChallenge('AUTH.INVALID_TOKEN', description, `Bearer error="invalid_token", error_description="${description}"`);
 

@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
-import type { BusCommands, BusLookup } from '../../commands/bridge/buses.ts';
-import type { ConfigCommands } from '../../commands/bridge/config-center.ts';
-import type { RuleCommands } from '../../commands/bridge/rules.ts';
-import type { SourceCommands } from '../../commands/bridge/sources.ts';
+import type { BusCommands, BusLookup } from '../../commands/bridge/buses.commands.ts';
+import type { ConfigCommands } from '../../commands/bridge/config-center.commands.ts';
+import type { RuleCommands } from '../../commands/bridge/rules.commands.ts';
+import type { SourceCommands } from '../../commands/bridge/sources.commands.ts';
 import { busStream } from '../../domain/bridge/bus.decider.ts';
 import { configEntryStream } from '../../domain/bridge/config-entry.decider.ts';
 import { eventSourceStream } from '../../domain/bridge/event-source.decider.ts';

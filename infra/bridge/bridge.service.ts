@@ -1,20 +1,20 @@
-import { createApiDestinationCommands } from '../../commands/bridge/api-destinations.ts';
-import { createBusCommands, createBusLookup } from '../../commands/bridge/buses.ts';
-import { createCallerTokens, type CallerTokens } from '../../commands/bridge/caller-tokens.ts';
-import { createConfigCenter, createConfigCommands } from '../../commands/bridge/config-center.ts';
-import { createConnectionCommands } from '../../commands/bridge/connections.ts';
-import type { Convert } from '../../commands/bridge/contracts.ts';
-import { createDeadLetterCommands } from '../../commands/bridge/dead-letters.ts';
-import type { TargetAdapter } from '../../commands/bridge/delivery-contracts.ts';
+import { createApiDestinationCommands } from '../../commands/bridge/api-destinations.commands.ts';
+import { createBusCommands, createBusLookup } from '../../commands/bridge/buses.commands.ts';
+import { createCallerTokens, type CallerTokens } from '../../commands/bridge/caller-tokens.store.ts';
+import { createConfigCenter, createConfigCommands } from '../../commands/bridge/config-center.commands.ts';
+import { createConnectionCommands } from '../../commands/bridge/connections.commands.ts';
+import type { Convert } from '../../commands/bridge/bridge.contracts.ts';
+import { createDeadLetterCommands } from '../../commands/bridge/dead-letters.commands.ts';
+import type { TargetAdapter } from '../../commands/bridge/delivery.contracts.ts';
 import { createDeliveryWorker, type DeliveryDueItem, type TenantProfile } from '../../commands/bridge/delivery.worker.ts';
-import { createMqConsumers } from '../../commands/bridge/mq-consumers.ts';
-import { createPublisher } from '../../commands/bridge/publish.ts';
+import { createMqConsumers } from '../../commands/bridge/mq-consumers.commands.ts';
+import { createPublisher } from '../../commands/bridge/publish.commands.ts';
 import { createRouterWorker } from '../../commands/bridge/router.process.ts';
-import { createRuleTargetCommands } from '../../commands/bridge/rule-target-state.ts';
-import { createRuleCommands } from '../../commands/bridge/rules.ts';
-import { createSchemaCommands, createSchemaValidator } from '../../commands/bridge/schemas.ts';
-import { createSourceCommands } from '../../commands/bridge/sources.ts';
-import { createUserMessageCommands } from '../../commands/bridge/user-messages.ts';
+import { createRuleTargetCommands } from '../../commands/bridge/rule-target-state.commands.ts';
+import { createRuleCommands } from '../../commands/bridge/rules.commands.ts';
+import { createSchemaCommands, createSchemaValidator } from '../../commands/bridge/schemas.commands.ts';
+import { createSourceCommands } from '../../commands/bridge/sources.commands.ts';
+import { createUserMessageCommands } from '../../commands/bridge/user-messages.commands.ts';
 import { convert } from '../../domain/bridge/conversion/index.ts';
 import { isDomainError } from '../../domain/core/domain-error.ts';
 import { createBridgeRouter } from '../../http/bridge/bridge.router.ts';
@@ -64,7 +64,7 @@ export function createBridgeService(deps: BridgeServiceDeps): PlatformService {
       await schemaValidator.validate(tenant, schemaId, {});
       return true;
     } catch (err) {
-      if (isDomainError(err) && err.code === 'SCHEMA.NOT_FOUND') return false;
+      if (isDomainError(err) && err.code === 'SCHEMA.UNKNOWN') return false;
       throw err;
     }
   };
@@ -83,9 +83,9 @@ export function createBridgeService(deps: BridgeServiceDeps): PlatformService {
     buses: lookup,
     schemaValidator,
     callerTokens: {
-      keep: (eventKey, token, expiresAt) => callerTokens().keep(eventKey, token, expiresAt),
-      has: (eventKey) => callerTokens().has(eventKey),
-      forget: (eventKey) => callerTokens().forget(eventKey),
+      keep: (ref, token, expiresAt) => callerTokens().keep(ref, token, expiresAt),
+      has: (ref) => callerTokens().has(ref),
+      forget: (ref) => callerTokens().forget(ref),
     },
   });
   const rulesIndex = createRulesIndex(readStore);
@@ -114,7 +114,7 @@ export function createBridgeService(deps: BridgeServiceDeps): PlatformService {
     adapters,
     configCenter,
     tenantProfile: async (code) => ((await tenantProfile(code)) as TenantProfile | null) ?? null,
-    callerToken: (eventKey) => callerTokens().get(eventKey),
+    callerToken: (ref) => callerTokens().get(ref),
     timeoutMs: serviceConfig.bridge.deliveryTimeoutMs,
     leaseMs: serviceConfig.bridge.deliveryLeaseMs,
     pollMs: serviceConfig.bridge.deliveryPollMs,

@@ -1,4 +1,4 @@
-import { createSchemaCommands, createSchemaReader } from '../../commands/bridge/schemas.ts';
+import { createSchemaCommands, createSchemaReader } from '../../commands/bridge/schemas.commands.ts';
 import { PLATFORM_TENANT } from '../../domain/bridge/model.ts';
 import type { Clock } from '../core/clock.port.ts';
 import type { EventStore } from '../core/event-store.port.ts';

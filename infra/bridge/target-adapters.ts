@@ -1,8 +1,8 @@
-import { createApiDestinationReader, type ApiDestinationReader } from '../../commands/bridge/api-destinations.ts';
-import { createConnectionReader, type ConnectionReader } from '../../commands/bridge/connections.ts';
-import type { ConfigCenter } from '../../commands/bridge/contracts.ts';
-import type { TargetAdapter } from '../../commands/bridge/delivery-contracts.ts';
-import { createOAuthTokenCache } from '../../commands/bridge/oauth-token-cache.ts';
+import { createApiDestinationReader, type ApiDestinationReader } from '../../commands/bridge/api-destinations.commands.ts';
+import { createConnectionReader, type ConnectionReader } from '../../commands/bridge/connections.commands.ts';
+import type { ConfigCenter } from '../../commands/bridge/bridge.contracts.ts';
+import type { TargetAdapter } from '../../commands/bridge/delivery.contracts.ts';
+import { createOAuthTokenCache } from '../../commands/bridge/oauth-token.cache.ts';
 import { createApiDestinationTarget } from '../../commands/bridge/targets/api-destination.target.ts';
 import { createMailTarget } from '../../commands/bridge/targets/mail.target.ts';
 import { createMessageQueueTarget } from '../../commands/bridge/targets/message-queue.target.ts';

@@ -19,6 +19,7 @@ import { createIdentityRouter } from '../../http/identity/identity.router.ts';
 import type { Projection } from '../../projections/core/projection.ts';
 import { identityDirectoryProjections } from '../../projections/identity/directory.projection.ts';
 import { createRevocationList, revocationsProjection } from '../../projections/identity/revocations.projection.ts';
+import { createRevocationMemory } from '../../commands/identity/revocations.memory.ts';
 import type { Clock } from '../core/clock.port.ts';
 import type { Config } from '../core/config.ts';
 import type { EventStore } from '../core/event-store.port.ts';
@@ -78,13 +79,15 @@ export function createIdentityService({ config, eventStore, readStore, clock, lo
   const directory = createDirectory({ eventStore, clock, cache: directoryCache });
   const commands = createDirectoryCommands({ eventStore, clock, defaultTokenLifetimeSeconds: id.accessTokenTtlSeconds });
   const keyRing = createKeyRing({ eventStore, clock, secret });
+  // the revocation list every process reads, in memory (the read model answers until it has caught up)
+  const revocations = createRevocationMemory({ eventStore, clock, fallback: createRevocationList(readStore) });
   const tokens = createTokenService({
     eventStore,
     clock,
     config: { issuer, accessTokenTtlSeconds: id.accessTokenTtlSeconds, refreshTokenTtlSeconds: id.refreshTokenTtlSeconds },
     keyRing,
     directory,
-    revocations: createRevocationList(readStore),
+    revocations,
   });
   const codes = createCodes({ eventStore, clock, ttlSeconds: id.codeTtlSeconds, tokens });
   const sessions = createSessions({ eventStore, clock, ttlSeconds: id.sessionTtlSeconds });
@@ -145,7 +148,7 @@ export function createIdentityService({ config, eventStore, readStore, clock, lo
     verifyAccessToken: tokens.verifyAccessToken,
     bearer,
     projections: identityProjections(),
-    consumers: [directoryCache],
+    consumers: [directoryCache, revocations],
     directoryCache,
     async seed() {
       await keyRing.ensureKey();

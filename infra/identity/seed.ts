@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { eventIdFor } from '../../commands/core/event-id.ts';
+import { envelopesFor } from '../../commands/core/envelopes.ts';
 import { createDirectoryCommands, MIN_PASSWORD_LENGTH } from '../../commands/identity/directory.commands.ts';
 import { generatePassword } from '../../commands/identity/password.hash.ts';
 import { streamName } from '../../domain/core/stream-name.ts';
-import { ADMIN_SCOPE, PLATFORM_TENANT, type GrantType } from '../../domain/identity/model.ts';
+import { BRIDGE_ADMIN_SCOPE, BRIDGE_CONSUME_SCOPE, BRIDGE_PUBLISH_SCOPE } from '../../domain/bridge/bridge.scopes.ts';
+import { IDENTITY_ADMIN_SCOPE } from '../../domain/identity/identity.scopes.ts';
+import { PLATFORM_TENANT, type GrantType } from '../../domain/identity/model.ts';
 import type { Clock } from '../core/clock.port.ts';
 import type { Config } from '../core/config.ts';
 import type { EventStore } from '../core/event-store.port.ts';
@@ -55,12 +57,14 @@ export const PLATFORM_ADMIN_CLIENT_ID = 'platform-admin';
 const PLATFORM_ADMIN_USERNAME = 'platform-admin';
 const SERVICE_USERNAME = 'demo-service';
 
-const seedEvent = (type: string, data: object, at: string, correlationId: string) => ({
-  id: eventIdFor(`identity-seed/${type}`, 0),
-  type,
-  data,
-  metadata: { tenant: PLATFORM_TENANT, actor: 'system:seed', correlationId, occurredAt: at, schemaVersion: 1 },
-});
+/** the seed's own markers (no aggregate decides them): envelopes from the one envelope builder */
+const seedEvent = (type: string, data: object, at: string, correlationId: string) =>
+  envelopesFor([{ type, data }], {
+    stream: SEED_STREAM,
+    commandId: `identity-seed/${type}`,
+    now: at,
+    context: { tenant: PLATFORM_TENANT, actor: 'system:seed', correlationId },
+  });
 
 export async function seedIdentity({ config, eventStore, clock, log }: SeedDeps): Promise<SeedReport | null> {
   const seed = config.identity.seed;
@@ -72,7 +76,7 @@ export async function seedIdentity({ config, eventStore, clock, log }: SeedDeps)
     const tenants = await eventStore.readAll({ filter: { categories: ['tenant'] }, limit: 1 });
     if (tenants.length > 0) return null;
     try {
-      await eventStore.append(SEED_STREAM, [seedEvent('IdentitySeedStarted', { tenant: seed.tenant }, clock.now().toISOString(), correlationId)], 'no_stream');
+      await eventStore.append(SEED_STREAM, seedEvent('IdentitySeedStarted', { tenant: seed.tenant }, clock.now().toISOString(), correlationId), 'no_stream');
     } catch (err) {
       // another process started seeding at the same moment: carry on, every step is idempotent
       if (!isWrongExpectedRevision(err)) throw err;
@@ -100,7 +104,7 @@ export async function seedIdentity({ config, eventStore, clock, log }: SeedDeps)
 
   // the platform's own admin client (client_credentials)
   const platformUser = await commands.registerUser(
-    { tenant: PLATFORM_TENANT, username: PLATFORM_ADMIN_USERNAME, name: 'Platform administration (machine user)', roles: [ADMIN_SCOPE] },
+    { tenant: PLATFORM_TENANT, username: PLATFORM_ADMIN_USERNAME, name: 'Platform administration (machine user)', roles: [IDENTITY_ADMIN_SCOPE] },
     ctx(PLATFORM_TENANT),
     `seed/user/${PLATFORM_TENANT}/${PLATFORM_ADMIN_USERNAME}`,
   );
@@ -112,7 +116,7 @@ export async function seedIdentity({ config, eventStore, clock, log }: SeedDeps)
       grantTypes: ['client_credentials'],
       authMethod: 'client_secret_basic',
       defaultUser: platformUser.user.userId,
-      scopes: [ADMIN_SCOPE],
+      scopes: [IDENTITY_ADMIN_SCOPE],
     },
     ctx(PLATFORM_TENANT),
     `seed/client/${PLATFORM_ADMIN_CLIENT_ID}`,
@@ -128,7 +132,7 @@ export async function seedIdentity({ config, eventStore, clock, log }: SeedDeps)
   // the demo tenant's admin and machine user
   const adminPassword = seed.adminPassword ?? generatePassword();
   const admin = await commands.registerUser(
-    { tenant: seed.tenant, username: seed.adminUsername, password: adminPassword, name: 'Administrator', roles: [ADMIN_SCOPE] },
+    { tenant: seed.tenant, username: seed.adminUsername, password: adminPassword, name: 'Administrator', roles: [IDENTITY_ADMIN_SCOPE] },
     ctx(seed.tenant),
     `seed/user/${seed.tenant}/${seed.adminUsername}`,
   );
@@ -142,7 +146,7 @@ export async function seedIdentity({ config, eventStore, clock, log }: SeedDeps)
   }
   const serviceUsername = seed.adminUsername === SERVICE_USERNAME ? `${SERVICE_USERNAME}-machine` : SERVICE_USERNAME;
   const service = await commands.registerUser(
-    { tenant: seed.tenant, username: serviceUsername, name: 'Demo service (machine user)', roles: [ADMIN_SCOPE] },
+    { tenant: seed.tenant, username: serviceUsername, name: 'Demo service (machine user)', roles: [IDENTITY_ADMIN_SCOPE] },
     ctx(seed.tenant),
     `seed/user/${seed.tenant}/${serviceUsername}`,
   );
@@ -161,7 +165,7 @@ export async function seedIdentity({ config, eventStore, clock, log }: SeedDeps)
       authMethod: 'client_secret_basic',
       defaultUser: service.user.userId,
       // the demo client may try every service from the first start: the bridge's scopes too
-      scopes: [ADMIN_SCOPE, 'bridge:publish', 'bridge:admin', 'bridge:consume'],
+      scopes: [IDENTITY_ADMIN_SCOPE, BRIDGE_PUBLISH_SCOPE, BRIDGE_ADMIN_SCOPE, BRIDGE_CONSUME_SCOPE],
       ...(seed.clientSecret !== undefined && { clientSecret: seed.clientSecret }),
     },
     ctx(seed.tenant),
@@ -191,7 +195,7 @@ export async function seedIdentity({ config, eventStore, clock, log }: SeedDeps)
   );
   if (spa.created) report.publicClient = { clientId: spa.client.clientId, redirectUri: seed.redirectUri, grantTypes: publicGrants };
 
-  await eventStore.append(SEED_STREAM, [seedEvent('IdentitySeedCompleted', { tenant: seed.tenant }, clock.now().toISOString(), correlationId)], 'any');
+  await eventStore.append(SEED_STREAM, seedEvent('IdentitySeedCompleted', { tenant: seed.tenant }, clock.now().toISOString(), correlationId), 'any');
 
   const createdAnything =
     report.tenantsCreated.length > 0 ||
@@ -233,7 +237,7 @@ export function describeSeed(report: SeedReport): string[] {
   if (redirect !== undefined) lines.push(`  redirect URI    ${redirect}`);
   if (report.platformAdminClient) {
     const p = report.platformAdminClient;
-    lines.push(`  platform admin  client ${p.clientId}${p.clientSecret !== undefined ? `, secret ${p.clientSecret}` : ''} (client_credentials, scope ${ADMIN_SCOPE}, tenant ${p.tenant})`);
+    lines.push(`  platform admin  client ${p.clientId}${p.clientSecret !== undefined ? `, secret ${p.clientSecret}` : ''} (client_credentials, scope ${IDENTITY_ADMIN_SCOPE}, tenant ${p.tenant})`);
   }
   return lines;
 }

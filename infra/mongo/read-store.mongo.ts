@@ -94,6 +94,7 @@ export function createMongoReadStore(options: MongoReadStoreOptions): ReadStore 
   });
   const db = client.db(options.database);
   const txContext = new AsyncLocalStorage<ClientSession>();
+  let openTransactions = 0;
   let closed = false;
   let connected = false;
 
@@ -236,7 +237,15 @@ export function createMongoReadStore(options: MongoReadStoreOptions): ReadStore 
   /** one attempt of fn in the session's transaction; a failed part fails the attempt */
   const attempt = async <R>(session: ClientSession, fn: (tx: TransactionSession) => Promise<R>): Promise<R> => {
     failedParts.delete(session); // withTransaction may run fn again: a new attempt starts clean
-    const result = await txContext.run(session, () => fn(transactionFacade(session)));
+    let result: R;
+    openTransactions += 1;
+    try {
+      result = await txContext.run(session, () => fn(transactionFacade(session)));
+    } finally {
+      // Node 20's AsyncLocalStorage keeps promise hooks on for the whole process once entered (every promise
+      // pays): off again when no transaction is open
+      if (--openTransactions === 0) txContext.disable();
+    }
     const failed = failedParts.get(session);
     if (failed) throw failed.error;
     return result;

@@ -24,11 +24,11 @@ import { StoreUnavailableError, WrongExpectedRevisionError } from '../core/store
 export type SqliteEventStoreOptions = {
   /** database file; its folder is created when missing */
   file: string;
-  /** how often idle live subscriptions look for appends made by other processes; default 200 ms */
+  /** the former name of probeIntervalMs (kept for callers that set it) */
   pollIntervalMs?: number;
   /**
    * how often the store probes for appends made by other processes while a page reader waits at the head
-   * (`PRAGMA data_version`: one cheap call per store instance, whatever the number of readers); default 20 ms
+   * (`PRAGMA data_version`: one cheap call per store instance, whatever the number of readers); default 5 ms
    */
   probeIntervalMs?: number;
 };
@@ -127,18 +127,11 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
 
   let closed = false;
   const closing = new AbortController();
-  // live delivery: appends in this process bump the sequence and wake the idle readers at once;
-  // appends by other processes are found by each idle reader's poll.
-  let appendSeq = 0;
   let interruptEpoch = 0;
-  const waiters = new Set<() => void>();
-  const wakeAll = () => {
-    for (const wake of [...waiters]) wake();
-  };
 
-  // page readers wait on one signal: appends through this instance fire it at once, one probe timer
-  // notices other processes' appends
-  const changes = createChangeSignal({ probe: () => dataVersion.get() as number, intervalMs: options.probeIntervalMs ?? 20 });
+  // page readers (and the subscriptions built on them) wait on one signal: appends through this instance
+  // fire it at once, one probe timer notices other processes' appends
+  const changes = createChangeSignal({ probe: () => dataVersion.get() as number, intervalMs: options.probeIntervalMs ?? options.pollIntervalMs ?? 5 });
 
   const assertOpen = () => {
     if (closed) throw new StoreUnavailableError(STORE, 'the event store is closed');
@@ -295,43 +288,6 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
     return statement.all(...params).map(toRecorded);
   };
 
-  /** Resolves on an append in this process, an interrupt, the poll interval, or the signal. */
-  const changed = (signal: AbortSignal) =>
-    new Promise<void>((resolve) => {
-      if (signal.aborted) return resolve();
-      const done = () => {
-        clearTimeout(timer);
-        waiters.delete(done);
-        signal.removeEventListener('abort', done);
-        resolve();
-      };
-      const timer = setTimeout(done, pollIntervalMs);
-      waiters.add(done);
-      signal.addEventListener('abort', done, { once: true });
-    });
-
-  /** One connection-like reader: catch-up by pages, then live. It fails when interrupted. */
-  async function* reader(after: string, filter: AllFilter | undefined, signal: AbortSignal) {
-    const epoch = interruptEpoch;
-    const alive = () => {
-      if (epoch !== interruptEpoch) throw new Error('sqlite subscription reader interrupted');
-    };
-    let cursor = after;
-    while (!signal.aborted && !closed) {
-      alive();
-      const seen = appendSeq;
-      const page = readAllSync({ after: cursor, filter, limit: SUBSCRIPTION_PAGE });
-      for (const event of page) {
-        cursor = event.position;
-        yield event; // resumes only when the consumer asks for the next event: that is the backpressure
-        if (signal.aborted || closed) return;
-        alive();
-      }
-      // a short page means we are at the head; wait unless something was appended while we yielded
-      if (page.length < SUBSCRIPTION_PAGE && seen === appendSeq) await changed(signal);
-    }
-  }
-
   return {
     async append(stream, events, expected) {
       assertOpen();
@@ -343,8 +299,6 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
           return { revision, position: toPosition(positionAt.get(stream, revision) ?? 0) };
         }
         const result = appendInTransaction.immediate(stream, events, expected);
-        appendSeq += 1;
-        wakeAll();
         changes.fire();
         return result;
       } catch (error) {
@@ -357,8 +311,6 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
       if (batch.length === 0) return [];
       try {
         const results = appendManyInTransaction.immediate(batch);
-        appendSeq += 1;
-        wakeAll();
         changes.fire();
         return results;
       } catch (error) {
@@ -399,7 +351,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
       const { after, filter, signal } = options;
       // close() ends every live subscription
       const stop = signal ? AbortSignal.any([signal, closing.signal]) : closing.signal;
-      return resilientSubscription((from, readerSignal) => reader(from, filter, readerSignal), {
+      return resilientSubscription((from, readerSignal) => eventsOf(pageReader(from, filter, SUBSCRIPTION_PAGE, readerSignal)), {
         after,
         signal: stop,
       });
@@ -429,14 +381,12 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
       if (closed) return;
       closed = true;
       closing.abort();
-      wakeAll();
       changes.close();
       db.close();
     },
 
     interruptSubscriptions() {
       interruptEpoch += 1;
-      wakeAll();
       changes.fire();
     },
   };
@@ -487,6 +437,11 @@ const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(',
 
 /** An empty list means "no filter", like an absent one. */
 const distinct = (values: string[] | undefined): string[] => (values?.length ? [...new Set(values)] : []);
+
+/** a subscription's events, one at a time: the next page is read when the consumer has taken this one's */
+async function* eventsOf(pages: AsyncIterable<LogPage>): AsyncGenerator<RecordedEvent> {
+  for await (const page of pages) yield* page.events;
+}
 
 const maxPositionOf = (a: string | undefined, b: string): string => (a !== undefined && a > b ? a : b);
 

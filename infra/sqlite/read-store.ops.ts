@@ -97,7 +97,11 @@ export function get<T extends Doc>(c: Conn, collection: string, id: string): T |
 export function upsert(c: Conn, collection: string, doc: Doc): void {
   if (!isPlainObject(doc) || typeof doc.id !== 'string') throw new Error('read store: a document needs a string id');
   const { id, ...fields } = doc;
-  const json = JSON.stringify({ id, ...fields }); // id first, as MongoDB's _id
+  upsertJson(c, collection, id, JSON.stringify({ id, ...fields })); // id first, as MongoDB's _id
+}
+
+/** insert or replace a document given as its JSON text (the caller serialized it, `id` first) */
+export function upsertJson(c: Conn, collection: string, id: string, json: string): void {
   const sql =
     `INSERT INTO ${tableOf(collection)} (id, doc) VALUES (?, ?) ` +
     'ON CONFLICT (id) DO UPDATE SET doc = excluded.doc';

@@ -5,14 +5,17 @@ import type { Filter, FindOptions, IndexSpec, Sort } from '../core/read-store.po
  * SQL text of the embedded read store (pure functions). A collection is a table `coll_<name>` with
  * columns `id TEXT PRIMARY KEY, doc TEXT` (the whole document as JSON, `id` included).
  *
- * Filtering: every query runs `mongo_match(doc, ?)` as the exact residual. In front of it, conditions on
- * the fields of the collection's SQLite expression indexes are ALSO emitted as plain SQL on the same
- * `json_extract(doc, '$.path')` expression, so SQLite can search the index. Such a condition must only
- * ever select a superset of the matching documents: it is emitted for string and number operands only,
- * because json_extract returns JSON true/false as the integers 1/0 and JSON null as SQL NULL (booleans
- * and nulls would need the type too). Number/text type bracketing (SQLite orders all numbers before all
- * text) keeps `$gt: 5` from scanning the strings. An index declared without `multi` promises scalars at
- * its paths; a document holding an array there is invisible to the narrowed queries (not to the others).
+ * Filtering: conditions on the fields of the collection's SQLite expression indexes are emitted as plain
+ * SQL on the same `json_extract(doc, '$.path')` expression, so SQLite can search the index. Such a
+ * condition must only ever select a superset of the matching documents: it is emitted for string and
+ * number operands only, because json_extract returns JSON true/false as the integers 1/0 and JSON null as
+ * SQL NULL (booleans and nulls would need the type too). Number/text type bracketing (SQLite orders all
+ * numbers before all text) keeps `$gt: 5` from scanning the strings. What the SQL does not express
+ * exactly runs as the residual `mongo_match(doc, ?)`; string conditions on index paths are exact and leave
+ * it, and a sort on such a path uses the plain expression, so the index delivers rows in order (a claim
+ * of the first due item reads one index entry, not the whole collection). An index declared without
+ * `multi` promises scalars at its paths; a document holding an array there is invisible to the narrowed
+ * queries (not to the others).
  */
 
 export const TABLE_PREFIX = 'coll_';
@@ -81,60 +84,92 @@ export function indexedExpressions(indexStatements: ReadonlyArray<string | null>
   return out;
 }
 
-type Where = { conds: string[]; params: unknown[] };
+type Where = {
+  conds: string[];
+  params: unknown[];
+  /** top-level filter keys the SQL expresses exactly: the residual need not check them again */
+  exact: Set<string>;
+  /** paths whose rows are all TEXT once the SQL applies: they sort by the plain (indexed) expression */
+  text: Set<string>;
+};
 
 const narrowable = (v: unknown): v is string | number =>
   typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
 
 const SQL_COMPARISON: Record<string, string> = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' };
 
-function narrowCondition(expr: string, condition: unknown, out: Where): void {
+/**
+ * Emits the SQL for one field's condition; answers whether that SQL is EXACT. It is when every operator
+ * was a string comparison, equality or `$in` of strings: on a declared-scalar (non-multi) index path the
+ * JSON string and only it compares so in SQL. Numbers are never exact (json_extract gives JSON true/false
+ * as 1/0, so `= 1` also selects `true`).
+ */
+function narrowCondition(expr: string, condition: unknown, out: Where): boolean {
   if (narrowable(condition)) {
     out.conds.push(`${expr} = ?`);
     out.params.push(condition);
-    return;
+    return typeof condition === 'string';
   }
-  if (!isPlainObject(condition)) return;
+  if (!isPlainObject(condition)) return false;
+  let exact = Object.keys(condition).length > 0;
   for (const [op, v] of Object.entries(condition)) {
     if (op === '$eq' && narrowable(v)) {
       out.conds.push(`${expr} = ?`);
       out.params.push(v);
+      exact &&= typeof v === 'string';
     } else if (op === '$in' && Array.isArray(v) && v.length > 0 && v.every(narrowable)) {
       out.conds.push(`${expr} IN (${v.map(() => '?').join(', ')})`);
       out.params.push(...v);
+      exact &&= v.every((x) => typeof x === 'string');
     } else if (SQL_COMPARISON[op] !== undefined && narrowable(v)) {
       const upward = op === '$gt' || op === '$gte';
       // numbers sort before all text: bound the open side so only the operand's type is scanned
       const bracket = typeof v === 'number' ? (upward ? ` AND ${expr} < ''` : '') : upward ? '' : ` AND ${expr} >= ''`;
       out.conds.push(`${expr} ${SQL_COMPARISON[op]} ?${bracket}`);
       out.params.push(v);
-    }
+      exact &&= typeof v === 'string';
+    } else exact = false;
   }
+  return exact;
 }
 
-function collectNarrowing(filter: Filter, indexed: ReadonlySet<string>, out: Where): void {
+function collectNarrowing(filter: Filter, indexed: ReadonlySet<string>, out: Where, top: boolean): void {
   for (const [key, value] of Object.entries(filter)) {
     if (key === '$and') {
-      for (const sub of value as Filter[]) collectNarrowing(sub, indexed, out);
+      for (const sub of value as Filter[]) collectNarrowing(sub, indexed, out, false);
     } else if (key === 'id') {
       // the primary key column: always indexed, always holds the document's id
-      narrowCondition('id', value, out);
+      if (narrowCondition('id', value, out) && top) out.exact.add(key);
     } else if (!key.startsWith('$')) {
       const expr = extractExpr(key);
-      if (expr !== null && indexed.has(expr)) narrowCondition(expr, value, out);
+      if (expr === null || !indexed.has(expr)) continue;
+      if (narrowCondition(expr, value, out)) {
+        out.text.add(key);
+        if (top) out.exact.add(key);
+      }
     }
   }
 }
 
-/** ` WHERE …` (or '') for a validated filter: index narrowing, then the exact residual. */
-export function whereClause(filter: Filter, indexed: ReadonlySet<string>): { sql: string; params: unknown[] } {
-  const out: Where = { conds: [], params: [] };
-  collectNarrowing(filter, indexed, out);
-  if (Object.keys(filter).length > 0) {
-    out.conds.push('mongo_match(doc, ?)');
-    out.params.push(JSON.stringify(normalizeFilter(filter)));
+function narrowing(filter: Filter, indexed: ReadonlySet<string>): Where {
+  const out: Where = { conds: [], params: [], exact: new Set(), text: new Set() };
+  collectNarrowing(filter, indexed, out, true);
+  return out;
+}
+
+/**
+ * ` WHERE …` (or '') for a validated filter: index narrowing, then the exact residual (`mongo_match`, a
+ * JSON.parse per row) for what the SQL does not express exactly; none when it expresses all of it.
+ */
+export function whereClause(filter: Filter, indexed: ReadonlySet<string>, where = narrowing(filter, indexed)): { sql: string; params: unknown[] } {
+  const conds = [...where.conds];
+  const params = [...where.params];
+  const residual = Object.fromEntries(Object.entries(filter).filter(([k]) => !where.exact.has(k)));
+  if (Object.keys(residual).length > 0) {
+    conds.push('mongo_match(doc, ?)');
+    params.push(JSON.stringify(normalizeFilter(residual)));
   }
-  return { sql: out.conds.length > 0 ? ` WHERE ${out.conds.join(' AND ')}` : '', params: out.params };
+  return { sql: conds.length > 0 ? ` WHERE ${conds.join(' AND ')}` : '', params };
 }
 
 /** sortRank of a json_type: null/missing 0, numbers 1, text 2, objects 3, arrays 4, booleans 5 */
@@ -147,7 +182,7 @@ const rankOf = (type: string) =>
  * total order that paging can rely on. Scalars sort natively (type rank, then json_extract: numbers by
  * value, text by BINARY = code point order, booleans as 0/1); objects and arrays by mongo_sort_key.
  */
-export function orderByClause(sort: Sort | undefined): string {
+export function orderByClause(sort: Sort | undefined, text: ReadonlySet<string> = new Set()): string {
   const terms: string[] = [];
   for (const [path, dir] of Object.entries(sort ?? {})) {
     if (dir !== 1 && dir !== -1) throw new Error(`read store sort: direction of ${path} must be 1 or -1`);
@@ -163,6 +198,11 @@ export function orderByClause(sort: Sort | undefined): string {
     }
     const type = `json_type(doc, ${quoteText(p)})`;
     const value = `json_extract(doc, ${quoteText(p)})`;
+    if (text.has(path)) {
+      // every row holds text there (the WHERE says so): the plain expression, which an index can deliver in order
+      terms.push(`${value} ${d}`);
+      continue;
+    }
     terms.push(
       `${rankOf(type)} ${d}`,
       `CASE WHEN ${type} IN ('object', 'array') THEN mongo_sort_key(${value}) ELSE ${value} END ${d}`,
@@ -188,8 +228,9 @@ export function selectSql(
   options: FindOptions = {},
 ): { sql: string; params: unknown[] } {
   const { skip, limit } = checkPaging(options);
-  const where = whereClause(filter, indexed);
-  let sql = `SELECT ${columns} FROM ${tableOf(collection)}${where.sql}${orderByClause(options.sort)}`;
+  const narrowed = narrowing(filter, indexed);
+  const where = whereClause(filter, indexed, narrowed);
+  let sql = `SELECT ${columns} FROM ${tableOf(collection)}${where.sql}${orderByClause(options.sort, narrowed.text)}`;
   const params = [...where.params];
   if (limit > 0 || skip > 0) {
     sql += ' LIMIT ? OFFSET ?';

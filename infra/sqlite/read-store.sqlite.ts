@@ -8,6 +8,7 @@ import { registerReadStoreFunctions } from './read-store.functions.ts';
 import { createMutex } from './read-store.mutex.ts';
 import * as ops from './read-store.ops.ts';
 import { assertCollectionName } from './read-store.sql.ts';
+import { createUnitOfWork, type UnitOfWork } from './read-store.unit-of-work.ts';
 
 export type SqliteReadStoreOptions = {
   /** database file, apart from the event log's; its folder is created when missing */
@@ -90,7 +91,7 @@ function openDatabase(file: string, readonly: boolean): Database.Database {
   return db;
 }
 
-type Tx = { open: boolean; session: TransactionSession };
+type Tx = { open: boolean; session: TransactionSession; work: UnitOfWork };
 
 export function createSqliteReadStore(options: SqliteReadStoreOptions): ReadStore {
   const { file } = options;
@@ -129,21 +130,36 @@ export function createSqliteReadStore(options: SqliteReadStoreOptions): ReadStor
     return mutex.run(() => withWriteLock(() => fn(writer)));
   }
 
+  /**
+   * Inside a transaction, document writes go to its unit of work (written at commit, or before a query
+   * that needs them); outside, straight to the table.
+   */
   function collection<T extends Doc = Doc>(name: string, tx?: Tx): Collection<T> {
     assertCollectionName(name);
+    const inTx = () => connectionFor(tx).tx;
+    /** a query on the collection: inside a transaction, its buffered writes first */
+    const query = <R>(fn: (c: ops.Conn) => R) =>
+      read(tx, (c) => {
+        inTx()?.work.flush(c, name);
+        return fn(c);
+      });
+    const change = <R>(buffered: (w: UnitOfWork, c: ops.Conn) => R, direct: (c: ops.Conn) => R) =>
+      write(tx, (c) => {
+        const t = inTx();
+        return t ? buffered(t.work, c) : direct(c);
+      });
     return {
-      get: (id) => read(tx, (c) => ops.get<T>(c, name, id)),
-      upsert: (doc) => write(tx, (c) => ops.upsert(c, name, doc)),
-      patch: (id, update) => write(tx, (c) => ops.patch(c, name, id, update)),
-      delete: (id) => write(tx, (c) => ops.remove(c, name, id)),
-      deleteMany: (filter) => write(tx, (c) => ops.removeMany(c, name, filter)),
-      find: (filter = {}, options) => read(tx, (c) => ops.find<T>(c, name, filter, options)),
-      findOne: (filter = {}, options) =>
-        read(tx, (c) => ops.find<T>(c, name, filter, { ...options, limit: 1 })[0] ?? null),
-      count: (filter = {}) => read(tx, (c) => ops.count(c, name, filter)),
-      groupCount: (field, filter = {}) => read(tx, (c) => ops.groupCount(c, name, field, filter)),
+      get: (id) => read(tx, (c) => inTx()?.work.get<T>(c, name, id) ?? ops.get<T>(c, name, id)),
+      upsert: (doc) => change((w) => w.upsert(name, doc), (c) => ops.upsert(c, name, doc)),
+      patch: (id, update) => change((w, c) => w.patch(c, name, id, update), (c) => ops.patch(c, name, id, update)),
+      delete: (id) => change((w, c) => w.remove(c, name, id), (c) => ops.remove(c, name, id)),
+      deleteMany: (filter) => change((w, c) => (w.flush(c, name), ops.removeMany(c, name, filter)), (c) => ops.removeMany(c, name, filter)),
+      find: (filter = {}, options) => query((c) => ops.find<T>(c, name, filter, options)),
+      findOne: (filter = {}, options) => query((c) => ops.find<T>(c, name, filter, { ...options, limit: 1 })[0] ?? null),
+      count: (filter = {}) => query((c) => ops.count(c, name, filter)),
+      groupCount: (field, filter = {}) => query((c) => ops.groupCount(c, name, field, filter)),
       findOneAndUpdate: (filter, update, options) =>
-        write(tx, (c) => ops.findOneAndUpdate<T>(c, name, filter, update, options?.sort)),
+        change((w, c) => (w.flush(c, name), ops.findOneAndUpdate<T>(c, name, filter, update, options?.sort)), (c) => ops.findOneAndUpdate<T>(c, name, filter, update, options?.sort)),
     };
   }
 
@@ -169,18 +185,22 @@ export function createSqliteReadStore(options: SqliteReadStoreOptions): ReadStor
       return mutex.run(async () => {
         const tx: Tx = {
           open: true,
+          work: createUnitOfWork(),
           session: {
             collection: <T extends Doc = Doc>(name: string) => collection<T>(name, tx),
             // the transaction's statements run one at a time on the writer, so a savepoint brackets exactly
             // the writes fn makes
             async savepoint<S>(fn: (session: ReadStoreSession) => Promise<S>): Promise<S> {
               const name = `sp${++savepoints}`;
+              guard(() => tx.work.flush(writer));
               guard(() => writer.db.exec(`SAVEPOINT ${name}`));
               try {
                 const result = await fn(tx.session);
+                guard(() => tx.work.flush(writer));
                 guard(() => writer.db.exec(`RELEASE ${name}`));
                 return result;
               } catch (e) {
+                tx.work.discard();
                 if (writer.db.open && writer.db.inTransaction) {
                   writer.db.exec(`ROLLBACK TO ${name}`);
                   writer.db.exec(`RELEASE ${name}`);
@@ -194,14 +214,20 @@ export function createSqliteReadStore(options: SqliteReadStoreOptions): ReadStor
         await withWriteLock(() => writer.db.exec('BEGIN IMMEDIATE'));
         try {
           const result = await txContext.run(tx, () => fn(tx.session));
+          guard(() => tx.work.flush(writer));
           guard(() => writer.db.exec('COMMIT'));
           return result;
         } catch (e) {
+          tx.work.discard();
           if (writer.db.open && writer.db.inTransaction) writer.db.exec('ROLLBACK');
           writer.forgetSchema(); // the rollback may have undone a CREATE INDEX
           throw e;
         } finally {
           tx.open = false;
+          // Node 20's AsyncLocalStorage keeps promise hooks on for the whole process once entered, which
+          // makes every promise (HTTP requests, workers) markedly slower; off again when no transaction of
+          // this store is open (they are serialized by the mutex)
+          txContext.disable();
         }
       });
     },

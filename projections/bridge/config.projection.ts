@@ -8,7 +8,7 @@ import { readModel } from '../core/read-model.ts';
 /**
  * `bridge.config`: the configuration center's key listing for the admin API. A secret entry's value never
  * reaches this read model (only that it is secret); lookups that deliveries depend on read the entry
- * streams instead (commands/bridge/config-center.ts).
+ * streams instead (commands/bridge/config-center.commands.ts).
  */
 export const CONFIG_PROJECTION = 'bridge.config';
 

@@ -5,7 +5,7 @@ import { readModel } from '../core/read-model.ts';
 import { RULES_PROJECTION, type OptOutDoc, type RuleDoc } from './rules.projection.ts';
 
 /**
- * The RulesIndex of commands/bridge/contracts.ts over the `bridge.rules` read model (structurally that
+ * The RulesIndex of commands/bridge/bridge.contracts.ts over the `bridge.rules` read model (structurally that
  * type: projections/ may not import commands/).
  *
  * rulesForBus(bus) answers every enabled rule on the bus: on a custom bus the owner's rules; on a platform

@@ -1,4 +1,4 @@
-import { DomainError } from '../../domain/core/domain-error.ts';
+import { coreError } from '../../domain/core/core.errors.ts';
 import type { Filter, ReadStore } from '../../infra/core/read-store.port.ts';
 import { readModel } from '../core/read-model.ts';
 import { TRACE_COLLECTION, TRACE_PROJECTION, type TraceDoc } from './trace.projection.ts';
@@ -33,7 +33,7 @@ function decodeCursor(cursor: string): Cursor {
   } catch {
     // falls through to the 400
   }
-  throw new DomainError('REQUEST.INVALID', 400, 'cursor is not one this API answered', [{ in: 'query', field: 'cursor', message: 'is not a valid cursor' }]);
+  throw coreError('REQUEST.INVALID', 'cursor is not one this API answered', [{ in: 'query', field: 'cursor', message: 'is not a valid cursor' }]);
 }
 
 export function createTraceQueries(readStore: ReadStore) {

@@ -4,7 +4,7 @@ import { matchesFilter } from '../../infra/core/event-filter.ts';
 import type { ReadStoreSession } from '../../infra/core/read-store.port.ts';
 import { checkpoints } from './checkpoints.ts';
 import type { Projection, ProjectionCheckpoint } from './projection.ts';
-import { projectionStore } from './projection-store.ts';
+import { projectionStore, type EnsureCollection } from './projection-store.ts';
 
 export const projectionFilter = (p: Projection): AllFilter => ({
   ...(p.categories && { categories: p.categories }),
@@ -34,7 +34,7 @@ export async function applyBatch(
   projection: Projection,
   events: RecordedEvent[],
   now: string,
-  options: { generation?: number; expectVersion?: number; position?: string } = {},
+  options: { generation?: number; expectVersion?: number; position?: string; ensure?: EnsureCollection } = {},
 ): Promise<ProjectionCheckpoint | null> {
   const cps = checkpoints(tx);
   const cp = await cps.get(projection.name);
@@ -47,7 +47,7 @@ export async function applyBatch(
   const covered = options.position !== undefined && (last === undefined || options.position > last) ? options.position : last;
   if (covered === undefined || covered <= cp.position) return null;
   const relevant = events.filter((e) => e.position > cp.position && wants(projection, e));
-  if (relevant.length > 0) await projection.apply(relevant, projectionStore(tx, projection, options.generation ?? cp.generation));
+  if (relevant.length > 0) await projection.apply(relevant, projectionStore(tx, projection, options.generation ?? cp.generation, options.ensure));
   const next = { ...cp, position: covered, updatedAt: now };
   await cps.upsert(next);
   return next;

@@ -1,21 +1,29 @@
 import type { ReadStore, ReadStoreSession } from '../../infra/core/read-store.port.ts';
 import { START } from '../../infra/core/position.ts';
-import { CHECKPOINTS, physicalName, type Projection, type ProjectionCheckpoint } from './projection.ts';
+import { CHECKPOINTS, isPartitionOf, physicalName, type Projection, type ProjectionCheckpoint } from './projection.ts';
 
 export const checkpoints = (session: ReadStoreSession) => session.collection<ProjectionCheckpoint>(CHECKPOINTS);
 
 export const readCheckpoint = (session: ReadStoreSession, name: string) => checkpoints(session).get(name);
 
-/** Creates the collections of one generation with the projection's indexes. */
+/** Creates the collections of one generation with the projection's indexes (partitioned ones: on first use). */
 export async function ensureGeneration(store: ReadStore, projection: Projection, generation: number): Promise<void> {
   for (const [name, spec] of Object.entries(projection.collections)) {
+    if (spec.partitioned) continue;
     await store.ensureCollection(physicalName(projection.name, name, generation), spec);
   }
 }
 
+/** Drops the collections of one generation, every partition of the partitioned ones included. */
 export async function dropGeneration(store: ReadStore, projection: Projection, generation: number): Promise<void> {
-  for (const name of Object.keys(projection.collections)) {
-    await store.dropCollection(physicalName(projection.name, name, generation));
+  const partitioned = Object.entries(projection.collections).filter(([, spec]) => spec.partitioned).map(([name]) => name);
+  const existing = partitioned.length > 0 ? await store.listCollections() : [];
+  for (const [name, spec] of Object.entries(projection.collections)) {
+    if (!spec.partitioned) {
+      await store.dropCollection(physicalName(projection.name, name, generation));
+      continue;
+    }
+    for (const physical of existing.filter((n) => isPartitionOf(n, projection.name, name, generation))) await store.dropCollection(physical);
   }
 }
 

@@ -2,7 +2,7 @@ import type { RecordedEvent } from '../../domain/core/event.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { ConsumerRetired, type ConsumerBatch, type LogConsumer } from '../../infra/core/log-consumer.ts';
-import type { ReadStore } from '../../infra/core/read-store.port.ts';
+import type { CollectionSpec, ReadStore } from '../../infra/core/read-store.port.ts';
 import { isStoreUnavailable } from '../../infra/core/store-errors.ts';
 import { applyBatch, projectionFilter, ProjectionVersionChanged, wants } from './apply-batch.ts';
 import { checkpoints, initCheckpoint } from './checkpoints.ts';
@@ -39,6 +39,7 @@ export function createProjectionConsumer(o: ProjectionConsumerOptions): LogConsu
   const { eventStore, readStore, projection, clock } = o;
   const maxAttempts = o.maxAttempts ?? 3;
   const now = () => clock.now().toISOString();
+  const ensure = (name: string, spec: CollectionSpec) => readStore.ensureCollection(name, spec);
   let failures = 0;
   let parkedReady = false;
 
@@ -48,7 +49,7 @@ export function createProjectionConsumer(o: ProjectionConsumerOptions): LogConsu
   async function applyOneByOne(events: RecordedEvent[], position: string): Promise<void> {
     for (const event of events) {
       try {
-        await readStore.transaction((tx) => applyBatch(tx, projection, [event], now(), { expectVersion: projection.version }));
+        await readStore.transaction((tx) => applyBatch(tx, projection, [event], now(), { ensure, expectVersion: projection.version }));
       } catch (err) {
         if (transient(err)) throw err;
         await readStore.transaction(async (tx) => {
@@ -60,7 +61,7 @@ export function createProjectionConsumer(o: ProjectionConsumerOptions): LogConsu
         o.onParked?.(event, err);
       }
     }
-    await readStore.transaction((tx) => applyBatch(tx, projection, [], now(), { expectVersion: projection.version, position }));
+    await readStore.transaction((tx) => applyBatch(tx, projection, [], now(), { ensure, expectVersion: projection.version, position }));
   }
 
   return {
@@ -87,7 +88,7 @@ export function createProjectionConsumer(o: ProjectionConsumerOptions): LogConsu
     async handle(page) {
       try {
         await readStore.transaction((tx) =>
-          applyBatch(tx, projection, page.events, now(), { expectVersion: projection.version, position: page.position }),
+          applyBatch(tx, projection, page.events, now(), { ensure, expectVersion: projection.version, position: page.position }),
         );
         failures = 0;
         return page.position;

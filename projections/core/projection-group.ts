@@ -76,7 +76,7 @@ export function createProjectionGroup(o: ProjectionGroupOptions): ProjectionGrou
     if (cp.version !== projection.version) throw new ProjectionVersionChanged(cp.version, projection.version);
     const relevant = page.events.filter((e) => e.position > cp.position && wants(projection, e));
     if (relevant.length === 0) return;
-    await projection.apply(relevant, projectionStore(session, projection, cp.generation));
+    await projection.apply(relevant, projectionStore(session, projection, cp.generation, (name, spec) => readStore.ensureCollection(name, spec)));
     await checkpoints(session).upsert({ ...cp, position: page.position > cp.position ? page.position : cp.position, updatedAt: now });
   }
 

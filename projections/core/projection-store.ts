@@ -1,14 +1,62 @@
-import type { ReadStoreSession } from '../../infra/core/read-store.port.ts';
-import { physicalName, type Projection, type ProjectionStore } from './projection.ts';
+import type { Collection, CollectionSpec, Doc, IndexSpec, ReadStoreSession } from '../../infra/core/read-store.port.ts';
+import { partitionedName, physicalName, type Projection, type ProjectionStore } from './projection.ts';
 
-/** Maps a projection's logical collection names onto one generation's physical collections. */
-export function projectionStore(session: ReadStoreSession, projection: Projection, generation: number): ProjectionStore {
+/** Creates a collection with its indexes (ReadStore.ensureCollection; inside a transaction it joins it). */
+export type EnsureCollection = (name: string, spec: CollectionSpec) => Promise<void>;
+
+/**
+ * Maps a projection's logical collection names onto one generation's physical collections. Partitioned
+ * collections are ensured (created with their indexes) on their first use through this store: `ensure`
+ * is the read store's ensureCollection; without it they are created by their first write, unindexed.
+ */
+export function projectionStore(session: ReadStoreSession, projection: Projection, generation: number, ensure?: EnsureCollection): ProjectionStore {
+  const ensured = new Map<string, Promise<void>>();
   return {
-    collection(name) {
-      if (!(name in projection.collections)) {
+    collection<T extends Doc = Doc>(name: string, partition?: string, indexes?: IndexSpec[]): Collection<T> {
+      const spec = projection.collections[name];
+      if (spec === undefined) {
         throw new Error(`projection ${projection.name} has no collection "${name}" (declare it in collections)`);
       }
-      return session.collection(physicalName(projection.name, name, generation));
+      if (!spec.partitioned) {
+        if (partition !== undefined) throw new Error(`collection ${projection.name}.${name} is not partitioned`);
+        return session.collection<T>(physicalName(projection.name, name, generation));
+      }
+      if (partition === undefined) throw new Error(`collection ${projection.name}.${name} is partitioned: name the partition`);
+      const physical = partitionedName(projection.name, partition, name, generation);
+      const inner = session.collection<T>(physical);
+      if (ensure === undefined) return inner;
+      const ready = () => {
+        let p = ensured.get(physical);
+        if (p === undefined) {
+          const { partitioned: _p, ...base } = spec;
+          p = ensure(physical, { ...base, indexes: [...(base.indexes ?? []), ...(indexes ?? [])] });
+          ensured.set(physical, p);
+        }
+        return p;
+      };
+      return ensuredFirst(inner, ready);
     },
+  };
+}
+
+/** `inner`, each call of which waits for `ready` first (the collection's creation with its indexes). */
+function ensuredFirst<T extends Doc>(inner: Collection<T>, ready: () => Promise<void>): Collection<T> {
+  const after =
+    <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      await ready();
+      return fn(...args);
+    };
+  return {
+    get: after((id) => inner.get(id)),
+    upsert: after((doc) => inner.upsert(doc)),
+    patch: after((id, update) => inner.patch(id, update)),
+    delete: after((id) => inner.delete(id)),
+    deleteMany: after((filter) => inner.deleteMany(filter)),
+    find: after((filter, options) => inner.find(filter, options)),
+    findOne: after((filter, options) => inner.findOne(filter, options)),
+    count: after((filter) => inner.count(filter)),
+    groupCount: after((field, filter) => inner.groupCount(field, filter)),
+    findOneAndUpdate: after((filter, update, options) => inner.findOneAndUpdate(filter, update, options)),
   };
 }

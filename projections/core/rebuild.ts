@@ -51,7 +51,7 @@ export async function rebuildProjections(o: RebuildOptions & { projections: Proj
     for (const { projection, generation } of targets) {
       const relevant = page.filter((e) => wants(projection, e));
       if (relevant.length === 0) continue;
-      await projection.apply(relevant, projectionStore(tx, projection, generation));
+      await projection.apply(relevant, projectionStore(tx, projection, generation, (name, spec) => readStore.ensureCollection(name, spec)));
       applied += relevant.length;
     }
     events += page.length;

@@ -5,7 +5,9 @@ import { spawn } from 'node:child_process';
  * share its event loop) and waits for its `READY <json>` line; `stop` sends SIGTERM and waits for the exit.
  */
 export async function spawnBenchServer<T>(args: string[], label: string, nodeFlags: string[] = []): Promise<{ ready: T; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // BENCH_CHILD_PROF=<dir>: every server writes a CPU profile there when it stops
+  const prof = process.env.BENCH_CHILD_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CHILD_PROF}`] : [];
+  const child = spawn(process.execPath, [...prof, ...nodeFlags, '--import', 'tsx', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stderr!.on('data', (d) => (err += d));

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import express from 'express';
 import { pino } from 'pino';
-import { createBusCommands } from '../../commands/bridge/buses.ts';
+import { createBusCommands } from '../../commands/bridge/buses.commands.ts';
 import { createDirectoryCommands } from '../../commands/identity/directory.commands.ts';
 import { startHttpServer } from '../../http/core/server.ts';
 import { systemClock } from '../../infra/core/clock.port.ts';

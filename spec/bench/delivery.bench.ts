@@ -129,7 +129,6 @@ export async function deliveryBench(): Promise<void> {
     spawnBenchServer<{ url: string; token: string }>(
       [fixture, dir, receiverUrl, ...flags],
       'platform',
-      process.env.BENCH_CHILD_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CHILD_PROF}`] : [],
     );
   /** one deployment on a fresh data directory: `roles` are the processes' flags, the first one sets up */
   const measure = async (roles: string[][]) => {

@@ -4,11 +4,13 @@ import { bridgeBench } from './bridge.bench.ts';
 import { coreBench } from './core.bench.ts';
 import { deliveryBench } from './delivery.bench.ts';
 import { identityBench } from './identity.bench.ts';
+import { logReaderBench } from './log-reader.bench.ts';
 import { matcherBench } from './matcher.bench.ts';
 
 const only = process.argv.slice(2);
 const sections: Array<[string, () => Promise<void>]> = [
   ['core', coreBench],
+  ['log', logReaderBench],
   ['identity', identityBench],
   ['matcher', matcherBench],
   ['bridge', bridgeBench],

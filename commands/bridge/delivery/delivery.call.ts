@@ -1,4 +1,4 @@
-import type { DeliveryOutcome, DeliveryRequest, TargetAdapter } from '../delivery-contracts.ts';
+import type { DeliveryOutcome, DeliveryRequest, TargetAdapter } from '../delivery.contracts.ts';
 
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 

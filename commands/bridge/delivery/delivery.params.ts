@@ -1,8 +1,8 @@
 import { renderParam } from '../../../domain/bridge/conversion/index.ts';
 import type { LiveDelivery } from '../../../domain/bridge/delivery.decider.ts';
 import { PLATFORM_TENANT, type BridgeEvent } from '../../../domain/bridge/model.ts';
-import type { ConfigCenter } from '../contracts.ts';
-import type { ResolvedParams } from '../delivery-contracts.ts';
+import type { ConfigCenter } from '../bridge.contracts.ts';
+import type { ResolvedParams } from '../delivery.contracts.ts';
 
 export type TenantProfile = { supportMailGroup?: string | undefined } & Record<string, unknown>;
 

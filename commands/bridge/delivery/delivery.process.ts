@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { fold } from '../../../domain/core/decider.ts';
 import { isDomainError } from '../../../domain/core/domain-error.ts';
 import type { RecordedEvent } from '../../../domain/core/event.ts';
 import {
@@ -16,8 +15,9 @@ import type { Clock } from '../../../infra/core/clock.port.ts';
 import type { EventStore } from '../../../infra/core/event-store.port.ts';
 import { isWrongExpectedRevision } from '../../../infra/core/store-errors.ts';
 import { commandHandler } from '../../core/command-handler.ts';
-import type { DeliveryOutcome, TargetAdapter } from '../delivery-contracts.ts';
-import { createRuleTargetCommands } from '../rule-target-state.ts';
+import { createStreamCache } from '../../core/stream-cache.ts';
+import type { DeliveryOutcome, TargetAdapter } from '../delivery.contracts.ts';
+import { createRuleTargetCommands } from '../rule-target-state.commands.ts';
 import { callTarget } from './delivery.call.ts';
 import { resolveParams, type ParamSources } from './delivery.params.ts';
 
@@ -56,8 +56,11 @@ export type DeliveryProcessDeps = ParamSources & {
   eventStore: EventStore;
   clock: Clock;
   adapterFor(typeId: number): TargetAdapter | undefined;
-  /** the publishing caller's token, while the delivery runs (Bearer connections that forward it); never recorded */
-  callerToken?(eventKey: string, tenant: string): Promise<string | undefined>;
+  /**
+   * the publishing caller's token, while the delivery runs (Bearer connections that forward it); never
+   * recorded. `ref`: where putEvent kept it (EventAccepted's callerTokenRef, else the event key)
+   */
+  callerToken?(ref: string, tenant: string): Promise<string | undefined>;
   timeoutMs: number;
   /** an attempt without outcome older than this counts as uncertain */
   leaseMs: number;
@@ -79,13 +82,15 @@ export function createDeliveryProcess(deps: DeliveryProcessDeps) {
   const decide = commandHandler(eventStore, deliveryDecider);
   const now = () => clock.now().toISOString();
 
+  // a delivery is loaded a few times in its life (each step, each attempt): only newer events are read
+  const deliveries = createStreamCache<DeliveryEvent, { delivery: DeliveryState; first?: RecordedEvent }>(eventStore, {
+    initialState: () => ({ delivery: deliveryDecider.initialState() }),
+    evolve: (s, e) => ({ delivery: deliveryDecider.evolve(s.delivery, e), first: s.first ?? (e as unknown as RecordedEvent) }),
+  });
+
   async function load(stream: string): Promise<Loaded> {
-    const events = await eventStore.readStream(stream);
-    return {
-      state: fold(deliveryDecider, events as unknown as DeliveryEvent[]),
-      revision: events.length - 1,
-      ...(events[0] !== undefined && { first: events[0] }),
-    };
+    const { state, revision } = await deliveries.load(stream);
+    return { state: state.delivery, revision, ...(state.first !== undefined && { first: state.first }) };
   }
 
   /** decides on the loaded state and appends with its revision; Raced when another worker wrote first */
@@ -155,7 +160,7 @@ export function createDeliveryProcess(deps: DeliveryProcessDeps) {
   async function attempt(stream: string, loaded: Loaded): Promise<DeliveryStep> {
     const s = loaded.state as LiveDelivery;
     const sch = s.scheduled;
-    const { event, publisher } = await accepted(s);
+    const { event, publisher, callerTokenRef } = await accepted(s);
     const attemptId = randomUUID();
     const adapter = deps.adapterFor(sch.typeId);
     const resolved = adapter === undefined ? ({ ok: false, error: `no target adapter for TypeId ${sch.typeId}` } as const) : await resolveParams(deps, s, event);
@@ -176,7 +181,7 @@ export function createDeliveryProcess(deps: DeliveryProcessDeps) {
     } else {
       const started = await apply(stream, loaded, [{ type: 'StartAttempt', attemptId, now: now() }], `attempt/${attemptId}`);
       const inFlight = started.state as LiveDelivery;
-      const callerToken = await deps.callerToken?.(sch.eventKey, sch.tenant);
+      const callerToken = await deps.callerToken?.(callerTokenRef ?? sch.eventKey, sch.tenant);
       const outcome = await callTarget(
         adapter,
         {

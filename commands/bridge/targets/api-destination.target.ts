@@ -3,11 +3,11 @@ import { HEADER_NAME } from '../../../domain/bridge/connection.decider.ts';
 import { queryPath } from '../../../domain/bridge/conversion/json-path.ts';
 import { renderDestinationUrl } from '../../../domain/bridge/destination-url.ts';
 import { isDestinationRefused, type HttpClient, type HttpResponse } from '../../../infra/core/http-client.port.ts';
-import type { ApiDestinationReader } from '../api-destinations.ts';
-import type { ResolvedConnection, ConnectionReader } from '../connections.ts';
-import type { ConfigCenter } from '../contracts.ts';
-import { TARGET_TYPES, type DeliveryOutcome, type DeliveryRequest, type TargetAdapter } from '../delivery-contracts.ts';
-import { isOAuthTokenError, type OAuthTokenCache } from '../oauth-token-cache.ts';
+import type { ApiDestinationReader } from '../api-destinations.commands.ts';
+import type { ResolvedConnection, ConnectionReader } from '../connections.commands.ts';
+import type { ConfigCenter } from '../bridge.contracts.ts';
+import { TARGET_TYPES, type DeliveryOutcome, type DeliveryRequest, type TargetAdapter } from '../delivery.contracts.ts';
+import { isOAuthTokenError, type OAuthTokenCache } from '../oauth-token.cache.ts';
 
 /**
  * The API destination target (TypeId 4): one HTTP call to the destination the NAME parameter names.

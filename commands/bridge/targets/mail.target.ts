@@ -1,5 +1,5 @@
 import type { MailMessage, MailSender, MailSendFailure } from '../../../infra/core/mail.port.ts';
-import { TARGET_TYPES, type DeliveryOutcome, type DeliveryRequest, type TargetAdapter } from '../delivery-contracts.ts';
+import { TARGET_TYPES, type DeliveryOutcome, type DeliveryRequest, type TargetAdapter } from '../delivery.contracts.ts';
 
 /**
  * The mail service target (TypeId 1): one SMTP submission per attempt, through the MailSender port.

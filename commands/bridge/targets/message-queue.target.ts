@@ -2,12 +2,12 @@ import { isDomainError } from '../../../domain/core/domain-error.ts';
 import { MQ_SEND_TYPES, parseAppNames, type MqSendType } from '../../../domain/bridge/mq.decider.ts';
 import type { Clock } from '../../../infra/core/clock.port.ts';
 import type { EventStore } from '../../../infra/core/event-store.port.ts';
-import { TARGET_TYPES, type DeliveryOutcome, type TargetAdapter } from '../delivery-contracts.ts';
-import { createMqTopics, type MqTopics } from '../mq-topics.ts';
+import { TARGET_TYPES, type DeliveryOutcome, type TargetAdapter } from '../delivery.contracts.ts';
+import { createMqTopics, type MqTopics } from '../mq-topics.store.ts';
 
 /**
  * The platform message-queue target (TypeId 2): appends the message to the topic log of the event's
- * tenant (`mqTopic-<tenant>.<topic>`), where consuming services pull it (commands/bridge/mq-consumers.ts,
+ * tenant (`mqTopic-<tenant>.<topic>`), where consuming services pull it (commands/bridge/mq-consumers.commands.ts,
  * http/bridge/mq.router.ts).
  *
  * Parameters (resolved by the engine): SEND_TYPE APP or BROADCAST; APP_NAME, for APP, the receiving

@@ -1,5 +1,5 @@
 import { isDestinationRefused, type HttpClient } from '../../../infra/core/http-client.port.ts';
-import { TARGET_TYPES, type DeliveryOutcome, type TargetAdapter } from '../delivery-contracts.ts';
+import { TARGET_TYPES, type DeliveryOutcome, type TargetAdapter } from '../delivery.contracts.ts';
 
 /**
  * The preset HTTP client target (TypeId 3): POSTs the BODY as JSON to the receive-event endpoint of a

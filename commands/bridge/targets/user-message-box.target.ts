@@ -3,7 +3,7 @@ import { userMessageDecider, userMessageStream } from '../../../domain/bridge/us
 import type { Clock } from '../../../infra/core/clock.port.ts';
 import type { EventStore } from '../../../infra/core/event-store.port.ts';
 import { commandHandler } from '../../core/command-handler.ts';
-import { TARGET_TYPES, type DeliveryOutcome, type DeliveryRequest, type TargetAdapter } from '../delivery-contracts.ts';
+import { TARGET_TYPES, type DeliveryOutcome, type DeliveryRequest, type TargetAdapter } from '../delivery.contracts.ts';
 
 /**
  * The user message box target (TypeId 5): puts a message into one user's inbox, an event-sourced

@@ -6,7 +6,7 @@ import { renderTemplate } from './template.ts';
 /**
  * A target's content conversion (the spec's table): complete event, partial (JSONPath), constant,
  * template, environment variable (a configuration-center key). Same shape as `Convert` in
- * commands/bridge/contracts.ts (domain/ cannot import it; spec/domain/bridge/conversion checks they agree).
+ * commands/bridge/bridge.contracts.ts (domain/ cannot import it; spec/domain/bridge/conversion checks they agree).
  */
 export type ConversionOutcome =
   | { ok: true; payload: unknown; missing: string[] }

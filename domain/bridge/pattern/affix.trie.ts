@@ -13,9 +13,10 @@
  * else looks ahead), so a node's targets are skipped when the walk stands between the two halves of a pair.
  *
  * Layout: matchers are added to a trie of Maps; the first walk after an add compiles it (compile() below)
- * into typed arrays, where a node is a few numbers and its children a run of slots indexed by code unit. With
- * 10,000 rules the trie is cold memory for most of its nodes; a step costs a node's numbers and one slot
- * (two cache lines) instead of a node object, a Map and its hash table.
+ * into one Int32Array of nodes, breadth first, where the children of a node over a narrow range of code
+ * units (digits, letters) are consecutive nodes, one per code unit of the range (the missing ones empty): the
+ * child for a unit is found by arithmetic, and a step costs the cache line of one node. With 10,000 rules most
+ * of the trie is cold memory, where a node object, a Map and its hash table cost several.
  */
 export type AffixTrie<T> = {
   add(text: string, target: T): void;
@@ -28,18 +29,17 @@ type BuildNode<T> = { children: Map<number, BuildNode<T>> | undefined; targets: 
 
 // A node's numbers in Compiled.nodes, NODE apart.
 const NODE = 4;
-const LO = 0; // the code unit of the first slot
-const SPAN = 1; // how many slots (0: a leaf), or WIDE when the children are in a Map
-const BASE = 2; // where the slots start in Compiled.slots
+const LO = 0; // the code unit of the first child
+const SPAN = 1; // how many children (0: a leaf), or WIDE when the children are in Compiled.wide
+const FIRST = 2; // the first child's node number: the child for unit u is FIRST + u - LO
 const TARGETS = 3; // where the targets start in Compiled.targets; they end where the next node's start
 const WIDE = -1;
-// Children take dense slots when the slots are at most DENSITY per child (or SMALL in all): digits, letters.
+// Children are laid out densely when that takes at most DENSITY nodes per child (or SMALL in all).
 const DENSITY = 4;
 const SMALL = 16;
 
 type Compiled<T> = {
   readonly nodes: Int32Array; // NODE numbers per node, root first, and one extra TARGETS entry at the end
-  readonly slots: Int32Array; // child node index per code unit in [LO, LO + SPAN), -1 for none
   readonly wide: ReadonlyMap<number, ReadonlyMap<number, number>>; // node -> code unit -> child, for WIDE nodes
   readonly targets: readonly T[];
 };
@@ -50,23 +50,19 @@ const isLow = (unit: number) => unit >= 0xdc00 && unit <= 0xdfff;
 /** Numbers the nodes breadth first (the hot top levels sit together) and lays them out (iterative: a trie is as deep as its longest text). */
 function compile<T>(root: BuildNode<T>): Compiled<T> {
   const order: BuildNode<T>[] = [root];
-  const index = new Map<BuildNode<T>, number>([[root, 0]]);
-  for (let i = 0; i < order.length; i++) {
-    for (const child of order[i]?.children?.values() ?? []) {
-      index.set(child, order.length);
-      order.push(child);
-    }
-  }
-  const nodes = new Int32Array(order.length * NODE + NODE);
-  const slots: number[] = [];
+  const info: number[] = [];
   const wide = new Map<number, Map<number, number>>();
   const targets: T[] = [];
-  order.forEach((node, k) => {
+  for (let k = 0; k < order.length; k++) {
+    const node = order[k] as BuildNode<T>;
     const at = k * NODE;
-    nodes[at + TARGETS] = targets.length;
+    info[at + TARGETS] = targets.length;
     if (node.targets) targets.push(...node.targets);
     const children = node.children;
-    if (!children || children.size === 0) return; // a leaf: SPAN 0
+    info[at + LO] = 0;
+    info[at + SPAN] = 0;
+    info[at + FIRST] = 0;
+    if (!children || children.size === 0) continue; // a leaf
     let lo = Number.POSITIVE_INFINITY;
     let hi = Number.NEGATIVE_INFINITY;
     for (const unit of children.keys()) {
@@ -75,20 +71,19 @@ function compile<T>(root: BuildNode<T>): Compiled<T> {
     }
     const span = hi - lo + 1;
     if (span <= Math.max(SMALL, DENSITY * children.size)) {
-      nodes[at + LO] = lo;
-      nodes[at + SPAN] = span;
-      nodes[at + BASE] = slots.length;
-      for (let u = lo; u <= hi; u++) {
-        const child = children.get(u);
-        slots.push(child ? (index.get(child) ?? -1) : -1);
-      }
+      info[at + LO] = lo;
+      info[at + SPAN] = span;
+      info[at + FIRST] = order.length;
+      for (let u = lo; u <= hi; u++) order.push(children.get(u) ?? { children: undefined, targets: undefined });
     } else {
-      nodes[at + SPAN] = WIDE;
-      wide.set(k, new Map(Array.from(children, ([unit, child]) => [unit, index.get(child) ?? -1])));
+      info[at + SPAN] = WIDE;
+      const byUnit = new Map<number, number>();
+      for (const [unit, child] of children) byUnit.set(unit, order.push(child) - 1);
+      wide.set(k, byUnit);
     }
-  });
-  nodes[order.length * NODE + TARGETS] = targets.length;
-  return { nodes, slots: Int32Array.from(slots), wide, targets };
+  }
+  info[order.length * NODE + TARGETS] = targets.length;
+  return { nodes: Int32Array.from(info, (x) => x ?? 0), wide, targets };
 }
 
 /** The targets of the node at offset k. */
@@ -102,7 +97,7 @@ function step<T>(c: Compiled<T>, k: number, unit: number): number {
   const span = c.nodes[k + SPAN] ?? 0;
   if (span === WIDE) return (c.wide.get(k / NODE)?.get(unit) ?? -1) * NODE;
   const slot = unit - (c.nodes[k + LO] ?? 0);
-  return slot >= 0 && slot < span ? (c.slots[(c.nodes[k + BASE] ?? 0) + slot] ?? -1) * NODE : -NODE;
+  return slot >= 0 && slot < span ? ((c.nodes[k + FIRST] ?? 0) + slot) * NODE : -NODE;
 }
 
 export function createAffixTrie<T>(direction: 'prefix' | 'suffix'): AffixTrie<T> {

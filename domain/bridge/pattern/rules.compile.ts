@@ -24,8 +24,6 @@ export type CompiledRules = {
   readonly size: { readonly rules: number; readonly states: number; readonly paths: number };
 };
 
-const ascending = (a: number, b: number) => a - b;
-
 type AbsentList = { readonly pathId: number; readonly rest: AbsentList | undefined } | undefined;
 
 type Branch = { readonly state: State; readonly pinned: Chain; readonly absent: AbsentList };
@@ -38,10 +36,11 @@ export function compileRules(rules: ReadonlyArray<{ readonly id: string; readonl
     rules.map((r, i) => {
       const first = firstWithId.get(r.id);
       if (first === undefined) firstWithId.set(r.id, i);
-      return { pattern: r.pattern, answer: first ?? i };
+      return { pattern: r.pattern, answer: first ?? i, id: r.id };
     }),
   );
-  const answeredAt = new Float64Array(rules.length); // the run (match call) that last answered a rule
+  // the run (match call) that last gave an answer; a state's `only` answer is noted on the state instead
+  const answeredAt = new Float64Array(rules.length);
   let run = 0;
   let stamp = 0;
 
@@ -54,22 +53,29 @@ export function compileRules(rules: ReadonlyArray<{ readonly id: string; readonl
   };
 
   // Scratch of a run, reused: match() is synchronous, so one run is over before the next starts.
-  let matched: number[] = [];
+  const matched = new Int32Array(rules.length); // the answers of the run, matched[0 .. count)
+  let count = 0;
+  let soleId: string | undefined; // the id of matched[0] when it came from a state's `only` (spares a lookup in ids)
   let stack: Branch[] = [];
   let joined: Chain = EMPTY_CHAIN; // what queue() needs about the group whose values are being collected
   let pending: AbsentList;
   let group = 0;
 
-  const answer = (r: number) => {
-    if (answeredAt[r] !== run) {
-      answeredAt[r] = run;
-      matched.push(r);
-    }
-  };
   const accept = (state: State) => {
-    // one rule per final state is the common case: it costs the state and the rule's mark, nothing more
-    if (state.only >= 0) answer(state.only);
-    else for (const r of state.accepts) answer(r);
+    // one rule per final state is the common case: it costs the state, nothing more (no rule-indexed memory)
+    if (state.only >= 0) {
+      if (state.answered === run) return;
+      state.answered = run;
+      if (count === 0) soleId = state.onlyId;
+      matched[count++] = state.only;
+      return;
+    }
+    for (const r of state.accepts) {
+      if (answeredAt[r] !== run) {
+        answeredAt[r] = run;
+        matched[count++] = r;
+      }
+    }
   };
   const queue = (next: State) => {
     if (next.stamp === group) return;
@@ -84,7 +90,8 @@ export function compileRules(rules: ReadonlyArray<{ readonly id: string; readonl
     match(event) {
       const flat = flattenEvent(event, trie);
       run++;
-      matched = [];
+      count = 0;
+      soleId = undefined;
       stack = [{ state: root, pinned: EMPTY_CHAIN, absent: undefined }];
       for (let branch = stack.pop(); branch; branch = stack.pop()) {
         const { state, pinned, absent } = branch;
@@ -103,12 +110,16 @@ export function compileRules(rules: ReadonlyArray<{ readonly id: string; readonl
         }
         for (const { pathId, next } of state.absent) stack.push({ state: next, pinned, absent: { pathId, rest: absent } });
       }
-      if (matched.length === 0) return [];
+      if (count === 0) return [];
+      if (count === 1) return [soleId ?? ids[matched[0] ?? 0] ?? ''];
       // in rule order: sort the few, or sweep the marks when many rules answered
       const out: string[] = [];
-      if (matched.length === 1) return [ids[matched[0] ?? 0] ?? ''];
-      if (matched.length * 16 < rules.length) for (const r of matched.sort(ascending)) out.push(ids[r] ?? '');
-      else for (let r = 0; r < rules.length; r++) if (answeredAt[r] === run) out.push(ids[r] ?? '');
+      if (count * 16 < rules.length) for (const r of matched.subarray(0, count).sort()) out.push(ids[r] ?? '');
+      else {
+        // answers given through a state's `only` were noted on the state: mark them for the sweep too
+        for (let i = 0; i < count; i++) answeredAt[matched[i] ?? 0] = run;
+        for (let r = 0; r < rules.length; r++) if (answeredAt[r] === run) out.push(ids[r] ?? '');
+      }
       return out;
     },
   };

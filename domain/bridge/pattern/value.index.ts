@@ -11,8 +11,8 @@ import { createStringIndex } from './string.index.ts';
  * by kind so that a value finds its matchers without trying them one by one: equal values in a Map, prefixes
  * and suffixes in a trie each walked once over the value, the other wildcards in one string automaton
  * (string.index.ts), equals-ignore-case in a Map of folded strings, numeric ranges in a segment tree, cidr
- * blocks in a bit trie. anything-but is the one kind whose hits are "all but a few": the
- * index finds the excluded ones and reports the rest, so its cost follows its (large) result.
+ * blocks in a bit trie. anything-but is the one kind whose hits are "all but a few": the index finds the
+ * excluded ones and reports the rest, so its cost follows its (large) result.
  */
 export type ValueIndex<T> = { collect(value: Leaf, hit: (target: T) => void): void };
 

@@ -1,8 +1,10 @@
 import type { BridgeEvent } from '../../../domain/bridge/model.ts';
+import { PUT_EVENT_PATH, PUT_EVENTS_PATH } from '../bridge.paths.ts';
 
 /**
  * The event bridge's TypeScript SDK (spec "SDK use"; issue 4 item 8): build an event, put it, put a batch.
- * Depends on nothing but `fetch` (Node 18+ or a browser), so an application can copy or import it alone.
+ * Depends on nothing but `fetch` (Node 18+ or a browser) and the bridge's paths (../bridge.paths.ts), so an
+ * application can import it alone.
  *
  *   const bridge = createEventBridgeClient({ baseUrl: 'https://platform.example', getToken });
  *   const event = bridge.event({ eventBusName: 'orders', source: 'shop:checkout', type: 'shop:Order:Placed', data: { orderId: 42 } });
@@ -59,8 +61,7 @@ export class EventBridgeError extends Error {
   }
 }
 
-export const PUT_EVENT_PATH = '/api/platform/platform-pub/eventBridge/event/v1/putEvent';
-export const PUT_EVENTS_PATH = '/api/platform/platform-pub/eventBridge/event/v1/putEvents';
+export { PUT_EVENT_PATH, PUT_EVENTS_PATH } from '../bridge.paths.ts';
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 

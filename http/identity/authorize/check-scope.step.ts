@@ -1,4 +1,4 @@
-import { OIDC_SCOPES } from '../../../domain/identity/model.ts';
+import { OIDC_SCOPES } from '../../../domain/identity/identity.scopes.ts';
 import { one } from './authorization-request.ts';
 import { RedirectError, repeatedParam } from './authorize.errors.ts';
 import { fromEarlierStep, type FlowContext } from './flow.context.ts';

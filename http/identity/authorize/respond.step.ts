@@ -1,4 +1,5 @@
-import { OIDC_SCOPES, type User } from '../../../domain/identity/model.ts';
+import { OIDC_SCOPES } from '../../../domain/identity/identity.scopes.ts';
+import type { User } from '../../../domain/identity/model.ts';
 import { commandMetadata } from '../../core/request-context.ts';
 import type { AuthorizationRequest } from './authorization-request.ts';
 import { fromEarlierStep, type FlowContext, type FlowEnv, type StepOutcome } from './flow.context.ts';

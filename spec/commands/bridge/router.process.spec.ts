@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Convert } from '../../../commands/bridge/contracts.ts';
+import type { Convert } from '../../../commands/bridge/bridge.contracts.ts';
 import { createEventRouter, createRouterWorker } from '../../../commands/bridge/router.process.ts';
 import { convert as realConvert } from '../../../domain/bridge/conversion/index.ts';
 import type { EventRoutedData } from '../../../domain/bridge/published-event.decider.ts';

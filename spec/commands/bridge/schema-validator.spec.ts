@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createSchemaCommands, createSchemaReader, createSchemaValidator, derivedSchemaId } from '../../../commands/bridge/schemas.ts';
+import { createSchemaCommands, createSchemaReader, createSchemaValidator, derivedSchemaId } from '../../../commands/bridge/schemas.commands.ts';
 import { isDomainError } from '../../../domain/core/domain-error.ts';
 import { SCHEMA_ID } from '../../../domain/bridge/schema.decider.ts';
 import { platformSchemaDocuments, PLATFORM_SCHEMA_IDS, seedPlatformSchemas } from '../../../infra/bridge/platform-schemas.ts';
@@ -109,16 +109,16 @@ test('versions: the latest by default, `id:version` for another; a new version i
   // another validator (another process) agrees
   const other = createSchemaValidator({ eventStore });
   assert.equal((await other.validate('acme', ORDERS, validOrder))?.map((v) => v.path), ['data.channel']);
-  const details = await rejects(validator.validate('acme', `${ORDERS}:9`, validOrder), 'SCHEMA.NOT_FOUND', 400);
+  const details = await rejects(validator.validate('acme', `${ORDERS}:9`, validOrder), 'SCHEMA.UNKNOWN', 400);
   assert.is(details.version, '9');
 });
 
-test('unknown, malformed and other tenants\' ids: SCHEMA.NOT_FOUND (400)', async () => {
-  await rejects(validator.validate('acme', '999999999999999', {}), 'SCHEMA.NOT_FOUND', 400);
-  await rejects(validator.validate('acme', 'orders', {}), 'SCHEMA.NOT_FOUND', 400);
-  await rejects(validator.validate('acme', `${ORDERS}:bad:version`, {}), 'SCHEMA.NOT_FOUND', 400);
+test('unknown, malformed and other tenants\' ids: SCHEMA.UNKNOWN (400)', async () => {
+  await rejects(validator.validate('acme', '999999999999999', {}), 'SCHEMA.UNKNOWN', 400);
+  await rejects(validator.validate('acme', 'orders', {}), 'SCHEMA.UNKNOWN', 400);
+  await rejects(validator.validate('acme', `${ORDERS}:bad:version`, {}), 'SCHEMA.UNKNOWN', 400);
   // acme's schema is not globex's
-  await rejects(validator.validate('globex', ORDERS, validOrder), 'SCHEMA.NOT_FOUND', 400);
+  await rejects(validator.validate('globex', ORDERS, validOrder), 'SCHEMA.UNKNOWN', 400);
 });
 
 test('platform schemas are visible to every tenant; the tenant\'s own schema of the same id comes first', async () => {
@@ -146,13 +146,13 @@ test('platform schemas are visible to every tenant; the tenant\'s own schema of 
   assert.equal((await validator.validate('globex', shared, validOrder))?.map((v) => v.path), ['data.platformOnly']);
 });
 
-test('a deleted schema refuses new events (SCHEMA.NOT_FOUND) but its versions stay readable', async () => {
+test('a deleted schema refuses new events (SCHEMA.UNKNOWN) but its versions stay readable', async () => {
   const id = '777777777777777';
   await commands.create({ tenant: 'acme', schemaId: id, content: document('1', orderV1) }, acme, 'c-del');
   assert.is(await validator.validate('acme', id, validOrder), null);
   const { deleted } = await commands.delete('acme', id, acme, 'c-del-1');
   assert.ok(deleted);
-  const details = await rejects(validator.validate('acme', id, validOrder), 'SCHEMA.NOT_FOUND', 400);
+  const details = await rejects(validator.validate('acme', id, validOrder), 'SCHEMA.UNKNOWN', 400);
   assert.is(details.deleted, true);
   const schema = await createSchemaReader({ eventStore }).load('acme', id);
   assert.ok(schema?.deleted && schema.versions.length === 1);

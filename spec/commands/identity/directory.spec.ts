@@ -13,7 +13,7 @@ import { manualClock } from '../../../infra/core/clock.port.ts';
 import type { EventStore } from '../../../infra/core/event-store.port.ts';
 import { createSqliteEventStore } from '../../../infra/sqlite/event-store.sqlite.ts';
 
-// cheap scrypt for the bulk of the tests; password-hash.spec.ts covers the real cost
+// cheap scrypt for the bulk of the tests; password.hash.spec.ts covers the real cost
 const FAST = { N: 1024, r: 8, p: 1 };
 const ctx = { tenant: 'acme', actor: 'admin@acme', correlationId: 'corr-1', causationId: 'req-1' };
 

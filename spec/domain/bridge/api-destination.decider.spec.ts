@@ -82,7 +82,7 @@ test('URL rendering failures: a hole, an unset key, an object, a non-http result
   assert.equal(r5, { ok: true, url: 'https://x/${a}' });
 });
 
-// signing secrets reach the decider sealed (commands/bridge/api-destinations.ts): these stand for such
+// signing secrets reach the decider sealed (commands/bridge/api-destinations.commands.ts): these stand for such
 const SEALED_1 = 'enc:v1:c2FsdA.aXY.dGFn.b25l';
 const SEALED_2 = 'enc:v1:c2FsdA.aXY.dGFn.dHdv';
 const signed: ApiDestinationEvent = { type: 'ApiDestinationCreated', data: { destination: claims, createdAt: now, signingSecret: SEALED_1 } };

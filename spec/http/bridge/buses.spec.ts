@@ -91,7 +91,7 @@ test('event sources: registered per bus with their event types; platform sources
   assert.is(noSchema.status, 400);
   const unknownSchema = await p.call('PUT', `${ADMIN}/buses/platform/sources/iam:role`, { token: platform, body: { kind: 'platform', schemaId: '424242', eventTypes: [] } });
   assert.is(unknownSchema.status, 400);
-  assert.is(unknownSchema.body.code, 'SCHEMA.NOT_FOUND');
+  assert.is(unknownSchema.body.code, 'SCHEMA.UNKNOWN');
   const ok = await p.call('PUT', `${ADMIN}/buses/platform/sources/iam:role`, { token: platform, body: { kind: 'platform', schemaId: '100000000000001', eventTypes: ['iam:Role:CreateRole'] } });
   assert.is(ok.status, 200, JSON.stringify(ok.body));
   assert.is((await p.call('PUT', `${ADMIN}/buses/nothing/sources/a:b`, { token: acme, body: { kind: 'sdk' } })).status, 404);

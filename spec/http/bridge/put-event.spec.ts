@@ -145,7 +145,7 @@ test('schema-validated data: 400 listing every violation; unknown schema 400', a
   assert.is(good.status, 200, JSON.stringify(good.body));
   const unknown = await put(acme, anEvent({ dataSchemaId: '999' }));
   assert.is(unknown.status, 400);
-  assert.is(unknown.body.code, 'SCHEMA.NOT_FOUND');
+  assert.is(unknown.body.code, 'SCHEMA.UNKNOWN');
   // a platform source's events are validated against the source's schema even without dataSchemaId
   const platformBad = await put(acme, aJobAlert('acme', { data: { jobId: 'j' } }));
   assert.is(platformBad.status, 400);

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { OAuthError } from '../../../commands/identity/oauth.error.ts';
-import { CROSS_TENANT_SCOPE, type AccessContext } from '../../../domain/identity/model.ts';
+import { CROSS_TENANT_SCOPE, type AccessContext } from '../../../domain/core/access-context.ts';
 import { authOf, bearerAuth } from '../../../http/core/bearer-auth.ts';
 import { StoreUnavailableError } from '../../../infra/core/store-errors.ts';
 import { startTestApp, type TestApp } from './harness.ts';

@@ -16,6 +16,7 @@ export async function startTestApp(options: {
   routers?: ServiceRouter[];
   readiness?: () => Promise<ReadinessReport>;
   bodyLimit?: string;
+  asyncRequestContext?: boolean;
 } = {}): Promise<TestApp> {
   const rawLogs: string[] = [];
   const logs: LogLine[] = [];
@@ -36,6 +37,7 @@ export async function startTestApp(options: {
     metrics,
     readiness: options.readiness ?? (async () => ({ ok: true, checks: [] })),
     ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
+    ...(options.asyncRequestContext !== undefined ? { asyncRequestContext: options.asyncRequestContext } : {}),
   });
   const running = await startHttpServer(app, { port: 0, host: '127.0.0.1' });
   return { ...running, logs, rawLogs, metrics };

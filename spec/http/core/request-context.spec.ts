@@ -30,7 +30,7 @@ type CtxBody = { fromReq: RequestContext; fromRes: RequestContext; fromStorage: 
 const Ctx = suite<{ app: TestApp }>('http/core request context');
 
 Ctx.before(async (ctx) => {
-  ctx.app = await startTestApp({ router });
+  ctx.app = await startTestApp({ router, asyncRequestContext: true });
 });
 Ctx.after(async (ctx) => {
   await ctx.app.close();

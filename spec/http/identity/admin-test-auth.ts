@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { generateKeyPair, jwtVerify, SignJWT, type CryptoKey } from 'jose';
-import type { AccessContext } from '../../../domain/identity/model.ts';
+import type { AccessContext } from '../../../domain/core/access-context.ts';
 
 export type TestAuth = {
   authenticate: RequestHandler;

@@ -11,7 +11,8 @@ import { createDirectory } from '../../../commands/identity/directory.lookups.ts
 import { createExchangeCodes } from '../../../commands/identity/exchange-codes.commands.ts';
 import { createKeyRing } from '../../../commands/identity/signing-key.ring.ts';
 import { createTokenService, type TokenServiceImpl } from '../../../commands/identity/token.service.ts';
-import { CROSS_TENANT_SCOPE, type Client, type User } from '../../../domain/identity/model.ts';
+import { CROSS_TENANT_SCOPE } from '../../../domain/core/access-context.ts';
+import type { Client, User } from '../../../domain/identity/model.ts';
 import { createTokenRouter, discoveryDocument } from '../../../http/identity/token.router.ts';
 import { manualClock } from '../../../infra/core/clock.port.ts';
 import { createSqliteEventStore, type SqliteEventStore } from '../../../infra/sqlite/event-store.sqlite.ts';

@@ -5,7 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createDirectory } from '../../../commands/identity/directory.lookups.ts';
 import { createDirectoryCommands } from '../../../commands/identity/directory.commands.ts';
-import { ADMIN_SCOPE } from '../../../domain/identity/model.ts';
+import { IDENTITY_ADMIN_SCOPE as ADMIN_SCOPE } from '../../../domain/identity/identity.scopes.ts';
 import { manualClock } from '../../../infra/core/clock.port.ts';
 import { loadConfig } from '../../../infra/core/config.ts';
 import type { EventStore } from '../../../infra/core/event-store.port.ts';

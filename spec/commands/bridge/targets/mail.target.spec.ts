@@ -7,7 +7,7 @@ import {
   parseAddressList,
   parsePriority,
 } from '../../../../commands/bridge/targets/mail.target.ts';
-import type { DeliveryOutcome, DeliveryRequest, TargetAdapter } from '../../../../commands/bridge/delivery-contracts.ts';
+import type { DeliveryOutcome, DeliveryRequest, TargetAdapter } from '../../../../commands/bridge/delivery.contracts.ts';
 import type { BridgeEvent, Target } from '../../../../domain/bridge/model.ts';
 import type { MailSender } from '../../../../infra/core/mail.port.ts';
 import { createSmtpMailSender, type SmtpMailSender } from '../../../../infra/net/smtp-mail.ts';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { DeliveryOutcome, DeliveryRequest } from '../../../../commands/bridge/delivery-contracts.ts';
+import type { DeliveryOutcome, DeliveryRequest } from '../../../../commands/bridge/delivery.contracts.ts';
 import { createPresetHttpTarget, DEFAULT_RECEIVE_PATH, serviceRegistryFrom } from '../../../../commands/bridge/targets/preset-http.target.ts';
 import type { BridgeEvent, Target } from '../../../../domain/bridge/model.ts';
 import { RECEIVED_EVENT_PATH, receivedEventHandler } from '../../../../http/bridge/sdk/index.ts';

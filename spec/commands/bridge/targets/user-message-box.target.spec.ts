@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { DeliveryOutcome, DeliveryRequest } from '../../../../commands/bridge/delivery-contracts.ts';
+import type { DeliveryOutcome, DeliveryRequest } from '../../../../commands/bridge/delivery.contracts.ts';
 import { createUserMessageBoxTarget } from '../../../../commands/bridge/targets/user-message-box.target.ts';
 import type { BridgeEvent, Target } from '../../../../domain/bridge/model.ts';
 import { userMessageStream } from '../../../../domain/bridge/user-message.decider.ts';

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Convert } from '../../../../commands/bridge/contracts.ts';
+import type { Convert } from '../../../../commands/bridge/bridge.contracts.ts';
 import { checkConversion, convert } from '../../../../domain/bridge/conversion/index.ts';
 import { envOf, event, noEnv } from './fixtures.ts';
 

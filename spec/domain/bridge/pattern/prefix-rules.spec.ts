@@ -71,4 +71,26 @@ test('wildcards that are a prefix or a suffix, and anything-but over prefixes an
   );
 });
 
+test('ids shared by rules that end in different states, or in the same one: each id once, at its first rule', () => {
+  const rules = [
+    rule('a', { v: [{ prefix: '1' }] }),
+    rule('b', { v: [{ prefix: '12' }] }),
+    rule('a', { v: [{ prefix: '123' }] }),
+    rule('c', { v: [{ prefix: '9' }] }),
+    rule('c', { v: [{ prefix: '9' }] }),
+  ];
+  const bus = agreesWithOracle(rules, ['1234', '123', '9', '91', ['1', '12', '123'], ['9', '99']].map((v) => ({ v })));
+  assert.equal(bus.match({ v: '1234' }), ['a', 'b']);
+  assert.equal(bus.match({ v: '123' }), ['a', 'b']);
+  assert.equal(bus.match({ v: ['9', '99'] }), ['c']);
+});
+
+test('many answers in one event (marks swept in rule order), then few again: nothing carries over between events', () => {
+  const rules = Array.from({ length: 20 }, (_, i) => rule(`r${i}`, { v: [{ prefix: '0123456789abcdefghij'.slice(0, 19 - i) }] }));
+  const bus = agreesWithOracle(rules, ['0123456789abcdefghij', '0', '012', 'x', '0123456789abcdefghij'].map((v) => ({ v })));
+  assert.equal(bus.match({ v: '0123456789abcdefghij' }), rules.map((r) => r.id));
+  assert.equal(bus.match({ v: '01' }), ['r17', 'r18', 'r19']);
+  assert.equal(bus.match({ v: '0123456789abcdefghij' }).length, 20);
+});
+
 test.run();

@@ -1,5 +1,5 @@
 import { fold } from '../../domain/core/decider.ts';
-import { DomainError } from '../../domain/core/domain-error.ts';
+import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
 import { RULE_ID, ruleStream } from '../../domain/bridge/rule.decider.ts';
 import {
   ruleTargetDecider,
@@ -79,7 +79,7 @@ export function createRuleTargetCommands({ eventStore, clock }: { eventStore: Ev
         context: { ...ctx, tenant: ref.ruleTenant },
       });
       const resumed = r.events.find((e) => e.type === 'RuleTargetResumed');
-      if (resumed === undefined && !r.replayed) throw new DomainError('RULE_TARGET.NOT_BLOCKED', 409, 'the rule target is not blocked', ref);
+      if (resumed === undefined && !r.replayed) throw bridgeError('RULE_TARGET.NOT_BLOCKED', 'the rule target is not blocked', ref);
       const released = resumed !== undefined ? (resumed.data as { released: BlockingDelivery[] }).released : [];
       return { target: view(ref, r.state), released };
     },

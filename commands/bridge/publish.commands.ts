@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { DomainError, isDomainError } from '../../domain/core/domain-error.ts';
-import type { EventEnvelope } from '../../domain/core/event.ts';
+import { isDomainError } from '../../domain/core/domain-error.ts';
+import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
 import { resolveBusRef } from '../../domain/bridge/bus.decider.ts';
 import { MAX_BATCH_EVENTS, PLATFORM_TENANT, type BridgeEvent, type Bus } from '../../domain/bridge/model.ts';
 import {
@@ -8,16 +8,14 @@ import {
   publishedStream,
   type EventAcceptedData,
   type Publisher,
-  type PublishedEvent,
 } from '../../domain/bridge/published-event.decider.ts';
 import { validatePutEvent } from '../../domain/bridge/put-event.validate.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
-import { isWrongExpectedRevision } from '../../infra/core/store-errors.ts';
-import { eventIdFor } from '../core/event-id.ts';
-import type { BusLookup } from './buses.ts';
-import type { CallerTokens } from './caller-tokens.ts';
-import type { SchemaValidator } from './contracts.ts';
+import { commandHandler } from '../core/command-handler.ts';
+import type { BusLookup } from './buses.commands.ts';
+import type { CallerTokens } from './caller-tokens.store.ts';
+import type { SchemaValidator } from './bridge.contracts.ts';
 
 /**
  * putEvent (issue 4 item 2). One event: validate → resolve the bus → publishing rules → schema → accept.
@@ -48,14 +46,22 @@ export type BatchResult = { failedEntryCount: number; entries: BatchEntryResult[
  * correlation and causation for the event's metadata (the request's ids); `callerToken`: the caller's
  * bearer token and its expiry, kept (sealed, outside the log) for Bearer `caller` connections
  */
-export type PublishContext = { correlationId?: string; causationId?: string; callerToken?: { token: string; expiresAt: Date } };
+export type PublishContext = {
+  correlationId?: string;
+  causationId?: string;
+  /** `ref`: the token's id (jti): one kept copy serves every event published with the token */
+  callerToken?: { token: string; expiresAt: Date; ref?: string };
+};
+
+/** how many caller-token refs this process remembers having kept (so it does not ask the store again) */
+const KNOWN_TOKEN_REFS = 10_000;
 
 export type PublisherDeps = {
   eventStore: EventStore;
   clock: Clock;
   buses: BusLookup;
   schemaValidator: SchemaValidator;
-  /** where accepted events' caller tokens are kept (commands/bridge/caller-tokens.ts); none: not kept */
+  /** where accepted events' caller tokens are kept (commands/bridge/caller-tokens.store.ts); none: not kept */
   callerTokens?: Pick<CallerTokens, 'keep' | 'has' | 'forget'>;
 };
 
@@ -63,10 +69,18 @@ export type PublisherDeps = {
 export const publishedKey = (tenant: string, bus: Pick<Bus, 'tenant' | 'name'>, source: string, id: string): string =>
   createHash('sha256').update(`${tenant}\n${bus.tenant}/${bus.name}\n${source}\n${id}`).digest('hex');
 
-const forbidden = (message: string, details: unknown) => new DomainError('BUS.FORBIDDEN', 403, message, details);
-const busNotFound = (name: string) => new DomainError('BUS.NOT_FOUND', 404, `no bus ${name}`, { eventBusName: name });
+const forbidden = (message: string, details: unknown) => bridgeError('BUS.FORBIDDEN', message, details);
+const busNotFound = (name: string) => bridgeError('BUS.NOT_FOUND', `no bus ${name}`, { eventBusName: name });
 
 export function createPublisher({ eventStore, clock, buses, schemaValidator, callerTokens }: PublisherDeps) {
+  const accept = commandHandler(eventStore, publishedEventDecider);
+  // refs of caller tokens known to be kept: a client publishing many events with one token costs one write
+  const knownRefs = new Set<string>();
+  const remember = (ref: string) => {
+    if (knownRefs.size >= KNOWN_TOKEN_REFS) knownRefs.delete(knownRefs.values().next().value as string);
+    knownRefs.add(ref);
+  };
+
   /** resolves and authorizes the bus; answers it and the registered source used for the schema, if any */
   async function checkBus(event: BridgeEvent, caller: Publisher): Promise<{ bus: Bus; schemaId: string | undefined }> {
     const ref = resolveBusRef(event.eventBusName, caller.tenant);
@@ -96,7 +110,7 @@ export function createPublisher({ eventStore, clock, buses, schemaValidator, cal
       );
     }
     if (source.eventTypes.length > 0 && !source.eventTypes.includes(event.type)) {
-      throw new DomainError('SOURCE.TYPE_NOT_ALLOWED', 403, `event source ${source.name} is not registered to publish ${event.type} on ${bus.name}`, {
+      throw bridgeError('SOURCE.TYPE_NOT_ALLOWED', `event source ${source.name} is not registered to publish ${event.type} on ${bus.name}`, {
         source: source.name,
         type: event.type,
         eventTypes: source.eventTypes,
@@ -110,17 +124,16 @@ export function createPublisher({ eventStore, clock, buses, schemaValidator, cal
     try {
       violations = await schemaValidator.validate(tenant, schemaId, event.data);
     } catch (err) {
-      if (isDomainError(err) && err.code === 'SCHEMA.NOT_FOUND') {
-        throw new DomainError('SCHEMA.NOT_FOUND', 400, `no schema ${schemaId} in the registry`, [
+      if (isDomainError(err) && err.code === 'SCHEMA.UNKNOWN') {
+        throw bridgeError('SCHEMA.UNKNOWN', `no schema ${schemaId} in the registry`, [
           { field: event.dataSchemaId !== undefined ? 'dataSchemaId' : 'source', message: `names no schema in the registry (${schemaId})` },
         ]);
       }
       throw err;
     }
     if (violations !== null && violations.length > 0) {
-      throw new DomainError(
+      throw bridgeError(
         'EVENT.SCHEMA_VIOLATION',
-        400,
         `data does not follow schema ${schemaId}: ${violations.map((v) => `${v.path} ${v.message}`).join('; ')}`,
         // the validator names fields as dotted paths under `data` (data.items.0.name), like every 400 here
         violations.map((v) => ({ field: v.path, message: v.message, keyword: v.keyword, schemaId })),
@@ -131,9 +144,8 @@ export function createPublisher({ eventStore, clock, buses, schemaValidator, cal
   async function publish(input: unknown, caller: Publisher, ctx: PublishContext, commandId: string): Promise<PublishResult> {
     const validated = validatePutEvent(input);
     if (!validated.ok) {
-      throw new DomainError(
+      throw bridgeError(
         'EVENT.INVALID',
-        400,
         `invalid event: ${validated.errors.map((e) => `${e.field || 'event'} ${e.message}`).join('; ')}`,
         validated.errors,
       );
@@ -145,6 +157,20 @@ export function createPublisher({ eventStore, clock, buses, schemaValidator, cal
     const key = publishedKey(caller.tenant, bus, event.source, event.id);
     const stream = publishedStream(caller.tenant, key);
     const now = clock.now().toISOString();
+    // The caller's token is kept before the append: once the event is in the log, routing and a delivery may
+    // run at once and must find it. Kept once per token (its jti): later events with the same token find it.
+    // Without a jti it is kept under the event key, only when there is none yet (a duplicate must not replace
+    // the token of the event it repeats), and a duplicate removes what it wrote itself.
+    const token = ctx.callerToken;
+    const ref = token?.ref ?? key;
+    let keptHere = false;
+    if (callerTokens !== undefined && token !== undefined && token.token !== '' && !knownRefs.has(ref)) {
+      if (!(await callerTokens.has(ref))) {
+        await callerTokens.keep(ref, token.token, token.expiresAt);
+        keptHere = token.ref === undefined;
+      }
+      if (token.ref !== undefined) remember(ref);
+    }
     const data: Omit<EventAcceptedData, 'receivedAt'> = {
       key,
       event,
@@ -153,38 +179,25 @@ export function createPublisher({ eventStore, clock, buses, schemaValidator, cal
       busKind: bus.kind,
       tenant: caller.tenant,
       publisher: caller,
+      ...(token !== undefined && token.token !== '' && { callerTokenRef: ref }),
     };
-    // The decider against the initial state: the only state in which acceptance is possible. The append's
-    // `no_stream` makes that true atomically.
-    const [accepted] = publishedEventDecider.decide({ type: 'AcceptEvent', data, now }, publishedEventDecider.initialState()) as PublishedEvent[];
-    const envelope: EventEnvelope = {
-      id: eventIdFor(commandId, 0, stream),
-      type: accepted!.type,
-      data: accepted!.data,
-      metadata: {
+    // `new`: acceptance is only possible on a stream that does not exist yet, and the append's `no_stream`
+    // makes that true atomically; a conflict means the (source, id) was published before: a duplicate
+    const accepted = await accept({
+      stream,
+      command: { type: 'AcceptEvent', data, now },
+      commandId,
+      now,
+      context: {
         tenant: caller.tenant,
         actor: `${caller.subject}@${caller.tenant}`,
         ...(ctx.correlationId !== undefined && { correlationId: ctx.correlationId }),
         ...(ctx.causationId !== undefined && { causationId: ctx.causationId }),
-        commandId,
-        occurredAt: now,
-        schemaVersion: 1,
       },
-    };
-    // The caller's token is kept before the append: once the event is in the log, routing and a delivery may
-    // run at once and must find it. Only when there is none yet: a duplicate must not replace the token of
-    // the event it repeats, and removes what it wrote itself (it published nothing).
-    const token = ctx.callerToken;
-    const keptHere = callerTokens !== undefined && token !== undefined && token.token !== '' && !(await callerTokens.has(key));
-    if (keptHere) await callerTokens!.keep(key, token!.token, token!.expiresAt);
-    try {
-      await eventStore.append(stream, [envelope], 'no_stream');
-      return { eventId: key, duplicate: false };
-    } catch (err) {
-      if (keptHere) await callerTokens!.forget(key).catch(() => undefined); // left behind, the expiry sweep removes it
-      if (isWrongExpectedRevision(err)) return { eventId: key, duplicate: true };
-      throw err;
-    }
+      from: 'new',
+    });
+    if (accepted.duplicate === true && keptHere) await callerTokens!.forget(ref).catch(() => undefined); // left behind, the expiry sweep removes it
+    return { eventId: key, duplicate: accepted.duplicate === true };
   }
 
   /**
@@ -194,7 +207,7 @@ export function createPublisher({ eventStore, clock, buses, schemaValidator, cal
    */
   async function publishBatch(inputs: unknown[], caller: Publisher, ctx: PublishContext, commandId: string): Promise<BatchResult> {
     if (inputs.length === 0 || inputs.length > MAX_BATCH_EVENTS) {
-      throw new DomainError('EVENT.BATCH_SIZE', 400, `a batch holds 1-${MAX_BATCH_EVENTS} events, got ${inputs.length}`, [
+      throw bridgeError('EVENT.BATCH_SIZE', `a batch holds 1-${MAX_BATCH_EVENTS} events, got ${inputs.length}`, [
         { field: '', message: `must hold 1-${MAX_BATCH_EVENTS} events` },
       ]);
     }

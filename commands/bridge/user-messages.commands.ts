@@ -1,4 +1,5 @@
-import { DomainError, isDomainError } from '../../domain/core/domain-error.ts';
+import { isDomainError } from '../../domain/core/domain-error.ts';
+import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
 import { fold } from '../../domain/core/decider.ts';
 import {
   userMessageDecider,
@@ -22,7 +23,7 @@ export type UserMessageView = UserMessageDeliveredData & { read: boolean; readAt
 
 /** message ids are delivery ids (64 hex); anything of another shape cannot name a message */
 const MESSAGE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-const notFound = () => new DomainError('USER_MESSAGE.NOT_FOUND', 404, 'no such message in your inbox');
+const notFound = () => bridgeError('USER_MESSAGE.NOT_FOUND', 'no such message in your inbox');
 
 export function createUserMessageCommands({ eventStore, clock }: { eventStore: EventStore; clock: Clock }) {
   const handle = commandHandler(eventStore, userMessageDecider);

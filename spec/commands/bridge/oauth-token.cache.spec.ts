@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createOAuthTokenCache, isOAuthTokenError, type OAuthClientCredentials } from '../../../commands/bridge/oauth-token-cache.ts';
+import { createOAuthTokenCache, isOAuthTokenError, type OAuthClientCredentials } from '../../../commands/bridge/oauth-token.cache.ts';
 import type { HttpClient } from '../../../infra/core/http-client.port.ts';
 import { manualClock } from '../../../infra/core/clock.port.ts';
 import { loopbackHttpClient as createHttpClient } from '../../infra/net/loopback-client.ts';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ValidateFunction } from 'ajv';
 import { fold, type Decider } from '../../domain/core/decider.ts';
-import { DomainError } from '../../domain/core/domain-error.ts';
+import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
 import type { RecordedEvent } from '../../domain/core/event.ts';
 import { PLATFORM_TENANT } from '../../domain/bridge/model.ts';
 import { businessDataJsonSchema } from '../../domain/bridge/openapi-schema.ts';
@@ -19,7 +19,7 @@ import {
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { commandHandler, type CommandContext } from '../core/command-handler.ts';
-import type { SchemaValidator, SchemaViolation } from './contracts.ts';
+import type { SchemaValidator, SchemaViolation } from './bridge.contracts.ts';
 import { compileFailure, compileJsonSchema, compileProblems, toViolations } from './schema.compiler.ts';
 
 export type SchemaCommandsDeps = { eventStore: EventStore; clock: Clock };
@@ -118,7 +118,7 @@ export function createSchemaCommands({ eventStore, clock }: SchemaCommandsDeps) 
       const schemaId = input.schemaId ?? derivedSchemaId(input.tenant, commandId);
       if (input.tenant !== PLATFORM_TENANT && (await reader.load(PLATFORM_TENANT, schemaId)) !== null) {
         // a tenant's schema would hide the platform's one of the same id from that tenant
-        throw new DomainError('SCHEMA.ALREADY_EXISTS', 409, `schema id ${schemaId} is used by a platform schema`, { schemaId });
+        throw bridgeError('SCHEMA.ALREADY_EXISTS', `schema id ${schemaId} is used by a platform schema`, { schemaId });
       }
       const content = input.content;
       const result = await handle({
@@ -207,7 +207,7 @@ export type SchemaValidatorDeps = {
 };
 
 const unknownSchema = (dataSchemaId: string, message: string, details: Record<string, unknown> = {}) =>
-  new DomainError('SCHEMA.NOT_FOUND', 400, message, { dataSchemaId, ...details });
+  bridgeError('SCHEMA.UNKNOWN', message, { dataSchemaId, ...details });
 
 /**
  * The SchemaValidator putEvent calls. `dataSchemaId` is `<schemaId>` (latest version) or
@@ -250,7 +250,7 @@ export function createSchemaValidator(deps: SchemaValidatorDeps): SchemaValidato
       fn = compileJsonSchema(converted.schema);
     } catch (err) {
       // validated when the version was added: only a converter change could make a stored version unusable
-      throw new DomainError('SCHEMA.UNUSABLE', 400, `schema ${dataSchemaId} cannot be used to validate: ${(err as Error).message}`, { dataSchemaId });
+      throw bridgeError('SCHEMA.UNUSABLE', `schema ${dataSchemaId} cannot be used to validate: ${(err as Error).message}`, { dataSchemaId });
     }
     compiled.set(key, fn);
     return fn;

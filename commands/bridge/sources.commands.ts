@@ -1,10 +1,10 @@
-import { DomainError } from '../../domain/core/domain-error.ts';
+import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
 import { eventSourceDecider, eventSourceStream } from '../../domain/bridge/event-source.decider.ts';
 import type { EventSource, SourceKind } from '../../domain/bridge/model.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { commandHandler, type CommandContext } from '../core/command-handler.ts';
-import { requireBus, type BusLookup } from './buses.ts';
+import { requireBus, type BusLookup } from './buses.commands.ts';
 
 export type RegisterSourceInput = {
   /** the bus's owner and name, already resolved */
@@ -36,7 +36,7 @@ export function createSourceCommands({ eventStore, clock, buses, schemaExists }:
     async registerSource(input: RegisterSourceInput, ctx: CommandContext, commandId: string): Promise<{ source: EventSource; changed: boolean }> {
       const bus = await requireBus(buses, input.busTenant, input.bus);
       if (input.schemaId !== undefined && schemaExists !== undefined && !(await schemaExists(bus.tenant, input.schemaId))) {
-        throw new DomainError('SCHEMA.NOT_FOUND', 400, `no schema ${input.schemaId} in the registry`, [
+        throw bridgeError('SCHEMA.UNKNOWN', `no schema ${input.schemaId} in the registry`, [
           { field: 'schemaId', message: 'names no schema in the registry' },
         ]);
       }

@@ -1,5 +1,5 @@
 import { fold } from '../../domain/core/decider.ts';
-import { DomainError } from '../../domain/core/domain-error.ts';
+import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
 import {
   configEntryDecider,
   configEntryStream,
@@ -10,7 +10,7 @@ import {
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { commandHandler, type CommandContext } from '../core/command-handler.ts';
-import type { ConfigCenter } from './contracts.ts';
+import type { ConfigCenter } from './bridge.contracts.ts';
 
 /** An entry as stored (with its value: the admin API masks secrets, see http/bridge/rules.router.ts). */
 export type ConfigEntryView = { tenant: string; key: string; value: string; secret: boolean; updatedAt: string; revision: number };
@@ -20,7 +20,7 @@ const view = (state: ConfigEntryState, revision: number): ConfigEntryView | null
     ? { tenant: state.tenant, key: state.key, value: state.value, secret: state.secret, updatedAt: state.updatedAt, revision }
     : null;
 
-const notFound = () => new DomainError('CONFIG.NOT_FOUND', 404, 'no such configuration key');
+const notFound = () => bridgeError('CONFIG.NOT_FOUND', 'no such configuration key');
 
 async function readEntry(eventStore: EventStore, tenant: string, key: string): Promise<ConfigEntryView | null> {
   if (!isConfigKey(key)) return null;
@@ -39,7 +39,7 @@ export function createConfigCommands({ eventStore, clock }: { eventStore: EventS
       commandId: string,
     ): Promise<{ entry: ConfigEntryView; changed: boolean }> {
       if (!isConfigKey(input.key)) {
-        throw new DomainError('CONFIG.INVALID', 400, 'invalid configuration entry: key is not a configuration key', [
+        throw bridgeError('CONFIG.INVALID', 'invalid configuration entry: key is not a configuration key', [
           { field: 'key', message: 'must be dot-separated segments of letters, digits, _ and - (at most 128 characters)' },
         ]);
       }

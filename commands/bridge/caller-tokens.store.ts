@@ -1,6 +1,6 @@
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { ReadStore } from '../../infra/core/read-store.port.ts';
-import { createSecretBox } from './secret-box.ts';
+import { createSecretBox } from './secret.box.ts';
 
 /**
  * The publishing caller's bearer token (issue 5: "Bearer — the publishing caller's token, kept only until
@@ -10,7 +10,7 @@ import { createSecretBox } from './secret-box.ts';
  *   log (the log is forever and feeds the trace). The token is sealed with the connection secrets' box
  *   (AES-256-GCM under the key-encryption secret) with the associated data `caller-token/<eventKey>`, so a
  *   sealed token copied onto another event does not open.
- * - When: putEvent keeps it for an accepted event (commands/bridge/publish.ts, before the append so a
+ * - When: putEvent keeps it for an accepted event (commands/bridge/publish.commands.ts, before the append so a
  *   delivery can never run before its token is there; a duplicate that found no entry removes what it
  *   wrote); the delivery worker's `callerToken(eventKey)` hook reads it (`get`).
  * - How long: `expiresAt` is the token's own `exp`. An expired token is useless to the receiver, so `get`

@@ -1,5 +1,5 @@
 import { fold } from '../../domain/core/decider.ts';
-import { DomainError } from '../../domain/core/domain-error.ts';
+import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
 import { PLATFORM_TENANT, type BusKind, type Target } from '../../domain/bridge/model.ts';
 import {
   ruleOptOutDecider,
@@ -48,7 +48,7 @@ const view = (state: RuleState, revision: number): RuleView | null =>
     ? { ...state.rule, busKind: state.busKind, busOwner: state.busOwner, createdAt: state.createdAt, updatedAt: state.updatedAt, revision }
     : null;
 
-const notFound = () => new DomainError('RULE.NOT_FOUND', 404, 'no such rule');
+const notFound = () => bridgeError('RULE.NOT_FOUND', 'no such rule');
 
 /** A ruleId from a request path that cannot name a rule is simply not found (and never reaches a stream name). */
 const checkedId = (ruleId: string): string => {
@@ -85,7 +85,7 @@ export function createRuleCommands({ eventStore, clock }: RuleCommandsDeps) {
   /** the platform rule a tenant opts out of or in to: it must exist (enabled or not) */
   const platformRule = async (ruleId: string): Promise<RuleView> => {
     const rule = await load(PLATFORM_TENANT, ruleId);
-    if (rule === null || !rule.platform) throw new DomainError('RULE.NOT_FOUND', 404, 'no such platform rule');
+    if (rule === null || !rule.platform) throw bridgeError('RULE.NOT_FOUND', 'no such platform rule');
     return rule;
   };
 
@@ -105,7 +105,7 @@ export function createRuleCommands({ eventStore, clock }: RuleCommandsDeps) {
     async create(input: CreateRuleInput, ctx: CommandContext, commandId: string): Promise<{ rule: RuleView; created: boolean }> {
       const ruleId = input.ruleId ?? derivedId(`rule/${input.tenant}/${commandId}`);
       if (!RULE_ID.test(ruleId)) {
-        throw new DomainError('RULE.INVALID', 400, 'invalid rule: ruleId must be 1-64 letters, digits, _ or -', [
+        throw bridgeError('RULE.INVALID', 'invalid rule: ruleId must be 1-64 letters, digits, _ or -', [
           { field: 'ruleId', message: 'must be 1-64 letters, digits, _ or -, starting with a letter or digit' },
         ]);
       }

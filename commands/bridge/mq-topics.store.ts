@@ -1,5 +1,5 @@
-import { DomainError } from '../../domain/core/domain-error.ts';
-import type { EventEnvelope, RecordedEvent } from '../../domain/core/event.ts';
+import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
+import type { RecordedEvent } from '../../domain/core/event.ts';
 import {
   MQ_TOPIC,
   mqTopicDecider,
@@ -9,8 +9,7 @@ import {
 } from '../../domain/bridge/mq.decider.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
-import type { CommandContext } from '../core/command-handler.ts';
-import { eventIdFor } from '../core/event-id.ts';
+import { commandHandler, type CommandContext } from '../core/command-handler.ts';
 
 /**
  * The platform message queue's topic logs (domain/bridge/mq.decider.ts): appending a message and reading
@@ -37,8 +36,9 @@ export type MqTopics = {
 export const toMqMessage = (e: RecordedEvent): MqMessage => ({ ...(e.data as MessageEnqueuedData), offset: e.revision });
 
 export function createMqTopics({ eventStore, clock }: { eventStore: EventStore; clock: Clock }): MqTopics {
+  const enqueue = commandHandler(eventStore, mqTopicDecider);
   const checked = (topic: string) => {
-    if (!MQ_TOPIC.test(topic)) throw new DomainError('MQ.TOPIC_INVALID', 400, 'a topic is 1-200 letters, digits or _ . : - starting with a letter or digit');
+    if (!MQ_TOPIC.test(topic)) throw bridgeError('MQ.TOPIC_INVALID', 'TOPIC: a topic is 1-200 letters, digits or _ . : - starting with a letter or digit', [{ field: 'TOPIC', message: 'must be 1-200 letters, digits or _ . : - starting with a letter or digit' }]);
     return topic;
   };
 
@@ -46,27 +46,19 @@ export function createMqTopics({ eventStore, clock }: { eventStore: EventStore; 
     async enqueue(input, ctx) {
       const now = clock.now().toISOString();
       const bodyBytes = Buffer.byteLength(JSON.stringify(input.body) ?? '', 'utf8');
-      const [event] = mqTopicDecider.decide({ type: 'EnqueueMessage', ...input, bodyBytes, now }, mqTopicDecider.initialState());
-      const stream = mqTopicStream(input.tenant, checked(input.topic));
-      const commandId = `mq/${input.deliveryId}`;
-      const envelope: EventEnvelope = {
-        id: eventIdFor(commandId, 0, stream),
-        type: event!.type,
-        data: event!.data,
-        metadata: {
-          tenant: input.tenant,
-          ...(ctx.actor !== undefined && { actor: ctx.actor }),
-          ...(ctx.correlationId !== undefined && { correlationId: ctx.correlationId }),
-          ...(ctx.causationId !== undefined && { causationId: ctx.causationId }),
-          commandId,
-          occurredAt: now,
-          schemaVersion: 1,
-        },
-      };
       const before = await eventStore.headPosition();
-      const result = await eventStore.append(stream, [envelope], 'any');
+      // `append`: a message goes to the end of its topic whatever is there (no read); the command id is the
+      // delivery's, so a retried enqueue appends nothing and answers the stored message
+      const result = await enqueue({
+        stream: mqTopicStream(input.tenant, checked(input.topic)),
+        command: { type: 'EnqueueMessage', ...input, bodyBytes, now },
+        commandId: `mq/${input.deliveryId}`,
+        now,
+        context: { ...ctx, tenant: input.tenant },
+        from: 'append',
+      });
       // an idempotent retry answers the stored event, which was written before this call began
-      return { offset: result.revision, duplicate: result.position <= before };
+      return { offset: result.revision, duplicate: (result.position ?? '') <= before };
     },
 
     async read(tenant, topic, after, limit) {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { fold } from '../../domain/core/decider.ts';
-import { DomainError } from '../../domain/core/domain-error.ts';
+import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
 import {
   apiDestinationDecider,
   apiDestinationStream,
@@ -18,7 +18,7 @@ import type { UrlTemplate } from '../../domain/bridge/destination-url.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { commandHandler, type CommandContext } from '../core/command-handler.ts';
-import { createSecretBox, type SecretBox } from './secret-box.ts';
+import { createSecretBox, type SecretBox } from './secret.box.ts';
 
 /**
  * API destinations: create, update, delete, read (from the stream: strongly consistent). A destination
@@ -26,7 +26,7 @@ import { createSecretBox, type SecretBox } from './secret-box.ts';
  * otherwise); deleting the connection later is refused by the admin API while destinations use it.
  *
  * Signing secrets (Standard Webhooks, `whsec_` + base64 of 32 random bytes): generated here at creation
- * and at each rotation, sealed with the key-encryption secret (secret-box.ts, as connection secrets) before
+ * and at each rotation, sealed with the key-encryption secret (secret.box.ts, as connection secrets) before
  * the decider sees them, and answered in clear exactly once — by the create or rotate call that made them
  * (a replay of that call, same Idempotency-Key, answers without it: rotate again to get a new one).
  * `createApiDestinationReader` is the only way back to clear secrets, for the delivery.
@@ -53,7 +53,7 @@ export type ApiDestinationChanges = {
   timeoutMs?: number | null;
 };
 
-const notFound = () => new DomainError('API_DESTINATION.NOT_FOUND', 404, 'no such API destination');
+const notFound = () => bridgeError('API_DESTINATION.NOT_FOUND', 'no such API destination');
 
 /** a fresh Standard Webhooks secret */
 export const newSigningSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
@@ -129,7 +129,7 @@ export function createApiDestinationCommands({ eventStore, clock, secret }: ApiD
     if (name === undefined || name === null || !CONNECTION_NAME.test(name)) return; // absent, or the decider names the bad value
     const events = await eventStore.readStream(connectionStream(tenant, name));
     if (fold(connectionDecider, events as unknown as ConnectionEvent[]).status !== 'exists') {
-      throw new DomainError('API_DESTINATION.INVALID', 400, `invalid API destination: connection ${name} does not exist`, [
+      throw bridgeError('API_DESTINATION.INVALID', `invalid API destination: connection ${name} does not exist`, [
         { field: 'connection', message: `no connection named ${name}` },
       ]);
     }
@@ -145,7 +145,7 @@ export function createApiDestinationCommands({ eventStore, clock, secret }: ApiD
     /** `signingSecret`: the new destination's signing secret in clear, answered once (absent on a replay) */
     async create(input: CreateApiDestinationInput, ctx: CommandContext, commandId: string): Promise<{ destination: ApiDestinationView; created: boolean; signingSecret?: string }> {
       if (!DESTINATION_NAME.test(input.name)) {
-        throw new DomainError('API_DESTINATION.INVALID', 400, 'invalid API destination: name must be 1-64 letters, digits, _ or -', [
+        throw bridgeError('API_DESTINATION.INVALID', 'invalid API destination: name must be 1-64 letters, digits, _ or -', [
           { field: 'name', message: 'must be 1-64 letters, digits, _ or -, starting with a letter or digit' },
         ]);
       }

@@ -6,8 +6,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { CALLER_TOKENS_COLLECTION, createCallerTokens } from '../../../commands/bridge/caller-tokens.ts';
-import { createPublisher } from '../../../commands/bridge/publish.ts';
+import { CALLER_TOKENS_COLLECTION, createCallerTokens } from '../../../commands/bridge/caller-tokens.store.ts';
+import { createPublisher } from '../../../commands/bridge/publish.commands.ts';
 import { createBridgeFixture, ctxOf, type BridgeFixture } from './bridge-fixture.ts';
 
 const SECRET = 'spec-key-encryption-secret-0123456789abcdef';

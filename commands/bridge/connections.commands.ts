@@ -1,5 +1,5 @@
 import { assertNever, fold } from '../../domain/core/decider.ts';
-import { DomainError } from '../../domain/core/domain-error.ts';
+import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
 import {
   AUTH_KINDS,
   CONNECTION_NAME,
@@ -17,11 +17,11 @@ import {
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { commandHandler, type CommandContext } from '../core/command-handler.ts';
-import { createSecretBox, type SecretBox } from './secret-box.ts';
+import { createSecretBox, type SecretBox } from './secret.box.ts';
 
 /**
  * Connections (the API destinations' outbound authentication): create, update, delete, read. Secrets
- * arrive in clear from the admin API and are sealed here (secret-box.ts) before the decider sees them:
+ * arrive in clear from the admin API and are sealed here (secret.box.ts) before the decider sees them:
  * the log, the read models and every answer only ever hold them sealed or masked. `createConnectionReader`
  * is the only way back to clear secrets, for the API destination target at delivery time.
  */
@@ -47,7 +47,7 @@ export type ConnectionReader = {
 export type CreateConnectionInput = { tenant: string; name: string; description?: string; auth: ConnectionAuthInput };
 export type ConnectionChanges = { description?: string | null; auth?: ConnectionAuthInput };
 
-const notFound = () => new DomainError('CONNECTION.NOT_FOUND', 404, 'no such connection');
+const notFound = () => bridgeError('CONNECTION.NOT_FOUND', 'no such connection');
 const secretAad = (tenant: string, name: string, field: string) => `connection/${tenant}/${name}/${field}`;
 
 const view = (state: ConnectionState, revision: number): ConnectionView | null =>
@@ -83,7 +83,7 @@ function sealAuth(box: SecretBox, tenant: string, name: string, input: Connectio
     const clear = input[field];
     if (clear === undefined) continue;
     if (typeof clear !== 'string' || clear.length === 0 || clear.length > MAX_SECRET_LENGTH || /[\u0000-\u001f\u007f]/.test(clear)) {
-      throw new DomainError('CONNECTION.INVALID', 400, `invalid connection: auth.${field} must be 1-${MAX_SECRET_LENGTH} characters without control characters`, [
+      throw bridgeError('CONNECTION.INVALID', `invalid connection: auth.${field} must be 1-${MAX_SECRET_LENGTH} characters without control characters`, [
         { field: `auth.${field}`, message: `must be a string of 1-${MAX_SECRET_LENGTH} characters without control characters` },
       ]);
     }
@@ -127,7 +127,7 @@ export function createConnectionCommands({ eventStore, clock, secret }: Connecti
   return {
     async create(input: CreateConnectionInput, ctx: CommandContext, commandId: string): Promise<{ connection: ConnectionView; created: boolean }> {
       if (!CONNECTION_NAME.test(input.name)) {
-        throw new DomainError('CONNECTION.INVALID', 400, 'invalid connection: name must be 1-64 letters, digits, _ or -', [
+        throw bridgeError('CONNECTION.INVALID', 'invalid connection: name must be 1-64 letters, digits, _ or -', [
           { field: 'name', message: 'must be 1-64 letters, digits, _ or -, starting with a letter or digit' },
         ]);
       }

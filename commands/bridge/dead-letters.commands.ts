@@ -1,5 +1,6 @@
 import { fold } from '../../domain/core/decider.ts';
-import { DomainError, isDomainError } from '../../domain/core/domain-error.ts';
+import { isDomainError } from '../../domain/core/domain-error.ts';
+import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
 import type { RecordedEvent } from '../../domain/core/event.ts';
 import { parseStreamName } from '../../domain/core/stream-name.ts';
 import {
@@ -54,7 +55,7 @@ export type DeadLetterDetail = DeadLetterEntry &
     history: Array<{ attemptId: string; attempt: number; at: string; status: 'succeeded' | 'failed'; error?: string; httpStatus?: number }>;
   };
 
-const notFound = (deliveryId: string) => new DomainError('DEAD_LETTER.NOT_FOUND', 404, 'no such dead letter for this rule target', { deliveryId });
+const notFound = (deliveryId: string) => bridgeError('DEAD_LETTER.NOT_FOUND', 'no such dead letter for this rule target', { deliveryId });
 
 const entryOf = (d: DeadLetterDocLike): DeadLetterEntry => ({
   deliveryId: d.id,

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { DomainError } from '../../domain/core/domain-error.ts';
+import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
+import { coreError } from '../../domain/core/core.errors.ts';
 import { MQ_TOPIC_CATEGORY, mqTopicStream, visibleTo } from '../../domain/bridge/mq.decider.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import type { Doc, ReadStore } from '../../infra/core/read-store.port.ts';
-import { createMqTopics, type MqMessage, type MqTopics } from './mq-topics.ts';
+import { createMqTopics, type MqMessage, type MqTopics } from './mq-topics.store.ts';
 
 /**
  * Consumer groups of the platform message queue: how consuming services read a topic log.
@@ -175,7 +176,7 @@ export function createMqConsumers(deps: MqConsumersDeps): MqConsumers {
   };
 
   const check = (g: GroupRef) => {
-    if (!MQ_GROUP_NAME.test(g.group)) throw new DomainError('MQ.GROUP_INVALID', 400, 'a group is 1-100 letters, digits or _ . : - starting with a letter or digit');
+    if (!MQ_GROUP_NAME.test(g.group)) throw bridgeError('MQ.GROUP_INVALID', 'a group is 1-100 letters, digits or _ . : - starting with a letter or digit');
   };
 
   /** visible messages after `committed` (up to max), and how far the scan got */
@@ -260,11 +261,11 @@ export function createMqConsumers(deps: MqConsumersDeps): MqConsumers {
 
     async ack(o) {
       check(o);
-      if (!Number.isInteger(o.offset) || o.offset < 0) throw new DomainError('MQ.OFFSET_INVALID', 400, 'offset must be an integer ≥ 0');
+      if (!Number.isInteger(o.offset) || o.offset < 0) throw bridgeError('MQ.OFFSET_INVALID', 'offset must be an integer ≥ 0');
       const ref: GroupRef = { tenant: o.tenant, app: o.app, group: o.group, topic: o.topic };
       const head = await topics.head(o.tenant, o.topic);
       if (o.offset > head) {
-        throw new DomainError('MQ.OFFSET_INVALID', 400, `offset ${o.offset} is beyond the topic's newest message (${head})`, { offset: o.offset, headOffset: head });
+        throw bridgeError('MQ.OFFSET_INVALID', `offset ${o.offset} is beyond the topic's newest message (${head})`, { offset: o.offset, headOffset: head });
       }
       for (let attempt = 0; attempt < 50; attempt++) {
         const doc = await load(ref);
@@ -279,7 +280,7 @@ export function createMqConsumers(deps: MqConsumersDeps): MqConsumers {
           return { committedOffset: o.offset, leaseReleased: release };
         }
       }
-      throw new DomainError('CONCURRENCY.CONFLICT', 409, 'the consumer group changed concurrently too often; retry the ack');
+      throw coreError('CONCURRENCY.CONFLICT', 'the consumer group changed concurrently too often; retry the ack');
     },
 
     async status(o) {

@@ -1,15 +1,16 @@
-import { fold } from '../../domain/core/decider.ts';
-import { DomainError } from '../../domain/core/domain-error.ts';
+import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
 import { busDecider, busStream, type BusEvent } from '../../domain/bridge/bus.decider.ts';
 import { eventSourceDecider, eventSourceStream, type SourceEvent } from '../../domain/bridge/event-source.decider.ts';
 import type { Bus, BusKind, EventSource } from '../../domain/bridge/model.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { commandHandler, type CommandContext } from '../core/command-handler.ts';
+import { createStreamCache } from '../core/stream-cache.ts';
 
 /**
  * Buses: what the publisher and the admin API need. Lookups read the aggregate streams (consistent: a bus
- * created a moment ago takes events at once); listings come from the catalog projection.
+ * created a moment ago takes events at once, a deleted one none), through a stream cache that only reads
+ * the events after those it already folded; listings come from the catalog projection.
  */
 export type BusLookup = {
   /** the bus if it exists and is not deleted */
@@ -30,14 +31,15 @@ export type BusLookupDeps = {
 };
 
 export function createBusLookup({ eventStore, platformSourceNamed }: BusLookupDeps): BusLookup {
+  const buses = createStreamCache<BusEvent, ReturnType<typeof busDecider.initialState>>(eventStore, busDecider);
+  const sources = createStreamCache<SourceEvent, ReturnType<typeof eventSourceDecider.initialState>>(eventStore, eventSourceDecider);
   return {
     async getBus(tenant, name) {
-      const state = fold(busDecider, (await eventStore.readStream(busStream(tenant, name))) as unknown as BusEvent[]);
+      const { state } = await buses.load(busStream(tenant, name));
       return state.status === 'active' ? state.bus : null;
     },
     async getSource(busTenant, bus, source) {
-      const recorded = (await eventStore.readStream(eventSourceStream(busTenant, bus, source))) as unknown as SourceEvent[];
-      const state = fold(eventSourceDecider, recorded);
+      const { state } = await sources.load(eventSourceStream(busTenant, bus, source));
       return state.status === 'registered' ? state.source : null;
     },
     isPlatformSource: platformSourceNamed,
@@ -90,6 +92,6 @@ export function createBusCommands({ eventStore, clock }: { eventStore: EventStor
 /** The bus's state as folded from its stream, for the admin API's 404s (deleted buses are not found). */
 export async function requireBus(lookup: Pick<BusLookup, 'getBus'>, tenant: string, name: string): Promise<Bus> {
   const bus = await lookup.getBus(tenant, name);
-  if (bus === null) throw new DomainError('BUS.NOT_FOUND', 404, `no bus ${name}`, { bus: name });
+  if (bus === null) throw bridgeError('BUS.NOT_FOUND', `no bus ${name}`, { bus: name });
   return bus;
 }

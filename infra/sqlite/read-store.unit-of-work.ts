@@ -1,0 +1,83 @@
+import type { Doc, Update } from '../core/read-store.port.ts';
+import { applyUpdate, isPlainObject, validateUpdate } from '../core/query/index.ts';
+import * as ops from './read-store.ops.ts';
+
+/**
+ * The writes of one transaction, kept in memory until something needs them in SQLite: a projection
+ * applying a page typically reads a document, changes it and writes it back many times (a balance, a
+ * stream summary, a trace entry), and only the last version has to reach the table. `get` answers from
+ * the buffer; a query (find, count, …) on a collection first writes that collection's buffered changes;
+ * commit writes the rest. The statements are prepared once per connection (ops' statement cache).
+ *
+ * Savepoints: the buffer is written before a savepoint opens and before it is released, and dropped
+ * when it rolls back, so a rollback undoes exactly what the savepoint changed.
+ */
+export type UnitOfWork = {
+  get<T extends Doc>(c: ops.Conn, collection: string, id: string): T | null;
+  upsert(collection: string, doc: Doc): void;
+  patch(c: ops.Conn, collection: string, id: string, update: Update): boolean;
+  remove(c: ops.Conn, collection: string, id: string): boolean;
+  /** writes the buffered changes of one collection, or of all */
+  flush(c: ops.Conn, collection?: string): void;
+  /** forgets the buffered changes (the transaction or savepoint rolled back) */
+  discard(): void;
+};
+
+/** a buffered document: its JSON text, or null for a deletion */
+type Buffered = string | null;
+
+export function createUnitOfWork(): UnitOfWork {
+  const dirty = new Map<string, Map<string, Buffered>>();
+  const of = (collection: string) => {
+    let m = dirty.get(collection);
+    if (m === undefined) dirty.set(collection, (m = new Map()));
+    return m;
+  };
+  const buffered = (collection: string, id: string): Buffered | undefined => dirty.get(collection)?.get(id);
+
+  function current<T extends Doc>(c: ops.Conn, collection: string, id: string): T | null {
+    const b = buffered(collection, id);
+    if (b !== undefined) return b === null ? null : (JSON.parse(b) as T);
+    return ops.get<T>(c, collection, id);
+  }
+
+  function flushOne(c: ops.Conn, collection: string, docs: Map<string, Buffered>) {
+    for (const [id, json] of docs) {
+      if (json === null) ops.remove(c, collection, id);
+      else ops.upsertJson(c, collection, id, json);
+    }
+    dirty.delete(collection);
+  }
+
+  return {
+    get: current,
+    upsert(collection, doc) {
+      if (!isPlainObject(doc) || typeof doc.id !== 'string') throw new Error('read store: a document needs a string id');
+      const { id, ...fields } = doc;
+      of(collection).set(id, JSON.stringify({ id, ...fields })); // id first, as MongoDB's _id
+    },
+    patch(c, collection, id, update) {
+      validateUpdate(update);
+      const doc = current<Doc>(c, collection, id);
+      if (doc === null) return false;
+      of(collection).set(id, JSON.stringify(applyUpdate(doc, update)));
+      return true;
+    },
+    remove(c, collection, id) {
+      const existed = current(c, collection, id) !== null;
+      of(collection).set(id, null);
+      return existed;
+    },
+    flush(c, collection) {
+      if (collection !== undefined) {
+        const docs = dirty.get(collection);
+        if (docs !== undefined) flushOne(c, collection, docs);
+        return;
+      }
+      for (const [name, docs] of [...dirty]) flushOne(c, name, docs);
+    },
+    discard() {
+      dirty.clear();
+    },
+  };
+}
