@@ -1,5 +1,5 @@
 import type { Decider } from '../../domain/core/decider.ts';
-import { DomainError } from '../../domain/core/domain-error.ts';
+import { coreError } from '../../domain/core/core.errors.ts';
 import type { DomainEvent, EventEnvelope, RecordedEvent } from '../../domain/core/event.ts';
 import type { EventStore, ExpectedRevision } from '../../infra/core/event-store.port.ts';
 import { isWrongExpectedRevision, WrongExpectedRevisionError } from '../../infra/core/store-errors.ts';
@@ -121,9 +121,8 @@ export function commandHandler<C, E extends DomainEvent, S>(
         lastConflict = err;
       }
     }
-    throw new DomainError(
+    throw coreError(
       'CONCURRENCY.CONFLICT',
-      409,
       `${envelope.stream} was changed concurrently ${maxAttempts} times; retry the command`,
       { stream: envelope.stream, expected: lastConflict?.expected, actual: lastConflict?.actual },
     );

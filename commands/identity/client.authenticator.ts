@@ -6,6 +6,7 @@ import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { isWrongExpectedRevision } from '../../infra/core/store-errors.ts';
 import type { Directory } from './identity.contracts.ts';
+import { envelopesFor } from '../core/envelopes.ts';
 import { OAuthError } from './oauth.error.ts';
 
 /**
@@ -203,15 +204,13 @@ export function createClientAuthenticator(deps: ClientAuthDeps) {
     try {
       await deps.eventStore.append(
         stream,
-        [
-          {
-            // a fresh id: a same-id append would be taken for an idempotent retry and succeed
-            id: randomUUID(),
-            type: 'ClientAssertionUsed',
-            data: { clientId, jtiHash: id, expiresAt: new Date(exp * 1000).toISOString() },
-            metadata: { tenant: PLATFORM_TENANT, actor: clientId, occurredAt: now, schemaVersion: 1 },
-          },
-        ],
+        envelopesFor([{ type: 'ClientAssertionUsed', data: { clientId, jtiHash: id, expiresAt: new Date(exp * 1000).toISOString() } }], {
+          stream,
+          // a fresh command id: a same-id append would be taken for an idempotent retry and succeed
+          commandId: randomUUID(),
+          now,
+          context: { tenant: PLATFORM_TENANT, actor: clientId },
+        }),
         'no_stream',
       );
     } catch (err) {

@@ -1,6 +1,7 @@
+import { coreError } from '../../domain/core/core.errors.ts';
+import { identityError, type IdentityErrorCode } from '../../domain/identity/identity.errors.ts';
 import { randomBytes } from 'node:crypto';
 import { fold } from '../../domain/core/decider.ts';
-import { DomainError } from '../../domain/core/domain-error.ts';
 import {
   clientDecider,
   clientStream,
@@ -104,32 +105,32 @@ export function createDirectoryCommands(deps: DirectoryCommandsDeps) {
 
   const requireTenant = async (code: string): Promise<Tenant> => {
     const tenant = await directory.getTenant(code);
-    if (tenant === null) throw new DomainError('TENANT.NOT_FOUND', 404, `no tenant ${code}`, { tenant: code });
+    if (tenant === null) throw identityError('TENANT.NOT_FOUND', `no tenant ${code}`, { tenant: code });
     return tenant;
   };
 
   const requireUser = async (tenant: string, userId: string): Promise<User> => {
     const user = await directory.getUser(tenant, userId);
-    if (user === null) throw new DomainError('USER.NOT_FOUND', 404, 'no such user');
+    if (user === null) throw identityError('USER.NOT_FOUND', 'no such user');
     return user;
   };
 
   const requireClient = async (clientId: string): Promise<Client> => {
     const client = await directory.getClient(clientId);
-    if (client === null) throw new DomainError('CLIENT.NOT_FOUND', 404, 'no such client');
+    if (client === null) throw identityError('CLIENT.NOT_FOUND', 'no such client');
     return client;
   };
 
-  const checkPassword = (password: string, code: string, field: string) => {
+  const checkPassword = (password: string, code: IdentityErrorCode, field: string) => {
     if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_SECRET_LENGTH) {
-      throw new DomainError(code, 400, `${field} must be ${MIN_PASSWORD_LENGTH}-${MAX_SECRET_LENGTH} characters`, [
+      throw identityError(code, `${field} must be ${MIN_PASSWORD_LENGTH}-${MAX_SECRET_LENGTH} characters`, [
         { field, message: `must be ${MIN_PASSWORD_LENGTH}-${MAX_SECRET_LENGTH} characters` },
       ]);
     }
   };
 
   const clientInvalid = (field: string, message: string) =>
-    new DomainError('CLIENT.INVALID', 400, `invalid client registration: ${field} ${message}`, [{ field, message }]);
+    identityError('CLIENT.INVALID', `invalid client registration: ${field} ${message}`, [{ field, message }]);
 
   /** allowed_access_tenants must name existing tenants (a typo would silently grant nothing) */
   const checkTenantsExist = async (codes: string[]) => {
@@ -161,7 +162,7 @@ export function createDirectoryCommands(deps: DirectoryCommandsDeps) {
   async function registerUser(input: RegisterUserInput, ctx: CommandContext, commandId: string): Promise<{ user: User; created: boolean }> {
     const tenant = input.tenant;
     const dir = input.directory ?? DEFAULT_USER_SOURCE;
-    if (!TENANT_CODE.test(tenant)) throw new DomainError('TENANT.NOT_FOUND', 404, `no tenant ${tenant}`, { tenant });
+    if (!TENANT_CODE.test(tenant)) throw identityError('TENANT.NOT_FOUND', `no tenant ${tenant}`, { tenant });
     await requireTenant(tenant);
     if (input.password !== undefined) checkPassword(input.password, 'USER.INVALID', 'password');
     const userId = input.userId ?? derivedId(`user/${tenant}/${commandId}`);
@@ -187,7 +188,7 @@ export function createDirectoryCommands(deps: DirectoryCommandsDeps) {
     const existing = await directory.getUser(tenant, userId);
     if (existing !== null) {
       if (existing.directory !== dir || usernameKey(existing.username) !== usernameKey(input.username)) {
-        throw new DomainError('REQUEST.IDEMPOTENCY_KEY_REUSED', 422, 'this command id already registered a different user', {
+        throw coreError('REQUEST.IDEMPOTENCY_KEY_REUSED', 'this command id already registered a different user', {
           userId,
         });
       }
@@ -221,7 +222,7 @@ export function createDirectoryCommands(deps: DirectoryCommandsDeps) {
       context,
     });
     if (reserved.state.status !== 'reserved' || reserved.state.userId !== userId) {
-      throw new DomainError('USER.USERNAME_TAKEN', 409, `username ${input.username} is already taken`, [
+      throw identityError('USER.USERNAME_TAKEN', `username ${input.username} is already taken`, [
         { field: 'username', message: 'is already taken' },
       ]);
     }
@@ -332,7 +333,7 @@ export function createDirectoryCommands(deps: DirectoryCommandsDeps) {
   return {
     async createTenant(input: CreateTenantInput, ctx: CommandContext, commandId: string): Promise<{ tenant: Tenant; created: boolean }> {
       if (!TENANT_CODE.test(input.code)) {
-        throw new DomainError('TENANT.INVALID', 400, 'invalid tenant: code must be a tenant code', [
+        throw identityError('TENANT.INVALID', 'invalid tenant: code must be a tenant code', [
           { field: 'code', message: 'must be 1-63 lower-case letters, digits, _ or -, starting with a letter or digit' },
         ]);
       }

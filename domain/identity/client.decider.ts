@@ -1,5 +1,5 @@
+import { identityError } from './identity.errors.ts';
 import { assertNever, type Decider } from '../core/decider.ts';
-import { DomainError } from '../core/domain-error.ts';
 import type { DomainEvent } from '../core/event.ts';
 import { streamName } from '../core/stream-name.ts';
 import {
@@ -130,15 +130,12 @@ export type ClientState =
 type Problem = { field: string; message: string };
 
 const rejectFields = (problems: Problem[]): never => {
-  throw new DomainError(
-    'CLIENT.INVALID',
-    400,
-    `invalid client registration: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`,
+  throw identityError('CLIENT.INVALID', `invalid client registration: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`,
     problems,
   );
 };
 
-const notFound = () => new DomainError('CLIENT.NOT_FOUND', 404, 'no such client');
+const notFound = () => identityError('CLIENT.NOT_FOUND', 'no such client');
 
 const unique = <T>(xs: T[]): T[] => [...new Set(xs)];
 
@@ -362,7 +359,7 @@ export const clientDecider: Decider<ClientCommand, ClientEvent, ClientState> = {
     switch (command.type) {
       case 'RegisterClient': {
         if (state.status !== 'none') {
-          throw new DomainError('CLIENT.ALREADY_EXISTS', 409, `client ${state.client.clientId} already exists`, { clientId: state.client.clientId });
+          throw identityError('CLIENT.ALREADY_EXISTS', `client ${state.client.clientId} already exists`, { clientId: state.client.clientId });
         }
         const settings = settingsOf(command.registration, command.secretHash);
         return [{ type: 'ClientRegistered', data: { ...settings, registeredAt: command.now } }];
@@ -389,7 +386,7 @@ export const clientDecider: Decider<ClientCommand, ClientEvent, ClientState> = {
         if (state.status === 'none') throw notFound();
         const { client } = state;
         if (!usesSecret(client.authMethod)) {
-          throw new DomainError('CLIENT.NO_SECRET', 400, `a ${client.authMethod} client has no secret to rotate`, [
+          throw identityError('CLIENT.NO_SECRET', `a ${client.authMethod} client has no secret to rotate`, [
             { field: 'token_endpoint_auth_method', message: `${client.authMethod} clients have no secret` },
           ]);
         }

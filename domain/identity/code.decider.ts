@@ -1,5 +1,5 @@
+import { identityError, type IdentityErrorCode } from './identity.errors.ts';
 import { assertNever, type Decider } from '../core/decider.ts';
-import { DomainError } from '../core/domain-error.ts';
 import { PLATFORM_TENANT } from './model.ts';
 import { pkceMatches, type PkceMethod, type PkceProof } from './pkce.ts';
 
@@ -56,7 +56,7 @@ export type CodeState =
   | { status: 'redeemed'; code: CodeIssuedData; grantId: string };
 
 /** Every refusal is invalid_grant at the token endpoint; the codes name the reason for logs and tests. */
-const refuse = (code: string, message: string) => new DomainError(code, 400, message);
+const refuse = (code: IdentityErrorCode, message: string) => identityError(code, message);
 
 export const codeDecider: Decider<CodeCommand, CodeEvent, CodeState> = {
   initialState: () => ({ status: 'none' }),
@@ -77,7 +77,7 @@ export const codeDecider: Decider<CodeCommand, CodeEvent, CodeState> = {
   decide(command, state) {
     switch (command.type) {
       case 'IssueCode':
-        if (state.status !== 'none') throw new DomainError('CODE.ALREADY_ISSUED', 409, 'this code was issued before');
+        if (state.status !== 'none') throw identityError('CODE.ALREADY_ISSUED', 'this code was issued before');
         return [{ type: 'CodeIssued', data: command.data }];
 
       case 'RedeemCode': {

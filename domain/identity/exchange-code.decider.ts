@@ -1,5 +1,5 @@
+import { identityError, type IdentityErrorCode } from './identity.errors.ts';
 import { assertNever, type Decider } from '../core/decider.ts';
-import { DomainError } from '../core/domain-error.ts';
 import { PLATFORM_TENANT } from './model.ts';
 
 /**
@@ -51,7 +51,7 @@ export type ExchangeCodeState =
   | { status: 'consumed'; code: ExchangeCodeIssuedData; consumedBy: string };
 
 /** Every refusal is invalid_grant at the endpoint; the codes name the reason. */
-const refuse = (code: string, message: string) => new DomainError(code, 400, message);
+const refuse = (code: IdentityErrorCode, message: string) => identityError(code, message);
 
 export const exchangeCodeDecider: Decider<ExchangeCodeCommand, ExchangeCodeEvent, ExchangeCodeState> = {
   initialState: () => ({ status: 'none' }),
@@ -71,7 +71,7 @@ export const exchangeCodeDecider: Decider<ExchangeCodeCommand, ExchangeCodeEvent
     switch (command.type) {
       case 'IssueExchangeCode': {
         const { now, ...data } = command.data;
-        if (state.status !== 'none') throw new DomainError('EXCHANGE_CODE.EXISTS', 409, 'this exchange code was issued before');
+        if (state.status !== 'none') throw identityError('EXCHANGE_CODE.EXISTS', 'this exchange code was issued before');
         return [{ type: 'ExchangeCodeIssued', data: { ...data, issuedAt: now } }];
       }
       case 'ConsumeExchangeCode': {

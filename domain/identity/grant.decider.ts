@@ -1,5 +1,5 @@
+import { identityError, type IdentityErrorCode } from './identity.errors.ts';
 import { assertNever, type Decider } from '../core/decider.ts';
-import { DomainError } from '../core/domain-error.ts';
 import { PLATFORM_TENANT } from './model.ts';
 
 /**
@@ -106,7 +106,7 @@ export type GrantState = {
 
 const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 /** Every refusal of a refresh is invalid_grant at the token endpoint; the codes name the reason. */
-const refuse = (code: string, message: string) => new DomainError(code, 400, message);
+const refuse = (code: IdentityErrorCode, message: string) => identityError(code, message);
 
 export const grantDecider: Decider<GrantCommand, GrantEvent, GrantState> = {
   initialState: () => ({
@@ -156,9 +156,9 @@ export const grantDecider: Decider<GrantCommand, GrantEvent, GrantState> = {
       case 'StartGrant': {
         const { now, ...d } = command.data;
         if (state.status === 'revoked') throw refuse('GRANT.REVOKED', 'the grant was revoked before it started');
-        if (state.status === 'active') throw new DomainError('GRANT.EXISTS', 409, `grant ${d.grantId} exists already`);
+        if (state.status === 'active') throw identityError('GRANT.EXISTS', `grant ${d.grantId} exists already`);
         if ((d.refreshTokenId === undefined) !== (d.refreshExp === undefined)) {
-          throw new DomainError('GRANT.INVALID', 400, 'a refresh token needs an expiry and the other way round');
+          throw identityError('GRANT.INVALID', 'a refresh token needs an expiry and the other way round');
         }
         return [{ type: 'GrantStarted', data: { ...d, startedAt: now } }];
       }

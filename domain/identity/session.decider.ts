@@ -1,5 +1,5 @@
+import { identityError } from './identity.errors.ts';
 import { assertNever, type Decider } from '../core/decider.ts';
-import { DomainError } from '../core/domain-error.ts';
 import { PLATFORM_TENANT } from './model.ts';
 
 /**
@@ -50,7 +50,7 @@ export const sessionDecider: Decider<SessionCommand, SessionEvent, SessionState>
   decide(command, state) {
     switch (command.type) {
       case 'StartSession':
-        if (state.status !== 'none') throw new DomainError('SESSION.ALREADY_STARTED', 409, 'this session id is taken');
+        if (state.status !== 'none') throw identityError('SESSION.ALREADY_STARTED', 'this session id is taken');
         return [{ type: 'SessionStarted', data: command.data }];
       case 'EndSession':
         // Logging out twice, or out of an unknown or expired session, is not an error: nothing to record.

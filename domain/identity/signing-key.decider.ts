@@ -1,5 +1,5 @@
+import { identityError } from './identity.errors.ts';
 import { assertNever, type Decider } from '../core/decider.ts';
-import { DomainError } from '../core/domain-error.ts';
 import { PLATFORM_TENANT, type PublicJwk } from './model.ts';
 
 /**
@@ -91,13 +91,13 @@ export const signingKeyDecider: Decider<SigningKeyCommand, SigningKeyEvent, Sign
     switch (command.type) {
       case 'GenerateKey': {
         const d = command.data;
-        if (state.status !== 'none') throw new DomainError('SIGNING_KEY.EXISTS', 409, `signing key ${d.kid} exists already`);
-        if (d.publicJwk.kty !== 'RSA') throw new DomainError('SIGNING_KEY.INVALID', 400, 'signing keys are RSA (RS256)');
+        if (state.status !== 'none') throw identityError('SIGNING_KEY.EXISTS', `signing key ${d.kid} exists already`);
+        if (d.publicJwk.kty !== 'RSA') throw identityError('SIGNING_KEY.INVALID', 'signing keys are RSA (RS256)');
         if ('d' in d.publicJwk || 'p' in d.publicJwk || 'q' in d.publicJwk) {
           // the private exponent must never reach the log in clear
-          throw new DomainError('SIGNING_KEY.PRIVATE_PART_IN_PUBLIC_JWK', 400, 'the public JWK carries private members');
+          throw identityError('SIGNING_KEY.PRIVATE_PART_IN_PUBLIC_JWK', 'the public JWK carries private members');
         }
-        if (at(d.activatesAt) < at(d.now)) throw new DomainError('SIGNING_KEY.INVALID', 400, 'a key cannot start signing before it exists');
+        if (at(d.activatesAt) < at(d.now)) throw identityError('SIGNING_KEY.INVALID', 'a key cannot start signing before it exists');
         return [
           {
             type: 'KeyGenerated',
@@ -108,23 +108,23 @@ export const signingKeyDecider: Decider<SigningKeyCommand, SigningKeyEvent, Sign
       }
       case 'RetireKey': {
         const d = command.data;
-        if (state.status === 'none') throw new DomainError('SIGNING_KEY.NOT_FOUND', 404, `no signing key ${d.kid}`);
+        if (state.status === 'none') throw identityError('SIGNING_KEY.NOT_FOUND', `no signing key ${d.kid}`);
         // retiring twice is not an error: several processes may notice a superseded key at once
         if (state.status === 'withdrawn' || state.retiresAt !== undefined) return [];
         if (at(d.publishUntil) < at(d.retiresAt)) {
-          throw new DomainError('SIGNING_KEY.INVALID', 400, 'a key stays published at least until it stops signing');
+          throw identityError('SIGNING_KEY.INVALID', 'a key stays published at least until it stops signing');
         }
         return [{ type: 'KeyRetired', data: { kid: d.kid, retiresAt: d.retiresAt, publishUntil: d.publishUntil } }];
       }
       case 'WithdrawKey': {
         const d = command.data;
-        if (state.status === 'none') throw new DomainError('SIGNING_KEY.NOT_FOUND', 404, `no signing key ${d.kid}`);
+        if (state.status === 'none') throw identityError('SIGNING_KEY.NOT_FOUND', `no signing key ${d.kid}`);
         if (state.status === 'withdrawn') return [];
         if (state.publishUntil === undefined) {
-          throw new DomainError('SIGNING_KEY.NOT_RETIRED', 409, `signing key ${d.kid} still signs; rotate first`);
+          throw identityError('SIGNING_KEY.NOT_RETIRED', `signing key ${d.kid} still signs; rotate first`);
         }
         if (at(d.now) < at(state.publishUntil)) {
-          throw new DomainError('SIGNING_KEY.STILL_NEEDED', 409, `tokens signed by ${d.kid} may be valid until ${state.publishUntil}`);
+          throw identityError('SIGNING_KEY.STILL_NEEDED', `tokens signed by ${d.kid} may be valid until ${state.publishUntil}`);
         }
         return [{ type: 'KeyWithdrawn', data: { kid: d.kid, withdrawnAt: d.now } }];
       }

@@ -1,5 +1,5 @@
+import { identityError } from './identity.errors.ts';
 import { assertNever, type Decider } from '../core/decider.ts';
-import { DomainError } from '../core/domain-error.ts';
 import type { DomainEvent } from '../core/event.ts';
 import { streamName } from '../core/stream-name.ts';
 import { PLATFORM_TENANT, type Tenant } from './model.ts';
@@ -59,10 +59,7 @@ export const TENANT_EVENT_TYPES: ReadonlyArray<TenantEvent['type']> = ['TenantCr
 type Problem = { field: string; message: string };
 
 const rejectFields = (problems: Problem[]): never => {
-  throw new DomainError(
-    'TENANT.INVALID',
-    400,
-    `invalid tenant: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`,
+  throw identityError('TENANT.INVALID', `invalid tenant: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`,
     problems,
   );
 };
@@ -121,7 +118,7 @@ export const tenantDecider: Decider<TenantCommand, TenantEvent, TenantState> = {
     switch (command.type) {
       case 'CreateTenant': {
         if (state.status !== 'none') {
-          throw new DomainError('TENANT.ALREADY_EXISTS', 409, `tenant ${state.tenant.code} already exists`, { code: state.tenant.code });
+          throw identityError('TENANT.ALREADY_EXISTS', `tenant ${state.tenant.code} already exists`, { code: state.tenant.code });
         }
         const problems = check(command);
         if (problems.length > 0) rejectFields(problems);
@@ -139,7 +136,7 @@ export const tenantDecider: Decider<TenantCommand, TenantEvent, TenantState> = {
         ];
       }
       case 'UpdateTenant': {
-        if (state.status === 'none') throw new DomainError('TENANT.NOT_FOUND', 404, 'no such tenant');
+        if (state.status === 'none') throw identityError('TENANT.NOT_FOUND', 'no such tenant');
         const problems = check(command);
         if (problems.length > 0) rejectFields(problems);
         const current = state.tenant;

@@ -1,5 +1,5 @@
+import { identityError } from './identity.errors.ts';
 import { assertNever, type Decider } from '../core/decider.ts';
-import { DomainError } from '../core/domain-error.ts';
 import type { DomainEvent } from '../core/event.ts';
 import { streamName } from '../core/stream-name.ts';
 import type { User } from './model.ts';
@@ -77,10 +77,10 @@ export type UserState = { status: 'none' } | { status: 'exists'; user: User; reg
 type Problem = { field: string; message: string };
 
 const rejectFields = (problems: Problem[]): never => {
-  throw new DomainError('USER.INVALID', 400, `invalid user: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`, problems);
+  throw identityError('USER.INVALID', `invalid user: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`, problems);
 };
 
-const notFound = () => new DomainError('USER.NOT_FOUND', 404, 'no such user');
+const notFound = () => identityError('USER.NOT_FOUND', 'no such user');
 
 function checkProfile(fields: { name?: string; nickname?: string | null; email?: string | null; roles?: string[] }): Problem[] {
   const problems: Problem[] = [];
@@ -149,7 +149,7 @@ export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
   decide(command, state) {
     switch (command.type) {
       case 'RegisterUser': {
-        if (state.status !== 'none') throw new DomainError('USER.ALREADY_EXISTS', 409, 'the user already exists', { userId: state.user.userId });
+        if (state.status !== 'none') throw identityError('USER.ALREADY_EXISTS', 'the user already exists', { userId: state.user.userId });
         const problems = checkProfile(command);
         if (!USER_ID.test(command.userId)) problems.push({ field: 'user_id', message: 'must be 1-128 letters, digits, . _ : or -' });
         if (!USERNAME.test(command.username)) {

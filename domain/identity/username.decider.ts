@@ -1,5 +1,5 @@
+import { identityError } from './identity.errors.ts';
 import { assertNever, type Decider } from '../core/decider.ts';
-import { DomainError } from '../core/domain-error.ts';
 import type { DomainEvent } from '../core/event.ts';
 import { streamName } from '../core/stream-name.ts';
 
@@ -79,7 +79,7 @@ export const usernameDecider: Decider<UsernameCommand, UsernameEvent, UsernameSt
           command.reclaimFrom === state.userId &&
           Date.parse(command.now) - Date.parse(state.reservedAt) >= RESERVATION_GRACE_MS;
         if (stranded) return [{ ...reserved, data: { ...reserved.data, reclaimedFrom: state.userId } }];
-        throw new DomainError('USER.USERNAME_TAKEN', 409, `username ${command.username} is already taken`, [
+        throw identityError('USER.USERNAME_TAKEN', `username ${command.username} is already taken`, [
           { field: 'username', message: 'is already taken' },
         ]);
       }
