@@ -1,6 +1,5 @@
 import type { LogPage } from './event-store.port.ts';
 import { START } from './position.ts';
-import { ABORTED, untilAborted } from './resilient-subscription.ts';
 import { abortableSleep } from './supervised-loop.ts';
 
 /**
@@ -9,7 +8,7 @@ import { abortableSleep } from './supervised-loop.ts';
  */
 export type OpenPages = (after: string, signal: AbortSignal) => AsyncIterable<LogPage>;
 
-export type ResilientPagesOptions = {
+export type ResilientOptions = {
   /** exclusive start position; default START */
   after?: string;
   /** aborting ends the iteration cleanly, also while waiting for a page or to reconnect */
@@ -34,7 +33,7 @@ export type ResilientPagesOptions = {
  */
 export async function* resilientPages(
   open: OpenPages,
-  options: ResilientPagesOptions = {},
+  options: ResilientOptions = {},
 ): AsyncGenerator<LogPage, void, undefined> {
   const { signal, onError } = options;
   const initialDelay = options.initialDelayMs ?? 100;
@@ -96,4 +95,31 @@ function fresh(page: LogPage, last: string): LogPage | undefined {
   const position = newest !== undefined && newest > page.position ? newest : page.position;
   if (events.length === 0 && position <= last) return undefined;
   return events === page.events && position === page.position ? page : { events, position };
+}
+
+const ABORTED = Symbol('aborted');
+
+/** Resolves with the promise, or with ABORTED as soon as the signal aborts (the promise is then left to settle alone). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | typeof ABORTED> {
+  if (signal.aborted) {
+    promise.catch(() => {});
+    return Promise.resolve(ABORTED);
+  }
+  return new Promise<T | typeof ABORTED>((resolve, reject) => {
+    const onAbort = () => {
+      promise.catch(() => {}); // its eventual failure is of no interest any more
+      resolve(ABORTED);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }
