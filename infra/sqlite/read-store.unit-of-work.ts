@@ -11,6 +11,11 @@ import * as ops from './read-store.ops.ts';
  *
  * Savepoints: the buffer is written before a savepoint opens and before it is released, and dropped
  * when it rolls back, so a rollback undoes exactly what the savepoint changed.
+ *
+ * Documents are kept as objects and serialized once, when they are written: inside a transaction `get`
+ * answers the object `upsert` stored (a shallow copy of the caller's), not a fresh parse. A projection
+ * that changes a document it read writes it back (as it must on every store); changing one in place
+ * without writing it back is not a way to update it.
  */
 export type UnitOfWork = {
   get<T extends Doc>(c: ops.Conn, collection: string, id: string): T | null;
@@ -23,8 +28,8 @@ export type UnitOfWork = {
   discard(): void;
 };
 
-/** a buffered document: its JSON text, or null for a deletion */
-type Buffered = string | null;
+/** a buffered document (serialized when it is written), or null for a deletion */
+type Buffered = Doc | null;
 
 export function createUnitOfWork(): UnitOfWork {
   const dirty = new Map<string, Map<string, Buffered>>();
@@ -37,14 +42,14 @@ export function createUnitOfWork(): UnitOfWork {
 
   function current<T extends Doc>(c: ops.Conn, collection: string, id: string): T | null {
     const b = buffered(collection, id);
-    if (b !== undefined) return b === null ? null : (JSON.parse(b) as T);
+    if (b !== undefined) return b as T | null;
     return ops.get<T>(c, collection, id);
   }
 
   function flushOne(c: ops.Conn, collection: string, docs: Map<string, Buffered>) {
-    for (const [id, json] of docs) {
-      if (json === null) ops.remove(c, collection, id);
-      else ops.upsertJson(c, collection, id, json);
+    for (const [id, doc] of docs) {
+      if (doc === null) ops.remove(c, collection, id);
+      else ops.upsertJson(c, collection, id, JSON.stringify(doc));
     }
     dirty.delete(collection);
   }
@@ -54,13 +59,13 @@ export function createUnitOfWork(): UnitOfWork {
     upsert(collection, doc) {
       if (!isPlainObject(doc) || typeof doc.id !== 'string') throw new Error('read store: a document needs a string id');
       const { id, ...fields } = doc;
-      of(collection).set(id, JSON.stringify({ id, ...fields })); // id first, as MongoDB's _id
+      of(collection).set(id, { id, ...fields }); // id first, as MongoDB's _id
     },
     patch(c, collection, id, update) {
       validateUpdate(update);
       const doc = current<Doc>(c, collection, id);
       if (doc === null) return false;
-      of(collection).set(id, JSON.stringify(applyUpdate(doc, update)));
+      of(collection).set(id, applyUpdate(doc, update));
       return true;
     },
     remove(c, collection, id) {

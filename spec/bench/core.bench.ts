@@ -124,7 +124,7 @@ export async function coreBench(): Promise<void> {
       figure: perSecond(rebuilt.result.events, rebuilt.ms),
       unit: 'events/s',
       baseline: { name: 'raw readAll', figure: perSecond(readAll.result, readAll.ms) },
-      setup: `${rebuilt.result.events} events, test ledger projection (per event: get + upsert of a balance, upsert of an entry), pages of 2000, one transaction per page`,
+      setup: `${rebuilt.result.events} events, test ledger projection (per event: get + upsert of a balance, upsert of an entry), pages of 5,000, one transaction per page`,
     });
     await reader.close();
     await readStore.close();
