@@ -1,8 +1,11 @@
 import { Router } from 'express';
 import type { Projection } from '../projections/core/projection.ts';
 import { streamsProjection } from '../projections/core/streams.projection.ts';
+import { auditModule } from './audit/audit.module.ts';
 import { bridgeModule } from './bridge/bridge.module.ts';
+import { hubModule } from './hub/hub.module.ts';
 import { identityModule } from './identity/identity.module.ts';
+import { workflowModule } from './workflow/workflow.module.ts';
 import type { DeciderRegistry, ServiceModule, ServiceName } from './platform-service.ts';
 
 /** A service whose issue has not landed yet: its paths fall through to the JSON 404. */
@@ -27,7 +30,7 @@ const notYet = (name: ServiceName): ServiceModule => ({
  * The platform's services, in build order: the composition root, health, metrics and the CLI loop over
  * this list, so a new service is one entry here. Identity comes first: the others verify tokens with it.
  */
-export const platformModules = (): ServiceModule[] => [identityModule, bridgeModule, notYet('audit'), notYet('workflow'), notYet('hub')];
+export const platformModules = (): ServiceModule[] => [identityModule, bridgeModule, auditModule, workflowModule, hubModule];
 
 /** Every projection the platform runs: the core's stream catalog, then each service's. */
 export const platformProjections = (): Projection[] => [streamsProjection, ...platformModules().flatMap((m) => m.projections())];

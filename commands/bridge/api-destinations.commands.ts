@@ -18,7 +18,7 @@ import type { UrlTemplate } from '../../domain/bridge/destination-url.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { commandHandler, type CommandContext } from '../core/command-handler.ts';
-import { createSecretBox, type SecretBox } from './secret.box.ts';
+import { createSecretBox, type KeySecrets, type SecretBox } from './secret.box.ts';
 
 /**
  * API destinations: create, update, delete, read (from the stream: strongly consistent). A destination
@@ -77,7 +77,7 @@ async function load(eventStore: EventStore, tenant: string, name: string): Promi
 export type ApiDestinationReaderDeps = {
   eventStore: EventStore;
   /** the key-encryption secret (infra/identity/key-secret.ts loadKeyEncryptionSecret) */
-  secret: string;
+  secret: string | KeySecrets;
   /** decides whether the previous signing secret's overlap is over */
   clock: Clock;
 };
@@ -107,7 +107,7 @@ export type ApiDestinationCommandsDeps = {
   eventStore: EventStore;
   clock: Clock;
   /** the key-encryption secret that seals signing secrets (infra/identity/key-secret.ts loadKeyEncryptionSecret) */
-  secret: string;
+  secret: string | KeySecrets;
 };
 
 export type SigningSecretRotation = {

@@ -1,6 +1,6 @@
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { ReadStore } from '../../infra/core/read-store.port.ts';
-import { createSecretBox } from './secret.box.ts';
+import { createSecretBox, type KeySecrets } from './secret.box.ts';
 
 /**
  * The publishing caller's bearer token (issue 5: "Bearer — the publishing caller's token, kept only until
@@ -28,7 +28,7 @@ export type CallerTokensDeps = {
   readStore: ReadStore;
   clock: Clock;
   /** the platform's key-encryption secret (KEY_ENCRYPTION_SECRET or DATA_DIR/key-encryption.secret) */
-  secret: string;
+  secret: string | KeySecrets;
 };
 
 export type CallerTokens = {

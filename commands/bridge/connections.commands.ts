@@ -2,6 +2,7 @@ import { assertNever, fold } from '../../domain/core/decider.ts';
 import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
 import {
   AUTH_KINDS,
+  CONNECTION_CATEGORY,
   CONNECTION_NAME,
   connectionDecider,
   connectionStream,
@@ -17,7 +18,7 @@ import {
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { commandHandler, type CommandContext } from '../core/command-handler.ts';
-import { createSecretBox, type SecretBox } from './secret.box.ts';
+import { createSecretBox, type KeySecrets, type SecretBox } from './secret.box.ts';
 
 /**
  * Connections (the API destinations' outbound authentication): create, update, delete, read. Secrets
@@ -112,7 +113,7 @@ export type ConnectionCommandsDeps = {
   eventStore: EventStore;
   clock: Clock;
   /** the key-encryption secret (infra/identity/key-secret.ts loadKeyEncryptionSecret) */
-  secret: string;
+  secret: string | KeySecrets;
 };
 
 export function createConnectionCommands({ eventStore, clock, secret }: ConnectionCommandsDeps) {
@@ -177,6 +178,55 @@ export function createConnectionCommands({ eventStore, clock, secret }: Connecti
       await handle({ stream: connectionStream(tenant, checkedName(name)), command: { type: 'DeleteConnection', now: at }, commandId, now: at, context: { ...ctx, tenant } });
     },
 
+    /**
+     * `platform keys rotate-config`: every connection with a secret the current key-encryption secret alone
+     * cannot open (sealed under a previous one) gets its secrets sealed again, as an UpdateConnection with
+     * the same clear auth. Answers `<tenant>/<name>` of those resealed, and those no secret opens.
+     */
+    async reseal(ctx: CommandContext): Promise<{ resealed: string[]; current: number; failed: Array<{ entry: string; error: string }> }> {
+      const current = createSecretBox(typeof secret === 'string' ? secret : secret.current);
+      const result = { resealed: [] as string[], current: 0, failed: [] as Array<{ entry: string; error: string }> };
+      const streams = new Set<string>();
+      let after: string | undefined;
+      for (;;) {
+        const page = await eventStore.readAll({ ...(after !== undefined && { after }), filter: { categories: [CONNECTION_CATEGORY] }, limit: 1000 });
+        for (const e of page) streams.add(e.stream);
+        if (page.length < 1000) break;
+        after = page[page.length - 1]!.position;
+      }
+      for (const stream of streams) {
+        const events = await eventStore.readStream(stream);
+        const state = fold(connectionDecider, events as unknown as ConnectionEvent[]);
+        if (state.status !== 'exists') continue;
+        const c = state.connection;
+        const entry = `${c.tenant}/${c.name}`;
+        try {
+          openAuth(current, c.tenant, c.name, c.auth);
+          result.current++;
+          continue;
+        } catch {
+          // sealed under a previous secret (or none of ours): open with all of them below
+        }
+        let clear: ConnectionAuth<string>;
+        try {
+          clear = openAuth(box, c.tenant, c.name, c.auth);
+        } catch (err) {
+          result.failed.push({ entry, error: err instanceof Error ? err.message : String(err) });
+          continue;
+        }
+        const at = now();
+        await handle({
+          stream,
+          command: { type: 'UpdateConnection', changes: { auth: sealAuth(box, c.tenant, c.name, clear as unknown as ConnectionAuthInput) }, now: at },
+          commandId: `rotate-config/${stream}@${events.length - 1}`,
+          now: at,
+          context: { ...ctx, tenant: c.tenant },
+        });
+        result.resealed.push(entry);
+      }
+      return result;
+    },
+
     /** the connection as its stream says now (secrets masked), null when absent or deleted */
     async get(tenant: string, name: string): Promise<ConnectionView | null> {
       const loaded = await load(eventStore, tenant, name);
@@ -188,7 +238,7 @@ export function createConnectionCommands({ eventStore, clock, secret }: Connecti
 export type ConnectionCommands = ReturnType<typeof createConnectionCommands>;
 
 /** The delivery's reader: the connection with its secrets opened (one stream read per call). */
-export function createConnectionReader({ eventStore, secret }: { eventStore: EventStore; secret: string }): ConnectionReader {
+export function createConnectionReader({ eventStore, secret }: { eventStore: EventStore; secret: string | KeySecrets }): ConnectionReader {
   const box = createSecretBox(secret);
   return {
     async resolve(tenant, name) {

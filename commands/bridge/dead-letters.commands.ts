@@ -11,6 +11,7 @@ import {
   type DeliveryEvent,
 } from '../../domain/bridge/delivery.decider.ts';
 import type { BridgeEvent } from '../../domain/bridge/model.ts';
+import { deliveryErrorClass, type DeliveryErrorClass } from '../../domain/bridge/delivery-error-class.ts';
 import { ruleTargetKey, type RuleTargetRef } from '../../domain/bridge/rule-target-state.decider.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
@@ -19,7 +20,8 @@ import { commandHandler, type CommandContext } from '../core/command-handler.ts'
 /**
  * The dead letter queue per rule target (spec Limits: "the dead message queue is scoped by task"): list,
  * inspect, redrive one or all (DeliveryRedriven: a new round of attempts with a fresh retry budget), purge
- * one or all (DeliveryPurged). The queue's index is the bridge.deliveries read model (`index`, wired by the
+ * one or all (DeliveryPurged). And one list per tenant across its rules and targets (issue 9, item 5),
+ * filtered by rule, target type, error class and time, with redrive of a selection (ids, or a filter). The queue's index is the bridge.deliveries read model (`index`, wired by the
  * composition root); what an entry holds — the raw event, the payload and the last error, unchanged — is
  * read from the delivery's stream.
  */
@@ -27,6 +29,12 @@ export type DeadLetterEntry = {
   deliveryId: string;
   stream: string;
   tenant: string;
+  ruleId: string;
+  targetId: number;
+  /** the target type (TypeId) */
+  typeId: number;
+  /** the last error's class (domain/bridge/delivery-error-class.ts) */
+  errorClass: DeliveryErrorClass;
   eventKey: string;
   source: string;
   type: string;
@@ -37,13 +45,25 @@ export type DeadLetterEntry = {
   attempts: number;
 };
 
+/** The tenant-wide list's filters (projections/bridge/deliveries.projection.ts DeadLetterFilter). */
+export type DeadLetterFilter = { ruleId?: string; typeId?: number; errorClass?: DeliveryErrorClass; from?: string; to?: string };
+
+/** What a tenant-wide redrive takes: delivery ids, or a filter (at most MAX_REDRIVE_SELECTION either way). */
+export type DeadLetterSelection = { deliveryIds: string[] } | { filter: DeadLetterFilter };
+export const MAX_REDRIVE_SELECTION = 1000;
+
 /** The read side the commands need (projections/bridge/deliveries.projection.ts createDeliveryQueries). */
 export type DeadLetterIndex = {
   deadLetters(ruleTarget: string, page: { limit: number; offset: number }): Promise<{ items: Array<DeadLetterDocLike>; total: number }>;
   deadLetter(ruleTarget: string, deliveryId: string): Promise<DeadLetterDocLike | null>;
   deadLetterRefs(ruleTarget: string): Promise<Array<{ deliveryId: string; stream: string }>>;
+  tenantDeadLetters(ruleTenant: string, filter: DeadLetterFilter, page: { limit: number; offset: number }): Promise<{ items: Array<DeadLetterDocLike>; total: number }>;
+  tenantDeadLetterRefs(
+    ruleTenant: string,
+    select: { deliveryIds: string[] } | { filter: DeadLetterFilter; limit: number },
+  ): Promise<Array<{ deliveryId: string; stream: string }>>;
 };
-type DeadLetterDocLike = Omit<DeadLetterEntry, 'deliveryId'> & { id: string };
+type DeadLetterDocLike = Omit<DeadLetterEntry, 'deliveryId' | 'typeId' | 'errorClass'> & { id: string; typeId?: number; errorClass?: DeliveryErrorClass };
 
 export type DeadLetterDetail = DeadLetterEntry &
   RuleTargetRef & {
@@ -61,6 +81,10 @@ const entryOf = (d: DeadLetterDocLike): DeadLetterEntry => ({
   deliveryId: d.id,
   stream: d.stream,
   tenant: d.tenant,
+  ruleId: d.ruleId,
+  targetId: d.targetId,
+  typeId: d.typeId ?? 0,
+  errorClass: d.errorClass ?? deliveryErrorClass(d.lastError, d.httpStatus),
   eventKey: d.eventKey,
   source: d.source,
   type: d.type,
@@ -127,6 +151,37 @@ export function createDeadLetterCommands({ eventStore, clock, index, onRedriven 
         payload: dead.payload,
         history,
       };
+    },
+
+    /** one tenant's dead letters across its rules and targets (the rules' tenant), oldest first */
+    async listTenant(ruleTenant: string, filter: DeadLetterFilter, page: { limit: number; offset: number }): Promise<{ items: DeadLetterEntry[]; total: number }> {
+      const r = await index.tenantDeadLetters(ruleTenant, filter, page);
+      return { items: r.items.map(entryOf), total: r.total };
+    },
+
+    /**
+     * Redrives a selection of the tenant's dead letters: the ids given (ids of other tenants, or no longer
+     * dead letters, are answered as `skipped`), or the first MAX_REDRIVE_SELECTION that match a filter.
+     * Each is its own command (`<commandId>/<deliveryId>`): a retried request redrives nothing twice.
+     */
+    async redriveSelection(ruleTenant: string, selection: DeadLetterSelection, ctx: CommandContext, commandId: string): Promise<{ redriven: string[]; skipped: string[] }> {
+      const refs = await index.tenantDeadLetterRefs(
+        ruleTenant,
+        'deliveryIds' in selection ? { deliveryIds: selection.deliveryIds.slice(0, MAX_REDRIVE_SELECTION) } : { filter: selection.filter, limit: MAX_REDRIVE_SELECTION },
+      );
+      const redriven: string[] = [];
+      for (const d of refs) {
+        try {
+          if (await run(d.stream, 'RedriveDelivery', ctx, `${commandId}/${d.deliveryId}`)) {
+            redriven.push(d.deliveryId);
+            onRedriven?.(d.stream);
+          }
+        } catch (err) {
+          if (!(isDomainError(err) && err.code === 'DELIVERY.NOT_DEAD_LETTERED')) throw err;
+        }
+      }
+      const asked = 'deliveryIds' in selection ? selection.deliveryIds : refs.map((r) => r.deliveryId);
+      return { redriven, skipped: asked.filter((id) => !redriven.includes(id)) };
     },
 
     async redrive(ref: RuleTargetRef, deliveryId: string, ctx: CommandContext, commandId: string): Promise<void> {

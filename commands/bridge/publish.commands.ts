@@ -37,7 +37,8 @@ import type { SchemaValidator } from './bridge.contracts.ts';
  *   `duplicate: true` and routes nothing again. The same Idempotency-Key (command id) answers as the first
  *   time did.
  */
-export type PublishResult = { eventId: string; duplicate: boolean };
+/** `contentDiffers`: a duplicate whose content is not the first one's (present only then) */
+export type PublishResult = { eventId: string; duplicate: boolean; contentDiffers?: true };
 
 export type BatchEntryResult = PublishResult | { errorCode: string; errorMessage: string; details?: unknown };
 export type BatchResult = { failedEntryCount: number; entries: BatchEntryResult[] };
@@ -71,6 +72,23 @@ export const publishedKey = (tenant: string, bus: Pick<Bus, 'tenant' | 'name'>, 
 
 const forbidden = (message: string, details: unknown) => bridgeError('BUS.FORBIDDEN', message, details);
 const busNotFound = (name: string) => bridgeError('BUS.NOT_FOUND', `no bus ${name}`, { eventBusName: name });
+
+/** A JSON value with object keys in order: the same content whatever order its keys came in. */
+const canonical = (v: unknown): string => {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (typeof v === 'object' && v !== null) {
+    const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${canonical(x)}`).join(',')}}`;
+  }
+  return JSON.stringify(v) ?? 'null';
+};
+
+/** The fields of the canonical event whose content differs between the first event and its repeat. */
+export function differingFields(first: BridgeEvent, repeat: BridgeEvent): string[] {
+  const a = first as unknown as Record<string, unknown>;
+  const b = repeat as unknown as Record<string, unknown>;
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => canonical(a[k]) !== canonical(b[k])).sort();
+}
 
 export function createPublisher({ eventStore, clock, buses, schemaValidator, callerTokens }: PublisherDeps) {
   const accept = commandHandler(eventStore, publishedEventDecider);
@@ -197,7 +215,24 @@ export function createPublisher({ eventStore, clock, buses, schemaValidator, cal
       from: 'new',
     });
     if (accepted.duplicate === true && keptHere) await callerTokens!.forget(ref).catch(() => undefined); // left behind, the expiry sweep removes it
-    return { eventId: key, duplicate: accepted.duplicate === true };
+    if (accepted.duplicate !== true) return { eventId: key, duplicate: false };
+    // the spec's duplicate rule stands (nothing routed); a repeat with other content is said so, and noted
+    const first = accepted.state.status === 'none' ? undefined : accepted.state.accepted.event;
+    const differs = first === undefined ? [] : differingFields(first, event);
+    if (differs.length === 0) return { eventId: key, duplicate: true };
+    await accept({
+      stream,
+      command: { type: 'NoteDuplicate', data: { publisher: caller, differs }, now },
+      commandId: `${commandId}/duplicate`,
+      now,
+      context: {
+        tenant: caller.tenant,
+        actor: `${caller.subject}@${caller.tenant}`,
+        ...(ctx.correlationId !== undefined && { correlationId: ctx.correlationId }),
+        ...(ctx.causationId !== undefined && { causationId: ctx.causationId }),
+      },
+    });
+    return { eventId: key, duplicate: true, contentDiffers: true };
   }
 
   /**

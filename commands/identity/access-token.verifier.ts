@@ -2,7 +2,7 @@ import { compactVerify, errors as joseErrors, jwtVerify, type JWTHeaderParameter
 import type { AccessContext } from '../../domain/identity/model.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import { OAuthError } from './oauth.error.ts';
-import type { RevocationList } from './revocations.checker.ts';
+import type { RevocationList, TokenRef } from './revocations.checker.ts';
 import type { KeyRing } from './signing-key.ring.ts';
 
 /**
@@ -59,7 +59,8 @@ export function createTokenVerifier(deps: { clock: Clock; keyRing: Pick<KeyRing,
       const known = verified.get(token);
       if (known !== undefined) {
         if (known.claims.exp * 1000 > clock.now().getTime()) {
-          if (await deps.revocations.isRevoked(known.claims.jti)) throw invalidToken('the access token was revoked');
+          // the revocation list and its rules (a disabled client or user), on every use of a remembered token
+          if (await deps.revocations.isRevoked(tokenRef(known.claims))) throw invalidToken('the access token was revoked');
           return known;
         }
         verified.delete(token); // expired: the full check below says so
@@ -81,8 +82,8 @@ export function createTokenVerifier(deps: { clock: Clock; keyRing: Pick<KeyRing,
       if (typeof c.scope !== 'string' || typeof c.client_id !== 'string' || typeof c.tenant !== 'string' || typeof c.jti !== 'string') {
         throw invalidToken('not an access token');
       }
-      if (await deps.revocations.isRevoked(c.jti)) throw invalidToken('the access token was revoked');
       const claims = c as AccessTokenClaims;
+      if (await deps.revocations.isRevoked(tokenRef(claims))) throw invalidToken('the access token was revoked');
       const result = {
         claims,
         context: {
@@ -134,6 +135,9 @@ export function createTokenVerifier(deps: { clock: Clock; keyRing: Pick<KeyRing,
     },
   };
 }
+
+/** What the revocation list and its rules look at: the jti, and who the token was issued to, when. */
+const tokenRef = (c: AccessTokenClaims): TokenRef => ({ jti: c.jti, iat: c.iat, clientId: c.client_id, tenant: c.tenant, subject: c.sub });
 
 /** A failure of the key lookup: its message is safe to show. */
 class TokenRejected extends Error {}

@@ -34,6 +34,11 @@ export type DirectoryCommandsDeps = {
   defaultTokenLifetimeSeconds?: number;
   /** scrypt cost for new hashes (default DEFAULT_SCRYPT_PARAMS) */
   scrypt?: ScryptParams;
+  /**
+   * what a user or client command appended (the token service notes the disablings: their tokens are
+   * refused by this process's next request, before the log reader hands the events over)
+   */
+  onEvents?(events: Array<{ type: string; data: unknown }>): void;
 };
 
 export const MIN_PASSWORD_LENGTH = 8;
@@ -255,6 +260,7 @@ export function createDirectoryCommands(deps: DirectoryCommandsDeps) {
     await requireUser(tenant, userId);
     const stream = userStream(tenant, userId);
     const result = await users({ stream, command, commandId: commandId, now: command.now, context: { ...ctx, tenant } });
+    deps.onEvents?.(result.events);
     return { user: stateUser(result.state), changed: !result.replayed && result.events.length > 0 };
   }
 
@@ -327,6 +333,7 @@ export function createDirectoryCommands(deps: DirectoryCommandsDeps) {
     const stream = clientStream(client.clientId);
     const at = now();
     const result = await clients({ stream, command, commandId: commandId, now: at, context: { ...ctx, tenant: client.tenant } });
+    deps.onEvents?.(result.events);
     return { client: stateClient(result.state), result };
   }
 

@@ -19,7 +19,13 @@ const COOKIE_VALUE = /^[A-Za-z0-9_-]{43}$/;
 
 export type Sessions = ReturnType<typeof createSessions>;
 
-export function createSessions(deps: { eventStore: EventStore; clock: Clock; ttlSeconds: number }) {
+export function createSessions(deps: {
+  eventStore: EventStore;
+  clock: Clock;
+  ttlSeconds: number;
+  /** the revocation rules: a session of a user disabled since it started is over (revocation.rules.ts) */
+  revocations?: { cutoff(owner: { tenant: string; subject: string }): Promise<number | undefined> };
+}) {
   const handle = commandHandler(deps.eventStore, sessionDecider);
 
   return {
@@ -45,12 +51,18 @@ export function createSessions(deps: { eventStore: EventStore; clock: Clock; ttl
       return { cookieValue, session: data };
     },
 
-    /** The valid session a cookie names, or null (unknown, ended, expired or a malformed value). */
+    /**
+     * The valid session a cookie names, or null (unknown, ended, expired, a malformed value, or its user was
+     * disabled since it started: disabling a user ends its sessions, even if the user is enabled again).
+     */
     async get(cookieValue: string | undefined): Promise<SessionStartedData | null> {
       if (cookieValue === undefined || !COOKIE_VALUE.test(cookieValue)) return null;
       const events = await deps.eventStore.readStream(sessionStream(sessionIdOf(cookieValue)));
       const state = fold(sessionDecider, events as DomainEvent[] as SessionEvent[]);
-      return activeSession(state, deps.clock.now().toISOString());
+      const session = activeSession(state, deps.clock.now().toISOString());
+      if (session === null || deps.revocations === undefined) return session;
+      const cutoff = await deps.revocations.cutoff({ tenant: session.tenant, subject: session.userId });
+      return cutoff !== undefined && session.authTime <= cutoff ? null : session;
     },
 
     /** Ends the session (SessionEnded); a no-op for an unknown or already ended one. */

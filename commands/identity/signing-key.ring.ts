@@ -36,6 +36,11 @@ export type KeyRingOptions = {
   clock: Clock;
   /** key-encryption secret: config.identity.keyEncryptionSecret, else the DATA_DIR file (infra/identity/key-secret.ts) */
   secret: string;
+  /**
+   * the secrets it replaced (KEY_ENCRYPTION_SECRET_PREVIOUS): keys encrypted under them still sign until
+   * they retire; new keys are encrypted under `secret`
+   */
+  previousSecrets?: readonly string[];
   /** delay between publishing a new key and signing with it (default 300 s) */
   publishDelaySeconds?: number;
   /** longest lifetime of a token we sign; tokens are never issued for longer (default 31 days) */
@@ -236,7 +241,7 @@ export function createKeyRing(o: KeyRingOptions): KeyRing {
     const kid = s.key.kid;
     let key = privateKeys.get(kid);
     if (key === undefined) {
-      const jwk = decryptPrivateJwk(s.key.encryptedPrivateJwk, kid, secret);
+      const jwk = decryptWithAny(s.key.encryptedPrivateJwk, kid, [secret, ...(o.previousSecrets ?? [])]);
       key = {
         privateKey: (await importJWK(jwk, 'RS256')) as CryptoKey,
         keyObject: createPrivateKey({ key: jwk as JsonWebKey, format: 'jwk' }),
@@ -362,6 +367,19 @@ export function encryptPrivateJwk(jwk: JWK, kid: string, secret: string): Encryp
     tag: cipher.getAuthTag().toString('base64url'),
     ciphertext: ciphertext.toString('base64url'),
   };
+}
+
+/** the first of `secrets` that opens the key (the error of the current one when none does) */
+function decryptWithAny(enc: EncryptedPrivateJwk, kid: string, secrets: readonly string[]): JWK {
+  let first: unknown;
+  for (const secret of secrets) {
+    try {
+      return decryptPrivateJwk(enc, kid, secret);
+    } catch (err) {
+      first ??= err;
+    }
+  }
+  throw first;
 }
 
 export function decryptPrivateJwk(enc: EncryptedPrivateJwk, kid: string, secret: string): JWK {

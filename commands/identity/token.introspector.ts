@@ -2,17 +2,21 @@ import type { TokenVerifier } from './access-token.verifier.ts';
 import { MAX_TOKEN_LENGTH } from './access-token.verifier.ts';
 import { grantIdOf, sha256 } from './grants/grant.ids.ts';
 import type { GrantHandler } from './grants/grant.handler.ts';
+import { grantRevokedByRule } from './grants/refresh-token.grant.ts';
+import type { RevocationList } from './revocations.checker.ts';
 
 /**
  * RFC 7662 introspection: an access token is active when it verifies (signature, expiry, revocation); a
- * refresh token when it is its grant's current one, unexpired, and the grant is active. Anything else,
- * however malformed, is `{ active: false }`.
+ * refresh token when it is its grant's current one, unexpired, the grant is active and no revocation rule
+ * covers it (its client or user disabled since it started). Anything else, however malformed, is
+ * `{ active: false }`.
  */
 export function createTokenIntrospector(deps: {
   grants: GrantHandler;
   verifier: Pick<TokenVerifier, 'verifyAccessTokenClaims'>;
   issuer: string;
   nowSeconds(): number;
+  revocations?: Pick<RevocationList, 'cutoff'>;
 }) {
   return async function introspect(token: string): Promise<Record<string, unknown>> {
     if (typeof token !== 'string' || token.length === 0 || token.length > MAX_TOKEN_LENGTH) return { active: false };
@@ -42,6 +46,7 @@ export function createTokenIntrospector(deps: {
     const grant = await deps.grants.load(grantId);
     if (grant.status !== 'active' || grant.grant === null || grant.refresh === null) return { active: false };
     if (grant.refresh.id !== sha256(token) || grant.refresh.exp <= deps.nowSeconds()) return { active: false };
+    if (await grantRevokedByRule(deps.revocations, grant)) return { active: false };
     return {
       active: true,
       token_type: 'refresh_token',

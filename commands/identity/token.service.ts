@@ -34,7 +34,7 @@ export type { RevocationList } from './revocations.checker.ts';
  * | grant streams (load, run a command) | grants/grant.handler.ts |
  * | RFC 7009 revocation, RFC 7662 introspection | token.revoker.ts, token.introspector.ts |
  *
- * Revocation: every revoked jti is on the revocation list (the `identity.revocations` projection, passed
+ * Revocation: every revoked jti, and every rule (a disabled client or user: revocation.rules.ts), is on the revocation list (the `identity.revocations` projection, passed
  * in as `revocations`), and in this process's memory at once, so a token revoked here is refused by the
  * next request. Without `revocations` the grant stream itself is read (strongly consistent, one read).
  */
@@ -54,6 +54,13 @@ export type TokenServiceDeps = {
 };
 
 export type TokenServiceImpl = TokenService & {
+  /**
+   * the events a command of this process appended that revoke something (ClientDisabled, UserDisabled):
+   * refused by the next request here, before the log reader hands them over
+   */
+  noteRevocations(events: Array<{ type: string; data: unknown }>): void;
+  /** unix seconds: what a client or user had issued at or before it is revoked (revocation.rules.ts) */
+  revocationCutoff: RevocationList['cutoff'];
   /** verifyAccessToken plus every claim (validate-token, introspection) */
   verifyAccessTokenClaims(token: string): Promise<{ context: AccessContext; claims: AccessTokenClaims }>;
   /** the grant id a jti or a refresh token belongs to (undefined when the string has no such shape) */
@@ -86,6 +93,8 @@ export function createTokenService(deps: TokenServiceDeps): TokenServiceImpl {
 
   return {
     grantIdOf,
+    noteRevocations: revocations.note,
+    revocationCutoff: revocations.cutoff,
     verifyAccessTokenClaims: verifier.verifyAccessTokenClaims,
 
     async issue(input: IssueInput) {
@@ -101,11 +110,12 @@ export function createTokenService(deps: TokenServiceDeps): TokenServiceImpl {
       issuer: tokenIssuer,
       refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
       ...(deps.directory && { directory: deps.directory }),
+      revocations,
       now,
     }),
     revokeByCode: createAuthorizationCodeRevocation({ grants }),
     revoke: createTokenRevoker({ grants, verifier, clock }),
-    introspect: createTokenIntrospector({ grants, verifier, issuer, nowSeconds: tokenIssuer.nowSeconds }),
+    introspect: createTokenIntrospector({ grants, verifier, issuer, nowSeconds: tokenIssuer.nowSeconds, revocations }),
     verifyAccessToken: async (token) => (await verifier.verifyAccessTokenClaims(token)).context,
     verifyIdTokenHint: verifier.verifyIdTokenHint,
     jwks: async () => ({ keys: await keyRing.publishedJwks() }),

@@ -42,6 +42,10 @@ export const BRIDGE_ERRORS = {
   'PATTERN.INVALID': 400,
   'CONFIG.INVALID': 400,
   'CONFIG.NOT_FOUND': 404,
+  /** the service registry (preset HTTP client targets) */
+  'SERVICE.INVALID': 400,
+  'SERVICE.FORBIDDEN': 403,
+  'SERVICE.NOT_FOUND': 404,
 
   // schema registry
   'SCHEMA.INVALID': 400,

@@ -10,13 +10,20 @@ import type { Violation } from './violation.ts';
  *
  * Keys are dot-separated segments of letters, digits, `_` and `-` (`alert.token`, `mail.sender-account`),
  * at most 128 characters. Values are strings (at most 64 KiB). A secret entry's value is never shown by
- * the admin API and never reaches a read model; it stays in the log (which the platform protects as a
- * whole). Setting a value without saying `secret` keeps the entry's current flag, so a secret is only
+ * the admin API and never reaches a read model; it reaches the log sealed (encrypted in commands/ before
+ * the decider sees it, issue 9; entries of earlier versions may hold it in clear until `platform keys
+ * rotate-config`). Setting a value without saying `secret` keeps the entry's current flag, so a secret is only
  * unmasked by an explicit `secret: false`.
  */
 export const CONFIG_KEY = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 export const MAX_CONFIG_KEY_LENGTH = 128;
 export const MAX_CONFIG_VALUE_LENGTH = 64 * 1024;
+/**
+ * A secret value is stored sealed (commands/bridge/secret.box.ts: `enc:v2:<kid>.<salt>.<iv>.<tag>.<ciphertext>`,
+ * base64url): its clear value is held to MAX_CONFIG_VALUE_LENGTH before sealing, the sealed form to this.
+ */
+export const MAX_SEALED_CONFIG_VALUE_LENGTH = 4 * MAX_CONFIG_VALUE_LENGTH + 256;
+const SEALED_VALUE = /^enc:v2:[A-Za-z0-9_.-]+$/;
 
 export const isConfigKey = (key: unknown): key is string =>
   typeof key === 'string' && key.length <= MAX_CONFIG_KEY_LENGTH && CONFIG_KEY.test(key);
@@ -73,7 +80,8 @@ export const configEntryDecider: Decider<ConfigEntryCommand, ConfigEntryEvent, C
             message: `must be dot-separated segments of letters, digits, _ and - (at most ${MAX_CONFIG_KEY_LENGTH} characters)`,
           });
         }
-        if (typeof command.value !== 'string' || command.value.length > MAX_CONFIG_VALUE_LENGTH) {
+        const sealed = (command.secret ?? (state.status === 'set' && state.secret)) === true && typeof command.value === 'string' && SEALED_VALUE.test(command.value);
+        if (typeof command.value !== 'string' || command.value.length > (sealed ? MAX_SEALED_CONFIG_VALUE_LENGTH : MAX_CONFIG_VALUE_LENGTH)) {
           violations.push({ field: 'value', message: `must be a string of at most ${MAX_CONFIG_VALUE_LENGTH} characters` });
         }
         if (command.secret !== undefined && typeof command.secret !== 'boolean') violations.push({ field: 'secret', message: 'must be a boolean' });

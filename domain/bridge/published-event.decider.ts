@@ -77,19 +77,31 @@ export type EventRoutedData = {
   matcherVersion: string;
 };
 
+/**
+ * A repeat of (source, id) whose content is not the first one's (issue 9, item 6): the answer stays
+ * `duplicate: true` and nothing is routed, but the producer that reuses ids by mistake finds it in the
+ * answer (`contentDiffers: true`) and in the trace (a note naming the fields that differ). At most
+ * MAX_DUPLICATE_NOTES are recorded per event: a producer stuck in a loop does not grow the stream.
+ */
+export type DuplicateReceivedData = { key: string; receivedAt: string; publisher: Publisher; differs: string[] };
+export const MAX_DUPLICATE_NOTES = 20;
+
 export type EventAccepted = DomainEvent<'EventAccepted', EventAcceptedData>;
 export type EventRouted = DomainEvent<'EventRouted', EventRoutedData>;
-export type PublishedEvent = EventAccepted | EventRouted;
-export const PUBLISHED_EVENT_TYPES: ReadonlyArray<PublishedEvent['type']> = ['EventAccepted', 'EventRouted'];
+export type DuplicateReceived = DomainEvent<'DuplicateReceived', DuplicateReceivedData>;
+export type PublishedEvent = EventAccepted | EventRouted | DuplicateReceived;
+export const PUBLISHED_EVENT_TYPES: ReadonlyArray<PublishedEvent['type']> = ['EventAccepted', 'EventRouted', 'DuplicateReceived'];
 
 export type PublishedCommand =
   | { type: 'AcceptEvent'; data: Omit<EventAcceptedData, 'receivedAt'>; now: string }
-  | { type: 'RouteEvent'; data: Omit<EventRoutedData, 'routedAt' | 'key'>; now: string };
+  | { type: 'RouteEvent'; data: Omit<EventRoutedData, 'routedAt' | 'key'>; now: string }
+  | { type: 'NoteDuplicate'; data: Omit<DuplicateReceivedData, 'receivedAt' | 'key'>; now: string };
 
+/** `duplicates`: how many DuplicateReceived notes the stream holds (absent: none) */
 export type PublishedState =
   | { status: 'none' }
-  | { status: 'accepted'; accepted: EventAcceptedData }
-  | { status: 'routed'; accepted: EventAcceptedData; routed: EventRoutedData };
+  | { status: 'accepted'; accepted: EventAcceptedData; duplicates?: number }
+  | { status: 'routed'; accepted: EventAcceptedData; routed: EventRoutedData; duplicates?: number };
 
 export const publishedEventDecider: Decider<PublishedCommand, PublishedEvent, PublishedState> = {
   initialState: () => ({ status: 'none' }),
@@ -99,7 +111,11 @@ export const publishedEventDecider: Decider<PublishedCommand, PublishedEvent, Pu
       case 'EventAccepted':
         return { status: 'accepted', accepted: event.data };
       case 'EventRouted':
-        return state.status === 'none' ? state : { status: 'routed', accepted: state.accepted, routed: event.data };
+        return state.status === 'none'
+          ? state
+          : { status: 'routed', accepted: state.accepted, routed: event.data, ...(state.duplicates !== undefined && { duplicates: state.duplicates }) };
+      case 'DuplicateReceived':
+        return state.status === 'none' ? state : { ...state, duplicates: (state.duplicates ?? 0) + 1 };
       default:
         return assertNever(event);
     }
@@ -118,6 +134,10 @@ export const publishedEventDecider: Decider<PublishedCommand, PublishedEvent, Pu
         // routed once: a redelivered EventAccepted routes nothing again
         if (state.status === 'routed') return [];
         return [{ type: 'EventRouted', data: { key: state.accepted.key, ...command.data, routedAt: command.now } }];
+      case 'NoteDuplicate':
+        if (state.status === 'none') throw bridgeError('EVENT.NOT_FOUND', 'no such published event');
+        if ((state.duplicates ?? 0) >= MAX_DUPLICATE_NOTES) return [];
+        return [{ type: 'DuplicateReceived', data: { key: state.accepted.key, ...command.data, receivedAt: command.now } }];
       default:
         return assertNever(command);
     }

@@ -9,6 +9,7 @@ import type { PublisherService } from '../../commands/bridge/publish.commands.ts
 import type { RuleTargetCommands } from '../../commands/bridge/rule-target-state.commands.ts';
 import type { RuleCommands } from '../../commands/bridge/rules.commands.ts';
 import type { SchemaCommands } from '../../commands/bridge/schemas.commands.ts';
+import type { ServiceRegistryCommands } from '../../commands/bridge/service-registry.commands.ts';
 import type { SourceCommands } from '../../commands/bridge/sources.commands.ts';
 import type { UserMessageCommands } from '../../commands/bridge/user-messages.commands.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
@@ -16,6 +17,7 @@ import type { EventStore } from '../../infra/core/event-store.port.ts';
 import type { ReadStore } from '../../infra/core/read-store.port.ts';
 import type { CatalogQueries } from '../../projections/bridge/catalog.projection.ts';
 import type { DeliveryQueries } from '../../projections/bridge/deliveries.projection.ts';
+import type { ServiceQueries } from '../../projections/bridge/services.projection.ts';
 import type { TraceQueries } from '../../projections/bridge/trace.queries.ts';
 import type { UserMessageQueries } from '../../projections/bridge/user-messages.projection.ts';
 import type { BearerAuth } from '../core/bearer-auth.ts';
@@ -29,12 +31,13 @@ import { createMqRouter } from './mq.router.ts';
 import { createPutEventRouter } from './put-event.router.ts';
 import { busInfoFrom, createRulesRouter } from './rules.router.ts';
 import { createSchemasRouter } from './schemas.router.ts';
+import { createServicesRouter } from './services.router.ts';
 import { createTraceRouter } from './trace.router.ts';
 import { createUserMessagesRouter } from './user-messages.router.ts';
 
 /**
  * The event bridge's router (mounted at `/`): putEvent, buses and sources, rules and the configuration
- * center, the schema registry, the trace, delivery administration (dead letters, blocked rule targets),
+ * center, the service registry, the schema registry, the trace, delivery administration (dead letters, blocked rule targets),
  * connections and API destinations, the message queue's consumers, the users' inboxes, and the bridge's
  * OpenAPI 3 document at `GET /api/platform/platform-pub/eventBridge/openapi.json` (public, like discovery
  * documents: it describes the API, it reveals no data). It only composes: everything it serves is built by
@@ -63,6 +66,8 @@ export type BridgeRouterDeps = {
   destinations: ApiDestinationCommands;
   consumers: MqConsumers;
   userMessages: { commands: UserMessageCommands; queries: UserMessageQueries };
+  /** the service registry (preset HTTP targets); absent: its routes are not mounted */
+  services?: { commands: ServiceRegistryCommands; queries: ServiceQueries };
 };
 
 export function createBridgeRouter(deps: BridgeRouterDeps): { router: Router; registry: RouteRegistry } {
@@ -82,6 +87,7 @@ export function createBridgeRouter(deps: BridgeRouterDeps): { router: Router; re
   router.use(createDestinationsRouter({ connections: deps.connections, destinations: deps.destinations, readStore, bearer, registry }));
   router.use(createMqRouter({ consumers: deps.consumers, bearer, registry }));
   router.use(createUserMessagesRouter({ ...deps.userMessages, bearer, registry }));
+  if (deps.services !== undefined) router.use(createServicesRouter({ ...deps.services, bearer, registry }));
 
   let document: ReturnType<typeof openApiDocument> | undefined;
   router.get(BRIDGE_OPENAPI_PATH, (_req, res) => {

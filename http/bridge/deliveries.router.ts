@@ -1,5 +1,6 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import type { DeadLetterCommands } from '../../commands/bridge/dead-letters.commands.ts';
+import { MAX_REDRIVE_SELECTION, type DeadLetterCommands, type DeadLetterFilter } from '../../commands/bridge/dead-letters.commands.ts';
+import { DELIVERY_ERROR_CLASSES } from '../../domain/bridge/delivery-error-class.ts';
 import type { RuleTargetCommands } from '../../commands/bridge/rule-target-state.commands.ts';
 import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
 import { RULE_ID } from '../../domain/bridge/rule.decider.ts';
@@ -28,6 +29,14 @@ import { BRIDGE_ADMIN_BASE, BRIDGE_ADMIN_SCOPE } from './bridge.paths.ts';
  *   POST   /resume                               an operator resumes a blocked rule target: the blocking
  *                                                deliveries get a new round, the waiting ones go in order
  *
+ * and one list per tenant across its rules and targets (issue 9, item 5), under `…/admin/v1/dead-letters`:
+ *
+ *   GET    /dead-letters?ruleId=&typeId=&errorClass=&from=&to=&limit=&offset=
+ *                                                the tenant's dead letters (of its rules), oldest first, with
+ *                                                rule, target, target type and error class
+ *   POST   /dead-letters/redrive                 a selection: `{deliveryIds: [...]}` or `{filter: {ruleId,
+ *                                                typeId, errorClass, from, to}}` (at most 1,000 at a time)
+ *
  * Scope `bridge:admin`; the rule is the token tenant's (platform rules: the platform tenant's admins).
  * An unknown rule is 404 RULE.NOT_FOUND; a deleted rule keeps its dead letters. Writes honour the
  * Idempotency-Key header. Read models may lag the log by a moment: a redrive is visible in the list once
@@ -42,6 +51,46 @@ export type DeliveriesRouterDeps = {
 };
 
 const TARGET_BASE = `${BRIDGE_ADMIN_BASE}/rules/:ruleId/targets/:targetId`;
+const TENANT_DEAD_LETTERS = `${BRIDGE_ADMIN_BASE}/dead-letters`;
+
+const deadLetterFilterProperties = {
+  ruleId: { type: 'string', pattern: RULE_ID.source },
+  typeId: { type: 'integer', minimum: 1, maximum: 5, description: 'the target type: 1 mail, 2 message queue, 3 preset HTTP, 4 API destination, 5 message box' },
+  errorClass: { type: 'string', enum: [...DELIVERY_ERROR_CLASSES] },
+  from: { type: 'string', format: 'date-time', description: 'dead-lettered at or after' },
+  to: { type: 'string', format: 'date-time', description: 'dead-lettered before' },
+};
+const tenantListQuery: JsonSchema = {
+  type: 'object',
+  properties: { ...deadLetterFilterProperties, limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 }, offset: { type: 'integer', minimum: 0, default: 0 } },
+  additionalProperties: false,
+};
+const redriveSelection: JsonSchema = {
+  type: 'object',
+  oneOf: [
+    {
+      type: 'object',
+      properties: { deliveryIds: { type: 'array', minItems: 1, maxItems: MAX_REDRIVE_SELECTION, uniqueItems: true, items: { type: 'string', pattern: '^[0-9a-f]{64}$' } } },
+      required: ['deliveryIds'],
+      additionalProperties: false,
+    },
+    {
+      type: 'object',
+      properties: { filter: { type: 'object', properties: deadLetterFilterProperties, additionalProperties: false } },
+      required: ['filter'],
+      additionalProperties: false,
+    },
+  ],
+  example: { filter: { ruleId: 'order-alerts', errorClass: 'http-5xx', from: '2026-11-22T00:00:00Z' } },
+};
+const instantOf = (v: unknown): string | undefined => (typeof v === 'string' ? new Date(v).toISOString() : undefined);
+const filterOf = (q: Record<string, unknown>): DeadLetterFilter => ({
+  ...(typeof q.ruleId === 'string' && { ruleId: q.ruleId }),
+  ...(typeof q.typeId === 'number' && { typeId: q.typeId }),
+  ...(typeof q.errorClass === 'string' && { errorClass: q.errorClass as DeadLetterFilter['errorClass'] & string }),
+  ...(q.from !== undefined && { from: instantOf(q.from)! }),
+  ...(q.to !== undefined && { to: instantOf(q.to)! }),
+});
 
 const ruleTargetParams: JsonSchema = {
   type: 'object',
@@ -67,6 +116,10 @@ const deadLetterSchema: JsonSchema = {
   type: 'object',
   properties: {
     deliveryId: { type: 'string' },
+    ruleId: { type: 'string' },
+    targetId: { type: 'integer' },
+    typeId: { type: 'integer' },
+    errorClass: { type: 'string', enum: [...DELIVERY_ERROR_CLASSES] },
     eventId: { type: 'string' },
     tenant: { type: 'string' },
     source: { type: 'string' },
@@ -96,6 +149,7 @@ export function createDeliveriesRouter(deps: DeliveriesRouterDeps): Router {
   const registry = deps.registry ?? createRouteRegistry();
   const router = Router();
   router.use(`${BRIDGE_ADMIN_BASE}/rules/:ruleId/targets`, bearer.authenticate, bearer.requireScope(BRIDGE_ADMIN_SCOPE));
+  router.use(TENANT_DEAD_LETTERS, bearer.authenticate, bearer.requireScope(BRIDGE_ADMIN_SCOPE));
 
   const route = (method: HttpMethod, path: string, summary: string, schemas: RequestSchemas & { response?: JsonSchema }, handler: RequestHandler, successStatus = 200) =>
     registry.route(router, { method, path: `${TARGET_BASE}${path}`, summary, schemas, successStatus, tags: ['bridge deliveries'] }, handler);
@@ -161,6 +215,39 @@ export function createDeliveriesRouter(deps: DeliveriesRouterDeps): Router {
   }, async (req, res) => {
     const ids = await deadLetters.purgeAll(await refOf(req, res), ctx(res), commandIdFrom(req));
     res.json({ purged: ids, count: ids.length });
+  });
+
+  // the tenant's dead letters, across its rules and targets
+  registry.route(router, {
+    method: 'get',
+    path: TENANT_DEAD_LETTERS,
+    summary: "the tenant's dead letters across its rules and targets, oldest first, filtered by rule, target type, error class and time",
+    schemas: {
+      query: tenantListQuery,
+      response: { type: 'object', properties: { items: { type: 'array', items: deadLetterSchema }, total: { type: 'integer' }, limit: { type: 'integer' }, offset: { type: 'integer' } } },
+    },
+    tags: ['bridge deliveries'],
+  }, async (req, res) => {
+    const q = req.query as Record<string, unknown> & { limit: number; offset: number };
+    const r = await deadLetters.listTenant(tenantOf(res), filterOf(q), { limit: q.limit, offset: q.offset });
+    res.json({ items: r.items.map(({ stream: _s, ...e }) => entryJson(e)), total: r.total, limit: q.limit, offset: q.offset });
+  });
+
+  registry.route(router, {
+    method: 'post',
+    path: `${TENANT_DEAD_LETTERS}/redrive`,
+    summary: `deliver a selection of the tenant's dead letters again: by id, or the first ${MAX_REDRIVE_SELECTION} a filter matches`,
+    schemas: {
+      body: redriveSelection,
+      response: { type: 'object', properties: { redriven: { type: 'array', items: { type: 'string' } }, count: { type: 'integer' }, skipped: { type: 'array', items: { type: 'string' } } } },
+    },
+    successStatus: 202,
+    tags: ['bridge deliveries'],
+  }, async (req, res) => {
+    const b = req.body as { deliveryIds?: string[]; filter?: Record<string, unknown> };
+    const selection = b.deliveryIds !== undefined ? { deliveryIds: b.deliveryIds } : { filter: filterOf(b.filter ?? {}) };
+    const r = await deadLetters.redriveSelection(tenantOf(res), selection, ctx(res), commandIdFrom(req));
+    res.status(202).json({ redriven: r.redriven, count: r.redriven.length, skipped: r.skipped });
   });
 
   const statusOf = async (ref: RuleTargetRef) => {

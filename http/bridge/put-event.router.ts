@@ -23,8 +23,9 @@ import { BRIDGE_PUBLISH_SCOPE, PUT_EVENT_PATH, PUT_EVENTS_PATH } from './bridge.
  *        events; 413 EVENT.TOO_LARGE when the whole request is above 256 KiB (AWS: total entry size).
  *
  * `eventId` is the event's key in the bridge (the trace's id); a repeat of (source, id) on the same bus
- * answers the same eventId with `duplicate: true`. An `Idempotency-Key` header makes a retried request
- * answer as the first one did.
+ * answers the same eventId with `duplicate: true` (and routes nothing); when the repeat's content is not the
+ * first event's, the answer adds `contentDiffers: true` and the trace notes which fields differ (issue 9,
+ * item 6). An `Idempotency-Key` header makes a retried request answer as the first one did.
  *
  * Size: the app's JSON parser (1 MiB, http/core/app.ts) reads the body before any router; this route then
  * measures the request's bytes (Content-Length, else the parsed body re-serialized, for chunked requests)
@@ -64,7 +65,11 @@ export const EVENT_SCHEMA: JsonSchema = {
 
 const resultSchema: JsonSchema = {
   type: 'object',
-  properties: { eventId: { type: 'string', description: 'the event key (hex SHA-256)' }, duplicate: { type: 'boolean' } },
+  properties: {
+    eventId: { type: 'string', description: 'the event key (hex SHA-256)' },
+    duplicate: { type: 'boolean' },
+    contentDiffers: { type: 'boolean', description: 'present (true) on a duplicate whose content is not the first event’s: the trace notes which fields differ' },
+  },
   required: ['eventId', 'duplicate'],
 };
 

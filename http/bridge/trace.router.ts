@@ -50,6 +50,8 @@ const traceView = (d: TraceDoc) => ({
   event: d.event,
   filtering: d.filtering,
   delivery: d.delivery,
+  // repeats of (source, id) with other content (absent when there were none)
+  ...(d.notes !== undefined && { notes: d.notes }),
 });
 
 const traceSchema: JsonSchema = {
@@ -62,6 +64,11 @@ const traceSchema: JsonSchema = {
     event: { type: 'object' },
     filtering: { type: 'object', nullable: true },
     delivery: { type: 'array', items: { type: 'object' } },
+    notes: {
+      type: 'array',
+      description: 'repeats of the event’s (source, id) whose content differed: when, which fields, who sent them',
+      items: { type: 'object', properties: { at: { type: 'string' }, kind: { type: 'string', enum: ['duplicate-content-differs'] }, fields: { type: 'array', items: { type: 'string' } }, publisher: { type: 'object' } } },
+    },
   },
 };
 

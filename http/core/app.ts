@@ -7,6 +7,7 @@ import { healthRouter, type ReadinessReport } from './health.ts';
 import type { HttpMetrics } from './metrics.ts';
 import { requestContextMiddleware } from './request-context.ts';
 import { requestLogging } from './request-log.ts';
+import { wholeBodies } from './whole-body.ts';
 
 export type ServiceName = 'bridge' | 'identity' | 'audit' | 'workflow' | 'hub';
 
@@ -22,6 +23,14 @@ export type AppOptions = {
   bodyLimit?: string;
   /** open an AsyncLocalStorage context per request (currentRequestContext); off by default, see request-context.ts */
   asyncRequestContext?: boolean;
+};
+
+/** '1mb', '512kb', '100b' or a number of bytes (the subset of the bytes library's syntax we use). */
+const bytesOf = (limit: string): number => {
+  const m = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i.exec(limit.trim());
+  if (m === null) throw new Error(`bodyLimit ${limit} is not a size such as 1mb`);
+  const unit = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 }[(m[2] ?? 'b').toLowerCase() as 'b'];
+  return Math.floor(Number(m[1]) * unit);
 };
 
 /** The router of a service not built yet: answers nothing, so its paths fall through to the JSON 404. */
@@ -49,6 +58,9 @@ export function createApp(options: AppOptions): Express {
   app.use(express.json({ limit: bodyLimit, type: ['application/json', 'application/*+json'] }));
   // Flat forms are all the OAuth endpoints need; `extended` (qs) would build nested objects from names.
   app.use(express.urlencoded({ limit: bodyLimit, extended: false }));
+  // No route runs on a body that did not arrive whole: cut-off bodies stop here, unparsed ones are read to
+  // their end first (whole-body.ts; issue 9, item 10).
+  app.use(wholeBodies({ limitBytes: bytesOf(bodyLimit) }));
   // Input limits (depth, keys, lengths) before anything walks the body: 400 REQUEST.LIMIT_EXCEEDED.
   app.use(jsonBodyLimits());
 

@@ -7,8 +7,41 @@ import { isStoreUnavailable, isWrongExpectedRevision } from '../../infra/core/st
 import { requestContext } from './request-context.ts';
 import { requestLogger } from './request-log.ts';
 
-/** The body of every error answer except the ones an error renders itself (`toResponse`). */
-export type Problem = { code: string; message: string; details: unknown };
+/**
+ * The body of every error answer except the ones an error renders itself (`toResponse`). `moreDetails`:
+ * how many details were left out (only present when `details` was cut, see capProblem).
+ */
+export type Problem = { code: string; message: string; details: unknown; moreDetails?: number };
+
+/** How many details an error answer lists at most; the rest are counted in `moreDetails`. */
+export const MAX_ERROR_DETAILS = 20;
+/** Longest message an error answer carries (a message that lists every bad field grows with the request). */
+export const MAX_ERROR_MESSAGE = 2_000;
+
+/**
+ * The one place error answers are kept small (issue 9, item 11): a request with 50,000 unknown keys must
+ * not earn a 6 MB answer. A `details` array keeps its first MAX_ERROR_DETAILS entries and the answer says
+ * how many more there were (`moreDetails`); an array one level down (`details: { violations: [...] }`) is
+ * cut the same way; the message is cut at MAX_ERROR_MESSAGE characters.
+ */
+export function capProblem(problem: Problem): Problem {
+  let more = 0;
+  const cut = (list: unknown[]): unknown[] => {
+    if (list.length <= MAX_ERROR_DETAILS) return list;
+    more += list.length - MAX_ERROR_DETAILS;
+    return list.slice(0, MAX_ERROR_DETAILS);
+  };
+  let details = problem.details;
+  if (Array.isArray(details)) details = cut(details);
+  else if (typeof details === 'object' && details !== null) {
+    const entries = Object.entries(details as Record<string, unknown>);
+    if (entries.some(([, v]) => Array.isArray(v) && v.length > MAX_ERROR_DETAILS)) {
+      details = Object.fromEntries(entries.map(([k, v]) => [k, Array.isArray(v) ? cut(v) : v]));
+    }
+  }
+  const message = problem.message.length > MAX_ERROR_MESSAGE ? `${problem.message.slice(0, MAX_ERROR_MESSAGE - 1)}…` : problem.message;
+  return { code: problem.code, message, details, ...(more > 0 && { moreDetails: more + (problem.moreDetails ?? 0) }) };
+}
 
 /**
  * An error that knows its own HTTP answer, e.g. RFC 6749 `{ error, error_description }` for the OAuth
@@ -25,7 +58,7 @@ export const isSelfRendering = (e: unknown): e is SelfRenderingError =>
 export const STORE_RETRY_AFTER_SECONDS = 5;
 
 const send = (res: Response, status: number, problem: Problem, headers: Record<string, string> = {}): void => {
-  res.status(status).set(headers).json(problem);
+  res.status(status).set(headers).json(capProblem(problem));
 };
 
 type CoreCode = keyof typeof CORE_ERRORS;

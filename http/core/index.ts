@@ -2,7 +2,7 @@
 export { createApp, emptyServiceRouter } from './app.ts';
 export type { AppOptions, ServiceName, ServiceRouter } from './app.ts';
 export { assertWithinLimits, jsonBodyLimits, limitExceeded } from './body-limits.ts';
-export { errorHandler, isSelfRendering, notFoundHandler, STORE_RETRY_AFTER_SECONDS } from './errors.ts';
+export { capProblem, errorHandler, isSelfRendering, MAX_ERROR_DETAILS, notFoundHandler, STORE_RETRY_AFTER_SECONDS } from './errors.ts';
 export type { Problem, SelfRenderingError } from './errors.ts';
 export { healthRouter } from './health.ts';
 export type { ReadinessCheck, ReadinessReport } from './health.ts';
@@ -39,4 +39,5 @@ export {
 } from './tenancy.ts';
 export type { TenancyRule } from './tenancy.ts';
 export { validate } from './validate.ts';
+export { wholeBodies } from './whole-body.ts';
 export type { JsonSchema, RequestPart, RequestSchemas, ValidationIssue } from './validate.ts';

@@ -4,10 +4,14 @@ import type { RouteRegistry } from './route-registry.ts';
 // Kept loose on purpose: the document is data for clients and tools, not something we read back.
 export type OpenApiDocument = {
   openapi: '3.0.3';
-  info: { title: string; version: string };
+  info: { title: string; version: string; description?: string };
   paths: Record<string, Record<string, unknown>>;
-  components: { schemas: Record<string, JsonSchema> };
+  components: { schemas: Record<string, JsonSchema>; securitySchemes?: Record<string, unknown> };
+  security?: Array<Record<string, string[]>>;
 };
+
+/** What a document may add: a description, and the bearer scheme every operation needs (with its scopes). */
+export type OpenApiExtras = { description?: string; bearerScopes?: string[] };
 
 const PROBLEM_SCHEMA: JsonSchema = {
   type: 'object',
@@ -16,6 +20,7 @@ const PROBLEM_SCHEMA: JsonSchema = {
     code: { type: 'string', example: 'REQUEST.INVALID' },
     message: { type: 'string' },
     details: {},
+    moreDetails: { type: 'integer', description: 'how many details were left out (an answer lists at most 20)' },
   },
 };
 
@@ -44,7 +49,7 @@ const requiredOf = (schema: JsonSchema | undefined): string[] =>
   Array.isArray(schema?.required) ? (schema.required as string[]) : [];
 
 /** An OpenAPI 3.0 document of the described routes: parameters, request body, 2xx and 400 answers. */
-export function openApiDocument(title: string, registry: RouteRegistry, version = '1.0.0'): OpenApiDocument {
+export function openApiDocument(title: string, registry: Pick<RouteRegistry, 'routes'>, version = '1.0.0', extras: OpenApiExtras = {}): OpenApiDocument {
   const paths: OpenApiDocument['paths'] = {};
   for (const route of registry.routes) {
     const { path, params } = toOpenApiPath(route.path);
@@ -90,5 +95,15 @@ export function openApiDocument(title: string, registry: RouteRegistry, version 
     };
     paths[path] = { ...paths[path], [route.method]: operation };
   }
-  return { openapi: '3.0.3', info: { title, version }, paths, components: { schemas: { Problem: PROBLEM_SCHEMA } } };
+  const bearer = extras.bearerScopes !== undefined;
+  return {
+    openapi: '3.0.3',
+    info: { title, version, ...(extras.description !== undefined && { description: extras.description }) },
+    paths,
+    components: {
+      schemas: { Problem: PROBLEM_SCHEMA },
+      ...(bearer && { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } }),
+    },
+    ...(bearer && { security: [{ bearer: extras.bearerScopes! }] }),
+  };
 }

@@ -2,6 +2,7 @@ import AjvModule from 'ajv';
 import type { ErrorObject, SchemaObject, ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { Request, RequestHandler } from 'express';
+import { capProblem, MAX_ERROR_DETAILS } from './errors.ts';
 
 /** A JSON Schema (draft-07, as ajv 8 reads it by default). */
 export type JsonSchema = SchemaObject;
@@ -69,11 +70,10 @@ export function validate(schemas: RequestSchemas): RequestHandler {
       if (!fn(data)) issues.push(...(fn.errors ?? []).map((e) => toIssue(part, e)));
     }
     if (issues.length === 0) return next();
-    res.status(400).json({
-      code: 'REQUEST.INVALID',
-      message: `request validation failed: ${issues.map(describeIssue).join('; ')}`,
-      details: issues,
-    });
+    // the message names the first issues only; the answer is capped like every error answer (errors.ts)
+    const named = issues.slice(0, MAX_ERROR_DETAILS).map(describeIssue).join('; ');
+    const more = issues.length > MAX_ERROR_DETAILS ? ` (and ${issues.length - MAX_ERROR_DETAILS} more)` : '';
+    res.status(400).json(capProblem({ code: 'REQUEST.INVALID', message: `request validation failed: ${named}${more}`, details: issues }));
   };
 }
 

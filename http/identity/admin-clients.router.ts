@@ -12,7 +12,7 @@ import type { JsonSchema, RequestSchemas } from '../core/validate.ts';
 import { adminCommandContext, adminTenant, checkAllowedTenants, mayAdminister } from './admin.access.ts';
 import { defined, jwksList, splitList, urlList, type Body } from './admin.request.ts';
 import { adminRoute } from './admin.route.ts';
-import { name, nullable, paging, pattern, status, stringOrList, tenantCode } from './admin.schemas.ts';
+import { clientAnswer, name, nullable, pageOf, paging, pattern, status, stringOrList, tenantCode } from './admin.schemas.ts';
 import { clientView } from './admin.views.ts';
 
 /**
@@ -61,10 +61,18 @@ const schemas = {
       properties: { ...clientFields, tenant_code: tenantCode },
       required: ['grant_type'],
       additionalProperties: false,
+      example: {
+        app_name: 'Claims portal',
+        signin_redirect_url: 'https://claims.acme.example/callback',
+        signout_redirect_url: 'https://claims.acme.example/',
+        grant_type: 'authorization_code, refresh_token',
+        token_endpoint_auth_method: 'client_secret_basic',
+      },
     },
+    response: clientAnswer,
   },
-  listClients: { query: { type: 'object', properties: { ...paging, tenant: tenantCode, status }, additionalProperties: false } },
-  clientPath: { params: idPath },
+  listClients: { query: { type: 'object', properties: { ...paging, tenant: tenantCode, status }, additionalProperties: false }, response: pageOf(clientAnswer) },
+  clientPath: { params: idPath, response: clientAnswer },
   patchClient: {
     params: idPath,
     body: {
@@ -73,8 +81,9 @@ const schemas = {
       minProperties: 1,
       additionalProperties: false,
     },
+    response: clientAnswer,
   },
-} satisfies Record<string, RequestSchemas>;
+} satisfies Record<string, RequestSchemas & { response?: JsonSchema }>;
 
 /** the secret, when the command produced one: shown in this answer only */
 const withSecret = (client: Client, clientSecret: string | undefined) => ({

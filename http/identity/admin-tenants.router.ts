@@ -7,11 +7,11 @@ import type { DirectoryQueries } from '../../projections/identity/directory.proj
 import { commandIdFrom } from '../core/command-id.ts';
 import type { RouteRegistry } from '../core/route-registry.ts';
 import { isPlatformAdmin, tenantOf } from '../core/tenancy.ts';
-import type { RequestSchemas } from '../core/validate.ts';
+import type { JsonSchema, RequestSchemas } from '../core/validate.ts';
 import { adminCommandContext, adminTenant, requirePlatformAdmin } from './admin.access.ts';
 import { defined, type Body } from './admin.request.ts';
 import { adminRoute } from './admin.route.ts';
-import { email, name, nullable, paging, status, tenantCode } from './admin.schemas.ts';
+import { email, name, nullable, pageOf, paging, status, tenantAnswer, tenantCode } from './admin.schemas.ts';
 import { tenantView } from './admin.views.ts';
 
 /**
@@ -35,10 +35,12 @@ const schemas = {
       properties: { code: tenantCode, name, token_lifetime_seconds: tokenLifetime, support_mail_group: email },
       required: ['code', 'name'],
       additionalProperties: false,
+      example: { code: 'acme', name: 'ACME Insurance', support_mail_group: 'support@acme.example' },
     },
+    response: tenantAnswer,
   },
-  listTenants: { query: { type: 'object', properties: { ...paging, status }, additionalProperties: false } },
-  tenantPath: { params: codePath },
+  listTenants: { query: { type: 'object', properties: { ...paging, status }, additionalProperties: false }, response: pageOf(tenantAnswer) },
+  tenantPath: { params: codePath, response: tenantAnswer },
   patchTenant: {
     params: codePath,
     body: {
@@ -47,8 +49,9 @@ const schemas = {
       minProperties: 1,
       additionalProperties: false,
     },
+    response: tenantAnswer,
   },
-} satisfies Record<string, RequestSchemas>;
+} satisfies Record<string, RequestSchemas & { response?: JsonSchema }>;
 
 export function createAdminTenantsRouter(deps: AdminTenantsDeps): Router {
   const { directory, commands, queries } = deps;

@@ -8,11 +8,11 @@ import { DIRECTORY_ID, SCOPE_TOKEN, USER_ID, USERNAME, type UserProfileChanges }
 import type { DirectoryQueries } from '../../projections/identity/directory.projection.ts';
 import { commandIdFrom } from '../core/command-id.ts';
 import type { RouteRegistry } from '../core/route-registry.ts';
-import type { RequestSchemas } from '../core/validate.ts';
+import type { JsonSchema, RequestSchemas } from '../core/validate.ts';
 import { adminCommandContext, adminTenant } from './admin.access.ts';
 import { defined, type Body } from './admin.request.ts';
 import { adminRoute } from './admin.route.ts';
-import { email, name, nullable, paging, pattern, status, tenantCode, tenantQuery } from './admin.schemas.ts';
+import { email, name, nullable, pageOf, paging, pattern, status, tenantCode, tenantQuery, userAnswer, userExample } from './admin.schemas.ts';
 import { userView } from './admin.views.ts';
 
 /**
@@ -39,7 +39,10 @@ const schemas = {
       properties: { username: { type: 'string', pattern: pattern(USERNAME) }, password, name, nickname: name, email, roles, user_source_id: userSourceId },
       required: ['username', 'name'],
       additionalProperties: false,
+      // a full profile: the user's ID token then carries every claim of the spec's table
+      example: { username: userExample.username, password: 'correct horse battery staple', name: userExample.name, nickname: userExample.nickname, email: userExample.email, roles: [] },
     },
+    response: userAnswer,
   },
   listUsers: {
     query: {
@@ -47,8 +50,9 @@ const schemas = {
       properties: { ...paging, tenant: tenantCode, status, username_prefix: { type: 'string', maxLength: 128 }, user_source_id: userSourceId },
       additionalProperties: false,
     },
+    response: pageOf(userAnswer),
   },
-  userPath: { query: tenantQuery, params: idPath },
+  userPath: { query: tenantQuery, params: idPath, response: userAnswer },
   patchUser: {
     query: tenantQuery,
     params: idPath,
@@ -57,14 +61,17 @@ const schemas = {
       properties: { name, nickname: nullable(name), email: nullable(email), roles },
       minProperties: 1,
       additionalProperties: false,
+      example: { nickname: 'Janie', email: 'jane@acme.example' },
     },
+    response: userAnswer,
   },
   resetPassword: {
     query: tenantQuery,
     params: idPath,
     body: { type: 'object', properties: { password }, required: ['password'], additionalProperties: false },
+    response: userAnswer,
   },
-} satisfies Record<string, RequestSchemas>;
+} satisfies Record<string, RequestSchemas & { response?: JsonSchema }>;
 
 export function createAdminUsersRouter(deps: AdminUsersDeps): Router {
   const { directory, commands, queries } = deps;

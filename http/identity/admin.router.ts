@@ -4,11 +4,12 @@ import type { DirectoryCommands } from '../../commands/identity/directory.comman
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { ReadStore } from '../../infra/core/read-store.port.ts';
 import { createDirectoryQueries } from '../../projections/identity/directory.projection.ts';
+import { openApiDocument } from '../core/openapi.ts';
 import { createRouteRegistry, type RouteRegistry } from '../core/route-registry.ts';
 import { createAdminClientsRouter } from './admin-clients.router.ts';
 import { createAdminTenantsRouter } from './admin-tenants.router.ts';
 import { createAdminUsersRouter } from './admin-users.router.ts';
-import { ADMIN_BASE, IDENTITY_ADMIN_SCOPE } from './identity.paths.ts';
+import { ADMIN_BASE, ADMIN_OPENAPI_PATH, IDENTITY_ADMIN_SCOPE } from './identity.paths.ts';
 
 export { ADMIN_BASE } from './identity.paths.ts';
 export { clientView, tenantView, userView } from './admin.views.ts';
@@ -37,6 +38,18 @@ export function createAdminRouter(deps: AdminRouterDeps): Router {
   const registry = deps.registry ?? createRouteRegistry();
   const queries = createDirectoryQueries(deps.readStore);
   const router = Router();
+
+  // The OpenAPI 3 document of this API (issue 9, item 8), from the routes the resources declare through the
+  // registry (the identity service's registry also holds the OAuth endpoints: only the admin routes are
+  // listed). Public, before the token check, like the bridge's and the discovery documents.
+  let document: ReturnType<typeof openApiDocument> | undefined;
+  router.get(ADMIN_OPENAPI_PATH, (_req, res) => {
+    document ??= openApiDocument('Identity provider administration', { routes: registry.routes.filter((r) => r.path.startsWith(`${ADMIN_BASE}/`)) }, '1.0.0', {
+      description: `Tenants, users and clients of the identity provider. Every operation needs a bearer token with the scope ${IDENTITY_ADMIN_SCOPE}; a platform-tenant administrator may name any tenant.`,
+      bearerScopes: [IDENTITY_ADMIN_SCOPE],
+    });
+    res.json(document);
+  });
 
   // before every resource: an unknown admin path without a token is 401, not 404
   router.use(ADMIN_BASE, auth.authenticate, auth.requireScope(IDENTITY_ADMIN_SCOPE));

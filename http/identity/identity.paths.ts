@@ -25,6 +25,8 @@ export const EXCHANGE_CODE_CONSUME_PATH = `${CAS_BASE}/exchange-code/consume`;
 
 /** the administration API (the spec shows the portal, not an API: these paths are ours), scope identity:admin */
 export const ADMIN_BASE = `${CAS_BASE}/admin/v1`;
+/** the administration API's OpenAPI 3 document (public, like the bridge's: it describes, it reveals no data) */
+export const ADMIN_OPENAPI_PATH = `${ADMIN_BASE}/openapi.json`;
 
 /** RFC 8414 and OpenID Connect Discovery (the same document), RFC 9728 */
 export const AUTHORIZATION_SERVER_METADATA_PATH = '/.well-known/oauth-authorization-server';

@@ -4,6 +4,7 @@ import { deliveriesProjection } from '../../projections/bridge/deliveries.projec
 import { integrationsProjection } from '../../projections/bridge/integrations.projection.ts';
 import { rulesProjection } from '../../projections/bridge/rules.projection.ts';
 import { schemasProjection } from '../../projections/bridge/schemas.projection.ts';
+import { servicesProjection } from '../../projections/bridge/services.projection.ts';
 import { traceProjection } from '../../projections/bridge/trace.projection.ts';
 import { userMessagesProjection } from '../../projections/bridge/user-messages.projection.ts';
 import type { Projection } from '../../projections/core/projection.ts';
@@ -18,4 +19,5 @@ export const bridgeProjections = (): Projection[] => [
   deliveriesProjection,
   integrationsProjection,
   userMessagesProjection,
+  servicesProjection,
 ];

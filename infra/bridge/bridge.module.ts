@@ -10,6 +10,7 @@ import { PUBLISHED_CATEGORY, publishedEventDecider } from '../../domain/bridge/p
 import { ruleDecider } from '../../domain/bridge/rule.decider.ts';
 import { RULE_TARGET_CATEGORY, ruleTargetDecider } from '../../domain/bridge/rule-target-state.decider.ts';
 import { SCHEMA_CATEGORY, schemaDecider } from '../../domain/bridge/schema.decider.ts';
+import { SERVICE_ENTRY_CATEGORY, serviceEntryDecider } from '../../domain/bridge/service-entry.decider.ts';
 import { USER_MESSAGE_CATEGORY, userMessageDecider } from '../../domain/bridge/user-message.decider.ts';
 import { deciderEntry as entry, type DeciderRegistry, type ServiceModule } from '../platform-service.ts';
 import { bridgeProjections } from './bridge-projections.ts';
@@ -29,6 +30,7 @@ export const bridgeDeciders = (): DeciderRegistry => ({
   [USER_MESSAGE_CATEGORY]: entry(userMessageDecider),
   [CONNECTION_CATEGORY]: entry(connectionDecider),
   [API_DESTINATION_CATEGORY]: entry(apiDestinationDecider),
+  [SERVICE_ENTRY_CATEGORY]: entry(serviceEntryDecider),
 });
 
 /** The event bridge as one entry of the platform's service list. */

@@ -12,6 +12,7 @@ import { createPublisher } from '../../commands/bridge/publish.commands.ts';
 import { createRouterWorker } from '../../commands/bridge/router.process.ts';
 import { createRuleTargetCommands } from '../../commands/bridge/rule-target-state.commands.ts';
 import { createRuleCommands } from '../../commands/bridge/rules.commands.ts';
+import { createServiceRegistry } from '../../commands/bridge/service-registry.commands.ts';
 import { createSchemaCommands, createSchemaValidator } from '../../commands/bridge/schemas.commands.ts';
 import { createSourceCommands } from '../../commands/bridge/sources.commands.ts';
 import { createUserMessageCommands } from '../../commands/bridge/user-messages.commands.ts';
@@ -21,10 +22,12 @@ import { createBridgeRouter } from '../../http/bridge/bridge.router.ts';
 import { createCatalogQueries } from '../../projections/bridge/catalog.projection.ts';
 import { createDeliveryQueries, DELIVERIES_PROJECTION } from '../../projections/bridge/deliveries.projection.ts';
 import { createRulesIndex } from '../../projections/bridge/rules-index.ts';
+import { createServiceQueries } from '../../projections/bridge/services.projection.ts';
 import { createTraceQueries } from '../../projections/bridge/trace.queries.ts';
 import { createUserMessageQueries } from '../../projections/bridge/user-messages.projection.ts';
 import { liveCollection } from '../../projections/core/writable-model.ts';
-import { loadKeyEncryptionSecret } from '../identity/key-secret.ts';
+import { loadKeySecrets } from '../identity/key-secret.ts';
+import { lazyConfigBox } from '../identity/config-box.ts';
 import type { PlatformService, ServiceDeps } from '../platform-service.ts';
 import { seedBridge } from './bridge.seed.ts';
 import { createTargetAdapters } from './target-adapters.ts';
@@ -54,7 +57,10 @@ export function createBridgeService(deps: BridgeServiceDeps): PlatformService {
   if (deps.identity === undefined) throw new Error('the bridge is built after the identity service');
   const { bearer } = deps.identity;
   const bridgeLog = log.child({ service: 'bridge' });
-  const secret = () => loadKeyEncryptionSecret(serviceConfig);
+  // the key-encryption secret and the ones it replaced (KEY_ENCRYPTION_SECRET_PREVIOUS): read on first use
+  const secret = () => loadKeySecrets(serviceConfig);
+  // configuration-center secret values: sealed before they are appended (issue 9, item 3)
+  const box = lazyConfigBox(serviceConfig);
 
   const catalog = createCatalogQueries(readStore);
   const lookup = createBusLookup({ eventStore, platformSourceNamed: (s) => catalog.isPlatformSource(s) });
@@ -71,7 +77,7 @@ export function createBridgeService(deps: BridgeServiceDeps): PlatformService {
   const buses = createBusCommands({ eventStore, clock });
   const sources = createSourceCommands({ eventStore, clock, buses: lookup, schemaExists });
   const rules = createRuleCommands({ eventStore, clock });
-  const config = createConfigCommands({ eventStore, clock });
+  const config = createConfigCommands({ eventStore, clock, box });
   const schemas = createSchemaCommands({ eventStore, clock });
   // the publishing caller's token for Bearer `caller` connections (sealed, outside the log; the key-encryption
   // secret is read on first use)
@@ -89,7 +95,7 @@ export function createBridgeService(deps: BridgeServiceDeps): PlatformService {
     },
   });
   const rulesIndex = createRulesIndex(readStore);
-  const configCenter = createConfigCenter({ eventStore });
+  const configCenter = createConfigCenter({ eventStore, box });
   const router = createRouterWorker({
     eventStore,
     readStore,
@@ -103,7 +109,9 @@ export function createBridgeService(deps: BridgeServiceDeps): PlatformService {
   // delivery: EventRouted → DeliveryScheduled (the router) → a due item (bridge.deliveries) → attempts
   const deliveryQueries = createDeliveryQueries(readStore);
   const ruleTargets = createRuleTargetCommands({ eventStore, clock });
-  const real = createTargetAdapters({ config: serviceConfig, eventStore, clock, configCenter });
+  // the service registry (preset HTTP targets): a configuration resource, resolved at delivery time
+  const services = createServiceRegistry({ eventStore, clock });
+  const real = createTargetAdapters({ config: serviceConfig, eventStore, clock, configCenter, services });
   const own = deps.targetAdapters ?? [];
   const adapters = [...own, ...real.adapters.filter((a) => !own.some((t) => t.typeId === a.typeId))];
   const tenantProfile = deps.tenantProfile ?? deps.identity.tenantProfile;
@@ -145,6 +153,7 @@ export function createBridgeService(deps: BridgeServiceDeps): PlatformService {
     destinations: createApiDestinationCommands({ eventStore, clock, secret: secret() }),
     consumers,
     userMessages: { commands: createUserMessageCommands({ eventStore, clock }), queries: createUserMessageQueries(readStore) },
+    services: { commands: services, queries: createServiceQueries(readStore) },
   });
 
   return {
@@ -158,7 +167,13 @@ export function createBridgeService(deps: BridgeServiceDeps): PlatformService {
       // a caller token is kept until its own expiry; past it no delivery can use it
       { name: 'bridge.caller-token-sweep', everyMs: CALLER_TOKEN_SWEEP_MS, run: () => callerTokens().sweep().then(() => undefined) },
     ],
-    seed: () => seedBridge({ eventStore, clock, buses, sources, lookup, config, rules, log: bridgeLog }),
+    async seed() {
+      const report = await seedBridge({ eventStore, clock, buses, sources, lookup, config, rules, log: bridgeLog });
+      // SERVICE_REGISTRY: platform entries of the service registry (idempotent; API changes survive restarts)
+      const written = await services.seed(serviceConfig.serviceRegistry);
+      if (written > 0) bridgeLog.info({ services: written }, 'service registry seeded from SERVICE_REGISTRY');
+      return report;
+    },
     close: () => consumers.close(), // ends the message queue's waiting long-polls
     async dispose() {
       real.close(); // the SMTP and HTTP connection pools

@@ -1,9 +1,9 @@
-import { parseArgs } from 'node:util';
 import { createKeyRing } from '../../commands/identity/signing-key.ring.ts';
 import { systemClock, type Clock } from '../core/clock.port.ts';
 import type { Config } from '../core/config.ts';
 import type { EventStore } from '../core/event-store.port.ts';
-import { loadKeyEncryptionSecret } from '../identity/key-secret.ts';
+import { loadKeySecrets } from '../identity/key-secret.ts';
+import { parse, UsageError } from './cli-kit.ts';
 
 export const KEYS_USAGE = `keys rotate [--now | --delay <seconds>]
         generate a new signing key: published at once, signing after the publish delay (default 300 s;
@@ -17,22 +17,19 @@ export async function keysRotate(
   args: string[],
   o: { eventStore: EventStore; config: Config; clock?: Clock; print?: (line: string) => void },
 ): Promise<number> {
-  const { values } = parseArgs({ args, options: { now: { type: 'boolean' }, delay: { type: 'string' } }, strict: true });
+  const { values } = parse(args, { now: { type: 'boolean' }, delay: { type: 'string' } }, { command: 'keys rotate' });
   const print = o.print ?? ((line: string) => console.log(line));
   let delaySeconds: number | undefined;
   if (values.delay !== undefined) {
     delaySeconds = Number(values.delay);
     if (!Number.isInteger(delaySeconds) || delaySeconds < 0 || delaySeconds > 7 * 86400) {
-      throw new Error(`--delay takes whole seconds from 0 to ${7 * 86400}, got "${values.delay}"`);
+      throw new UsageError(`--delay takes whole seconds from 0 to ${7 * 86400}, got "${values.delay}"`, 'keys rotate');
     }
   }
-  if (values.now && delaySeconds !== undefined) throw new Error('--now and --delay exclude each other');
+  if (values.now && delaySeconds !== undefined) throw new UsageError('--now and --delay exclude each other', 'keys rotate');
   const clock = o.clock ?? systemClock;
-  const ring = createKeyRing({
-    eventStore: o.eventStore,
-    clock,
-    secret: loadKeyEncryptionSecret(o.config),
-  });
+  const { current, previous } = loadKeySecrets(o.config);
+  const ring = createKeyRing({ eventStore: o.eventStore, clock, secret: current, previousSecrets: previous });
   await ring.reload();
   const result = await ring.rotate({ ...(values.now && { now: true }), ...(delaySeconds !== undefined && { delaySeconds }) });
   const inSeconds = Math.max(0, Math.round((Date.parse(result.activatesAt) - clock.now().getTime()) / 1000));
@@ -43,4 +40,3 @@ export async function keysRotate(
   }
   return 0;
 }
-

@@ -2,6 +2,7 @@ import type { RecordedEvent } from '../../domain/core/event.ts';
 import { categoryOf } from '../../domain/core/stream-name.ts';
 import type { EventStore } from '../core/event-store.port.ts';
 import type { DeciderRegistry } from '../platform-service.ts';
+import { redactSecrets } from './redact.ts';
 
 export type ReplayQuery =
   | { kind: 'stream'; stream: string }
@@ -41,7 +42,8 @@ const MAX_DATA = 160;
 
 /** One readable line per event: time, stream@revision, type, key data (compact, cut to one line). */
 export function timelineLine(e: RecordedEvent): string {
-  let data = JSON.stringify(e.data) ?? '';
+  // secrets never (redact.ts): sealed values, secret configuration values, password and secret hashes
+  let data = JSON.stringify(redactSecrets(e.data)) ?? '';
   if (data.length > MAX_DATA) data = `${data.slice(0, MAX_DATA - 1)}…`;
   const who = e.metadata.actor ? ` by ${e.metadata.actor}` : '';
   return `${e.metadata.occurredAt}  ${e.stream}@${e.revision}  ${e.type}${who}  ${data}`;
@@ -70,7 +72,7 @@ export async function replay(
     const before = states.has(e.stream) ? states.get(e.stream) : decider.initialState();
     const after = decider.evolve(before, e);
     states.set(e.stream, after);
-    options.write(`    state: ${JSON.stringify(after)}`);
+    options.write(`    state: ${JSON.stringify(redactSecrets(after))}`);
   }
   options.write(`${count} event(s)`);
   return count;

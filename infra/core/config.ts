@@ -75,6 +75,12 @@ export type IdentityConfig = {
   exchangeCodeTtlSeconds: number;
   /** encrypts signing keys at rest; when unset a random secret is kept in DATA_DIR/key-encryption.secret */
   keyEncryptionSecret: string | undefined;
+  /**
+   * KEY_ENCRYPTION_SECRET_PREVIOUS (comma-separated): the secrets KEY_ENCRYPTION_SECRET replaced; what they
+   * encrypted still opens (signing keys, connection and configuration secrets) until `platform keys
+   * rotate-config` and `platform keys rotate` have moved everything to the current one
+   */
+  keyEncryptionPrevious: string[];
   /** failed logins allowed per user (and 4x per IP) in a 15-minute window before 429 */
   loginMaxFailures: number;
   /** Secure cookies: on when PUBLIC_BASE_URL is https */
@@ -84,6 +90,10 @@ export type IdentityConfig = {
     adminUsername: string;
     /** generated and printed once when unset */
     adminPassword: string | undefined;
+    /** the admin's profile, so every claim of the spec's ID token appears in the first tour */
+    adminName: string;
+    adminNickname: string;
+    adminEmail: string;
     clientId: string;
     /** generated and printed once when unset */
     clientSecret: string | undefined;
@@ -226,12 +236,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sessionTtlSeconds: int('SESSION_TTL_SECONDS', 8 * 3600, 60, 30 * 86400),
       exchangeCodeTtlSeconds: int('EXCHANGE_CODE_TTL_SECONDS', 60, 1, 3600),
       keyEncryptionSecret: env.KEY_ENCRYPTION_SECRET || undefined,
+      keyEncryptionPrevious: (env.KEY_ENCRYPTION_SECRET_PREVIOUS ?? '').split(',').map((x) => x.trim()).filter((x) => x !== ''),
       loginMaxFailures: int('LOGIN_MAX_FAILURES', 5, 1, 1000),
       secureCookies: publicBaseUrl.startsWith('https:'),
       seed: {
         tenant: env.SEED_TENANT || 'demo',
         adminUsername: env.SEED_ADMIN_USERNAME || 'admin',
         adminPassword: env.SEED_ADMIN_PASSWORD || undefined,
+        adminName: env.SEED_ADMIN_NAME || 'Demo Administrator',
+        adminNickname: env.SEED_ADMIN_NICKNAME || 'Admin',
+        adminEmail: env.SEED_ADMIN_EMAIL || `${env.SEED_ADMIN_USERNAME || 'admin'}@${env.SEED_TENANT || 'demo'}.example`,
         clientId: env.SEED_CLIENT_ID || 'demo-client',
         clientSecret: env.SEED_CLIENT_SECRET || undefined,
         publicClientId: env.SEED_PUBLIC_CLIENT_ID || 'demo-spa',
@@ -241,6 +255,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
   if (env.KEY_ENCRYPTION_SECRET !== undefined && env.KEY_ENCRYPTION_SECRET.length > 0 && env.KEY_ENCRYPTION_SECRET.length < 32) {
     problems.push('KEY_ENCRYPTION_SECRET must be at least 32 characters');
+  }
+  if (config.identity.keyEncryptionPrevious.some((x) => x.length < 32)) {
+    problems.push('KEY_ENCRYPTION_SECRET_PREVIOUS: every secret must be at least 32 characters');
+  }
+  if (!/^[^\s@]{1,64}@[^\s@]{1,255}$/.test(config.identity.seed.adminEmail)) {
+    problems.push(`SEED_ADMIN_EMAIL must be a mail address, got "${config.identity.seed.adminEmail}"`);
   }
   if (!/^[a-z0-9][a-z0-9_-]{0,62}$/.test(config.identity.seed.tenant)) {
     problems.push(`SEED_TENANT must be a tenant code (lower-case letters, digits, _ and -), got "${config.identity.seed.tenant}"`);

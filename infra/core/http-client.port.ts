@@ -21,6 +21,16 @@ export type HttpRequest = {
   /** this call's timeout in ms (default: the client's), covering connect, headers and body */
   timeoutMs?: number;
   /**
+   * the connection's own deadline in ms (DNS, TCP connect, TLS); past it the call rejects with a `connect`
+   * failure (nothing was sent). Absent: the client's `connectTimeoutMs` option, else only `timeoutMs` bounds it.
+   */
+  connectTimeoutMs?: number;
+  /**
+   * once the request is sent: how long to wait for the response headers, and between body chunks; past it
+   * the call rejects with an `exchange` timeout (the receiver may have the request). Absent: only `timeoutMs`.
+   */
+  readTimeoutMs?: number;
+  /**
    * the stable id of the logical call (a delivery id): sent as `Idempotency-Key` and, when signed, as
    * `webhook-id`, so the receiver deduplicates retries. Absent: a fresh id per call.
    */
@@ -45,10 +55,28 @@ export type HttpResponse = {
 export type HttpClient = {
   /**
    * resolves for every HTTP status; rejects on network errors, timeouts (name `TimeoutError`), aborts
-   * (`AbortError`) and refused destinations (DestinationRefusedError)
+   * (`AbortError`) and refused destinations (DestinationRefusedError); every rejection carries `failure`
+   * (httpFailureOf) saying whether the request could have reached the receiver
    */
   send(request: HttpRequest): Promise<HttpResponse>;
 };
+
+/**
+ * Where and how a call failed, for callers that must tell "nothing was sent" from "the receiver may have
+ * it" (the hub's webhook classification):
+ * - `connect`: before any byte of the request left (DNS, TCP connect, TLS handshake, the SSRF guard's
+ *   refusal, the connect timeout);
+ * - `exchange`: after the connection was up: the request may have been received (a reset, a read timeout,
+ *   an abort, the overall timeout, whose phase is not known and so counts as this one).
+ */
+export type HttpFailure = {
+  phase: 'connect' | 'exchange';
+  reason: 'refused' | 'timeout' | 'reset' | 'tls' | 'dns' | 'network' | 'aborted' | 'destination-refused';
+};
+
+/** the failure a rejection of `send` carries (undefined for other errors) */
+export const httpFailureOf = (err: unknown): HttpFailure | undefined =>
+  err instanceof Error && typeof (err as { failure?: unknown }).failure === 'object' ? ((err as { failure?: HttpFailure }).failure ?? undefined) : undefined;
 
 /** `code` of the error a refused destination rejects with. */
 export const DESTINATION_REFUSED = 'DESTINATION_REFUSED';

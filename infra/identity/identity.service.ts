@@ -25,7 +25,7 @@ import type { Config } from '../core/config.ts';
 import type { EventStore } from '../core/event-store.port.ts';
 import type { LogConsumer } from '../core/log-consumer.ts';
 import type { ReadStore } from '../core/read-store.port.ts';
-import { loadKeyEncryptionSecret } from './key-secret.ts';
+import { loadKeySecrets } from './key-secret.ts';
 import { seedIdentity, type SeedReport } from './seed.ts';
 
 export type IdentityServiceDeps = {
@@ -70,16 +70,23 @@ export const identityProjections = (): Projection[] => [...identityDirectoryProj
 export function createIdentityService({ config, eventStore, readStore, clock, log }: IdentityServiceDeps): IdentityService {
   const id = config.identity;
   const issuer = config.publicBaseUrl;
-  const secret = loadKeyEncryptionSecret(config);
+  const { current: secret, previous: previousSecrets } = loadKeySecrets(config);
   // The login form's HMAC key (sealed request, CSRF) is derived from the key-encryption secret, so every
   // process sharing the store agrees on it without another secret to distribute.
   const formKey = new Uint8Array(hkdfSync('sha256', secret, 'platform', 'login form v1', 32));
 
   const directoryCache = createDirectoryCache({ eventStore });
   const directory = createDirectory({ eventStore, clock, cache: directoryCache });
-  const commands = createDirectoryCommands({ eventStore, clock, defaultTokenLifetimeSeconds: id.accessTokenTtlSeconds });
-  const keyRing = createKeyRing({ eventStore, clock, secret });
-  // the revocation list every process reads, in memory (the read model answers until it has caught up)
+  // a disabling through the admin API counts in this process at once (the token service notes it)
+  const commands = createDirectoryCommands({
+    eventStore,
+    clock,
+    defaultTokenLifetimeSeconds: id.accessTokenTtlSeconds,
+    onEvents: (events) => tokens.noteRevocations(events),
+  });
+  const keyRing = createKeyRing({ eventStore, clock, secret, previousSecrets });
+  // the revocation list every process reads, in memory (the read model answers until it has caught up):
+  // revoked jtis and the rules of disabled clients and users
   const revocations = createRevocationMemory({ eventStore, clock, fallback: createRevocationList(readStore) });
   const tokens = createTokenService({
     eventStore,
@@ -90,7 +97,7 @@ export function createIdentityService({ config, eventStore, readStore, clock, lo
     revocations,
   });
   const codes = createCodes({ eventStore, clock, ttlSeconds: id.codeTtlSeconds, tokens });
-  const sessions = createSessions({ eventStore, clock, ttlSeconds: id.sessionTtlSeconds });
+  const sessions = createSessions({ eventStore, clock, ttlSeconds: id.sessionTtlSeconds, revocations: { cutoff: tokens.revocationCutoff } });
   const limiter = createLoginLimiter({ readStore, clock, maxFailures: id.loginMaxFailures });
   const exchangeCodes = createExchangeCodes({ eventStore, clock, ttlSeconds: id.exchangeCodeTtlSeconds });
   const clientAuth = createClientAuthenticator({

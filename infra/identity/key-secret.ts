@@ -48,3 +48,25 @@ function readSecret(file: string): string | undefined {
   if (secret.length < 32) throw new Error(`${file} must hold at least 32 characters`);
   return secret;
 }
+
+/**
+ * The current key-encryption secret and the ones it replaced (KEY_ENCRYPTION_SECRET_PREVIOUS; when
+ * KEY_ENCRYPTION_SECRET is set while DATA_DIR/key-encryption.secret also exists, the file's secret counts as
+ * a previous one: moving from the generated file to the variable needs no extra step).
+ */
+export function loadKeySecrets(
+  config: Pick<Config, 'dataDir'> & { identity: Pick<Config['identity'], 'keyEncryptionSecret' | 'keyEncryptionPrevious'> },
+): { current: string; previous: string[] } {
+  const current = loadKeyEncryptionSecret(config);
+  const previous = [...(config.identity.keyEncryptionPrevious ?? [])];
+  if (config.identity.keyEncryptionSecret !== undefined) {
+    let file: string | undefined;
+    try {
+      file = readSecret(path.join(config.dataDir, KEY_SECRET_FILE));
+    } catch {
+      file = undefined; // unreadable or too short: not a secret anything was sealed with
+    }
+    if (file !== undefined && file !== current) previous.push(file);
+  }
+  return { current, previous: [...new Set(previous)].filter((s) => s !== current) };
+}

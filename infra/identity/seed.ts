@@ -3,8 +3,11 @@ import { envelopesFor } from '../../commands/core/envelopes.ts';
 import { createDirectoryCommands, MIN_PASSWORD_LENGTH } from '../../commands/identity/directory.commands.ts';
 import { generatePassword } from '../../commands/identity/password.hash.ts';
 import { streamName } from '../../domain/core/stream-name.ts';
+import { AUDIT_ADMIN_SCOPE, AUDIT_READ_SCOPE, AUDIT_WRITE_SCOPE } from '../../domain/audit/audit.scopes.ts';
 import { BRIDGE_ADMIN_SCOPE, BRIDGE_CONSUME_SCOPE, BRIDGE_PUBLISH_SCOPE } from '../../domain/bridge/bridge.scopes.ts';
+import { HUB_ADMIN_SCOPE, HUB_OPERATOR_SCOPE, HUB_SEND_SCOPE } from '../../domain/hub/hub.scopes.ts';
 import { IDENTITY_ADMIN_SCOPE } from '../../domain/identity/identity.scopes.ts';
+import { WORKFLOW_ADMIN_SCOPE, WORKFLOW_USER_SCOPE } from '../../domain/workflow/workflow.scopes.ts';
 import { PLATFORM_TENANT, type GrantType } from '../../domain/identity/model.ts';
 import type { Clock } from '../core/clock.port.ts';
 import type { Config } from '../core/config.ts';
@@ -17,7 +20,8 @@ import { isWrongExpectedRevision } from '../core/store-errors.ts';
  *   client `platform-admin` (client_credentials only, scope identity:admin): the one way to get a token
  *   that may create tenants through the admin API;
  * - the demo tenant (SEED_TENANT), its admin user (SEED_ADMIN_USERNAME / SEED_ADMIN_PASSWORD, generated
- *   when unset; role identity:admin) and a machine user `demo-service` (role identity:admin), the
+ *   when unset; role identity:admin; a full profile: SEED_ADMIN_NAME, SEED_ADMIN_NICKNAME, SEED_ADMIN_EMAIL,
+ *   so the first tour's ID token carries every claim of the spec's table) and a machine user `demo-service` (role identity:admin), the
  *   subject of the demo client's client_credentials tokens;
  * - the confidential demo client (SEED_CLIENT_ID, secret SEED_CLIENT_SECRET or generated;
  *   authorization_code, client_credentials, refresh_token; client_secret_basic, which also accepts the
@@ -132,7 +136,16 @@ export async function seedIdentity({ config, eventStore, clock, log }: SeedDeps)
   // the demo tenant's admin and machine user
   const adminPassword = seed.adminPassword ?? generatePassword();
   const admin = await commands.registerUser(
-    { tenant: seed.tenant, username: seed.adminUsername, password: adminPassword, name: 'Administrator', roles: [IDENTITY_ADMIN_SCOPE] },
+    {
+      tenant: seed.tenant,
+      username: seed.adminUsername,
+      password: adminPassword,
+      // a full profile: an ID token with scope `openid profile email` carries every claim of the spec's table
+      name: seed.adminName,
+      nickname: seed.adminNickname,
+      email: seed.adminEmail,
+      roles: [IDENTITY_ADMIN_SCOPE],
+    },
     ctx(seed.tenant),
     `seed/user/${seed.tenant}/${seed.adminUsername}`,
   );
@@ -164,8 +177,8 @@ export async function seedIdentity({ config, eventStore, clock, log }: SeedDeps)
       grantTypes: confidentialGrants,
       authMethod: 'client_secret_basic',
       defaultUser: service.user.userId,
-      // the demo client may try every service from the first start: the bridge's scopes too
-      scopes: [IDENTITY_ADMIN_SCOPE, BRIDGE_PUBLISH_SCOPE, BRIDGE_ADMIN_SCOPE, BRIDGE_CONSUME_SCOPE],
+      // the demo client may try every service from the first start: the bridge's, the audit log's, the hub's and the workflow's scopes too
+      scopes: [IDENTITY_ADMIN_SCOPE, BRIDGE_PUBLISH_SCOPE, BRIDGE_ADMIN_SCOPE, BRIDGE_CONSUME_SCOPE, AUDIT_WRITE_SCOPE, AUDIT_READ_SCOPE, AUDIT_ADMIN_SCOPE, HUB_SEND_SCOPE, HUB_ADMIN_SCOPE, HUB_OPERATOR_SCOPE, WORKFLOW_USER_SCOPE, WORKFLOW_ADMIN_SCOPE],
       ...(seed.clientSecret !== undefined && { clientSecret: seed.clientSecret }),
     },
     ctx(seed.tenant),

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Agent, type Dispatcher } from 'undici';
-import { isDestinationRefused, type HttpClient, type HttpRequest, type HttpResponse } from '../core/http-client.port.ts';
+import { isDestinationRefused, type HttpClient, type HttpFailure, type HttpRequest, type HttpResponse } from '../core/http-client.port.ts';
 import { createOutboundAllowlist, type OutboundAllowlist } from './outbound-allow.ts';
 import { MAX_RETRY_AFTER_MS, parseRetryAfter } from './retry-after.ts';
 import { createGuardedConnector, createSsrfGuard, destinationRefused, type Resolver } from './ssrf.guard.ts';
@@ -28,12 +28,20 @@ import { webhookHeaders } from './webhook-signature.ts';
  *
  * Rejections are Errors whose message names the cause (`connect ECONNREFUSED 127.0.0.1:9`, `aborted: timed
  * out after 5000 ms`, `destination refused: …`); an abort keeps the name `AbortError` or `TimeoutError`.
+ * Each carries `failure` (the port's HttpFailure): `connect` when nothing was sent (DNS, refused, connect
+ * timeout, TLS handshake, the SSRF guard), `exchange` when the request may have arrived.
+ *
+ * Timeouts per call: `connectTimeoutMs` (the connection; one connection pool per distinct value),
+ * `readTimeoutMs` (waiting for headers, and between body chunks, once sent), and `timeoutMs` over the whole
+ * exchange as before.
  */
 export type OutboundHttpClientOptions = {
   /** OUTBOUND_ALLOW entries (host names, addresses, CIDR blocks), or an allowlist; default: none */
   allow?: string | readonly string[] | OutboundAllowlist;
   /** default per-call timeout in ms (default 10,000) */
   timeoutMs?: number;
+  /** default connect timeout in ms for calls that name none (default: none of its own; undici's 10 s and timeoutMs apply) */
+  connectTimeoutMs?: number;
   /** largest response body kept, in bytes (default 1 MiB) */
   maxBodyBytes?: number;
   /** DNS (tests: a hostile resolver); default the system's */
@@ -62,6 +70,17 @@ export function createOutboundHttpClient(options: OutboundHttpClientOptions = {}
   const allow = isAllowlist(options.allow) ? options.allow : createOutboundAllowlist(options.allow);
   const guard = createSsrfGuard({ allow, ...(options.resolve !== undefined && { resolve: options.resolve }) });
   const agent = new Agent({ connect: createGuardedConnector(guard) });
+  // one pool per connect timeout (the connector carries it); a handful of distinct values in practice
+  const agents = new Map<number, Agent>();
+  const agentFor = (connectTimeoutMs: number | undefined): Agent => {
+    if (connectTimeoutMs === undefined) return agent;
+    let a = agents.get(connectTimeoutMs);
+    if (a === undefined) {
+      a = new Agent({ connect: createGuardedConnector(guard, { timeoutMs: connectTimeoutMs }) });
+      agents.set(connectTimeoutMs, a);
+    }
+    return a;
+  };
 
   async function send(request: HttpRequest): Promise<HttpResponse> {
     const timeoutMs = request.timeoutMs ?? defaultTimeoutMs;
@@ -85,18 +104,19 @@ export function createOutboundHttpClient(options: OutboundHttpClientOptions = {}
       try {
         await untilAborted(guard.check(url.hostname), signal);
       } catch (err) {
-        throw describe(err, signal);
+        throw describe(err, signal, 'connect');
       }
       const body = request.body ?? '';
       const headers = platformHeaders(request, body);
       let res: Dispatcher.ResponseData;
       try {
-        res = await agent.request({
+        res = await agentFor(request.connectTimeoutMs ?? options.connectTimeoutMs).request({
           origin: url.origin,
           path: `${url.pathname}${url.search}`,
           method: request.method.toUpperCase() as Dispatcher.HttpMethod,
           headers,
           ...(request.body !== undefined && { body: request.body }),
+          ...(request.readTimeoutMs !== undefined && { headersTimeout: request.readTimeoutMs, bodyTimeout: request.readTimeoutMs }),
           signal,
         });
       } catch (err) {
@@ -131,7 +151,7 @@ export function createOutboundHttpClient(options: OutboundHttpClientOptions = {}
     return Object.assign(headers, own);
   }
 
-  return { send, close: () => agent.close() };
+  return { send, close: async () => void (await Promise.all([agent, ...agents.values()].map((a) => a.close()))) };
 }
 
 function flatHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
@@ -176,22 +196,54 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 /** A readable Error from what undici threw; an abort named by its reason (TimeoutError or AbortError). */
-function describe(err: unknown, signal: AbortSignal | undefined): Error {
+function describe(err: unknown, signal: AbortSignal | undefined, stage?: 'connect'): Error {
   if (signal?.aborted) {
     const reason: unknown = signal.reason;
     const name = reason instanceof Error ? reason.name : 'AbortError';
     const why = reason instanceof Error ? reason.message : reason === undefined ? 'aborted' : String(reason);
     const e = new Error(`aborted: ${why}`, { cause: err ?? reason });
     e.name = name === 'TimeoutError' ? 'TimeoutError' : 'AbortError';
-    return e;
+    // the overall timeout or the caller's abort: whether the request went out is not known
+    return withFailure(e, { phase: stage ?? 'exchange', reason: name === 'TimeoutError' ? 'timeout' : 'aborted' });
   }
   if (err instanceof Error) {
-    if (isDestinationRefused(err)) return err;
+    if (isDestinationRefused(err)) return withFailure(err, { phase: 'connect', reason: 'destination-refused' });
     const cause = (err as { cause?: unknown }).cause;
     const detail = cause instanceof Error ? cause.message : undefined;
     const e = new Error(detail !== undefined && detail !== '' && detail !== err.message ? `${err.message}: ${detail}` : err.message, { cause: err });
     if (err.name === 'AbortError' || err.name === 'TimeoutError') e.name = err.name;
-    return e;
+    return withFailure(e, failureOf(err, stage));
   }
-  return new Error(String(err));
+  return withFailure(new Error(String(err)), { phase: stage ?? 'exchange', reason: 'network' });
+}
+
+const withFailure = (e: Error, failure: HttpFailure): Error => Object.assign(e, { failure });
+
+const CONNECT_CODES: Record<string, HttpFailure['reason']> = {
+  ECONNREFUSED: 'refused',
+  UND_ERR_CONNECT_TIMEOUT: 'timeout',
+  ETIMEDOUT: 'timeout',
+  ENOTFOUND: 'dns',
+  EAI_AGAIN: 'dns',
+  EHOSTUNREACH: 'network',
+  ENETUNREACH: 'network',
+  EHOSTDOWN: 'network',
+  EADDRNOTAVAIL: 'network',
+};
+
+/** what undici's (or the socket's) error code says about where the call failed */
+function failureOf(err: Error, stage: 'connect' | undefined): HttpFailure {
+  const codes: string[] = [];
+  for (let e: unknown = err; e instanceof Error && codes.length < 4; e = (e as { cause?: unknown }).cause) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') codes.push(code);
+  }
+  for (const code of codes) {
+    const connect = CONNECT_CODES[code];
+    if (connect !== undefined) return { phase: 'connect', reason: connect };
+    if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return { phase: 'exchange', reason: 'timeout' };
+    if (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|EPROTO/.test(code)) return { phase: 'connect', reason: 'tls' };
+    if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED') return { phase: stage ?? 'exchange', reason: 'reset' };
+  }
+  return { phase: stage ?? 'exchange', reason: 'network' };
 }

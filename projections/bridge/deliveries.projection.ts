@@ -1,8 +1,9 @@
 import { assertNever } from '../../domain/core/decider.ts';
 import type { RecordedEvent } from '../../domain/core/event.ts';
 import { DELIVERY_CATEGORY, DELIVERY_EVENT_TYPES, type DeliveryEvent } from '../../domain/bridge/delivery.decider.ts';
+import { deliveryErrorClass, type DeliveryErrorClass } from '../../domain/bridge/delivery-error-class.ts';
 import { RULE_TARGET_CATEGORY, RULE_TARGET_EVENT_TYPES, ruleTargetKey, type BlockingDelivery, type RuleTargetEvent } from '../../domain/bridge/rule-target-state.decider.ts';
-import type { Doc, ReadStore } from '../../infra/core/read-store.port.ts';
+import type { Doc, Filter, ReadStore } from '../../infra/core/read-store.port.ts';
 import type { Projection, ProjectionStore } from '../core/projection.ts';
 import { readModel } from '../core/read-model.ts';
 
@@ -20,8 +21,10 @@ import { readModel } from '../core/read-model.ts';
  * - `deliveries`: per delivery its status (scheduled, in-flight, retrying, failed (retries over, the
  *   tolerance rule pending), succeeded, dead-lettered, discarded, blocked, purged), attempts, last error,
  *   HTTP status, next attempt: the rule target's counts.
- * - `deadLetters`: the dead letter queue per rule target (entries leave it when redriven or purged); the
- *   raw event and the payload are read from the delivery's stream when inspected (never copied here).
+ * - `deadLetters`: the dead letter queue per rule target (entries leave it when redriven or purged), also
+ *   listed per tenant across its rules and targets (the rule's tenant), with the target type and the class
+ *   of the last error (domain/bridge/delivery-error-class.ts) to filter on; the raw event and the payload
+ *   are read from the delivery's stream when inspected (never copied here).
  * - `ruleTargets`: rule targets that were ever blocked, with the current episode's blocking deliveries.
  */
 export const DELIVERIES_PROJECTION = 'bridge.deliveries';
@@ -80,6 +83,10 @@ export type DeadLetterDoc = Doc & {
   ruleId: string;
   targetId: number;
   ruleTarget: string;
+  /** the target type (TypeId 1-5) */
+  typeId: number;
+  /** what kind of failure the last error was */
+  errorClass: DeliveryErrorClass;
   /** the producer's event: source, type and id */
   source: string;
   type: string;
@@ -104,7 +111,8 @@ export type RuleTargetDoc = Doc & {
 
 export const deliveriesProjection: Projection = {
   name: DELIVERIES_PROJECTION,
-  version: 1,
+  // 2: dead letters per tenant, with target type and error class (issue 9, item 5)
+  version: 2,
   categories: [DELIVERY_CATEGORY, RULE_TARGET_CATEGORY],
   eventTypes: [...DELIVERY_EVENT_TYPES, ...RULE_TARGET_EVENT_TYPES],
   collections: {
@@ -120,7 +128,12 @@ export const deliveriesProjection: Projection = {
         { name: 'by_event', fields: { eventKey: 1 } },
       ],
     },
-    deadLetters: { indexes: [{ name: 'by_rule_target', fields: { ruleTarget: 1, deadLetteredAt: 1 } }] },
+    deadLetters: {
+      indexes: [
+        { name: 'by_rule_target', fields: { ruleTarget: 1, deadLetteredAt: 1 } },
+        { name: 'by_rule_tenant', fields: { ruleTenant: 1, deadLetteredAt: 1 } },
+      ],
+    },
     ruleTargets: {},
   },
   async apply(events, store) {
@@ -224,6 +237,8 @@ async function applyOne(store: ProjectionStore, recorded: RecordedEvent): Promis
         ruleId: d.ruleId,
         targetId: d.targetId,
         ruleTarget: ruleTargetKey(d),
+        typeId: doc?.typeId ?? 0,
+        errorClass: deliveryErrorClass(d.lastError, d.httpStatus),
         source: d.event.source,
         type: d.event.type,
         sourceEventId: d.event.id,
@@ -312,6 +327,19 @@ async function applyOne(store: ProjectionStore, recorded: RecordedEvent): Promis
 
 export type DeliveryStatusCounts = Record<DeliveryDocStatus, number> & { waiting: number };
 
+/** The tenant-wide dead letter list's filters (all optional; `from` inclusive, `to` exclusive, on deadLetteredAt). */
+export type DeadLetterFilter = { ruleId?: string; typeId?: number; errorClass?: DeliveryErrorClass; from?: string; to?: string };
+
+const deadLetterWhere = (ruleTenant: string, f: DeadLetterFilter): Filter => {
+  const and: Filter[] = [{ ruleTenant }];
+  if (f.ruleId !== undefined) and.push({ ruleId: f.ruleId });
+  if (f.typeId !== undefined) and.push({ typeId: f.typeId });
+  if (f.errorClass !== undefined) and.push({ errorClass: f.errorClass });
+  if (f.from !== undefined) and.push({ deadLetteredAt: { $gte: f.from } });
+  if (f.to !== undefined) and.push({ deadLetteredAt: { $lt: f.to } });
+  return and.length === 1 ? and[0]! : { $and: and };
+};
+
 export function createDeliveryQueries(readStore: ReadStore) {
   const deadLetters = readModel<DeadLetterDoc>(readStore, DELIVERIES_PROJECTION, 'deadLetters');
   const deliveries = readModel<DeliveryDoc>(readStore, DELIVERIES_PROJECTION, 'deliveries');
@@ -333,6 +361,26 @@ export function createDeliveryQueries(readStore: ReadStore) {
     /** every dead letter of a rule target (for redrive all and purge all) */
     async deadLetterRefs(ruleTarget: string): Promise<Array<{ deliveryId: string; stream: string }>> {
       const docs = await deadLetters.find({ ruleTarget }, { sort: { deadLetteredAt: 1 } });
+      return docs.map((d) => ({ deliveryId: d.id, stream: d.stream }));
+    },
+    /** one tenant's dead letters across its rules and targets, oldest first, filtered */
+    async tenantDeadLetters(ruleTenant: string, filter: DeadLetterFilter, page: { limit: number; offset: number }): Promise<{ items: DeadLetterDoc[]; total: number }> {
+      const where = deadLetterWhere(ruleTenant, filter);
+      const [items, total] = await Promise.all([
+        deadLetters.find(where, { sort: { deadLetteredAt: 1 }, skip: page.offset, limit: page.limit }),
+        deadLetters.count(where),
+      ]);
+      return { items, total };
+    },
+    /** one tenant's dead letters: by id (those of other tenants, or gone, are left out), or by filter, oldest first */
+    async tenantDeadLetterRefs(
+      ruleTenant: string,
+      select: { deliveryIds: string[] } | { filter: DeadLetterFilter; limit: number },
+    ): Promise<Array<{ deliveryId: string; stream: string }>> {
+      const docs =
+        'deliveryIds' in select
+          ? await deadLetters.find({ $and: [{ ruleTenant }, { id: { $in: select.deliveryIds } }] }, { sort: { deadLetteredAt: 1 } })
+          : await deadLetters.find(deadLetterWhere(ruleTenant, select.filter), { sort: { deadLetteredAt: 1 }, limit: select.limit });
       return docs.map((d) => ({ deliveryId: d.id, stream: d.stream }));
     },
     async delivery(deliveryId: string): Promise<DeliveryDoc | null> {

@@ -3,6 +3,7 @@ import type { RecordedEvent } from '../../domain/core/event.ts';
 import type { BridgeEvent, BusKind } from '../../domain/bridge/model.ts';
 import {
   PUBLISHED_CATEGORY,
+  type DuplicateReceivedData,
   type EventAcceptedData,
   type EventRoutedData,
   type MatchedRule,
@@ -23,6 +24,8 @@ import type { Projection } from '../core/projection.ts';
  * - filtering: null until routed; then the rules evaluated, matched (with, per target, the conversion's
  *   outcome: ok, variables left empty, error) and skipped (opted-out, disabled, invalid-pattern); `applied`
  *   says which kind of rule routed the event: 'platform', 'tenant', 'both' or 'none';
+ * - notes: repeats of the event's (source, id) with other content (answered `duplicate: true,
+ *   contentDiffers: true`), with the fields that differ;
  * - delivery: one entry per step of each delivery (part 2), from the Delivery* events of the delivery
  *   streams (`delivery-<tenant>.<deliveryId>`, each event names its event key), in log order: scheduled,
  *   every attempt started and its outcome (succeeded with the HTTP status; failed with the error, the HTTP
@@ -71,6 +74,12 @@ export type TraceFiltering = {
   matcherVersion: string;
 };
 
+/**
+ * Something the trace says about the event beside its stages: a repeat of its (source, id) with other
+ * content (issue 9, item 6), with the fields that differ and who sent it.
+ */
+export type TraceNote = { at: string; kind: 'duplicate-content-differs'; fields: string[]; publisher: Publisher };
+
 export type TraceDoc = Doc & {
   /** the event's key (putEvent's eventId) */
   id: string;
@@ -91,6 +100,8 @@ export type TraceDoc = Doc & {
   event: BridgeEvent;
   filtering: TraceFiltering | null;
   delivery: DeliveryEntry[];
+  /** absent until there is one */
+  notes?: TraceNote[];
 };
 
 export const appliedKind = (matched: MatchedRule[]): TraceFiltering['applied'] => {
@@ -108,7 +119,7 @@ export const traceProjection: Projection = {
   // 2: the delivery stage (issue 5)
   version: 2,
   categories: [PUBLISHED_CATEGORY, DELIVERY_CATEGORY],
-  eventTypes: ['EventAccepted', 'EventRouted', ...DELIVERY_EVENT_TYPES],
+  eventTypes: ['EventAccepted', 'EventRouted', 'DuplicateReceived', ...DELIVERY_EVENT_TYPES],
   collections: {
     [TRACE_COLLECTION]: {
       indexes: [
@@ -146,7 +157,14 @@ export const traceProjection: Projection = {
           event: a.event,
           filtering: before?.filtering ?? null,
           delivery: before?.delivery ?? [],
+          ...(before?.notes !== undefined && { notes: before.notes }),
         });
+      } else if (e.type === 'DuplicateReceived') {
+        const d = e.data as DuplicateReceivedData;
+        const doc = await load(d.key);
+        if (!doc) continue; // cannot happen: a duplicate is noted in the stream of the event it repeats
+        const note: TraceNote = { at: d.receivedAt, kind: 'duplicate-content-differs', fields: d.differs, publisher: d.publisher };
+        touched.set(d.key, { ...doc, notes: [...(doc.notes ?? []), note] });
       } else if (e.type === 'EventRouted') {
         const r = e.data as EventRoutedData;
         const doc = await load(r.key);

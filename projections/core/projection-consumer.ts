@@ -2,12 +2,13 @@ import type { RecordedEvent } from '../../domain/core/event.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { ConsumerRetired, type ConsumerBatch, type LogConsumer } from '../../infra/core/log-consumer.ts';
-import type { CollectionSpec, ReadStore } from '../../infra/core/read-store.port.ts';
+import type { ReadStore } from '../../infra/core/read-store.port.ts';
 import { isStoreUnavailable } from '../../infra/core/store-errors.ts';
 import { applyBatch, projectionFilter, ProjectionVersionChanged, wants } from './apply-batch.ts';
 import { checkpoints, initCheckpoint } from './checkpoints.ts';
 import { ensureParkedCollection, park } from './parked-events.ts';
 import type { Projection } from './projection.ts';
+import { ensureOnce } from './projection-store.ts';
 
 export type ProjectionConsumerOptions = {
   eventStore: EventStore;
@@ -39,7 +40,8 @@ export function createProjectionConsumer(o: ProjectionConsumerOptions): LogConsu
   const { eventStore, readStore, projection, clock } = o;
   const maxAttempts = o.maxAttempts ?? 3;
   const now = () => clock.now().toISOString();
-  const ensure = (name: string, spec: CollectionSpec) => readStore.ensureCollection(name, spec);
+  const ensured = ensureOnce(readStore);
+  const ensure = ensured.ensure;
   let failures = 0;
   let parkedReady = false;
 
@@ -51,6 +53,7 @@ export function createProjectionConsumer(o: ProjectionConsumerOptions): LogConsu
       try {
         await readStore.transaction((tx) => applyBatch(tx, projection, [event], now(), { ensure, expectVersion: projection.version }));
       } catch (err) {
+        ensured.forget();
         if (transient(err)) throw err;
         await readStore.transaction(async (tx) => {
           const cp = await checkpoints(tx).get(projection.name);
@@ -93,6 +96,7 @@ export function createProjectionConsumer(o: ProjectionConsumerOptions): LogConsu
         failures = 0;
         return page.position;
       } catch (err) {
+        ensured.forget(); // the rollback may have undone a collection's creation
         if (transient(err)) throw err;
         failures += 1;
         if (failures < maxAttempts) throw err; // the reader backs off and this page comes again

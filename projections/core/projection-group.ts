@@ -6,7 +6,7 @@ import { ProjectionVersionChanged, wants } from './apply-batch.ts';
 import { checkpoints } from './checkpoints.ts';
 import { createProjectionConsumer } from './projection-consumer.ts';
 import type { Projection, ProjectionCheckpoint } from './projection.ts';
-import { projectionStore } from './projection-store.ts';
+import { ensureOnce, projectionStore } from './projection-store.ts';
 import { rebuildProjections, type RebuildProgress } from './rebuild.ts';
 
 export type ProjectionGroupOptions = {
@@ -47,6 +47,7 @@ export function createProjectionGroup(o: ProjectionGroupOptions): ProjectionGrou
   const { eventStore, readStore, clock } = o;
   const byName = new Map(o.projections.map((p) => [p.name, p]));
   const rebuildingNow = new Set<string>();
+  const ensured = ensureOnce(readStore);
 
   // every projection found outdated while the group starts is rebuilt in the same pass
   let pendingRebuild: { names: Set<string>; done: Promise<void> } | undefined;
@@ -76,7 +77,7 @@ export function createProjectionGroup(o: ProjectionGroupOptions): ProjectionGrou
     if (cp.version !== projection.version) throw new ProjectionVersionChanged(cp.version, projection.version);
     const relevant = page.events.filter((e) => e.position > cp.position && wants(projection, e));
     if (relevant.length === 0) return;
-    await projection.apply(relevant, projectionStore(session, projection, cp.generation, (name, spec) => readStore.ensureCollection(name, spec)));
+    await projection.apply(relevant, projectionStore(session, projection, cp.generation, ensured.ensure));
     await checkpoints(session).upsert({ ...cp, position: page.position > cp.position ? page.position : cp.position, updatedAt: now });
   }
 
@@ -93,6 +94,8 @@ export function createProjectionGroup(o: ProjectionGroupOptions): ProjectionGrou
             const now = clock.now().toISOString();
             const cps = new Map((await checkpoints(tx).find({ id: { $in: members.map((p) => p.name) } })).map((cp) => [cp.id, cp]));
             for (const projection of members) {
+              // nothing in the page for it: no savepoint (applyMember would change nothing)
+              if (!page.events.some((e) => wants(projection, e))) continue;
               try {
                 await tx.savepoint((sp) => applyMember(sp, projection, cps.get(projection.name), page, now));
               } catch (err) {
@@ -101,12 +104,14 @@ export function createProjectionGroup(o: ProjectionGroupOptions): ProjectionGrou
                   throw err;
                 }
                 failed.set(projection.name, err);
+                ensured.forget(); // the rollback may have undone a collection's creation
               }
             }
           });
           for (const [name, err] of failed) errors.set(name, err);
           break;
         } catch (err) {
+          ensured.forget();
           if (abandoned === undefined) {
             for (const p of members) errors.set(p.name, err); // the store: every member retries alone
             break;

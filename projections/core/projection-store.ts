@@ -5,6 +5,24 @@ import { partitionedName, physicalName, type Projection, type ProjectionStore } 
 export type EnsureCollection = (name: string, spec: CollectionSpec) => Promise<void>;
 
 /**
+ * ensureCollection once per physical collection and spec for as long as nothing failed: a partitioned
+ * collection is used on every page, and its ensure is a few schema statements. A rollback can undo a
+ * CREATE TABLE or CREATE INDEX, so whoever sees a transaction or savepoint fail calls `forget()`.
+ */
+export function ensureOnce(readStore: { ensureCollection(name: string, spec?: CollectionSpec): Promise<void> }): { ensure: EnsureCollection; forget(): void } {
+  const done = new Map<string, string>();
+  return {
+    async ensure(name, spec) {
+      const key = JSON.stringify(spec);
+      if (done.get(name) === key) return;
+      await readStore.ensureCollection(name, spec);
+      done.set(name, key);
+    },
+    forget: () => done.clear(),
+  };
+}
+
+/**
  * Maps a projection's logical collection names onto one generation's physical collections. Partitioned
  * collections are ensured (created with their indexes) on their first use through this store: `ensure`
  * is the read store's ensureCollection; without it they are created by their first write, unindexed.

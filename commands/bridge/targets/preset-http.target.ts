@@ -6,10 +6,12 @@ import { TARGET_TYPES, type DeliveryOutcome, type TargetAdapter } from '../deliv
  * service named by SERVICE_NAME, the receiving side being the SDK's `receivedEventHandler`
  * (http/bridge/sdk/receiver.ts, the spec's `EventReceivedRest.receivedEvent(payload)`).
  *
- * - SERVICE_NAME (CONSTANT, or ENV_PARAM resolved by the engine) is looked up in the service registry
- *   (config SERVICE_REGISTRY: name → base URL); an unknown name fails without retry, naming it.
- * - The request: `POST <base URL><receivePath>` (default `/eventbridge/receivedEvent`, where a service
- *   mounts the SDK's handler), body `JSON.stringify(BODY)` — a string BODY therefore travels as a JSON
+ * - SERVICE_NAME (CONSTANT, or ENV_PARAM resolved by the engine) is looked up in the service registry at
+ *   delivery time (issue 9, item 4: the rule tenant's entry, else the platform's; admin API
+ *   `…/admin/v1/services`, seeded from SERVICE_REGISTRY): a changed URL counts for the next delivery. An
+ *   unknown name fails without retry, naming it.
+ * - The request: `POST <base URL><receivePath>` (the entry's receive path, default
+ *   `/eventbridge/receivedEvent`, where a service mounts the SDK's handler), body `JSON.stringify(BODY)` — a string BODY therefore travels as a JSON
  *   string, which a receiver parses with `express.json({ strict: false })` — and the headers
  *   `Content-Type: application/json`, `X-Delivery-Id` and `Idempotency-Key` (the delivery id, stable per
  *   delivery: the receiver deduplicates with it), `X-Event-Id`, `X-Event-Source`, `X-Event-Type` and
@@ -20,13 +22,20 @@ import { TARGET_TYPES, type DeliveryOutcome, type TargetAdapter } from '../deliv
  *   `retryAfterMs`. A base URL the outbound client's SSRF guard refuses (a loopback or private address not
  *   in OUTBOUND_ALLOW) fails without retry, saying so.
  */
-export type ServiceRegistry = (serviceName: string) => string | undefined;
+/**
+ * Service name (and the rule's tenant, whose registry comes first) → the base URL, or the base URL with its
+ * own receive path; undefined when unknown.
+ */
+export type ServiceRegistry = (
+  serviceName: string,
+  ruleTenant: string,
+) => string | { baseUrl: string; receivePath?: string } | undefined | null | Promise<string | { baseUrl: string; receivePath?: string } | undefined | null>;
 
 export type PresetHttpTargetDeps = {
   http: HttpClient;
-  /** service name → base URL (scheme, host, port, optional path prefix) */
+  /** service name → base URL (scheme, host, port, optional path prefix), or the URL and its receive path */
   registry: ServiceRegistry;
-  /** appended to the base URL (default DEFAULT_RECEIVE_PATH) */
+  /** appended to a base URL that comes without its own (default DEFAULT_RECEIVE_PATH) */
   receivePath?: string;
 };
 
@@ -67,8 +76,12 @@ export function createPresetHttpTarget(deps: PresetHttpTargetDeps): TargetAdapte
       const rawName = request.params.SERVICE_NAME;
       const service = typeof rawName === 'string' ? rawName.trim() : '';
       if (service === '') return bad('SERVICE_NAME: no service named');
-      const base = registry(service);
-      if (base === undefined) return bad(`SERVICE_NAME: no service ${JSON.stringify(service.slice(0, 100))} in the service registry (SERVICE_REGISTRY)`);
+      const found = await registry(service, request.ruleTenant);
+      if (found === undefined || found === null) {
+        return bad(`SERVICE_NAME: no service ${JSON.stringify(service.slice(0, 100))} in the service registry (of tenant ${request.ruleTenant} or the platform: …/admin/v1/services, SERVICE_REGISTRY)`);
+      }
+      const base = typeof found === 'string' ? found : found.baseUrl;
+      const path = typeof found === 'string' || found.receivePath === undefined ? receivePath : found.receivePath.startsWith('/') ? found.receivePath : `/${found.receivePath}`;
       if (request.params.BODY === undefined) return bad('BODY: no body');
       let body: string;
       try {
@@ -76,7 +89,7 @@ export function createPresetHttpTarget(deps: PresetHttpTargetDeps): TargetAdapte
       } catch (err) {
         return bad(`BODY: not serialisable as JSON (${err instanceof Error ? err.message : String(err)})`);
       }
-      const url = `${base.replace(/\/+$/, '')}${receivePath}`;
+      const url = `${base.replace(/\/+$/, '')}${path}`;
       const { signal } = request;
       if (signal.aborted) return again(`${service}: timed out before sending`);
       let res;

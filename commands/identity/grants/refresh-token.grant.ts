@@ -4,6 +4,7 @@ import type { Client } from '../../../domain/identity/model.ts';
 import type { CommandResult } from '../../core/command-handler.ts';
 import type { TokenIssuer } from '../access-token.issuer.ts';
 import type { Directory, TokenResponse } from '../identity.contracts.ts';
+import type { RevocationList } from '../revocations.checker.ts';
 import { OAuthError } from '../oauth.error.ts';
 import { grantIdOf, newJti, newRefreshToken, sha256 } from './grant.ids.ts';
 import type { GrantHandler } from './grant.handler.ts';
@@ -12,13 +13,17 @@ import { oauthFromGrantError } from './grant.errors.ts';
 /**
  * refresh_token (RFC 6749 6) with rotation: the presented refresh token is spent and a new one takes its
  * place; presenting a spent one again is reuse (OAuth 2.0 Security BCP 4.14) and revokes the whole grant,
- * every access token it issued included. A user disabled since the grant started ends the grant here.
+ * every access token it issued included. A user disabled since the grant started ends the grant here, and
+ * so does a revocation rule (its client or its user was disabled after the grant started, even if enabled
+ * again since: revocation.rules.ts).
  */
 export function createRefreshTokenGrant(deps: {
   grants: GrantHandler;
   issuer: TokenIssuer;
   refreshTokenTtlSeconds: number;
   directory?: Partial<Pick<Directory, 'getUser'>>;
+  /** the revocation rules (a client or user disabled since the grant started) */
+  revocations?: Pick<RevocationList, 'cutoff'>;
   now(): string;
 }) {
   const { grants, issuer } = deps;
@@ -35,6 +40,10 @@ export function createRefreshTokenGrant(deps: {
     if (user !== null && user.status !== 'active' && before.status === 'active' && before.grant.clientId === client.clientId) {
       await grants.revokeGrant(grantId, 'user disabled', tenant);
       throw new OAuthError('invalid_grant', 'the user is disabled');
+    }
+    if (before.status === 'active' && before.grant.clientId === client.clientId && (await grantRevokedByRule(deps.revocations, before))) {
+      await grants.revokeGrant(grantId, 'client or user disabled', tenant);
+      throw new OAuthError('invalid_grant', 'the client or the user was disabled after this grant started');
     }
 
     const iat = issuer.nowSeconds();
@@ -80,4 +89,12 @@ export function createRefreshTokenGrant(deps: {
       refresh_token: next,
     };
   };
+}
+
+/** Whether a revocation rule covers the grant: its client or its user was disabled at or after its start. */
+export async function grantRevokedByRule(revocations: Pick<RevocationList, 'cutoff'> | undefined, state: GrantState): Promise<boolean> {
+  if (revocations === undefined || state.grant === null) return false;
+  const { clientId, tenant, subject, startedAt } = state.grant;
+  const cutoff = await revocations.cutoff({ clientId, tenant, subject });
+  return cutoff !== undefined && Math.floor(Date.parse(startedAt) / 1000) <= cutoff;
 }

@@ -8,6 +8,7 @@ import { pino } from 'pino';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createConfigCenter, createConfigCommands } from '../../../commands/bridge/config-center.commands.ts';
+import { createKeyedSecretBox } from '../../../commands/bridge/secret.box.ts';
 import { createRuleCommands } from '../../../commands/bridge/rules.commands.ts';
 import { createDirectoryCommands } from '../../../commands/identity/directory.commands.ts';
 import type { BusKind } from '../../../domain/bridge/model.ts';
@@ -36,8 +37,10 @@ const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', PUBLIC_BASE_URL:
 const identity = createIdentityService({ config, eventStore, readStore, clock, log: pino({ level: 'silent' }) });
 const directory = createDirectoryCommands({ eventStore, clock, scrypt: { N: 1024, r: 8, p: 1 } });
 const rules = createRuleCommands({ eventStore, clock });
-const configCommands = createConfigCommands({ eventStore, clock });
-const configCenter = createConfigCenter({ eventStore });
+// secret values are sealed with the key-encryption secret (issue 9): the configuration center is given its box
+const configBox = createKeyedSecretBox('rules-router-spec-key-encryption-secret-0123456789');
+const configCommands = createConfigCommands({ eventStore, clock, box: configBox });
+const configCenter = createConfigCenter({ eventStore, box: configBox });
 const registry = createRouteRegistry();
 const runners = [rulesProjection, configProjection].map((projection) => createProjectionRunner({ eventStore, readStore, projection, clock }));
 const index = createRulesIndex(readStore);

@@ -192,7 +192,7 @@ flows('client_credentials: the default_user is the subject; no ID token, no refr
   const serviceUser = await ctx.platformDirectory.findUserByUsername(SEED.tenant, 'default', 'demo-service');
   assert.is(at.sub, serviceUser!.userId, 'the subject is the default_user');
   assert.ok(JSON.stringify(body).includes(String(at.sub)), 'validate-token names the machine user');
-  const scopeRefused = await oauthError(client.clientCredentialsGrant(confidential, { scope: 'openid audit:write' }));
+  const scopeRefused = await oauthError(client.clientCredentialsGrant(confidential, { scope: 'openid tenant:cross' }));
   assert.is(scopeRefused.error, 'invalid_scope');
 });
 

@@ -1,0 +1,194 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { fold } from '../../domain/core/decider.ts';
+import { isDomainError } from '../../domain/core/domain-error.ts';
+import { classify, type Observation, type Outcome } from '../../domain/hub/classification.ts';
+import { nextWork } from '../../domain/hub/message-work.ts';
+import { expiredAt, mayStartAutomatic, notificationDecider, type NotificationCommand } from '../../domain/hub/notification.decider.ts';
+import { callbackIdOf, type Message, type NotificationEvent, type NotificationState } from '../../domain/hub/notification.model.ts';
+import type { Clock } from '../../infra/core/clock.port.ts';
+import type { EventStore } from '../../infra/core/event-store.port.ts';
+import { isWrongExpectedRevision } from '../../infra/core/store-errors.ts';
+import { commandHandler } from '../core/command-handler.ts';
+import type { ConfigCommands } from './config.commands.ts';
+import type { DriverRegistry } from './driver.registry.ts';
+import type { Snapshots } from './snapshots.ts';
+
+/**
+ * What is due now for one message (issue 12, "Dispatch"), decided from the notification's stream (the
+ * truth; a due item only says where to look), in at most a few appends:
+ *
+ * - dispatch or retry due (domain/hub/message-work.ts): ExpiresAt reached → EXPIRED (no attempt); else
+ *   the dispatch gate (state, turn, due time, expiry: notification.decider mayStartAutomatic; the customer
+ *   policies are part 2's) → `AttemptStarted` (new AttemptId, ClientRequestId and CallbackId; the
+ *   message's ActiveAttemptId) appended with the revision just read, so of two workers only one calls;
+ *   then the driver's call with the snapshot's service settings and the live signing secrets, classified
+ *   (domain/hub/classification.ts), and the outcome appended (read, decide, retry on a conflict: a receipt
+ *   may have come in between; the decider fences it to the attempt).
+ * - lost-check due: the attempt still has no outcome long after its call ended (the worker stopped during
+ *   the call): uncertain, alert (automatic retry and fallback held).
+ * - receipt deadline due (FINAL_RESULT): uncertain, alert.
+ *
+ * A message whose service cannot be used (its driver gone, the service deleted with its credentials)
+ * fails its attempt without a call, permanently.
+ */
+export type DispatchStep = 'submitted' | 'expired' | 'lost' | 'deadline-passed' | 'not-due' | 'nothing' | 'raced' | 'missing';
+
+export type DispatchDeps = {
+  eventStore: EventStore;
+  clock: Clock;
+  drivers: DriverRegistry;
+  snapshots: Snapshots;
+  config: Pick<ConfigCommands, 'services'>;
+  /** the public base URL receivers call back (`<base>/comm/v1/callbacks/receipt`) */
+  publicBaseUrl: string;
+  /** an attempt without outcome older than this is taken as lost (above the longest call) */
+  outcomeAfterMs: (connectAndReadMs: number) => number;
+  log?: { warn(obj: object, msg: string): void };
+};
+
+export const CALLBACK_PATH = '/comm/v1/callbacks/receipt';
+
+type Loaded = { state: Extract<NotificationState, { status: 'accepted' }>; revision: number; tenant: string; correlationId?: string; causationId?: string };
+
+class Raced extends Error {}
+
+export function createDispatchProcess(deps: DispatchDeps) {
+  const { eventStore, clock } = deps;
+  const decide = commandHandler(eventStore, notificationDecider);
+  const now = () => clock.now().toISOString();
+  const callbackUrl = `${deps.publicBaseUrl.replace(/\/+$/, '')}${CALLBACK_PATH}`;
+
+  async function load(stream: string): Promise<Loaded | null> {
+    const events = await eventStore.readStream(stream);
+    const state = fold(notificationDecider, events as unknown as NotificationEvent[]);
+    if (state.status !== 'accepted') return null;
+    const first = events[0]!;
+    return {
+      state,
+      revision: events.length - 1,
+      tenant: first.metadata.tenant,
+      ...(first.metadata.correlationId !== undefined && { correlationId: first.metadata.correlationId }),
+      causationId: first.id,
+    };
+  }
+
+  const context = (l: Loaded) => ({
+    tenant: l.tenant,
+    actor: 'system:hub-dispatch',
+    ...(l.correlationId !== undefined && { correlationId: l.correlationId }),
+    ...(l.causationId !== undefined && { causationId: l.causationId }),
+  });
+
+  /** on the state just read, with its revision: another worker writing first makes this Raced */
+  async function applyOn(stream: string, l: Loaded, command: NotificationCommand | NotificationCommand[], commandId: string) {
+    try {
+      return await decide({ stream, command, commandId, now: now(), context: context(l), from: { state: l.state, revision: l.revision } });
+    } catch (err) {
+      if (isWrongExpectedRevision(err)) throw new Raced(stream);
+      throw err;
+    }
+  }
+
+  /** read, decide, retry on a conflict: an outcome must be recorded whatever came in meanwhile */
+  const applyFresh = (stream: string, l: Loaded, command: NotificationCommand | NotificationCommand[], commandId: string) =>
+    decide({ stream, command, commandId, now: now(), context: context(l) });
+
+  async function attempt(stream: string, l: Loaded, m: Message): Promise<DispatchStep> {
+    const tenant = l.tenant;
+    const n = l.state.notification;
+    const snapshot = await deps.snapshots.get(tenant, n.SnapshotId);
+    const service = snapshot?.Content.Services.find((s) => s.ServiceId === m.ServiceId);
+    const driver = service === undefined ? undefined : deps.drivers.get(service.DriverType);
+    const secrets = service === undefined ? null : await deps.config.services.signingSecrets(tenant, service.ServiceId);
+
+    const attemptNo = m.Attempts.length + 1;
+    const ids = { AttemptId: randomUUID(), ClientRequestId: randomUUID(), CallbackId: callbackIdOf(tenant, m.MessageId, attemptNo, randomBytes(16).toString('base64url')) };
+    const settings = service?.Settings ?? {};
+    const callMs = (typeof settings.ConnectTimeoutMs === 'number' ? settings.ConnectTimeoutMs : 5000) + (typeof settings.ReadTimeoutMs === 'number' ? settings.ReadTimeoutMs : 10_000);
+    const start: NotificationCommand = { type: 'StartAttempt', MessageId: m.MessageId, ...ids, Kind: 'AUTO', OutcomeDueBy: new Date(Date.parse(now()) + deps.outcomeAfterMs(callMs)).toISOString(), now: now() };
+
+    const unusable =
+      service === undefined
+        ? `the accepted snapshot ${n.SnapshotId} has no delivery service ${m.ServiceId}`
+        : driver === undefined
+          ? `no delivery driver ${service.DriverType} is registered`
+          : secrets === null
+            ? `delivery service ${service.ServiceId} was deleted: its credentials are gone`
+            : undefined;
+    if (unusable !== undefined) {
+      // nothing to call: the attempt and its failure in one append
+      const outcome = classify({ kind: 'not-sent', permanent: true, message: unusable });
+      await applyOn(stream, l, [start, { type: 'RecordOutcome', MessageId: m.MessageId, AttemptId: ids.AttemptId, outcome, now: now() }], `attempt/${ids.AttemptId}`);
+      return 'submitted';
+    }
+    const started = await applyOn(stream, l, start, `attempt/${ids.AttemptId}`);
+    let observation: Observation;
+    try {
+      observation = await driver!.deliver({
+        tenant,
+        notification: n,
+        message: m,
+        attempt: { AttemptId: ids.AttemptId, AttemptNo: attemptNo, ClientRequestId: ids.ClientRequestId, CallbackId: ids.CallbackId },
+        service: service!,
+        signingSecrets: secrets!,
+        callbackPath: CALLBACK_PATH,
+        callbackUrl,
+      });
+    } catch (err) {
+      // a driver must not throw; one that does may have sent: uncertain
+      observation = { kind: 'failure', phase: 'exchange', reason: 'network', message: err instanceof Error ? err.message : String(err) };
+    }
+    const outcome: Outcome = classify(observation);
+    const record: NotificationCommand = { type: 'RecordOutcome', MessageId: m.MessageId, AttemptId: ids.AttemptId, outcome, now: now() };
+    try {
+      // usually nothing came in during the call: decide on the state we left
+      await applyOn(stream, { ...l, state: started.state as Loaded['state'], revision: started.revision }, record, `outcome/${ids.AttemptId}`);
+    } catch (err) {
+      if (!(err instanceof Raced)) throw err;
+      // a receipt (or another writer) came first: decide on what the stream says now
+      await applyFresh(stream, l, record, `outcome/${ids.AttemptId}`);
+    }
+    return 'submitted';
+  }
+
+  /** one step of a message's life, as its notification's stream says */
+  async function advance(stream: string, messageId: string): Promise<DispatchStep> {
+    try {
+      const l = await load(stream);
+      if (l === null) return 'missing';
+      const m = l.state.messages[messageId];
+      if (m === undefined) return 'missing';
+      const work = nextWork(m);
+      const at = now();
+      if (work === null) return 'nothing';
+      if (work.at > at) return 'not-due';
+      switch (work.kind) {
+        case 'dispatch':
+        case 'retry':
+          if (expiredAt(l.state, m, at)) {
+            await applyOn(stream, l, { type: 'Expire', MessageId: m.MessageId, now: at }, `expire/${m.MessageId}`);
+            return 'expired';
+          }
+          if (!mayStartAutomatic(l.state, m, at)) return 'not-due';
+          return await attempt(stream, l, m);
+        case 'lost-check': {
+          const id = m.ActiveAttemptId!;
+          deps.log?.warn({ stream, messageId, attemptId: id }, 'attempt without outcome: the process stopped during the call; the outcome is uncertain');
+          await applyOn(stream, l, { type: 'RecordLostAttempt', MessageId: m.MessageId, AttemptId: id, now: at }, `lost/${id}`);
+          return 'lost';
+        }
+        case 'receipt-deadline':
+          await applyOn(stream, l, { type: 'PassReceiptDeadline', MessageId: m.MessageId, now: at }, `deadline/${m.ActiveAttemptId}`);
+          return 'deadline-passed';
+      }
+    } catch (err) {
+      // another worker wrote first, or the message moved on under us: it is theirs
+      if (err instanceof Raced || (isDomainError(err) && err.status === 409)) return 'raced';
+      throw err;
+    }
+  }
+
+  return { advance };
+}
+
+export type DispatchProcess = ReturnType<typeof createDispatchProcess>;

@@ -1,0 +1,64 @@
+import type { Clock } from '../../infra/core/clock.port.ts';
+import type { Collection } from '../../infra/core/read-store.port.ts';
+import { createWorkEngine, type DueItem, type WorkEngine, type WorkEngineLog } from '../core/work-engine.ts';
+import type { DispatchProcess } from './dispatch.process.ts';
+
+/**
+ * The hub's dispatch worker on the core's work engine: the due items of the `hub.dispatch` read model
+ * (one per message with automatic work: a dispatch, a retry, a lost-attempt check, a receipt deadline),
+ * claimed with leases, so worker processes never run one message's step twice at once and a send scales
+ * out by adding worker processes. What the step is, the notification's stream decides (dispatch.process.ts).
+ */
+export type DispatchDueItem = DueItem & { stream: string; tenant: string; kind: string };
+
+export const DISPATCH_WORKER_NAME = 'hub.dispatch-worker';
+
+export type DispatchWorkerDeps = {
+  items: () => Promise<Collection<DispatchDueItem>>;
+  clock: Clock;
+  process: DispatchProcess;
+  /** held while a step runs; a process that dies loses its items after this */
+  leaseMs: number;
+  pollMs?: number;
+  concurrency?: number;
+  owner?: string;
+  log?: WorkEngineLog;
+};
+
+export function createDispatchWorker(deps: DispatchWorkerDeps): WorkEngine {
+  return createWorkEngine<DispatchDueItem>({
+    name: DISPATCH_WORKER_NAME,
+    items: deps.items,
+    clock: deps.clock,
+    leaseMs: deps.leaseMs,
+    ...(deps.pollMs !== undefined && { pollMs: deps.pollMs }),
+    concurrency: deps.concurrency ?? 16,
+    ...(deps.owner !== undefined && { owner: deps.owner }),
+    ...(deps.log !== undefined && { log: deps.log }),
+    async handle(item) {
+      await deps.process.advance(item.stream, item.id);
+    },
+  });
+}
+
+/**
+ * Send request rule 4: "eligible PLANNED messages dispatch after commit, possibly on the submitting thread".
+ * Where this process runs the dispatch worker, a fresh acceptance's PLANNED messages are started at once,
+ * beside the HTTP answer (not awaited by it), at most `maxInFlight` at a time; beyond that, or where no
+ * worker runs (an API-only process), the due item the projection writes does it. The two never call twice:
+ * AttemptStarted is appended with the revision the step read, so the loser of a race calls nothing.
+ */
+export function createInlineDispatch(o: { process: DispatchProcess; maxInFlight: number; enabled: () => boolean; log?: WorkEngineLog }) {
+  let inFlight = 0;
+  return (stream: string, messageIds: readonly string[]) => {
+    if (!o.enabled()) return;
+    for (const id of messageIds) {
+      if (inFlight >= o.maxInFlight) return;
+      inFlight++;
+      o.process
+        .advance(stream, id)
+        .catch((err: unknown) => o.log?.error({ stream, messageId: id, err: err instanceof Error ? err.message : String(err) }, 'inline dispatch failed; the due item takes it'))
+        .finally(() => inFlight--);
+    }
+  };
+}

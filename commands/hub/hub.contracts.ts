@@ -1,0 +1,57 @@
+/**
+ * The notification hub's ports besides the event store and the read store (composed in
+ * infra/hub/hub.service.ts):
+ *
+ * - HubSettings: the `comm-hub.*` properties the spec names (`comm-hub.webhook.connect-timeout-ms`,
+ *   `comm-hub.template.max-rendered-length`, `comm-hub.time-zone` …), read at use time from the platform's
+ *   configuration mechanism: the tenant's entry, else the platform tenant's, else the process default;
+ * - TenantTokens: the platform tenant token webhook calls carry (client_credentials from the identity
+ *   provider, cached);
+ * - SecretSealer: encryption at rest of delivery-service signing secrets (AES-256-GCM under the platform's
+ *   key-encryption secret).
+ */
+export type HubSettings = {
+  get(tenant: string, key: string): Promise<string | undefined>;
+};
+
+export type TenantTokens = {
+  /** a bearer token for calls made on behalf of `tenant`; undefined when no credentials are configured */
+  token(tenant: string, signal?: AbortSignal): Promise<string | undefined>;
+  /** drops a token a receiver refused (401): the next attempt fetches a new one */
+  invalidate(tenant: string, token: string): void;
+};
+
+export type SecretSealer = {
+  seal(clear: string, aad: string): string;
+  /** throws when the secret does not open (another key-encryption secret) */
+  open(sealed: string, aad: string): string;
+};
+
+/** A failure to get a token: `retryable` when the identity provider may answer later. */
+export class TenantTokenError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+  ) {
+    super(message);
+    this.name = 'TenantTokenError';
+  }
+}
+
+/** property keys (spec "Limits" and "Communication hub") */
+export const SETTING = {
+  connectTimeoutMs: 'comm-hub.webhook.connect-timeout-ms',
+  readTimeoutMs: 'comm-hub.webhook.read-timeout-ms',
+  maxRenderedLength: 'comm-hub.template.max-rendered-length',
+  timeZone: 'comm-hub.time-zone',
+  clientId: 'comm-hub.auth.client-id',
+  clientSecret: 'comm-hub.auth.client-secret',
+} as const;
+
+/** a numeric setting: the configured integer when it is one within [min, max], else the fallback */
+export async function numberSetting(settings: HubSettings, tenant: string, key: string, fallback: number, min: number, max: number): Promise<number> {
+  const raw = await settings.get(tenant, key);
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  return Number.isInteger(n) && n >= min && n <= max ? n : fallback;
+}

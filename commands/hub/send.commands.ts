@@ -1,0 +1,186 @@
+import { createHash } from 'node:crypto';
+import { fold } from '../../domain/core/decider.ts';
+import { templateIdOf, type Channel, type ContextDefinition, type DeliveryService, type Template } from '../../domain/hub/config.model.ts';
+import { rulesOf, selectDefinition } from '../../domain/hub/definition.decider.ts';
+import { hubError } from '../../domain/hub/hub.errors.ts';
+import { isTimeZone } from '../../domain/hub/local-time.ts';
+import { maskPayload } from '../../domain/hub/masking.ts';
+import { notificationDecider, notificationStream } from '../../domain/hub/notification.decider.ts';
+import type { Acknowledgement, NotificationEvent, NotificationRecord, NotificationState } from '../../domain/hub/notification.model.ts';
+import { languageFor, planMessages } from '../../domain/hub/plan.ts';
+import { normalizeSendRequest, requestFingerprint, type SendRequestInput } from '../../domain/hub/send-request.ts';
+import type { SnapshotContent } from '../../domain/hub/snapshot.ts';
+import type { Clock } from '../../infra/core/clock.port.ts';
+import type { EventStore } from '../../infra/core/event-store.port.ts';
+import { commandHandler, type CommandContext } from '../core/command-handler.ts';
+import { derivedId } from '../core/event-id.ts';
+import type { ConfigCommands } from './config.commands.ts';
+import { numberSetting, SETTING, type HubSettings } from './hub.contracts.ts';
+import type { Snapshots } from './snapshots.ts';
+
+/**
+ * `POST /comm/v1/notifications/send` (spec "Send request rules" 1–4):
+ *
+ * 1. The RequestId is claimed per tenant: the notification's id is derived from (tenant, RequestId), so its
+ *    stream is the claim. A stored notification with the same request fingerprint answers 200 with the
+ *    stored acknowledgement (never recomputed, no new dispatch); another fingerprint answers 409 and
+ *    creates nothing.
+ * 2. The enabled definition version effective now is selected (none: 404), its rules, context, templates,
+ *    services and channels read from their streams (this instant's configuration), the snapshot captured or
+ *    reused, and every message prepared (domain/hub/plan.ts). Every message failing synchronous validation:
+ *    422, nothing stored.
+ * 3. Notification, messages, attachment references and acknowledgement are ONE event appended to the new
+ *    stream (`no_stream`): committed before any receiver is called. Two concurrent sends of one RequestId:
+ *    one append wins (201), the other finds the stream and answers as a replay (200, or 409).
+ * 4. Dispatch happens after the commit: on the work engine (projections/hub/dispatch.projection.ts writes
+ *    the due items), and, where this process runs workers, started at once (`afterAccept`,
+ *    dispatch.worker.ts createInlineDispatch).
+ *
+ * The stored payload is masked per the context definition's SensitiveFields; extraction and rendering used
+ * the original values.
+ */
+export type SendResult = { status: 201 | 200; acknowledgement: Acknowledgement };
+
+export type SenderDeps = {
+  eventStore: EventStore;
+  clock: Clock;
+  config: ConfigCommands;
+  snapshots: Snapshots;
+  settings: HubSettings;
+  /** process defaults of `comm-hub.time-zone` and `comm-hub.template.max-rendered-length` */
+  defaults: { timeZone: string; maxRenderedLength: number };
+  /** called after a first acceptance with the stream and its PLANNED messages (the process may dispatch at once) */
+  afterAccept?: (stream: string, plannedMessageIds: string[]) => void;
+};
+
+export const notificationIdFor = (tenant: string, requestId: string) => derivedId(`hub-notification/${tenant}/${requestId}`);
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+export function createSender(deps: SenderDeps) {
+  const { eventStore, clock, config } = deps;
+  const handle = commandHandler(eventStore, notificationDecider);
+
+  const replay = (state: NotificationState, hash: string): SendResult => {
+    if (state.status !== 'accepted') throw new Error('replay of a notification that is not there');
+    if (state.notification.RequestHash !== hash) {
+      throw hubError('SEND.REQUEST_CONFLICT', `RequestId ${state.notification.RequestId} was accepted with other content`, {
+        RequestId: state.notification.RequestId,
+        NotificationId: state.notification.NotificationId,
+      });
+    }
+    return { status: 200, acknowledgement: state.acknowledgement };
+  };
+
+  async function timeZoneOf(tenant: string): Promise<string> {
+    const tz = await deps.settings.get(tenant, SETTING.timeZone);
+    return tz !== undefined && isTimeZone(tz) ? tz : deps.defaults.timeZone;
+  }
+
+  async function send(tenant: string, input: SendRequestInput, ctx: CommandContext): Promise<SendResult> {
+    const timeZone = await timeZoneOf(tenant);
+    const normalized = normalizeSendRequest(input, timeZone);
+    if (!normalized.ok) {
+      throw hubError('SEND.INVALID', `invalid send request: ${normalized.violations.map((v) => `${v.field} ${v.message}`).join('; ')}`, normalized.violations);
+    }
+    const request = normalized.request;
+    const hash = sha256(requestFingerprint(input));
+    const notificationId = notificationIdFor(tenant, request.RequestId);
+    const stream = notificationStream(tenant, notificationId);
+
+    const existing = await eventStore.readStream(stream);
+    if (existing.length > 0) return replay(fold(notificationDecider, existing as unknown as NotificationEvent[]), hash);
+
+    const now = clock.now().toISOString();
+    const definitions = await config.definitions.state(tenant, request.NotificationCode);
+    const definition = selectDefinition(definitions, now);
+    if (definition === undefined) {
+      throw hubError('SEND.DEFINITION_NOT_FOUND', `no enabled definition of ${request.NotificationCode} is effective at ${now}`, { NotificationCode: request.NotificationCode });
+    }
+    const rules = rulesOf(definitions, definition.DefinitionId);
+    const context: ContextDefinition | undefined =
+      definition.ContextDefinitionId === undefined ? undefined : ((await config.contexts.get(tenant, definition.ContextDefinitionId))?.resource ?? undefined);
+
+    // this instant's configuration for the rules: templates in the resolved language, services, channels
+    const templateIds = new Set<string>();
+    for (const rule of rules) {
+      const language = languageFor(rule, request, definition);
+      if (language !== undefined) templateIds.add(templateIdOf({ TemplateCode: rule.TemplateCode, Channel: rule.Channel, LanguageId: language }));
+    }
+    const [templates, services, channels] = await Promise.all([
+      loadAll<Template>([...templateIds], async (id) => (await config.templates.get(tenant, id))?.resource),
+      loadAll<DeliveryService>([...new Set(rules.map((r) => r.ServiceId))], async (id) => (await config.services.get(tenant, id))?.resource),
+      loadAll<Channel>([...new Set(rules.map((r) => r.Channel))], async (code) => (await config.channels.get(tenant, code))?.resource),
+    ]);
+    const maxRenderedLength = await numberSetting(deps.settings, tenant, SETTING.maxRenderedLength, deps.defaults.maxRenderedLength, 1, 10_000_000);
+
+    const plan = planMessages({ notificationId, now, request, definition, context, rules, templates, services, channels, maxRenderedLength });
+    if (!plan.ok) throw hubError('SEND.RECIPIENTS_INVALID', `invalid Recipients: ${plan.violations.map((v) => `${v.field} ${v.message}`).join('; ')}`, plan.violations);
+    if (plan.messages.every((m) => m.State === 'FAILED')) {
+      throw hubError(
+        'SEND.NOT_SENDABLE',
+        plan.messages.length === 0 ? `definition ${definition.DefinitionId} has no enabled delivery rule` : 'every message fails synchronous validation: nothing was stored',
+        { DefinitionId: definition.DefinitionId, Messages: plan.messages.map((m) => ({ Role: m.Role, Channel: m.Channel, RuleId: m.RuleId, Reason: m.Reason, Diagnostics: m.Diagnostics })) },
+      );
+    }
+
+    const content: SnapshotContent = {
+      Definition: definition,
+      ...(context !== undefined && { ContextDefinition: context }),
+      Rules: rules,
+      Templates: [...templates.values()],
+      Services: [...services.values()],
+      Channels: [...channels.values()],
+    };
+    const snapshotId = await deps.snapshots.ensure(tenant, content, definition, now, ctx);
+
+    const notification: NotificationRecord = {
+      NotificationId: notificationId,
+      RequestId: request.RequestId,
+      RequestHash: hash,
+      SnapshotId: snapshotId,
+      DefinitionId: definition.DefinitionId,
+      NotificationCode: definition.NotificationCode,
+      Version: definition.Version,
+      NotificationClass: definition.NotificationClass,
+      ...(request.LanguageId !== undefined && { LanguageId: request.LanguageId }),
+      ...(request.SenderApp !== undefined && { SenderApp: request.SenderApp }),
+      ...(request.RefType !== undefined && { RefType: request.RefType }),
+      ...(request.RefNumber !== undefined && { RefNumber: request.RefNumber }),
+      ...(request.SendAt !== undefined && { SendAt: request.SendAt }),
+      ...(request.ExpiresAt !== undefined && { ExpiresAt: request.ExpiresAt }),
+      ...(request.OriginalNotificationId !== undefined && { OriginalNotificationId: request.OriginalNotificationId }),
+      TimeZone: timeZone,
+      Payload: maskPayload(request.Payload, context?.SensitiveFields ?? []),
+      Attachments: request.Attachments,
+      AcceptedAt: now,
+    };
+    const acknowledgement: Acknowledgement = {
+      NotificationId: notificationId,
+      RequestId: request.RequestId,
+      SnapshotId: snapshotId,
+      AcceptedAt: now,
+      Messages: plan.messages.map((m) => ({ MessageId: m.MessageId, Role: m.Role, Channel: m.Channel, State: m.State, ...(m.Reason !== undefined && { Reason: m.Reason }) })),
+    };
+    const r = await handle({
+      stream,
+      command: { type: 'Accept', notification, messages: plan.messages, acknowledgement, now },
+      commandId: `send/${notificationId}`,
+      now,
+      context: { ...ctx, tenant },
+      from: 'new',
+    });
+    if (r.duplicate === true) return replay(r.state, hash);
+    deps.afterAccept?.(stream, plan.messages.filter((m) => m.State === 'PLANNED').map((m) => m.MessageId));
+    return { status: 201, acknowledgement };
+  }
+
+  return { send, timeZoneOf };
+}
+
+async function loadAll<T>(ids: string[], get: (id: string) => Promise<T | undefined>): Promise<Map<string, T>> {
+  const found = await Promise.all(ids.map(async (id) => [id, await get(id)] as const));
+  return new Map(found.filter((e): e is readonly [string, Awaited<T>] => e[1] !== undefined) as Array<[string, T]>);
+}
+
+export type Sender = ReturnType<typeof createSender>;

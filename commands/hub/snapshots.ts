@@ -1,0 +1,51 @@
+import { createHash } from 'node:crypto';
+import { fold } from '../../domain/core/decider.ts';
+import type { Definition } from '../../domain/hub/config.model.ts';
+import { snapshotDecider, snapshotStream, snapshotText, type SnapshotContent, type SnapshotEvent } from '../../domain/hub/snapshot.ts';
+import type { EventStore } from '../../infra/core/event-store.port.ts';
+import { commandHandler, type CommandContext } from '../core/command-handler.ts';
+
+/**
+ * Configuration snapshots as immutable, content-addressed records (domain/hub/snapshot.ts): SnapshotId is
+ * `snap-` + the first 32 hex digits of the SHA-256 of the normalized content, so the tenant's unchanged
+ * configuration is found, not written again. Snapshots never change: this process keeps the ones it has
+ * seen (a bounded map), so dispatches and retries read them once.
+ */
+export type SnapshotRecord = SnapshotEvent['data'];
+
+const MAX_CACHED = 2000;
+
+export function createSnapshots({ eventStore }: { eventStore: EventStore }) {
+  const handle = commandHandler(eventStore, snapshotDecider);
+  const cache = new Map<string, SnapshotRecord>();
+  const remember = (key: string, s: SnapshotRecord) => {
+    if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
+    cache.set(key, s);
+  };
+
+  async function get(tenant: string, snapshotId: string): Promise<SnapshotRecord | null> {
+    const key = `${tenant}/${snapshotId}`;
+    const hit = cache.get(key);
+    if (hit !== undefined) return hit;
+    const state = fold(snapshotDecider, (await eventStore.readStream(snapshotStream(tenant, snapshotId))) as unknown as SnapshotEvent[]);
+    if (state.status !== 'captured') return null;
+    remember(key, state.snapshot);
+    return state.snapshot;
+  }
+
+  return {
+    get,
+    /** the tenant's snapshot of `content`: the existing one, or captured now */
+    async ensure(tenant: string, content: SnapshotContent, definition: Definition, now: string, ctx: CommandContext): Promise<string> {
+      const snapshotId = `snap-${createHash('sha256').update(snapshotText(content)).digest('hex').slice(0, 32)}`;
+      if (cache.has(`${tenant}/${snapshotId}`)) return snapshotId;
+      if ((await get(tenant, snapshotId)) !== null) return snapshotId;
+      const snapshot: SnapshotRecord = { SnapshotId: snapshotId, DefinitionId: definition.DefinitionId, NotificationCode: definition.NotificationCode, Version: definition.Version, Content: content, CapturedAt: now };
+      // two sends capturing the same new snapshot at once: one appends, the other finds it (from: 'new')
+      await handle({ stream: snapshotStream(tenant, snapshotId), command: { type: 'Capture', snapshot }, commandId: `snapshot/${snapshotId}`, now, context: { ...ctx, tenant }, from: 'new' });
+      return snapshotId;
+    },
+  };
+}
+
+export type Snapshots = ReturnType<typeof createSnapshots>;

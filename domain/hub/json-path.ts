@@ -1,0 +1,113 @@
+/**
+ * The small JSONPath the hub's configuration uses (context aliases, sensitive-field paths): `$`, then
+ * member (`.name`, `['name']`, `["name"]`), index (`[0]`) and wildcard (`[*]`, `.*`) steps. No filters,
+ * scripts, slices or recursive descent: paths are written by tenant administrators and evaluated on
+ * every send, so they are plain data access with a bounded cost.
+ */
+export type PathStep = { kind: 'member'; name: string } | { kind: 'index'; index: number } | { kind: 'wildcard' };
+
+export const MAX_PATH_LENGTH = 512;
+const NAME = /^[A-Za-z_$][A-Za-z0-9_$-]*/;
+
+/** the steps of `path`, or why it is not a path */
+export function parsePath(path: string): { ok: true; steps: PathStep[] } | { ok: false; error: string } {
+  if (typeof path !== 'string' || !path.startsWith('$')) return { ok: false, error: 'must be a path starting with $' };
+  if (path.length > MAX_PATH_LENGTH) return { ok: false, error: `must be at most ${MAX_PATH_LENGTH} characters` };
+  return parseSteps(path.slice(1), true);
+}
+
+/**
+ * steps written without the leading `$` (`a.b[0]`, `.a.b`); `leadingDot`: the first member needs its dot
+ * (after `$`), else a bare name may start the text (`Payload.` and `Context.` variable paths)
+ */
+export function parseSteps(text: string, leadingDot = false): { ok: true; steps: PathStep[] } | { ok: false; error: string } {
+  const steps: PathStep[] = [];
+  let i = 0;
+  let first = true;
+  while (i < text.length) {
+    const rest = text.slice(i);
+    if (rest.startsWith('.*')) {
+      steps.push({ kind: 'wildcard' });
+      i += 2;
+    } else if (rest.startsWith('.') || (first && !leadingDot && !rest.startsWith('['))) {
+      const from = rest.startsWith('.') ? 1 : 0;
+      const m = NAME.exec(rest.slice(from));
+      if (m === null) return { ok: false, error: `expected a name at ${i + from}` };
+      steps.push({ kind: 'member', name: m[0] });
+      i += from + m[0].length;
+    } else if (rest.startsWith('[*]')) {
+      steps.push({ kind: 'wildcard' });
+      i += 3;
+    } else if (rest.startsWith("['") || rest.startsWith('["')) {
+      const quote = rest[1]!;
+      let j = 2;
+      let name = '';
+      while (j < rest.length && rest[j] !== quote) {
+        if (rest[j] === '\\' && j + 1 < rest.length) j++;
+        name += rest[j];
+        j++;
+      }
+      if (rest[j] !== quote || rest[j + 1] !== ']') return { ok: false, error: `unterminated quoted name at ${i}` };
+      steps.push({ kind: 'member', name });
+      i += j + 2;
+    } else if (rest.startsWith('[')) {
+      const m = /^\[(\d{1,9})\]/.exec(rest);
+      if (m === null) return { ok: false, error: `expected [index], [*] or ['name'] at ${i} (filters, slices and scripts are not supported)` };
+      steps.push({ kind: 'index', index: Number(m[1]) });
+      i += m[0].length;
+    } else {
+      return { ok: false, error: `unexpected ${JSON.stringify(rest[0])} at ${i}` };
+    }
+    first = false;
+  }
+  return { ok: true, steps };
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** every value the steps reach (wildcards fan out), in document order */
+export function selectAll(root: unknown, steps: readonly PathStep[]): unknown[] {
+  let current: unknown[] = [root];
+  for (const step of steps) {
+    const next: unknown[] = [];
+    for (const v of current) {
+      if (step.kind === 'member') {
+        if (isObject(v) && Object.hasOwn(v, step.name)) next.push(v[step.name]);
+      } else if (step.kind === 'index') {
+        if (Array.isArray(v) && step.index < v.length) next.push(v[step.index]);
+      } else if (Array.isArray(v)) next.push(...v);
+      else if (isObject(v)) next.push(...Object.values(v));
+    }
+    current = next;
+  }
+  return current;
+}
+
+/** the one value the steps reach: undefined when none; several (a wildcard) are the array of them */
+export function selectOne(root: unknown, steps: readonly PathStep[]): unknown {
+  const all = selectAll(root, steps);
+  if (steps.some((s) => s.kind === 'wildcard')) return all.length === 0 ? undefined : all;
+  return all[0];
+}
+
+/**
+ * A copy of `root` in which every value the steps reach is replaced by `fn(value)`; the rest is shared
+ * structure (never mutated).
+ */
+export function replaceAt(root: unknown, steps: readonly PathStep[], fn: (value: unknown) => unknown): unknown {
+  if (steps.length === 0) return fn(root);
+  const [step, ...rest] = steps as [PathStep, ...PathStep[]];
+  if (step.kind === 'member') {
+    if (!isObject(root) || !Object.hasOwn(root, step.name)) return root;
+    return { ...root, [step.name]: replaceAt(root[step.name], rest, fn) };
+  }
+  if (step.kind === 'index') {
+    if (!Array.isArray(root) || step.index >= root.length) return root;
+    const copy = [...root];
+    copy[step.index] = replaceAt(root[step.index], rest, fn);
+    return copy;
+  }
+  if (Array.isArray(root)) return root.map((v) => replaceAt(v, rest, fn));
+  if (isObject(root)) return Object.fromEntries(Object.entries(root).map(([k, v]) => [k, replaceAt(v, rest, fn)]));
+  return root;
+}

@@ -1,0 +1,76 @@
+import { ConfigError, type Config } from '../core/config.ts';
+import { isTimeZone } from '../../domain/hub/local-time.ts';
+
+/**
+ * The notification hub's process configuration (environment variables, validated when the hub is built;
+ * listed in the README). Per-tenant properties the spec names (`comm-hub.webhook.*-timeout-ms`,
+ * `comm-hub.template.max-rendered-length`, `comm-hub.time-zone`, `comm-hub.auth.client-id` / `-secret`)
+ * are read at use time from the configuration center (tenant, then platform tenant); these variables are
+ * their process defaults.
+ */
+export type HubConfig = {
+  /** HUB_DISPATCH_CONCURRENCY: message steps in flight per worker process */
+  dispatchConcurrency: number;
+  /** HUB_DISPATCH_POLL_MS: how often an idle dispatch worker looks for due work (fresh sends wake it at once) */
+  dispatchPollMs: number;
+  /** HUB_DISPATCH_LEASE_MS: lease on a claimed message step; an attempt without outcome this long after it started is uncertain */
+  dispatchLeaseMs: number;
+  /** HUB_TIME_ZONE: the tenants' time zone unless `comm-hub.time-zone` says otherwise */
+  timeZone: string;
+  /** HUB_CONNECT_TIMEOUT_MS, HUB_READ_TIMEOUT_MS: webhook timeouts unless the service or the configuration sets them */
+  connectTimeoutMs: number;
+  readTimeoutMs: number;
+  /** HUB_MAX_RENDERED_LENGTH: comm-hub.template.max-rendered-length's default */
+  maxRenderedLength: number;
+  /** HUB_TOKEN_URL: the identity provider's token endpoint for the platform tenant token */
+  tokenUrl: string;
+  /** HUB_CLIENT_ID and HUB_CLIENT_SECRET: the client of the platform tenant token unless configured per tenant */
+  clientId: string | undefined;
+  clientSecret: string | undefined;
+  /** HUB_TOKEN_SCOPE: the scope asked for (default: the client's) */
+  tokenScope: string | undefined;
+  /** HUB_CONFIG_CACHE_MS: how long a process keeps configuration it read (the definition cache); its own writes drop entries at once */
+  configCacheMs: number;
+};
+
+export function loadHubConfig(env: NodeJS.ProcessEnv, platform: Pick<Config, 'publicBaseUrl'>): HubConfig {
+  const problems: string[] = [];
+  const int = (name: string, fallback: number, min: number, max: number) => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+      return fallback;
+    }
+    return n;
+  };
+  const timeZone = env.HUB_TIME_ZONE || 'UTC';
+  if (!isTimeZone(timeZone)) problems.push(`HUB_TIME_ZONE must be an IANA time zone (Europe/Berlin), got "${timeZone}"`);
+  const tokenUrl = env.HUB_TOKEN_URL || `${platform.publicBaseUrl}/cas/oidc/token`;
+  try {
+    const u = new URL(tokenUrl);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') problems.push('HUB_TOKEN_URL must be http or https');
+  } catch {
+    problems.push(`HUB_TOKEN_URL is not a URL: "${tokenUrl}"`);
+  }
+  const clientId = env.HUB_CLIENT_ID || undefined;
+  const clientSecret = env.HUB_CLIENT_SECRET || undefined;
+  if ((clientId === undefined) !== (clientSecret === undefined)) problems.push('HUB_CLIENT_ID and HUB_CLIENT_SECRET go together: set both or neither');
+  const config: HubConfig = {
+    dispatchConcurrency: int('HUB_DISPATCH_CONCURRENCY', 16, 1, 256),
+    dispatchPollMs: int('HUB_DISPATCH_POLL_MS', 500, 10, 60_000),
+    dispatchLeaseMs: int('HUB_DISPATCH_LEASE_MS', 60_000, 2000, 3_600_000),
+    timeZone,
+    connectTimeoutMs: int('HUB_CONNECT_TIMEOUT_MS', 5000, 1, 120_000),
+    readTimeoutMs: int('HUB_READ_TIMEOUT_MS', 10_000, 1, 600_000),
+    maxRenderedLength: int('HUB_MAX_RENDERED_LENGTH', 65_536, 1, 10_000_000),
+    tokenUrl,
+    clientId,
+    clientSecret,
+    tokenScope: env.HUB_TOKEN_SCOPE || undefined,
+    configCacheMs: int('HUB_CONFIG_CACHE_MS', 1000, 0, 3_600_000),
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}

@@ -1,0 +1,156 @@
+import { createConfigCenter } from '../../commands/bridge/config-center.commands.ts';
+import { createSecretBox } from '../../commands/bridge/secret.box.ts';
+import { createConfigCommands } from '../../commands/hub/config.commands.ts';
+import { createDispatchProcess } from '../../commands/hub/dispatch.process.ts';
+import { createDispatchWorker, createInlineDispatch, type DispatchDueItem } from '../../commands/hub/dispatch.worker.ts';
+import type { CommDeliveryDriver } from '../../commands/hub/driver.contracts.ts';
+import { createDriverRegistry } from '../../commands/hub/driver.registry.ts';
+import { createRestWebhookDriver } from '../../commands/hub/drivers/rest-webhook.driver.ts';
+import { SETTING, type HubSettings, type SecretSealer, type TenantTokens } from '../../commands/hub/hub.contracts.ts';
+import { createProgressQueries } from '../../commands/hub/progress.queries.ts';
+import { createReceipts } from '../../commands/hub/receipts.commands.ts';
+import { createSender } from '../../commands/hub/send.commands.ts';
+import { createSnapshots } from '../../commands/hub/snapshots.ts';
+import { createTenantTokenCache } from '../../commands/hub/tenant-token.cache.ts';
+import { createHubRouter } from '../../http/hub/hub.router.ts';
+import { createConfigQueries } from '../../projections/hub/config.projection.ts';
+import { DISPATCH_PROJECTION } from '../../projections/hub/dispatch.projection.ts';
+import { createSnapshotQueries } from '../../projections/hub/snapshots.projection.ts';
+import { liveCollection } from '../../projections/core/writable-model.ts';
+import type { HttpClient } from '../core/http-client.port.ts';
+import { loadKeyEncryptionSecret } from '../identity/key-secret.ts';
+import { lazyConfigBox } from '../identity/config-box.ts';
+import { createOutboundHttpClient } from '../net/outbound-http.client.ts';
+import type { PlatformService, ServiceDeps } from '../platform-service.ts';
+import { loadHubConfig, type HubConfig } from './hub.config.ts';
+import { createHubSettings } from './hub-settings.ts';
+
+export type HubServiceDeps = ServiceDeps & {
+  /** the hub's process configuration (default: from the environment) */
+  hub?: HubConfig;
+  /** more CommDeliveryDriver components (a driver of an existing type replaces the built-in one) */
+  drivers?: CommDeliveryDriver[];
+  /** tests: the HTTP client of the webhook driver (default: the platform's outbound client) */
+  http?: HttpClient;
+  /** tests: the platform tenant tokens (default: client_credentials from the identity provider) */
+  tenantTokens?: TenantTokens;
+  /** tests: the `comm-hub.*` properties (default: the configuration center, then the environment) */
+  settings?: HubSettings;
+};
+
+/**
+ * The notification hub's composition, in one place (issue 12): configuration (channels, delivery services,
+ * templates, contexts, definitions, rules), send with idempotency and snapshots, dispatch on the work
+ * engine over the registered drivers (REST_WEBHOOK built in), receipts, progress, snapshots, OpenAPI.
+ * Building it does no I/O. Part 2 adds policies, sweeps, operator actions, previews and TCC.
+ */
+export function createHubService(deps: HubServiceDeps): PlatformService {
+  const { config, eventStore, readStore, clock, log } = deps;
+  if (deps.identity === undefined) throw new Error('the hub is built after the identity service');
+  const hub = deps.hub ?? loadHubConfig(process.env, config);
+  const hubLog = log.child({ service: 'hub' });
+
+  let sealer: SecretSealer | undefined;
+  const secretSealer = () => (sealer ??= createSecretBox(loadKeyEncryptionSecret(config)));
+
+  const settings =
+    deps.settings ??
+    createHubSettings({
+      configCenter: createConfigCenter({ eventStore, box: lazyConfigBox(config) }),
+      clock,
+      defaults: {
+        [SETTING.connectTimeoutMs]: String(hub.connectTimeoutMs),
+        [SETTING.readTimeoutMs]: String(hub.readTimeoutMs),
+        [SETTING.maxRenderedLength]: String(hub.maxRenderedLength),
+        [SETTING.timeZone]: hub.timeZone,
+        [SETTING.clientId]: hub.clientId,
+        [SETTING.clientSecret]: hub.clientSecret,
+      },
+    });
+
+  // webhooks go through the platform's outbound client (SSRF guard, OUTBOUND_ALLOW); the token endpoint is
+  // the platform's own, allowed by name
+  const outbound = deps.http === undefined ? createOutboundHttpClient({ allow: config.outboundAllow }) : undefined;
+  const http = deps.http ?? outbound!;
+  const tokenClient = deps.tenantTokens === undefined ? createOutboundHttpClient({ allow: [...config.outboundAllow, new URL(hub.tokenUrl).hostname] }) : undefined;
+  const tokens =
+    deps.tenantTokens ??
+    createTenantTokenCache({ http: tokenClient!, clock, settings, tokenUrl: hub.tokenUrl, ...(hub.tokenScope !== undefined && { scope: hub.tokenScope }) });
+
+  const own = deps.drivers ?? [];
+  const builtIn = [createRestWebhookDriver({ http, tokens, settings, defaults: { connectTimeoutMs: hub.connectTimeoutMs, readTimeoutMs: hub.readTimeoutMs } })];
+  const drivers = createDriverRegistry([...own, ...builtIn.filter((d) => !own.some((o) => o.driverType === d.driverType))]);
+
+  const configCommands = createConfigCommands({ eventStore, clock, drivers, sealer: secretSealer, cacheMs: hub.configCacheMs });
+  const snapshots = createSnapshots({ eventStore });
+  const dispatch = createDispatchProcess({
+    eventStore,
+    clock,
+    drivers,
+    snapshots,
+    config: configCommands,
+    publicBaseUrl: config.publicBaseUrl,
+    // an attempt is lost only once its call is surely over: the lease, or the call's own timeouts and a margin
+    outcomeAfterMs: (callMs) => Math.max(hub.dispatchLeaseMs, callMs + 5000),
+    log: hubLog.child({ worker: 'hub.dispatch' }),
+  });
+  const engine = createDispatchWorker({
+    items: liveCollection<DispatchDueItem>(readStore, DISPATCH_PROJECTION, 'due'),
+    clock,
+    process: dispatch,
+    leaseMs: hub.dispatchLeaseMs,
+    pollMs: hub.dispatchPollMs,
+    concurrency: hub.dispatchConcurrency,
+    log: hubLog.child({ worker: 'hub.dispatch-worker' }),
+  });
+  // the engine runs where workers run (the composition root starts it); inline dispatch only there
+  let workersHere = false;
+  const worker = {
+    ...engine,
+    start() {
+      workersHere = true;
+      engine.start();
+    },
+    async stop() {
+      workersHere = false;
+      await engine.stop();
+    },
+  };
+  const inline = createInlineDispatch({ process: dispatch, maxInFlight: hub.dispatchConcurrency, enabled: () => workersHere, log: hubLog.child({ worker: 'hub.inline-dispatch' }) });
+  const sender = createSender({
+    eventStore,
+    clock,
+    config: configCommands,
+    snapshots,
+    settings,
+    defaults: { timeZone: hub.timeZone, maxRenderedLength: hub.maxRenderedLength },
+    afterAccept: inline,
+  });
+
+  const { router, registry } = createHubRouter({
+    bearer: deps.identity.bearer,
+    sender,
+    progress: createProgressQueries({ eventStore }),
+    receipts: createReceipts({ eventStore, clock }),
+    config: configCommands,
+    configQueries: createConfigQueries(readStore),
+    drivers,
+    snapshots,
+    snapshotQueries: createSnapshotQueries(readStore),
+  });
+
+  return {
+    name: 'hub',
+    router,
+    registry,
+    reactors: [],
+    engines: [worker],
+    caches: [],
+    timers: [],
+    seed: async () => undefined,
+    close: async () => undefined,
+    async dispose() {
+      await Promise.allSettled([outbound?.close(), tokenClient?.close()]);
+    },
+  };
+}

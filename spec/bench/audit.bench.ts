@@ -1,0 +1,267 @@
+// `npm run bench` (section "audit"): the audit log's figures (issue 10), each beside its baseline in the same
+// run. Servers run in their own processes (spec/bench/audit-server.ts), one at a time; this process only
+// generates load. Sizes: BENCH_AUDIT_RECORDS (default 1,000,000: the seeded store of the query, export and
+// verify figures), BENCH_AUDIT_SECONDS (5: each write run), BENCH_AUDIT_CONCURRENCY (16), BENCH_AUDIT_QUERIES
+// (2,000 per latency figure). Run alone: npm run bench -- audit
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { spawnBenchServer } from './bench-server.ts';
+import { perSecond, printRow } from './report.ts';
+
+const RECORDS = Number(process.env.BENCH_AUDIT_RECORDS ?? 1_000_000);
+const SECONDS = Number(process.env.BENCH_AUDIT_SECONDS ?? 5);
+const CONCURRENCY = Number(process.env.BENCH_AUDIT_CONCURRENCY ?? 16);
+const QUERIES = Number(process.env.BENCH_AUDIT_QUERIES ?? 2000);
+const WARMUP = 200;
+const V3 = '/api/platform/audit/1.0/audit/v3';
+const DAY_MS = 86_400_000;
+const EXPORTED = Math.ceil(RECORDS / 10); // every 10th seeded record is (m0, t0)
+
+type Ready = { url: string; token: string; pid: number };
+const start = (...args: string[]) => spawnBenchServer<Ready>([path.join(import.meta.dirname, 'audit-server.ts'), ...args], `audit ${args[0]} server`);
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+const status = (pid: number, field: 'VmRSS' | 'VmHWM') => {
+  const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+};
+
+async function post(url: string, token: string, body: string): Promise<{ status: number; text: string }> {
+  const res = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body });
+  return { status: res.status, text: await res.text() };
+}
+
+let seq = 0;
+const aRecord = () =>
+  JSON.stringify({
+    transaction_name: 't0',
+    transaction_vendor: 'bench-vendor',
+    business_code: `PolicyNo:W-${++seq}`,
+    client_ip: '10.1.2.3',
+    new_data: JSON.stringify({ policy: `W-${seq}`, premium: 120, status: 'ACTIVE', holder: { name: 'A. Bench', city: 'Zurich' } }),
+    old_data: JSON.stringify({ policy: `W-${seq}`, premium: 100, status: 'DRAFT' }),
+    tags: ['bench'],
+  });
+
+/** CONCURRENCY keep-alive loops for SECONDS writing records; every answer must be 200 */
+async function writes(server: Ready): Promise<{ rate: number; p50: number; p99: number; count: number }> {
+  const one = async () => {
+    const started = performance.now();
+    const r = await post(`${server.url}${V3}/log/sync`, server.token, aRecord());
+    if (r.status !== 200) throw new Error(`log/sync answered ${r.status}: ${r.text}`);
+    return performance.now() - started;
+  };
+  for (let i = 0; i < WARMUP; i++) await one();
+  const latencies: number[] = [];
+  const until = performance.now() + SECONDS * 1000;
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    while (performance.now() < until) latencies.push(await one());
+  }));
+  const ms = performance.now() - t0;
+  latencies.sort((a, b) => a - b);
+  return { rate: perSecond(latencies.length, ms), p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), count: latencies.length };
+}
+
+/** `count` queries one after another (latency, not throughput); every answer must be 200 with records */
+async function latencies(server: Ready, body: () => string, count: number): Promise<{ p50: number; p99: number; mean: number }> {
+  const one = async () => {
+    const started = performance.now();
+    const r = await post(`${server.url}${V3}/log/query-many`, server.token, body());
+    if (r.status !== 200 || !r.text.includes('"records":[{')) throw new Error(`query-many answered ${r.status}: ${r.text.slice(0, 300)}`);
+    return performance.now() - started;
+  };
+  for (let i = 0; i < Math.min(WARMUP, count); i++) await one();
+  const all: number[] = [];
+  for (let i = 0; i < count; i++) all.push(await one());
+  const mean = all.reduce((a, b) => a + b, 0) / all.length;
+  all.sort((a, b) => a - b);
+  return { p50: quantile(all, 0.5), p99: quantile(all, 0.99), mean };
+}
+
+let rnd = 42;
+const random = () => ((rnd = (rnd * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+const days = Math.max(1, Math.floor((RECORDS * 8640) / DAY_MS));
+const dayQuery = () => {
+  const m = 1 + Math.floor(random() * 9);
+  const t = 1 + Math.floor(random() * 9);
+  const day = Math.floor(random() * Math.max(1, days - 1));
+  const from = Date.UTC(2026, 0, 1) + day * DAY_MS;
+  return JSON.stringify({ module_name: `m${m}`, transaction_name: `t${t}`, start_time: new Date(from).toISOString(), end_time: new Date(from + DAY_MS).toISOString(), page_num: 1, return_size: 20 });
+};
+// page 500 of 20 needs 10,000 matching records: m1/t1 holds ~0.9 × RECORDS / 81 (smaller runs: its last full page)
+const DEEP_PAGE = Math.max(1, Math.min(500, Math.floor((RECORDS * 0.9) / 81 / 20)));
+const deepQuery = () => JSON.stringify({ module_name: 'm1', transaction_name: 't1', start_time: '2026-01-01T00:00:00.000Z', end_time: '2100-01-01T00:00:00.000Z', page_num: DEEP_PAGE, return_size: 20 });
+const exportBody = JSON.stringify({ module_name: 'm0', transaction_name: 't0', start_time: '2026-01-01T00:00:00.000Z', end_time: '2100-01-01T00:00:00.000Z' });
+
+async function seed(dir: string): Promise<number> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'audit-seed.ts'), dir, String(RECORDS)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  await new Promise((resolve) => child.once('exit', resolve));
+  const m = /SEEDED (\{.*\})/.exec(out);
+  if (!m) throw new Error(`seeding failed: ${out}`);
+  return (JSON.parse(m[1]!) as { ms: number }).ms;
+}
+
+/** one export kind on a fresh read server: records/s and the server's peak RSS */
+async function exportRun(dir: string, kind: 'scroll' | 'csv' | 'xlsx'): Promise<{ rate: number; rssBefore: number; peak: number; bytes: number; records: number }> {
+  const server = await start('read', dir);
+  try {
+    const { url, token, pid } = server.ready;
+    // one query first, so the figure is the export's, not the first request's warm-up
+    await post(`${url}${V3}/log/query-many`, token, dayQuery());
+    const rssBefore = status(pid, 'VmRSS');
+    const t0 = performance.now();
+    let records = 0;
+    let bytes = 0;
+    if (kind === 'scroll') {
+      let scrollId = '';
+      for (;;) {
+        const r = await post(`${url}${V3}/log/query-many`, token, JSON.stringify({ ...JSON.parse(exportBody), return_size: 1000, scroll_id: scrollId }));
+        bytes += r.text.length;
+        const body = JSON.parse(r.text) as { scroll_id: string; records: unknown[] };
+        if (body.records.length === 0) break;
+        records += body.records.length;
+        scrollId = body.scroll_id;
+      }
+    } else {
+      const res = await fetch(`${url}${V3}/log/export?format=${kind}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: exportBody });
+      for await (const chunk of res.body!) bytes += (chunk as Uint8Array).length;
+      records = EXPORTED;
+    }
+    const ms = performance.now() - t0;
+    return { rate: perSecond(records, ms), rssBefore, peak: status(pid, 'VmHWM'), bytes, records };
+  } finally {
+    await server.stop();
+  }
+}
+
+export async function auditBench(): Promise<void> {
+  console.log(`\n## audit log (machine: ${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version})`);
+
+  // writes over HTTP, each server alone on the machine
+  const measure = async (kind: 'bare' | 'write-api' | 'write-all') => {
+    const server = await start(kind);
+    try {
+      return await writes(server.ready);
+    } finally {
+      await server.stop();
+    }
+  };
+  const bare = await measure('bare');
+  const api = await measure('write-api');
+  const all = await measure('write-all');
+  const base = (figure: number) => ({ name: 'bare express JSON handler', figure });
+  const common = `${CONCURRENCY} concurrent keep-alive loops for ${SECONDS} s after ${WARMUP} warm-up writes, one tenant, ~400-byte records (the spec's minimal form with JSON data and tags), the server in its own process. Ours: bearer token verified (RS256), body validated, data checked as JSON, transaction and level looked up (in memory), record chained (SHA-256) and appended to the tenant's ledger with its expected revision, concurrent writes of the tenant group-committed into one append`;
+  printRow({ name: 'audit: log/sync over HTTP, API process (workers elsewhere)', figure: api.rate, unit: 'records/s', baseline: base(bare.rate), setup: `${common}; ${api.count} and ${bare.count} requests` });
+  printRow({ name: 'audit: log/sync p50 latency, API process', figure: api.p50, unit: 'ms', baseline: base(bare.p50), setup: `same run` });
+  printRow({ name: 'audit: log/sync p99 latency, API process', figure: api.p99, unit: 'ms', baseline: base(bare.p99), setup: `same run` });
+  printRow({ name: 'audit: log/sync over HTTP, all in one process (npm start)', figure: all.rate, unit: 'records/s', baseline: base(bare.rate), setup: `as above, with the projections (audit records, stream catalog) in the server process: every record is also projected into the read store while the load runs; ${all.count} requests` });
+  printRow({ name: 'audit: log/sync p50 latency, all in one process', figure: all.p50, unit: 'ms', baseline: base(bare.p50), setup: 'same run' });
+  printRow({ name: 'audit: log/sync p99 latency, all in one process', figure: all.p99, unit: 'ms', baseline: base(bare.p99), setup: 'same run' });
+
+  // a seeded store: queries, exports, verify
+  const dir = mkdtempSync(path.join(tmpdir(), 'bench-audit-read-'));
+  try {
+    const seedMs = await seed(dir);
+    printRow({
+      name: `audit: seeding ${RECORDS.toLocaleString('en-US')} records in bulk (not a figure of the service)`,
+      figure: perSecond(RECORDS, seedMs),
+      unit: 'records/s',
+      setup: `tenant bench, 82 (module, transaction) pairs, times 8.64 s apart over ${days} days; the ledger's events appended to the log 5,000 per append and the same events applied to the audit.records projection 5,000 per read-store transaction (its own apply, its two indexes), no HTTP`,
+    });
+
+    const bareServer = await start('bare');
+    let bareDay: { p50: number; p99: number; mean: number };
+    try {
+      bareDay = await latencies(bareServer.ready, dayQuery, QUERIES);
+    } finally {
+      await bareServer.stop();
+    }
+    const read = await start('read', dir);
+    let day: { p50: number; p99: number; mean: number };
+    let deep: { p50: number; p99: number; mean: number };
+    try {
+      day = await latencies(read.ready, dayQuery, QUERIES);
+      deep = await latencies(read.ready, deepQuery, Math.max(50, Math.floor(QUERIES / 10)));
+    } finally {
+      await read.stop();
+    }
+    const querySetup = `${RECORDS.toLocaleString('en-US')} records in the embedded store (SQLite), one request at a time over HTTP (keep-alive) after ${WARMUP} warm-up queries, ${QUERIES} queries`;
+    printRow({ name: 'audit: query-many p50, module + transaction + 1-day range, page 1 of 20', figure: day.p50, unit: 'ms', baseline: { name: 'bare express answering a fixed page of 20 records', figure: bareDay.p50 }, setup: `${querySetup}; a random pair of the 81 and a random day (~${Math.round(RECORDS / 82 / days)} matching records): count + the page along the (tenant, module, transaction, ts) index; token verified per request` });
+    printRow({ name: 'audit: query-many p99, same queries (goal ≤ 2 ms)', figure: day.p99, unit: 'ms', baseline: { name: 'bare express', figure: bareDay.p99 }, setup: `same run; mean ${day.mean.toFixed(2)} ms (bare ${bareDay.mean.toFixed(2)} ms)` });
+    const deepSetup = `m1/t1 over its whole range (~${Math.round((RECORDS * 0.9) / 81).toLocaleString('en-US')} records): the index walked to offset ${((DEEP_PAGE - 1) * 20).toLocaleString('en-US')}, and the total counted; one at a time`;
+    printRow({ name: `audit: query-many page ${DEEP_PAGE} of 20 p50`, figure: deep.p50, unit: 'ms', baseline: { name: 'page 1 of a 1-day range, p50', figure: day.p50 }, setup: deepSetup });
+    printRow({ name: `audit: query-many page ${DEEP_PAGE} of 20 p99`, figure: deep.p99, unit: 'ms', baseline: { name: 'page 1 of a 1-day range, p99', figure: day.p99 }, setup: 'same run' });
+
+    // raw SQLite floor of an export: the same rows, same index, parsed
+    const db = new Database(path.join(dir, 'read-models.sqlite'), { readonly: true });
+    const rawT0 = performance.now();
+    let raw = 0;
+    for (const json of db
+      .prepare(
+        `SELECT doc FROM "coll_audit.records__records__g1" WHERE json_extract(doc, '$.tenant') = 'bench' AND json_extract(doc, '$.module_name') = 'm0' ` +
+          `AND json_extract(doc, '$.transaction_name') = 't0' AND json_extract(doc, '$.ts') >= '' ORDER BY json_extract(doc, '$.ts') DESC`,
+      )
+      .pluck()
+      .iterate() as Iterable<string>) {
+      JSON.parse(json);
+      raw += 1;
+    }
+    const rawRate = perSecond(raw, performance.now() - rawT0);
+    db.close();
+    for (const kind of ['scroll', 'csv', 'xlsx'] as const) {
+      const r = await exportRun(dir, kind);
+      const what = kind === 'scroll' ? 'query-many scroll mode, return_size 1,000' : `log/export format=${kind}`;
+      const pages = kind === 'scroll' ? 'scroll pages of 1,000' : kind === 'csv' ? 'pages of 500' : 'pages of 250';
+      printRow({
+        name: `audit: full export of ${r.records.toLocaleString('en-US')} records, ${what}`,
+        figure: r.rate,
+        unit: 'records/s',
+        baseline: { name: 'raw better-sqlite3 iteration of the same rows along the same index, JSON-parsed', figure: rawRate },
+        setup: `${(r.bytes / 1048576).toFixed(1)} MB received; ${pages} along the index with a (time, sequence) cursor, written with backpressure; a fresh read server (no workers) per kind`,
+      });
+      printRow({
+        name: `audit: peak RSS of the server process during that export (goal < 200 MB)`,
+        figure: r.peak,
+        unit: 'MB',
+        baseline: { name: 'the same process at rest just before the export (every service built, run by tsx)', figure: r.rssBefore },
+        setup: `VmHWM of the server process after the export: the export itself took ${Math.round(r.peak - r.rssBefore)} MB`,
+      });
+    }
+
+    // verify of the whole chain, beside the floor of hashing alone
+    const server = await start('read', dir);
+    let verifyRate: number;
+    let valid: boolean;
+    try {
+      const t0 = performance.now();
+      const res = await fetch(`${server.ready.url}${V3}/verify`, { headers: { authorization: `Bearer ${server.ready.token}` } });
+      const body = (await res.json()) as { valid: boolean; log: { checked: number } };
+      verifyRate = perSecond(body.log.checked, performance.now() - t0);
+      valid = body.valid;
+    } finally {
+      await server.stop();
+    }
+    const text = JSON.stringify({ business_code: 'PolicyNo:P-1', client_ip: '10.1.2.3', compress_type: 'none', id: 'x'.repeat(36), module_name: 'm1', new_data: '{"policy":"P-1","premium":101,"status":"ACTIVE"}', old_data: '{"policy":"P-1","premium":100,"status":"DRAFT"}', sequence: 1, tags: ['bench'], tenant: 'bench', time: '2026-01-01T00:00:00.000Z', trace_id: 'trace-1', transaction_name: 't1', transaction_vendor: 'bench-vendor', warning_type: 'INFO' });
+    const h0 = performance.now();
+    let prev = Buffer.alloc(32);
+    for (let i = 0; i < RECORDS; i++) prev = createHash('sha256').update(prev).update(text, 'utf8').digest();
+    const hashRate = perSecond(RECORDS, performance.now() - h0);
+    printRow({
+      name: `audit: verify of ${RECORDS.toLocaleString('en-US')} records (the whole chain, log and query store)`,
+      figure: verifyRate,
+      unit: 'records/s',
+      baseline: { name: 'SHA-256 chaining of the same number of canonical records, nothing read', figure: hashRate },
+      setup: `one GET verify over HTTP (answer valid: ${valid}); pages of 5,000: the ledger's events read and each hash recomputed, the query store's documents read along (tenant, seq) and hashed on the log's previous hash; two hashes per record`,
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await auditBench();

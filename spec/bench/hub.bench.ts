@@ -1,0 +1,170 @@
+// `npm run bench` (section "hub"): the notification hub end to end — POST /comm/v1/notifications/send over
+// HTTP, acceptance (one append), the dispatch projection's due item, the dispatch worker and the
+// REST_WEBHOOK driver posting to a receiver on loopback (signed, with a platform tenant token) — beside a
+// direct HTTP POST loop to the same receiver. Two deployments: all in one process, and one API process
+// with two worker processes. Two figures each:
+// - throughput: sends/s with BENCH_HUB_CONCURRENCY (16) keep-alive send loops, first send to last arrival;
+// - latency: send-to-webhook p50/p99 at a steady BENCH_HUB_RATE (50 sends/s, open loop).
+// The platform runs in child processes (spec/http/hub/fixtures/hub-platform.ts); this process generates the
+// load and hosts the receiver, so both timestamps come from one clock.
+// Run alone: node --import tsx spec/bench/hub.bench.ts
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { cpus, tmpdir } from 'node:os';
+import path from 'node:path';
+import { spawnBenchServer } from './bench-server.ts';
+import { perSecond, printRow } from './report.ts';
+
+const SENDS = Number(process.env.BENCH_HUB_SENDS ?? 2000);
+const WARMUP = 200;
+const CONCURRENCY = Number(process.env.BENCH_HUB_CONCURRENCY ?? 16);
+const RATE = Number(process.env.BENCH_HUB_RATE ?? 50);
+const PACED = Number(process.env.BENCH_HUB_PACED ?? 500);
+const CODE = 'bench-notice';
+const fixture = path.join(import.meta.dirname, '..', 'http', 'hub', 'fixtures', 'hub-platform.ts');
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+
+let seq = 0;
+const sendBody = (requestId: string) =>
+  JSON.stringify({
+    RequestId: requestId,
+    NotificationCode: CODE,
+    Payload: { amount: 120 + (seq % 50), policyNo: `P-${seq}`, customer: { id: `C-${seq % 997}`, name: 'Jane Roe', email: `jane${seq % 997}@example.com` } },
+  });
+
+type Load = { kind: 'closed'; concurrency: number } | { kind: 'paced'; perSecond: number };
+type Figures = { rate: number; p50: number; p99: number };
+
+async function drive(count: number, load: Load, send: (i: number) => Promise<string>, arrived: (ids: string[]) => Promise<Map<string, number>>): Promise<Figures> {
+  const started: number[] = [];
+  const ids: string[] = [];
+  const t0 = performance.now();
+  const one = async (i: number) => {
+    started[i] = performance.now();
+    ids[i] = await send(i);
+  };
+  if (load.kind === 'closed') {
+    let next = 0;
+    await Promise.all(Array.from({ length: load.concurrency }, async () => {
+      while (next < count) await one(next++);
+    }));
+  } else {
+    const pending: Array<Promise<void>> = [];
+    for (let i = 0; i < count; i++) {
+      const wait = t0 + (i * 1000) / load.perSecond - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      pending.push(one(i));
+    }
+    await Promise.all(pending);
+  }
+  const at = await arrived(ids);
+  const end = Math.max(...ids.map((id) => at.get(id)!));
+  const latencies = ids.map((id, i) => at.get(id)! - started[i]!).sort((a, b) => a - b);
+  return { rate: perSecond(count, end - t0), p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99) };
+}
+
+export async function hubBench(): Promise<void> {
+  console.log(`\n## notification hub end to end (machine: ${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version})`);
+  const arrivals = new Map<string, number>();
+  const waiters = new Set<() => void>();
+  const receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const direct = req.headers['x-request-id'];
+      const id = typeof direct === 'string' ? direct : (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { RequestId: string }).RequestId;
+      if (!arrivals.has(id)) arrivals.set(id, performance.now());
+      res.statusCode = 202;
+      res.end('{"Accepted":true}');
+      for (const w of waiters) w();
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/notify`;
+  const arrived = (ids: string[]) =>
+    new Promise<Map<string, number>>((resolve) => {
+      const check = () => {
+        if (!ids.every((id) => arrivals.has(id))) return;
+        waiters.delete(check);
+        resolve(arrivals);
+      };
+      waiters.add(check);
+      check();
+    });
+
+  // ---- the floor: POST straight to the receiver, a body of the same size ----
+  const direct = (count: number, load: Load) =>
+    drive(count, load, async (i) => {
+      const id = `direct-${++seq}-${i}`;
+      const res = await fetch(receiverUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'x-request-id': id }, body: sendBody(id) });
+      await res.text();
+      return id;
+    }, arrived);
+  await direct(WARMUP, { kind: "closed", concurrency: CONCURRENCY });
+  const baseRate = await direct(SENDS, { kind: 'closed', concurrency: CONCURRENCY });
+  const baseLatency = await direct(PACED, { kind: 'paced', perSecond: RATE });
+
+  // ---- ours: send → acceptance → due item → worker → webhook ----
+  const measure = async (roles: string[][]) => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'bench-hub-'));
+    const processes: Array<Awaited<ReturnType<typeof spawnBenchServer<{ url: string; token: string }>>>> = [];
+    try {
+      for (const [i, flags] of roles.entries()) {
+        // worker processes fetch the platform tenant token from the first (API) process's identity provider
+        const tokenUrl = i === 0 ? [] : [`--token-url=${processes[0]!.ready.url}/cas/oidc/token`];
+        processes.push(await spawnBenchServer<{ url: string; token: string }>([fixture, dir, receiverUrl, ...flags, ...(i === 0 ? ['--setup'] : tokenUrl)], 'hub platform'));
+      }
+      const api = processes.find((p) => p.ready.token !== '')!.ready;
+      if (process.env.BENCH_VERBOSE) console.error('platform ready', roles);
+      const send = async () => {
+        const id = `bench-${process.pid}-${++seq}`;
+        const res = await fetch(`${api.url}/comm/v1/notifications/send`, { method: 'POST', headers: { authorization: `Bearer ${api.token}`, 'content-type': 'application/json' }, body: sendBody(id) });
+        const body = await res.text();
+        if (res.status !== 201) throw new Error(`send answered ${res.status}: ${body}`);
+        return id;
+      };
+      await drive(WARMUP, { kind: 'closed', concurrency: CONCURRENCY }, send, arrived);
+      const rate = await drive(SENDS, { kind: 'closed', concurrency: CONCURRENCY }, send, arrived);
+      const latency = await drive(PACED, { kind: 'paced', perSecond: RATE }, send, arrived);
+      return { rate, latency };
+    } finally {
+      for (const p of processes.reverse()) await p.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  let all: Awaited<ReturnType<typeof measure>>;
+  let split: Awaited<ReturnType<typeof measure>>;
+  try {
+    all = await measure([[]]);
+    split = await measure([['--api'], ['--workers'], ['--workers']]);
+  } finally {
+    receiver.closeAllConnections();
+    await new Promise((r) => receiver.close(r));
+  }
+
+  const common = 'SQLite stores, defaults (HUB_DISPATCH_CONCURRENCY 16); one definition, one CONTEXT rule, a REST_WEBHOOK service (ACCEPTANCE_ONLY, signed, platform tenant token); the receiver (in the load generator) answers 202 at once';
+  const rows = (label: string, m: Awaited<ReturnType<typeof measure>>, where: string) => {
+    printRow({
+      name: `hub, ${label}: send → webhook, end to end`,
+      figure: m.rate.rate,
+      unit: 'sends/s',
+      baseline: { name: 'direct POST loop to the same receiver', figure: baseRate.rate },
+      setup: `${SENDS} sends after ${WARMUP} warm-up, ${CONCURRENCY} concurrent keep-alive loops, first send to last arrival; ${where}; ${common}. Saturated, send-to-webhook is p50 ${m.rate.p50.toFixed(0)} ms, p99 ${m.rate.p99.toFixed(0)} ms (queueing)`,
+    });
+    for (const [q, ours, theirs] of [['p50', m.latency.p50, baseLatency.p50], ['p99', m.latency.p99, baseLatency.p99]] as const) {
+      printRow({
+        name: `hub, ${label}: send-to-webhook latency ${q} at ${RATE} sends/s`,
+        figure: ours,
+        unit: 'ms',
+        baseline: { name: 'direct POST at the same pace, send to arrival', figure: theirs },
+        setup: `${PACED} sends at a steady ${RATE}/s (open loop), from the start of the send request to the webhook's arrival at the receiver`,
+      });
+    }
+  };
+  rows('all in one process', all, 'identity, hub, every projection and worker in one process (npm start)');
+  rows('one API and two worker processes', split, 'an API process (platform start --no-workers) beside two worker processes (--services none: projections and dispatch workers, claiming with leases)');
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await hubBench();
