@@ -33,8 +33,9 @@ export type LogReaderOptions = {
   maxRetryDelayMs?: number;
   log?: LogReaderLog;
   /**
-   * Told after every consumer on the tail has handled a page (its writes are committed): the work engines
-   * of the process look for due items at once instead of at their next poll.
+   * Told when the consumers that run alone (reactors, caches) have handled a page, and again when the
+   * grouped read models have (their writes are committed): the work engines of the process look for due
+   * items at once instead of at their next poll.
    */
   afterPage?: (page: LogPage) => void;
 };
@@ -213,10 +214,13 @@ export function createLogReader(o: LogReaderOptions): LogReader {
             if (batch === undefined) alone.push(s);
             else batches.set(batch, [...(batches.get(batch) ?? []), s]);
           }
-          await Promise.all([
-            ...alone.map((s) => deliver(s, page, signal)),
-            ...[...batches].map(([batch, members]) => deliverBatch(batch, members, page, signal)),
-          ]);
+          // The consumers that run alone (reactors, in-memory caches) first, the grouped read models after:
+          // a reactor's due items and appends (a delivery to make) should not wait for a page of
+          // read-model writes, and work engines are woken as soon as their items can exist — then again
+          // after the group, whose read models (a projection's due items) may hold more.
+          await Promise.all(alone.map((s) => deliver(s, page, signal)));
+          if (alone.length > 0 && batches.size > 0) o.afterPage?.(page);
+          await Promise.all([...batches].map(([batch, members]) => deliverBatch(batch, members, page, signal)));
           o.afterPage?.(page);
           notify();
         }

@@ -278,9 +278,13 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
     const bound = forwards || after !== START ? positionValue(after) : NO_UPPER_BOUND;
     const categories = distinct(options.filter?.categories);
     const types = distinct(options.filter?.eventTypes);
-    const statement = readAllStatement(forwards, categories.length, types.length);
+    // Near the head (a tail reader woken by a burst) the few rows after the cursor are scanned along the
+    // primary key: one range read, where the per-category legs below would cost one probe per category.
+    // Positions are gap-free, so the distance to the head is the number of rows the scan can touch.
+    const scan = forwards && categories.length > 1 && (head.get() ?? 0) - bound <= SCAN_NEAR_HEAD;
+    const statement = scan ? readAllStatement(forwards, -categories.length, types.length) : readAllStatement(forwards, categories.length, types.length);
     const params: unknown[] = [];
-    if (categories.length <= 1) params.push(bound, ...categories, ...types, limit);
+    if (categories.length <= 1 || scan) params.push(bound, ...categories, ...types, limit);
     else {
       for (const category of categories) params.push(category, bound, ...types, limit);
       params.push(limit);
@@ -411,10 +415,20 @@ function revisionMatches(expected: ExpectedRevision, current: number | undefined
  * the page limit, merged by position. A page then costs at most categories × limit rows, where a single
  * `category IN (...)` would sort every matching row after the cursor.
  */
+/** rows after the cursor up to which a multi-category read scans the log instead of probing each category */
+const SCAN_NEAR_HEAD = 2_000;
+
+/** `categories` < 0: that many categories, read by a primary-key range scan (see readAllSync) */
 function readAllSql(forwards: boolean, categories: number, types: number): string {
   const cmp = forwards ? '>' : '<';
   const order = forwards ? 'ASC' : 'DESC';
   const typeClause = types > 0 ? ` AND type IN (${placeholders(types)})` : '';
+  if (categories < 0) {
+    return (
+      `SELECT ${COLUMNS} FROM events NOT INDEXED WHERE position ${cmp} ? AND category IN (${placeholders(-categories)})${typeClause}` +
+      ` ORDER BY position ${order} LIMIT ?`
+    );
+  }
   if (categories <= 1) {
     const categoryClause = categories === 1 ? ' AND category = ?' : '';
     const from = categories === 1 ? BY_CATEGORY : 'events';

@@ -203,20 +203,22 @@ export function findOneAndUpdate<T extends Doc>(
   validateFilter(filter);
   validateUpdate(update);
   const table = tableOf(collection);
-  return orEmpty(
-    () =>
-      c.db
-        .transaction(() => {
-          const q = selectSql(collection, 'doc', filter, c.indexed(collection), { sort, limit: 1 });
-          const json = c.stmt(q.sql).pluck().get(...q.params) as string | undefined;
-          if (json === undefined) return null;
-          const next = applyUpdate(parse<T>(json), update);
-          c.stmt(`UPDATE ${table} SET doc = ? WHERE id = ?`).run(JSON.stringify(next), next.id);
-          return next;
-        })
-        .immediate(),
-    null,
-  );
+  return orEmpty(() => {
+    const q = selectSql(collection, 'doc', filter, c.indexed(collection), { sort, limit: 1 });
+    const first = () => c.stmt(q.sql).pluck().get(...q.params) as string | undefined;
+    // Nothing matches (a work engine looking for due items, most of the time): answered by a read, without
+    // taking the write lock. A match is read again inside the write transaction.
+    if (!c.db.inTransaction && first() === undefined) return null;
+    return c.db
+      .transaction(() => {
+        const json = first();
+        if (json === undefined) return null;
+        const next = applyUpdate(parse<T>(json), update);
+        c.stmt(`UPDATE ${table} SET doc = ? WHERE id = ?`).run(JSON.stringify(next), next.id);
+        return next;
+      })
+      .immediate();
+  }, null);
 }
 
 

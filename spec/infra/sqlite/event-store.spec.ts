@@ -74,6 +74,28 @@ test('stores the category of each event', async () => {
   }
 });
 
+test('a multi-category read gives the same events far from the head (one probe per category) and near it (one range scan)', async () => {
+  const file = newFile();
+  const store = createSqliteEventStore({ file });
+  try {
+    const categories = ['alpha', 'beta', 'gamma', 'delta'];
+    // 3,000 events: reads from the start are past the scan distance, reads near the end are within it
+    await store.appendMany!(
+      Array.from({ length: 3000 }, (_, i) => ({ stream: `${categories[i % 4]}-s${i}`, events: [event(i % 3 === 0 ? 'Kept' : 'Other')], expected: 'no_stream' as const })),
+    );
+    const all = await store.readAll({ limit: 5000 });
+    const filter = { categories: ['alpha', 'gamma'], eventTypes: ['Kept'] };
+    const expected = all.filter((e) => (e.stream.startsWith('alpha-') || e.stream.startsWith('gamma-')) && e.type === 'Kept').map((e) => e.position);
+    for (const from of [START, all[2400]!.position, all[2990]!.position]) {
+      const after = from === START ? -1 : all.findIndex((e) => e.position === from);
+      const read = await store.readAll({ after: from, filter, limit: 300 });
+      assert.equal(read.map((e) => e.position), expected.filter((p) => all.findIndex((e) => e.position === p) > after).slice(0, 300), `from ${from}`);
+    }
+  } finally {
+    await store.close();
+  }
+});
+
 test('events survive reopening; positions and revisions continue', async () => {
   const file = newFile();
   const first = createSqliteEventStore({ file });
