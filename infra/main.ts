@@ -66,7 +66,7 @@ export async function startPlatform(o: StartOptions): Promise<RunningPlatform> {
   const clock = o.clock ?? systemClock;
   const selected = new Set(o.services ?? SERVICES);
   const workers = o.workers ?? true;
-  const stores = o.stores ?? openStores(config);
+  const stores = o.stores ?? (await openStores(config));
   // concurrent appends of the process share commits (group commit)
   const eventStore = withBatchedAppends(stores.eventStore);
   const { readStore } = stores;

@@ -2,8 +2,6 @@ import path from 'node:path';
 import type { Config } from './core/config.ts';
 import type { EventStore } from './core/event-store.port.ts';
 import type { ReadStore } from './core/read-store.port.ts';
-import { createEsdbEventStore } from './esdb/event-store.esdb.ts';
-import { createMongoReadStore } from './mongo/read-store.mongo.ts';
 import { createSqliteEventStore } from './sqlite/event-store.sqlite.ts';
 import { createSqliteReadStore } from './sqlite/read-store.sqlite.ts';
 
@@ -18,13 +16,15 @@ export type Stores = {
 /**
  * The embedded default keeps the log and the read models in two SQLite files under DATA_DIR, so appends
  * and projection writes do not queue behind one writer lock. ESDB_URL / MONGODB_URL switch to production.
+ * The production adapters are imported only when configured: their drivers (@eventstore/db-client, mongodb)
+ * cost about 50 MB of resident memory in every process that loads them.
  */
-export function openStores(config: Pick<Config, 'dataDir' | 'esdbUrl' | 'mongodbUrl' | 'mongodbDatabase'>): Stores {
+export async function openStores(config: Pick<Config, 'dataDir' | 'esdbUrl' | 'mongodbUrl' | 'mongodbDatabase'>): Promise<Stores> {
   const eventStore = config.esdbUrl
-    ? createEsdbEventStore({ connectionString: config.esdbUrl })
+    ? (await import('./esdb/event-store.esdb.ts')).createEsdbEventStore({ connectionString: config.esdbUrl })
     : createSqliteEventStore({ file: path.join(config.dataDir, 'events.sqlite') });
   const readStore = config.mongodbUrl
-    ? createMongoReadStore({ url: config.mongodbUrl, database: config.mongodbDatabase })
+    ? (await import('./mongo/read-store.mongo.ts')).createMongoReadStore({ url: config.mongodbUrl, database: config.mongodbDatabase })
     : createSqliteReadStore({ file: path.join(config.dataDir, 'read-models.sqlite') });
   return {
     eventStore,

@@ -2,11 +2,16 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { stringify } from 'csv-stringify';
-import ExcelJS from 'exceljs';
 import yauzl from 'yauzl';
 import { auditError } from '../../domain/audit/audit.errors.ts';
 import { MAX_IMPORT_ROWS, MAX_XLSX_UNCOMPRESSED_BYTES } from '../../domain/audit/audit.limits.ts';
 import type { SheetRow } from '../../domain/audit/metadata-sheet.ts';
+
+type ExcelJs = typeof import('exceljs');
+/** exceljs is loaded on first use: it costs about 30 MB of resident memory in a process that never needs it */
+let excel: Promise<ExcelJs> | undefined;
+// a CommonJS module: its namespace's `default` is the module.exports the static default import gave
+const loadExcel = () => (excel ??= import('exceljs').then((m) => (m as unknown as { default: ExcelJs }).default));
 
 /**
  * Spreadsheets in and out, streamed: CSV with csv-stringify / csv-parse, XLSX with exceljs (its streaming
@@ -67,6 +72,7 @@ export async function writeCsv(out: Writable, header: readonly string[], pages: 
  * Excel's limit is cut there (CSV carries everything). Ends `out`.
  */
 export async function writeXlsx(out: Writable, sheet: string, header: readonly string[], pages: AsyncIterable<string[][]>): Promise<number> {
+  const ExcelJS = await loadExcel();
   const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
   let sheets = 1;
   let ws = book.addWorksheet(sheet);
@@ -132,6 +138,7 @@ function declaredSize(buffer: Buffer): Promise<number> {
 
 async function readXlsx(buffer: Buffer): Promise<{ header: string[]; rows: SheetRow[] }> {
   if ((await declaredSize(buffer)) > MAX_XLSX_UNCOMPRESSED_BYTES) throw fileInvalid(`the workbook unpacks to more than ${MAX_XLSX_UNCOMPRESSED_BYTES} bytes`);
+  const ExcelJS = await loadExcel();
   const book = new ExcelJS.Workbook();
   try {
     await book.xlsx.load(buffer as unknown as ArrayBuffer);

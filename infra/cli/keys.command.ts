@@ -4,9 +4,9 @@ import { parse, UsageError, type CliCommand, type CliIo } from './cli-kit.ts';
 import { keysRotate } from './keys.ts';
 import { keysRotateConfig } from './rotate-config.ts';
 
-const withStores = async (io: CliIo, f: (o: { eventStore: ReturnType<typeof openStores>['eventStore']; config: ReturnType<typeof loadConfig> }) => Promise<number>) => {
+const withStores = async (io: CliIo, f: (o: { eventStore: Awaited<ReturnType<typeof openStores>>['eventStore']; config: ReturnType<typeof loadConfig> }) => Promise<number>) => {
   const config = loadConfig(io.env);
-  const stores = openStores(config);
+  const stores = await openStores(config);
   try {
     return await f({ eventStore: stores.eventStore, config });
   } finally {

@@ -8,7 +8,7 @@ import { openStores, type Stores } from '../stores.ts';
 import { EXIT, parse, UsageError, type CliCommand, type CliIo } from './cli-kit.ts';
 
 const withStores = async <T>(io: CliIo, f: (stores: Stores) => Promise<T>): Promise<T> => {
-  const stores = openStores(loadConfig(io.env));
+  const stores = await openStores(loadConfig(io.env));
   try {
     return await f(stores);
   } finally {

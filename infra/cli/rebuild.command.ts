@@ -22,7 +22,7 @@ The live generation serves meanwhile. \`platform projections\` lists the names.`
       const unknown = positionals.filter((_, i) => projections[i] === undefined);
       throw new UsageError(`${unknown.length > 0 ? `unknown projection ${unknown.join(', ')}; ` : ''}rebuild needs projection names: ${all.map((p) => p.name).join(', ')}`, 'rebuild');
     }
-    const stores = openStores(loadConfig(io.env));
+    const stores = await openStores(loadConfig(io.env));
     try {
       const r = await rebuildWithProgress({ eventStore: stores.eventStore, readStore: stores.readStore, projections: projections as typeof all, clock: systemClock });
       for (const [name, generation] of Object.entries(r.generations)) {

@@ -45,7 +45,7 @@ options:
       const to = instant(values.to, '--to');
       query = { kind: 'window', from, to, ...(values.category && { category: values.category }) };
     } else throw new UsageError('replay needs --stream S, --correlation C, or --from T --to T', 'replay');
-    const stores = openStores(loadConfig(io.env));
+    const stores = await openStores(loadConfig(io.env));
     try {
       await replay(stores.eventStore, query, { state: values.state ?? false, deciders: platformDeciders(), write: io.out });
     } finally {

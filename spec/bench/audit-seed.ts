@@ -38,7 +38,7 @@ const storesOf = (dataDir: string) => openStores({ dataDir, esdbUrl: undefined, 
 /** identity (tenant, client) and the audit metadata, through the platform's own commands */
 export async function seedPlatform(dataDir: string, scopes: string[]): Promise<void> {
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', PUBLIC_BASE_URL: 'http://127.0.0.1:0', DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
-  const platform = await startPlatform({ config, log: pino({ level: 'silent' }), services: ['identity', 'audit'], stores: openStores(config) });
+  const platform = await startPlatform({ config, log: pino({ level: 'silent' }), services: ['identity', 'audit'], stores: await openStores(config) });
   const { eventStore } = platform.stores;
   const ctx = { tenant: 'platform', actor: 'bench' };
   const directory = createDirectoryCommands({ eventStore, clock: systemClock });
@@ -104,7 +104,7 @@ function decideBatch(from: number, to: number, state: LedgerState): { envelopes:
 
 /** one side of the records: the log's events, or the projection's documents */
 export async function seedSide(dataDir: string, count: number, side: 'log' | 'reads'): Promise<void> {
-  const stores = storesOf(dataDir);
+  const stores = await storesOf(dataDir);
   const { eventStore, readStore } = stores;
   const projection = recordsProjection();
   const stream = ledgerStream(BENCH_TENANT);
@@ -125,7 +125,7 @@ export async function seedSide(dataDir: string, count: number, side: 'log' | 're
 
 /** the projection's checkpoint at the log's head (the seeded events are applied) */
 async function moveCheckpoint(dataDir: string): Promise<void> {
-  const stores = storesOf(dataDir);
+  const stores = await storesOf(dataDir);
   const head = await stores.eventStore.headPosition();
   await stores.readStore.transaction(async (tx) => {
     const cp = (await checkpoints(tx).get(recordsProjection().name))!;

@@ -40,7 +40,7 @@ if (kind === 'write-api' || kind === 'write-all' || kind === 'read') {
   const dir = fresh ? mkdtempSync(path.join(tmpdir(), 'bench-audit-')) : dataDirArg!;
   if (fresh) await seedPlatform(dir, ['audit:write', 'audit:read', 'audit:admin']);
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', PUBLIC_BASE_URL: 'http://127.0.0.1:0', DATA_DIR: dir, LOG_LEVEL: 'silent' });
-  const platform = await startPlatform({ config, log: pino({ level: 'silent' }), services: ['identity', 'audit'], workers: kind === 'write-all', stores: openStores(config) });
+  const platform = await startPlatform({ config, log: pino({ level: 'silent' }), services: ['identity', 'audit'], workers: kind === 'write-all', stores: await openStores(config) });
   stops.push(async () => {
     await platform.stop();
     if (fresh) rmSync(dir, { recursive: true, force: true });

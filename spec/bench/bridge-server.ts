@@ -31,7 +31,7 @@ if (kind === 'platform-api' || kind === 'platform-all') {
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', PUBLIC_BASE_URL: 'http://127.0.0.1:0', DATA_DIR: dir, LOG_LEVEL: 'silent', OUTBOUND_ALLOW: '127.0.0.1,::1,localhost' });
   const log = pino({ level: 'silent' });
   // first the whole platform with its workers: seeds, creates the read models and brings them up to date
-  let platform = await startPlatform({ config, log, services: ['identity', 'bridge'], stores: openStores(config) });
+  let platform = await startPlatform({ config, log, services: ['identity', 'bridge'], stores: await openStores(config) });
   const ctx = { tenant: 'platform', actor: 'bench' };
   const { eventStore } = platform.stores;
   const directory = createDirectoryCommands({ eventStore, clock: systemClock });
@@ -49,7 +49,7 @@ if (kind === 'platform-api' || kind === 'platform-all') {
   if (kind === 'platform-api') {
     // then an API process of a scaled-out deployment: HTTP only, the workers run elsewhere
     await platform.stop();
-    platform = await startPlatform({ config, log, services: ['identity', 'bridge'], workers: false, stores: openStores(config) });
+    platform = await startPlatform({ config, log, services: ['identity', 'bridge'], workers: false, stores: await openStores(config) });
   }
   const running = platform;
   stops.push(async () => {

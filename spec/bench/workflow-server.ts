@@ -16,7 +16,7 @@ const SECRET = 'bench-secret-0123456789abcdefghijklmnopqrstuvwxyz';
 const xml = process.argv[2] ?? '';
 const dir = mkdtempSync(path.join(tmpdir(), 'bench-workflow-'));
 const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', PUBLIC_BASE_URL: 'http://127.0.0.1:0', DATA_DIR: dir, LOG_LEVEL: 'silent', SEED_TENANT: 'bench' });
-const platform = await startPlatform({ config, log: pino({ level: 'silent' }), services: ['identity', 'workflow'], stores: openStores(config) });
+const platform = await startPlatform({ config, log: pino({ level: 'silent' }), services: ['identity', 'workflow'], stores: await openStores(config) });
 process.once('SIGTERM', () => {
   void platform.stop().finally(() => {
     rmSync(dir, { recursive: true, force: true });

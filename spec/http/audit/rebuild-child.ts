@@ -11,7 +11,7 @@ import { openStores } from '../../../infra/stores.ts';
 import { recordsProjection } from '../../../projections/audit/records.projection.ts';
 
 const dataDir = process.argv[2]!;
-const stores = openStores({ dataDir, esdbUrl: undefined, mongodbUrl: undefined, mongodbDatabase: 'platform' });
+const stores = await openStores({ dataDir, esdbUrl: undefined, mongodbUrl: undefined, mongodbDatabase: 'platform' });
 const v2 = recordsProjection({ version: 2, extraIndexes: [{ name: 'by_business_code', fields: { tenant: 1, business_code: 1, ts: 1 } }] });
 let go!: () => void;
 const released = new Promise<void>((resolve) => (go = resolve));
