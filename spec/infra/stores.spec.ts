@@ -14,7 +14,7 @@ test('the embedded default opens SQLite stores without loading the production dr
   const stores = await openStores({ dataDir: dir, esdbUrl: undefined, mongodbUrl: undefined, mongodbDatabase: 'platform' });
   try {
     assert.equal(stores.kinds, { eventStore: 'sqlite', readStore: 'sqlite' });
-    await stores.eventStore.append('probe-1', [{ id: '00000000-0000-4000-8000-000000000001', type: 'Probed', data: {}, metadata: {} }], 'no_stream');
+    await stores.eventStore.append('probe-1', [{ id: '00000000-0000-4000-8000-000000000001', type: 'Probed', data: {}, metadata: { tenant: 'platform', occurredAt: new Date().toISOString(), schemaVersion: 1 } }], 'no_stream');
     assert.is((await stores.eventStore.readStream('probe-1')).length, 1);
     assert.not.ok(loaded('mongodb'), 'mongodb was loaded');
     assert.not.ok(loaded('@eventstore/db-client'), '@eventstore/db-client was loaded');
