@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { fold, type Decider } from '../../domain/core/decider.ts';
 import type { DomainEvent } from '../../domain/core/event.ts';
+import { parseStreamName } from '../../domain/core/stream-name.ts';
 import {
   channelDecider,
   channelStream,
@@ -58,6 +59,14 @@ function streamCache(clock: Clock, ttlMs: number) {
     },
     invalidate: (key: string) => void entries.delete(key),
     clear: () => entries.clear(),
+    /** drops every entry of one tenant's streams (keys are stream names, or `secrets:` + a stream name) */
+    clearTenant(tenant: string) {
+      for (const key of [...entries.keys()]) {
+        const stream = key.startsWith('secrets:') ? key.slice('secrets:'.length) : key;
+        if (parseStreamName(stream)?.tenant === tenant) entries.delete(key);
+      }
+    },
+    size: () => entries.size,
   };
 }
 
@@ -290,8 +299,28 @@ export function createConfigCommands(deps: ConfigDeps) {
     },
   };
 
-  /** `clear`: empties the definition cache bucket (every process keeps its own) */
-  return { channels, services, templates, contexts, definitions, rules, cache: { clear: () => cache.clear() } };
+  /**
+   * The definition cache bucket (every process keeps its own; commands/hub/config-cache.consumer.ts drops
+   * entries in every process when the log shows a configuration write or a bucket clear): `invalidate` one
+   * stream's entries, `clearTenant` one tenant's, `clear` all.
+   */
+  return {
+    channels,
+    services,
+    templates,
+    contexts,
+    definitions,
+    rules,
+    cache: {
+      clear: () => cache.clear(),
+      clearTenant: (tenant: string) => cache.clearTenant(tenant),
+      invalidate: (stream: string) => {
+        cache.invalidate(stream);
+        cache.invalidate(`secrets:${stream}`);
+      },
+      size: () => cache.size(),
+    },
+  };
 }
 
 export type ConfigCommands = ReturnType<typeof createConfigCommands>;

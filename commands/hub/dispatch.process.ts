@@ -12,6 +12,7 @@ import { commandHandler } from '../core/command-handler.ts';
 import type { ConfigCommands } from './config.commands.ts';
 import type { DriverRegistry } from './driver.registry.ts';
 import type { Snapshots } from './snapshots.ts';
+import type { DispatchGate } from './dispatch-gate.ts';
 
 /**
  * What is due now for one message (issue 12, "Dispatch"), decided from the notification's stream (the
@@ -31,7 +32,7 @@ import type { Snapshots } from './snapshots.ts';
  * A message whose service cannot be used (its driver gone, the service deleted with its credentials)
  * fails its attempt without a call, permanently.
  */
-export type DispatchStep = 'submitted' | 'expired' | 'lost' | 'deadline-passed' | 'not-due' | 'nothing' | 'raced' | 'missing';
+export type DispatchStep = 'submitted' | 'expired' | 'lost' | 'deadline-passed' | 'not-due' | 'nothing' | 'raced' | 'missing' | 'suppressed' | 'deferred';
 
 export type DispatchDeps = {
   eventStore: EventStore;
@@ -44,11 +45,16 @@ export type DispatchDeps = {
   /** an attempt without outcome older than this is taken as lost (above the longest call) */
   outcomeAfterMs: (connectAndReadMs: number) => number;
   log?: { warn(obj: object, msg: string): void };
+  /** the dispatch gate's customer policies (commands/hub/dispatch-gate.ts); absent: state, turn, due time and expiry only */
+  gate?: DispatchGate;
 };
 
 export const CALLBACK_PATH = '/comm/v1/callbacks/receipt';
 
-type Loaded = { state: Extract<NotificationState, { status: 'accepted' }>; revision: number; tenant: string; correlationId?: string; causationId?: string };
+type Loaded = { state: Extract<NotificationState, { status: 'accepted' }>; revision: number; tenant: string; correlationId?: string; causationId?: string; actor?: string };
+
+/** an operator's manual retry (commands/hub/operator.commands.ts): one MANUAL attempt, deduplicated by commandId */
+export type ManualAttempt = { Reason: string; commandId: string; actor: string; correlationId?: string };
 
 class Raced extends Error {}
 
@@ -74,7 +80,7 @@ export function createDispatchProcess(deps: DispatchDeps) {
 
   const context = (l: Loaded) => ({
     tenant: l.tenant,
-    actor: 'system:hub-dispatch',
+    actor: l.actor ?? 'system:hub-dispatch',
     ...(l.correlationId !== undefined && { correlationId: l.correlationId }),
     ...(l.causationId !== undefined && { causationId: l.causationId }),
   });
@@ -93,7 +99,7 @@ export function createDispatchProcess(deps: DispatchDeps) {
   const applyFresh = (stream: string, l: Loaded, command: NotificationCommand | NotificationCommand[], commandId: string) =>
     decide({ stream, command, commandId, now: now(), context: context(l) });
 
-  async function attempt(stream: string, l: Loaded, m: Message): Promise<DispatchStep> {
+  async function attempt(stream: string, l: Loaded, m: Message, manual?: ManualAttempt): Promise<DispatchStep> {
     const tenant = l.tenant;
     const n = l.state.notification;
     const snapshot = await deps.snapshots.get(tenant, n.SnapshotId);
@@ -105,7 +111,12 @@ export function createDispatchProcess(deps: DispatchDeps) {
     const ids = { AttemptId: randomUUID(), ClientRequestId: randomUUID(), CallbackId: callbackIdOf(tenant, m.MessageId, attemptNo, randomBytes(16).toString('base64url')) };
     const settings = service?.Settings ?? {};
     const callMs = (typeof settings.ConnectTimeoutMs === 'number' ? settings.ConnectTimeoutMs : 5000) + (typeof settings.ReadTimeoutMs === 'number' ? settings.ReadTimeoutMs : 10_000);
-    const start: NotificationCommand = { type: 'StartAttempt', MessageId: m.MessageId, ...ids, Kind: 'AUTO', OutcomeDueBy: new Date(Date.parse(now()) + deps.outcomeAfterMs(callMs)).toISOString(), now: now() };
+    const outcomeDueBy = new Date(Date.parse(now()) + deps.outcomeAfterMs(callMs)).toISOString();
+    const start: NotificationCommand =
+      manual === undefined
+        ? { type: 'StartAttempt', MessageId: m.MessageId, ...ids, Kind: 'AUTO', OutcomeDueBy: outcomeDueBy, now: now() }
+        : { type: 'StartManualAttempt', MessageId: m.MessageId, ...ids, OutcomeDueBy: outcomeDueBy, Reason: manual.Reason, now: now() };
+    const startId = manual?.commandId ?? `attempt/${ids.AttemptId}`;
 
     const unusable =
       service === undefined
@@ -118,10 +129,10 @@ export function createDispatchProcess(deps: DispatchDeps) {
     if (unusable !== undefined) {
       // nothing to call: the attempt and its failure in one append
       const outcome = classify({ kind: 'not-sent', permanent: true, message: unusable });
-      await applyOn(stream, l, [start, { type: 'RecordOutcome', MessageId: m.MessageId, AttemptId: ids.AttemptId, outcome, now: now() }], `attempt/${ids.AttemptId}`);
+      await applyOn(stream, l, [start, { type: 'RecordOutcome', MessageId: m.MessageId, AttemptId: ids.AttemptId, outcome, now: now() }], startId);
       return 'submitted';
     }
-    const started = await applyOn(stream, l, start, `attempt/${ids.AttemptId}`);
+    const started = await applyOn(stream, l, start, startId);
     let observation: Observation;
     try {
       observation = await driver!.deliver({
@@ -142,17 +153,66 @@ export function createDispatchProcess(deps: DispatchDeps) {
     const record: NotificationCommand = { type: 'RecordOutcome', MessageId: m.MessageId, AttemptId: ids.AttemptId, outcome, now: now() };
     try {
       // usually nothing came in during the call: decide on the state we left
-      await applyOn(stream, { ...l, state: started.state as Loaded['state'], revision: started.revision }, record, `outcome/${ids.AttemptId}`);
+      const after = await applyOn(stream, { ...l, state: started.state as Loaded['state'], revision: started.revision }, record, `outcome/${ids.AttemptId}`);
+      await settleQuota(l.tenant, after.state, m.MessageId);
     } catch (err) {
       if (!(err instanceof Raced)) throw err;
       // a receipt (or another writer) came first: decide on what the stream says now
-      await applyFresh(stream, l, record, `outcome/${ids.AttemptId}`);
+      const after = await applyFresh(stream, l, record, `outcome/${ids.AttemptId}`);
+      await settleQuota(l.tenant, after.state, m.MessageId);
     }
     return 'submitted';
   }
 
-  /** one step of a message's life, as its notification's stream says */
+  /**
+   * The dispatch gate's customer policies (commands/hub/dispatch-gate.ts), after state, turn, due time and
+   * expiry: null when the attempt may start (its quota slot, if any, is reserved); else what was recorded
+   * instead (SUPPRESSED with the reason, the due time moved by quiet hours, EXPIRED), never an attempt.
+   */
+  async function gateDenies(stream: string, l: Loaded, m: Message, at: string): Promise<DispatchStep | null> {
+    const d = await deps.gate!.claim({ tenant: l.tenant, state: l.state, message: m, now: at, kind: 'AUTO' });
+    switch (d.verdict) {
+      case 'PASS':
+        return null;
+      case 'NOT_DUE':
+        return 'not-due';
+      case 'EXPIRE': {
+        const r = await applyOn(stream, l, { type: 'Expire', MessageId: m.MessageId, now: at }, `expire/${m.MessageId}`);
+        await settleQuota(l.tenant, r.state, m.MessageId);
+        return 'expired';
+      }
+      case 'SUPPRESS': {
+        const r = await applyOn(stream, l, { type: 'SuppressByPolicy', MessageId: m.MessageId, Reason: d.reason, now: at }, `suppress/${m.MessageId}`);
+        await settleQuota(l.tenant, r.state, m.MessageId);
+        return 'suppressed';
+      }
+      case 'DEFER':
+        await applyOn(stream, l, { type: 'DeferForQuietHours', MessageId: m.MessageId, Until: d.until, now: at }, `defer/${m.MessageId}/${m.Attempts.length}/${d.until}`);
+        return 'deferred';
+    }
+  }
+
+  /** a message that ended with nothing accepted gives its quota slot back (a crash before this keeps it: never over the cap) */
+  async function settleQuota(tenant: string, state: unknown, messageId: string): Promise<void> {
+    const s = state as NotificationState;
+    if (deps.gate === undefined || s.status !== 'accepted') return;
+    await deps.gate.releaseIfUncommitted({ tenant, state: s, messageId, now: now() });
+  }
+
+  /**
+   * A step that raced is tried again on the fresh stream: the writer that came first may have been another
+   * message of the same notification (two PLANNED messages of one send dispatched side by side), which
+   * leaves this message's work undone; its due item would otherwise wait out its lease. The appends'
+   * expected revisions still keep a message from being called twice.
+   */
   async function advance(stream: string, messageId: string): Promise<DispatchStep> {
+    let step: DispatchStep = 'raced';
+    for (let i = 0; i < 5 && step === 'raced'; i++) step = await advanceOnce(stream, messageId);
+    return step;
+  }
+
+  /** one step of a message's life, as its notification's stream says */
+  async function advanceOnce(stream: string, messageId: string): Promise<DispatchStep> {
     try {
       const l = await load(stream);
       if (l === null) return 'missing';
@@ -166,10 +226,15 @@ export function createDispatchProcess(deps: DispatchDeps) {
         case 'dispatch':
         case 'retry':
           if (expiredAt(l.state, m, at)) {
-            await applyOn(stream, l, { type: 'Expire', MessageId: m.MessageId, now: at }, `expire/${m.MessageId}`);
+            const r = await applyOn(stream, l, { type: 'Expire', MessageId: m.MessageId, now: at }, `expire/${m.MessageId}`);
+            await settleQuota(l.tenant, r.state, m.MessageId);
             return 'expired';
           }
           if (!mayStartAutomatic(l.state, m, at)) return 'not-due';
+          if (deps.gate !== undefined) {
+            const denied = await gateDenies(stream, l, m, at);
+            if (denied !== null) return denied;
+          }
           return await attempt(stream, l, m);
         case 'lost-check': {
           const id = m.ActiveAttemptId!;
@@ -188,7 +253,25 @@ export function createDispatchProcess(deps: DispatchDeps) {
     }
   }
 
-  return { advance };
+  /**
+   * One MANUAL attempt (an operator's retry), on the state read now: AttemptStarted is appended with that
+   * revision (the decider rechecks eligibility), so of two concurrent requests only one calls; the caller
+   * checked replays, eligibility and the customer policies first. 'raced': the stream moved, check again.
+   */
+  async function manualAttempt(stream: string, messageId: string, manual: ManualAttempt): Promise<'submitted' | 'raced' | 'missing'> {
+    const l = await load(stream);
+    const m = l?.state.messages[messageId];
+    if (l === null || m === undefined) return 'missing';
+    try {
+      await attempt(stream, { ...l, actor: manual.actor, ...(manual.correlationId !== undefined && { correlationId: manual.correlationId }) }, m, manual);
+      return 'submitted';
+    } catch (err) {
+      if (err instanceof Raced) return 'raced';
+      throw err;
+    }
+  }
+
+  return { advance, manualAttempt };
 }
 
 export type DispatchProcess = ReturnType<typeof createDispatchProcess>;

@@ -12,6 +12,8 @@
  */
 export type HubSettings = {
   get(tenant: string, key: string): Promise<string | undefined>;
+  /** forgets kept values: one tenant's, or every tenant's with `*` (the cache bucket's clear) */
+  clear?(scope: string): void;
 };
 
 export type TenantTokens = {
@@ -46,6 +48,21 @@ export const SETTING = {
   timeZone: 'comm-hub.time-zone',
   clientId: 'comm-hub.auth.client-id',
   clientSecret: 'comm-hub.auth.client-secret',
+  // customer policies (README "Customer policies"): what a preference lookup gives when nothing allows
+  preferenceDefaultAllow: 'comm-hub.preference.default-allow',
+  // spec "Recovery properties" (README "Sweeps and the command worker")
+  commandWorkerEnabled: 'comm-hub.command-worker.enabled',
+  commandWorkerIntervalMs: 'comm-hub.command-worker.interval-ms',
+  commandWorkerStaleIntervalMs: 'comm-hub.command-worker.stale-interval-ms',
+  sweepEnabled: 'comm-hub.sweep.enabled',
+  sweepRetryIntervalMs: 'comm-hub.sweep.retry-interval-ms',
+  sweepScheduledIntervalMs: 'comm-hub.sweep.scheduled-interval-ms',
+  sweepExpiryIntervalMs: 'comm-hub.sweep.expiry-interval-ms',
+  sweepStaleIntervalMs: 'comm-hub.sweep.stale-interval-ms',
+  sweepReceiptTimeoutIntervalMs: 'comm-hub.sweep.receipt-timeout-interval-ms',
+  sweepAlertIntervalMs: 'comm-hub.sweep.alert-interval-ms',
+  // housekeeping's retention (spec: the business-config key, spelled `comm.hub.…`; README "Housekeeping")
+  housekeepingRetentionDays: 'comm.hub.housekeeping.retention-days',
 } as const;
 
 /** a numeric setting: the configured integer when it is one within [min, max], else the fallback */

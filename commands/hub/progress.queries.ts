@@ -72,6 +72,8 @@ export function createProgressQueries({ eventStore }: { eventStore: EventStore }
       ...(n.ExpiresAt !== undefined && { ExpiresAt: t(n.ExpiresAt) }),
       TimeZone: n.TimeZone,
       Completed: progress.Completed,
+      // housekeeping removed it from the read models (README "Housekeeping"); the log, read here, keeps it
+      ...(state.housekeptAt !== undefined && { HousekeptAt: t(state.housekeptAt) }),
       Counts: progress.Counts,
       Uncertain: progress.Uncertain,
       Messages: state.order.map((id) => messageSummary(state, state.messages[id]!)),

@@ -6,7 +6,7 @@ import { hubError } from '../../domain/hub/hub.errors.ts';
 import { isTimeZone } from '../../domain/hub/local-time.ts';
 import { maskPayload } from '../../domain/hub/masking.ts';
 import { notificationDecider, notificationStream } from '../../domain/hub/notification.decider.ts';
-import type { Acknowledgement, NotificationEvent, NotificationRecord, NotificationState } from '../../domain/hub/notification.model.ts';
+import type { Acknowledgement, NotificationEvent, NotificationRecord, NotificationState, PlannedMessage } from '../../domain/hub/notification.model.ts';
 import { languageFor, planMessages } from '../../domain/hub/plan.ts';
 import { normalizeSendRequest, requestFingerprint, type SendRequestInput } from '../../domain/hub/send-request.ts';
 import type { SnapshotContent } from '../../domain/hub/snapshot.ts';
@@ -41,6 +41,11 @@ import type { Snapshots } from './snapshots.ts';
  */
 export type SendResult = { status: 201 | 200; acknowledgement: Acknowledgement };
 
+/** a send request prepared for acceptance (or found accepted already: the replay's answer) */
+export type Prepared =
+  | { kind: 'replay'; result: SendResult }
+  | { kind: 'new'; stream: string; hash: string; notification: NotificationRecord; messages: PlannedMessage[]; acknowledgement: Acknowledgement };
+
 export type SenderDeps = {
   eventStore: EventStore;
   clock: Clock;
@@ -56,6 +61,8 @@ export type SenderDeps = {
 export const notificationIdFor = (tenant: string, requestId: string) => derivedId(`hub-notification/${tenant}/${requestId}`);
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+/** the request's normalized fingerprint hashed: what an equivalent replay shares (a TCC Try's repeat too) */
+export const requestHashOf = (input: SendRequestInput) => sha256(requestFingerprint(input));
 
 export function createSender(deps: SenderDeps) {
   const { eventStore, clock, config } = deps;
@@ -77,7 +84,11 @@ export function createSender(deps: SenderDeps) {
     return tz !== undefined && isTimeZone(tz) ? tz : deps.defaults.timeZone;
   }
 
-  async function send(tenant: string, input: SendRequestInput, ctx: CommandContext): Promise<SendResult> {
+  /**
+   * Rules 1–2 without the append: a replay's answer, or the notification prepared for acceptance (snapshot
+   * captured or reused). `send` appends it at once; a TCC Try keeps it in its command until Confirm.
+   */
+  async function prepare(tenant: string, input: SendRequestInput, ctx: CommandContext): Promise<Prepared> {
     const timeZone = await timeZoneOf(tenant);
     const normalized = normalizeSendRequest(input, timeZone);
     if (!normalized.ok) {
@@ -89,7 +100,7 @@ export function createSender(deps: SenderDeps) {
     const stream = notificationStream(tenant, notificationId);
 
     const existing = await eventStore.readStream(stream);
-    if (existing.length > 0) return replay(fold(notificationDecider, existing as unknown as NotificationEvent[]), hash);
+    if (existing.length > 0) return { kind: 'replay', result: replay(fold(notificationDecider, existing as unknown as NotificationEvent[]), hash) };
 
     const now = clock.now().toISOString();
     const definitions = await config.definitions.state(tenant, request.NotificationCode);
@@ -162,20 +173,37 @@ export function createSender(deps: SenderDeps) {
       AcceptedAt: now,
       Messages: plan.messages.map((m) => ({ MessageId: m.MessageId, Role: m.Role, Channel: m.Channel, State: m.State, ...(m.Reason !== undefined && { Reason: m.Reason }) })),
     };
+    return { kind: 'new', stream, hash, notification, messages: plan.messages, acknowledgement };
+  }
+
+  /**
+   * Rule 3: the prepared notification is ONE append with `no_stream`; a stream that is there by now (a
+   * concurrent send of the RequestId, or a TCC materialization run again after a crash) answers as a replay.
+   */
+  async function accept(tenant: string, p: Extract<Prepared, { kind: 'new' }>, ctx: CommandContext): Promise<SendResult> {
+    const now = clock.now().toISOString();
     const r = await handle({
-      stream,
-      command: { type: 'Accept', notification, messages: plan.messages, acknowledgement, now },
-      commandId: `send/${notificationId}`,
+      stream: p.stream,
+      command: { type: 'Accept', notification: p.notification, messages: p.messages, acknowledgement: p.acknowledgement, now },
+      // the content's hash is part of the command id (hence of the event ids): a concurrent send of the same
+      // RequestId with other content must meet a conflict (then 409), not an append the store would take for
+      // a retry of the same write because its event ids are already stored
+      commandId: `send/${p.notification.NotificationId}/${p.hash}`,
       now,
       context: { ...ctx, tenant },
       from: 'new',
     });
-    if (r.duplicate === true) return replay(r.state, hash);
-    deps.afterAccept?.(stream, plan.messages.filter((m) => m.State === 'PLANNED').map((m) => m.MessageId));
-    return { status: 201, acknowledgement };
+    if (r.duplicate === true) return replay(r.state, p.hash);
+    deps.afterAccept?.(p.stream, p.messages.filter((m) => m.State === 'PLANNED').map((m) => m.MessageId));
+    return { status: 201, acknowledgement: p.acknowledgement };
   }
 
-  return { send, timeZoneOf };
+  async function send(tenant: string, input: SendRequestInput, ctx: CommandContext): Promise<SendResult> {
+    const p = await prepare(tenant, input, ctx);
+    return p.kind === 'replay' ? p.result : accept(tenant, p, ctx);
+  }
+
+  return { send, prepare, accept, timeZoneOf };
 }
 
 async function loadAll<T>(ids: string[], get: (id: string) => Promise<T | undefined>): Promise<Map<string, T>> {

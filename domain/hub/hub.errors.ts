@@ -54,6 +54,59 @@ export const HUB_ERRORS = {
   'RECEIPT.INVALID': 400,
   /** X-Comm-Callback-Id names no attempt */
   'RECEIPT.UNKNOWN_CALLBACK': 404,
+
+  // previews, import/export, cache (domain/hub/preview.ts, config-bundle.ts; commands/hub/preview.queries.ts, config-bundle.commands.ts)
+  /** a preview's input is not usable (an inline context, content, a mask pattern) */
+  'PREVIEW.INVALID': 400,
+  /** previewContent got both a saved (ContextDefinitionId / SamplePayload) and an inline Context */
+  'PREVIEW.CONTEXT_MODE_CONFLICT': 400,
+  /** the bundle fails validation as a whole: nothing was imported */
+  'IMPORT.INVALID': 400,
+  /** another import holds the lock of a resource group the bundle touches */
+  'IMPORT.LOCKED': 409,
+  /** a write after the dry run was refused (a concurrent edit outside imports): details say how far it got */
+  'IMPORT.INCOMPLETE': 409,
+  /** the cache bucket named is not the hub's */
+  'CACHE.BUCKET_UNKNOWN': 404,
+
+  // operator actions and housekeeping (notification.operator.decide.ts, commands/hub/operator.commands.ts)
+  /** the action is not possible in the message's current state; details.Reason says why */
+  'OPERATOR.NOT_ELIGIBLE': 409,
+  /** a customer policy of the dispatch gate (quiet hours, preference, frequency cap) denies the manual retry: no attempt */
+  'OPERATOR.DENIED_BY_POLICY': 409,
+  'OPERATOR.INVALID': 400,
+  'HOUSEKEEPING.INVALID': 400,
+  /** the notification changed between the job's check and its removal (it is kept) */
+  'HOUSEKEEPING.NOT_ELIGIBLE': 409,
+
+  // customer policies (README "Customer policies"; preference, interaction, frequency-cap, frequency-quota, quiet-hours)
+  'PREFERENCE.INVALID': 400,
+  'PREFERENCE.NOT_FOUND': 404,
+  'INTERACTION.INVALID': 400,
+  'INTERACTION.NOT_FOUND': 404,
+  /** the InteractionId was recorded with other content */
+  'INTERACTION.EXISTS': 409,
+  /** handling an interaction already HANDLED or DISMISSED the other way */
+  'INTERACTION.STATE_CONFLICT': 409,
+  'FREQUENCY_CAP.INVALID': 400,
+  'FREQUENCY_CAP.NOT_FOUND': 404,
+  'QUIET_HOURS.INVALID': 400,
+  'QUIET_HOURS.NOT_FOUND': 404,
+  /** a reservation would exceed the recipient's frequency cap (the dispatch gate suppresses the message) */
+  'QUOTA.EXCEEDED': 409,
+
+  // TCC (README "TCC"; domain/hub/tcc.decider.ts)
+  'TCC.INVALID': 400,
+  /** Confirm of a branch no Try prepared */
+  'TCC.NOT_FOUND': 404,
+  /** the branch was cancelled (or rolled back before its Try: the tombstone refuses the late Try) */
+  'TCC.CANCELLED': 409,
+  /** Cancel of a confirmed branch */
+  'TCC.ALREADY_CONFIRMED': 409,
+  /** a Try of the same branch with other content */
+  'TCC.CONFLICT': 409,
+  /** a claim or completion by a worker whose lease was taken over (or after the command completed) */
+  'TCC.STALE_FENCE': 409,
 } as const satisfies ErrorCatalog;
 
 export type HubErrorCode = keyof typeof HUB_ERRORS;

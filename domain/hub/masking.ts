@@ -1,3 +1,4 @@
+import safeRegex from 'safe-regex2';
 import type { MaskMethod, SensitiveField } from './config.model.ts';
 import { parsePath, replaceAt } from './json-path.ts';
 
@@ -17,6 +18,10 @@ import { parsePath, replaceAt } from './json-path.ts';
  */
 export const MASK = '******';
 export const MAX_MASK_PATTERN_LENGTH = 200;
+/** REGEX masking runs on strings of at most this many characters; a longer string is masked FULL (over-masking is safe) */
+export const MAX_REGEX_MASK_INPUT = 1024;
+/** the most backtracking choices one match attempt of an accepted pattern may have (bounded repetitions × alternatives) */
+export const MAX_PATTERN_CHOICES = 1000;
 
 const stars = (n: number) => '*'.repeat(n);
 
@@ -34,7 +39,7 @@ function maskString(value: string, method: MaskMethod, pattern: RegExp | undefin
     case 'NAME':
       return value.replace(/\S+/g, (word) => `${word[0]}${stars(word.length - 1)}`);
     case 'REGEX':
-      return pattern === undefined ? stars(value.length) : value.replace(pattern, (m) => stars(m.length));
+      return pattern === undefined || value.length > MAX_REGEX_MASK_INPUT ? stars(value.length) : value.replace(pattern, (m) => stars(m.length));
   }
 }
 
@@ -47,17 +52,33 @@ function maskValue(value: unknown, method: MaskMethod, pattern: RegExp | undefin
 }
 
 /**
- * null when `pattern` is an acceptable REGEX mask pattern, else why not. Refused: backreferences,
- * lookaround, a quantified group that itself holds a quantifier or an alternation (`(a+)+`, `(a|aa)*`:
- * the shapes that backtrack exponentially), and patterns that do not compile.
+ * null when `pattern` is an acceptable REGEX mask pattern, else why not. The pattern runs on tenant payloads
+ * (every send), so it must not be able to backtrack catastrophically. Refused:
+ * - backreferences and lookaround (not regular; lookaround also hides repetition);
+ * - a quantified group that itself holds a quantifier or an alternation (`(a+)+`, `(a|aa)*`: exponential);
+ * - a star height above 1 as safe-regex2 measures it (a second opinion on nested repetition);
+ * - more than one unbounded quantifier (`*`, `+`, `{n,}`): two of them over overlapping characters
+ *   (`\d+\d+$`, `\s*\s*$`, `\w+@\w+`) backtrack polynomially; write the others bounded (`\w{1,64}@\w+`);
+ * - more than MAX_PATTERN_CHOICES backtracking choices per match attempt (the product of the bounded
+ *   repetitions' ranges and of the alternatives), so bounded repetition cannot multiply up either;
+ * - patterns that do not compile.
+ * With these, one match attempt is linear in the input times a constant, and REGEX masking runs on strings
+ * of at most MAX_REGEX_MASK_INPUT characters (a longer value is masked FULL): at most quadratic in a small n.
  */
 export function checkMaskPattern(pattern: unknown): string | null {
   if (typeof pattern !== 'string' || pattern.length === 0) return 'REGEX needs a Pattern';
   if (pattern.length > MAX_MASK_PATTERN_LENGTH) return `Pattern must be at most ${MAX_MASK_PATTERN_LENGTH} characters`;
   if (/\\[1-9]|\\k</.test(pattern)) return 'Pattern must not use backreferences';
   if (/\(\?<?[=!]/.test(pattern)) return 'Pattern must not use lookaround';
-  // a group followed by a quantifier whose body holds a quantifier or an alternation
-  const groups: number[] = [];
+  try {
+    new RegExp(pattern, 'g');
+  } catch (err) {
+    return `Pattern does not compile: ${err instanceof Error ? err.message : String(err)}`;
+  }
+  // groups and quantifiers, scanning past escapes and character classes
+  const groups: Array<{ open: number; branches: number }> = [{ open: -1, branches: 1 }];
+  let unbounded = 0;
+  let choices = 1;
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i];
     if (c === '\\') {
@@ -65,26 +86,48 @@ export function checkMaskPattern(pattern: unknown): string | null {
       continue;
     }
     if (c === '[') {
-      const close = pattern.indexOf(']', i + 2);
-      if (close > 0) i = close;
+      // a class: `]` right after `[` or `[^` is a literal
+      let j = i + 1;
+      if (pattern[j] === '^') j++;
+      if (pattern[j] === ']') j++;
+      while (j < pattern.length && pattern[j] !== ']') j += pattern[j] === '\\' ? 2 : 1;
+      i = j;
       continue;
     }
-    if (c === '(') groups.push(i);
+    if (c === '(') groups.push({ open: i, branches: 1 });
+    else if (c === '|') groups[groups.length - 1]!.branches++;
     else if (c === ')') {
-      const open = groups.pop();
-      if (open === undefined) continue;
+      const g = groups.pop();
+      if (g === undefined || groups.length === 0) continue;
+      choices *= g.branches;
       const next = pattern[i + 1];
       const quantified = next === '*' || next === '+' || next === '{' || next === '?';
-      const body = pattern.slice(open + 1, i).replace(/\\./g, 'x').replace(/\[[^\]]*\]/g, 'x');
-      if (quantified && next !== '?' && /[*+{|?]/.test(body.replace(/^\?:/, ''))) return 'Pattern must not repeat a group that itself repeats or alternates (catastrophic backtracking)';
-    }
+      const body = pattern.slice(g.open + 1, i).replace(/\\./g, 'x').replace(/\[[^\]]*\]/g, 'x');
+      if (quantified && next !== '?' && /[*+{|?]/.test(body.replace(/^\?(?::|<[A-Za-z_][A-Za-z0-9_]*>)/, ''))) {
+        return 'Pattern must not repeat a group that itself repeats or alternates (catastrophic backtracking)';
+      }
+    } else if (c === '*' || c === '+') {
+      if (pattern[i - 1] !== '(') unbounded++;
+      if (pattern[i + 1] === '?' || pattern[i + 1] === '+') i++;
+    } else if (c === '{') {
+      const m = /^\{(\d+)(,(\d*))?\}/.exec(pattern.slice(i));
+      if (m === null) continue;
+      if (m[2] !== undefined && (m[3] === undefined || m[3] === '')) unbounded++;
+      else if (m[3] !== undefined) choices *= Number(m[3]) - Number(m[1]) + 1;
+      i += m[0].length - 1;
+    } else if (c === '?' && pattern[i - 1] !== '(') choices *= 2;
   }
-  try {
-    new RegExp(pattern, 'g');
-  } catch (err) {
-    return `Pattern does not compile: ${err instanceof Error ? err.message : String(err)}`;
-  }
+  choices *= groups[0]!.branches;
+  if (!safeRegex(pattern, { limit: 25 })) return 'Pattern nests repetition (star height above 1: catastrophic backtracking)';
+  if (unbounded > 1) return 'Pattern may use at most one unbounded quantifier (*, +, {n,}); bound the others ({1,64}): two can backtrack polynomially';
+  if (choices > MAX_PATTERN_CHOICES) return `Pattern has too many backtracking choices (${choices}; at most ${MAX_PATTERN_CHOICES}): narrow the bounded repetitions`;
   return null;
+}
+
+/** a value masked with a method (previewMasking): strings by the method, other scalars as MASK, structures inside */
+export function maskWith(value: unknown, method: MaskMethod, pattern?: string): unknown {
+  const re = method === 'REGEX' && pattern !== undefined && checkMaskPattern(pattern) === null ? new RegExp(pattern, 'g') : undefined;
+  return maskValue(value, method, re);
 }
 
 /** violations of one sensitive-field declaration (field names relative to the declaration) */

@@ -30,14 +30,35 @@ import type { MessageState } from './notification.model.ts';
  *   uncertain, owning the turn).
  *
  * Part 2 adds: → SUPPRESSED by a policy at claim, manual retries, cancellation, quiet hours.
+ *
+ * Customer and timing controls (issue 13, domain/hub/dispatch-gate.ts, notification.gate.decide.ts):
+ * - PLANNED / SCHEDULED → SUPPRESSED: "PLANNED or SCHEDULED | claim | a policy denies (preference, cap) |
+ *   SUPPRESSED | no attempt created"; FAILED with a pending retry → SUPPRESSED likewise ("any non-terminal |
+ *   condition or policy outcome | SUPPRESSED").
+ * - PLANNED / SCHEDULED → SCHEDULED (due time moved): "SCHEDULED | due-time sweep or quiet-hours release |
+ *   release time before ExpiresAt | remains SCHEDULED until a claim passes | quiet hours move the due time".
+ * - FAILED → FAILED (later NextRetryTime): quiet hours "keep retries FAILED with a later due time".
+ *
+ * Operator actions (issue 13, domain/hub/notification.operator.decide.ts):
+ * - FAILED → SUBMITTED: "FAILED | manual retry | eligible; one explicit action | SUBMITTED | exactly one
+ *   MANUAL attempt" (only after the automatic cycle ended: FinalFailure; not uncertain, not expired, the
+ *   role's turn free).
+ * - PLANNED / SCHEDULED / WAITING / FAILED with a pending retry → CANCELLED: "unsent work | operator or
+ *   chain control | eligible, not in flight | CANCELLED".
+ * - PLANNED / SCHEDULED / WAITING / FAILED with a pending retry → SUPPRESSED (ROLE_COMPLETED_BY_OPERATOR):
+ *   "any non-terminal | condition or policy outcome | SUPPRESSED | includes remaining candidates after role
+ *   completion" (the operator completed the role).
+ * - SUBMITTED (uncertain) / ACCEPTED → DELIVERED or FAILED by a manual receipt: the "uncertain | late
+ *   receipt DELIVERED" and "uncertain | definite FAILED receipt" rows with operator evidence (Source
+ *   MANUAL; "an operator-verified failure does not restart automatic retry").
  */
 export const ALLOWED_TRANSITIONS: Readonly<Record<MessageState, readonly MessageState[]>> = {
-  PLANNED: ['SUBMITTED', 'EXPIRED'],
-  SCHEDULED: ['SUBMITTED', 'EXPIRED'],
-  WAITING: ['PLANNED', 'SCHEDULED', 'SUPPRESSED', 'EXPIRED'],
+  PLANNED: ['SUBMITTED', 'EXPIRED', 'CANCELLED', 'SUPPRESSED', 'SCHEDULED'],
+  SCHEDULED: ['SUBMITTED', 'EXPIRED', 'CANCELLED', 'SUPPRESSED', 'SCHEDULED'],
+  WAITING: ['PLANNED', 'SCHEDULED', 'SUPPRESSED', 'EXPIRED', 'CANCELLED'],
   SUBMITTED: ['SUBMITTED', 'ACCEPTED', 'FAILED', 'DELIVERED'],
   ACCEPTED: ['ACCEPTED', 'DELIVERED', 'FAILED'],
-  FAILED: ['SUBMITTED', 'EXPIRED'],
+  FAILED: ['SUBMITTED', 'EXPIRED', 'CANCELLED', 'SUPPRESSED', 'FAILED'],
   DELIVERED: [],
   SUPPRESSED: [],
   CANCELLED: [],

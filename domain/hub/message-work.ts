@@ -54,16 +54,20 @@ export function workAfter(event: NotificationEvent): Array<{ messageId: string; 
     }
     case 'MessageFailed':
       return [{ messageId: event.data.MessageId, work: event.data.NextRetryTime !== undefined ? { kind: 'retry', at: event.data.NextRetryTime } : null }];
+    case 'MessageDeferred':
+      return [{ messageId: event.data.MessageId, work: { kind: event.data.Work, at: event.data.Until } }];
     case 'MessagePromoted':
       return [{ messageId: event.data.MessageId, work: { kind: 'dispatch', at: event.data.DueAt } }];
     case 'MessageDelivered':
     case 'MessageUncertain':
     case 'MessageSuppressed':
     case 'MessageExpired':
+    case 'MessageCancelled':
       return [{ messageId: event.data.MessageId, work: null }];
     case 'AttemptObserved':
     case 'ReceiptIgnored':
     case 'AlertRaised':
+    case 'NotificationHousekept':
       return [];
   }
 }

@@ -18,7 +18,11 @@ import {
   type Source,
 } from './notification.model.ts';
 import { evolveNotification } from './notification.evolve.ts';
+import { afterFinalFailure, afterRoleCompleted, roleCandidates, type Live } from './notification.chain.ts';
 import { nextRetryTime } from './retry-policy.ts';
+import { decideOperator, type OperatorCommand } from './notification.operator.decide.ts';
+import { decideHousekeep, type HousekeepingCommand } from './notification.housekeeping.ts';
+import { decideGateCommand, type GateCommand } from './notification.gate.decide.ts';
 
 /**
  * The notification decider: acceptance, then every message's life per the spec's message state table
@@ -49,9 +53,17 @@ export type NotificationCommand =
   | { type: 'ApplyReceipt'; CallbackId: string; MessageId: string; Status: ReceiptStatus; ProviderRef?: string; Retryable?: boolean; now: string }
   | { type: 'RecordLostAttempt'; MessageId: string; AttemptId: string; now: string }
   | { type: 'PassReceiptDeadline'; MessageId: string; now: string }
-  | { type: 'Expire'; MessageId: string; now: string };
+  | { type: 'Expire'; MessageId: string; now: string }
+  /** operator actions: notification.operator.decide.ts */
+  | OperatorCommand
+  /** housekeeping: notification.housekeeping.ts */
+  | HousekeepingCommand
+  /** the dispatch gate's denials: notification.gate.decide.ts */
+  | GateCommand;
 
-type Live = Extract<NotificationState, { status: 'accepted' }>;
+export type { Live } from './notification.chain.ts';
+// the role's chain helpers live in notification.chain.ts (the operator and gate decide files use them too)
+export { afterFinalFailure, afterRoleCompleted, roleCandidates } from './notification.chain.ts';
 
 const RANK: Record<Evidence, number> = { ACCEPTED: 1, FAILED: 2, DELIVERED: 2 };
 
@@ -80,37 +92,6 @@ const attemptOf = (m: Message, attemptId: string): Attempt => {
 
 const stateConflict = (m: Message, what: string) =>
   hubError('MESSAGE.STATE_CONFLICT', `message ${m.MessageId} is ${m.State}${m.DeliveryUncertain ? ' (uncertain)' : ''}: ${what}`, { MessageId: m.MessageId, State: m.State });
-
-/** the FALLBACK candidates of the message's role, in OrderNo order (empty for ALL) */
-export function roleCandidates(state: Live, m: Message): Message[] {
-  if (m.Strategy !== 'FALLBACK') return [];
-  return state.order
-    .map((id) => state.messages[id]!)
-    .filter((x) => x.Role === m.Role && x.Strategy === 'FALLBACK')
-    .sort((a, b) => a.OrderNo - b.OrderNo || state.order.indexOf(a.MessageId) - state.order.indexOf(b.MessageId));
-}
-
-/** the role is complete: a candidate was delivered, or handed off under ACCEPTANCE_ONLY */
-const roleComplete = (candidates: Message[]) => candidates.some((c) => c.State === 'DELIVERED' || (c.State === 'ACCEPTED' && c.TrackingCompleted));
-
-/** success stops the remaining candidates (spec "Fallback"): the waiting ones are suppressed */
-function afterRoleCompleted(state: Live, m: Message, now: string): NotificationEvent[] {
-  return roleCandidates(state, m)
-    .filter((c) => c.MessageId !== m.MessageId && c.State === 'WAITING')
-    .map((c) => ({ type: 'MessageSuppressed', data: { MessageId: c.MessageId, Reason: 'ROLE_COMPLETED', At: now } }));
-}
-
-/**
- * A definite final failure: the next waiting candidate of a FALLBACK role gets the turn (PLANNED, or
- * SCHEDULED while its SendAt is ahead); with none left (or under ALL) the failure is a dead-letter
- * condition, recorded as an alert (publication to the event bridge is part 2's).
- */
-function afterFinalFailure(state: Live, m: Message, reason: string, attemptId: string | undefined, now: string): NotificationEvent[] {
-  const candidates = roleCandidates(state, m);
-  const next = roleComplete(candidates) ? undefined : candidates.find((c) => c.State === 'WAITING');
-  if (next !== undefined) return [{ type: 'MessagePromoted', data: { MessageId: next.MessageId, State: next.DueAt > now ? 'SCHEDULED' : 'PLANNED', DueAt: next.DueAt, After: m.MessageId, At: now } }];
-  return [{ type: 'AlertRaised', data: { MessageId: m.MessageId, ...(attemptId !== undefined && { AttemptId: attemptId }), Classification: 'DEFINITE_FINAL_FAILURE', Reason: reason, At: now } }];
-}
 
 function accepted(state: Live, m: Message, attemptId: string, source: Source, now: string, httpStatus?: number): NotificationEvent[] {
   const acceptanceOnly = m.ReceiptMode === 'ACCEPTANCE_ONLY';
@@ -337,6 +318,16 @@ export const notificationDecider: Decider<NotificationCommand, NotificationEvent
         const waiting = roleCandidates(live, m).filter((c) => c.State === 'WAITING');
         return [m, ...waiting].map((x) => ({ type: 'MessageExpired', data: { MessageId: x.MessageId, At: command.now } }) as NotificationEvent);
       }
+      case 'StartManualAttempt':
+      case 'CancelUnsent':
+      case 'RecordManualReceipt':
+      case 'CompleteRole':
+        return decideOperator(live, command);
+      case 'Housekeep':
+        return decideHousekeep(live, command);
+      case 'SuppressByPolicy':
+      case 'DeferForQuietHours':
+        return decideGateCommand(live, command);
     }
   },
 };

@@ -15,6 +15,7 @@ export function evolveNotification(state: NotificationState, event: Notification
     return { status: 'accepted', notification: Notification, acknowledgement: Acknowledgement, messages, order: Messages.map((p) => p.MessageId) };
   }
   if (state.status !== 'accepted') return state;
+  if (event.type === 'NotificationHousekept') return { ...state, housekeptAt: event.data.At };
   const m = state.messages[event.data.MessageId];
   if (m === undefined) return state;
   const at = event.data.At;
@@ -110,8 +111,19 @@ export function evolveNotification(state: NotificationState, event: Notification
     case 'MessagePromoted':
       next = { ...m, State: event.data.State, UpdatedAt: at };
       break;
-    case 'MessageSuppressed':
-      next = { ...m, State: 'SUPPRESSED', Reason: event.data.Reason, UpdatedAt: at };
+    case 'MessageSuppressed': {
+      // a FAILED message with a pending retry may be suppressed too (chain control): its retry goes
+      const { NextRetryTime: _n, ...rest } = m;
+      next = { ...rest, State: 'SUPPRESSED', Reason: event.data.Reason, UpdatedAt: at };
+      break;
+    }
+    case 'MessageCancelled': {
+      const { NextRetryTime: _n, ...rest } = m;
+      next = { ...rest, State: 'CANCELLED', Reason: event.data.Reason, UpdatedAt: at };
+      break;
+    }
+    case 'MessageDeferred':
+      next = event.data.Work === 'dispatch' ? { ...m, State: 'SCHEDULED', DueAt: event.data.Until, UpdatedAt: at } : { ...m, NextRetryTime: event.data.Until, UpdatedAt: at };
       break;
     case 'MessageExpired': {
       const { NextRetryTime: _n, ...rest } = m;

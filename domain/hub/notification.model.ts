@@ -156,25 +156,34 @@ export type UncertainCause = 'SERVER_ERROR' | 'READ_TIMEOUT' | 'CONNECTION' | 'L
 export type AlertClassification = 'DEFINITE_FINAL_FAILURE' | 'UNCERTAIN';
 export type ReceiptStatus = 'ACCEPTED' | 'DELIVERED' | 'FAILED';
 export type IgnoredReason = 'SUPERSEDED' | 'DUPLICATE' | 'OUTRANKED' | 'NOT_APPLICABLE' | 'ALREADY_FINAL' | 'TRACKING_COMPLETED';
-export type Source = 'RESPONSE' | 'RECEIPT';
+/** MANUAL: evidence an operator verified and recorded (a manual receipt, notification.operator.decide.ts) */
+export type Source = 'RESPONSE' | 'RECEIPT' | 'MANUAL';
+/** what backs a manual receipt (spec: the manual-receipt operation's fields VerificationReason and EvidenceReference) */
+export type Verification = { VerificationReason: string; EvidenceReference?: string };
 
 export type NotificationEvent =
   | { type: 'NotificationAccepted'; data: { Notification: NotificationRecord; Messages: PlannedMessage[]; Acknowledgement: Acknowledgement } }
-  | { type: 'AttemptStarted'; data: { MessageId: string; AttemptId: string; AttemptNo: number; Kind: AttemptKind; ClientRequestId: string; CallbackId: string; ServiceId: string; OutcomeDueBy?: string; At: string } }
+  | { type: 'AttemptStarted'; data: { MessageId: string; AttemptId: string; AttemptNo: number; Kind: AttemptKind; ClientRequestId: string; CallbackId: string; ServiceId: string; OutcomeDueBy?: string; Reason?: string; At: string } }
   | { type: 'MessageAccepted'; data: { MessageId: string; AttemptId: string; Source: Source; HttpStatus?: number; ReceiptDeadline?: string; TrackingCompleted: boolean; At: string } }
-  | { type: 'MessageDelivered'; data: { MessageId: string; AttemptId: string; Source: Source; ProviderRef?: string; At: string } }
+  | { type: 'MessageDelivered'; data: { MessageId: string; AttemptId: string; Source: Source; ProviderRef?: string; Verification?: Verification; At: string } }
   | {
       type: 'MessageFailed';
-      data: { MessageId: string; AttemptId: string; Source: Source; Definite: 'PERMANENT' | 'RETRYABLE'; Error: string; HttpStatus?: number; NextRetryTime?: string; Final: boolean; At: string };
+      data: { MessageId: string; AttemptId: string; Source: Source; Definite: 'PERMANENT' | 'RETRYABLE'; Error: string; HttpStatus?: number; NextRetryTime?: string; Final: boolean; Verification?: Verification; At: string };
     }
   | { type: 'MessageUncertain'; data: { MessageId: string; AttemptId: string; Cause: UncertainCause; Error?: string; HttpStatus?: number; At: string } }
   /** an answer that changes nothing (it came after a receipt, or for an attempt already settled) */
   | { type: 'AttemptObserved'; data: { MessageId: string; AttemptId: string; Outcome: string; HttpStatus?: number; Error?: string; At: string } }
   | { type: 'ReceiptIgnored'; data: { MessageId: string; AttemptId: string; CallbackId: string; Status: ReceiptStatus; ProviderRef?: string; Reason: IgnoredReason; At: string } }
   | { type: 'MessagePromoted'; data: { MessageId: string; State: 'PLANNED' | 'SCHEDULED'; DueAt: string; After: string; At: string } }
-  | { type: 'MessageSuppressed'; data: { MessageId: string; Reason: string; At: string } }
+  | { type: 'MessageSuppressed'; data: { MessageId: string; Reason: string; Note?: string; At: string } }
   | { type: 'MessageExpired'; data: { MessageId: string; At: string } }
-  | { type: 'AlertRaised'; data: { MessageId: string; AttemptId?: string; Classification: AlertClassification; Reason: string; At: string } };
+  /** quiet hours moved the message's due time (Work dispatch: SCHEDULED, DueAt) or its retry (Work retry: NextRetryTime); notification.gate.decide.ts */
+  | { type: 'MessageDeferred'; data: { MessageId: string; Work: 'dispatch' | 'retry'; Until: string; Reason: 'QUIET_HOURS'; At: string } }
+  | { type: 'AlertRaised'; data: { MessageId: string; AttemptId?: string; Classification: AlertClassification; Reason: string; At: string } }
+  /** an operator cancelled unsent work (notification.operator.decide.ts) */
+  | { type: 'MessageCancelled'; data: { MessageId: string; Reason: string; At: string } }
+  /** housekeeping removed the completed notification from the read side (the log keeps it; commands/hub/housekeeping.job.ts) */
+  | { type: 'NotificationHousekept'; data: { NotificationId: string; ArchivedTo?: string; At: string } };
 
 export type NotificationEventType = NotificationEvent['type'];
 
@@ -190,12 +199,15 @@ export const NOTIFICATION_EVENT_TYPES: readonly NotificationEventType[] = [
   'MessagePromoted',
   'MessageSuppressed',
   'MessageExpired',
+  'MessageDeferred',
   'AlertRaised',
+  'MessageCancelled',
+  'NotificationHousekept',
 ];
 
 export type NotificationState =
   | { status: 'none' }
-  | { status: 'accepted'; notification: NotificationRecord; acknowledgement: Acknowledgement; messages: Record<string, Message>; order: string[] };
+  | { status: 'accepted'; notification: NotificationRecord; acknowledgement: Acknowledgement; messages: Record<string, Message>; order: string[]; housekeptAt?: string };
 
 /** `<NotificationId>.m<n>` → the notification id; null when it is not a message id */
 export function notificationIdOfMessage(messageId: string): string | null {

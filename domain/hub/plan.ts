@@ -1,3 +1,4 @@
+import { attachmentsFor } from './attachments.ts';
 import { evaluateCondition } from './condition.ts';
 import {
   DEFAULT_RECEIPT_TIMEOUT_SECONDS,
@@ -165,7 +166,7 @@ export function planMessages(input: PlanInput): Plan {
     if (channel === undefined || !channel.Enabled) return notSendable('FAILED', 'CHANNEL_NOT_REGISTERED', `channel ${rule.Channel} is not registered (or disabled) in CommHubChannel`, { Recipient: recipient });
     const service = input.services.get(rule.ServiceId);
     if (service === undefined) return notSendable('FAILED', 'SERVICE_NOT_AVAILABLE', `no delivery service ${rule.ServiceId}`, { Recipient: recipient });
-    const attachments = request.Attachments.filter((a) => a.RoleFilter === undefined || a.RoleFilter.includes(rule.Role));
+    const attachments = attachmentsFor(request.Attachments, rule.Role);
     const capability = capabilityProblem(service, rule.Channel, template, attachments);
     if (capability !== null) return notSendable('FAILED', capability.reason, capability.detail, { Recipient: recipient });
 

@@ -1,3 +1,4 @@
+import { checkAttachments, normalizeAttachment, type AttachmentInput } from './attachments.ts';
 import { CHANNEL_CODE, CODE, LANGUAGE_ID, ROLE } from './config.model.ts';
 import type { Violation } from './hub.errors.ts';
 import { parseDateTime } from './local-time.ts';
@@ -14,13 +15,13 @@ import { canonicalJson } from './resource.decider.ts';
  *   SendAt when both are given;
  * - Recipients: role/channel pairs unique; each with an Address (RecipientId optional here: whether it is
  *   required depends on the rule's effective preference policy, decided per message);
- * - Attachments: at most 5 document references, each with a DocId;
+ * - Attachments: at most 5 document references (domain/hub/attachments.ts: DocId, DeliveryMode, ExpireDays, RoleFilter);
  * - OriginalNotificationId: a link only (a new RequestId and the current Payload are the caller's).
  * The old PreferenceExempt field is accepted and ignored: the effective PreferencePolicy decides.
  */
 export const MAX_REQUEST_ID = 64;
 export const MAX_PAYLOAD_BYTES = 64 * 1024;
-export const MAX_ATTACHMENTS = 5;
+export { MAX_ATTACHMENTS } from './attachments.ts';
 export const MAX_RECIPIENTS = 100;
 
 export type RecipientInput = { Role: string; Channel: string; RecipientId?: string; Address?: string };
@@ -36,7 +37,7 @@ export type SendRequestInput = {
   SendAt?: string;
   ExpiresAt?: string;
   Recipients?: RecipientInput[];
-  Attachments?: Array<{ DocId: string; DeliveryMode?: string; ExpireDays?: number; RoleFilter?: string | string[] }>;
+  Attachments?: AttachmentInput[];
   OriginalNotificationId?: string;
   /** no longer drives behavior (spec "Versioning") */
   PreferenceExempt?: unknown;
@@ -100,10 +101,9 @@ export function normalizeSendRequest(input: SendRequestInput, timeZone: string):
   });
 
   const attachments = input.Attachments ?? [];
-  if (attachments.length > MAX_ATTACHMENTS) v.push({ field: 'Attachments', message: `must have at most ${MAX_ATTACHMENTS} entries` });
+  if (!Array.isArray(attachments)) v.push({ field: 'Attachments', message: 'must be an array' });
+  else v.push(...checkAttachments(attachments));
   if (v.length > 0) return { ok: false, violations: v };
-
-  const roleFilter = (f: string | string[] | undefined) => (f === undefined ? undefined : Array.isArray(f) ? f : [f]);
   return {
     ok: true,
     request: {
@@ -117,10 +117,7 @@ export function normalizeSendRequest(input: SendRequestInput, timeZone: string):
       ...(sendAt !== undefined && { SendAt: sendAt }),
       ...(expiresAt !== undefined && { ExpiresAt: expiresAt }),
       Recipients: recipients.map((r) => ({ Role: r.Role, Channel: r.Channel, ...(r.RecipientId !== undefined && { RecipientId: r.RecipientId }), Address: r.Address!.trim() })),
-      Attachments: attachments.map((a) => {
-        const filter = roleFilter(a.RoleFilter);
-        return { DocId: a.DocId, ...(a.DeliveryMode !== undefined && { DeliveryMode: a.DeliveryMode }), ...(a.ExpireDays !== undefined && { ExpireDays: a.ExpireDays }), ...(filter && { RoleFilter: filter }) };
-      }),
+      Attachments: attachments.map(normalizeAttachment),
       ...(input.OriginalNotificationId !== undefined && { OriginalNotificationId: input.OriginalNotificationId }),
     },
   };

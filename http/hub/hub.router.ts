@@ -1,3 +1,6 @@
+import type { CustomerPolicies } from '../../commands/hub/customer-policy.commands.ts';
+import type { CustomerQueries } from '../../projections/hub/customer.projection.ts';
+import { createCustomerPolicyRouter } from './customer-policy.router.ts';
 import { Router } from 'express';
 import type { ConfigCommands } from '../../commands/hub/config.commands.ts';
 import type { DriverRegistry } from '../../commands/hub/driver.registry.ts';
@@ -15,6 +18,16 @@ import { HUB_OPENAPI_PATH } from './hub.paths.ts';
 import { createReceiptsRouter } from './receipts.router.ts';
 import { createSendRouter } from './send.router.ts';
 import { createSnapshotsRouter } from './snapshots.router.ts';
+import { createTccRouter } from './tcc.router.ts';
+import { createOperatorRouter } from './operator.router.ts';
+import type { OperatorCommands } from '../../commands/hub/operator.commands.ts';
+import type { HousekeepingJob } from '../../commands/hub/housekeeping.job.ts';
+import type { TccCommands } from '../../commands/hub/tcc.commands.ts';
+import { createPreviewRouter } from './preview.router.ts';
+import type { Previews } from '../../commands/hub/preview.queries.ts';
+import { createBundleRouter } from './bundle.router.ts';
+import type { ConfigBundleCommands } from '../../commands/hub/config-bundle.commands.ts';
+import type { CacheBucket } from '../../commands/hub/cache-bucket.commands.ts';
 
 /**
  * The notification hub's router (mounted at `/`): the business API under `/comm/v1` (send, progress,
@@ -33,6 +46,17 @@ export type HubRouterDeps = {
   drivers: DriverRegistry;
   snapshots: Snapshots;
   snapshotQueries: SnapshotQueries;
+  /** TCC branches of sends (issue 13) */
+  tcc?: TccCommands;
+  /** operator actions and the housekeeping job (issue 13) */
+  operator?: { commands: OperatorCommands; housekeeping: HousekeepingJob };
+  /** previews (issue 13) */
+  previews?: Previews;
+  /** configuration bundle export/import and the cache bucket clear (issue 13) */
+  bundle?: ConfigBundleCommands;
+  cacheBucket?: CacheBucket;
+  /** customer policies: preferences, interactions, frequency caps, quiet hours (issue 13) */
+  customer?: { policies: CustomerPolicies; queries: CustomerQueries };
 };
 
 export function createHubRouter(deps: HubRouterDeps): { router: Router; registry: RouteRegistry } {
@@ -43,6 +67,11 @@ export function createHubRouter(deps: HubRouterDeps): { router: Router; registry
   router.use(createReceiptsRouter({ receipts: deps.receipts, registry }));
   router.use(createConfigRouter({ commands: deps.config, queries: deps.configQueries, drivers: deps.drivers, bearer, registry, timeZoneOf: deps.sender.timeZoneOf }));
   router.use(createSnapshotsRouter({ snapshots: deps.snapshots, queries: deps.snapshotQueries, bearer, registry }));
+  if (deps.customer !== undefined) router.use(createCustomerPolicyRouter({ ...deps.customer, bearer, registry, timeZoneOf: deps.sender.timeZoneOf }));
+  if (deps.tcc !== undefined) router.use(createTccRouter({ tcc: deps.tcc, bearer, registry }));
+  if (deps.operator !== undefined) router.use(createOperatorRouter({ operator: deps.operator.commands, housekeeping: deps.operator.housekeeping, bearer, registry }));
+  if (deps.previews !== undefined) router.use(createPreviewRouter({ previews: deps.previews, bearer, registry }));
+  if (deps.bundle !== undefined && deps.cacheBucket !== undefined) router.use(createBundleRouter({ bundle: deps.bundle, cacheBucket: deps.cacheBucket, bearer, registry }));
   let document: ReturnType<typeof openApiDocument> | undefined;
   router.get(HUB_OPENAPI_PATH, (_req, res) => {
     document ??= openApiDocument('Notification hub (connecthub)', registry);

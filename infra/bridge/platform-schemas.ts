@@ -26,6 +26,7 @@ export const PLATFORM_SCHEMA_IDS = {
   createUser: '100000000000001',
   createProduct: '100000000000002',
   jobAlter: '100000000000003',
+  commhubDeadLetter: '100000000000004',
 } as const;
 
 const str = (description: string, extra: Record<string, unknown> = {}) => ({ type: 'string', description, ...extra });
@@ -148,6 +149,46 @@ export function platformSchemaDocuments(): PlatformSchemaDocument[] {
             durationMs: { type: 'integer', format: 'int64', minimum: 0, nullable: true, description: 'run time so far' },
             retryCount: { type: 'integer', format: 'int32', minimum: 0, description: 'retries done' },
             recipients: { type: 'array', items: str('mail address', { format: 'email' }), description: 'extra alert recipients' },
+          },
+        },
+      }),
+    },
+    {
+      // the notification hub's dead-letter alert (README "Dead-letter alerts"; commands/hub/alert.publisher.ts)
+      schemaId: PLATFORM_SCHEMA_IDS.commhubDeadLetter,
+      name: 'Notification hub dead-letter alert',
+      source: 'commhub:alert',
+      eventType: 'commhub:alert:DeadLetter',
+      document: cloudEventsDocument({
+        title: 'commhub:alert:DeadLetter',
+        version: '1.0.0',
+        description:
+          'A notification message reached a dead-letter condition: a definite final failure (no retry, no fallback left) or an uncertain outcome (submission or final receipt not confirmed by its deadline). At-least-once: consumers dedupe by id.',
+        eventType: 'commhub:alert:DeadLetter',
+        dataName: 'DeadLetter',
+        data: {
+          type: 'object',
+          required: ['AlertId', 'Classification', 'Tenant', 'NotificationId', 'MessageId', 'Reason', 'RaisedAt'],
+          properties: {
+            AlertId: str('the alert’s id (also the CloudEvent id): the same alert always has the same id'),
+            Classification: str('what kind of dead letter', { enum: ['DEFINITE_FINAL_FAILURE', 'UNCERTAIN'] }),
+            Cause: str('UNCERTAIN: why', { enum: ['SERVER_ERROR', 'READ_TIMEOUT', 'CONNECTION', 'LOST', 'RECEIPT_DEADLINE'], nullable: true }),
+            Reason: str('human-readable reason'),
+            Tenant: str('the tenant'),
+            NotificationId: str('the notification'),
+            RequestId: str('the send request’s RequestId'),
+            NotificationCode: str('the notification code'),
+            MessageId: str('the message'),
+            Role: str('the recipient role'),
+            Channel: str('the channel'),
+            State: str('the message state when the alert was raised'),
+            AttemptId: str('the attempt concerned', { nullable: true }),
+            AttemptNo: { type: 'integer', minimum: 1, nullable: true, description: 'its number' },
+            HttpStatus: { type: 'integer', nullable: true, description: 'the receiver’s answer, if any' },
+            SenderApp: str('caller attribution', { nullable: true }),
+            RefType: str('business correlation', { nullable: true }),
+            RefNumber: str('business correlation', { nullable: true }),
+            RaisedAt: str('when the hub raised the alert (ISO instant)', { format: 'date-time' }),
           },
         },
       }),

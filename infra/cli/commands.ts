@@ -1,5 +1,6 @@
 import type { CliCommand } from './cli-kit.ts';
 import { hubEmailReceiverCommand } from './hub-email-receiver.command.ts';
+import { hubHousekeepingCommand } from './hub-housekeeping.command.ts';
 import { keysCommand } from './keys.command.ts';
 import { projectionsCommand } from './projections.command.ts';
 import { rebuildCommand } from './rebuild.command.ts';
@@ -20,4 +21,5 @@ export const cliCommands = (): CliCommand[] => [
   keysCommand,
   workflowCommand,
   hubEmailReceiverCommand,
+  hubHousekeepingCommand,
 ];

@@ -32,6 +32,11 @@ options:
     const { values } = parse(args, { services: { type: 'string' }, workers: { type: 'boolean' }, 'no-workers': { type: 'boolean' } }, { command: 'start' });
     if (values.workers === true && values['no-workers'] === true) throw new UsageError('--workers and --no-workers exclude each other', 'start');
     const services = values.services !== undefined ? parseServices(values.services) : SERVICES;
+    // the shipped start configuration turns the hub's recovery sweeps on (the spec's source default of
+    // comm-hub.sweep.enabled is false): HUB_SWEEP_ENABLED=false, or the property per tenant, turns them off
+    const sweeps = io.env.HUB_SWEEP_ENABLED === undefined || io.env.HUB_SWEEP_ENABLED === '' ? 'true' : io.env.HUB_SWEEP_ENABLED;
+    io.env.HUB_SWEEP_ENABLED = sweeps;
+    process.env.HUB_SWEEP_ENABLED = sweeps;
     const cfg = loadConfig(io.env);
     const log = createLogger(cfg);
     const platform = await startPlatform({
@@ -63,6 +68,9 @@ options:
         `  public base URL : ${base}`,
         `  services        : ${services.join(', ') || 'none (worker process)'}`,
         `  workers         : ${values['no-workers'] === true ? 'off' : 'on'}`,
+        ...(services.includes('hub') || values['no-workers'] !== true
+          ? [`  hub sweeps      : ${sweeps === 'true' ? 'on' : 'off'} (comm-hub.sweep.enabled; HUB_SWEEP_ENABLED=${sweeps === 'true' ? 'false to turn them off' : 'true to turn them on'})`]
+          : []),
         `  event store     : ${kinds.eventStore}${kinds.eventStore === 'sqlite' ? ` (${cfg.dataDir})` : ''}`,
         `  read store      : ${kinds.readStore}`,
         `  code            : ${compiled() ? 'compiled (dist/)' : 'TypeScript sources (tsx)'}`,

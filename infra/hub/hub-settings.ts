@@ -23,5 +23,9 @@ export function createHubSettings(o: { configCenter: ConfigCenter; clock: Clock;
       cache.set(id, { value, until: now + ttl });
       return value;
     },
+    clear(scope) {
+      if (scope === '*') return cache.clear();
+      for (const id of [...cache.keys()]) if (id.startsWith(`${scope}\n`)) cache.delete(id);
+    },
   };
 }

@@ -31,6 +31,16 @@ export type HubConfig = {
   tokenScope: string | undefined;
   /** HUB_CONFIG_CACHE_MS: how long a process keeps configuration it read (the definition cache); its own writes drop entries at once */
   configCacheMs: number;
+  /** HUB_SWEEP_ENABLED: `comm-hub.sweep.enabled`'s process default (spec: false; `platform start` sets true unless told otherwise) */
+  sweepEnabled: boolean;
+  /** HUB_COMMAND_WORKER_ENABLED, _INTERVAL_MS, _STALE_INTERVAL_MS: `comm-hub.command-worker.*` (true, 5000, 60000); the intervals size the engine, read at start */
+  commandWorkerEnabled: boolean;
+  commandWorkerIntervalMs: number;
+  commandWorkerStaleIntervalMs: number;
+  /** HUB_PREFERENCE_DEFAULT_ALLOW: `comm-hub.preference.default-allow`'s default (spec: false) */
+  preferenceDefaultAllow: boolean;
+  /** HUB_HOUSEKEEPING_RETENTION_DAYS: `comm.hub.housekeeping.retention-days`'s default (90; -1 disables housekeeping) */
+  housekeepingRetentionDays: number;
 };
 
 export function loadHubConfig(env: NodeJS.ProcessEnv, platform: Pick<Config, 'publicBaseUrl'>): HubConfig {
@@ -44,6 +54,12 @@ export function loadHubConfig(env: NodeJS.ProcessEnv, platform: Pick<Config, 'pu
       return fallback;
     }
     return n;
+  };
+  const bool = (name: string, fallback: boolean) => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (raw !== 'true' && raw !== 'false') problems.push(`${name} must be true or false, got "${raw}"`);
+    return raw === 'true';
   };
   const timeZone = env.HUB_TIME_ZONE || 'UTC';
   if (!isTimeZone(timeZone)) problems.push(`HUB_TIME_ZONE must be an IANA time zone (Europe/Berlin), got "${timeZone}"`);
@@ -70,7 +86,14 @@ export function loadHubConfig(env: NodeJS.ProcessEnv, platform: Pick<Config, 'pu
     clientSecret,
     tokenScope: env.HUB_TOKEN_SCOPE || undefined,
     configCacheMs: int('HUB_CONFIG_CACHE_MS', 1000, 0, 3_600_000),
+    sweepEnabled: bool('HUB_SWEEP_ENABLED', false),
+    commandWorkerEnabled: bool('HUB_COMMAND_WORKER_ENABLED', true),
+    commandWorkerIntervalMs: int('HUB_COMMAND_WORKER_INTERVAL_MS', 5000, 10, 3_600_000),
+    commandWorkerStaleIntervalMs: int('HUB_COMMAND_WORKER_STALE_INTERVAL_MS', 60_000, 1000, 86_400_000),
+    preferenceDefaultAllow: env.HUB_PREFERENCE_DEFAULT_ALLOW === 'true',
+    housekeepingRetentionDays: int('HUB_HOUSEKEEPING_RETENTION_DAYS', 90, -1, 36_500),
   };
+  if (env.HUB_PREFERENCE_DEFAULT_ALLOW !== undefined && env.HUB_PREFERENCE_DEFAULT_ALLOW !== '' && !['true', 'false'].includes(env.HUB_PREFERENCE_DEFAULT_ALLOW)) problems.push('HUB_PREFERENCE_DEFAULT_ALLOW must be true or false');
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }

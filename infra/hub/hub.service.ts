@@ -2,6 +2,10 @@ import { createConfigCenter } from '../../commands/bridge/config-center.commands
 import { createSecretBox } from '../../commands/bridge/secret.box.ts';
 import { createConfigCommands } from '../../commands/hub/config.commands.ts';
 import { createDispatchProcess } from '../../commands/hub/dispatch.process.ts';
+import { createDispatchGate } from '../../commands/hub/dispatch-gate.ts';
+import { createQuotaReleaseReactor, QUOTA_RELEASE_REACTOR } from '../../commands/hub/quota-release.reactor.ts';
+import { createCustomerPolicies } from '../../commands/hub/customer-policy.commands.ts';
+import { createCustomerQueries } from '../../projections/hub/customer.projection.ts';
 import { createDispatchWorker, createInlineDispatch, type DispatchDueItem } from '../../commands/hub/dispatch.worker.ts';
 import type { CommDeliveryDriver } from '../../commands/hub/driver.contracts.ts';
 import { createDriverRegistry } from '../../commands/hub/driver.registry.ts';
@@ -11,6 +15,10 @@ import { createProgressQueries } from '../../commands/hub/progress.queries.ts';
 import { createReceipts } from '../../commands/hub/receipts.commands.ts';
 import { createSender } from '../../commands/hub/send.commands.ts';
 import { createSnapshots } from '../../commands/hub/snapshots.ts';
+import { createPreviews } from '../../commands/hub/preview.queries.ts';
+import { createConfigBundle } from '../../commands/hub/config-bundle.commands.ts';
+import { createCacheBucket } from '../../commands/hub/cache-bucket.commands.ts';
+import { createConfigCacheConsumer } from '../../commands/hub/config-cache.consumer.ts';
 import { createTenantTokenCache } from '../../commands/hub/tenant-token.cache.ts';
 import { createHubRouter } from '../../http/hub/hub.router.ts';
 import { createConfigQueries } from '../../projections/hub/config.projection.ts';
@@ -24,6 +32,9 @@ import { createOutboundHttpClient } from '../net/outbound-http.client.ts';
 import type { PlatformService, ServiceDeps } from '../platform-service.ts';
 import { loadHubConfig, type HubConfig } from './hub.config.ts';
 import { createHubSettings } from './hub-settings.ts';
+import { createHubRecovery } from './hub-recovery.ts';
+import { createOperatorCommands } from '../../commands/hub/operator.commands.ts';
+import { createHubHousekeeping } from './housekeeping.archive.ts';
 
 export type HubServiceDeps = ServiceDeps & {
   /** the hub's process configuration (default: from the environment) */
@@ -65,6 +76,10 @@ export function createHubService(deps: HubServiceDeps): PlatformService {
         [SETTING.timeZone]: hub.timeZone,
         [SETTING.clientId]: hub.clientId,
         [SETTING.clientSecret]: hub.clientSecret,
+        [SETTING.sweepEnabled]: String(hub.sweepEnabled),
+        [SETTING.commandWorkerEnabled]: String(hub.commandWorkerEnabled),
+        [SETTING.preferenceDefaultAllow]: String(hub.preferenceDefaultAllow),
+        [SETTING.housekeepingRetentionDays]: String(hub.housekeepingRetentionDays),
       },
     });
 
@@ -83,6 +98,7 @@ export function createHubService(deps: HubServiceDeps): PlatformService {
 
   const configCommands = createConfigCommands({ eventStore, clock, drivers, sealer: secretSealer, cacheMs: hub.configCacheMs });
   const snapshots = createSnapshots({ eventStore });
+  const gate = createDispatchGate({ eventStore, settings, defaultTimeZone: hub.timeZone });
   const dispatch = createDispatchProcess({
     eventStore,
     clock,
@@ -93,6 +109,7 @@ export function createHubService(deps: HubServiceDeps): PlatformService {
     // an attempt is lost only once its call is surely over: the lease, or the call's own timeouts and a margin
     outcomeAfterMs: (callMs) => Math.max(hub.dispatchLeaseMs, callMs + 5000),
     log: hubLog.child({ worker: 'hub.dispatch' }),
+    gate,
   });
   const engine = createDispatchWorker({
     items: liveCollection<DispatchDueItem>(readStore, DISPATCH_PROJECTION, 'due'),
@@ -126,6 +143,8 @@ export function createHubService(deps: HubServiceDeps): PlatformService {
     defaults: { timeZone: hub.timeZone, maxRenderedLength: hub.maxRenderedLength },
     afterAccept: inline,
   });
+  // TCC and the command worker, dead-letter alerts into the event bridge, the sweeps (issue 13)
+  const recovery = createHubRecovery({ deps, hub, settings, sender, dispatch, log: hubLog });
 
   const { router, registry } = createHubRouter({
     bearer: deps.identity.bearer,
@@ -137,15 +156,23 @@ export function createHubService(deps: HubServiceDeps): PlatformService {
     drivers,
     snapshots,
     snapshotQueries: createSnapshotQueries(readStore),
+    tcc: recovery.tcc,
+    operator: { commands: createOperatorCommands({ eventStore, clock, dispatch, gate }), housekeeping: createHubHousekeeping({ deps, settings, retentionDays: hub.housekeepingRetentionDays }) },
+    previews: createPreviews({ config: configCommands, settings, defaults: { maxRenderedLength: hub.maxRenderedLength } }),
+    bundle: createConfigBundle({ eventStore, clock, config: configCommands, queries: createConfigQueries(readStore), drivers }),
+    cacheBucket: createCacheBucket({ eventStore, clock, cache: configCommands.cache, settings }),
+    customer: { policies: createCustomerPolicies({ eventStore, clock, settings }), queries: createCustomerQueries(readStore) },
   });
 
   return {
     name: 'hub',
     router,
     registry,
-    reactors: [],
-    engines: [worker],
-    caches: [],
+    // customer policies: a message that ended with nothing committed gives its quota slot back (README "Customer policies")
+    reactors: [createQuotaReleaseReactor({ eventStore, readStore, clock, gate, log: hubLog.child({ worker: QUOTA_RELEASE_REACTOR }) })],
+    engines: [worker, ...recovery.engines],
+    // the definition cache follows the log in every process that builds the hub (commands/hub/config-cache.consumer.ts)
+    caches: [createConfigCacheConsumer({ eventStore, cache: configCommands.cache, onClear: (scope) => settings.clear?.(scope) })],
     timers: [],
     seed: async () => undefined,
     close: async () => undefined,

@@ -19,7 +19,8 @@ export const snapshotsProjection: Projection = {
   name: SNAPSHOTS_PROJECTION,
   version: 1,
   categories: [SNAPSHOT_CATEGORY, NOTIFICATION_CATEGORY],
-  eventTypes: ['SnapshotCaptured', 'NotificationAccepted'],
+  // NotificationHousekept: housekeeping removed the notification from the read side (README "Housekeeping")
+  eventTypes: ['SnapshotCaptured', 'NotificationAccepted', 'NotificationHousekept'],
   collections: {
     snapshots: { indexes: [{ name: 'by_definition', fields: { tenant: 1, DefinitionId: 1, CapturedAt: -1 } }] },
     uses: { indexes: [{ name: 'by_snapshot', fields: { tenant: 1, SnapshotId: 1, AcceptedAt: -1 } }] },
@@ -27,7 +28,11 @@ export const snapshotsProjection: Projection = {
   async apply(events, store) {
     for (const recorded of events) {
       const tenant = recorded.metadata.tenant;
-      const e = recorded as unknown as SnapshotEvent | Extract<NotificationEvent, { type: 'NotificationAccepted' }>;
+      const e = recorded as unknown as SnapshotEvent | Extract<NotificationEvent, { type: 'NotificationAccepted' | 'NotificationHousekept' }>;
+      if (e.type === 'NotificationHousekept') {
+        await store.collection<SnapshotUseDoc>('uses').delete(`${tenant}/${e.data.NotificationId}`);
+        continue;
+      }
       if (e.type === 'SnapshotCaptured') {
         const s = e.data;
         await store.collection<SnapshotDoc>('snapshots').upsert({

@@ -182,7 +182,7 @@ test('commands: a derived 15-digit id, the same on a retry; a tenant cannot take
 
 test('platform schemas: one per pre-set event type, seeded idempotently', async () => {
   const docs = platformSchemaDocuments();
-  assert.equal(docs.map((d) => d.eventType), ['iam:User:CreateUser', 'product:Product:CreateProduct', 'batchv2:Alter:JobAlter']);
+  assert.equal(docs.map((d) => d.eventType), ['iam:User:CreateUser', 'product:Product:CreateProduct', 'batchv2:Alter:JobAlter', 'commhub:alert:DeadLetter']);
   const again = await seedPlatformSchemas({ eventStore, clock });
   assert.equal(again, { created: [], versionsAdded: [] });
   const reader = createSchemaReader({ eventStore });

@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { extract } from '../../../domain/hub/extraction.ts';
 import { parsePath, selectAll } from '../../../domain/hub/json-path.ts';
-import { checkMaskPattern, maskPayload } from '../../../domain/hub/masking.ts';
+import { checkMaskPattern, MASK, maskPayload, maskWith, MAX_REGEX_MASK_INPUT } from '../../../domain/hub/masking.ts';
 import { render } from '../../../domain/hub/render.ts';
 
 const payload = {
@@ -35,7 +35,43 @@ test('a path to an object masks every scalar inside; a path that is not there ch
 
 test('REGEX patterns that can backtrack catastrophically are refused', () => {
   for (const bad of ['(a+)+$', '(a|aa)*', '(\\w+\\s?)*x', '(?=a)', '(a)\\1', '(x{2,})+']) assert.type(checkMaskPattern(bad), 'string', bad);
-  for (const good of ['\\d{4}', '[A-Z]{2}\\d+', '(ab)+', '\\w+@\\w+']) assert.is(checkMaskPattern(good), null, good);
+  for (const good of ['\\d{4}', '[A-Z]{2}\\d+', '(ab)+', '\\w{1,64}@\\w+']) assert.is(checkMaskPattern(good), null, good);
+});
+
+test('known ReDoS patterns are refused: nested quantifiers, overlapping alternation under a quantifier, polynomial runs', () => {
+  const known = [
+    '^(a+)+$', // the classic
+    '([a-zA-Z]+)*', // OWASP
+    '(a|aa)+', // OWASP: overlapping alternation
+    '(a|a?)+', // OWASP
+    '(.*a){12}', // OWASP: x > 10
+    '^(([a-z])+.)+[A-Z]([a-z])+$', // OWASP: Java class name
+    '^([a-zA-Z0-9])(([\\-.]|[_]+)?([a-zA-Z0-9]+))*(@){1}[a-z0-9]+[.]{1}(([a-z]{2,3})|([a-z]{2,3}[.]{1}[a-z]{2,3}))$', // OWASP: e-mail validation
+    '(?:x+x+)+y', // non-capturing group does not hide it
+    '(?<n>\\w+)*z', // nor a named group
+    '\\d+\\d+$', // polynomial: two overlapping unbounded runs
+    '\\s*\\s*$', // polynomial (trim-like)
+    '^\\s+|\\s+$', // the trim regex of CVE-2020-7662-style reports
+    '\\w+@\\w+', // two unbounded runs
+    '\\d{1,100}\\d{1,100}x', // bounded, but 10,000 choices per attempt
+    '(a|b|c|d|e|f|g|h|i|j)(a|b|c|d|e|f|g|h|i|j)(a|b|c|d|e|f|g|h|i|j)(a|b|c|d|e|f|g|h|i|j)',
+  ];
+  for (const bad of known) assert.type(checkMaskPattern(bad), 'string', bad);
+  // what a tenant reasonably masks stays possible
+  for (const good of ['\\d{4}', '\\d(?:\\d{3})', '[0-9]{6,}', 'DE\\d{2}[0-9 ]{10,30}', '(?:\\+49|0)1\\d{2,3}', '[^@\\s]{1,64}@', '\\b\\d{3}-\\d{2}-\\d{4}\\b']) {
+    assert.is(checkMaskPattern(good), null, good);
+  }
+});
+
+test('REGEX masking of a long value masks it FULL; an accepted pattern on an adversarial value finishes', () => {
+  const long = '1'.repeat(MAX_REGEX_MASK_INPUT + 1);
+  assert.is(maskWith(long, 'REGEX', '\\d{4}'), '*'.repeat(long.length));
+  // the worst input for the one unbounded run allowed: a run of digits with no terminator, at the size cap
+  const worst = '1'.repeat(MAX_REGEX_MASK_INPUT);
+  assert.is(maskWith(worst, 'REGEX', '[0-9]{6,}x'), worst);
+  assert.is(maskWith('call 1234-5678', 'REGEX', '\\d{4}'), 'call ****-****');
+  assert.is(maskWith('jane@example.com', 'EMAIL'), 'j***@example.com');
+  assert.is(maskWith(42, 'FULL'), MASK);
 });
 
 test('paths: members, quoted names, indexes, wildcards; filters and scripts are refused', () => {

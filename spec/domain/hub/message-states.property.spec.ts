@@ -35,6 +35,10 @@ const action = fc.oneof(
   fc.record({ kind: fc.constant('answer' as const), message: fc.nat(3), observation: fc.constantFrom(...observations) }),
   fc.record({ kind: fc.constant('receipt' as const), message: fc.nat(3), attempt: fc.nat(5), status: fc.constantFrom('ACCEPTED', 'DELIVERED', 'FAILED' as const), retryable: fc.boolean() }),
   fc.record({ kind: fc.constant('wait' as const), seconds: fc.integer({ min: 0, max: 4000 }) }),
+  // operator actions (notification.operator.decide.ts): refused ones change nothing
+  fc.record({ kind: fc.constant('operator' as const), message: fc.nat(3), op: fc.constantFrom('retry', 'cancel', 'cancelAll', 'verifyDelivered', 'verifyFailed', 'completeRole') }),
+  // the dispatch gate's denials at a claim (domain/hub/dispatch-gate.ts): suppressed by a policy, or deferred by quiet hours
+  fc.record({ kind: fc.constant('gate' as const), message: fc.nat(3), suppress: fc.boolean(), seconds: fc.integer({ min: 1, max: 30_000 }) }),
 );
 
 const setup = fc.record({
@@ -129,6 +133,31 @@ test('random receiver behaviour never leaves a message in a state the table does
               }
             } else if (work.kind === 'lost-check') run({ type: 'RecordLostAttempt', MessageId: m.MessageId, AttemptId: m.ActiveAttemptId!, now: iso() });
             else run({ type: 'PassReceiptDeadline', MessageId: m.MessageId, now: iso() });
+            break;
+          }
+          case 'gate': {
+            const m = messageAt(a.message);
+            const work = nextWork(m);
+            if (work === null || work.at > iso() || (work.kind !== 'dispatch' && work.kind !== 'retry') || !mayStartAutomatic(state, m, iso())) break;
+            if (a.suppress) run({ type: 'SuppressByPolicy', MessageId: m.MessageId, Reason: 'PREFERENCE_OPTED_OUT', now: iso() });
+            else {
+              // as the gate: the release, at most ExpiresAt
+              const release = new Date(now + a.seconds * 1000).toISOString();
+              const expires = state.notification.ExpiresAt;
+              run({ type: 'DeferForQuietHours', MessageId: m.MessageId, Until: expires !== undefined && release >= expires ? expires : release, now: iso() });
+            }
+            break;
+          }
+          case 'operator': {
+            const m = messageAt(a.message);
+            const at = iso();
+            if (a.op === 'retry') {
+              seq++;
+              run({ type: 'StartManualAttempt', MessageId: m.MessageId, AttemptId: `a${seq}`, ClientRequestId: `c${seq}`, CallbackId: `cb${seq}`, OutcomeDueBy: new Date(now + 60_000).toISOString(), Reason: 'op', now: at });
+            } else if (a.op === 'cancel') run({ type: 'CancelUnsent', MessageId: m.MessageId, Reason: 'op', now: at });
+            else if (a.op === 'cancelAll') run({ type: 'CancelUnsent', Reason: 'op', now: at });
+            else if (a.op === 'completeRole') run({ type: 'CompleteRole', MessageId: m.MessageId, Reason: 'op', now: at });
+            else run({ type: 'RecordManualReceipt', MessageId: m.MessageId, Status: a.op === 'verifyDelivered' ? 'DELIVERED' : 'FAILED', VerificationReason: 'op', now: at });
             break;
           }
           case 'answer': {

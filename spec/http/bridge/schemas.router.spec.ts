@@ -12,7 +12,7 @@ import { BRIDGE_ADMIN_BASE, BRIDGE_ADMIN_SCOPE } from '../../../http/bridge/brid
 import { createSchemasRouter } from '../../../http/bridge/schemas.router.ts';
 import { openApiDocument } from '../../../http/core/openapi.ts';
 import { createRouteRegistry } from '../../../http/core/route-registry.ts';
-import { PLATFORM_SCHEMA_IDS, seedPlatformSchemas } from '../../../infra/bridge/platform-schemas.ts';
+import { PLATFORM_SCHEMA_IDS, platformSchemaDocuments, seedPlatformSchemas } from '../../../infra/bridge/platform-schemas.ts';
 import { manualClock } from '../../../infra/core/clock.port.ts';
 import { loadConfig } from '../../../infra/core/config.ts';
 import { createIdentityService } from '../../../infra/identity/identity.service.ts';
@@ -282,7 +282,8 @@ test('list: own and platform schemas, paged, with owner and bus filters', async 
   assert.equal(claims.versions.map((v: { version: string }) => v.version), ['1.0.0', '2.0.0']);
   assert.is(claims.latestVersion, '2.0.0');
   r = await call('GET', '/schemas?owner=platform&limit=2&offset=1', tokens.acme);
-  assert.equal([r.body.total, r.body.items.length, r.body.limit, r.body.offset], [4, 2, 2, 1]);
+  // the seeded platform schemas and the one this spec added
+  assert.equal([r.body.total, r.body.items.length, r.body.limit, r.body.offset], [platformSchemaDocuments().length + 1, 2, 2, 1]);
   assert.ok(r.body.items.every((s: { platform: boolean }) => s.platform));
   r = await call('GET', '/schemas?owner=own&bus=claims', tokens.acme);
   assert.equal(r.body.items.map((s: { schemaId: string }) => s.schemaId), ['300000000000001']);

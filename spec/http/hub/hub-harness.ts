@@ -21,7 +21,9 @@ export type HubPlatform = IdentityPlatform & {
 
 export async function startHubPlatform(o: { env?: Record<string, string> } = {}): Promise<HubPlatform> {
   // the hub reads its own settings from the environment when it is built
-  Object.assign(process.env, { HUB_DISPATCH_POLL_MS: '20', HUB_CLIENT_ID: PLATFORM_HUB_CLIENT, HUB_CLIENT_SECRET: SECRET, ...o.env });
+  // comm-hub.preference.default-allow is false by default (spec): the part-1 specs store no preferences and
+  // their definitions RESPECT them, so the harness allows by default; customer-policies.spec.ts sets false
+  Object.assign(process.env, { HUB_DISPATCH_POLL_MS: '20', HUB_CLIENT_ID: PLATFORM_HUB_CLIENT, HUB_CLIENT_SECRET: SECRET, HUB_PREFERENCE_DEFAULT_ALLOW: 'true', ...o.env });
   const ctx = await startIdentityPlatform({ redirectUri: 'http://127.0.0.1/callback' });
   const spec = { tenant: 'platform', actor: 'spec' };
   for (const tenant of TENANTS) await ctx.commands.createTenant({ code: tenant, name: tenant.toUpperCase() }, spec, `spec/tenant/${tenant}`);

@@ -1,0 +1,160 @@
+import { createHash } from 'node:crypto';
+import { fold, type Decider } from '../../domain/core/decider.ts';
+import type { DomainEvent } from '../../domain/core/event.ts';
+import { frequencyCapDecider, frequencyCapsStream, type FrequencyCap } from '../../domain/hub/frequency-cap.decider.ts';
+import { quotaDecider, quotaStream, usage } from '../../domain/hub/frequency-quota.decider.ts';
+import { hubError } from '../../domain/hub/hub.errors.ts';
+import { interactionDecider, interactionStream, preferenceChangeOf, type Interaction, type InteractionInput } from '../../domain/hub/interaction.decider.ts';
+import { ANY_CLASS, effectivePreference, preferenceDecider, preferenceStream, type Preference, type PreferenceAnswer, type PreferenceDecision, type PreferenceKey } from '../../domain/hub/preference.decider.ts';
+import { quietHoursDecider, quietHoursStream, type ChannelQuietHours } from '../../domain/hub/quiet-hours.ts';
+import type { Clock } from '../../infra/core/clock.port.ts';
+import type { EventStore } from '../../infra/core/event-store.port.ts';
+import { commandHandler, type CommandContext } from '../core/command-handler.ts';
+import { SETTING, type HubSettings } from './hub.contracts.ts';
+
+/**
+ * The customer-policy commands and live reads (README "Customer policies"): preferences, interactions,
+ * frequency caps, quiet hours and a recipient's quota usage. Reads by key come from the streams (live);
+ * listings (a recipient's preferences, interactions) from the `hub.customer` read model.
+ *
+ * Recording an OPT_OUT / OPT_IN interaction sets the preference in the same request, after the
+ * interaction is stored, with a command id derived from the InteractionId: the interaction resent (same
+ * id, same content) re-applies it idempotently, so a crash between the two appends is repaired by the
+ * sender's retry (README: senders retry until they get 2xx).
+ */
+export type CustomerPolicyDeps = { eventStore: EventStore; clock: Clock; settings: HubSettings };
+
+async function load<C, E extends DomainEvent, S>(eventStore: EventStore, decider: Decider<C, E, S>, stream: string): Promise<{ state: S; revision: number }> {
+  const events = await eventStore.readStream(stream);
+  return { state: fold(decider, events as unknown as E[]), revision: events.length - 1 };
+}
+
+/**
+ * the command id of a recorded interaction: its id and content (a resend with the same content is a replay;
+ * other content under the same id is decided, and refused as INTERACTION.EXISTS)
+ */
+const contentHash = (i: object) => createHash('sha256').update(JSON.stringify(Object.entries(i).sort(([a], [b]) => a.localeCompare(b)))).digest('hex').slice(0, 32);
+
+export function createCustomerPolicies(deps: CustomerPolicyDeps) {
+  const { eventStore } = deps;
+  const now = () => deps.clock.now().toISOString();
+  const prefs = commandHandler(eventStore, preferenceDecider);
+  const interactions = commandHandler(eventStore, interactionDecider);
+  const caps = commandHandler(eventStore, frequencyCapDecider);
+  const quiet = commandHandler(eventStore, quietHoursDecider);
+  const ctxOf = (tenant: string, ctx: CommandContext): CommandContext => ({ ...ctx, tenant });
+
+  async function preference(tenant: string, key: PreferenceKey): Promise<Preference | null> {
+    return (await load(eventStore, preferenceDecider, preferenceStream(tenant, key))).state.preference;
+  }
+
+  async function setPreference(tenant: string, key: PreferenceKey, decision: PreferenceDecision, ctx: CommandContext, commandId: string, interactionId?: string): Promise<Preference> {
+    const at = now();
+    const r = await prefs({
+      stream: preferenceStream(tenant, key),
+      command: { type: 'SetPreference', key, Decision: decision, Source: interactionId === undefined ? 'API' : 'INTERACTION', ...(interactionId !== undefined && { InteractionId: interactionId }), now: at },
+      commandId,
+      now: at,
+      context: ctxOf(tenant, ctx),
+    });
+    return r.state.preference!;
+  }
+
+  return {
+    preferences: {
+      get: preference,
+      set: (tenant: string, key: PreferenceKey, decision: PreferenceDecision, ctx: CommandContext, commandId: string) => setPreference(tenant, key, decision, ctx, commandId),
+      async remove(tenant: string, key: PreferenceKey, ctx: CommandContext, commandId: string): Promise<void> {
+        const at = now();
+        await prefs({ stream: preferenceStream(tenant, key), command: { type: 'RemovePreference', key, now: at }, commandId, now: at, context: ctxOf(tenant, ctx) });
+      },
+      /** what the dispatch gate would answer now for a recipient, channel and class (RESPECT policy) */
+      async effective(tenant: string, key: PreferenceKey): Promise<PreferenceAnswer> {
+        const [exact, channelWide, allow] = await Promise.all([
+          key.NotificationClass === ANY_CLASS ? Promise.resolve(null) : preference(tenant, key),
+          preference(tenant, { ...key, NotificationClass: ANY_CLASS }),
+          deps.settings.get(tenant, SETTING.preferenceDefaultAllow),
+        ]);
+        return effectivePreference(exact, channelWide, allow === 'true');
+      },
+    },
+    interactions: {
+      async get(tenant: string, id: string): Promise<Interaction | null> {
+        return (await load(eventStore, interactionDecider, interactionStream(tenant, id))).state.interaction;
+      },
+      /** records it (201 first time, or the stored one on an equivalent resend) and applies an OPT_OUT / OPT_IN to the preference */
+      async record(tenant: string, given: Omit<InteractionInput, 'ReceivedAt'> & { ReceivedAt?: string }, ctx: CommandContext): Promise<{ interaction: Interaction; created: boolean; preference?: Preference }> {
+        const at = now();
+        const input: InteractionInput = { ...given, ReceivedAt: given.ReceivedAt ?? at };
+        const r = await interactions({ stream: interactionStream(tenant, input.InteractionId), command: { type: 'RecordInteraction', interaction: input, now: at }, commandId: `interaction/${input.InteractionId}/${contentHash(given)}`, now: at, context: ctxOf(tenant, ctx) });
+        const change = preferenceChangeOf(input);
+        const preference = change === null ? undefined : await setPreference(tenant, change.key, change.Decision, { ...ctx, causationId: input.InteractionId }, `interaction/${input.InteractionId}/preference`, input.InteractionId);
+        return { interaction: r.state.interaction!, created: r.events.length > 0 && !r.replayed, ...(preference !== undefined && { preference }) };
+      },
+      async handle(tenant: string, id: string, resolution: 'HANDLED' | 'DISMISSED', note: string | undefined, by: string, ctx: CommandContext, commandId: string): Promise<Interaction> {
+        const at = now();
+        const r = await interactions({
+          stream: interactionStream(tenant, id),
+          command: { type: 'HandleInteraction', InteractionId: id, Resolution: resolution, By: by, ...(note !== undefined && { Note: note }), now: at },
+          commandId,
+          now: at,
+          context: ctxOf(tenant, ctx),
+        });
+        return r.state.interaction!;
+      },
+    },
+    frequencyCaps: {
+      async list(tenant: string): Promise<Array<FrequencyCap & { UpdatedAt: string }>> {
+        const { state } = await load(eventStore, frequencyCapDecider, frequencyCapsStream(tenant));
+        return Object.values(state.caps).sort((a, b) => a.Category.localeCompare(b.Category));
+      },
+      async save(tenant: string, cap: FrequencyCap, ctx: CommandContext, commandId: string): Promise<FrequencyCap & { UpdatedAt: string }> {
+        const at = now();
+        const r = await caps({ stream: frequencyCapsStream(tenant), command: { type: 'SaveFrequencyCap', cap, now: at }, commandId, now: at, context: ctxOf(tenant, ctx) });
+        return r.state.caps[cap.Category]!;
+      },
+      async remove(tenant: string, category: string, ctx: CommandContext, commandId: string): Promise<void> {
+        const at = now();
+        await caps({ stream: frequencyCapsStream(tenant), command: { type: 'RemoveFrequencyCap', Category: category, now: at }, commandId, now: at, context: ctxOf(tenant, ctx) });
+      },
+      /** a recipient's reservations in the longest configured window, and the usage against each cap now */
+      async usage(tenant: string, recipientId: string) {
+        const at = now();
+        const [{ state: quota }, { state: capState }] = await Promise.all([load(eventStore, quotaDecider, quotaStream(tenant, recipientId)), load(eventStore, frequencyCapDecider, frequencyCapsStream(tenant))]);
+        const list = Object.values(capState.caps);
+        const longest = Math.max(0, ...list.map((c) => c.WindowSeconds));
+        const from = new Date(Date.parse(at) - longest * 1000).toISOString();
+        return {
+          RecipientId: recipientId,
+          Caps: list.map((c) => ({ Category: c.Category, Limit: c.Limit, WindowSeconds: c.WindowSeconds, Used: usage(quota, c, at) })),
+          Reservations: Object.values(quota.reservations)
+            .filter((r) => r.At > from)
+            .sort((a, b) => a.At.localeCompare(b.At)),
+        };
+      },
+    },
+    quietHours: {
+      async list(tenant: string): Promise<Array<ChannelQuietHours & { UpdatedAt: string }>> {
+        const { state } = await load(eventStore, quietHoursDecider, quietHoursStream(tenant));
+        return Object.values(state.channels).sort((a, b) => a.Channel.localeCompare(b.Channel));
+      },
+      async get(tenant: string, channel: string): Promise<ChannelQuietHours & { UpdatedAt: string }> {
+        const { state } = await load(eventStore, quietHoursDecider, quietHoursStream(tenant));
+        const h = state.channels[channel];
+        if (h === undefined) throw hubError('QUIET_HOURS.NOT_FOUND', `no quiet hours for channel ${channel}`, { Channel: channel });
+        return h;
+      },
+      async save(tenant: string, hours: ChannelQuietHours, ctx: CommandContext, commandId: string): Promise<ChannelQuietHours & { UpdatedAt: string }> {
+        const at = now();
+        const r = await quiet({ stream: quietHoursStream(tenant), command: { type: 'SaveQuietHours', hours, now: at }, commandId, now: at, context: ctxOf(tenant, ctx) });
+        return r.state.channels[hours.Channel]!;
+      },
+      async remove(tenant: string, channel: string, ctx: CommandContext, commandId: string): Promise<void> {
+        const at = now();
+        await quiet({ stream: quietHoursStream(tenant), command: { type: 'RemoveQuietHours', Channel: channel, now: at }, commandId, now: at, context: ctxOf(tenant, ctx) });
+      },
+    },
+  };
+}
+
+export type CustomerPolicies = ReturnType<typeof createCustomerPolicies>;

@@ -1,0 +1,39 @@
+import type { Message, NotificationEvent, NotificationState } from './notification.model.ts';
+
+/**
+ * A role's chain of candidates (spec "Fallback"), shared by the notification decider and the decide files
+ * of its commands (notification.operator.decide.ts, notification.gate.decide.ts) without an import cycle.
+ */
+export type Live = Extract<NotificationState, { status: 'accepted' }>;
+
+/** the FALLBACK candidates of the message's role, in OrderNo order (empty for ALL) */
+export function roleCandidates(state: Live, m: Message): Message[] {
+  if (m.Strategy !== 'FALLBACK') return [];
+  return state.order
+    .map((id) => state.messages[id]!)
+    .filter((x) => x.Role === m.Role && x.Strategy === 'FALLBACK')
+    .sort((a, b) => a.OrderNo - b.OrderNo || state.order.indexOf(a.MessageId) - state.order.indexOf(b.MessageId));
+}
+
+/** the role is complete: a candidate was delivered, or handed off under ACCEPTANCE_ONLY */
+export const roleComplete = (candidates: Message[]) => candidates.some((c) => c.State === 'DELIVERED' || (c.State === 'ACCEPTED' && c.TrackingCompleted));
+
+/** success stops the remaining candidates (spec "Fallback"): the waiting ones are suppressed */
+export function afterRoleCompleted(state: Live, m: Message, now: string): NotificationEvent[] {
+  return roleCandidates(state, m)
+    .filter((c) => c.MessageId !== m.MessageId && c.State === 'WAITING')
+    .map((c) => ({ type: 'MessageSuppressed', data: { MessageId: c.MessageId, Reason: 'ROLE_COMPLETED', At: now } }));
+}
+
+/**
+ * A definite final failure: the next waiting candidate of a FALLBACK role gets the turn (PLANNED, or
+ * SCHEDULED while its SendAt is ahead); with none left (or under ALL) the failure is a dead-letter
+ * condition, recorded as an alert (publication to the event bridge is part 2's).
+ */
+export function afterFinalFailure(state: Live, m: Message, reason: string, attemptId: string | undefined, now: string): NotificationEvent[] {
+  const candidates = roleCandidates(state, m);
+  const next = roleComplete(candidates) ? undefined : candidates.find((c) => c.State === 'WAITING');
+  if (next !== undefined) return [{ type: 'MessagePromoted', data: { MessageId: next.MessageId, State: next.DueAt > now ? 'SCHEDULED' : 'PLANNED', DueAt: next.DueAt, After: m.MessageId, At: now } }];
+  return [{ type: 'AlertRaised', data: { MessageId: m.MessageId, ...(attemptId !== undefined && { AttemptId: attemptId }), Classification: 'DEFINITE_FINAL_FAILURE', Reason: reason, At: now } }];
+}
+
