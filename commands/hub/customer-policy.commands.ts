@@ -18,9 +18,9 @@ import { SETTING, type HubSettings } from './hub.contracts.ts';
  * listings (a recipient's preferences, interactions) from the `hub.customer` read model.
  *
  * Recording an OPT_OUT / OPT_IN interaction sets the preference in the same request, after the
- * interaction is stored, with a command id derived from the InteractionId: the interaction resent (same
- * id, same content) re-applies it idempotently, so a crash between the two appends is repaired by the
- * sender's retry (README: senders retry until they get 2xx).
+ * interaction is stored, with a command id derived from the InteractionId (the immediate answer shows it);
+ * the checkpointed reactor commands/hub/interaction-preference.reactor.ts applies every recorded
+ * interaction's change with the same command id, so a crash between the two appends only delays it.
  */
 export type CustomerPolicyDeps = { eventStore: EventStore; clock: Clock; settings: HubSettings };
 
@@ -60,7 +60,19 @@ export function createCustomerPolicies(deps: CustomerPolicyDeps) {
     return r.state.preference!;
   }
 
+  /**
+   * An OPT_OUT / OPT_IN interaction's preference change, idempotent: its command id is derived from the
+   * InteractionId, so the request's own call and the `hub.interaction-preference` reactor (which applies every
+   * recorded interaction, covering a crash between the two appends) set it once between them.
+   */
+  async function applyInteraction(tenant: string, interaction: InteractionInput, ctx: CommandContext): Promise<Preference | undefined> {
+    const change = preferenceChangeOf(interaction);
+    if (change === null) return undefined;
+    return setPreference(tenant, change.key, change.Decision, { ...ctx, causationId: interaction.InteractionId }, `interaction/${interaction.InteractionId}/preference`, interaction.InteractionId);
+  }
+
   return {
+    applyInteraction,
     preferences: {
       get: preference,
       set: (tenant: string, key: PreferenceKey, decision: PreferenceDecision, ctx: CommandContext, commandId: string) => setPreference(tenant, key, decision, ctx, commandId),
@@ -87,8 +99,7 @@ export function createCustomerPolicies(deps: CustomerPolicyDeps) {
         const at = now();
         const input: InteractionInput = { ...given, ReceivedAt: given.ReceivedAt ?? at };
         const r = await interactions({ stream: interactionStream(tenant, input.InteractionId), command: { type: 'RecordInteraction', interaction: input, now: at }, commandId: `interaction/${input.InteractionId}/${contentHash(given)}`, now: at, context: ctxOf(tenant, ctx) });
-        const change = preferenceChangeOf(input);
-        const preference = change === null ? undefined : await setPreference(tenant, change.key, change.Decision, { ...ctx, causationId: input.InteractionId }, `interaction/${input.InteractionId}/preference`, input.InteractionId);
+        const preference = await applyInteraction(tenant, r.state.interaction!, ctx);
         return { interaction: r.state.interaction!, created: r.events.length > 0 && !r.replayed, ...(preference !== undefined && { preference }) };
       },
       async handle(tenant: string, id: string, resolution: 'HANDLED' | 'DISMISSED', note: string | undefined, by: string, ctx: CommandContext, commandId: string): Promise<Interaction> {

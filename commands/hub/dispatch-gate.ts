@@ -33,8 +33,6 @@ export type DispatchGate = {
   claim(input: { tenant: string; state: AcceptedNotification; message: Message; now: string; kind: GateKind }): Promise<GateDecision>;
   /** after an outcome: releases the message's slot when it ended without any accepted or uncertain attempt */
   releaseIfUncommitted(input: { tenant: string; state: AcceptedNotification; messageId: string; now: string }): Promise<boolean>;
-  /** the facts the gate would read for a message (diagnostics, eligibility views) */
-  facts(tenant: string, state: AcceptedNotification, message: Message): Promise<GateFacts>;
 };
 
 const SYSTEM = 'system:hub-dispatch-gate';
@@ -113,7 +111,6 @@ export function createDispatchGate(deps: DispatchGateDeps): DispatchGate {
   }
 
   return {
-    facts,
     async claim({ tenant, state, message, now, kind }) {
       const decision = evaluateDispatchGate({ state, message, now, kind, facts: await facts(tenant, state, message) });
       if (decision.verdict !== 'PASS' || decision.reserve === null) return decision;

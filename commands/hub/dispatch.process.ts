@@ -13,6 +13,7 @@ import type { ConfigCommands } from './config.commands.ts';
 import type { DriverRegistry } from './driver.registry.ts';
 import type { Snapshots } from './snapshots.ts';
 import type { DispatchGate } from './dispatch-gate.ts';
+import type { HubSwitch } from './hub-switch.ts';
 
 /**
  * What is due now for one message (issue 12, "Dispatch"), decided from the notification's stream (the
@@ -32,7 +33,7 @@ import type { DispatchGate } from './dispatch-gate.ts';
  * A message whose service cannot be used (its driver gone, the service deleted with its credentials)
  * fails its attempt without a call, permanently.
  */
-export type DispatchStep = 'submitted' | 'expired' | 'lost' | 'deadline-passed' | 'not-due' | 'nothing' | 'raced' | 'missing' | 'suppressed' | 'deferred';
+export type DispatchStep = 'submitted' | 'expired' | 'lost' | 'deadline-passed' | 'not-due' | 'nothing' | 'raced' | 'missing' | 'suppressed' | 'deferred' | 'held';
 
 export type DispatchDeps = {
   eventStore: EventStore;
@@ -47,6 +48,8 @@ export type DispatchDeps = {
   log?: { warn(obj: object, msg: string): void };
   /** the dispatch gate's customer policies (commands/hub/dispatch-gate.ts); absent: state, turn, due time and expiry only */
   gate?: DispatchGate;
+  /** `comm-hub.enabled` (commands/hub/hub-switch.ts): off, a tenant's dispatch and retry steps are held ('held'); absent: always on */
+  hubSwitch?: HubSwitch;
 };
 
 export const CALLBACK_PATH = '/comm/v1/callbacks/receipt';
@@ -192,6 +195,12 @@ export function createDispatchProcess(deps: DispatchDeps) {
     }
   }
 
+  /** after a refused start: the stream as it is now decides whether the message's slot goes back */
+  async function releaseIfEnded(stream: string, messageId: string): Promise<void> {
+    const fresh = await load(stream);
+    if (fresh !== null) await settleQuota(fresh.tenant, fresh.state, messageId);
+  }
+
   /** a message that ended with nothing accepted gives its quota slot back (a crash before this keeps it: never over the cap) */
   async function settleQuota(tenant: string, state: unknown, messageId: string): Promise<void> {
     const s = state as NotificationState;
@@ -225,6 +234,8 @@ export function createDispatchProcess(deps: DispatchDeps) {
       switch (work.kind) {
         case 'dispatch':
         case 'retry':
+          // the hub switched off for the tenant: nothing of the step runs (the caller pushes its item back)
+          if (deps.hubSwitch !== undefined && !(await deps.hubSwitch.enabled(l.tenant))) return 'held';
           if (expiredAt(l.state, m, at)) {
             const r = await applyOn(stream, l, { type: 'Expire', MessageId: m.MessageId, now: at }, `expire/${m.MessageId}`);
             await settleQuota(l.tenant, r.state, m.MessageId);
@@ -234,6 +245,14 @@ export function createDispatchProcess(deps: DispatchDeps) {
           if (deps.gate !== undefined) {
             const denied = await gateDenies(stream, l, m, at);
             if (denied !== null) return denied;
+            try {
+              return await attempt(stream, l, m);
+            } catch (err) {
+              // the slot was reserved and the start refused or raced (a cancel, an expiry came first): a message
+              // that ended without a committed attempt gives it back now (the quota-release reactor also would)
+              await releaseIfEnded(stream, m.MessageId);
+              throw err;
+            }
           }
           return await attempt(stream, l, m);
         case 'lost-check': {

@@ -2,6 +2,7 @@ import type { Clock } from '../../infra/core/clock.port.ts';
 import type { Collection } from '../../infra/core/read-store.port.ts';
 import { createWorkEngine, type DueItem, type WorkEngine, type WorkEngineLog } from '../core/work-engine.ts';
 import type { DispatchProcess } from './dispatch.process.ts';
+import { holdDueItem } from './hub-switch.ts';
 
 /**
  * The hub's dispatch worker on the core's work engine: the due items of the `hub.dispatch` read model
@@ -36,7 +37,8 @@ export function createDispatchWorker(deps: DispatchWorkerDeps): WorkEngine {
     ...(deps.owner !== undefined && { owner: deps.owner }),
     ...(deps.log !== undefined && { log: deps.log }),
     async handle(item) {
-      await deps.process.advance(item.stream, item.id);
+      // `comm-hub.enabled` off for the item's tenant: the step ran nothing; look again shortly, not after the whole lease
+      if ((await deps.process.advance(item.stream, item.id)) === 'held') await holdDueItem(await deps.items(), item, deps.clock);
     },
   });
 }

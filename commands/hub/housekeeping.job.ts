@@ -8,7 +8,7 @@ import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { isWrongExpectedRevision } from '../../infra/core/store-errors.ts';
 import { commandHandler } from '../core/command-handler.ts';
-import { SETTING, type HubSettings } from './hub.contracts.ts';
+import { numberSetting, SETTING, type HubSettings } from './hub.contracts.ts';
 
 /**
  * The housekeeping job (spec "Housekeeping (batch job)"; README "Housekeeping"): removes eligible completed
@@ -23,8 +23,11 @@ import { SETTING, type HubSettings } from './hub.contracts.ts';
  * - A real run archives the page's eligible notifications first (`archiveBeforeDelete`: the archive port
  *   writes them durably, one JSON line each), then appends `NotificationHousekept` to each one's stream
  *   with the revision the verdict was made on: a notification that changed meanwhile is kept (CHANGED).
- *   The projections that keep rows per notification delete them when they apply the event; the event log
- *   itself is never deleted (the message timeline and progress still read it).
+ *   Every projection keeping rows of the notification deletes them when it applies the event (hub.dispatch
+ *   `due`, hub.sweep `open` and `expiries`, hub.snapshots `uses`, hub.alerts `outbox`: so a rebuild removes
+ *   them again); the job deletes its alerts' publication records just before. The views a user reads from
+ *   the stream (send-request progress, message detail, timeline) answer 404 "housekept at …" from then on.
+ *   The event log itself is never deleted: a send replay of its RequestId keeps its idempotency answer.
  * - Paging: candidates are read `pageSize` at a time (keyset on AcceptedAt, NotificationId); `limit` caps
  *   the notifications removed (or, in a dry run, reported as removable) in one run.
  */
@@ -39,6 +42,8 @@ export type HousekeepingPorts = {
   readSide(tenant: string, notificationId: string, messageIds: string[]): Promise<Record<string, unknown[]>>;
   /** writes archive records durably (one JSON line each); answers where they went */
   archive(tenant: string, records: object[]): Promise<string>;
+  /** deletes the publication records of these alerts (`hub_alert_publications`, commands/hub/alert.publisher.ts) */
+  forgetAlerts(alertIds: string[]): Promise<void>;
 };
 
 export type HousekeepingDeps = HousekeepingPorts & { eventStore: EventStore; clock: Clock; settings: HubSettings; defaultRetentionDays: number };
@@ -62,6 +67,9 @@ export type HousekeepingReport = {
   LimitReached: boolean;
 };
 
+/** the longest retention a setting may name (the bound infra/hub/hub.config.ts puts on HUB_HOUSEKEEPING_RETENTION_DAYS) */
+export const MAX_RETENTION_DAYS = 36_500;
+
 export const HOUSEKEEPING_DEFAULTS = { pageSize: 100, limit: 1000, maxPageSize: 1000, maxLimit: 100_000 } as const;
 
 export function createHousekeepingJob(deps: HousekeepingDeps) {
@@ -70,10 +78,8 @@ export function createHousekeepingJob(deps: HousekeepingDeps) {
 
   async function retention(tenant: string, days: number | undefined): Promise<{ days: number; source: HousekeepingReport['RetentionSource'] }> {
     if (days !== undefined) return { days, source: 'PARAMETER' };
-    const raw = await deps.settings.get(tenant, SETTING.housekeepingRetentionDays);
-    const n = raw === undefined ? NaN : Number(raw);
-    // a configured value that is not a retention (-1 or a whole number of days) is ignored, like other numeric settings
-    return { days: Number.isInteger(n) && n >= -1 ? n : deps.defaultRetentionDays, source: 'CONFIGURATION' };
+    // a configured value that is not a retention (-1, or 0 to 36 500 days as HUB_HOUSEKEEPING_RETENTION_DAYS) is ignored, like other numeric settings
+    return { days: await numberSetting(deps.settings, tenant, SETTING.housekeepingRetentionDays, deps.defaultRetentionDays, -1, MAX_RETENTION_DAYS), source: 'CONFIGURATION' };
   }
 
   async function run(tenant: string, params: HousekeepingParams = {}): Promise<HousekeepingReport> {
@@ -103,7 +109,7 @@ export function createHousekeepingJob(deps: HousekeepingDeps) {
       const page = await deps.candidates(tenant, cutoff, after, pageSize);
       if (page.length === 0) break;
       after = page[page.length - 1];
-      const eligible: Array<{ state: Live; revision: number; completedAt: string }> = [];
+      const eligible: Array<{ state: Live; revision: number; completedAt: string; alertIds: string[] }> = [];
       for (const c of page) {
         if (report.Removed.length + eligible.length >= limit) {
           report.LimitReached = true;
@@ -118,7 +124,7 @@ export function createHousekeepingJob(deps: HousekeepingDeps) {
           if (v.Reason !== 'ALREADY_REMOVED') keep(c.NotificationId, v.Reason);
           continue;
         }
-        eligible.push({ state, revision: events.length - 1, completedAt: v.CompletedAt });
+        eligible.push({ state, revision: events.length - 1, completedAt: v.CompletedAt, alertIds: events.filter((x) => x.type === 'AlertRaised').map((x) => x.id) });
       }
       if (dryRun) {
         for (const e of eligible) report.Removed.push({ NotificationId: e.state.notification.NotificationId, RequestId: e.state.notification.RequestId, CompletedAt: e.completedAt });
@@ -133,6 +139,10 @@ export function createHousekeepingJob(deps: HousekeepingDeps) {
         for (const e of eligible) {
           const id = e.state.notification.NotificationId;
           try {
+            // its alert publications go first: were the append then refused (CHANGED), the alert sweep finds
+            // them unpublished and publishes them again, which the bridge absorbs as duplicates; the reverse
+            // order could leave them behind for good after a crash
+            if (e.alertIds.length > 0) await deps.forgetAlerts(e.alertIds);
             await handle({
               stream: notificationStream(tenant, id),
               command: { type: 'Housekeep', cutoff, ...(archivedTo !== undefined && { ArchivedTo: archivedTo }), now },

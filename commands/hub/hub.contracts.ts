@@ -50,6 +50,8 @@ export const SETTING = {
   clientSecret: 'comm-hub.auth.client-secret',
   // customer policies (README "Customer policies"): what a preference lookup gives when nothing allows
   preferenceDefaultAllow: 'comm-hub.preference.default-allow',
+  // spec "Recovery properties": the hub's switch per tenant (commands/hub/hub-switch.ts; README "Hub switch")
+  enabled: 'comm-hub.enabled',
   // spec "Recovery properties" (README "Sweeps and the command worker")
   commandWorkerEnabled: 'comm-hub.command-worker.enabled',
   commandWorkerIntervalMs: 'comm-hub.command-worker.interval-ms',

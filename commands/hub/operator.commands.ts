@@ -8,6 +8,7 @@ import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { commandHandler, type CommandContext } from '../core/command-handler.ts';
 import type { DispatchGate } from './dispatch-gate.ts';
 import type { DispatchProcess } from './dispatch.process.ts';
+import type { HubSwitch } from './hub-switch.ts';
 
 /**
  * The operator's actions on messages (issue 13 "Operator actions"; the rules are
@@ -31,7 +32,9 @@ export type OperatorDeps = {
   clock: Clock;
   dispatch: Pick<DispatchProcess, 'manualAttempt'>;
   /** the dispatch gate (customer policies); absent: no customer policies are checked */
-  gate?: Pick<DispatchGate, 'claim'>;
+  gate?: Pick<DispatchGate, 'claim' | 'releaseIfUncommitted'>;
+  /** `comm-hub.enabled` (commands/hub/hub-switch.ts): off, a manual retry is refused (409 HUB.DISABLED); absent: always on */
+  hubSwitch?: HubSwitch;
 };
 
 export type EligibilityView = {
@@ -124,42 +127,62 @@ export function createOperatorCommands(deps: OperatorDeps) {
 
     async retry(tenant: string, messageId: string, input: { Reason: string; key: string }, context: CommandContext): Promise<RetryResult> {
       const commandId = `manual-retry/${messageId}/${input.key}`;
-      for (let round = 0; round < 4; round++) {
-        const l = await loadMessage(tenant, messageId);
-        const earlier = startedBy(l, commandId, messageId);
-        if (earlier !== undefined) return retryView(l.state, messageId, earlier.AttemptId, true);
-        const at = now();
-        const e = retryEligibility(l.state, l.m, at);
-        if (!e.Eligible) throw hubError('OPERATOR.NOT_ELIGIBLE', `RETRY is not possible: ${e.Message}`, { Action: 'RETRY', MessageId: messageId, State: l.m.State, Reason: e.Reason });
-        if (deps.gate !== undefined) {
-          const g = await deps.gate.claim({ tenant, state: l.state, message: l.m, now: at, kind: 'MANUAL' });
-          switch (g.verdict) {
-            case 'PASS':
-              break;
-            case 'EXPIRE':
-              throw hubError('OPERATOR.NOT_ELIGIBLE', 'RETRY is not possible: the notification expired', { Action: 'RETRY', MessageId: messageId, State: l.m.State, Reason: 'EXPIRED' });
-            case 'SUPPRESS':
-              throw hubError('OPERATOR.DENIED_BY_POLICY', `the manual retry is denied: ${g.reason}; no attempt was made`, { Action: 'RETRY', MessageId: messageId, Reason: g.reason });
-            case 'DEFER':
-              throw hubError('OPERATOR.DENIED_BY_POLICY', `the manual retry is denied: quiet hours until ${g.until}; no attempt was made`, { Action: 'RETRY', MessageId: messageId, Reason: g.reason, Until: g.until });
-            case 'NOT_DUE':
-              throw hubError('OPERATOR.NOT_ELIGIBLE', `RETRY is not possible: ${g.reason}`, { Action: 'RETRY', MessageId: messageId, State: l.m.State, Reason: 'NOT_DUE' });
-          }
+      let claimed = false;
+      try {
+        return await retryRounds();
+      } catch (err) {
+        // the gate reserved a quota slot and no attempt followed (the decider refused the start: ExpiresAt
+        // passed in between, the message moved on): no ending event will come to free it, so free it here
+        // when the message (FAILED final, cancelled …) holds nothing committed
+        if (claimed && deps.gate !== undefined) {
+          const fresh = await loadMessage(tenant, messageId).catch(() => null);
+          if (fresh !== null) await deps.gate.releaseIfUncommitted({ tenant, state: fresh.state, messageId, now: now() });
         }
-        const step = await deps.dispatch.manualAttempt(notificationStream(tenant, l.notificationId), messageId, {
-          Reason: input.Reason,
-          commandId,
-          actor: context.actor ?? 'operator',
-          ...(context.correlationId !== undefined && { correlationId: context.correlationId }),
-        });
-        if (step === 'missing') throw hubError('MESSAGE.NOT_FOUND', 'no such message', { MessageId: messageId });
-        if (step === 'raced') continue; // the stream moved between our read and the append: look again
-        const after = await loadMessage(tenant, messageId);
-        const mine = startedBy(after, commandId, messageId);
-        if (mine === undefined) throw hubError('MESSAGE.STATE_CONFLICT', 'the manual attempt was not recorded', { MessageId: messageId });
-        return retryView(after.state, messageId, mine.AttemptId, false);
+        throw err;
       }
-      throw hubError('MESSAGE.STATE_CONFLICT', 'the message kept changing: try again', { MessageId: messageId });
+
+      async function retryRounds(): Promise<RetryResult> {
+        for (let round = 0; round < 4; round++) {
+          const l = await loadMessage(tenant, messageId);
+          const earlier = startedBy(l, commandId, messageId);
+          if (earlier !== undefined) return retryView(l.state, messageId, earlier.AttemptId, true);
+          // the hub switched off for the tenant: no new attempt (a replay of one made before still answers)
+          if (deps.hubSwitch !== undefined && !(await deps.hubSwitch.enabled(tenant)))
+            throw hubError('HUB.DISABLED', 'the notification hub is switched off for this tenant (comm-hub.enabled false): no attempt was made', { Action: 'RETRY', MessageId: messageId });
+          const at = now();
+          const e = retryEligibility(l.state, l.m, at);
+          if (!e.Eligible) throw hubError('OPERATOR.NOT_ELIGIBLE', `RETRY is not possible: ${e.Message}`, { Action: 'RETRY', MessageId: messageId, State: l.m.State, Reason: e.Reason });
+          if (deps.gate !== undefined) {
+            const g = await deps.gate.claim({ tenant, state: l.state, message: l.m, now: at, kind: 'MANUAL' });
+            switch (g.verdict) {
+              case 'PASS':
+                claimed = g.reserve !== null;
+                break;
+              case 'EXPIRE':
+                throw hubError('OPERATOR.NOT_ELIGIBLE', 'RETRY is not possible: the notification expired', { Action: 'RETRY', MessageId: messageId, State: l.m.State, Reason: 'EXPIRED' });
+              case 'SUPPRESS':
+                throw hubError('OPERATOR.DENIED_BY_POLICY', `the manual retry is denied: ${g.reason}; no attempt was made`, { Action: 'RETRY', MessageId: messageId, Reason: g.reason });
+              case 'DEFER':
+                throw hubError('OPERATOR.DENIED_BY_POLICY', `the manual retry is denied: quiet hours until ${g.until}; no attempt was made`, { Action: 'RETRY', MessageId: messageId, Reason: g.reason, Until: g.until });
+              case 'NOT_DUE':
+                throw hubError('OPERATOR.NOT_ELIGIBLE', `RETRY is not possible: ${g.reason}`, { Action: 'RETRY', MessageId: messageId, State: l.m.State, Reason: 'NOT_DUE' });
+            }
+          }
+          const step = await deps.dispatch.manualAttempt(notificationStream(tenant, l.notificationId), messageId, {
+            Reason: input.Reason,
+            commandId,
+            actor: context.actor ?? 'operator',
+            ...(context.correlationId !== undefined && { correlationId: context.correlationId }),
+          });
+          if (step === 'missing') throw hubError('MESSAGE.NOT_FOUND', 'no such message', { MessageId: messageId });
+          if (step === 'raced') continue; // the stream moved between our read and the append: look again
+          const after = await loadMessage(tenant, messageId);
+          const mine = startedBy(after, commandId, messageId);
+          if (mine === undefined) throw hubError('MESSAGE.STATE_CONFLICT', 'the manual attempt was not recorded', { MessageId: messageId });
+          return retryView(after.state, messageId, mine.AttemptId, false);
+        }
+        throw hubError('MESSAGE.STATE_CONFLICT', 'the message kept changing: try again', { MessageId: messageId });
+      }
     },
 
     async cancelMessage(tenant: string, messageId: string, input: { Reason: string; key: string }, context: CommandContext): Promise<ActionResult> {

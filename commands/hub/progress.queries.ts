@@ -15,6 +15,10 @@ import { notificationIdFor } from './send.commands.ts';
  * tenant's time zone with their offset. Recipient addresses are masked (EMAIL, else KEEP_EDGES) and
  * message bodies are not shown: the stored payload is masked, these views are too; the timeline keeps
  * every event's facts (attempts, answers, receipts, ignored evidence, alerts).
+ *
+ * A notification housekeeping removed (README "Housekeeping") is gone from these views as from every read
+ * model: they answer 404 saying when it was housekept and where it was archived. Its stream is kept (the
+ * event log is never deleted), so a send replay of its RequestId still answers the stored acknowledgement.
  */
 type Live = Extract<NotificationState, { status: 'accepted' }>;
 
@@ -25,6 +29,19 @@ export function createProgressQueries({ eventStore }: { eventStore: EventStore }
     const events = await eventStore.readStream(notificationStream(tenant, notificationId));
     const state = fold(notificationDecider, events as unknown as NotificationEvent[]);
     return state.status === 'accepted' ? { state, events } : null;
+  }
+
+  /** a housekept notification's 404: when it was housekept (the tenant's local time) and where it was archived */
+  function housekept(loaded: { state: Live; events: RecordedEvent[] }, code: 'NOTIFICATION.NOT_FOUND' | 'MESSAGE.NOT_FOUND', what: Record<string, string | undefined>) {
+    const e = loaded.events.findLast((x) => x.type === 'NotificationHousekept');
+    const archivedTo = (e?.data as { ArchivedTo?: string } | undefined)?.ArchivedTo;
+    const at = toLocal(loaded.state.housekeptAt!, loaded.state.notification.TimeZone);
+    return hubError(code, `notification ${loaded.state.notification.NotificationId} was housekept at ${at} (${archivedTo !== undefined ? `archived: ${archivedTo}` : 'not archived'})`, {
+      ...what,
+      NotificationId: loaded.state.notification.NotificationId,
+      HousekeptAt: at,
+      ...(archivedTo !== undefined && { ArchivedTo: archivedTo }),
+    });
   }
 
   const local = (state: Live) => (iso: string | undefined) => (iso === undefined ? undefined : toLocal(iso, state.notification.TimeZone));
@@ -72,8 +89,6 @@ export function createProgressQueries({ eventStore }: { eventStore: EventStore }
       ...(n.ExpiresAt !== undefined && { ExpiresAt: t(n.ExpiresAt) }),
       TimeZone: n.TimeZone,
       Completed: progress.Completed,
-      // housekeeping removed it from the read models (README "Housekeeping"); the log, read here, keeps it
-      ...(state.housekeptAt !== undefined && { HousekeptAt: t(state.housekeptAt) }),
       Counts: progress.Counts,
       Uncertain: progress.Uncertain,
       Messages: state.order.map((id) => messageSummary(state, state.messages[id]!)),
@@ -88,6 +103,7 @@ export function createProgressQueries({ eventStore }: { eventStore: EventStore }
     const loaded = notificationId === null ? null : await load(tenant, notificationId);
     const m = loaded?.state.messages[messageId];
     if (loaded === null || m === undefined) throw hubError('MESSAGE.NOT_FOUND', 'no such message', { MessageId: messageId });
+    if (loaded.state.housekeptAt !== undefined) throw housekept(loaded, 'MESSAGE.NOT_FOUND', { MessageId: messageId });
     return { ...loaded, m };
   }
 
@@ -96,6 +112,7 @@ export function createProgressQueries({ eventStore }: { eventStore: EventStore }
       const id = by.notificationId ?? notificationIdFor(tenant, by.requestId ?? '');
       const loaded = await load(tenant, id);
       if (loaded === null) throw hubError('NOTIFICATION.NOT_FOUND', 'no such send request', { ...by });
+      if (loaded.state.housekeptAt !== undefined) throw housekept(loaded, 'NOTIFICATION.NOT_FOUND', { ...by });
       return sendRequestView(loaded.state);
     },
 

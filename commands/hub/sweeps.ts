@@ -1,3 +1,4 @@
+import { PLATFORM_TENANT } from '../../domain/core/access-context.ts';
 import { NOTIFICATION_CATEGORY } from '../../domain/hub/notification.decider.ts';
 import type { WorkKind } from '../../domain/hub/message-work.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
@@ -5,7 +6,8 @@ import type { EventStore } from '../../infra/core/event-store.port.ts';
 import type { Collection, Doc, Filter } from '../../infra/core/read-store.port.ts';
 import { createWorkEngine, type DueItem, type WorkEngine, type WorkEngineLog } from '../core/work-engine.ts';
 import type { AlertDueItem, AlertPublication } from './alert.publisher.ts';
-import { SETTING, type HubSettings } from './hub.contracts.ts';
+import { numberSetting, SETTING, type HubSettings } from './hub.contracts.ts';
+import { holdDueItem, hubEnabledValue } from './hub-switch.ts';
 
 /**
  * The recovery sweeps (spec "Recovery properties": `comm-hub.sweep.enabled` false by default, one interval
@@ -58,7 +60,6 @@ type OpenWork = Doc & { stream: string; tenant: string; kind: string; at: string
 type DispatchItem = Doc & { kind: string; dueAt: string };
 
 /** the platform-wide value of a `comm-hub.*` switch (sweeps are not per tenant: they scan every tenant) */
-export const PLATFORM = 'platform';
 const flag = (raw: string | undefined, fallback: boolean) => (raw === undefined ? fallback : raw.trim().toLowerCase() === 'true');
 
 export type SweepDeps = {
@@ -90,11 +91,9 @@ export function createSweeps(deps: SweepDeps) {
   const nowIso = () => clock.now().toISOString();
 
   async function intervalOf(name: SweepName): Promise<number> {
-    const raw = await deps.settings.get(PLATFORM, SWEEP_INTERVAL[name].key);
-    const n = raw === undefined ? NaN : Number(raw);
-    return Number.isInteger(n) && n >= 1000 && n <= 86_400_000 ? n : SWEEP_INTERVAL[name].defaultMs;
+    return numberSetting(deps.settings, PLATFORM_TENANT, SWEEP_INTERVAL[name].key, SWEEP_INTERVAL[name].defaultMs, 1000, 86_400_000);
   }
-  const enabled = async () => flag(await deps.settings.get(PLATFORM, SETTING.sweepEnabled), deps.enabledByDefault);
+  const enabled = async () => flag(await deps.settings.get(PLATFORM_TENANT, SETTING.sweepEnabled), deps.enabledByDefault);
 
   /** writes a repair item for a message unless one is there (a leased one is being run) */
   async function repair(w: OpenWork, sweep: SweepName, now: string): Promise<boolean> {
@@ -126,6 +125,8 @@ export function createSweeps(deps: SweepDeps) {
    * alert that is published; it stops at the first one that is not, which gets an outbox item again
    * (unless it has one) and is looked at again next run.
    */
+  const housekeptStream = async (stream: string) => (await deps.eventStore.readStream(stream)).some((x) => x.type === 'NotificationHousekept');
+
   async function scanAlerts(): Promise<number> {
     const runs = await deps.runs();
     const run = await runs.get('alert');
@@ -139,7 +140,8 @@ export function createSweeps(deps: SweepDeps) {
       if (page.length === 0) break;
       for (const e of page) {
         looked++;
-        if ((await publications.get(e.id)) === null) {
+        // a housekept notification's alerts have no publication record any more (README "Housekeeping"): settled
+        if ((await publications.get(e.id)) === null && !(await housekeptStream(e.stream))) {
           stopAt ??= cursor ?? '';
           if ((await outbox.get(e.id)) === null) {
             const data = e.data as { MessageId: string; At: string };
@@ -187,7 +189,9 @@ export function createSweeps(deps: SweepDeps) {
     ...(deps.owner !== undefined && { owner: `${deps.owner}:repair` }),
     ...(deps.log !== undefined && { log: deps.log }),
     async handle(item) {
-      await deps.advance(item.stream, item.id);
+      // `comm-hub.enabled` off for the item's tenant: the repair is held (kept, looked at again shortly)
+      if (!hubEnabledValue(await deps.settings.get(item.tenant, SETTING.enabled))) return holdDueItem(await deps.repairs(), item, clock);
+      if ((await deps.advance(item.stream, item.id)) === 'held') return holdDueItem(await deps.repairs(), item, clock);
       await (await deps.repairs()).delete(item.id);
     },
   });

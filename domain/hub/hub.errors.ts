@@ -51,7 +51,6 @@ export const HUB_ERRORS = {
   /** a command for a message in a state that does not take it (a worker raced another) */
   'MESSAGE.STATE_CONFLICT': 409,
   'SNAPSHOT.NOT_FOUND': 404,
-  'RECEIPT.INVALID': 400,
   /** X-Comm-Callback-Id names no attempt */
   'RECEIPT.UNKNOWN_CALLBACK': 404,
 
@@ -74,7 +73,8 @@ export const HUB_ERRORS = {
   'OPERATOR.NOT_ELIGIBLE': 409,
   /** a customer policy of the dispatch gate (quiet hours, preference, frequency cap) denies the manual retry: no attempt */
   'OPERATOR.DENIED_BY_POLICY': 409,
-  'OPERATOR.INVALID': 400,
+  /** `comm-hub.enabled` is false for the tenant: the hub sends nothing (sends are still stored); turn it on to retry */
+  'HUB.DISABLED': 409,
   'HOUSEKEEPING.INVALID': 400,
   /** the notification changed between the job's check and its removal (it is kept) */
   'HOUSEKEEPING.NOT_ELIGIBLE': 409,
@@ -96,7 +96,6 @@ export const HUB_ERRORS = {
   'QUOTA.EXCEEDED': 409,
 
   // TCC (README "TCC"; domain/hub/tcc.decider.ts)
-  'TCC.INVALID': 400,
   /** Confirm of a branch no Try prepared */
   'TCC.NOT_FOUND': 404,
   /** the branch was cancelled (or rolled back before its Try: the tombstone refuses the late Try) */

@@ -37,3 +37,27 @@ export function afterFinalFailure(state: Live, m: Message, reason: string, attem
   return [{ type: 'AlertRaised', data: { MessageId: m.MessageId, ...(attemptId !== undefined && { AttemptId: attemptId }), Classification: 'DEFINITE_FINAL_FAILURE', Reason: reason, At: now } }];
 }
 
+
+/** the AttemptStarted of a new physical attempt (automatic or manual): its number follows the message's attempts */
+export function attemptStarted(
+  m: Message,
+  a: { AttemptId: string; ClientRequestId: string; CallbackId: string; ServiceId: string; OutcomeDueBy: string; now: string },
+  kind: 'AUTO' | 'MANUAL',
+  reason?: string,
+): NotificationEvent {
+  return {
+    type: 'AttemptStarted',
+    data: {
+      MessageId: m.MessageId,
+      AttemptId: a.AttemptId,
+      AttemptNo: m.Attempts.length + 1,
+      Kind: kind,
+      ClientRequestId: a.ClientRequestId,
+      CallbackId: a.CallbackId,
+      ServiceId: a.ServiceId,
+      OutcomeDueBy: a.OutcomeDueBy,
+      ...(reason !== undefined && { Reason: reason }),
+      At: a.now,
+    },
+  } as NotificationEvent;
+}

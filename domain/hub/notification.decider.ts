@@ -18,7 +18,7 @@ import {
   type Source,
 } from './notification.model.ts';
 import { evolveNotification } from './notification.evolve.ts';
-import { afterFinalFailure, afterRoleCompleted, roleCandidates, type Live } from './notification.chain.ts';
+import { afterFinalFailure, afterRoleCompleted, attemptStarted, roleCandidates, type Live } from './notification.chain.ts';
 import { nextRetryTime } from './retry-policy.ts';
 import { decideOperator, type OperatorCommand } from './notification.operator.decide.ts';
 import { decideHousekeep, type HousekeepingCommand } from './notification.housekeeping.ts';
@@ -177,25 +177,10 @@ export function expiredAt(state: Live, m: Message, now: string): boolean {
 function decideStart(state: Live, c: Extract<NotificationCommand, { type: 'StartAttempt' }>): NotificationEvent[] {
   const m = messageOf(state, c.MessageId);
   if (m.Attempts.some((a) => a.AttemptId === c.AttemptId)) return [];
-  if (c.Kind !== 'AUTO') throw stateConflict(m, 'manual attempts are an operator action (part 2)');
+  if (c.Kind !== 'AUTO') throw stateConflict(m, 'a manual attempt is an operator action (StartManualAttempt)');
   if (!mayStartAutomatic(state, m, c.now)) throw stateConflict(m, 'no automatic attempt is due');
   if (m.ServiceId === undefined) throw stateConflict(m, 'it has no delivery service');
-  return [
-    {
-      type: 'AttemptStarted',
-      data: {
-        MessageId: m.MessageId,
-        AttemptId: c.AttemptId,
-        AttemptNo: m.Attempts.length + 1,
-        Kind: c.Kind,
-        ClientRequestId: c.ClientRequestId,
-        CallbackId: c.CallbackId,
-        ServiceId: m.ServiceId,
-        OutcomeDueBy: c.OutcomeDueBy,
-        At: c.now,
-      },
-    } as NotificationEvent,
-  ];
+  return [attemptStarted(m, { ...c, ServiceId: m.ServiceId }, 'AUTO')];
 }
 
 function decideOutcome(state: Live, c: Extract<NotificationCommand, { type: 'RecordOutcome' }>): NotificationEvent[] {

@@ -1,5 +1,5 @@
 import { hubError } from './hub.errors.ts';
-import { afterFinalFailure, afterRoleCompleted, roleCandidates, roleComplete, type Live } from './notification.chain.ts';
+import { afterFinalFailure, afterRoleCompleted, attemptStarted, roleCandidates, roleComplete, type Live } from './notification.chain.ts';
 import { TERMINAL_STATES, type Message, type NotificationEvent } from './notification.model.ts';
 
 /**
@@ -167,23 +167,7 @@ export function decideOperator(state: Live, c: OperatorCommand): NotificationEve
       const m = messageOf(state, c.MessageId);
       if (m.Attempts.some((a) => a.AttemptId === c.AttemptId)) return [];
       refuse('RETRY', m, retryEligibility(state, m, c.now));
-      return [
-        {
-          type: 'AttemptStarted',
-          data: {
-            MessageId: m.MessageId,
-            AttemptId: c.AttemptId,
-            AttemptNo: m.Attempts.length + 1,
-            Kind: 'MANUAL',
-            ClientRequestId: c.ClientRequestId,
-            CallbackId: c.CallbackId,
-            ServiceId: m.ServiceId!,
-            OutcomeDueBy: c.OutcomeDueBy,
-            Reason: c.Reason,
-            At: c.now,
-          },
-        },
-      ];
+      return [attemptStarted(m, { ...c, ServiceId: m.ServiceId! }, 'MANUAL', c.Reason)];
     }
     case 'CancelUnsent': {
       if (c.MessageId !== undefined) {

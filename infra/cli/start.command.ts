@@ -33,7 +33,8 @@ options:
     if (values.workers === true && values['no-workers'] === true) throw new UsageError('--workers and --no-workers exclude each other', 'start');
     const services = values.services !== undefined ? parseServices(values.services) : SERVICES;
     // the shipped start configuration turns the hub's recovery sweeps on (the spec's source default of
-    // comm-hub.sweep.enabled is false): HUB_SWEEP_ENABLED=false, or the property per tenant, turns them off
+    // comm-hub.sweep.enabled is false): HUB_SWEEP_ENABLED=false, or the property on the platform tenant,
+    // turns them off (the sweeps run for every tenant at once and read the platform tenant's value only)
     const sweeps = io.env.HUB_SWEEP_ENABLED === undefined || io.env.HUB_SWEEP_ENABLED === '' ? 'true' : io.env.HUB_SWEEP_ENABLED;
     io.env.HUB_SWEEP_ENABLED = sweeps;
     process.env.HUB_SWEEP_ENABLED = sweeps;

@@ -1,5 +1,6 @@
 import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
+import { ALERT_PUBLICATIONS } from '../../commands/hub/alert.publisher.ts';
 import { createHousekeepingJob } from '../../commands/hub/housekeeping.job.ts';
 import type { HubSettings } from '../../commands/hub/hub.contracts.ts';
 import { createHousekeepingQueries } from '../../projections/hub/housekeeping.queries.ts';
@@ -40,6 +41,11 @@ export function createHubHousekeeping(o: { deps: Pick<ServiceDeps, 'eventStore' 
     defaultRetentionDays: o.retentionDays,
     candidates: queries.candidates,
     readSide: queries.readSide,
+    async forgetAlerts(alertIds) {
+      // the collection as infra/hub/hub-recovery.ts declares it (a CLI run may be the first to touch it)
+      await readStore.ensureCollection(ALERT_PUBLICATIONS, { indexes: [{ name: 'by_due', fields: { dueAt: 1 } }] });
+      await readStore.collection(ALERT_PUBLICATIONS).deleteMany({ id: { $in: alertIds } });
+    },
     archive: createHousekeepingArchive({ dataDir: config.dataDir, now: () => clock.now() }),
   });
 }

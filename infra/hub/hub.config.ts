@@ -1,5 +1,6 @@
 import { ConfigError, type Config } from '../core/config.ts';
 import { isTimeZone } from '../../domain/hub/local-time.ts';
+import { MAX_RETENTION_DAYS } from '../../commands/hub/housekeeping.job.ts';
 
 /**
  * The notification hub's process configuration (environment variables, validated when the hub is built;
@@ -37,6 +38,8 @@ export type HubConfig = {
   commandWorkerEnabled: boolean;
   commandWorkerIntervalMs: number;
   commandWorkerStaleIntervalMs: number;
+  /** HUB_ENABLED: `comm-hub.enabled`'s default (spec: true): false holds every tenant's dispatch unless its configuration says true */
+  enabled: boolean;
   /** HUB_PREFERENCE_DEFAULT_ALLOW: `comm-hub.preference.default-allow`'s default (spec: false) */
   preferenceDefaultAllow: boolean;
   /** HUB_HOUSEKEEPING_RETENTION_DAYS: `comm.hub.housekeeping.retention-days`'s default (90; -1 disables housekeeping) */
@@ -91,7 +94,8 @@ export function loadHubConfig(env: NodeJS.ProcessEnv, platform: Pick<Config, 'pu
     commandWorkerIntervalMs: int('HUB_COMMAND_WORKER_INTERVAL_MS', 5000, 10, 3_600_000),
     commandWorkerStaleIntervalMs: int('HUB_COMMAND_WORKER_STALE_INTERVAL_MS', 60_000, 1000, 86_400_000),
     preferenceDefaultAllow: env.HUB_PREFERENCE_DEFAULT_ALLOW === 'true',
-    housekeepingRetentionDays: int('HUB_HOUSEKEEPING_RETENTION_DAYS', 90, -1, 36_500),
+    enabled: bool('HUB_ENABLED', true),
+    housekeepingRetentionDays: int('HUB_HOUSEKEEPING_RETENTION_DAYS', 90, -1, MAX_RETENTION_DAYS),
   };
   if (env.HUB_PREFERENCE_DEFAULT_ALLOW !== undefined && env.HUB_PREFERENCE_DEFAULT_ALLOW !== '' && !['true', 'false'].includes(env.HUB_PREFERENCE_DEFAULT_ALLOW)) problems.push('HUB_PREFERENCE_DEFAULT_ALLOW must be true or false');
   if (problems.length > 0) throw new ConfigError(problems);

@@ -5,6 +5,8 @@ import { createDispatchProcess } from '../../commands/hub/dispatch.process.ts';
 import { createDispatchGate } from '../../commands/hub/dispatch-gate.ts';
 import { createQuotaReleaseReactor, QUOTA_RELEASE_REACTOR } from '../../commands/hub/quota-release.reactor.ts';
 import { createCustomerPolicies } from '../../commands/hub/customer-policy.commands.ts';
+import { createHubSwitch } from '../../commands/hub/hub-switch.ts';
+import { createInteractionPreferenceReactor, INTERACTION_PREFERENCE_REACTOR } from '../../commands/hub/interaction-preference.reactor.ts';
 import { createCustomerQueries } from '../../projections/hub/customer.projection.ts';
 import { createDispatchWorker, createInlineDispatch, type DispatchDueItem } from '../../commands/hub/dispatch.worker.ts';
 import type { CommDeliveryDriver } from '../../commands/hub/driver.contracts.ts';
@@ -80,6 +82,7 @@ export function createHubService(deps: HubServiceDeps): PlatformService {
         [SETTING.commandWorkerEnabled]: String(hub.commandWorkerEnabled),
         [SETTING.preferenceDefaultAllow]: String(hub.preferenceDefaultAllow),
         [SETTING.housekeepingRetentionDays]: String(hub.housekeepingRetentionDays),
+        [SETTING.enabled]: String(hub.enabled),
       },
     });
 
@@ -99,6 +102,9 @@ export function createHubService(deps: HubServiceDeps): PlatformService {
   const configCommands = createConfigCommands({ eventStore, clock, drivers, sealer: secretSealer, cacheMs: hub.configCacheMs });
   const snapshots = createSnapshots({ eventStore });
   const gate = createDispatchGate({ eventStore, settings, defaultTimeZone: hub.timeZone });
+  const customerPolicies = createCustomerPolicies({ eventStore, clock, settings });
+  // comm-hub.enabled: off for a tenant, its sends are stored but nothing is sent (commands/hub/hub-switch.ts)
+  const hubSwitch = createHubSwitch(settings);
   const dispatch = createDispatchProcess({
     eventStore,
     clock,
@@ -110,6 +116,7 @@ export function createHubService(deps: HubServiceDeps): PlatformService {
     outcomeAfterMs: (callMs) => Math.max(hub.dispatchLeaseMs, callMs + 5000),
     log: hubLog.child({ worker: 'hub.dispatch' }),
     gate,
+    hubSwitch,
   });
   const engine = createDispatchWorker({
     items: liveCollection<DispatchDueItem>(readStore, DISPATCH_PROJECTION, 'due'),
@@ -157,11 +164,11 @@ export function createHubService(deps: HubServiceDeps): PlatformService {
     snapshots,
     snapshotQueries: createSnapshotQueries(readStore),
     tcc: recovery.tcc,
-    operator: { commands: createOperatorCommands({ eventStore, clock, dispatch, gate }), housekeeping: createHubHousekeeping({ deps, settings, retentionDays: hub.housekeepingRetentionDays }) },
+    operator: { commands: createOperatorCommands({ eventStore, clock, dispatch, gate, hubSwitch }), housekeeping: createHubHousekeeping({ deps, settings, retentionDays: hub.housekeepingRetentionDays }) },
     previews: createPreviews({ config: configCommands, settings, defaults: { maxRenderedLength: hub.maxRenderedLength } }),
     bundle: createConfigBundle({ eventStore, clock, config: configCommands, queries: createConfigQueries(readStore), drivers }),
     cacheBucket: createCacheBucket({ eventStore, clock, cache: configCommands.cache, settings }),
-    customer: { policies: createCustomerPolicies({ eventStore, clock, settings }), queries: createCustomerQueries(readStore) },
+    customer: { policies: customerPolicies, queries: createCustomerQueries(readStore) },
   });
 
   return {
@@ -169,7 +176,11 @@ export function createHubService(deps: HubServiceDeps): PlatformService {
     router,
     registry,
     // customer policies: a message that ended with nothing committed gives its quota slot back (README "Customer policies")
-    reactors: [createQuotaReleaseReactor({ eventStore, readStore, clock, gate, log: hubLog.child({ worker: QUOTA_RELEASE_REACTOR }) })],
+    reactors: [
+      createQuotaReleaseReactor({ eventStore, readStore, clock, gate, log: hubLog.child({ worker: QUOTA_RELEASE_REACTOR }) }),
+      // an OPT_OUT / OPT_IN interaction always changes the preference, even after a crash between the two appends
+      createInteractionPreferenceReactor({ eventStore, readStore, clock, policies: customerPolicies, log: hubLog.child({ worker: INTERACTION_PREFERENCE_REACTOR }) }),
+    ],
     engines: [worker, ...recovery.engines],
     // the definition cache follows the log in every process that builds the hub (commands/hub/config-cache.consumer.ts)
     caches: [createConfigCacheConsumer({ eventStore, cache: configCommands.cache, onClear: (scope) => settings.clear?.(scope) })],

@@ -15,12 +15,17 @@ export const alertsProjection: Projection = {
   name: ALERTS_PROJECTION,
   version: 1,
   categories: [NOTIFICATION_CATEGORY],
-  eventTypes: ['AlertRaised'],
+  // NotificationHousekept: housekeeping removed the notification from the read side (README "Housekeeping")
+  eventTypes: ['AlertRaised', 'NotificationHousekept'],
   collections: { outbox: { indexes: [{ name: 'by_due', fields: { dueAt: 1 } }] } },
   async apply(events, store) {
     const outbox = store.collection<HubDueDoc & { messageId: string }>('outbox');
     for (const recorded of events) {
       const e = recorded as unknown as NotificationEvent;
+      if (e.type === 'NotificationHousekept') {
+        await outbox.deleteMany({ stream: recorded.stream });
+        continue;
+      }
       if (e.type !== 'AlertRaised') continue;
       await outbox.upsert({ id: recorded.id, stream: recorded.stream, tenant: recorded.metadata.tenant, kind: 'alert', messageId: e.data.MessageId, dueAt: e.data.At, leaseUntil: '' });
     }

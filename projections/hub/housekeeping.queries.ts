@@ -10,8 +10,9 @@ import { SWEEP_PROJECTION } from './sweep.projection.ts';
  * - candidates: the tenant's notifications accepted before a time, from `hub.snapshots` `uses` (one row per
  *   accepted notification), in keyset pages on (AcceptedAt, id) so rows removed meanwhile shift nothing;
  * - readSide: the rows the hub's projections keep for one notification (its `uses` row, its messages' due
- *   items in `hub.dispatch`, its ExpiresAt in `hub.sweep` `expiries`), archived with it. These are what the projections delete when they apply
- *   `NotificationHousekept`.
+ *   items in `hub.dispatch`, its ExpiresAt in `hub.sweep` `expiries`), archived with it. The projections
+ *   delete these, and its `hub.sweep` `open` and `hub.alerts` `outbox` rows (none for a completed
+ *   notification), when they apply `NotificationHousekept`.
  */
 export function createHousekeepingQueries(readStore: ReadStore) {
   const uses = readModel<SnapshotUseDoc>(readStore, SNAPSHOTS_PROJECTION, 'uses');

@@ -33,7 +33,10 @@ export const sweepProjection: Projection = {
       const e = recorded as unknown as NotificationEvent;
       if (e.type === 'NotificationAccepted' && e.data.Notification.ExpiresAt !== undefined) await expiries.upsert({ id: recorded.stream, expiresAt: e.data.Notification.ExpiresAt });
       // housekeeping removed the (completed) notification from the read side (README "Housekeeping")
-      if (e.type === 'NotificationHousekept') await expiries.delete(recorded.stream);
+      if (e.type === 'NotificationHousekept') {
+        await expiries.delete(recorded.stream);
+        await open.deleteMany({ stream: recorded.stream });
+      }
       const changes = workAfter(e);
       if (changes.length === 0) continue;
       const expiresAt = (await expiries.get(recorded.stream))?.expiresAt;

@@ -21,6 +21,11 @@ test('every error code the hub names is in a catalog; statuses agree; no `new Do
   assert.equal(scan.constructions.map(where), []);
 });
 
+test('every code of the hub catalog is used somewhere outside the catalog (no dead codes)', () => {
+  const used = new Set(scan.codes.filter((c) => c.file !== 'domain/hub/hub.errors.ts').map((c) => c.code));
+  assert.equal(Object.keys(HUB_ERRORS).filter((c) => !used.has(c)), []);
+});
+
 test('a code is in one catalog only', () => {
   assert.equal(Object.keys(HUB_ERRORS).filter((c) => c in CORE_ERRORS), []);
 });

@@ -1,7 +1,8 @@
 // Dead-letter alerts through the whole platform and the real event bridge in it: a message failing for good
 // at a real webhook receiver (400, no retry, no fallback) and one whose outcome is unknown (500) each publish
 // a CloudEvent `commhub:alert:DeadLetter` on the platform bus, seen on the bridge's trace, classified apart;
-// a repeated publication (the outbox item put back, as the alert sweep does) is the bridge's duplicate.
+// a repeated publication (the outbox item put back, as the alert sweep does) is the bridge's duplicate;
+// housekeeping removes a notification's publication records and its outbox items are not published again.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ALERT_PUBLICATIONS } from '../../../commands/hub/alert.publisher.ts';
@@ -102,6 +103,25 @@ test('at-least-once: the outbox item put back publishes again as the bridge dupl
   const again = await p.eventually(async () => (await publications.get(first.event.id)) ?? undefined, 'published again');
   assert.is(again.duplicate, true, 'the bridge recognized the repeat');
   assert.is((await traces(id)).length, 1, 'routed once');
+});
+
+test('housekeeping removes a notification\'s alert publications; an outbox item of it put back (as a rebuild does) is dropped, not published', async () => {
+  const ack = await send(400);
+  const id = ack.Messages[0]!.MessageId;
+  const first = await alertTrace(id);
+  const { readStore } = p.platform.stores;
+  const publications = readStore.collection<any>(ALERT_PUBLICATIONS);
+  await p.eventually(async () => (await publications.get(first.event.id)) ?? undefined, 'publication recorded');
+  p.advance(2 * 86_400_000);
+  const run = await p.call('POST', `${HUB}/housekeeping/run`, { token: await p.token('acme'), body: { days: 1, dryRun: false } });
+  assert.is(run.status, 200, JSON.stringify(run.body));
+  assert.ok(run.body.Removed.some((x: { NotificationId: string }) => x.NotificationId === ack.NotificationId), JSON.stringify(run.body));
+  assert.is(await publications.get(first.event.id), null, 'its publication record is gone');
+  const outbox = await liveCollection<any>(readStore, ALERTS_PROJECTION, 'outbox')();
+  await outbox.upsert({ id: first.event.id, stream: `hubNotification-acme.${ack.NotificationId}`, tenant: 'acme', kind: 'alert', messageId: id, dueAt: p.clock.now().toISOString(), leaseUntil: '' });
+  p.advance(0);
+  await p.eventually(async () => ((await outbox.get(first.event.id)) === null ? true : undefined), 'the item dropped');
+  assert.is(await publications.get(first.event.id), null, 'no publication recorded again');
 });
 
 test.run();

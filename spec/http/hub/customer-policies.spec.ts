@@ -2,9 +2,11 @@
 // frequency-cap and quiet-hours APIs, and sends through the dispatch gate to a real webhook receiver:
 // suppressed by an opt-out (the receiver sees nothing), by the default (comm-hub.preference.default-allow
 // false), by a frequency cap under 20 concurrent sends (exactly the limit reaches the receiver), and held
-// by quiet hours until the manual clock passes the window (or expired at ExpiresAt).
+// by quiet hours until the manual clock passes the window (a fixed instant, an overnight window in the
+// tenant's zone Europe/Berlin set through the configuration center), or expired at ExpiresAt.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { BRIDGE_ADMIN_BASE } from '../../../http/bridge/bridge.paths.ts';
 import { aSend, configure, HUB, startHubPlatform, type HubPlatform } from './hub-harness.ts';
 import { sendReceipt, startWebhookReceiver, type Behaviour, type Submission, type WebhookReceiver } from './fixtures/webhook-receiver.ts';
 
@@ -38,6 +40,19 @@ const messageWhere = (tenant: string, id: string, what: string, pred: (m: any) =
   }, what);
 const submissions = (requestId: string): Submission[] => rx.received.filter((s) => s.body.RequestId === requestId);
 const settle = () => new Promise((r) => setTimeout(r, 100));
+const CONFIG_SECRET = 'config-spec-secret-0123456789';
+/** a token of acme's bridge:admin client (registered by the test that writes configuration) */
+async function configToken(): Promise<string> {
+  p.syncClock();
+  const res = await fetch(`${p.base}/cas/oidc/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`acme-config:${CONFIG_SECRET}`).toString('base64')}` },
+    body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'bridge:admin' }),
+  });
+  const body = (await res.json()) as { access_token?: string };
+  assert.is(res.status, 200, JSON.stringify(body));
+  return body.access_token!;
+}
 
 test('preferences API: set, read, effective answer, remove; validation and scopes', async () => {
   const t = await admin();
@@ -221,31 +236,41 @@ test('end to end: a retry takes no new slot; a cancelled message with a pending 
   await p.call('DELETE', `${HUB}/frequency-caps/TRANSACTIONAL`, { token: t });
 });
 
-test('end to end: quiet hours keep the message SCHEDULED until the window ends (manual clock); a release past ExpiresAt expires it', async () => {
+test('end to end: quiet hours keep the message SCHEDULED until the window ends (a fixed instant on the manual clock, an overnight window in Europe/Berlin); a release past ExpiresAt expires it', async () => {
   const t = await admin();
   const s = await configure(p, 'acme', { receiverUrl: rx.url, channels: ['PUSH'], preferencePolicy: 'BYPASS' });
-  const h = p.clock.now().getUTCHours();
-  const hh = (x: number) => `${String((x + 24) % 24).padStart(2, '0')}:00`;
-  // a window from an hour ago to two hours ahead (the tenant's zone is UTC here), overnight or not
-  assert.is((await p.call('PUT', `${HUB}/quiet-hours/PUSH`, { token: t, body: { Windows: [{ Start: hh(h - 1), End: hh(h + 2) }] } })).status, 200);
+  // the tenant's zone (comm-hub.time-zone) through the configuration center, written by a bridge:admin client
+  await p.commands.registerClient(
+    { tenant: 'acme', clientId: 'acme-config', grantTypes: ['client_credentials'], defaultUser: 'hub-svc', scopes: ['bridge:admin'], clientSecret: CONFIG_SECRET },
+    { tenant: 'acme', actor: 'spec' },
+    'spec/client/acme-config',
+  );
+  const zone = await p.call('PUT', `${BRIDGE_ADMIN_BASE}/config/comm-hub.time-zone`, { token: await configToken(), body: { value: 'Europe/Berlin' } });
+  assert.ok(zone.status < 300, JSON.stringify(zone.body));
+  // a fixed instant (the clock only moves forward: far ahead of any real run): 21:30 UTC = 22:30 in Berlin (winter, UTC+1)
+  const AT = Date.parse('2040-01-15T21:30:00.000Z');
+  p.advance(AT - p.clock.now().getTime());
+  assert.is(p.clock.now().toISOString(), '2040-01-15T21:30:00.000Z');
+  // overnight in Berlin: 22:00 → 07:00 (21:00Z → 06:00Z next day)
+  assert.is((await p.call('PUT', `${HUB}/quiet-hours/PUSH`, { token: await admin(), body: { Windows: [{ Start: '22:00', End: '07:00' }] } })).status, 200);
   const ack = await sendFor('acme', s.code, 'C-quiet');
   const m = await messageWhere('acme', ack.Messages[0]!.MessageId, 'deferred', (x) => x.State === 'SCHEDULED');
-  const end = new Date(p.clock.now());
-  end.setUTCHours(h + 2, 0, 0, 0);
-  assert.is(Date.parse(m.DueAt), end.getTime(), 'the due time moved to the window end');
-  const expiring = await sendFor('acme', s.code, 'C-quiet', { ExpiresAt: new Date(p.clock.now().getTime() + 30 * 60_000).toISOString() });
+  assert.is(m.DueAt, '2040-01-16T07:00:00.000+01:00', 'the due time moved to the window end: 07:00 in Berlin the next morning (shown in the tenant zone)');
+  assert.is(Date.parse(m.DueAt), Date.parse('2040-01-16T06:00:00.000Z'));
+  const expiring = await sendFor('acme', s.code, 'C-quiet', { ExpiresAt: '2040-01-15T22:00:00.000Z' });
   await messageWhere('acme', expiring.Messages[0]!.MessageId, 'deferred', (x) => x.State === 'SCHEDULED');
   await settle();
   assert.is(submissions(ack.RequestId).length, 0, 'nothing sent during quiet hours');
 
-  p.advance(35 * 60_000);
+  p.advance(35 * 60_000); // 22:05Z: past ExpiresAt, still inside the window
   const expired = await messageWhere('acme', expiring.Messages[0]!.MessageId, 'EXPIRED', (x) => x.State === 'EXPIRED');
   assert.is(expired.Attempts, 0, 'no attempt');
-  p.advance(3 * 3_600_000);
+  p.advance(8 * 3_600_000 - 4 * 60_000); // 06:01Z = 07:01 in Berlin: the window ended
   await messageWhere('acme', ack.Messages[0]!.MessageId, 'sent after the window', (x) => x.State === 'ACCEPTED');
   assert.is(submissions(ack.RequestId).length, 1);
   assert.is(submissions(expiring.RequestId).length, 0);
-  await p.call('DELETE', `${HUB}/quiet-hours/PUSH`, { token: t });
+  await p.call('DELETE', `${HUB}/quiet-hours/PUSH`, { token: await admin() });
+  await p.call('DELETE', `${BRIDGE_ADMIN_BASE}/config/comm-hub.time-zone`, { token: await configToken() });
 });
 
 test.run();

@@ -7,11 +7,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { createConfigCommands as createConfigCenterCommands } from '../../../commands/bridge/config-center.commands.ts';
 import { hubHousekeepingCommand } from '../../../infra/cli/hub-housekeeping.command.ts';
 import { notificationStream } from '../../../domain/hub/notification.decider.ts';
 import { readModel } from '../../../projections/core/read-model.ts';
 import { SWEEP_PROJECTION } from '../../../projections/hub/sweep.projection.ts';
 import { DISPATCH_PROJECTION, type HubDueDoc } from '../../../projections/hub/dispatch.projection.ts';
+import { ALERTS_PROJECTION } from '../../../projections/hub/alerts.projection.ts';
 import { aSend, configure, HUB, startHubPlatform, type HubPlatform } from './hub-harness.ts';
 import { sendReceipt, startWebhookReceiver, type Behaviour, type Submission, type WebhookReceiver } from './fixtures/webhook-receiver.ts';
 
@@ -213,9 +215,12 @@ test('operator actions need the scope hub:operator; unknown messages are 404; ba
 test('housekeeping: a dry run reports and changes nothing; the real run archives and removes only the completed one', async () => {
   // tenant beta holds only this test's notifications
   const s = await configure(p, 'beta', { receiverUrl: rx.url, retry: { MaxAttempts: 3, RetryInitialDelaySeconds: 604_800, RetryBackoffMultiplier: 1, RetryMaxDelaySeconds: 604_800 }, receiptMode: 'ACCEPTANCE_ONLY' });
-  const done = await send('beta', s.code, [200], { ExpiresAt: new Date(p.clock.now().getTime() + 30 * 86_400_000).toISOString() }); // accepted, handed off: completed
-  const uncertain = await send('beta', s.code, [500]); // uncertain outcome
-  const retrying = await send('beta', s.code, [429]); // a retry pending in 7 days
+  // fixed RequestIds: their NotificationIds (derived from tenant and RequestId) sort retrying < done < uncertain
+  const doneExtra = { RequestId: 'hk-done', ExpiresAt: new Date(p.clock.now().getTime() + 30 * 86_400_000).toISOString() };
+  const done = await send('beta', s.code, [200], doneExtra); // accepted, handed off: completed
+  const uncertain = await send('beta', s.code, [500], { RequestId: 'hk-uncertain' }); // uncertain outcome
+  const retrying = await send('beta', s.code, [429], { RequestId: 'hk-retrying' }); // a retry pending in 7 days
+  assert.equal([retrying, done, uncertain].map((x) => x.NotificationId), [retrying, done, uncertain].map((x) => x.NotificationId).sort(), 'the scan order this test assumes');
   await messageWhere(done.Messages[0]!.MessageId, 'handed off', (m) => m.TrackingCompleted === true, 'beta');
   await messageWhere(uncertain.Messages[0]!.MessageId, 'uncertain', (m) => m.DeliveryUncertain === true, 'beta');
   await messageWhere(retrying.Messages[0]!.MessageId, 'retry pending', (m) => m.NextRetryTime !== undefined, 'beta');
@@ -232,6 +237,10 @@ test('housekeeping: a dry run reports and changes nothing; the real run archives
     return r.body;
   };
 
+  // a configured retention out of range (more than 36 500 days, as HUB_HOUSEKEEPING_RETENTION_DAYS) is
+  // ignored like every numeric comm-hub setting: the default applies
+  await createConfigCenterCommands({ eventStore: p.platform.stores.eventStore, clock: p.clock }).set({ tenant: 'beta', key: 'comm.hub.housekeeping.retention-days', value: '100000' }, { tenant: 'beta', actor: 'spec' }, 'spec/retention');
+  assert.is((await p.call('GET', '/public/cache/v1/clear/bucket?bucketCode=hub', { token: await p.token('beta') })).status, 200);
   // within the retention (the configured default, 90 days): nothing is eligible
   const fresh = await run({});
   assert.is(fresh.DryRun, true);
@@ -249,8 +258,10 @@ test('housekeeping: a dry run reports and changes nothing; the real run archives
 
   const limited = await run({ days: 1, limit: 1, pageSize: 2 });
   assert.equal(limited.Removed.map((x: any) => x.NotificationId), [done.NotificationId]);
-  // the three share AcceptedAt (a frozen clock): their order is by NotificationId; the scan stops once one is found
-  assert.is(limited.LimitReached, limited.Scanned < 3, 'the limit stops the scan after the first removable one');
+  // the three share AcceptedAt (a frozen clock): their order is by NotificationId (retrying, done, uncertain);
+  // the limit is reached at done, so the third candidate is never scanned
+  assert.is(limited.LimitReached, true, 'the limit stops the scan after the first removable one');
+  assert.is(limited.Scanned, 2);
   assert.is((await run({ days: -1, dryRun: false })).Disabled, true);
   assert.equal(await listed(), all, 'retention -1 disables the job');
 
@@ -268,11 +279,43 @@ test('housekeeping: a dry run reports and changes nothing; the real run archives
 
   assert.equal(await listed(), [uncertain.NotificationId, retrying.NotificationId].sort(), 'only the completed one left the read side');
   assert.is(await readModel(p.platform.stores.readStore, SWEEP_PROJECTION, 'expiries').get(notificationStream('beta', done.NotificationId)), null, 'and its hub.sweep row');
-  // the log is kept: its progress and timeline still answer, marked as removed from the read side
-  const progress = await p.call('GET', `${HUB}/send-requests/getById?requestId=${done.RequestId}`, { token: await p.token('beta') });
-  assert.is(progress.status, 200);
-  assert.is(progress.body.Completed, true);
-  assert.ok(progress.body.HousekeptAt, 'marked as housekept');
+  // every hub read-model row of the removed one is gone; the kept ones keep theirs
+  await caughtUp();
+  const doneMessages = done.Messages.map((m) => m.MessageId);
+  const rs = p.platform.stores.readStore;
+  const byStream = async (projection: string, collection: string, stream: string) => (await readModel<{ id: string; stream: string }>(rs, projection, collection).find({ stream })).length;
+  const doneStream = notificationStream('beta', done.NotificationId);
+  assert.equal(
+    [await byStream(DISPATCH_PROJECTION, 'due', doneStream), await byStream(SWEEP_PROJECTION, 'open', doneStream), await byStream(ALERTS_PROJECTION, 'outbox', doneStream)],
+    [0, 0, 0],
+    'no due item, open work or alert outbox item',
+  );
+  for (const id of doneMessages) assert.is(await readModel(rs, SWEEP_PROJECTION, 'open').get(id), null);
+  assert.ok((await readModel<{ id: string }>(rs, SWEEP_PROJECTION, 'open').find({ stream: notificationStream('beta', retrying.NotificationId) })).length > 0, 'the kept retry still has its open work');
+  // the views a user sees answer 404, saying when it was housekept and where it was archived
+  const beta = await p.token('beta');
+  const progress = await p.call('GET', `${HUB}/send-requests/getById?requestId=${done.RequestId}`, { token: beta });
+  assert.is(progress.status, 404, JSON.stringify(progress.body));
+  assert.is(progress.body.code, 'NOTIFICATION.NOT_FOUND');
+  assert.match(progress.body.message, /housekept at \S+/);
+  assert.ok(progress.body.message.includes(real.ArchivedTo[0]), progress.body.message);
+  assert.is(progress.body.details.ArchivedTo, real.ArchivedTo[0]);
+  assert.is((await p.call('GET', `${HUB}/send-requests/getById?notificationId=${done.NotificationId}`, { token: beta })).status, 404);
+  for (const view of ['messages/getById', 'messages/timeline']) {
+    const r = await p.call('GET', `${HUB}/${view}?messageId=${doneMessages[0]}`, { token: beta });
+    assert.is(r.status, 404, `${view}: ${JSON.stringify(r.body)}`);
+    assert.is(r.body.code, 'MESSAGE.NOT_FOUND');
+    assert.match(r.body.message, /housekept at/);
+  }
+  for (const kept of [uncertain, retrying]) {
+    assert.is((await p.call('GET', `${HUB}/send-requests/getById?requestId=${kept.RequestId}`, { token: beta })).status, 200);
+    for (const view of ['messages/getById', 'messages/timeline']) assert.is((await p.call('GET', `${HUB}/${view}?messageId=${kept.Messages[0]!.MessageId}`, { token: beta })).status, 200, view);
+  }
+  // the log is kept: a replay of the RequestId keeps its idempotency answer (the stored acknowledgement)
+  const replay = await p.call('POST', `${HUB}/notifications/send`, { token: beta, body: aSend(s.code, doneExtra) });
+  assert.is(replay.status, 200, JSON.stringify(replay.body));
+  assert.equal(replay.body, done, 'the stored acknowledgement');
+  assert.is(submissions('hk-done').length, 1, 'nothing sent again');
   // a second run finds nothing more; the limit caps a run
   assert.equal((await run({ days: 1, dryRun: false })).Removed, []);
   const bad = await p.call('POST', `${HUB}/housekeeping/run`, { token: await p.token('beta'), body: { days: -2 } });

@@ -1,0 +1,207 @@
+import { fold, type Decider } from '../../domain/core/decider.ts';
+import { DomainError } from '../../domain/core/domain-error.ts';
+import type { DomainEvent } from '../../domain/core/event.ts';
+import { channelDecider, channelStream, contextDecider, contextStream, templateDecider, templateStream } from '../../domain/hub/config.deciders.ts';
+import type { BundleSection, ConfigBundle } from '../../domain/hub/config-bundle.ts';
+import { parseDefinitionId, parseRuleId, type Channel, type ContextDefinition, type DeliveryService, type Template } from '../../domain/hub/config.model.ts';
+import { definitionDecider, definitionStream, type DefinitionCommand, type DefinitionState } from '../../domain/hub/definition.decider.ts';
+import { deliveryServiceDecider, deliveryServiceStream } from '../../domain/hub/delivery-service.decider.ts';
+import { frequencyCapDecider, frequencyCapsStream, type FrequencyCapState } from '../../domain/hub/frequency-cap.decider.ts';
+import { hubError, type Violation } from '../../domain/hub/hub.errors.ts';
+import { quietHoursDecider, quietHoursStream, type QuietHoursState } from '../../domain/hub/quiet-hours.ts';
+import { canonicalJson, type ResourceCommand, type ResourceState } from '../../domain/hub/resource.decider.ts';
+import type { Clock } from '../../infra/core/clock.port.ts';
+import type { EventStore } from '../../infra/core/event-store.port.ts';
+import { commandHandler, type CommandContext } from '../core/command-handler.ts';
+import type { ConfigCommands } from './config.commands.ts';
+import type { DriverRegistry } from './driver.registry.ts';
+
+/**
+ * The import's dry run (commands/hub/config-bundle.commands.ts, step 3): each resource's stream is folded
+ * and the very decider a save runs is run in memory over the whole bundle (a rule after its definition, in
+ * the same state). Every refusal is collected (the import answers them all at once); every accepted
+ * resource becomes a planned write through the configuration commands (the same writes as the admin API).
+ */
+export type ImportAction = 'CREATE' | 'UPDATE' | 'UNCHANGED';
+export type Planned = { section: BundleSection; id: string; action: ImportAction; write: (ctx: CommandContext, commandId: string) => Promise<string | void> };
+export type ImportPlan = { planned: Planned[]; violations: Violation[] };
+
+export type ImportPlannerDeps = { eventStore: EventStore; clock: Clock; config: ConfigCommands; drivers: DriverRegistry };
+
+export function createImportPlanner(deps: ImportPlannerDeps) {
+  const { eventStore, config: c } = deps;
+  const capsHandler = commandHandler(eventStore, frequencyCapDecider);
+  const quietHandler = commandHandler(eventStore, quietHoursDecider);
+  const now = () => deps.clock.now().toISOString();
+
+  /** the dry run: every write the import would make, decided in memory on the current streams */
+  return async function plan(tenant: string, bundle: ConfigBundle): Promise<ImportPlan> {
+    const planned: Planned[] = [];
+    const violations: Violation[] = [];
+    const refused = (field: string, err: unknown) => {
+      if (!(err instanceof DomainError)) throw err;
+      const details = Array.isArray(err.details) ? (err.details as Violation[]) : [];
+      if (details.length > 0) for (const d of details) violations.push({ field: `${field}.${d.field}`, message: `${err.code}: ${d.message}` });
+      else violations.push({ field, message: `${err.code}: ${err.message}` });
+    };
+
+    const simple = async <T>(section: BundleSection, items: T[], decider: Decider<ResourceCommand<T>, DomainEvent, ResourceState<T>>, streamOf: (id: string) => string, idOf: (t: T) => string, api: { create: (t: T, ctx: CommandContext, id: string) => Promise<unknown>; update: (t: T, ctx: CommandContext, id: string) => Promise<unknown> }, extra?: (t: T) => void) => {
+      for (const [i, item] of items.entries()) {
+        const id = idOf(item);
+        try {
+          extra?.(item);
+          const state = fold(decider, (await eventStore.readStream(streamOf(id))) as unknown as DomainEvent[]);
+          const live = state.status === 'live';
+          if (live && canonicalJson(state.resource) === canonicalJson(item)) {
+            planned.push({ section, id, action: 'UNCHANGED', write: async () => undefined });
+            continue;
+          }
+          decider.decide({ type: live ? 'Update' : 'Create', resource: item, now: now() }, state);
+          planned.push({ section, id, action: live ? 'UPDATE' : 'CREATE', write: async (ctx, commandId) => void (await (live ? api.update : api.create)(item, ctx, commandId)) });
+        } catch (err) {
+          refused(`${section}.${i}`, err);
+        }
+      }
+    };
+
+    await simple<Channel>('Channels', bundle.Channels, channelDecider as never, (id) => channelStream(tenant, id), (x) => x.Code, {
+      create: (x, ctx, id) => c.channels.create(tenant, x, ctx, id),
+      update: (x, ctx, id) => c.channels.update(tenant, x, ctx, id),
+    });
+    // delivery services: the driver checks the settings; a created one gets a new signing secret
+    for (const [i, s] of bundle.DeliveryServices.entries()) {
+      try {
+        deps.drivers.validate(s.DriverType, s.Settings, s.Channel);
+        const state = fold(deliveryServiceDecider, (await eventStore.readStream(deliveryServiceStream(tenant, s.ServiceId))) as never);
+        const live = state.status === 'live';
+        if (live && canonicalJson(state.resource) === canonicalJson(s)) {
+          planned.push({ section: 'DeliveryServices', id: s.ServiceId, action: 'UNCHANGED', write: async () => undefined });
+          continue;
+        }
+        deliveryServiceDecider.decide(live ? { type: 'Update', resource: s, now: now() } : { type: 'Create', resource: s, sealedSecret: 'dry-run', now: now() }, state);
+        planned.push({
+          section: 'DeliveryServices',
+          id: s.ServiceId,
+          action: live ? 'UPDATE' : 'CREATE',
+          write: async (ctx, commandId) => (live ? void (await c.services.update(tenant, s, ctx, commandId)) : (await c.services.create(tenant, s as DeliveryService, ctx, commandId)).signingSecret),
+        });
+      } catch (err) {
+        refused(`DeliveryServices.${i}`, err);
+      }
+    }
+    await simple<Template>('Templates', bundle.Templates, templateDecider as never, (id) => templateStream(tenant, id), (x) => x.TemplateId, {
+      create: (x, ctx, id) => c.templates.create(tenant, x, ctx, id),
+      update: (x, ctx, id) => c.templates.update(tenant, x, ctx, id),
+    });
+    await simple<ContextDefinition>('ContextDefinitions', bundle.ContextDefinitions, contextDecider as never, (id) => contextStream(tenant, id), (x) => x.ContextDefinitionId, {
+      create: (x, ctx, id) => c.contexts.create(tenant, x, ctx, id),
+      update: (x, ctx, id) => c.contexts.update(tenant, x, ctx, id),
+    });
+
+    // definitions, then rules, each notification code's stream folded once and carried through the bundle
+    const states = new Map<string, DefinitionState>();
+    const stateOf = async (code: string) => {
+      let s = states.get(code);
+      if (s === undefined) {
+        s = fold(definitionDecider, (await eventStore.readStream(definitionStream(tenant, code))) as never);
+        states.set(code, s);
+      }
+      return s;
+    };
+    const decideDefinition = async (code: string, command: DefinitionCommand) => {
+      let s = await stateOf(code);
+      for (const e of definitionDecider.decide(command, s)) s = definitionDecider.evolve(s, e);
+      states.set(code, s);
+    };
+    for (const [i, d] of bundle.Definitions.entries()) {
+      try {
+        const parsed = parseDefinitionId(d.DefinitionId);
+        if (parsed === null || parsed.code !== d.NotificationCode || parsed.version !== d.Version) {
+          throw hubError('DEFINITION.INVALID', 'DefinitionId must be <NotificationCode>:<Version> of the definition', [{ field: 'DefinitionId', message: 'must be <NotificationCode>:<Version>' }]);
+        }
+        const current = (await stateOf(d.NotificationCode)).versions[d.Version];
+        if (current !== undefined && canonicalJson(current) === canonicalJson(d)) {
+          planned.push({ section: 'Definitions', id: d.DefinitionId, action: 'UNCHANGED', write: async () => undefined });
+          continue;
+        }
+        const { DefinitionId: _id, ...input } = d;
+        await decideDefinition(d.NotificationCode, current !== undefined ? { type: 'UpdateDefinition', definition: d, now: now() } : { type: 'CreateDefinition', definition: input, now: now() });
+        planned.push({
+          section: 'Definitions',
+          id: d.DefinitionId,
+          action: current !== undefined ? 'UPDATE' : 'CREATE',
+          write: async (ctx, commandId) => void (await (current !== undefined ? c.definitions.update(tenant, d, ctx, commandId) : c.definitions.create(tenant, input, ctx, commandId))),
+        });
+      } catch (err) {
+        refused(`Definitions.${i}`, err);
+      }
+    }
+    for (const [i, r] of bundle.DeliveryRules.entries()) {
+      try {
+        const parsed = parseRuleId(r.RuleId);
+        if (parsed === null || parsed.definitionId !== r.DefinitionId) {
+          throw hubError('DELIVERY_RULE.INVALID', 'RuleId must be <DefinitionId>:<RuleKey> of the rule', [{ field: 'RuleId', message: 'must be <DefinitionId>:<RuleKey>' }]);
+        }
+        const current = (await stateOf(parsed.code)).rules[r.RuleId];
+        if (current !== undefined && canonicalJson(current) === canonicalJson(r)) {
+          planned.push({ section: 'DeliveryRules', id: r.RuleId, action: 'UNCHANGED', write: async () => undefined });
+          continue;
+        }
+        await decideDefinition(parsed.code, current !== undefined ? { type: 'UpdateRule', rule: r, now: now() } : { type: 'CreateRule', rule: r, now: now() });
+        planned.push({
+          section: 'DeliveryRules',
+          id: r.RuleId,
+          action: current !== undefined ? 'UPDATE' : 'CREATE',
+          write: async (ctx, commandId) => void (await (current !== undefined ? c.rules.update(tenant, r, ctx, commandId) : c.rules.create(tenant, r, ctx, commandId))),
+        });
+      } catch (err) {
+        refused(`DeliveryRules.${i}`, err);
+      }
+    }
+
+    // the customer-policy configuration: one stream per tenant each, carried through the bundle like definitions
+    let capState: FrequencyCapState = fold(frequencyCapDecider, (await eventStore.readStream(frequencyCapsStream(tenant))) as never);
+    for (const [i, cap] of bundle.FrequencyCaps.entries()) {
+      try {
+        const current = capState.caps[cap.Category];
+        const same = current !== undefined && current.Limit === cap.Limit && current.WindowSeconds === cap.WindowSeconds;
+        const events = frequencyCapDecider.decide({ type: 'SaveFrequencyCap', cap, now: now() }, capState);
+        for (const e of events) capState = frequencyCapDecider.evolve(capState, e);
+        planned.push({
+          section: 'FrequencyCaps',
+          id: cap.Category,
+          action: same ? 'UNCHANGED' : current === undefined ? 'CREATE' : 'UPDATE',
+          write: async (ctx, commandId) => {
+            if (same) return;
+            const at = now();
+            await capsHandler({ stream: frequencyCapsStream(tenant), command: { type: 'SaveFrequencyCap', cap: { Category: cap.Category, Limit: cap.Limit, WindowSeconds: cap.WindowSeconds }, now: at }, commandId, now: at, context: { ...ctx, tenant } });
+          },
+        });
+      } catch (err) {
+        refused(`FrequencyCaps.${i}`, err);
+      }
+    }
+    let quietState: QuietHoursState = fold(quietHoursDecider, (await eventStore.readStream(quietHoursStream(tenant))) as never);
+    for (const [i, hours] of bundle.QuietHours.entries()) {
+      try {
+        const current = quietState.channels[hours.Channel];
+        const same = current !== undefined && canonicalJson(current.Windows) === canonicalJson(hours.Windows);
+        const events = quietHoursDecider.decide({ type: 'SaveQuietHours', hours, now: now() }, quietState);
+        for (const e of events) quietState = quietHoursDecider.evolve(quietState, e);
+        planned.push({
+          section: 'QuietHours',
+          id: hours.Channel,
+          action: same ? 'UNCHANGED' : current === undefined ? 'CREATE' : 'UPDATE',
+          write: async (ctx, commandId) => {
+            if (same) return;
+            const at = now();
+            await quietHandler({ stream: quietHoursStream(tenant), command: { type: 'SaveQuietHours', hours: { Channel: hours.Channel, Windows: hours.Windows }, now: at }, commandId, now: at, context: { ...ctx, tenant } });
+          },
+        });
+      } catch (err) {
+        refused(`QuietHours.${i}`, err);
+      }
+    }
+    return { planned, violations };
+  };
+}
