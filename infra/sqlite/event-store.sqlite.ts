@@ -96,6 +96,12 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
   // The id index takes random UUIDs: with SQLite's 2 MB default cache its pages miss constantly once the
   // log grows. 64 MB keeps the hot index pages in memory (a ceiling, not an allocation).
   db.pragma('cache_size = -65536');
+  // Checkpoint the WAL every 10,000 pages (about 40 MB) rather than SQLite's 1,000: appends rewrite the same
+  // hot index pages, so a rarer checkpoint copies each of them once for many commits and fsyncs ten times
+  // less (about 8 % more appends per second one at a time, measured with the workflow benchmark). What an OS
+  // crash may lose is unchanged in kind (the commits since the last checkpoint, see above); a process crash
+  // still loses nothing.
+  db.pragma('wal_autocheckpoint = 10000');
   db.exec(SCHEMA);
 
   // The current revision comes from the UNIQUE (stream, revision) index: max() with an equality on the
