@@ -24,6 +24,8 @@ export type DispatchWorkerDeps = {
   concurrency?: number;
   owner?: string;
   log?: WorkEngineLog;
+  /** this process's inline dispatch: the messages it is advancing right now */
+  inline?: { running(messageId: string): boolean };
 };
 
 export function createDispatchWorker(deps: DispatchWorkerDeps): WorkEngine {
@@ -37,6 +39,14 @@ export function createDispatchWorker(deps: DispatchWorkerDeps): WorkEngine {
     ...(deps.owner !== undefined && { owner: deps.owner }),
     ...(deps.log !== undefined && { log: deps.log }),
     async handle(item) {
+      // A fresh send's inline dispatch (below) is advancing this message in this process: its AttemptStarted
+      // will move the item (the projection rewrites it with a fresh lease), so this run would only read the
+      // stream and the gate's facts again to lose the race. Left to it, the item held briefly: if the inline
+      // run wrote nothing (it failed, or the hub is switched off), the item comes back after the hold.
+      if (deps.inline?.running(item.id) === true) {
+        await holdDueItem(await deps.items(), item, deps.clock);
+        return;
+      }
       // `comm-hub.enabled` off for the item's tenant: the step ran nothing; look again shortly, not after the whole lease
       if ((await deps.process.advance(item.stream, item.id)) === 'held') await holdDueItem(await deps.items(), item, deps.clock);
     },
@@ -51,16 +61,18 @@ export function createDispatchWorker(deps: DispatchWorkerDeps): WorkEngine {
  * AttemptStarted is appended with the revision the step read, so the loser of a race calls nothing.
  */
 export function createInlineDispatch(o: { process: DispatchProcess; maxInFlight: number; enabled: () => boolean; log?: WorkEngineLog }) {
-  let inFlight = 0;
-  return (stream: string, messageIds: readonly string[]) => {
+  const running = new Set<string>();
+  const start = (stream: string, messageIds: readonly string[]) => {
     if (!o.enabled()) return;
     for (const id of messageIds) {
-      if (inFlight >= o.maxInFlight) return;
-      inFlight++;
+      if (running.size >= o.maxInFlight) return;
+      if (running.has(id)) continue;
+      running.add(id);
       o.process
         .advance(stream, id)
         .catch((err: unknown) => o.log?.error({ stream, messageId: id, err: err instanceof Error ? err.message : String(err) }, 'inline dispatch failed; the due item takes it'))
-        .finally(() => inFlight--);
+        .finally(() => running.delete(id));
     }
   };
+  return Object.assign(start, { running: (messageId: string) => running.has(messageId) });
 }

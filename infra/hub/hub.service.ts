@@ -118,6 +118,9 @@ export function createHubService(deps: HubServiceDeps): PlatformService {
     gate,
     hubSwitch,
   });
+  // the engine runs where workers run (the composition root starts it); inline dispatch only there
+  let workersHere = false;
+  const inline = createInlineDispatch({ process: dispatch, maxInFlight: hub.dispatchConcurrency, enabled: () => workersHere, log: hubLog.child({ worker: 'hub.inline-dispatch' }) });
   const engine = createDispatchWorker({
     items: liveCollection<DispatchDueItem>(readStore, DISPATCH_PROJECTION, 'due'),
     clock,
@@ -125,10 +128,9 @@ export function createHubService(deps: HubServiceDeps): PlatformService {
     leaseMs: hub.dispatchLeaseMs,
     pollMs: hub.dispatchPollMs,
     concurrency: hub.dispatchConcurrency,
+    inline,
     log: hubLog.child({ worker: 'hub.dispatch-worker' }),
   });
-  // the engine runs where workers run (the composition root starts it); inline dispatch only there
-  let workersHere = false;
   const worker = {
     ...engine,
     start() {
@@ -140,7 +142,6 @@ export function createHubService(deps: HubServiceDeps): PlatformService {
       await engine.stop();
     },
   };
-  const inline = createInlineDispatch({ process: dispatch, maxInFlight: hub.dispatchConcurrency, enabled: () => workersHere, log: hubLog.child({ worker: 'hub.inline-dispatch' }) });
   const sender = createSender({
     eventStore,
     clock,

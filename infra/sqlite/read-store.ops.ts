@@ -39,10 +39,32 @@ export type Conn = {
 export function createConn(db: Database.Database): Conn {
   const statements = new Map<string, Database.Statement>();
   const schema = new Map<string, { version: number; exprs: Set<string> }>();
+  /**
+   * Statements on a table that did not exist, with the schema version they failed at: a collection nobody
+   * created yet (a service's due items where that service has no work) is asked for on every engine wake, and
+   * preparing a statement only to fail costs ten times the version check that answers the same until a
+   * CREATE (in any process) changes the version.
+   */
+  const missing = new Map<string, { version: number; error: unknown }>();
+  let versionStmt: Database.Statement | undefined;
+  const currentVersion = () => ((versionStmt ??= db.prepare('PRAGMA schema_version').pluck()).get() as number);
   const stmt = (sql: string) => {
     let s = statements.get(sql);
     if (!s) {
-      s = db.prepare(sql);
+      const miss = missing.get(sql);
+      if (miss !== undefined) {
+        if (currentVersion() === miss.version) throw miss.error;
+        missing.delete(sql);
+      }
+      try {
+        s = db.prepare(sql);
+      } catch (e) {
+        if (isNoSuchTable(e)) {
+          if (missing.size >= MAX_CACHED_STATEMENTS) missing.delete(missing.keys().next().value as string);
+          missing.set(sql, { version: currentVersion(), error: e });
+        }
+        throw e;
+      }
       if (statements.size >= MAX_CACHED_STATEMENTS) statements.delete(statements.keys().next().value as string);
       statements.set(sql, s);
     }
@@ -53,7 +75,7 @@ export function createConn(db: Database.Database): Conn {
     stmt,
     indexed(collection) {
       // schema_version changes with every CREATE/DROP, in this process or another one
-      const version = stmt('PRAGMA schema_version').pluck().get() as number;
+      const version = currentVersion();
       const cached = schema.get(collection);
       if (cached && cached.version === version) return cached.exprs;
       const sqls = stmt(`SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL`)
