@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 export const PLATFORM_NAMESPACE = '6d1f6a52-8f64-4b7c-9d3e-2f1c0a7b9e10';
 const NAMESPACE_BYTES = Buffer.from(PLATFORM_NAMESPACE.replace(/-/g, ''), 'hex');
 
+const LONE_SURROGATE = /\p{Cs}/u;
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 /**
@@ -13,6 +14,9 @@ const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'
  * several times the hash.
  */
 function uuidV5(name: string): string {
+  // a lone surrogate has no UTF-8: encoding would turn it into U+FFFD and make two different names one id
+  // (the uuid package refused such names too)
+  if (LONE_SURROGATE.test(name)) throw new TypeError('a derived id needs well-formed text: the name holds a lone surrogate');
   const h = createHash('sha1').update(NAMESPACE_BYTES).update(name, 'utf8').digest();
   h[6] = (h[6]! & 0x0f) | 0x50;
   h[8] = (h[8]! & 0x3f) | 0x80;

@@ -234,13 +234,14 @@ export function createDispatchProcess(deps: DispatchDeps) {
       switch (work.kind) {
         case 'dispatch':
         case 'retry':
-          // the hub switched off for the tenant: nothing of the step runs (the caller pushes its item back)
-          if (deps.hubSwitch !== undefined && !(await deps.hubSwitch.enabled(l.tenant))) return 'held';
+          // expiry calls nobody: it is recorded whether the hub is on or off for the tenant
           if (expiredAt(l.state, m, at)) {
             const r = await applyOn(stream, l, { type: 'Expire', MessageId: m.MessageId, now: at }, `expire/${m.MessageId}`);
             await settleQuota(l.tenant, r.state, m.MessageId);
             return 'expired';
           }
+          // the hub switched off for the tenant: nothing else of the step runs (the caller pushes its item back)
+          if (deps.hubSwitch !== undefined && !(await deps.hubSwitch.enabled(l.tenant))) return 'held';
           if (!mayStartAutomatic(l.state, m, at)) return 'not-due';
           if (deps.gate !== undefined) {
             const denied = await gateDenies(stream, l, m, at);

@@ -59,7 +59,9 @@ export function createConn(db: Database.Database): Conn {
       try {
         s = db.prepare(sql);
       } catch (e) {
-        if (isNoSuchTable(e)) {
+        // only outside a transaction: a version reached inside one (its own CREATEs) comes back down with a
+        // rollback, and a later CREATE would reach it again while this entry still said "missing"
+        if (isNoSuchTable(e) && !db.inTransaction) {
           if (missing.size >= MAX_CACHED_STATEMENTS) missing.delete(missing.keys().next().value as string);
           missing.set(sql, { version: currentVersion(), error: e });
         }
@@ -87,6 +89,7 @@ export function createConn(db: Database.Database): Conn {
     },
     forgetSchema() {
       schema.clear();
+      missing.clear();
     },
   };
 }

@@ -19,4 +19,10 @@ test('derived ids are RFC 9562 version 5, variant 10', () => {
   assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
 });
 
+test('names with a lone surrogate are refused rather than folded into one id', () => {
+  assert.throws(() => derivedId('k\ud800'), /lone surrogate/);
+  assert.throws(() => eventIdFor('c\udfff', 0), /lone surrogate/);
+  assert.is(derivedId('k\ud83d\ude42'), uuidv5('k\ud83d\ude42', PLATFORM_NAMESPACE)); // a pair is fine
+});
+
 test.run();

@@ -106,6 +106,20 @@ test('an OPT_IN recorded through the request and then seen by the reactor is app
   assert.equal(await types(preferenceStream('acme', key)), ['PreferenceSet']);
 });
 
+test('an OPT_IN stored alone and reached late by the reactor does not undo a newer OPT_OUT', async () => {
+  const record = commandHandler(eventStore, interactionDecider);
+  const key = { RecipientId: 'C-late', Channel: 'EMAIL', NotificationClass: '*' };
+  // the old OPT_IN: stored, its preference change lost (the process stopped between the appends)
+  const old = { InteractionId: 'i-old-in', Type: 'OPT_IN' as const, RecipientId: 'C-late', Channel: 'EMAIL', ReceivedAt: T0 };
+  await record({ stream: interactionStream('acme', 'i-old-in'), command: { type: 'RecordInteraction', interaction: old, now: T0 }, commandId: 'interaction/i-old-in/x', now: T0, context: ctx });
+  // the customer opts out afterwards, through the request (applied at once)
+  await policies.interactions.record('acme', { InteractionId: 'i-new-out', Type: 'OPT_OUT', RecipientId: 'C-late', Channel: 'EMAIL' }, ctx);
+  assert.is((await policies.preferences.get('acme', key))?.Decision, 'DENY');
+  await interactionReactor.drain();
+  assert.is((await policies.preferences.get('acme', key))?.Decision, 'DENY', 'the late OPT_IN must not override the newer OPT_OUT');
+  assert.equal(await types(preferenceStream('acme', key)), ['PreferenceSet']);
+});
+
 test('a reservation appended after its message was cancelled (and the cancel released nothing) is released by the reactor', async () => {
   await policies.frequencyCaps.save('acme', CAP, ctx, 'cap-b');
   await quotaReactor.drain(); // earlier events are not this test's

@@ -94,6 +94,33 @@ test('two store instances on the same file see each other’s writes', async () 
   assert.equal(ids(await b.collection('shared').find()), ['y']);
 });
 
+test('a collection asked for before it existed is found once another instance or a rolled-back transaction created it', async () => {
+  const a = open();
+  const b = open();
+  // a misses "later" outside a transaction (remembered until the schema changes), then b creates it
+  assert.is(await a.collection('later').get('1'), null);
+  assert.equal(await a.collection('later').find(), []);
+  await b.collection('later').upsert({ id: '1' });
+  assert.equal(await a.collection('later').get('1'), { id: '1' });
+  assert.equal(ids(await a.collection('later').find()), ['1']);
+  // inside a transaction that creates another collection first, then misses "late2", then rolls back
+  await a
+    .transaction(async (tx) => {
+      await tx.collection('other').upsert({ id: 'o' });
+      await tx.collection('other').find(); // the write reaches SQLite: "other" is created inside the transaction
+      assert.is(await tx.collection('late2').get('1'), null);
+      throw new Error('roll back');
+    })
+    .catch(() => undefined);
+  // the next schema change (here by the other instance) reaches the version the transaction had: the miss
+  // must not be believed then
+  await b.collection('late2').upsert({ id: '1' });
+  await a.transaction(async (tx) => {
+    assert.equal(await tx.collection('late2').get('1'), { id: '1' });
+  });
+  assert.equal(await b.collection('late2').get('1'), { id: '1' });
+});
+
 test('the findOneAndUpdate lease race across two instances claims each item once', async () => {
   const a = open();
   const b = open();
