@@ -24,8 +24,7 @@ export function createCacheBucket(deps: { eventStore: EventStore; clock: Clock; 
       const scope = tenant === PLATFORM_TENANT ? '*' : tenant;
       const now = deps.clock.now().toISOString();
       // this process at once (the answer promises it); the others when they read the event
-      if (scope === '*') deps.cache.clear();
-      else deps.cache.clearTenant(scope);
+      deps.cache.clearScope(scope);
       deps.settings.clear?.(scope);
       await handle({ stream: cacheBucketStream(tenant, bucketCode), command: { type: 'Clear', bucketCode, scope, now }, commandId, now, context: { ...ctx, tenant } });
       return { BucketCode: bucketCode, Scope: scope, ClearedAt: now };

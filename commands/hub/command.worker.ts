@@ -39,8 +39,7 @@ export function createCommandWorker(deps: {
     ...(deps.owner !== undefined && { owner: deps.owner }),
     ...(deps.log !== undefined && { log: deps.log }),
     async handle(item) {
-      const enabled = await deps.settings.get(item.tenant, SETTING.commandWorkerEnabled);
-      if (enabled !== undefined && enabled.trim().toLowerCase() === 'false') return;
+      if (!hubEnabledValue(await deps.settings.get(item.tenant, SETTING.commandWorkerEnabled))) return;
       // `comm-hub.enabled` off for the tenant: the command stays READY and is looked at again shortly
       if (!hubEnabledValue(await deps.settings.get(item.tenant, SETTING.enabled))) return holdDueItem(await deps.items(), item, deps.clock);
       await deps.tcc.materialize(item.stream, item.leases ?? 1, item.leaseOwner ?? COMMAND_WORKER_NAME);

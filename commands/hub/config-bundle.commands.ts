@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { fold } from '../../domain/core/decider.ts';
 import { DomainError } from '../../domain/core/domain-error.ts';
-import { checkBundleShape, groupsOf, makeBundle, type BundleSection, type ConfigBundle } from '../../domain/hub/config-bundle.ts';
+import { BUNDLE_MODULE, checkBundleShape, groupsOf, makeBundle, type BundleSection, type ConfigBundle } from '../../domain/hub/config-bundle.ts';
 import type { Channel, ContextDefinition, Definition, DeliveryRule, DeliveryService, Template } from '../../domain/hub/config.model.ts';
 import { frequencyCapDecider, frequencyCapsStream, type FrequencyCapState } from '../../domain/hub/frequency-cap.decider.ts';
 import { hubError } from '../../domain/hub/hub.errors.ts';
@@ -74,7 +74,7 @@ export const DEFAULT_IMPORT_LOCK_MS = 15 * 60_000;
 
 const PAGE = 200;
 
-async function all<T>(page: (pageNo: number) => Promise<{ Items: T[]; Total: number }>): Promise<T[]> {
+async function all<T>(page: (pageNo: number) => Promise<Listing<T>>): Promise<T[]> {
   const out: T[] = [];
   for (let pageNo = 1; ; pageNo++) {
     const p = await page(pageNo);
@@ -143,7 +143,7 @@ export function createConfigBundle(deps: ConfigBundleDeps) {
 
   async function importBundle(tenant: string, input: unknown, ctx: CommandContext, importId: string): Promise<ImportResult> {
     const shape = checkBundleShape(input);
-    if (!shape.ok) throw hubError('IMPORT.INVALID', `the bundle is not a ${'commhub'} bundle: ${shape.violations.map((v) => `${v.field} ${v.message}`).join('; ')}`, shape.violations);
+    if (!shape.ok) throw hubError('IMPORT.INVALID', `the bundle is not a ${BUNDLE_MODULE} bundle: ${shape.violations.map((v) => `${v.field} ${v.message}`).join('; ')}`, shape.violations);
     const bundle = shape.bundle;
     const groups = groupsOf(bundle);
     await locks.acquire(tenant, groups, importId, ctx);

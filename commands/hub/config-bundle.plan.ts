@@ -6,13 +6,13 @@ import type { BundleSection, ConfigBundle } from '../../domain/hub/config-bundle
 import { parseDefinitionId, parseRuleId, type Channel, type ContextDefinition, type DeliveryService, type Template } from '../../domain/hub/config.model.ts';
 import { definitionDecider, definitionStream, type DefinitionCommand, type DefinitionState } from '../../domain/hub/definition.decider.ts';
 import { deliveryServiceDecider, deliveryServiceStream } from '../../domain/hub/delivery-service.decider.ts';
-import { frequencyCapDecider, frequencyCapsStream, type FrequencyCapState } from '../../domain/hub/frequency-cap.decider.ts';
+import { frequencyCapDecider, frequencyCapsStream } from '../../domain/hub/frequency-cap.decider.ts';
 import { hubError, type Violation } from '../../domain/hub/hub.errors.ts';
-import { quietHoursDecider, quietHoursStream, type QuietHoursState } from '../../domain/hub/quiet-hours.ts';
+import { quietHoursDecider, quietHoursStream } from '../../domain/hub/quiet-hours.ts';
 import { canonicalJson, type ResourceCommand, type ResourceState } from '../../domain/hub/resource.decider.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
-import { commandHandler, type CommandContext } from '../core/command-handler.ts';
+import { commandHandler, type CommandContext, type CommandEnvelope } from '../core/command-handler.ts';
 import type { ConfigCommands } from './config.commands.ts';
 import type { DriverRegistry } from './driver.registry.ts';
 
@@ -45,11 +45,10 @@ export function createImportPlanner(deps: ImportPlannerDeps) {
       else violations.push({ field, message: `${err.code}: ${err.message}` });
     };
 
-    const simple = async <T>(section: BundleSection, items: T[], decider: Decider<ResourceCommand<T>, DomainEvent, ResourceState<T>>, streamOf: (id: string) => string, idOf: (t: T) => string, api: { create: (t: T, ctx: CommandContext, id: string) => Promise<unknown>; update: (t: T, ctx: CommandContext, id: string) => Promise<unknown> }, extra?: (t: T) => void) => {
+    const simple = async <T>(section: BundleSection, items: T[], decider: Decider<ResourceCommand<T>, DomainEvent, ResourceState<T>>, streamOf: (id: string) => string, idOf: (t: T) => string, api: { create: (t: T, ctx: CommandContext, id: string) => Promise<unknown>; update: (t: T, ctx: CommandContext, id: string) => Promise<unknown> }) => {
       for (const [i, item] of items.entries()) {
         const id = idOf(item);
         try {
-          extra?.(item);
           const state = fold(decider, (await eventStore.readStream(streamOf(id))) as unknown as DomainEvent[]);
           const live = state.status === 'live';
           if (live && canonicalJson(state.resource) === canonicalJson(item)) {
@@ -113,25 +112,32 @@ export function createImportPlanner(deps: ImportPlannerDeps) {
       for (const e of definitionDecider.decide(command, s)) s = definitionDecider.evolve(s, e);
       states.set(code, s);
     };
+    /** a definition version or a rule, against `current` (its stored self): unchanged, or decided in memory on its code's state and planned */
+    const planInDefinition = async (section: 'Definitions' | 'DeliveryRules', id: string, code: string, item: unknown, current: unknown, command: (exists: boolean) => DefinitionCommand, write: (exists: boolean) => Planned['write']) => {
+      if (current !== undefined && canonicalJson(current) === canonicalJson(item)) {
+        planned.push({ section, id, action: 'UNCHANGED', write: async () => undefined });
+        return;
+      }
+      const exists = current !== undefined;
+      await decideDefinition(code, command(exists));
+      planned.push({ section, id, action: exists ? 'UPDATE' : 'CREATE', write: write(exists) });
+    };
     for (const [i, d] of bundle.Definitions.entries()) {
       try {
         const parsed = parseDefinitionId(d.DefinitionId);
         if (parsed === null || parsed.code !== d.NotificationCode || parsed.version !== d.Version) {
           throw hubError('DEFINITION.INVALID', 'DefinitionId must be <NotificationCode>:<Version> of the definition', [{ field: 'DefinitionId', message: 'must be <NotificationCode>:<Version>' }]);
         }
-        const current = (await stateOf(d.NotificationCode)).versions[d.Version];
-        if (current !== undefined && canonicalJson(current) === canonicalJson(d)) {
-          planned.push({ section: 'Definitions', id: d.DefinitionId, action: 'UNCHANGED', write: async () => undefined });
-          continue;
-        }
         const { DefinitionId: _id, ...input } = d;
-        await decideDefinition(d.NotificationCode, current !== undefined ? { type: 'UpdateDefinition', definition: d, now: now() } : { type: 'CreateDefinition', definition: input, now: now() });
-        planned.push({
-          section: 'Definitions',
-          id: d.DefinitionId,
-          action: current !== undefined ? 'UPDATE' : 'CREATE',
-          write: async (ctx, commandId) => void (await (current !== undefined ? c.definitions.update(tenant, d, ctx, commandId) : c.definitions.create(tenant, input, ctx, commandId))),
-        });
+        await planInDefinition(
+          'Definitions',
+          d.DefinitionId,
+          d.NotificationCode,
+          d,
+          (await stateOf(d.NotificationCode)).versions[d.Version],
+          (exists) => (exists ? { type: 'UpdateDefinition', definition: d, now: now() } : { type: 'CreateDefinition', definition: input, now: now() }),
+          (exists) => async (ctx, commandId) => void (await (exists ? c.definitions.update(tenant, d, ctx, commandId) : c.definitions.create(tenant, input, ctx, commandId))),
+        );
       } catch (err) {
         refused(`Definitions.${i}`, err);
       }
@@ -142,66 +148,65 @@ export function createImportPlanner(deps: ImportPlannerDeps) {
         if (parsed === null || parsed.definitionId !== r.DefinitionId) {
           throw hubError('DELIVERY_RULE.INVALID', 'RuleId must be <DefinitionId>:<RuleKey> of the rule', [{ field: 'RuleId', message: 'must be <DefinitionId>:<RuleKey>' }]);
         }
-        const current = (await stateOf(parsed.code)).rules[r.RuleId];
-        if (current !== undefined && canonicalJson(current) === canonicalJson(r)) {
-          planned.push({ section: 'DeliveryRules', id: r.RuleId, action: 'UNCHANGED', write: async () => undefined });
-          continue;
-        }
-        await decideDefinition(parsed.code, current !== undefined ? { type: 'UpdateRule', rule: r, now: now() } : { type: 'CreateRule', rule: r, now: now() });
-        planned.push({
-          section: 'DeliveryRules',
-          id: r.RuleId,
-          action: current !== undefined ? 'UPDATE' : 'CREATE',
-          write: async (ctx, commandId) => void (await (current !== undefined ? c.rules.update(tenant, r, ctx, commandId) : c.rules.create(tenant, r, ctx, commandId))),
-        });
+        await planInDefinition(
+          'DeliveryRules',
+          r.RuleId,
+          parsed.code,
+          r,
+          (await stateOf(parsed.code)).rules[r.RuleId],
+          (exists) => (exists ? { type: 'UpdateRule', rule: r, now: now() } : { type: 'CreateRule', rule: r, now: now() }),
+          (exists) => async (ctx, commandId) => void (await (exists ? c.rules.update(tenant, r, ctx, commandId) : c.rules.create(tenant, r, ctx, commandId))),
+        );
       } catch (err) {
         refused(`DeliveryRules.${i}`, err);
       }
     }
 
-    // the customer-policy configuration: one stream per tenant each, carried through the bundle like definitions
-    let capState: FrequencyCapState = fold(frequencyCapDecider, (await eventStore.readStream(frequencyCapsStream(tenant))) as never);
-    for (const [i, cap] of bundle.FrequencyCaps.entries()) {
-      try {
-        const current = capState.caps[cap.Category];
-        const same = current !== undefined && current.Limit === cap.Limit && current.WindowSeconds === cap.WindowSeconds;
-        const events = frequencyCapDecider.decide({ type: 'SaveFrequencyCap', cap, now: now() }, capState);
-        for (const e of events) capState = frequencyCapDecider.evolve(capState, e);
-        planned.push({
-          section: 'FrequencyCaps',
-          id: cap.Category,
-          action: same ? 'UNCHANGED' : current === undefined ? 'CREATE' : 'UPDATE',
-          write: async (ctx, commandId) => {
-            if (same) return;
-            const at = now();
-            await capsHandler({ stream: frequencyCapsStream(tenant), command: { type: 'SaveFrequencyCap', cap: { Category: cap.Category, Limit: cap.Limit, WindowSeconds: cap.WindowSeconds }, now: at }, commandId, now: at, context: { ...ctx, tenant } });
-          },
-        });
-      } catch (err) {
-        refused(`FrequencyCaps.${i}`, err);
+    // the customer-policy configuration: one stream per tenant each, carried through the bundle like definitions;
+    // the write sends the bare resource (its own fields only)
+    const policies = async <C, E extends DomainEvent, S, T, R>(
+      section: BundleSection,
+      items: T[],
+      decider: Decider<C, E, S>,
+      handler: (envelope: CommandEnvelope<C>) => Promise<unknown>,
+      stream: string,
+      o: { idOf: (t: T) => string; currentOf: (s: S, t: T) => R | undefined; same: (current: R, t: T) => boolean; command: (t: T, now: string) => C; bare: (t: T) => T },
+    ) => {
+      let state = fold(decider, (await eventStore.readStream(stream)) as never);
+      for (const [i, item] of items.entries()) {
+        try {
+          const current = o.currentOf(state, item);
+          const same = current !== undefined && o.same(current, item);
+          for (const e of decider.decide(o.command(item, now()), state)) state = decider.evolve(state, e);
+          planned.push({
+            section,
+            id: o.idOf(item),
+            action: same ? 'UNCHANGED' : current === undefined ? 'CREATE' : 'UPDATE',
+            write: async (ctx, commandId) => {
+              if (same) return;
+              const at = now();
+              await handler({ stream, command: o.command(o.bare(item), at), commandId, now: at, context: { ...ctx, tenant } });
+            },
+          });
+        } catch (err) {
+          refused(`${section}.${i}`, err);
+        }
       }
-    }
-    let quietState: QuietHoursState = fold(quietHoursDecider, (await eventStore.readStream(quietHoursStream(tenant))) as never);
-    for (const [i, hours] of bundle.QuietHours.entries()) {
-      try {
-        const current = quietState.channels[hours.Channel];
-        const same = current !== undefined && canonicalJson(current.Windows) === canonicalJson(hours.Windows);
-        const events = quietHoursDecider.decide({ type: 'SaveQuietHours', hours, now: now() }, quietState);
-        for (const e of events) quietState = quietHoursDecider.evolve(quietState, e);
-        planned.push({
-          section: 'QuietHours',
-          id: hours.Channel,
-          action: same ? 'UNCHANGED' : current === undefined ? 'CREATE' : 'UPDATE',
-          write: async (ctx, commandId) => {
-            if (same) return;
-            const at = now();
-            await quietHandler({ stream: quietHoursStream(tenant), command: { type: 'SaveQuietHours', hours: { Channel: hours.Channel, Windows: hours.Windows }, now: at }, commandId, now: at, context: { ...ctx, tenant } });
-          },
-        });
-      } catch (err) {
-        refused(`QuietHours.${i}`, err);
-      }
-    }
+    };
+    await policies('FrequencyCaps', bundle.FrequencyCaps, frequencyCapDecider, capsHandler, frequencyCapsStream(tenant), {
+      idOf: (cap) => cap.Category,
+      currentOf: (s, cap) => s.caps[cap.Category],
+      same: (current, cap) => current.Limit === cap.Limit && current.WindowSeconds === cap.WindowSeconds,
+      command: (cap, at) => ({ type: 'SaveFrequencyCap' as const, cap, now: at }),
+      bare: (cap) => ({ Category: cap.Category, Limit: cap.Limit, WindowSeconds: cap.WindowSeconds }),
+    });
+    await policies('QuietHours', bundle.QuietHours, quietHoursDecider, quietHandler, quietHoursStream(tenant), {
+      idOf: (hours) => hours.Channel,
+      currentOf: (s, hours) => s.channels[hours.Channel],
+      same: (current, hours) => canonicalJson(current.Windows) === canonicalJson(hours.Windows),
+      command: (hours, at) => ({ type: 'SaveQuietHours' as const, hours, now: at }),
+      bare: (hours) => ({ Channel: hours.Channel, Windows: hours.Windows }),
+    });
     return { planned, violations };
   };
 }

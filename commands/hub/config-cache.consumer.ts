@@ -41,8 +41,7 @@ export function createConfigCacheConsumer(deps: { eventStore: EventStore; cache:
         const category = categoryOf(e.stream);
         if (category === CACHE_BUCKET_CATEGORY && e.type === 'CacheBucketCleared') {
           const scope = (e as unknown as CacheBucketCleared).data.Scope;
-          if (scope === '*') deps.cache.clear();
-          else deps.cache.clearTenant(scope);
+          deps.cache.clearScope(scope);
           deps.onClear?.(scope);
         } else if (CONFIG_CATEGORIES.includes(category) && parseStreamName(e.stream) !== null) {
           deps.cache.invalidate(e.stream);

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { fold, type Decider } from '../../domain/core/decider.ts';
+import { loadAggregate as load } from '../core/load-aggregate.ts';
 import type { DomainEvent } from '../../domain/core/event.ts';
 import { parseStreamName } from '../../domain/core/stream-name.ts';
 import {
@@ -73,11 +74,6 @@ function streamCache(clock: Clock, ttlMs: number) {
 /** a fresh Standard Webhooks secret: `whsec_` + base64 of 32 random bytes */
 export const newSigningSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 const secretAad = (tenant: string, serviceId: string) => `hub-service/${tenant}/${serviceId}`;
-
-async function load<C, E extends DomainEvent, S>(eventStore: EventStore, decider: Decider<C, E, S>, stream: string): Promise<{ state: S; revision: number }> {
-  const events = await eventStore.readStream(stream);
-  return { state: fold(decider, events as unknown as E[]), revision: events.length - 1 };
-}
 
 /** the create, update, delete and get of one simple resource kind */
 type Cache = ReturnType<typeof streamCache>;
@@ -302,7 +298,7 @@ export function createConfigCommands(deps: ConfigDeps) {
   /**
    * The definition cache bucket (every process keeps its own; commands/hub/config-cache.consumer.ts drops
    * entries in every process when the log shows a configuration write or a bucket clear): `invalidate` one
-   * stream's entries, `clearTenant` one tenant's, `clear` all.
+   * stream's entries, `clearScope` one tenant's (or all, scope `*`), `clear` all.
    */
   return {
     channels,
@@ -313,7 +309,7 @@ export function createConfigCommands(deps: ConfigDeps) {
     rules,
     cache: {
       clear: () => cache.clear(),
-      clearTenant: (tenant: string) => cache.clearTenant(tenant),
+      clearScope: (scope: string) => (scope === '*' ? cache.clear() : cache.clearTenant(scope)),
       invalidate: (stream: string) => {
         cache.invalidate(stream);
         cache.invalidate(`secrets:${stream}`);

@@ -1,16 +1,17 @@
 import { createHash } from 'node:crypto';
-import { fold, type Decider } from '../../domain/core/decider.ts';
+import { loadAggregate as load } from '../core/load-aggregate.ts';
 import type { DomainEvent } from '../../domain/core/event.ts';
 import { frequencyCapDecider, frequencyCapsStream, type FrequencyCap } from '../../domain/hub/frequency-cap.decider.ts';
 import { quotaDecider, quotaStream, usage } from '../../domain/hub/frequency-quota.decider.ts';
 import { hubError } from '../../domain/hub/hub.errors.ts';
 import { interactionDecider, interactionStream, preferenceChangeOf, type Interaction, type InteractionInput } from '../../domain/hub/interaction.decider.ts';
-import { ANY_CLASS, effectivePreference, preferenceDecider, preferenceStream, type Preference, type PreferenceAnswer, type PreferenceDecision, type PreferenceKey } from '../../domain/hub/preference.decider.ts';
+import { effectivePreference, preferenceDecider, preferenceStream, type Preference, type PreferenceAnswer, type PreferenceDecision, type PreferenceKey } from '../../domain/hub/preference.decider.ts';
 import { quietHoursDecider, quietHoursStream, type ChannelQuietHours } from '../../domain/hub/quiet-hours.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
-import { commandHandler, type CommandContext } from '../core/command-handler.ts';
-import { SETTING, type HubSettings } from './hub.contracts.ts';
+import { commandHandler, type CommandContext, type CommandEnvelope, type CommandResult } from '../core/command-handler.ts';
+import { readPreference, readPreferenceFacts } from './dispatch-gate.ts';
+import type { HubSettings } from './hub.contracts.ts';
 
 /**
  * The customer-policy commands and live reads (README "Customer policies"): preferences, interactions,
@@ -23,11 +24,6 @@ import { SETTING, type HubSettings } from './hub.contracts.ts';
  * interaction's change with the same command id, so a crash between the two appends only delays it.
  */
 export type CustomerPolicyDeps = { eventStore: EventStore; clock: Clock; settings: HubSettings };
-
-async function load<C, E extends DomainEvent, S>(eventStore: EventStore, decider: Decider<C, E, S>, stream: string): Promise<{ state: S; revision: number }> {
-  const events = await eventStore.readStream(stream);
-  return { state: fold(decider, events as unknown as E[]), revision: events.length - 1 };
-}
 
 /**
  * the command id of a recorded interaction: its id and content (a resend with the same content is a replay;
@@ -43,20 +39,21 @@ export function createCustomerPolicies(deps: CustomerPolicyDeps) {
   const caps = commandHandler(eventStore, frequencyCapDecider);
   const quiet = commandHandler(eventStore, quietHoursDecider);
   const ctxOf = (tenant: string, ctx: CommandContext): CommandContext => ({ ...ctx, tenant });
-
-  async function preference(tenant: string, key: PreferenceKey): Promise<Preference | null> {
-    return (await load(eventStore, preferenceDecider, preferenceStream(tenant, key))).state.preference;
+  /** one command on a tenant's stream, decided at the clock's now */
+  function run<C, E extends DomainEvent, S>(handle: (e: CommandEnvelope<C, S>) => Promise<CommandResult<E, S>>, tenant: string, stream: string, ctx: CommandContext, commandId: string, command: (at: string) => C) {
+    const at = now();
+    return handle({ stream, command: command(at), commandId, now: at, context: ctxOf(tenant, ctx) });
   }
 
   async function setPreference(tenant: string, key: PreferenceKey, decision: PreferenceDecision, ctx: CommandContext, commandId: string, interactionId?: string): Promise<Preference> {
-    const at = now();
-    const r = await prefs({
-      stream: preferenceStream(tenant, key),
-      command: { type: 'SetPreference', key, Decision: decision, Source: interactionId === undefined ? 'API' : 'INTERACTION', ...(interactionId !== undefined && { InteractionId: interactionId }), now: at },
-      commandId,
+    const r = await run(prefs, tenant, preferenceStream(tenant, key), ctx, commandId, (at) => ({
+      type: 'SetPreference' as const,
+      key,
+      Decision: decision,
+      Source: interactionId === undefined ? ('API' as const) : ('INTERACTION' as const),
+      ...(interactionId !== undefined && { InteractionId: interactionId }),
       now: at,
-      context: ctxOf(tenant, ctx),
-    });
+    }));
     return r.state.preference!;
   }
 
@@ -74,20 +71,15 @@ export function createCustomerPolicies(deps: CustomerPolicyDeps) {
   return {
     applyInteraction,
     preferences: {
-      get: preference,
+      get: (tenant: string, key: PreferenceKey) => readPreference(eventStore, tenant, key),
       set: (tenant: string, key: PreferenceKey, decision: PreferenceDecision, ctx: CommandContext, commandId: string) => setPreference(tenant, key, decision, ctx, commandId),
       async remove(tenant: string, key: PreferenceKey, ctx: CommandContext, commandId: string): Promise<void> {
-        const at = now();
-        await prefs({ stream: preferenceStream(tenant, key), command: { type: 'RemovePreference', key, now: at }, commandId, now: at, context: ctxOf(tenant, ctx) });
+        await run(prefs, tenant, preferenceStream(tenant, key), ctx, commandId, (at) => ({ type: 'RemovePreference' as const, key, now: at }));
       },
       /** what the dispatch gate would answer now for a recipient, channel and class (RESPECT policy) */
       async effective(tenant: string, key: PreferenceKey): Promise<PreferenceAnswer> {
-        const [exact, channelWide, allow] = await Promise.all([
-          key.NotificationClass === ANY_CLASS ? Promise.resolve(null) : preference(tenant, key),
-          preference(tenant, { ...key, NotificationClass: ANY_CLASS }),
-          deps.settings.get(tenant, SETTING.preferenceDefaultAllow),
-        ]);
-        return effectivePreference(exact, channelWide, allow === 'true');
+        const f = await readPreferenceFacts(eventStore, deps.settings, tenant, key);
+        return effectivePreference(f.exact, f.channelWide, f.defaultAllow);
       },
     },
     interactions: {
@@ -103,14 +95,14 @@ export function createCustomerPolicies(deps: CustomerPolicyDeps) {
         return { interaction: r.state.interaction!, created: r.events.length > 0 && !r.replayed, ...(preference !== undefined && { preference }) };
       },
       async handle(tenant: string, id: string, resolution: 'HANDLED' | 'DISMISSED', note: string | undefined, by: string, ctx: CommandContext, commandId: string): Promise<Interaction> {
-        const at = now();
-        const r = await interactions({
-          stream: interactionStream(tenant, id),
-          command: { type: 'HandleInteraction', InteractionId: id, Resolution: resolution, By: by, ...(note !== undefined && { Note: note }), now: at },
-          commandId,
+        const r = await run(interactions, tenant, interactionStream(tenant, id), ctx, commandId, (at) => ({
+          type: 'HandleInteraction' as const,
+          InteractionId: id,
+          Resolution: resolution,
+          By: by,
+          ...(note !== undefined && { Note: note }),
           now: at,
-          context: ctxOf(tenant, ctx),
-        });
+        }));
         return r.state.interaction!;
       },
     },
@@ -120,13 +112,11 @@ export function createCustomerPolicies(deps: CustomerPolicyDeps) {
         return Object.values(state.caps).sort((a, b) => a.Category.localeCompare(b.Category));
       },
       async save(tenant: string, cap: FrequencyCap, ctx: CommandContext, commandId: string): Promise<FrequencyCap & { UpdatedAt: string }> {
-        const at = now();
-        const r = await caps({ stream: frequencyCapsStream(tenant), command: { type: 'SaveFrequencyCap', cap, now: at }, commandId, now: at, context: ctxOf(tenant, ctx) });
+        const r = await run(caps, tenant, frequencyCapsStream(tenant), ctx, commandId, (at) => ({ type: 'SaveFrequencyCap' as const, cap, now: at }));
         return r.state.caps[cap.Category]!;
       },
       async remove(tenant: string, category: string, ctx: CommandContext, commandId: string): Promise<void> {
-        const at = now();
-        await caps({ stream: frequencyCapsStream(tenant), command: { type: 'RemoveFrequencyCap', Category: category, now: at }, commandId, now: at, context: ctxOf(tenant, ctx) });
+        await run(caps, tenant, frequencyCapsStream(tenant), ctx, commandId, (at) => ({ type: 'RemoveFrequencyCap' as const, Category: category, now: at }));
       },
       /** a recipient's reservations in the longest configured window, and the usage against each cap now */
       async usage(tenant: string, recipientId: string) {
@@ -156,13 +146,11 @@ export function createCustomerPolicies(deps: CustomerPolicyDeps) {
         return h;
       },
       async save(tenant: string, hours: ChannelQuietHours, ctx: CommandContext, commandId: string): Promise<ChannelQuietHours & { UpdatedAt: string }> {
-        const at = now();
-        const r = await quiet({ stream: quietHoursStream(tenant), command: { type: 'SaveQuietHours', hours, now: at }, commandId, now: at, context: ctxOf(tenant, ctx) });
+        const r = await run(quiet, tenant, quietHoursStream(tenant), ctx, commandId, (at) => ({ type: 'SaveQuietHours' as const, hours, now: at }));
         return r.state.channels[hours.Channel]!;
       },
       async remove(tenant: string, channel: string, ctx: CommandContext, commandId: string): Promise<void> {
-        const at = now();
-        await quiet({ stream: quietHoursStream(tenant), command: { type: 'RemoveQuietHours', Channel: channel, now: at }, commandId, now: at, context: ctxOf(tenant, ctx) });
+        await run(quiet, tenant, quietHoursStream(tenant), ctx, commandId, (at) => ({ type: 'RemoveQuietHours' as const, Channel: channel, now: at }));
       },
     },
   };

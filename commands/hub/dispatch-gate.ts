@@ -5,13 +5,14 @@ import { coreError } from '../../domain/core/core.errors.ts';
 import type { RecordedEvent } from '../../domain/core/event.ts';
 import { isWrongExpectedRevision } from '../../infra/core/store-errors.ts';
 import { evaluateDispatchGate, factsNeeded, type AcceptedNotification, type GateDecision, type GateFacts, type GateKind } from '../../domain/hub/dispatch-gate.ts';
-import { capFor, frequencyCapDecider, frequencyCapsStream, type FrequencyCapEvent } from '../../domain/hub/frequency-cap.decider.ts';
+import { capFor, frequencyCapDecider, frequencyCapsStream } from '../../domain/hub/frequency-cap.decider.ts';
 import { quotaDecider, quotaReleasable, quotaStream, type QuotaEvent, type QuotaState } from '../../domain/hub/frequency-quota.decider.ts';
 import type { Message } from '../../domain/hub/notification.model.ts';
 import { ANY_CLASS, preferenceDecider, preferenceStream, type Preference, type PreferenceEvent, type PreferenceKey } from '../../domain/hub/preference.decider.ts';
-import { quietHoursDecider, quietHoursStream, type QuietHoursEvent } from '../../domain/hub/quiet-hours.ts';
+import { quietHoursDecider, quietHoursStream } from '../../domain/hub/quiet-hours.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { commandHandler } from '../core/command-handler.ts';
+import { createStreamCache } from '../core/stream-cache.ts';
 import { SETTING, type HubSettings } from './hub.contracts.ts';
 
 /**
@@ -20,7 +21,8 @@ import { SETTING, type HubSettings } from './hub.contracts.ts';
  * the streams (the truth, never a lagging read model: "customer preferences and quota usage are checked
  * live at each physical dispatch"):
  *   - preference: the class's and the channel's `*` preference streams, and `comm-hub.preference.default-allow`;
- *   - quiet hours: the tenant's windows and `comm-hub.time-zone`;
+ *   - quiet hours: the tenant's windows and `comm-hub.time-zone` (the windows and caps through a stream
+ *     cache: as current as a full read, only the events after the folded revision are fetched);
  *   - frequency cap: the tenant's caps; on PASS the recipient's quota stream, where the slot is reserved
  *     with the revision the count was made on (idempotent per MessageId: a message holding a slot takes no
  *     other), so concurrent claims never exceed the limit; the last slot lost to another claim answers
@@ -40,9 +42,28 @@ const SYSTEM = 'system:hub-dispatch-gate';
 const MAX_RESERVE_ROUNDS = 64;
 const QUOTA_PAGE = 256;
 
+/** a recipient's stored preference for one channel and class, live from its stream */
+export async function readPreference(eventStore: EventStore, tenant: string, key: PreferenceKey): Promise<Preference | null> {
+  const events = await eventStore.readStream(preferenceStream(tenant, key));
+  return fold(preferenceDecider, events as unknown as PreferenceEvent[]).preference;
+}
+
+/** the gate's preference facts for a recipient, channel and class: the class's own and the channel's `*` preference, and the default */
+export async function readPreferenceFacts(eventStore: EventStore, settings: HubSettings, tenant: string, key: PreferenceKey): Promise<NonNullable<GateFacts['preference']>> {
+  const [exact, channelWide, allow] = await Promise.all([
+    key.NotificationClass === ANY_CLASS ? Promise.resolve(null) : readPreference(eventStore, tenant, key),
+    readPreference(eventStore, tenant, { ...key, NotificationClass: ANY_CLASS }),
+    settings.get(tenant, SETTING.preferenceDefaultAllow),
+  ]);
+  return { exact, channelWide, defaultAllow: allow === 'true' };
+}
+
 export function createDispatchGate(deps: DispatchGateDeps): DispatchGate {
   const { eventStore, settings } = deps;
   const reserve = commandHandler(eventStore, quotaDecider, { maxAttempts: 64 });
+  // the tenant's windows and caps are read at every dispatch: kept folded, each read fetches only newer events
+  const quietHours = createStreamCache(eventStore, quietHoursDecider, { maxEntries: 1000 });
+  const frequencyCaps = createStreamCache(eventStore, frequencyCapDecider, { maxEntries: 1000 });
 
   /**
    * The recipient's quota state: the events since `horizon`, read backwards in pages (a recipient's stream
@@ -66,11 +87,6 @@ export function createDispatchGate(deps: DispatchGateDeps): DispatchGate {
     return { state: fold(quotaDecider, collected as unknown as QuotaEvent[]), revision: collected.at(-1)?.revision ?? -1 };
   }
 
-  async function preference(tenant: string, key: PreferenceKey): Promise<Preference | null> {
-    const events = await eventStore.readStream(preferenceStream(tenant, key));
-    return fold(preferenceDecider, events as unknown as PreferenceEvent[]).preference;
-  }
-
   async function facts(tenant: string, state: AcceptedNotification, m: Message): Promise<GateFacts> {
     const need = factsNeeded(m);
     const out: GateFacts = {};
@@ -79,21 +95,15 @@ export function createDispatchGate(deps: DispatchGateDeps): DispatchGate {
     if (need.preference && rid !== undefined) {
       jobs.push(
         (async () => {
-          const cls = state.notification.NotificationClass;
-          const [exact, channelWide, allow] = await Promise.all([
-            preference(tenant, { RecipientId: rid, Channel: m.Channel, NotificationClass: cls }),
-            preference(tenant, { RecipientId: rid, Channel: m.Channel, NotificationClass: ANY_CLASS }),
-            settings.get(tenant, SETTING.preferenceDefaultAllow),
-          ]);
-          out.preference = { exact, channelWide, defaultAllow: allow === 'true' };
+          out.preference = await readPreferenceFacts(eventStore, settings, tenant, { RecipientId: rid, Channel: m.Channel, NotificationClass: state.notification.NotificationClass });
         })(),
       );
     }
     if (need.quietHours) {
       jobs.push(
         (async () => {
-          const [events, zone] = await Promise.all([eventStore.readStream(quietHoursStream(tenant)), settings.get(tenant, SETTING.timeZone)]);
-          const windows = fold(quietHoursDecider, events as unknown as QuietHoursEvent[]).channels[m.Channel]?.Windows ?? [];
+          const [{ state: hours }, zone] = await Promise.all([quietHours.load(quietHoursStream(tenant)), settings.get(tenant, SETTING.timeZone)]);
+          const windows = hours.channels[m.Channel]?.Windows ?? [];
           out.quietHours = { windows, timeZone: zone ?? deps.defaultTimeZone };
         })(),
       );
@@ -101,8 +111,8 @@ export function createDispatchGate(deps: DispatchGateDeps): DispatchGate {
     if (need.frequency) {
       jobs.push(
         (async () => {
-          const events = await eventStore.readStream(frequencyCapsStream(tenant));
-          out.frequency = { cap: capFor(fold(frequencyCapDecider, events as unknown as FrequencyCapEvent[]), state.notification.NotificationClass) };
+          const { state: caps } = await frequencyCaps.load(frequencyCapsStream(tenant));
+          out.frequency = { cap: capFor(caps, state.notification.NotificationClass) };
         })(),
       );
     }

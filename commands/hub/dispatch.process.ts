@@ -154,16 +154,16 @@ export function createDispatchProcess(deps: DispatchDeps) {
     }
     const outcome: Outcome = classify(observation);
     const record: NotificationCommand = { type: 'RecordOutcome', MessageId: m.MessageId, AttemptId: ids.AttemptId, outcome, now: now() };
+    let after;
     try {
       // usually nothing came in during the call: decide on the state we left
-      const after = await applyOn(stream, { ...l, state: started.state as Loaded['state'], revision: started.revision }, record, `outcome/${ids.AttemptId}`);
-      await settleQuota(l.tenant, after.state, m.MessageId);
+      after = await applyOn(stream, { ...l, state: started.state as Loaded['state'], revision: started.revision }, record, `outcome/${ids.AttemptId}`);
     } catch (err) {
       if (!(err instanceof Raced)) throw err;
       // a receipt (or another writer) came first: decide on what the stream says now
-      const after = await applyFresh(stream, l, record, `outcome/${ids.AttemptId}`);
-      await settleQuota(l.tenant, after.state, m.MessageId);
+      after = await applyFresh(stream, l, record, `outcome/${ids.AttemptId}`);
     }
+    await settleQuota(l.tenant, after.state, m.MessageId);
     return 'submitted';
   }
 
@@ -179,11 +179,8 @@ export function createDispatchProcess(deps: DispatchDeps) {
         return null;
       case 'NOT_DUE':
         return 'not-due';
-      case 'EXPIRE': {
-        const r = await applyOn(stream, l, { type: 'Expire', MessageId: m.MessageId, now: at }, `expire/${m.MessageId}`);
-        await settleQuota(l.tenant, r.state, m.MessageId);
-        return 'expired';
-      }
+      case 'EXPIRE':
+        return expire(stream, l, m, at);
       case 'SUPPRESS': {
         const r = await applyOn(stream, l, { type: 'SuppressByPolicy', MessageId: m.MessageId, Reason: d.reason, now: at }, `suppress/${m.MessageId}`);
         await settleQuota(l.tenant, r.state, m.MessageId);
@@ -193,6 +190,13 @@ export function createDispatchProcess(deps: DispatchDeps) {
         await applyOn(stream, l, { type: 'DeferForQuietHours', MessageId: m.MessageId, Until: d.until, now: at }, `defer/${m.MessageId}/${m.Attempts.length}/${d.until}`);
         return 'deferred';
     }
+  }
+
+  /** records the message's expiry and gives its quota slot back */
+  async function expire(stream: string, l: Loaded, m: Message, at: string): Promise<'expired'> {
+    const r = await applyOn(stream, l, { type: 'Expire', MessageId: m.MessageId, now: at }, `expire/${m.MessageId}`);
+    await settleQuota(l.tenant, r.state, m.MessageId);
+    return 'expired';
   }
 
   /** after a refused start: the stream as it is now decides whether the message's slot goes back */
@@ -235,11 +239,7 @@ export function createDispatchProcess(deps: DispatchDeps) {
         case 'dispatch':
         case 'retry':
           // expiry calls nobody: it is recorded whether the hub is on or off for the tenant
-          if (expiredAt(l.state, m, at)) {
-            const r = await applyOn(stream, l, { type: 'Expire', MessageId: m.MessageId, now: at }, `expire/${m.MessageId}`);
-            await settleQuota(l.tenant, r.state, m.MessageId);
-            return 'expired';
-          }
+          if (expiredAt(l.state, m, at)) return await expire(stream, l, m, at);
           // the hub switched off for the tenant: nothing else of the step runs (the caller pushes its item back)
           if (deps.hubSwitch !== undefined && !(await deps.hubSwitch.enabled(l.tenant))) return 'held';
           if (!mayStartAutomatic(l.state, m, at)) return 'not-due';

@@ -29,7 +29,7 @@ export function createHubSwitch(settings: HubSettings): HubSwitch {
  * lease), so it is claimed again then; only while this engine still holds it (another process may have
  * taken it over).
  */
-export async function holdDueItem<T extends DueItem>(items: Collection<T>, item: T, clock: Clock, ms = HUB_HOLD_MS): Promise<void> {
-  const until = new Date(clock.now().getTime() + ms).toISOString();
+export async function holdDueItem<T extends DueItem>(items: Collection<T>, item: T, clock: Clock): Promise<void> {
+  const until = new Date(clock.now().getTime() + HUB_HOLD_MS).toISOString();
   await items.findOneAndUpdate({ id: item.id, ...(item.leaseOwner !== undefined && { leaseOwner: item.leaseOwner }) }, { $set: { leaseUntil: until } });
 }

@@ -48,8 +48,6 @@ export function createInteractionPreferenceReactor(deps: {
     clock: deps.clock,
     filter: { categories: [INTERACTION_CATEGORY], eventTypes: ['InteractionRecorded'] },
     ...(deps.log !== undefined && { log: deps.log }),
-    async handle(event) {
-      await one(event);
-    },
+    handle: one,
   });
 }

@@ -2,7 +2,7 @@ import { fold } from '../../domain/core/decider.ts';
 import { hubError } from '../../domain/hub/hub.errors.ts';
 import { notificationDecider, notificationStream, type Live, type NotificationCommand } from '../../domain/hub/notification.decider.ts';
 import { notificationIdOfMessage, type Message, type NotificationEvent } from '../../domain/hub/notification.model.ts';
-import { operatorEligibility, retryEligibility, type Eligibility, type OperatorAction } from '../../domain/hub/notification.operator.decide.ts';
+import { operatorEligibility, refuse, retryEligibility, type Eligibility, type OperatorAction } from '../../domain/hub/notification.operator.decide.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { commandHandler, type CommandContext } from '../core/command-handler.ts';
@@ -98,6 +98,12 @@ export function createOperatorCommands(deps: OperatorDeps) {
     return { NotificationId: notificationId, Messages: touched.map((id) => ({ MessageId: id, State: state.messages[id]!.State })), Replayed: r.replayed };
   }
 
+  /** one operator command on a message (`<action>/<MessageId>/<key>`); the answer names the message */
+  async function runOnMessage(tenant: string, messageId: string, command: NotificationCommand, action: string, key: string, context: CommandContext): Promise<ActionResult> {
+    const { notificationId } = await loadMessage(tenant, messageId);
+    return { MessageId: messageId, ...(await run(tenant, notificationId, command, `${action}/${messageId}/${key}`, context)) };
+  }
+
   function retryView(state: Live, messageId: string, attemptId: string, replayed: boolean): RetryResult {
     const m = state.messages[messageId]!;
     const a = m.Attempts.find((x) => x.AttemptId === attemptId)!;
@@ -150,8 +156,7 @@ export function createOperatorCommands(deps: OperatorDeps) {
           if (deps.hubSwitch !== undefined && !(await deps.hubSwitch.enabled(tenant)))
             throw hubError('HUB.DISABLED', 'the notification hub is switched off for this tenant (comm-hub.enabled false): no attempt was made', { Action: 'RETRY', MessageId: messageId });
           const at = now();
-          const e = retryEligibility(l.state, l.m, at);
-          if (!e.Eligible) throw hubError('OPERATOR.NOT_ELIGIBLE', `RETRY is not possible: ${e.Message}`, { Action: 'RETRY', MessageId: messageId, State: l.m.State, Reason: e.Reason });
+          refuse('RETRY', l.m, retryEligibility(l.state, l.m, at));
           if (deps.gate !== undefined) {
             const g = await deps.gate.claim({ tenant, state: l.state, message: l.m, now: at, kind: 'MANUAL' });
             switch (g.verdict) {
@@ -185,10 +190,8 @@ export function createOperatorCommands(deps: OperatorDeps) {
       }
     },
 
-    async cancelMessage(tenant: string, messageId: string, input: { Reason: string; key: string }, context: CommandContext): Promise<ActionResult> {
-      const { notificationId } = await loadMessage(tenant, messageId);
-      const r = await run(tenant, notificationId, { type: 'CancelUnsent', MessageId: messageId, Reason: input.Reason, now: now() }, `cancel/${messageId}/${input.key}`, context);
-      return { MessageId: messageId, ...r };
+    cancelMessage(tenant: string, messageId: string, input: { Reason: string; key: string }, context: CommandContext): Promise<ActionResult> {
+      return runOnMessage(tenant, messageId, { type: 'CancelUnsent', MessageId: messageId, Reason: input.Reason, now: now() }, 'cancel', input.key, context);
     },
 
     async cancelNotification(tenant: string, notificationId: string, input: { Reason: string; key: string }, context: CommandContext): Promise<ActionResult> {
@@ -196,13 +199,12 @@ export function createOperatorCommands(deps: OperatorDeps) {
       return run(tenant, notificationId, { type: 'CancelUnsent', Reason: input.Reason, now: now() }, `cancel/${notificationId}/${input.key}`, context);
     },
 
-    async manualReceipt(
+    manualReceipt(
       tenant: string,
       messageId: string,
       input: { Status: 'DELIVERED' | 'FAILED'; VerificationReason: string; EvidenceReference?: string; key: string },
       context: CommandContext,
     ): Promise<ActionResult> {
-      const { notificationId } = await loadMessage(tenant, messageId);
       const command: NotificationCommand = {
         type: 'RecordManualReceipt',
         MessageId: messageId,
@@ -211,12 +213,11 @@ export function createOperatorCommands(deps: OperatorDeps) {
         ...(input.EvidenceReference !== undefined && { EvidenceReference: input.EvidenceReference }),
         now: now(),
       };
-      return { MessageId: messageId, ...(await run(tenant, notificationId, command, `manual-receipt/${messageId}/${input.key}`, context)) };
+      return runOnMessage(tenant, messageId, command, 'manual-receipt', input.key, context);
     },
 
-    async completeRole(tenant: string, messageId: string, input: { Reason: string; key: string }, context: CommandContext): Promise<ActionResult> {
-      const { notificationId } = await loadMessage(tenant, messageId);
-      return { MessageId: messageId, ...(await run(tenant, notificationId, { type: 'CompleteRole', MessageId: messageId, Reason: input.Reason, now: now() }, `complete-role/${messageId}/${input.key}`, context)) };
+    completeRole(tenant: string, messageId: string, input: { Reason: string; key: string }, context: CommandContext): Promise<ActionResult> {
+      return runOnMessage(tenant, messageId, { type: 'CompleteRole', MessageId: messageId, Reason: input.Reason, now: now() }, 'complete-role', input.key, context);
     },
   };
 }

@@ -1,5 +1,5 @@
 import { templateIdOf, type Channel, type ContextDefinition, type DeliveryRule, type DeliveryService, type MaskMethod, type Template } from '../../domain/hub/config.model.ts';
-import { hubError } from '../../domain/hub/hub.errors.ts';
+import { hubError, type Violation } from '../../domain/hub/hub.errors.ts';
 import { checkMaskPattern, maskWith } from '../../domain/hub/masking.ts';
 import { languageFor } from '../../domain/hub/plan.ts';
 import {
@@ -50,6 +50,11 @@ export type PreviewDeps = {
   defaults: { maxRenderedLength: number };
 };
 
+/** 400 PREVIEW.INVALID listing the violations, if any */
+function refuseInvalid(what: string, violations: Violation[]): void {
+  if (violations.length > 0) throw hubError('PREVIEW.INVALID', `invalid ${what}: ${violations.map((v) => `${v.field} ${v.message}`).join('; ')}`, violations);
+}
+
 export function createPreviews(deps: PreviewDeps) {
   const { config } = deps;
   const maxLength = (tenant: string) => numberSetting(deps.settings, tenant, SETTING.maxRenderedLength, deps.defaults.maxRenderedLength, 1, 10_000_000);
@@ -70,7 +75,7 @@ export function createPreviews(deps: PreviewDeps) {
       }
       const context: ContextInput = { Contexts: c.Context.Contexts ?? {}, Variables: c.Context.Variables ?? {}, SensitiveFields: c.Context.SensitiveFields ?? [] };
       const violations = checkContextInput(context, 'Context.');
-      if (violations.length > 0) throw hubError('PREVIEW.INVALID', `invalid inline context: ${violations.map((v) => `${v.field} ${v.message}`).join('; ')}`, violations);
+      refuseInvalid('inline context', violations);
       return { context, payload: c.Context.Payload ?? {} };
     }
     if (c.ContextDefinitionId !== undefined) {
@@ -82,7 +87,7 @@ export function createPreviews(deps: PreviewDeps) {
 
   async function content(tenant: string, input: ContentInput, choice: ContextChoice): Promise<ContentPreview> {
     const violations = checkContentInput(input);
-    if (violations.length > 0) throw hubError('PREVIEW.INVALID', `invalid content: ${violations.map((v) => `${v.field} ${v.message}`).join('; ')}`, violations);
+    refuseInvalid('content', violations);
     const { context, payload } = await resolveContext(tenant, choice);
     const [preview, channel] = await Promise.all([maxLength(tenant).then((max) => previewContent(input, context, payload, max)), config.channels.get(tenant, input.Channel)]);
     // a send would fail CHANNEL_NOT_REGISTERED: say so (the content itself may still be fine)
@@ -95,7 +100,7 @@ export function createPreviews(deps: PreviewDeps) {
     extraction(input: { Payload?: Record<string, unknown>; Contexts?: Record<string, string>; Variables?: Record<string, string>; SensitiveFields?: ContextInput['SensitiveFields'] }): ExtractionPreview {
       const context: ContextInput = { Contexts: input.Contexts ?? {}, Variables: input.Variables ?? {}, SensitiveFields: input.SensitiveFields ?? [] };
       const violations = checkContextInput(context);
-      if (violations.length > 0) throw hubError('PREVIEW.INVALID', `invalid context: ${violations.map((v) => `${v.field} ${v.message}`).join('; ')}`, violations);
+      refuseInvalid('context', violations);
       return previewExtraction(context, input.Payload ?? {});
     },
 

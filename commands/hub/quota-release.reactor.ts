@@ -2,7 +2,7 @@ import { fold } from '../../domain/core/decider.ts';
 import type { RecordedEvent } from '../../domain/core/event.ts';
 import { QUOTA_CATEGORY, type QuotaEvent } from '../../domain/hub/frequency-quota.decider.ts';
 import { NOTIFICATION_CATEGORY, notificationDecider, notificationStream } from '../../domain/hub/notification.decider.ts';
-import { notificationIdOfMessage, type MessageState, type NotificationEvent } from '../../domain/hub/notification.model.ts';
+import { notificationIdOfMessage, type Message, type MessageState, type NotificationEvent } from '../../domain/hub/notification.model.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import type { ReadStore } from '../../infra/core/read-store.port.ts';
@@ -32,28 +32,26 @@ const ENDINGS = ['MessageFailed', 'MessageSuppressed', 'MessageExpired', 'Messag
 const NO_ATTEMPT_AFTER: readonly MessageState[] = ['CANCELLED', 'EXPIRED', 'SUPPRESSED'];
 
 export function createQuotaReleaseReactor(deps: { eventStore: EventStore; readStore: ReadStore; clock: Clock; gate: Pick<DispatchGate, 'releaseIfUncommitted'>; log?: ReactorLog }): Reactor {
-  /** a reservation appended after its message ended */
-  async function reserved(event: RecordedEvent) {
-    const { MessageId } = (event as unknown as Extract<QuotaEvent, { type: 'QuotaReserved' }>).data;
-    const notificationId = notificationIdOfMessage(MessageId);
-    if (notificationId === null) return;
-    const events = await deps.eventStore.readStream(notificationStream(event.metadata.tenant, notificationId));
+  /** gives the message's slot back, on its notification's state now */
+  async function release(tenant: string, stream: string, messageId: string, onlyIf: (m: Message | undefined) => boolean = () => true) {
+    const events = await deps.eventStore.readStream(stream);
     const state = fold(notificationDecider, events as unknown as NotificationEvent[]);
-    if (state.status !== 'accepted') return;
-    const m = state.messages[MessageId];
-    if (m === undefined || !NO_ATTEMPT_AFTER.includes(m.State)) return;
-    await deps.gate.releaseIfUncommitted({ tenant: event.metadata.tenant, state, messageId: MessageId, now: deps.clock.now().toISOString() });
+    if (state.status !== 'accepted' || !onlyIf(state.messages[messageId])) return;
+    await deps.gate.releaseIfUncommitted({ tenant, state, messageId, now: deps.clock.now().toISOString() });
   }
 
   async function one(event: RecordedEvent) {
-    if (event.type === 'QuotaReserved') return reserved(event);
+    const tenant = event.metadata.tenant;
+    if (event.type === 'QuotaReserved') {
+      // a reservation appended after its message ended
+      const { MessageId } = (event as unknown as Extract<QuotaEvent, { type: 'QuotaReserved' }>).data;
+      const notificationId = notificationIdOfMessage(MessageId);
+      if (notificationId === null) return;
+      return release(tenant, notificationStream(tenant, notificationId), MessageId, (m) => m !== undefined && NO_ATTEMPT_AFTER.includes(m.State));
+    }
     const e = event as unknown as NotificationEvent;
     if (e.type === 'MessageFailed' && !e.data.Final) return; // a pending retry keeps its slot
-    const events = await deps.eventStore.readStream(event.stream);
-    const state = fold(notificationDecider, events as unknown as NotificationEvent[]);
-    if (state.status !== 'accepted') return;
-    const messageId = (e.data as { MessageId: string }).MessageId;
-    await deps.gate.releaseIfUncommitted({ tenant: event.metadata.tenant, state, messageId, now: deps.clock.now().toISOString() });
+    await release(tenant, event.stream, (e.data as { MessageId: string }).MessageId);
   }
   return createReactor({
     name: QUOTA_RELEASE_REACTOR,
@@ -62,8 +60,6 @@ export function createQuotaReleaseReactor(deps: { eventStore: EventStore; readSt
     clock: deps.clock,
     filter: { categories: [NOTIFICATION_CATEGORY, QUOTA_CATEGORY], eventTypes: [...ENDINGS, 'QuotaReserved'] },
     ...(deps.log !== undefined && { log: deps.log }),
-    async handle(event) {
-      await one(event);
-    },
+    handle: one,
   });
 }

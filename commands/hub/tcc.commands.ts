@@ -5,7 +5,7 @@ import { hubError } from '../../domain/hub/hub.errors.ts';
 import { notificationStream } from '../../domain/hub/notification.decider.ts';
 import type { Acknowledgement, NotificationEvent } from '../../domain/hub/notification.model.ts';
 import type { SendRequestInput } from '../../domain/hub/send-request.ts';
-import { lateTryRefusal, tccDecider, tccStream, tccView, type TccEvent, type TccResult, type TccState, type TccView } from '../../domain/hub/tcc.decider.ts';
+import { lateTryRefusal, retriedTryConflict, tccDecider, tccStream, tccView, type TccEvent, type TccResult, type TccState, type TccView } from '../../domain/hub/tcc.decider.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { isWrongExpectedRevision } from '../../infra/core/store-errors.ts';
@@ -75,9 +75,9 @@ export function createTccCommands(deps: TccDeps) {
     if (before.state.status !== 'none') {
       // a repeated Try (the coordinator's retry): the original answer, whatever happened since (even after
       // materialization, when preparing again would find the RequestId taken); other content: 409
-      const tried = before.state.tried!;
-      if (tried.RequestHash === requestHashOf(input) && tried.RequestId === input.RequestId) return viewOf(before.state);
-      throw hubError('TCC.CONFLICT', `branch ${ids.BranchId} of ${ids.Xid} was tried with other content`, { ...ids, RequestId: tried.RequestId });
+      const conflict = retriedTryConflict(before.state, { RequestHash: requestHashOf(input), RequestId: input.RequestId });
+      if (conflict !== null) throw conflict;
+      return viewOf(before.state);
     }
     const prepared = await deps.sender.prepare(tenant, input, ctx);
     if (prepared.kind === 'replay') {

@@ -37,33 +37,22 @@ export type ConfigBundle = {
   QuietHours: ChannelQuietHours[];
 };
 
-/** the bundle's sections, the resource group each one locks, and the id of an item */
+/** the bundle's sections, the resource group each one locks, and the field holding an item's id */
 export const SECTIONS = [
-  { section: 'Channels', group: 'channels', idOf: (r: Channel) => r.Code },
-  { section: 'DeliveryServices', group: 'services', idOf: (r: DeliveryService) => r.ServiceId },
-  { section: 'Templates', group: 'templates', idOf: (r: Template) => r.TemplateId },
-  { section: 'ContextDefinitions', group: 'contexts', idOf: (r: ContextDefinition) => r.ContextDefinitionId },
-  { section: 'Definitions', group: 'definitions', idOf: (r: Definition) => r.DefinitionId },
+  { section: 'Channels', group: 'channels', idField: 'Code' },
+  { section: 'DeliveryServices', group: 'services', idField: 'ServiceId' },
+  { section: 'Templates', group: 'templates', idField: 'TemplateId' },
+  { section: 'ContextDefinitions', group: 'contexts', idField: 'ContextDefinitionId' },
+  { section: 'Definitions', group: 'definitions', idField: 'DefinitionId' },
   // rules live in their definition's stream: the definitions lock covers them
-  { section: 'DeliveryRules', group: 'definitions', idOf: (r: DeliveryRule) => r.RuleId },
-  { section: 'FrequencyCaps', group: 'policies', idOf: (r: FrequencyCap) => r.Category },
-  { section: 'QuietHours', group: 'policies', idOf: (r: ChannelQuietHours) => r.Channel },
-] as const satisfies ReadonlyArray<{ section: keyof ConfigBundle; group: ResourceGroup; idOf: (r: never) => string }>;
+  { section: 'DeliveryRules', group: 'definitions', idField: 'RuleId' },
+  { section: 'FrequencyCaps', group: 'policies', idField: 'Category' },
+  { section: 'QuietHours', group: 'policies', idField: 'Channel' },
+] as const satisfies ReadonlyArray<{ section: keyof ConfigBundle; group: ResourceGroup; idField: string }>;
 
 export type BundleSection = (typeof SECTIONS)[number]['section'];
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-const ID_FIELD: Record<BundleSection, string> = {
-  Channels: 'Code',
-  DeliveryServices: 'ServiceId',
-  Templates: 'TemplateId',
-  ContextDefinitions: 'ContextDefinitionId',
-  Definitions: 'DefinitionId',
-  DeliveryRules: 'RuleId',
-  FrequencyCaps: 'Category',
-  QuietHours: 'Channel',
-};
 
 /**
  * The bundle's shape: module and format, each section an array (absent: empty) of objects carrying their
@@ -76,7 +65,7 @@ export function checkBundleShape(input: unknown): { ok: true; bundle: ConfigBund
   if (input.Module !== BUNDLE_MODULE) v.push({ field: 'Module', message: `must be ${BUNDLE_MODULE}` });
   if (input.FormatVersion !== BUNDLE_FORMAT_VERSION) v.push({ field: 'FormatVersion', message: `must be ${BUNDLE_FORMAT_VERSION}` });
   const sections: Record<string, unknown[]> = {};
-  for (const { section } of SECTIONS) {
+  for (const { section, idField } of SECTIONS) {
     const raw = input[section] ?? [];
     if (!Array.isArray(raw)) {
       v.push({ field: section, message: 'must be an array' });
@@ -85,7 +74,6 @@ export function checkBundleShape(input: unknown): { ok: true; bundle: ConfigBund
     if (raw.length > MAX_BUNDLE_ITEMS) v.push({ field: section, message: `must have at most ${MAX_BUNDLE_ITEMS} entries` });
     const seen = new Set<string>();
     raw.forEach((item, i) => {
-      const idField = ID_FIELD[section];
       if (!isObject(item)) return void v.push({ field: `${section}.${i}`, message: 'must be an object' });
       const id = item[idField];
       if (typeof id !== 'string' || id === '') return void v.push({ field: `${section}.${i}.${idField}`, message: 'is required' });

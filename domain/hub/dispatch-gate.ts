@@ -2,7 +2,7 @@ import type { FrequencyCap } from './frequency-cap.decider.ts';
 import { expiredAt, mayStartAutomatic } from './notification.decider.ts';
 import type { AttemptKind, Message, NotificationState } from './notification.model.ts';
 import type { SuppressionReason } from './notification.gate.decide.ts';
-import { effectivePreference, type Preference, type PreferenceAnswer } from './preference.decider.ts';
+import { effectivePreference, type Preference } from './preference.decider.ts';
 import { quietHoursRelease, type QuietWindow } from './quiet-hours.ts';
 
 /**
@@ -26,8 +26,6 @@ import { quietHoursRelease, type QuietWindow } from './quiet-hours.ts';
  * else RESPECT: domain/hub/plan.ts); the facts (preferences, windows, caps, usage) are live.
  */
 export type GateKind = AttemptKind;
-export type { SuppressionReason };
-export const SUPPRESSION_REASONS: readonly SuppressionReason[] = ['PREFERENCE_OPTED_OUT', 'PREFERENCE_NOT_ALLOWED', 'FREQUENCY_CAP_EXCEEDED', 'FREQUENCY_IDENTITY_MISSING'];
 
 export type AcceptedNotification = Extract<NotificationState, { status: 'accepted' }>;
 
@@ -67,18 +65,13 @@ const checkExpiry: Step = (i) => {
   return expires !== undefined && i.now >= expires ? { verdict: 'EXPIRE' } : null;
 };
 
-export function preferenceAnswer(i: GateInput): PreferenceAnswer | null {
-  const p = i.facts.preference;
-  if (i.message.Policies.PreferencePolicy !== 'RESPECT' || p === undefined) return null;
-  return effectivePreference(p.exact, p.channelWide, p.defaultAllow);
-}
-
 const checkPreference: Step = (i) => {
   if (i.message.Policies.PreferencePolicy !== 'RESPECT') return null;
   // acceptance refuses a RESPECT message without RecipientId (RECIPIENT_ID_REQUIRED): nothing to look up
   if (i.message.Recipient?.RecipientId === undefined) return { verdict: 'SUPPRESS', reason: 'PREFERENCE_NOT_ALLOWED', detail: 'no RecipientId to look the preference up' };
-  if (i.facts.preference === undefined) throw new Error('dispatch gate: the preference facts were not read');
-  const a = preferenceAnswer(i)!;
+  const p = i.facts.preference;
+  if (p === undefined) throw new Error('dispatch gate: the preference facts were not read');
+  const a = effectivePreference(p.exact, p.channelWide, p.defaultAllow);
   if (a.Allowed) return null;
   return a.Decision === 'DENY'
     ? { verdict: 'SUPPRESS', reason: 'PREFERENCE_OPTED_OUT', detail: `${a.Source === 'EXACT' ? i.state.notification.NotificationClass : '*'} on ${i.message.Channel} is DENY` }
@@ -105,7 +98,7 @@ const checkFrequency: Step = (i) => {
   return { verdict: 'PASS', reserve: { RecipientId: recipientId, MessageId: i.message.MessageId, Channel: i.message.Channel, NotificationClass: i.state.notification.NotificationClass, Cap: f.cap } };
 };
 
-export const GATE_STEPS: ReadonlyArray<[string, Step]> = [
+const GATE_STEPS: ReadonlyArray<[string, Step]> = [
   ['state-turn-due', checkStateTurnDue],
   ['expiry', checkExpiry],
   ['preference', checkPreference],

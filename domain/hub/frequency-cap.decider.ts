@@ -1,5 +1,6 @@
 import type { Decider } from '../core/decider.ts';
 import { streamName } from '../core/stream-name.ts';
+import { CHANNEL_CODE } from './config.model.ts';
 import { hubError, type Violation } from './hub.errors.ts';
 
 /**
@@ -27,7 +28,7 @@ export const MAX_CAP_WINDOW_SECONDS = 366 * 86_400;
 
 export function checkFrequencyCap(c: FrequencyCap): Violation[] {
   const out: Violation[] = [];
-  if (typeof c.Category !== 'string' || (c.Category !== ANY_CATEGORY && !/^[A-Z][A-Z0-9_]{0,39}$/.test(c.Category))) out.push({ field: 'Category', message: 'must be a NotificationClass such as MARKETING, or *' });
+  if (typeof c.Category !== 'string' || (c.Category !== ANY_CATEGORY && !CHANNEL_CODE.test(c.Category))) out.push({ field: 'Category', message: 'must be a NotificationClass such as MARKETING, or *' });
   if (!Number.isInteger(c.Limit) || c.Limit < 0 || c.Limit > 100_000) out.push({ field: 'Limit', message: 'must be an integer from 0 to 100000' });
   if (!Number.isInteger(c.WindowSeconds) || c.WindowSeconds < 1 || c.WindowSeconds > MAX_CAP_WINDOW_SECONDS) out.push({ field: 'WindowSeconds', message: `must be an integer from 1 to ${MAX_CAP_WINDOW_SECONDS}` });
   return out;

@@ -14,8 +14,8 @@ import type { Message } from './notification.model.ts';
  * racing for the last slot cannot both take it: the loser re-reads and finds the cap reached. The count is
  * never over the limit, whatever the number of workers.
  *
- * The stream is read whole at each claim of a message under a cap (a recipient's reservations of the
- * longest window are what matter; see README "Customer policies").
+ * A first claim reads the stream back only as far as the cap's window (at least a day), a message that
+ * made attempts reads it whole (commands/hub/dispatch-gate.ts); see README "Customer policies".
  */
 export const QUOTA_CATEGORY = 'hubQuota';
 export const quotaStream = (tenant: string, recipientId: string) => streamName(QUOTA_CATEGORY, tenant, encodeURIComponent(recipientId));

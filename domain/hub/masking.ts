@@ -126,8 +126,24 @@ export function checkMaskPattern(pattern: unknown): string | null {
 
 /** a value masked with a method (previewMasking): strings by the method, other scalars as MASK, structures inside */
 export function maskWith(value: unknown, method: MaskMethod, pattern?: string): unknown {
-  const re = method === 'REGEX' && pattern !== undefined && checkMaskPattern(pattern) === null ? new RegExp(pattern, 'g') : undefined;
-  return maskValue(value, method, re);
+  return maskValue(value, method, maskRegex(method, pattern));
+}
+
+const compiledPatterns = new Map<string, RegExp | null>();
+/**
+ * The RegExp of a REGEX method's acceptable Pattern (else undefined: the value is masked FULL). Checked and
+ * compiled once per pattern, not on every send that masks with it; sharing the global RegExp is safe because
+ * String.prototype.replace starts a global match from lastIndex 0.
+ */
+function maskRegex(method: MaskMethod, pattern: string | undefined): RegExp | undefined {
+  if (method !== 'REGEX' || pattern === undefined) return undefined;
+  let re = compiledPatterns.get(pattern);
+  if (re === undefined) {
+    re = checkMaskPattern(pattern) === null ? new RegExp(pattern, 'g') : null;
+    if (compiledPatterns.size >= 1000) compiledPatterns.clear();
+    compiledPatterns.set(pattern, re);
+  }
+  return re ?? undefined;
 }
 
 /** violations of one sensitive-field declaration (field names relative to the declaration) */
@@ -148,7 +164,7 @@ export function maskPayload(payload: Record<string, unknown>, fields: readonly S
   for (const f of fields) {
     const path = parsePath(f.Path);
     if (!path.ok) continue;
-    const pattern = f.Method === 'REGEX' && f.Pattern !== undefined && checkMaskPattern(f.Pattern) === null ? new RegExp(f.Pattern, 'g') : undefined;
+    const pattern = maskRegex(f.Method, f.Pattern);
     masked = replaceAt(masked, path.steps, (v) => maskValue(v, f.Method, pattern));
   }
   return masked as Record<string, unknown>;

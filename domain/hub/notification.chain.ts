@@ -1,3 +1,4 @@
+import { hubError } from './hub.errors.ts';
 import type { Message, NotificationEvent, NotificationState } from './notification.model.ts';
 
 /**
@@ -60,4 +61,11 @@ export function attemptStarted(
       At: a.now,
     },
   } as NotificationEvent;
+}
+
+/** the message of a notification, or 404 MESSAGE.NOT_FOUND */
+export function messageOf(state: Live, messageId: string): Message {
+  const m = state.messages[messageId];
+  if (m === undefined) throw hubError('MESSAGE.NOT_FOUND', `no message ${messageId} in this notification`, { MessageId: messageId });
+  return m;
 }

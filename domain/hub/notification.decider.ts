@@ -18,7 +18,7 @@ import {
   type Source,
 } from './notification.model.ts';
 import { evolveNotification } from './notification.evolve.ts';
-import { afterFinalFailure, afterRoleCompleted, attemptStarted, roleCandidates, type Live } from './notification.chain.ts';
+import { afterFinalFailure, afterRoleCompleted, attemptStarted, messageOf, roleCandidates, type Live } from './notification.chain.ts';
 import { nextRetryTime } from './retry-policy.ts';
 import { decideOperator, type OperatorCommand } from './notification.operator.decide.ts';
 import { decideHousekeep, type HousekeepingCommand } from './notification.housekeeping.ts';
@@ -76,12 +76,6 @@ function evidenceRank(a: Attempt): number {
 const mustBeLive = (state: NotificationState): Live => {
   if (state.status !== 'accepted') throw hubError('NOTIFICATION.NOT_FOUND', 'no such notification');
   return state;
-};
-
-const messageOf = (state: Live, messageId: string): Message => {
-  const m = state.messages[messageId];
-  if (m === undefined) throw hubError('MESSAGE.NOT_FOUND', `no message ${messageId} in this notification`, { MessageId: messageId });
-  return m;
 };
 
 const attemptOf = (m: Message, attemptId: string): Attempt => {

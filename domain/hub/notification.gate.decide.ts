@@ -1,6 +1,6 @@
 import { hubError } from './hub.errors.ts';
-import type { Message, NotificationEvent, NotificationState } from './notification.model.ts';
-import { roleCandidates, roleComplete } from './notification.chain.ts';
+import type { Message, NotificationEvent } from './notification.model.ts';
+import { messageOf, roleCandidates, roleComplete, type Live } from './notification.chain.ts';
 
 /** why the dispatch gate suppressed a message (spec "Errors": FREQUENCY_IDENTITY_MISSING; the others ours) */
 export type SuppressionReason = 'PREFERENCE_OPTED_OUT' | 'PREFERENCE_NOT_ALLOWED' | 'FREQUENCY_CAP_EXCEEDED' | 'FREQUENCY_IDENTITY_MISSING';
@@ -24,16 +24,8 @@ export type GateCommand =
   | { type: 'SuppressByPolicy'; MessageId: string; Reason: SuppressionReason; now: string }
   | { type: 'DeferForQuietHours'; MessageId: string; Until: string; now: string };
 
-type Live = Extract<NotificationState, { status: 'accepted' }>;
-
 const pendingRetry = (m: Message) => m.State === 'FAILED' && m.NextRetryTime !== undefined && !m.DeliveryUncertain && !m.FinalFailure;
 const unsent = (m: Message) => m.State === 'PLANNED' || m.State === 'SCHEDULED';
-
-function messageOf(state: Live, id: string): Message {
-  const m = state.messages[id];
-  if (m === undefined) throw hubError('MESSAGE.NOT_FOUND', `no message ${id} in this notification`, { MessageId: id });
-  return m;
-}
 
 export function decideGateCommand(state: Live, c: GateCommand): NotificationEvent[] {
   const m = messageOf(state, c.MessageId);

@@ -1,5 +1,5 @@
 import { hubError } from './hub.errors.ts';
-import { afterFinalFailure, afterRoleCompleted, attemptStarted, roleCandidates, roleComplete, type Live } from './notification.chain.ts';
+import { afterFinalFailure, afterRoleCompleted, attemptStarted, messageOf, roleCandidates, roleComplete, type Live } from './notification.chain.ts';
 import { TERMINAL_STATES, type Message, type NotificationEvent } from './notification.model.ts';
 
 /**
@@ -32,7 +32,6 @@ import { TERMINAL_STATES, type Message, type NotificationEvent } from './notific
  *   (ROLE_COMPLETED_BY_OPERATOR); sent ones keep their evidence.
  */
 export type OperatorAction = 'RETRY' | 'CANCEL' | 'MANUAL_RECEIPT' | 'COMPLETE_CHAIN';
-export const OPERATOR_ACTIONS: readonly OperatorAction[] = ['RETRY', 'CANCEL', 'MANUAL_RECEIPT', 'COMPLETE_CHAIN'];
 
 export type IneligibleReason =
   | 'TERMINAL'
@@ -68,9 +67,6 @@ export type OperatorCommand =
   | { type: 'CancelUnsent'; MessageId?: string; Reason: string; now: string }
   | { type: 'RecordManualReceipt'; MessageId: string; Status: 'DELIVERED' | 'FAILED'; VerificationReason: string; EvidenceReference?: string; now: string }
   | { type: 'CompleteRole'; MessageId: string; Reason: string; now: string };
-
-export type OperatorCommandType = OperatorCommand['type'];
-export const OPERATOR_COMMAND_TYPES: readonly OperatorCommandType[] = ['StartManualAttempt', 'CancelUnsent', 'RecordManualReceipt', 'CompleteRole'];
 
 const ELIGIBLE: Eligibility = { Eligible: true };
 const no = (Reason: IneligibleReason, Message: string): Eligibility => ({ Eligible: false, Reason, Message });
@@ -145,13 +141,8 @@ export function operatorEligibility(state: Live, m: Message, now: string): Recor
   };
 }
 
-const messageOf = (state: Live, id: string): Message => {
-  const m = state.messages[id];
-  if (m === undefined) throw hubError('MESSAGE.NOT_FOUND', `no message ${id} in this notification`, { MessageId: id });
-  return m;
-};
-
-const refuse = (action: OperatorAction, m: Message, e: Eligibility) => {
+/** an ineligible action: 409 OPERATOR.NOT_ELIGIBLE with the Reason */
+export const refuse = (action: OperatorAction, m: Message, e: Eligibility) => {
   if (e.Eligible) return;
   throw hubError('OPERATOR.NOT_ELIGIBLE', `${action} is not possible: ${e.Message}`, { Action: action, MessageId: m.MessageId, State: m.State, Reason: e.Reason });
 };

@@ -1,5 +1,6 @@
 import type { Decider } from '../core/decider.ts';
 import { streamName } from '../core/stream-name.ts';
+import { CHANNEL_CODE } from './config.model.ts';
 import { hubError, type Violation } from './hub.errors.ts';
 
 /**
@@ -33,13 +34,11 @@ export type PreferenceCommand =
 
 export type PreferenceState = { preference: Preference | null };
 
-const CHANNEL = /^[A-Z][A-Z0-9_]{0,39}$/;
-
 export function checkPreferenceKey(k: PreferenceKey): Violation[] {
   const out: Violation[] = [];
   if (typeof k.RecipientId !== 'string' || k.RecipientId.trim() === '' || k.RecipientId.length > 200) out.push({ field: 'RecipientId', message: 'must be a nonblank string of at most 200 characters' });
-  if (typeof k.Channel !== 'string' || !CHANNEL.test(k.Channel)) out.push({ field: 'Channel', message: 'must be a channel code [A-Z][A-Z0-9_]{0,39}' });
-  if (typeof k.NotificationClass !== 'string' || (k.NotificationClass !== ANY_CLASS && !CHANNEL.test(k.NotificationClass)))
+  if (typeof k.Channel !== 'string' || !CHANNEL_CODE.test(k.Channel)) out.push({ field: 'Channel', message: 'must be a channel code [A-Z][A-Z0-9_]{0,39}' });
+  if (typeof k.NotificationClass !== 'string' || (k.NotificationClass !== ANY_CLASS && !CHANNEL_CODE.test(k.NotificationClass)))
     out.push({ field: 'NotificationClass', message: 'must be an uppercase class such as MARKETING, or * for every class' });
   return out;
 }

@@ -13,7 +13,6 @@ import {
   type DeliveryService,
   type Policy,
   type RetryPolicy,
-  type SensitiveField,
   type Template,
 } from './config.model.ts';
 import { checkRule } from './config.validate.ts';
@@ -275,4 +274,3 @@ export function previewRule(input: RulePreviewInput): RulePreview {
 /** the sample a saved-context preview uses: the request's, else the context's stored SamplePayload, else {} */
 export const sampleOf = (given: Record<string, unknown> | undefined, context: ContextDefinition | undefined): Record<string, unknown> => given ?? context?.SamplePayload ?? {};
 
-export type { SensitiveField };

@@ -1,5 +1,6 @@
 import type { Decider } from '../core/decider.ts';
 import { streamName } from '../core/stream-name.ts';
+import { CHANNEL_CODE } from './config.model.ts';
 import { hubError, type Violation } from './hub.errors.ts';
 import { parseDateTime, zoneOffsetMs } from './local-time.ts';
 
@@ -28,7 +29,7 @@ const minutesOf = (hhmm: string) => {
 
 export function checkQuietHours(h: ChannelQuietHours): Violation[] {
   const out: Violation[] = [];
-  if (typeof h.Channel !== 'string' || !/^[A-Z][A-Z0-9_]{0,39}$/.test(h.Channel)) out.push({ field: 'Channel', message: 'must be a channel code [A-Z][A-Z0-9_]{0,39}' });
+  if (typeof h.Channel !== 'string' || !CHANNEL_CODE.test(h.Channel)) out.push({ field: 'Channel', message: 'must be a channel code [A-Z][A-Z0-9_]{0,39}' });
   if (!Array.isArray(h.Windows) || h.Windows.length === 0 || h.Windows.length > 10) {
     out.push({ field: 'Windows', message: 'must hold 1 to 10 windows' });
     return out;

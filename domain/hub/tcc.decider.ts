@@ -94,6 +94,12 @@ export function lateTryRefusal(s: TccState): Error | null {
   return s.status === 'TOMBSTONE' || s.status === 'CANCELLED' ? cancelled(s) : null;
 }
 
+/** a Try again on a tried branch: null for the same content (the original answer), else 409 TCC.CONFLICT */
+export function retriedTryConflict(s: Known, c: { RequestHash: string; RequestId: string }): Error | null {
+  if (s.tried!.RequestHash === c.RequestHash && s.tried!.RequestId === c.RequestId) return null;
+  return hubError('TCC.CONFLICT', `branch ${s.BranchId} of ${s.Xid} was tried with other content`, { Xid: s.Xid, BranchId: s.BranchId, RequestId: s.tried!.RequestId });
+}
+
 const stale = (s: Known, fence: number, what: string) =>
   hubError('TCC.STALE_FENCE', `${what} with fence ${fence} is stale: the command is ${s.status}, fence ${s.fence}`, { Xid: s.Xid, BranchId: s.BranchId, Status: s.status, Fence: fence, CurrentFence: s.fence });
 
@@ -107,9 +113,8 @@ function decide(c: TccCommand, s: TccState): TccEvent[] {
       const refused = lateTryRefusal(s);
       if (refused !== null) throw refused;
       // the same Try again (a coordinator's retry): the original answer; other content under the branch: 409
-      if (s.tried!.RequestHash !== c.RequestHash || s.tried!.RequestId !== c.RequestId) {
-        throw hubError('TCC.CONFLICT', `branch ${s.BranchId} of ${s.Xid} was tried with other content`, { Xid: s.Xid, BranchId: s.BranchId, RequestId: s.tried!.RequestId });
-      }
+      const conflict = retriedTryConflict(s, c);
+      if (conflict !== null) throw conflict;
       return [];
     }
     case 'Confirm':

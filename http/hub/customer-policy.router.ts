@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Router, type RequestHandler, type Response } from 'express';
 import type { CustomerPolicies } from '../../commands/hub/customer-policy.commands.ts';
+import { MAX_CAP_WINDOW_SECONDS } from '../../domain/hub/frequency-cap.decider.ts';
 import { hubError } from '../../domain/hub/hub.errors.ts';
 import { INTERACTION_TYPES, type InteractionInput, type InteractionStatus, type InteractionType } from '../../domain/hub/interaction.decider.ts';
 import { parseDateTime } from '../../domain/hub/local-time.ts';
@@ -61,6 +62,10 @@ export function createCustomerPolicyRouter(deps: CustomerPolicyRouterDeps): Rout
   }
   const ctx = (res: Response) => commandContext(res);
   const query = (req: { query: unknown }) => req.query as Record<string, string>;
+  const prefKeyOf = (req: { query: unknown }) => {
+    const k = query(req);
+    return { RecipientId: k.recipientId!, Channel: k.channel!, NotificationClass: k.notificationClass ?? ANY_CLASS };
+  };
 
   // preferences
   const prefKeyQuery = obj({ recipientId: RECIPIENT, channel: CHANNEL, notificationClass: CLASS }, ['recipientId', 'channel']);
@@ -69,8 +74,7 @@ export function createCustomerPolicyRouter(deps: CustomerPolicyRouterDeps): Rout
     res.json({ RecipientId: recipientId, Items: await q.preferences(tenantOf(res), recipientId) });
   });
   route('get', `${PREFERENCES_PATH}/effective`, 'the preference the dispatch gate applies now (RESPECT policy)', { query: prefKeyQuery }, [HUB_ADMIN_SCOPE, HUB_SEND_SCOPE], async (req, res) => {
-    const k = query(req);
-    res.json(await p.preferences.effective(tenantOf(res), { RecipientId: k.recipientId!, Channel: k.channel!, NotificationClass: k.notificationClass ?? ANY_CLASS }));
+    res.json(await p.preferences.effective(tenantOf(res), prefKeyOf(req)));
   });
   route(
     'put',
@@ -84,8 +88,7 @@ export function createCustomerPolicyRouter(deps: CustomerPolicyRouterDeps): Rout
     },
   );
   route('delete', PREFERENCES_PATH, 'removes a preference (the default applies again)', { query: prefKeyQuery }, [HUB_ADMIN_SCOPE, HUB_SEND_SCOPE], async (req, res) => {
-    const k = query(req);
-    await p.preferences.remove(tenantOf(res), { RecipientId: k.recipientId!, Channel: k.channel!, NotificationClass: k.notificationClass ?? ANY_CLASS }, ctx(res), commandIdFrom(req));
+    await p.preferences.remove(tenantOf(res), prefKeyOf(req), ctx(res), commandIdFrom(req));
     res.status(204).end();
   }, 204);
 
@@ -182,7 +185,7 @@ export function createCustomerPolicyRouter(deps: CustomerPolicyRouterDeps): Rout
     'put',
     `${FREQUENCY_CAPS_PATH}/:category`,
     'sets the cap of a category (a NotificationClass, or * for the rest): Limit messages per WindowSeconds per recipient',
-    { params: catParam, body: obj({ Limit: { type: 'integer', minimum: 0, maximum: 100000 }, WindowSeconds: { type: 'integer', minimum: 1, maximum: 366 * 86400 } }, ['Limit', 'WindowSeconds']) },
+    { params: catParam, body: obj({ Limit: { type: 'integer', minimum: 0, maximum: 100000 }, WindowSeconds: { type: 'integer', minimum: 1, maximum: MAX_CAP_WINDOW_SECONDS } }, ['Limit', 'WindowSeconds']) },
     [HUB_ADMIN_SCOPE],
     async (req, res) => {
       const b = req.body as { Limit: number; WindowSeconds: number };

@@ -120,14 +120,19 @@ export function createOperatorRouter(deps: OperatorRouterDeps): Router {
   const q = (req: Request, name: string) => String((req.query as Record<string, string>)[name]);
   const ctx = (res: Response) => commandContext(res);
 
-  registry.route(
-    router,
-    { method: 'post', path: MESSAGE_RETRY_PATH, summary: 'manual retry: one MANUAL attempt if all guards pass (409 with the reason otherwise; no attempt)', schemas: { query: idQuery('messageId'), body: reasonBody, response: retryResult }, tags },
-    ...op,
-    async (req, res) => {
-      res.json(await operator.retry(tenantOf(res), q(req, 'messageId'), { Reason: (req.body as { Reason: string }).Reason, key: requestKey(req) }, ctx(res)));
-    },
-  );
+  /** a POST action on the id in the query whose body is {Reason} */
+  const reasonAction = (
+    path: string,
+    summary: string,
+    idName: 'messageId' | 'notificationId',
+    action: 'retry' | 'cancelMessage' | 'cancelNotification' | 'completeRole',
+    response: JsonSchema,
+  ) =>
+    registry.route(router, { method: 'post', path, summary, schemas: { query: idQuery(idName), body: reasonBody, response }, tags }, ...op, async (req, res) => {
+      res.json(await operator[action](tenantOf(res), q(req, idName), { Reason: (req.body as { Reason: string }).Reason, key: requestKey(req) }, ctx(res)));
+    });
+
+  reasonAction(MESSAGE_RETRY_PATH, 'manual retry: one MANUAL attempt if all guards pass (409 with the reason otherwise; no attempt)', 'messageId', 'retry', retryResult);
   registry.route(
     router,
     { method: 'get', path: MESSAGE_ELIGIBILITY_PATH, summary: "the operator actions' current eligibility (the server rechecks when an action executes)", schemas: { query: idQuery('messageId'), response: eligibilityView }, tags },
@@ -136,22 +141,8 @@ export function createOperatorRouter(deps: OperatorRouterDeps): Router {
       res.json(await operator.eligibility(tenantOf(res), q(req, 'messageId')));
     },
   );
-  registry.route(
-    router,
-    { method: 'post', path: MESSAGE_CANCEL_PATH, summary: "cancel a message's unsent work (its role's waiting candidates with it)", schemas: { query: idQuery('messageId'), body: reasonBody, response: actionResult }, tags },
-    ...op,
-    async (req, res) => {
-      res.json(await operator.cancelMessage(tenantOf(res), q(req, 'messageId'), { Reason: (req.body as { Reason: string }).Reason, key: requestKey(req) }, ctx(res)));
-    },
-  );
-  registry.route(
-    router,
-    { method: 'post', path: NOTIFICATION_CANCEL_PATH, summary: "cancel every unsent message of a notification", schemas: { query: idQuery('notificationId'), body: reasonBody, response: actionResult }, tags },
-    ...op,
-    async (req, res) => {
-      res.json(await operator.cancelNotification(tenantOf(res), q(req, 'notificationId'), { Reason: (req.body as { Reason: string }).Reason, key: requestKey(req) }, ctx(res)));
-    },
-  );
+  reasonAction(MESSAGE_CANCEL_PATH, "cancel a message's unsent work (its role's waiting candidates with it)", 'messageId', 'cancelMessage', actionResult);
+  reasonAction(NOTIFICATION_CANCEL_PATH, 'cancel every unsent message of a notification', 'notificationId', 'cancelNotification', actionResult);
   registry.route(
     router,
     { method: 'post', path: MESSAGE_MANUAL_RECEIPT_PATH, summary: "record operator-verified evidence for the message's open attempt", schemas: { query: idQuery('messageId'), body: manualReceiptBody, response: actionResult }, tags },
@@ -161,14 +152,7 @@ export function createOperatorRouter(deps: OperatorRouterDeps): Router {
       res.json(await operator.manualReceipt(tenantOf(res), q(req, 'messageId'), { ...b, key: requestKey(req) }, ctx(res)));
     },
   );
-  registry.route(
-    router,
-    { method: 'post', path: MESSAGE_COMPLETE_ROLE_PATH, summary: "complete the message's role: its unsent candidates are SUPPRESSED (ROLE_COMPLETED_BY_OPERATOR)", schemas: { query: idQuery('messageId'), body: reasonBody, response: actionResult }, tags },
-    ...op,
-    async (req, res) => {
-      res.json(await operator.completeRole(tenantOf(res), q(req, 'messageId'), { Reason: (req.body as { Reason: string }).Reason, key: requestKey(req) }, ctx(res)));
-    },
-  );
+  reasonAction(MESSAGE_COMPLETE_ROLE_PATH, "complete the message's role: its unsent candidates are SUPPRESSED (ROLE_COMPLETED_BY_OPERATOR)", 'messageId', 'completeRole', actionResult);
   registry.route(
     router,
     { method: 'post', path: HOUSEKEEPING_RUN_PATH, summary: "housekeeping of the tenant's completed notifications (dry run by default)", schemas: { body: housekeepingBody }, tags: ['hub housekeeping'] },

@@ -65,22 +65,13 @@ export function createTccRouter(deps: { tcc: TccCommands; bearer: Pick<BearerAut
       res.status(202).json(await tcc.tryBranch(tenantOf(res), { Xid, BranchId }, request as SendRequestInput, commandContext(res)));
     },
   );
-  registry.route(
-    router,
-    { method: 'post', path: TCC_CONFIRM_PATH, summary: 'TCC Confirm: the prepared send becomes READY for the command worker', schemas: { body: branchBody, response: tccView }, tags },
-    ...guard,
-    async (req, res) => {
-      res.json(await tcc.confirm(tenantOf(res), ids(req.body), commandContext(res)));
-    },
-  );
-  registry.route(
-    router,
-    { method: 'post', path: TCC_CANCEL_PATH, summary: 'TCC Cancel: the prepared send is never materialized (before Try: a tombstone)', schemas: { body: branchBody, response: tccView }, tags },
-    ...guard,
-    async (req, res) => {
-      res.json(await tcc.cancel(tenantOf(res), ids(req.body), commandContext(res)));
-    },
-  );
+  /** Confirm and Cancel: {Xid, BranchId} in the body */
+  const branchAction = (path: string, summary: string, action: 'confirm' | 'cancel') =>
+    registry.route(router, { method: 'post', path, summary, schemas: { body: branchBody, response: tccView }, tags }, ...guard, async (req, res) => {
+      res.json(await tcc[action](tenantOf(res), ids(req.body), commandContext(res)));
+    });
+  branchAction(TCC_CONFIRM_PATH, 'TCC Confirm: the prepared send becomes READY for the command worker', 'confirm');
+  branchAction(TCC_CANCEL_PATH, 'TCC Cancel: the prepared send is never materialized (before Try: a tombstone)', 'cancel');
   registry.route(
     router,
     { method: 'get', path: TCC_GET_PATH, summary: 'a TCC branch as it stands', schemas: { query: branchQuery, response: tccView }, tags },

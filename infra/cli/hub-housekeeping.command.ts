@@ -19,13 +19,14 @@ const int = (name: string, raw: string | undefined): number | undefined => {
 };
 
 function print(out: (line: string) => void, r: HousekeepingReport) {
+  const source = r.RetentionSource === 'PARAMETER' ? '--days' : SETTING.housekeepingRetentionDays;
   if (r.Disabled) {
-    out(`${r.Tenant}: housekeeping disabled (retention -1, ${r.RetentionSource === 'PARAMETER' ? '--days' : SETTING.housekeepingRetentionDays})`);
+    out(`${r.Tenant}: housekeeping disabled (retention -1, ${source})`);
     return;
   }
   const verb = r.DryRun ? 'would remove' : 'removed';
   const kept = Object.entries(r.Kept).map(([k, v]) => `${k} ${v}`).join(', ') || 'none';
-  out(`${r.Tenant}: retention ${r.RetentionDays} days (${r.RetentionSource === 'PARAMETER' ? '--days' : SETTING.housekeepingRetentionDays}), cutoff ${r.Cutoff}, scanned ${r.Scanned}, ${verb} ${r.Removed.length}, kept: ${kept}${r.LimitReached ? ' (limit reached)' : ''}`);
+  out(`${r.Tenant}: retention ${r.RetentionDays} days (${source}), cutoff ${r.Cutoff}, scanned ${r.Scanned}, ${verb} ${r.Removed.length}, kept: ${kept}${r.LimitReached ? ' (limit reached)' : ''}`);
   for (const x of r.Removed) out(`  ${verb} ${x.NotificationId}  RequestId ${x.RequestId}  completed ${x.CompletedAt}`);
   for (const a of r.ArchivedTo ?? []) out(`  archived to DATA_DIR/${a}`);
 }

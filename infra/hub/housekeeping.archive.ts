@@ -1,10 +1,11 @@
 import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
-import { ALERT_PUBLICATIONS } from '../../commands/hub/alert.publisher.ts';
+import { ALERT_PUBLICATIONS, type AlertPublication } from '../../commands/hub/alert.publisher.ts';
 import { createHousekeepingJob } from '../../commands/hub/housekeeping.job.ts';
 import type { HubSettings } from '../../commands/hub/hub.contracts.ts';
 import { createHousekeepingQueries } from '../../projections/hub/housekeeping.queries.ts';
 import type { ServiceDeps } from '../platform-service.ts';
+import { hubCollection } from './hub-recovery.ts';
 
 /**
  * The housekeeping archive (README "Housekeeping"): JSON lines under `<DATA_DIR>/archive/hub-housekeeping/
@@ -34,6 +35,7 @@ export function createHousekeepingArchive(o: { dataDir: string; now: () => Date 
 export function createHubHousekeeping(o: { deps: Pick<ServiceDeps, 'eventStore' | 'readStore' | 'clock' | 'config'>; settings: HubSettings; retentionDays: number }) {
   const { eventStore, readStore, clock, config } = o.deps;
   const queries = createHousekeepingQueries(readStore);
+  const publications = hubCollection<AlertPublication>(readStore, ALERT_PUBLICATIONS);
   return createHousekeepingJob({
     eventStore,
     clock,
@@ -42,9 +44,8 @@ export function createHubHousekeeping(o: { deps: Pick<ServiceDeps, 'eventStore' 
     candidates: queries.candidates,
     readSide: queries.readSide,
     async forgetAlerts(alertIds) {
-      // the collection as infra/hub/hub-recovery.ts declares it (a CLI run may be the first to touch it)
-      await readStore.ensureCollection(ALERT_PUBLICATIONS, { indexes: [{ name: 'by_due', fields: { dueAt: 1 } }] });
-      await readStore.collection(ALERT_PUBLICATIONS).deleteMany({ id: { $in: alertIds } });
+      // declared as infra/hub/hub-recovery.ts declares it, once per job (a CLI run may be the first to touch it)
+      await (await publications()).deleteMany({ id: { $in: alertIds } });
     },
     archive: createHousekeepingArchive({ dataDir: config.dataDir, now: () => clock.now() }),
   });

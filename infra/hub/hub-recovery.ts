@@ -47,7 +47,7 @@ export function createHubRecovery(o: {
     log: o.log.child({ worker: 'hub.command-worker' }),
   });
 
-  const publications = plain<AlertPublication>(readStore, ALERT_PUBLICATIONS);
+  const publications = hubCollection<AlertPublication>(readStore, ALERT_PUBLICATIONS);
   const alertOutbox = liveCollection<AlertDueItem>(readStore, ALERTS_PROJECTION, 'outbox');
   const alerts = createAlertPublisher({
     eventStore,
@@ -67,8 +67,8 @@ export function createHubRecovery(o: {
     dispatchDue: liveCollection(readStore, DISPATCH_PROJECTION, 'due'),
     alertOutbox,
     publications,
-    runs: plain<SweepRunDoc>(readStore, SWEEP_RUNS),
-    repairs: plain<RepairItem>(readStore, SWEEP_REPAIRS),
+    runs: hubCollection<SweepRunDoc>(readStore, SWEEP_RUNS),
+    repairs: hubCollection<RepairItem>(readStore, SWEEP_REPAIRS),
     advance: (stream, messageId) => o.dispatch.advance(stream, messageId),
     enabledByDefault: o.hub.sweepEnabled,
     pollMs: Math.max(o.hub.dispatchPollMs, 200),
@@ -79,7 +79,7 @@ export function createHubRecovery(o: {
 }
 
 /** a collection of the hub's own (not a projection's), created with its due-time index on first use */
-function plain<T extends Doc>(readStore: ReadStore, name: string): () => Promise<Collection<T>> {
+export function hubCollection<T extends Doc>(readStore: ReadStore, name: string): () => Promise<Collection<T>> {
   let ready: Promise<void> | undefined;
   return async () => {
     ready ??= readStore.ensureCollection(name, { indexes: [{ name: 'by_due', fields: { dueAt: 1 } }] }).catch((err: unknown) => {

@@ -93,11 +93,10 @@ export function loadHubConfig(env: NodeJS.ProcessEnv, platform: Pick<Config, 'pu
     commandWorkerEnabled: bool('HUB_COMMAND_WORKER_ENABLED', true),
     commandWorkerIntervalMs: int('HUB_COMMAND_WORKER_INTERVAL_MS', 5000, 10, 3_600_000),
     commandWorkerStaleIntervalMs: int('HUB_COMMAND_WORKER_STALE_INTERVAL_MS', 60_000, 1000, 86_400_000),
-    preferenceDefaultAllow: env.HUB_PREFERENCE_DEFAULT_ALLOW === 'true',
+    preferenceDefaultAllow: bool('HUB_PREFERENCE_DEFAULT_ALLOW', false),
     enabled: bool('HUB_ENABLED', true),
     housekeepingRetentionDays: int('HUB_HOUSEKEEPING_RETENTION_DAYS', 90, -1, MAX_RETENTION_DAYS),
   };
-  if (env.HUB_PREFERENCE_DEFAULT_ALLOW !== undefined && env.HUB_PREFERENCE_DEFAULT_ALLOW !== '' && !['true', 'false'].includes(env.HUB_PREFERENCE_DEFAULT_ALLOW)) problems.push('HUB_PREFERENCE_DEFAULT_ALLOW must be true or false');
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }

@@ -154,20 +154,21 @@ export function createHubService(deps: HubServiceDeps): PlatformService {
   // TCC and the command worker, dead-letter alerts into the event bridge, the sweeps (issue 13)
   const recovery = createHubRecovery({ deps, hub, settings, sender, dispatch, log: hubLog });
 
+  const configQueries = createConfigQueries(readStore);
   const { router, registry } = createHubRouter({
     bearer: deps.identity.bearer,
     sender,
     progress: createProgressQueries({ eventStore }),
     receipts: createReceipts({ eventStore, clock }),
     config: configCommands,
-    configQueries: createConfigQueries(readStore),
+    configQueries,
     drivers,
     snapshots,
     snapshotQueries: createSnapshotQueries(readStore),
     tcc: recovery.tcc,
     operator: { commands: createOperatorCommands({ eventStore, clock, dispatch, gate, hubSwitch }), housekeeping: createHubHousekeeping({ deps, settings, retentionDays: hub.housekeepingRetentionDays }) },
     previews: createPreviews({ config: configCommands, settings, defaults: { maxRenderedLength: hub.maxRenderedLength } }),
-    bundle: createConfigBundle({ eventStore, clock, config: configCommands, queries: createConfigQueries(readStore), drivers }),
+    bundle: createConfigBundle({ eventStore, clock, config: configCommands, queries: configQueries, drivers }),
     cacheBucket: createCacheBucket({ eventStore, clock, cache: configCommands.cache, settings }),
     customer: { policies: customerPolicies, queries: createCustomerQueries(readStore) },
   });

@@ -3,6 +3,7 @@ import { PREFERENCE_CATEGORY, preferenceId, type PreferenceEvent } from '../../d
 import type { Doc, ReadStore } from '../../infra/core/read-store.port.ts';
 import type { Projection } from '../core/projection.ts';
 import { readModel } from '../core/read-model.ts';
+import type { Page } from './snapshots.projection.ts';
 
 /**
  * `hub.customer`: the listings of the customer-policy API (README "Customer policies"): a recipient's
@@ -68,7 +69,6 @@ export const customerProjection: Projection = {
   },
 };
 
-export type Page<T> = { Items: T[]; Total: number; PageNo: number; PageSize: number };
 const strip = <T extends { id: string; tenant: string }>({ id: _i, tenant: _t, ...rest }: T) => rest;
 
 export function createCustomerQueries(readStore: ReadStore) {

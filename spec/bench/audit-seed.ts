@@ -35,6 +35,18 @@ const BATCH = 5000;
 export const pairOf = (i: number): [string, string] => (i % 10 === 0 ? ['m0', 't0'] : [`m${1 + (i % 9)}`, `t${1 + (Math.floor(i / 9) % 9)}`]);
 const storesOf = (dataDir: string) => openStores({ dataDir, esdbUrl: undefined, mongodbUrl: undefined, mongodbDatabase: 'platform' });
 
+/** a token of the seeded bench client (client_credentials) from the platform at `url` */
+export async function benchToken(url: string, scope: string): Promise<string> {
+  const res = await fetch(`${url}/cas/oidc/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`bench-audit:${BENCH_SECRET}`).toString('base64')}` },
+    body: new URLSearchParams({ grant_type: 'client_credentials', scope }),
+  });
+  const body = (await res.json()) as { access_token?: string };
+  if (body.access_token === undefined) throw new Error(`no token: ${JSON.stringify(body)}`);
+  return body.access_token;
+}
+
 /** identity (tenant, client) and the audit metadata, through the platform's own commands */
 export async function seedPlatform(dataDir: string, scopes: string[]): Promise<void> {
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', PUBLIC_BASE_URL: 'http://127.0.0.1:0', DATA_DIR: dataDir, LOG_LEVEL: 'silent' });

@@ -15,7 +15,7 @@ import { startHttpServer } from '../../http/core/server.ts';
 import { loadConfig } from '../../infra/core/config.ts';
 import { startPlatform } from '../../infra/main.ts';
 import { openStores } from '../../infra/stores.ts';
-import { BENCH_SECRET, seedPlatform } from './audit-seed.ts';
+import { benchToken as token, seedPlatform } from './audit-seed.ts';
 
 const [kind, dataDirArg] = process.argv.slice(2);
 const stops: Array<() => Promise<void>> = [];
@@ -24,16 +24,6 @@ process.once('SIGTERM', () => {
 });
 const V3 = '/api/platform/audit/1.0/audit/v3';
 
-async function token(url: string, scope: string): Promise<string> {
-  const res = await fetch(`${url}/cas/oidc/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`bench-audit:${BENCH_SECRET}`).toString('base64')}` },
-    body: new URLSearchParams({ grant_type: 'client_credentials', scope }),
-  });
-  const body = (await res.json()) as { access_token?: string };
-  if (body.access_token === undefined) throw new Error(`no token: ${JSON.stringify(body)}`);
-  return body.access_token;
-}
 
 if (kind === 'write-api' || kind === 'write-all' || kind === 'read') {
   const fresh = kind !== 'read';

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { BENCH_SECRET } from './audit-seed.ts';
+import { benchToken } from './audit-seed.ts';
 import { spawnBenchServer } from './bench-server.ts';
 import { perSecond, printRow } from './report.ts';
 
@@ -67,33 +67,14 @@ let built: boolean | undefined;
 async function startProduction(dir: string): Promise<{ ready: Ready & { compiled: boolean }; stop(): Promise<void> }> {
   built ??= spawnSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.build.json')], { cwd: root, stdio: 'ignore' }).status === 0;
   const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0', HOST: '127.0.0.1', PUBLIC_BASE_URL: 'http://127.0.0.1:0', DATA_DIR: dir, LOG_LEVEL: 'silent', ...(built ? {} : { PLATFORM_SOURCES: '1' }) };
-  const child = spawn(process.execPath, [path.join(root, 'bin/platform.js'), 'start', '--services', 'identity,audit', '--no-workers'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stderr!.on('data', (d) => (err += d));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /public base URL : (\S+)[\s\S]*code {12}: /.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    void exited.then(() => reject(new Error(`platform start exited: ${out.slice(-1000)} ${err.slice(-2000)}`)));
-  });
-  const res = await fetch(`${url}/cas/oidc/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`bench-audit:${BENCH_SECRET}`).toString('base64')}` },
-    body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'audit:read' }),
-  });
-  const token = ((await res.json()) as { access_token?: string }).access_token;
-  if (token === undefined) throw new Error('the read server gave no token');
-  return {
-    ready: { url, token, pid: child.pid!, compiled: /code {12}: compiled/.test(out) },
-    async stop() {
-      child.kill('SIGTERM');
-      await exited;
-    },
+  // ready once the start banner has printed the public base URL and which code runs
+  const banner = (out: string) => {
+    const m = /public base URL : (\S+)[\s\S]*code {12}: (compiled)?/.exec(out);
+    return m ? { url: m[1]!, compiled: m[2] !== undefined } : undefined;
   };
+  const server = await spawnBenchServer([path.join(root, 'bin/platform.js'), 'start', '--services', 'identity,audit', '--no-workers'], 'platform start', { tsx: false, env, cwd: root, ready: banner });
+  const { url, compiled } = server.ready;
+  return { ready: { url, token: await benchToken(url, 'audit:read'), pid: server.pid, compiled }, stop: server.stop };
 }
 
 let seq = 0;
