@@ -17,6 +17,7 @@ import type { SeedReport } from './identity/seed.ts';
 import { SERVICES, type PlatformService, type ServiceDeps, type ServiceName } from './platform-service.ts';
 import { projectionStatuses, reactorStatuses, readiness, registerWorkerMetrics, type RunningParts } from './platform-status.ts';
 import { platformModules, platformProjections } from './services.ts';
+import { createEngineWaker } from './core/engine-waker.ts';
 import { openStores, type Stores } from './stores.ts';
 
 export { SERVICES, type ServiceName } from './platform-service.ts';
@@ -154,9 +155,7 @@ export async function startPlatform(o: StartOptions): Promise<RunningPlatform> {
         eventStore,
         consumers,
         log: log.child({ component: 'log-reader' }),
-        afterPage: () => {
-          for (const e of engines) e.wake();
-        },
+        afterPage: createEngineWaker(engines, consumers),
       });
       reader.start();
     }

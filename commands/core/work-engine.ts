@@ -23,8 +23,8 @@ export type WorkEngineLog = { error(obj: object, msg: string): void };
 export type WorkEngineOptions<T extends DueItem> = {
   /** names the engine in health, metrics and leases */
   name: string;
-  /** the live collection of due items (projections/core liveCollection) */
-  items: () => Promise<Collection<T>>;
+  /** the live collection of due items (projections/core liveCollection, which names its projection) */
+  items: (() => Promise<Collection<T>>) & { projection?: string };
   clock: Clock;
   /** runs one item; its outcome is appended by the handler (and projected back onto the item) */
   handle(item: T): Promise<void>;
@@ -39,8 +39,21 @@ export type WorkEngineOptions<T extends DueItem> = {
   leaseMs?: number;
   /** how often an idle engine looks for due items; wake() makes it look at once (default 500 ms) */
   pollMs?: number;
+  /**
+   * The log consumers (projections, reactors) whose writes create this engine's items. After each page the
+   * process's log reader wakes the engine only when the page held events for one of them, so an event
+   * costs one claim query in the engines it can concern, not one in every engine of the process.
+   * Default: the projection of `items` (a liveCollection), else woken after every page; []: never by a page
+   * (its items are written elsewhere, and the writer calls wake()). The poll stays whatever this says.
+   */
+  fedBy?: readonly string[];
   /** narrows what this engine runs (e.g. one kind of due work) */
   filter?: Filter;
+  /**
+   * Items this process is running by another way right now (the hub's inline dispatch of a fresh send):
+   * left out of claims, so the engine neither leases them nor has to set them aside
+   */
+  busy?: () => readonly string[];
   /** claim order; default dueAt, then id */
   sort?: Sort;
   owner?: string;
@@ -58,6 +71,8 @@ export type WorkEngineStatus = {
 
 export type WorkEngine = {
   readonly name: string;
+  /** WorkEngineOptions.fedBy */
+  readonly fedBy?: readonly string[];
   start(): void;
   /** stops claiming, waits for the items in hand */
   stop(): Promise<void>;
@@ -88,6 +103,7 @@ export function createWorkEngine<T extends DueItem>(o: WorkEngineOptions<T>): Wo
   const pollMs = o.pollMs ?? 500;
   const sort: Sort = o.sort ?? { dueAt: 1 };
   const owner = o.owner ?? `${name}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const fedBy = o.fedBy ?? (o.items.projection === undefined ? undefined : [o.items.projection]);
 
   let abort: AbortController | undefined;
   let loop: Promise<void> | undefined;
@@ -105,8 +121,9 @@ export function createWorkEngine<T extends DueItem>(o: WorkEngineOptions<T>): Wo
   async function claim(): Promise<T | null> {
     const at = clock.now();
     const iso = at.toISOString();
+    const busy = o.busy?.() ?? [];
     return (await o.items()).findOneAndUpdate(
-      { ...o.filter, dueAt: { $lte: iso }, leaseUntil: { $lt: iso } },
+      { ...o.filter, ...(busy.length > 0 && { id: { $nin: busy } }), dueAt: { $lte: iso }, leaseUntil: { $lt: iso } },
       { $set: { leaseUntil: leaseUntil(at), leaseOwner: owner }, $inc: { leases: 1 } },
       { sort },
     );
@@ -190,6 +207,7 @@ export function createWorkEngine<T extends DueItem>(o: WorkEngineOptions<T>): Wo
 
   return {
     name,
+    ...(fedBy !== undefined && { fedBy }),
     start() {
       if (abort) return;
       abort = new AbortController();

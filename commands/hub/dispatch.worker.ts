@@ -25,7 +25,7 @@ export type DispatchWorkerDeps = {
   owner?: string;
   log?: WorkEngineLog;
   /** this process's inline dispatch: the messages it is advancing right now */
-  inline?: { running(messageId: string): boolean };
+  inline?: { running(messageId: string): boolean; runningIds(): readonly string[] };
 };
 
 export function createDispatchWorker(deps: DispatchWorkerDeps): WorkEngine {
@@ -38,11 +38,14 @@ export function createDispatchWorker(deps: DispatchWorkerDeps): WorkEngine {
     concurrency: deps.concurrency ?? 16,
     ...(deps.owner !== undefined && { owner: deps.owner }),
     ...(deps.log !== undefined && { log: deps.log }),
+    // not claimed while the inline dispatch below advances them (no lease, no hold to write)
+    ...(deps.inline !== undefined && { busy: deps.inline.runningIds }),
     async handle(item) {
-      // A fresh send's inline dispatch (below) is advancing this message in this process: its AttemptStarted
-      // will move the item (the projection rewrites it with a fresh lease), so this run would only read the
-      // stream and the gate's facts again to lose the race. Left to it, the item held briefly: if the inline
-      // run wrote nothing (it failed, or the hub is switched off), the item comes back after the hold.
+      // Claimed just before an inline run of this process began (busy is read at claim time): the inline
+      // run's AttemptStarted will move the item (the projection rewrites it with a fresh lease), so this run
+      // would only read the stream and the gate's facts again to lose the race. Left to it, the item held
+      // briefly: if the inline run wrote nothing (it failed, or the hub is switched off), the item comes
+      // back after the hold.
       if (deps.inline?.running(item.id) === true) {
         await holdDueItem(await deps.items(), item, deps.clock);
         return;
@@ -74,5 +77,5 @@ export function createInlineDispatch(o: { process: DispatchProcess; maxInFlight:
         .finally(() => running.delete(id));
     }
   };
-  return Object.assign(start, { running: (messageId: string) => running.has(messageId) });
+  return Object.assign(start, { running: (messageId: string) => running.has(messageId), runningIds: () => [...running] });
 }

@@ -161,6 +161,8 @@ export function createSweeps(deps: SweepDeps) {
   const runsEngine = createWorkEngine<SweepRunDoc>({
     name: 'hub.sweeps',
     items: deps.runs,
+    // runs are due by the clock, never because of an event
+    fedBy: [],
     clock,
     leaseMs: deps.leaseMs ?? 300_000,
     pollMs: deps.pollMs ?? 1000,
@@ -171,6 +173,7 @@ export function createSweeps(deps: SweepDeps) {
       const name = run.id as SweepName;
       if (!SWEEPS.includes(name)) return;
       const found = (await enabled()) ? await scan(name) : undefined;
+      if (found !== undefined && found > 0) repairEngine.wake();
       const at = clock.now();
       await (await deps.runs()).patch(run.id, {
         $set: { dueAt: new Date(at.getTime() + (await intervalOf(name))).toISOString(), leaseUntil: '', lastRunAt: at.toISOString(), ...(found !== undefined && { lastFound: found }) },
@@ -182,6 +185,8 @@ export function createSweeps(deps: SweepDeps) {
   const repairEngine = createWorkEngine<RepairItem>({
     name: 'hub.sweep-repair',
     items: deps.repairs,
+    // repairs are written by a sweep run, which wakes this engine when it wrote some
+    fedBy: [],
     clock,
     leaseMs: 60_000,
     pollMs: deps.pollMs ?? 1000,
@@ -205,6 +210,7 @@ export function createSweeps(deps: SweepDeps) {
   /** both engines as one: the sweep runs and the repairs they write */
   const engine: WorkEngine = {
     name: 'hub.sweeps',
+    fedBy: [],
     start() {
       void ensureRuns()
         .catch((err: unknown) => deps.log?.error({ err: err instanceof Error ? err.message : String(err) }, 'hub sweeps: cannot create the run documents; the next start will'))

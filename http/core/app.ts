@@ -7,6 +7,7 @@ import { healthRouter, type ReadinessReport } from './health.ts';
 import type { HttpMetrics } from './metrics.ts';
 import { requestContextMiddleware } from './request-context.ts';
 import { requestLogging } from './request-log.ts';
+import { gatedRouter } from './router-gate.ts';
 import { wholeBodies } from './whole-body.ts';
 
 export type ServiceName = 'bridge' | 'identity' | 'audit' | 'workflow' | 'hub';
@@ -65,7 +66,8 @@ export function createApp(options: AppOptions): Express {
   app.use(jsonBodyLimits());
 
   app.use(healthRouter({ readiness, registry: metrics.registry, logger }));
-  for (const { router } of routers) app.use('/', router);
+  // each router only sees the paths it can answer (router-gate.ts): no walk through every service's routes
+  for (const { router } of routers) app.use(gatedRouter(router));
 
   app.use(notFoundHandler());
   app.use(errorHandler(logger));

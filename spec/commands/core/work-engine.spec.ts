@@ -71,6 +71,21 @@ test('runs up to `concurrency` items at once, each once', async ({ a }) => {
   assert.is(new Set(h.runs.map((r) => r.id)).size, 20);
 });
 
+test('items the process runs by another way (busy) are not claimed, not leased, and are claimed once they are not busy', async ({ a }) => {
+  await seed(await due(a)(), 3);
+  const h = handler(due(a));
+  const busy = new Set(['i001']);
+  const engine = createWorkEngine<Item>({ name: 'e', items: due(a), clock, handle: h.handle, busy: () => [...busy] });
+  assert.is(await engine.runDue(), 2);
+  assert.equal(h.runs.map((r) => r.id).sort(), ['i000', 'i002']);
+  const left = await (await due(a)()).get('i001');
+  assert.is(left?.leaseUntil, '');
+  assert.is(left?.leases, undefined);
+  busy.clear();
+  assert.is(await engine.runDue(), 1);
+  assert.equal(h.runs.map((r) => r.id).sort(), ['i000', 'i001', 'i002']);
+});
+
 test('items sharing a key run one at a time, in claim order; other keys go on beside them', async ({ a }) => {
   await seed(await due(a)(), 12, (i) => (i % 3 === 0 ? 'ordered' : undefined));
   const h = handler(due(a), { ms: 8 });

@@ -1,0 +1,52 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { RecordedEvent } from '../../../domain/core/event.ts';
+import { createEngineWaker } from '../../../infra/core/engine-waker.ts';
+import { liveCollection } from '../../../projections/core/writable-model.ts';
+import { createWorkEngine, type DueItem } from '../../../commands/core/work-engine.ts';
+import { systemClock } from '../../../infra/core/clock.port.ts';
+
+const test = suite('engine waker: after a page, the work engines its events can concern');
+
+const event = (stream: string, type: string) => ({ stream, type }) as RecordedEvent;
+const page = (...events: RecordedEvent[]) => ({ events, position: '9' });
+
+function engines() {
+  const woken: string[] = [];
+  const engine = (name: string, fedBy?: string[]) => ({ name, ...(fedBy !== undefined && { fedBy }), wake: () => void woken.push(name) });
+  return {
+    woken,
+    list: [engine('dispatch', ['hub.dispatch']), engine('deliveries', ['bridge.deliveries']), engine('anything'), engine('clock-only', []), engine('elsewhere', ['not-here'])],
+  };
+}
+const consumers = [
+  { name: 'hub.dispatch', filter: { categories: ['hubNotification'] } },
+  { name: 'bridge.deliveries', filter: { categories: ['delivery'], eventTypes: ['DeliveryScheduled', 'DeliverySucceeded'] } },
+];
+
+test('a page of one service wakes that service engine, the unfed ones and those whose feeder runs elsewhere; not the others', () => {
+  const { woken, list } = engines();
+  createEngineWaker(list, consumers)(page(event('hubNotification-1', 'NotificationAccepted')));
+  assert.equal(woken, ['dispatch', 'anything', 'elsewhere']);
+});
+
+test('the feeder filter decides: a delivery event type its projection does not take wakes nothing of the bridge', () => {
+  const { woken, list } = engines();
+  const wake = createEngineWaker(list, consumers);
+  wake(page(event('delivery-1', 'DeliveryAttemptStarted')));
+  assert.equal(woken, ['anything', 'elsewhere']);
+  woken.length = 0;
+  wake(page(event('identityClient-1', 'ClientRegistered'), event('delivery-1', 'DeliverySucceeded')));
+  assert.equal(woken, ['deliveries', 'anything', 'elsewhere']);
+});
+
+test('a work engine on a liveCollection is fed by that collection projection; fedBy overrides it', () => {
+  const store = {} as never;
+  const on = (fedBy?: string[]) =>
+    createWorkEngine({ name: 'e', items: liveCollection<DueItem>(store, 'hub.dispatch', 'due'), clock: systemClock, handle: async () => undefined, ...(fedBy !== undefined && { fedBy }) });
+  assert.equal(on().fedBy, ['hub.dispatch']);
+  assert.equal(on([]).fedBy, []);
+  assert.is(createWorkEngine({ name: 'e', items: async () => ({}) as never, clock: systemClock, handle: async () => undefined }).fedBy, undefined);
+});
+
+test.run();
