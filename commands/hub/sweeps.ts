@@ -73,6 +73,8 @@ export type SweepDeps = {
   /** `hub.alerts` outbox items, and the publications */
   alertOutbox: () => Promise<Collection<AlertDueItem>>;
   publications: () => Promise<Collection<AlertPublication>>;
+  /** the alert publisher's wake: the alert sweep writes into its outbox */
+  wakeAlerts?: () => void;
   runs: () => Promise<Collection<SweepRunDoc>>;
   repairs: () => Promise<Collection<RepairItem>>;
   /** one step of a message (dispatch.process.ts advance) */
@@ -173,7 +175,11 @@ export function createSweeps(deps: SweepDeps) {
       const name = run.id as SweepName;
       if (!SWEEPS.includes(name)) return;
       const found = (await enabled()) ? await scan(name) : undefined;
-      if (found !== undefined && found > 0) repairEngine.wake();
+      // what this run wrote is due at once: the alert sweep's into the alert outbox, the others' repairs
+      if (found !== undefined && found > 0) {
+        if (name === 'alert') deps.wakeAlerts?.();
+        else repairEngine.wake();
+      }
       const at = clock.now();
       await (await deps.runs()).patch(run.id, {
         $set: { dueAt: new Date(at.getTime() + (await intervalOf(name))).toISOString(), leaseUntil: '', lastRunAt: at.toISOString(), ...(found !== undefined && { lastFound: found }) },

@@ -13,7 +13,14 @@ const literalStart = (path: string): string => {
   return (cut === -1 ? path : path.slice(0, cut)).toLowerCase();
 };
 
-const joined = (base: string, path: string) => (path === '/' || path === '' ? base : `${base}${path}`);
+/**
+ * A mount or route path under its parent's; a trailing slash dropped, as express's non-strict routing
+ * ignores it (`/a/` answers `/a`, and `use('/a/', sub)` then `sub.get('/b')` answers `/a/b`)
+ */
+const joined = (base: string, path: string) => {
+  const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  return trimmed === '/' || trimmed === '' ? base : `${base}${trimmed}`;
+};
 
 /**
  * The literal starts of every path a router answers (routes, path-mounted middleware, nested routers),

@@ -33,9 +33,9 @@ export type LogReaderOptions = {
   maxRetryDelayMs?: number;
   log?: LogReaderLog;
   /**
-   * Told when the consumers that run alone (reactors, caches) have handled a page, and again when the
-   * grouped read models have (their writes are committed): the work engines of the process look for due
-   * items at once instead of at their next poll.
+   * Told when every consumer on the shared tail has handled a page (the grouped read models' writes are
+   * committed), and when a catching-up consumer has handled one of its own pages: the work engines of the
+   * process look for due items at once instead of at their next poll (infra/core/engine-waker.ts).
    */
   afterPage?: (page: LogPage) => void;
 };
@@ -141,7 +141,11 @@ export function createLogReader(o: LogReaderOptions): LogReader {
         const last = events[events.length - 1]?.position;
         // a short page holds every event of the filter up to the head seen before it was read
         const covered = short ? maxPosition(last ?? position, head) : last!;
-        if (events.length > 0) position = await consumer.handle({ events, position: covered });
+        if (events.length > 0) {
+          position = await consumer.handle({ events, position: covered });
+          // a consumer catching up writes what the tail's wake came too early for (a projection's due items)
+          o.afterPage?.({ events, position: covered });
+        }
         position = maxPosition(position, covered);
         slot.position = position;
         if (short && readUpTo !== undefined && position >= readUpTo) {
@@ -215,11 +219,9 @@ export function createLogReader(o: LogReaderOptions): LogReader {
             else batches.set(batch, [...(batches.get(batch) ?? []), s]);
           }
           // The consumers that run alone (reactors, in-memory caches) first, the grouped read models after:
-          // a reactor's due items and appends (a delivery to make) should not wait for a page of
-          // read-model writes, and work engines are woken as soon as their items can exist — then again
-          // after the group, whose read models (a projection's due items) may hold more.
+          // a reactor's appends (a routing, a delivery to schedule) should not wait for a page of read-model
+          // writes. Work engines are woken once the group has committed: their items are projections' rows.
           await Promise.all(alone.map((s) => deliver(s, page, signal)));
-          if (alone.length > 0 && batches.size > 0) o.afterPage?.(page);
           await Promise.all([...batches].map(([batch, members]) => deliverBatch(batch, members, page, signal)));
           o.afterPage?.(page);
           notify();

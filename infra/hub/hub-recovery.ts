@@ -67,6 +67,7 @@ export function createHubRecovery(o: {
     dispatchDue: liveCollection(readStore, DISPATCH_PROJECTION, 'due'),
     alertOutbox,
     publications,
+    wakeAlerts: () => alerts.wake(),
     runs: hubCollection<SweepRunDoc>(readStore, SWEEP_RUNS),
     repairs: hubCollection<RepairItem>(readStore, SWEEP_REPAIRS),
     advance: (stream, messageId) => o.dispatch.advance(stream, messageId),

@@ -13,7 +13,7 @@ import { TASKS_PROJECTION, type IndexJob } from '../../projections/workflow/task
 import { TIMERS_PROJECTION, type TimerItem } from '../../projections/workflow/timers.projection.ts';
 import type { PlatformService, ServiceDeps } from '../platform-service.ts';
 
-/** how often idle workflow engines look for due timers and index rebuilds (the log reader wakes them after every page) */
+/** how often idle workflow engines look for due timers and index rebuilds (the log reader wakes them after a page their projection took) */
 export const WORKFLOW_POLL_MS = 1000;
 
 export type WorkflowServiceDeps = ServiceDeps & {

@@ -14,6 +14,8 @@ function hubLike(): Router {
   nested.get('/items/:id', (req, res) => void res.json({ by: 'hub', nested: req.params.id }));
   r.use('/comm/v1/nested', nested);
   r.use('/comm/v1/guarded', (_req, res) => void res.status(401).json({ by: 'hub', guarded: true }));
+  // non-strict routing: a trailing slash in the route answers the path without it
+  r.get('/comm/v1/slashed/', (_req, res) => void res.json({ by: 'hub', slashed: true }));
   return r;
 }
 
@@ -26,8 +28,14 @@ function identityLike(): Router {
 }
 
 test('literal starts: routes up to their first parameter, nested and path-mounted routers, lower case, covered starts dropped', () => {
-  assert.equal(pathStartsOf(hubLike()), ['/comm/v1/guarded', '/comm/v1/nested/items/', '/comm/v1/notifications/send', '/comm/v1/templates/']);
+  assert.equal(pathStartsOf(hubLike()), ['/comm/v1/guarded', '/comm/v1/nested/items/', '/comm/v1/notifications/send', '/comm/v1/slashed', '/comm/v1/templates/']);
   assert.equal(pathStartsOf(identityLike()), ['/cas/oidc/token']);
+  const slashes = Router();
+  const sub = Router();
+  sub.get('/bar', (_req, res) => void res.end());
+  slashes.use('/foo/', sub);
+  slashes.get('/hub/messages/', (_req, res) => void res.end());
+  assert.equal(pathStartsOf(slashes), ['/foo/bar', '/hub/messages']);
   const wide = Router();
   wide.get('/a/b', (_req, res) => void res.end());
   wide.get('/a', (_req, res) => void res.end());
@@ -68,6 +76,7 @@ test('over HTTP: each request reaches its router whatever its case; parameters, 
     assert.equal(await call('GET', '/comm/v1/templates/welcome'), { status: 200, body: { by: 'hub', code: 'welcome' } });
     assert.equal(await call('GET', '/comm/v1/nested/items/7'), { status: 200, body: { by: 'hub', nested: '7' } });
     assert.equal(await call('GET', '/comm/v1/guarded/anything/below'), { status: 401, body: { by: 'hub', guarded: true } });
+    assert.equal(await call('GET', '/comm/v1/slashed'), { status: 200, body: { by: 'hub', slashed: true } });
     assert.equal(await call('GET', '/audit/echo'), { status: 200, body: { by: 'ungated', seen: 'yes' } });
     for (const path of ['/comm/v1/templates', '/comm/v2/notifications/send', '/cas/oidc/tokens-not', '/nope']) {
       const r = await call('GET', path);
