@@ -163,8 +163,6 @@ export function createSweeps(deps: SweepDeps) {
   const runsEngine = createWorkEngine<SweepRunDoc>({
     name: 'hub.sweeps',
     items: deps.runs,
-    // runs are due by the clock, never because of an event
-    fedBy: [],
     clock,
     leaseMs: deps.leaseMs ?? 300_000,
     pollMs: deps.pollMs ?? 1000,
@@ -191,8 +189,6 @@ export function createSweeps(deps: SweepDeps) {
   const repairEngine = createWorkEngine<RepairItem>({
     name: 'hub.sweep-repair',
     items: deps.repairs,
-    // repairs are written by a sweep run, which wakes this engine when it wrote some
-    fedBy: [],
     clock,
     leaseMs: 60_000,
     pollMs: deps.pollMs ?? 1000,
@@ -216,6 +212,7 @@ export function createSweeps(deps: SweepDeps) {
   /** both engines as one: the sweep runs and the repairs they write */
   const engine: WorkEngine = {
     name: 'hub.sweeps',
+    // never woken by a page: runs are due by the clock, and a run wakes whoever takes what it wrote
     fedBy: [],
     start() {
       void ensureRuns()

@@ -14,6 +14,7 @@ import { BRIDGE_ADMIN_BASE } from '../../../http/bridge/bridge.paths.ts';
 import { liveCollection } from '../../../projections/core/writable-model.ts';
 import { DISPATCH_PROJECTION, type HubDueDoc } from '../../../projections/hub/dispatch.projection.ts';
 import { aSend, configure, HUB, startHubPlatform, type HubPlatform } from './hub-harness.ts';
+import { sweepCollections } from './fixtures/sweep-collections.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './fixtures/webhook-receiver.ts';
 
 let p: HubPlatform;
@@ -133,19 +134,14 @@ test('comm-hub.enabled false: a confirmed TCC branch stays READY (materializatio
 test("comm-hub.enabled false: a sweep's repair item is held (kept, pushed back), then run once on", async () => {
   const { readStore, eventStore } = p.platform.stores;
   const tag = `switch_${process.pid}`;
-  for (const c of ['open', 'due', 'runs', 'repairs', 'outbox', 'pub']) await readStore.ensureCollection(`${tag}_${c}`);
+  const collections = await sweepCollections(readStore, tag);
   const values: Record<string, string> = { 'comm-hub.enabled': 'false' };
   const advanced: string[] = [];
   const sweeps = createSweeps({
     eventStore,
     clock: p.clock,
     settings: { get: async (tenant, key) => (tenant === 'acme' ? values[key] : undefined) },
-    open: async () => readStore.collection(`${tag}_open`),
-    dispatchDue: async () => readStore.collection(`${tag}_due`),
-    alertOutbox: async () => readStore.collection(`${tag}_outbox`),
-    publications: async () => readStore.collection(`${tag}_pub`),
-    runs: async () => readStore.collection(`${tag}_runs`),
-    repairs: async () => readStore.collection(`${tag}_repairs`),
+    ...collections,
     advance: async (_stream, id) => {
       advanced.push(id);
       return 'submitted';

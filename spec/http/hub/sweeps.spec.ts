@@ -12,6 +12,7 @@ import { liveCollection } from '../../../projections/core/writable-model.ts';
 import { ALERTS_PROJECTION } from '../../../projections/hub/alerts.projection.ts';
 import { DISPATCH_PROJECTION, type HubDueDoc } from '../../../projections/hub/dispatch.projection.ts';
 import { aSend, configure, HUB, startHubPlatform, type HubPlatform, type Setup } from './hub-harness.ts';
+import { sweepCollections } from './fixtures/sweep-collections.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './fixtures/webhook-receiver.ts';
 
 let p: HubPlatform;
@@ -171,20 +172,17 @@ test('two worker processes: each sweep runs once per interval, each repair once'
   await readStore.collection<any>(`${tag}_due`).upsert({ id: 'n5.m1', kind: 'retry', dueAt: past, leaseUntil: '' });
   const advanced: string[] = [];
   let scans = 0;
+  const collections = await sweepCollections(readStore, tag);
   const make = (owner: string) =>
     createSweeps({
       eventStore,
       clock: p.clock,
       settings: { get: async () => undefined },
+      ...collections,
       open: async () => {
         scans++;
         return open;
       },
-      dispatchDue: async () => readStore.collection(`${tag}_due`),
-      alertOutbox: async () => readStore.collection(`${tag}_outbox`),
-      publications: async () => readStore.collection(`${tag}_pub`),
-      runs: async () => readStore.collection(`${tag}_runs`),
-      repairs: async () => readStore.collection(`${tag}_repairs`),
       advance: async (_stream, id) => {
         advanced.push(id);
         await new Promise((r) => setTimeout(r, 5));
@@ -192,7 +190,6 @@ test('two worker processes: each sweep runs once per interval, each repair once'
       enabledByDefault: true,
       owner,
     });
-  for (const c of ['runs', 'repairs', 'outbox', 'pub']) await readStore.ensureCollection(`${tag}_${c}`);
   const a = make('worker-a');
   const b = make('worker-b');
   await Promise.all([a.ensureRuns(), b.ensureRuns()]);
