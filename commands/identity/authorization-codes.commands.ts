@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { isDomainError } from '../../domain/core/domain-error.ts';
 import { codeDecider, codeStream, type CodeIssuedData } from '../../domain/identity/code.decider.ts';
 import type { PkceMethod } from '../../domain/identity/pkce.ts';
@@ -8,6 +8,7 @@ import { commandHandler, type CommandContext } from '../core/command-handler.ts'
 import type { TokenService } from './identity.contracts.ts';
 import { OAuthError } from './oauth.error.ts';
 import { grantIdForCode } from './grants/grant.ids.ts';
+import { newCommandId } from '../core/event-id.ts';
 
 /** The code's stream id: its SHA-256, so the log never holds a redeemable code. */
 export const codeIdOf = (code: string): string => createHash('sha256').update(code, 'utf8').digest('hex');
@@ -82,7 +83,7 @@ export function createCodes(deps: {
       await handle({
         stream: codeStream(codeId),
         command: { type: 'IssueCode', data },
-        commandId: randomUUID(),
+        commandId: newCommandId(),
         now: now.toISOString(),
         context: { ...input.context, tenant: input.tenant, actor: input.context?.actor ?? input.userId },
       });
@@ -110,7 +111,7 @@ export function createCodes(deps: {
             type: 'RedeemCode',
             data: { codeId, clientId: input.clientId, redirectUri: input.redirectUri, pkce, grantId, now: deps.clock.now().toISOString() },
           },
-          commandId: randomUUID(),
+          commandId: newCommandId(),
           now: deps.clock.now().toISOString(),
           context: { tenant: 'platform', ...input.context, actor: input.clientId },
         });

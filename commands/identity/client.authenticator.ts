@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createLocalJWKSet, decodeJwt, errors as joseErrors, jwtVerify, type JSONWebKeySet } from 'jose';
 import type { AuthMethod, Client } from '../../domain/identity/model.ts';
 import { PLATFORM_TENANT } from '../../domain/identity/model.ts';
@@ -8,6 +8,7 @@ import { isWrongExpectedRevision } from '../../infra/core/store-errors.ts';
 import type { Directory } from './identity.contracts.ts';
 import { envelopesFor } from '../core/envelopes.ts';
 import { OAuthError } from './oauth.error.ts';
+import { newCommandId } from '../core/event-id.ts';
 
 /**
  * Client authentication at the token endpoint (and introspection, revocation, exchange codes), as a list
@@ -207,7 +208,7 @@ export function createClientAuthenticator(deps: ClientAuthDeps) {
         envelopesFor([{ type: 'ClientAssertionUsed', data: { clientId, jtiHash: id, expiresAt: new Date(exp * 1000).toISOString() } }], {
           stream,
           // a fresh command id: a same-id append would be taken for an idempotent retry and succeed
-          commandId: randomUUID(),
+          commandId: newCommandId(),
           now,
           context: { tenant: PLATFORM_TENANT, actor: clientId },
         }),

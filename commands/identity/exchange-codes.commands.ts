@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { isDomainError } from '../../domain/core/domain-error.ts';
 import { exchangeCodeDecider, exchangeCodeStream, type ExchangeCodeIssuedData } from '../../domain/identity/exchange-code.decider.ts';
 import type { AccessContext, Client } from '../../domain/identity/model.ts';
@@ -6,6 +6,7 @@ import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { commandHandler, type CommandContext } from '../core/command-handler.ts';
 import { OAuthError } from './oauth.error.ts';
+import { newCommandId } from '../core/event-id.ts';
 
 /** What /cas/exchange-code/consume hands to the consuming service. */
 export type ExchangedIdentity = {
@@ -50,7 +51,7 @@ export function createExchangeCodes(deps: { eventStore: EventStore; clock: Clock
       await handle({
         stream: exchangeCodeStream(codeId),
         command: { type: 'IssueExchangeCode', data: { ...data, now: now.toISOString() } },
-        commandId: randomUUID(),
+        commandId: newCommandId(),
         now: now.toISOString(),
         context: { ...options.context, tenant: identity.tenant, actor: options.context?.actor ?? identity.subject },
       });
@@ -70,7 +71,7 @@ export function createExchangeCodes(deps: { eventStore: EventStore; clock: Clock
             data: { codeId, consumer: { clientId: consumer.clientId, tenants: [consumer.tenant, ...consumer.allowedAccessTenants] }, now },
           },
           // fresh per call: two requests with one code are two commands, and the loser re-reads a spent code
-          commandId: randomUUID(),
+          commandId: newCommandId(),
           now,
           context: { ...context, tenant: consumer.tenant, actor: consumer.clientId },
         });

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { fold } from '../../domain/core/decider.ts';
 import type { DomainEvent } from '../../domain/core/event.ts';
 import {
@@ -11,6 +11,7 @@ import {
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { commandHandler, type CommandContext } from '../core/command-handler.ts';
+import { newCommandId } from '../core/event-id.ts';
 
 /** The session id in the log is the SHA-256 of the cookie value: reading the log does not sign anyone in. */
 export const sessionIdOf = (cookieValue: string): string => createHash('sha256').update(cookieValue, 'utf8').digest('hex');
@@ -44,7 +45,7 @@ export function createSessions(deps: {
       await handle({
         stream: sessionStream(sessionId),
         command: { type: 'StartSession', data },
-        commandId: randomUUID(),
+        commandId: newCommandId(),
         now: now.toISOString(),
         context: { ...input.context, tenant: input.tenant, actor: input.userId },
       });
@@ -77,7 +78,7 @@ export function createSessions(deps: {
       await handle({
         stream,
         command: { type: 'EndSession', data: { sessionId, now } },
-        commandId: randomUUID(),
+        commandId: newCommandId(),
         now,
         context: { ...context, tenant: started?.tenant ?? 'platform', ...(started && { actor: started.userId }) },
       });

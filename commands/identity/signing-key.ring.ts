@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createPrivateKey, hkdfSync, randomBytes, randomUUID, type JsonWebKey, type KeyObject } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createPrivateKey, hkdfSync, randomBytes, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
 import { isDomainError } from '../../domain/core/domain-error.ts';
 import type { RecordedEvent } from '../../domain/core/event.ts';
@@ -17,6 +17,7 @@ import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { START } from '../../infra/core/position.ts';
 import { isWrongExpectedRevision } from '../../infra/core/store-errors.ts';
 import { commandHandler } from '../core/command-handler.ts';
+import { newCommandId } from '../core/event-id.ts';
 
 /**
  * The signing keys of the identity provider, read from the event store (category `signingKey`) and kept
@@ -212,7 +213,7 @@ export function createKeyRing(o: KeyRingOptions): KeyRing {
         },
       },
       kid,
-      randomUUID(),
+      newCommandId(),
     );
     return kid;
   }

@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { PLATFORM_TENANT, type Client } from '../../domain/identity/model.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { AccessTokenClaims, TokenVerifier } from './access-token.verifier.ts';
 import { MAX_TOKEN_LENGTH } from './access-token.verifier.ts';
 import { grantIdOf, sha256 } from './grants/grant.ids.ts';
 import type { GrantHandler } from './grants/grant.handler.ts';
+import { newCommandId } from '../core/event-id.ts';
 
 /**
  * RFC 7009 token revocation, for the client the token was issued to; unknown tokens, other clients'
@@ -34,7 +34,7 @@ export function createTokenRevoker(deps: { grants: GrantHandler; verifier: Pick<
       await grants.run(
         grantId,
         { type: 'RevokeToken', data: { grantId, jti: claims.jti, exp: claims.exp, now: clock.now().toISOString() } },
-        randomUUID(),
+        newCommandId(),
         typeof claims.tenant === 'string' ? claims.tenant : PLATFORM_TENANT,
         client.clientId,
       );

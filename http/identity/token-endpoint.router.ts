@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import { isDomainError } from '../../domain/core/domain-error.ts';
@@ -12,6 +11,7 @@ import type { OAuthErrorCode } from '../../commands/identity/identity.contracts.
 import { dummyVerify as defaultDummyVerify } from '../../commands/identity/password.hash.ts';
 import { isStoreUnavailable } from '../../infra/core/store-errors.ts';
 import { OIDC_SCOPES, TOKEN_PATH } from './identity.paths.ts';
+import { newCommandId } from '../../commands/core/event-id.ts';
 
 /**
  * `POST /cas/oidc/token` (RFC 6749 3.2, form-encoded only). Client authentication first, then the grant:
@@ -87,7 +87,7 @@ export function createTokenEndpointRouter(deps: TokenEndpointDeps): Router {
         }),
         refresh: wantsRefresh(client),
         codeId: redeemed.codeId,
-        commandId: randomUUID(),
+        commandId: newCommandId(),
       });
       return strip(response);
     },
@@ -105,7 +105,7 @@ export function createTokenEndpointRouter(deps: TokenEndpointDeps): Router {
         subject: client.defaultUser,
         scopes,
         refresh: false,
-        commandId: randomUUID(),
+        commandId: newCommandId(),
         grantType: 'client_credentials',
       });
       return strip(response);
@@ -115,7 +115,7 @@ export function createTokenEndpointRouter(deps: TokenEndpointDeps): Router {
       const refreshToken = required(form, 'refresh_token');
       const scope = param(form, 'scope');
       try {
-        return strip(await deps.tokens.refresh(client, refreshToken, scope === undefined ? undefined : scopeList(scope), randomUUID()));
+        return strip(await deps.tokens.refresh(client, refreshToken, scope === undefined ? undefined : scopeList(scope), newCommandId()));
       } catch (err) {
         if (isDomainError(err) && err.status >= 400 && err.status < 500 && asOAuthError(err) === null) {
           throw new OAuthError('invalid_grant', err.message, { cause: err });
@@ -152,7 +152,7 @@ export function createTokenEndpointRouter(deps: TokenEndpointDeps): Router {
         scopes: granted,
         ...(granted.includes('openid') && { idToken: { user, authTime: nowSeconds() } }),
         refresh: wantsRefresh(client),
-        commandId: randomUUID(),
+        commandId: newCommandId(),
       });
       return strip(response);
     },

@@ -17,6 +17,8 @@ export type ChangeSignal = {
   version(): number;
   /** an append through this store instance */
   fire(): void;
+  /** how many times the probe has seen another connection commit (as of the last `version()`) */
+  foreign(): number;
   /** resolves once the version differs from `seen` (at once if it already does), or when the signal aborts */
   wait(seen: number, signal: AbortSignal): Promise<void>;
   close(): void;
@@ -24,6 +26,7 @@ export type ChangeSignal = {
 
 export function createChangeSignal(o: { probe: () => number; intervalMs: number }): ChangeSignal {
   let version = 0;
+  let foreign = 0;
   let lastProbe: number | undefined;
   let timer: NodeJS.Timeout | undefined;
   const waiters = new Set<() => void>();
@@ -43,6 +46,7 @@ export function createChangeSignal(o: { probe: () => number; intervalMs: number 
     }
     if (lastProbe !== undefined && now !== lastProbe) {
       version += 1;
+      foreign += 1;
       wakeAll();
     }
     lastProbe = now;
@@ -71,6 +75,7 @@ export function createChangeSignal(o: { probe: () => number; intervalMs: number 
       version += 1;
       wakeAll();
     },
+    foreign: () => foreign,
     wait(seen, signal) {
       if (version !== seen || signal.aborted) return Promise.resolve();
       return new Promise<void>((resolve) => {

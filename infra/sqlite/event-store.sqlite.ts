@@ -19,6 +19,7 @@ import { positionValue, START, toPosition } from '../core/position.ts';
 import { resilientPages } from '../core/resilient-pages.ts';
 import { resilientSubscription } from '../core/resilient-subscription.ts';
 import { createChangeSignal } from './event-store.changes.ts';
+import { createOwnCommits } from './event-store.own-commits.ts';
 import { StoreUnavailableError, WrongExpectedRevisionError } from '../core/store-errors.ts';
 
 export type SqliteEventStoreOptions = {
@@ -141,6 +142,9 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
   // fire it at once, one probe timer notices other processes' appends
   const changes = createChangeSignal({ probe: () => dataVersion.get() as number, intervalMs: options.probeIntervalMs ?? options.pollIntervalMs ?? 2 });
 
+  // this instance's own commits: a filtered reader at the head passes over those it does not want unread
+  const own = createOwnCommits();
+
   const assertOpen = () => {
     if (closed) throw new StoreUnavailableError(STORE, 'the event store is closed');
   };
@@ -213,6 +217,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
           throw new Error(`stream ${stream}: event id ${event.id} is already stored`, { cause: error });
         }
       }
+      own.stage(position - events.length + 1, position, category, events.map((e) => e.type));
       return { revision, position: toPosition(position) };
     },
   );
@@ -245,9 +250,25 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
   async function* pageReader(after: string, filter: AllFilter | undefined, pageSize: number, signal: AbortSignal): AsyncGenerator<LogPage> {
     const epoch = interruptEpoch;
     let cursor = after;
+    // the cursor is the head a short read saw, and the other connections' commits counted before that read:
+    // while that count stays, everything after the cursor is this instance's own commits
+    let atHead: { cursor: string; foreign: number } | undefined;
     while (!signal.aborted && !closed) {
       if (epoch !== interruptEpoch) throw new Error('sqlite page reader interrupted');
       const seen = changes.version();
+      const foreign = changes.foreign();
+      if (atHead?.cursor === cursor && atHead.foreign === foreign) {
+        const to = own.skipTo(positionValue(cursor), filter);
+        if (to !== undefined) {
+          if (toPosition(to) > cursor) {
+            cursor = toPosition(to);
+            atHead.cursor = cursor;
+            yield { events: [], position: cursor };
+          }
+          await changes.wait(seen, signal);
+          continue;
+        }
+      }
       let page: RecordedEvent[];
       let headBefore: number | null;
       try {
@@ -262,8 +283,9 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
       // an empty page moves a filtered reader past events nobody asked for (once per idle transition)
       if (covered !== undefined && covered > cursor) {
         cursor = covered;
+        atHead = short && headBefore !== null && cursor === toPosition(headBefore) ? { cursor, foreign } : undefined;
         yield { events: page, position: cursor };
-      }
+      } else if (short && headBefore !== null && cursor === toPosition(headBefore)) atHead = { cursor, foreign };
       if (short) await changes.wait(seen, signal);
     }
   }
@@ -311,9 +333,11 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
           return { revision, position: toPosition(positionAt.get(stream, revision) ?? 0) };
         }
         const result = appendInTransaction.immediate(stream, events, expected);
+        own.commit();
         changes.fire();
         return result;
       } catch (error) {
+        own.discard();
         throw mapError(error);
       }
     },
@@ -323,9 +347,11 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
       if (batch.length === 0) return [];
       try {
         const results = appendManyInTransaction.immediate(batch);
+        own.commit();
         changes.fire();
         return results;
       } catch (error) {
+        own.discard();
         throw mapError(error);
       }
     },

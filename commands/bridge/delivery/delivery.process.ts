@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { isDomainError } from '../../../domain/core/domain-error.ts';
 import type { RecordedEvent } from '../../../domain/core/event.ts';
 import {
@@ -20,6 +19,7 @@ import type { DeliveryOutcome, TargetAdapter } from '../delivery.contracts.ts';
 import { createRuleTargetCommands } from '../rule-target-state.commands.ts';
 import { callTarget } from './delivery.call.ts';
 import { resolveParams, type ParamSources } from './delivery.params.ts';
+import { newCommandId } from '../../core/event-id.ts';
 
 /**
  * What is due now for one delivery (issue 5), decided from its stream (the truth; due items only say where
@@ -161,7 +161,7 @@ export function createDeliveryProcess(deps: DeliveryProcessDeps) {
     const s = loaded.state as LiveDelivery;
     const sch = s.scheduled;
     const { event, publisher, callerTokenRef } = await accepted(s);
-    const attemptId = randomUUID();
+    const attemptId = newCommandId();
     const adapter = deps.adapterFor(sch.typeId);
     const resolved = adapter === undefined ? ({ ok: false, error: `no target adapter for TypeId ${sch.typeId}` } as const) : await resolveParams(deps, s, event);
 

@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import type { DomainEvent } from '../../../domain/core/event.ts';
 import { grantDecider, grantStream, type GrantCommand, type GrantEvent, type GrantState } from '../../../domain/identity/grant.decider.ts';
 import { fold } from '../../../domain/core/decider.ts';
 import type { Clock } from '../../../infra/core/clock.port.ts';
 import type { EventStore } from '../../../infra/core/event-store.port.ts';
 import { commandHandler, type CommandResult } from '../../core/command-handler.ts';
+import { newCommandId } from '../../core/event-id.ts';
 
 /**
  * Commands on grant streams (`grant-platform.<grantId>`) and their reading, shared by the grants that keep
@@ -40,6 +40,6 @@ export function createGrantHandler(deps: { eventStore: EventStore; clock: Clock;
     load,
     run,
     revokeGrant: (grantId, reason, tenant, evenIfNotStarted = false) =>
-      run(grantId, { type: 'RevokeGrant', data: { grantId, reason, now: clock.now().toISOString(), evenIfNotStarted } }, randomUUID(), tenant),
+      run(grantId, { type: 'RevokeGrant', data: { grantId, reason, now: clock.now().toISOString(), evenIfNotStarted } }, newCommandId(), tenant),
   };
 }

@@ -169,6 +169,59 @@ test('two store instances on one file (as two processes): live delivery through 
   }
 });
 
+test("a filtered page reader passes over its own instance's appends outside its filter unread, never over another instance's", async () => {
+  const file = newFile();
+  const store = createSqliteEventStore({ file, pollIntervalMs: 5 });
+  const other = createSqliteEventStore({ file, pollIntervalMs: 5 });
+  const controller = new AbortController();
+  // count the log reads: every page read is an `all` on a `SELECT position, ...` statement
+  const proto = Object.getPrototypeOf(new Database(':memory:').prepare('SELECT 1')) as { all: (...a: unknown[]) => unknown };
+  const all = proto.all;
+  let reads = 0;
+  proto.all = function (this: { source: string }, ...a: unknown[]) {
+    if (this.source.startsWith('SELECT position')) reads++;
+    return all.apply(this, a);
+  };
+  try {
+    await store.append('rule-acme.r0', [event('RuleCreated')], 'no_stream');
+    const pages = store.subscribePages({ filter: { categories: ['rule'] }, signal: controller.signal })[Symbol.asyncIterator]();
+    const next = async () => (await within(pages.next())).value as { events: RecordedEvent[]; position: string };
+    assert.equal((await next()).events.map((e) => e.type), ['RuleCreated']);
+
+    // own appends nobody here wants: the position moves, no read
+    const before = reads;
+    let last = await store.append('audit-acme', [event('Recorded'), event('Recorded')], 'no_stream');
+    let page = await next();
+    assert.equal([page.events.length, page.position], [0, last.position]);
+    last = await store.append('audit-acme', [event('Recorded')], 1);
+    page = await next();
+    assert.equal([page.events.length, page.position], [0, last.position]);
+    assert.is(reads, before, 'no page read for own unwanted appends');
+
+    // another instance's append in between: read, and delivered
+    await store.append('audit-acme', [event('Recorded')], 2);
+    const foreign = await other.append('rule-acme.r1', [event('RuleCreated')], 'no_stream');
+    last = await store.append('audit-acme', [event('Recorded')], 3);
+    const seen: RecordedEvent[] = [];
+    while (page.position < last.position) {
+      page = await next();
+      seen.push(...page.events);
+    }
+    assert.equal(seen.map((e) => e.position), [foreign.position]);
+    assert.ok(reads > before);
+
+    // an own append the filter wants is read as before
+    const wanted = await store.append('rule-acme.r0', [event('RuleRenamed')], 0);
+    page = await next();
+    assert.equal(page.events.map((e) => e.position), [wanted.position]);
+  } finally {
+    proto.all = all;
+    controller.abort();
+    await store.close();
+    await other.close();
+  }
+});
+
 test('a closed store is unavailable', async () => {
   const store = createSqliteEventStore({ file: newFile() });
   await store.ping();

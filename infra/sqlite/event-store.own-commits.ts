@@ -1,0 +1,70 @@
+import type { AllFilter } from '../core/event-store.port.ts';
+
+/**
+ * What this store instance itself committed, by position range, so a filtered page reader at the head can
+ * move past its own process's appends without reading them back when none of them is in its filter (an
+ * API process appends audit records all day; its log reader only wants identity and metadata events).
+ *
+ * Only safe when nothing else committed in between: the caller checks that no other connection has
+ * committed since its last read (`PRAGMA data_version`) and that its cursor is the head that read saw;
+ * `skipTo` then checks the commits after the cursor are contiguous from it.
+ */
+export type OwnCommits = {
+  /** during an append transaction: rows inserted for one stream (kept only if the transaction commits) */
+  stage(first: number, last: number, category: string, types: Iterable<string>): void;
+  /** the transaction committed: the staged ranges become known */
+  commit(): void;
+  /** the transaction rolled back */
+  discard(): void;
+  /**
+   * the position a reader at `cursor` may move to without reading: every commit after it is this
+   * instance's, contiguous from it, and outside `filter`; `cursor` itself when there is nothing after it;
+   * undefined when the reader must read
+   */
+  skipTo(cursor: number, filter: AllFilter | undefined): number | undefined;
+};
+
+type Commit = { first: number; last: number; category: string; types: Set<string> };
+
+/** the commits remembered; a reader further behind reads, as before */
+const KEPT = 256;
+
+export function createOwnCommits(): OwnCommits {
+  let staged: Commit[] = [];
+  let known: Commit[] = [];
+
+  const wanted = (c: Commit, filter: AllFilter): boolean => {
+    if (filter.categories?.length && !filter.categories.includes(c.category)) return false;
+    if (filter.eventTypes?.length && ![...c.types].some((t) => filter.eventTypes!.includes(t))) return false;
+    return true;
+  };
+
+  return {
+    stage(first, last, category, types) {
+      staged.push({ first, last, category, types: new Set(types) });
+    },
+    commit() {
+      if (staged.length === 0) return;
+      known.push(...staged);
+      staged = [];
+      if (known.length > KEPT) known = known.slice(known.length - KEPT);
+    },
+    discard() {
+      staged = [];
+    },
+    skipTo(cursor, filter) {
+      if (filter === undefined || (!filter.categories?.length && !filter.eventTypes?.length)) return undefined;
+      let at = cursor;
+      // newest last: walk back to the first commit after the cursor, then forwards along the chain
+      let i = known.length;
+      while (i > 0 && known[i - 1]!.last > cursor) i--;
+      if (i === 0 && known.length > 0 && known[0]!.first > cursor + 1) return undefined; // forgotten commits
+      for (; i < known.length; i++) {
+        const c = known[i]!;
+        if (c.first !== at + 1 || wanted(c, filter)) return undefined;
+        at = c.last;
+      }
+      return at;
+    },
+  };
+}
