@@ -167,8 +167,16 @@ export function createSqliteReadStore(options: SqliteReadStoreOptions): ReadStor
     };
   }
 
+  // outside a transaction a handle holds nothing of its caller's (the ambient transaction is looked up per
+  // call), so one per name serves every caller: a query path asks for its collections on every request
+  const handles = new Map<string, Collection>();
+
   return {
-    collection: (name) => collection(name),
+    collection: <T extends Doc = Doc>(name: string) => {
+      let handle = handles.get(name);
+      if (handle === undefined) handles.set(name, (handle = collection(name)));
+      return handle as Collection<T>;
+    },
 
     ensureCollection: (name: string, spec: CollectionSpec = {}) => {
       assertCollectionName(name);
