@@ -63,7 +63,8 @@ export type LedgerWriter = {
 
 type Pending = {
   request: WriteRequest;
-  fingerprint: string;
+  /** the content's fingerprint, for a write with an Idempotency-Key */
+  fingerprint?: string;
   id: string;
   resolve(r: WriteResult): void;
   reject(e: unknown): void;
@@ -79,7 +80,7 @@ type Chain = {
   /** keys of records after the projection's position when this chain was (re)loaded, in sequence order */
   keys: Map<string, KeyEntry>;
   /** keys being written now: a second write of one waits for the first */
-  inflight: Map<string, { fingerprint: string; result: Promise<WriteResult> }>;
+  inflight: Map<string, { fingerprint: string | undefined; result: Promise<WriteResult> }>;
 };
 
 const PAGE = 5000;
@@ -182,7 +183,7 @@ export function createLedgerWriter(deps: LedgerWriterDeps): LedgerWriter {
     for (const p of batch) {
       const key = p.request.idempotencyKey;
       const [event] = ledgerDecider.decide(
-        { type: 'RecordAudit', id: p.id, tenant: chain.tenant, fields: p.request.fields, now, fingerprint: p.fingerprint, ...(key !== undefined && { idempotency_key: key }) },
+        { type: 'RecordAudit', id: p.id, tenant: chain.tenant, fields: p.request.fields, now, ...(key !== undefined && { idempotency_key: key, fingerprint: p.fingerprint }) },
         state,
       );
       state = ledgerDecider.evolve(state, event!);
@@ -254,8 +255,9 @@ export function createLedgerWriter(deps: LedgerWriterDeps): LedgerWriter {
   return {
     write(request) {
       const chain = chainOf(request.tenant);
-      const fingerprint = fingerprintOf(request.fields);
       const key = request.idempotencyKey;
+      // only a keyed write can be retried into a conflict: the others carry no fingerprint
+      const fingerprint = key === undefined ? undefined : fingerprintOf(request.fields);
       if (key !== undefined) {
         const inflight = chain.inflight.get(key);
         if (inflight !== undefined) {

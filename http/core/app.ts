@@ -2,6 +2,7 @@ import express, { Router } from 'express';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { jsonBodyLimits } from './body-limits.ts';
+import { middlewareChain } from './middleware-chain.ts';
 import { errorHandler, notFoundHandler } from './errors.ts';
 import { healthRouter, type ReadinessReport } from './health.ts';
 import type { HttpMetrics } from './metrics.ts';
@@ -53,19 +54,24 @@ export function createApp(options: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
 
-  app.use(requestContextMiddleware({ asyncContext: options.asyncRequestContext === true }));
-  app.use(requestLogging({ logger, metrics }));
-  // `application/*+json` too, e.g. merge-patch and SCIM bodies.
-  app.use(express.json({ limit: bodyLimit, type: ['application/json', 'application/*+json'] }));
-  // Flat forms are all the OAuth endpoints need; `extended` (qs) would build nested objects from names.
-  app.use(express.urlencoded({ limit: bodyLimit, extended: false }));
-  // No route runs on a body that did not arrive whole: cut-off bodies stop here, unparsed ones are read to
-  // their end first (whole-body.ts; issue 9, item 10).
-  app.use(wholeBodies({ limitBytes: bytesOf(bodyLimit) }));
-  // Input limits (depth, keys, lengths) before anything walks the body: 400 REQUEST.LIMIT_EXCEEDED.
-  app.use(jsonBodyLimits());
+  // the common middlewares, in this order, as one layer (middleware-chain.ts)
+  app.use(
+    middlewareChain([
+      requestContextMiddleware({ asyncContext: options.asyncRequestContext === true }),
+      requestLogging({ logger, metrics }),
+      // `application/*+json` too, e.g. merge-patch and SCIM bodies.
+      express.json({ limit: bodyLimit, type: ['application/json', 'application/*+json'] }),
+      // Flat forms are all the OAuth endpoints need; `extended` (qs) would build nested objects from names.
+      express.urlencoded({ limit: bodyLimit, extended: false }),
+      // No route runs on a body that did not arrive whole: cut-off bodies stop here, unparsed ones are read to
+      // their end first (whole-body.ts; issue 9, item 10).
+      wholeBodies({ limitBytes: bytesOf(bodyLimit) }),
+      // Input limits (depth, keys, lengths) before anything walks the body: 400 REQUEST.LIMIT_EXCEEDED.
+      jsonBodyLimits(),
+    ]),
+  );
 
-  app.use(healthRouter({ readiness, registry: metrics.registry, logger }));
+  app.use(gatedRouter(healthRouter({ readiness, registry: metrics.registry, logger })));
   // each router only sees the paths it can answer (router-gate.ts): no walk through every service's routes
   for (const { router } of routers) app.use(gatedRouter(router));
 

@@ -14,11 +14,15 @@ import { requestContext } from './request-context.ts';
  */
 export const requestLogging = (options: { logger: Logger; metrics: HttpMetrics }): RequestHandler => {
   const { logger, metrics } = options;
+  const info = (): boolean => logger.isLevelEnabled('info');
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     const { requestId, correlationId } = requestContext(res);
-    const log = logger.child({ requestId, correlationId });
-    res.locals.log = log;
+    // the child logger is made when something logs: most requests log only their completion line, and
+    // none at all when the level is above info
+    let log: Logger | undefined;
+    const childLog = (): Logger => (log ??= logger.child({ requestId, correlationId }));
+    res.locals.log = childLog;
     metrics.requestsInFlight.inc();
 
     let done = false;
@@ -32,7 +36,8 @@ export const requestLogging = (options: { logger: Logger; metrics: HttpMetrics }
       const aborted = !res.writableFinished;
       const status = res.statusCode;
       metrics.requestDuration.observe({ method: req.method, route, status: String(status) }, seconds);
-      log.info(
+      if (!info()) return;
+      childLog().info(
         {
           method: req.method,
           route,
@@ -52,4 +57,4 @@ export const requestLogging = (options: { logger: Logger; metrics: HttpMetrics }
 
 /** The request-scoped logger (bound to requestId and correlationId), for handlers and the error middleware. */
 export const requestLogger = (res: { locals: Record<string, unknown> }, fallback: Logger): Logger =>
-  (res.locals.log as Logger | undefined) ?? fallback;
+  (res.locals.log as (() => Logger) | undefined)?.() ?? fallback;
