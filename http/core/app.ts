@@ -53,6 +53,9 @@ export function createApp(options: AppOptions): Express {
 
   const app = express();
   app.disable('x-powered-by');
+  // no weak ETags: express would SHA-1 every answer (and copy it into a Buffer first) for conditional GETs
+  // that no client of these APIs makes; their answers change with every write anyway
+  app.set('etag', false);
 
   // the common middlewares, in this order, as one layer (middleware-chain.ts)
   app.use(
