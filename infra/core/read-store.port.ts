@@ -44,6 +44,11 @@ export interface Collection<T extends Doc = Doc> {
   delete(id: string): Promise<boolean>;
   deleteMany(filter: Filter): Promise<number>;
   find(filter?: Filter, options?: FindOptions): Promise<T[]>;
+  /**
+   * find's documents as JSON text (each parses to what find answers), for an answer that passes them on
+   * as they are: the embedded store hands over the text it holds instead of parsing and re-serializing it
+   */
+  findJson(filter?: Filter, options?: FindOptions): Promise<string[]>;
   findOne(filter?: Filter, options?: FindOptions): Promise<T | null>;
   count(filter?: Filter): Promise<number>;
   /**

@@ -169,6 +169,11 @@ export function createMongoReadStore(options: MongoReadStoreOptions): ReadStore 
           const cursor = coll.find(q.filter, { sort: q.sort, skip: q.skip, limit: q.limit, ...opts });
           return (await cursor.toArray()).map((d) => fromMongoDoc<T>(d));
         }),
+      findJson: (filter = {}, options = {}) =>
+        run(session, () => query(filter, options), async (q, opts) => {
+          const cursor = coll.find(q.filter, { sort: q.sort, skip: q.skip, limit: q.limit, ...opts });
+          return (await cursor.toArray()).map((d) => JSON.stringify(fromMongoDoc<T>(d)));
+        }),
       findOne: (filter = {}, options = {}) =>
         run(session, () => query(filter, options), async (q, opts) => {
           const stored = await coll.findOne(q.filter, { sort: q.sort, skip: q.skip, ...opts });

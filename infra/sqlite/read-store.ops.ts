@@ -178,6 +178,15 @@ export function find<T extends Doc>(c: Conn, collection: string, filter: Filter,
   }, []);
 }
 
+/** find's documents as the JSON text the table holds */
+export function findJson(c: Conn, collection: string, filter: Filter, options: FindOptions = {}): string[] {
+  validateFilter(filter);
+  return orEmpty(() => {
+    const q = selectSql(collection, 'doc', filter, c.indexed(collection), options);
+    return c.stmt(q.sql).pluck().all(...q.params) as string[];
+  }, []);
+}
+
 export function count(c: Conn, collection: string, filter: Filter): number {
   validateFilter(filter);
   return orEmpty(() => {

@@ -159,6 +159,7 @@ export function createSqliteReadStore(options: SqliteReadStoreOptions): ReadStor
       delete: (id) => change((w, c) => w.remove(c, name, id), (c) => ops.remove(c, name, id)),
       deleteMany: (filter) => change((w, c) => (w.flush(c, name), ops.removeMany(c, name, filter)), (c) => ops.removeMany(c, name, filter)),
       find: (filter = {}, options) => query((c) => ops.find<T>(c, name, filter, options)),
+      findJson: (filter = {}, options) => query((c) => ops.findJson(c, name, filter, options)),
       findOne: (filter = {}, options) => query((c) => ops.find<T>(c, name, filter, { ...options, limit: 1 })[0] ?? null),
       count: (filter = {}) => query((c) => ops.count(c, name, filter)),
       groupCount: (field, filter = {}) => query((c) => ops.groupCount(c, name, field, filter)),

@@ -13,6 +13,30 @@ export const viewOf = (doc: RecordDoc): RecordView => {
   return view as RecordView;
 };
 
+/** a stored record as answered, in JSON text, and its `ts` (a walk's next cursor) */
+export type RecordText = { json: string; ts: string };
+
+// the projection writes the two index keys last (recordDoc), so the stored text ends with them; the keys
+// of a record's fields are plain names and its data fields are JSON strings (quotes escaped), so the last
+// `,"ts":"` of the text is the record's own
+const INDEX_KEYS_TAIL = /,"ts":"([^"\\]*)","seq":"[^"\\]*"\}$/y;
+
+/**
+ * The answer's JSON text of a stored record: the stored text without its index keys, not parsed and
+ * serialized again (a page of 20 records is most of a query's work and allocations otherwise). A text of
+ * another shape (written by another version) goes the long way.
+ */
+export function recordTextOf(stored: string): RecordText {
+  const at = stored.lastIndexOf(',"ts":"');
+  INDEX_KEYS_TAIL.lastIndex = at;
+  const tail = at > 0 ? INDEX_KEYS_TAIL.exec(stored) : null;
+  if (tail !== null) return { json: `${stored.slice(0, at)}}`, ts: tail[1]! };
+  const doc = JSON.parse(stored) as RecordDoc;
+  return { json: JSON.stringify(viewOf(doc)), ts: doc.ts };
+}
+
+const parsed = (texts: RecordText[]): RecordView[] => texts.map((t) => JSON.parse(t.json) as RecordView);
+
 /** where a walk newest-first starts: before `cursor` (a `ts` key), and not after `snapshot` */
 export type Bounds = { snapshot?: string; cursor?: string };
 
@@ -46,21 +70,29 @@ export function createRecordQueries(readStore: ReadStore) {
   const chains = readModel<ChainDoc>(readStore, RECORDS_PROJECTION, 'chains');
   const keys = readModel<KeyDoc>(readStore, RECORDS_PROJECTION, 'keys');
 
+  /** page mode: the page's records newest first (as answered, in JSON text), and how many match */
+  async function pageText(tenant: string, q: RecordQuery, pageNum: number, size: number): Promise<{ total: number; records: RecordText[] }> {
+    const filter = recordFilter(tenant, q);
+    const generation = await recordsNow();
+    const total = await generation.count(filter);
+    const texts = total <= (pageNum - 1) * size ? [] : await generation.findJson(filter, { sort: NEWEST_FIRST, skip: (pageNum - 1) * size, limit: size });
+    return { total, records: texts.map(recordTextOf) };
+  }
+
   return {
-    /** page mode: the page's records newest first, and how many match */
+    pageText,
+
+    /** page mode, the records parsed */
     async page(tenant: string, q: RecordQuery, pageNum: number, size: number): Promise<{ total: number; records: RecordView[] }> {
-      const filter = recordFilter(tenant, q);
-      const generation = await recordsNow();
-      const total = await generation.count(filter);
-      const docs = total <= (pageNum - 1) * size ? [] : await generation.find(filter, { sort: NEWEST_FIRST, skip: (pageNum - 1) * size, limit: size });
-      return { total, records: docs.map(viewOf) };
+      const page = await pageText(tenant, q, pageNum, size);
+      return { total: page.total, records: parsed(page.records) };
     },
 
     count: (tenant: string, q: RecordQuery, bounds: Bounds = {}) => records.count(recordFilter(tenant, q, bounds)),
 
-    /** the next `size` records newest first within the bounds; the last one's `ts` is the next cursor */
-    async walk(tenant: string, q: RecordQuery, bounds: Bounds, size: number): Promise<RecordDoc[]> {
-      return records.find(recordFilter(tenant, q, bounds), { sort: NEWEST_FIRST, limit: size });
+    /** the next `size` records newest first within the bounds (as answered, in JSON text); the last one's `ts` is the next cursor */
+    async walkText(tenant: string, q: RecordQuery, bounds: Bounds, size: number): Promise<RecordText[]> {
+      return (await records.findJson(recordFilter(tenant, q, bounds), { sort: NEWEST_FIRST, limit: size })).map(recordTextOf);
     },
 
     /** every matching record newest first, page by page (exports): the records there were when it began */

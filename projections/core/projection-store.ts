@@ -72,6 +72,7 @@ function ensuredFirst<T extends Doc>(inner: Collection<T>, ready: () => Promise<
     delete: after((id) => inner.delete(id)),
     deleteMany: after((filter) => inner.deleteMany(filter)),
     find: after((filter, options) => inner.find(filter, options)),
+    findJson: after((filter, options) => inner.findJson(filter, options)),
     findOne: after((filter, options) => inner.findOne(filter, options)),
     count: after((filter) => inner.count(filter)),
     groupCount: after((field, filter) => inner.groupCount(field, filter)),

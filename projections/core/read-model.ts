@@ -2,7 +2,7 @@ import type { Collection, Doc, ReadStore } from '../../infra/core/read-store.por
 import { readCheckpoint } from './checkpoints.ts';
 import { partitionedName, physicalName } from './projection.ts';
 
-export type ReadModel<T extends Doc> = Pick<Collection<T>, 'get' | 'find' | 'findOne' | 'count' | 'groupCount'>;
+export type ReadModel<T extends Doc> = Pick<Collection<T>, 'get' | 'find' | 'findJson' | 'findOne' | 'count' | 'groupCount'>;
 
 /**
  * Readers' view of a projection's collection. Every call resolves the generation the checkpoint names, so a
@@ -18,6 +18,7 @@ export function readModel<T extends Doc>(store: ReadStore, projection: string, c
   return {
     get: async (id) => (await current()).get(id),
     find: async (filter, options) => (await current()).find(filter, options),
+    findJson: async (filter, options) => (await current()).findJson(filter, options),
     findOne: async (filter, options) => (await current()).findOne(filter, options),
     count: async (filter) => (await current()).count(filter),
     groupCount: async (field, filter) => (await current()).groupCount(field, filter),

@@ -255,6 +255,21 @@ export function readStoreContract(name: string, make: ReadStoreFactory, capabili
     }
   });
 
+  test('findJson answers find\'s documents as JSON text, in the same order; in a transaction its writes too', async () => {
+    const c = store.collection('people');
+    await seed(c, PEOPLE);
+    for (const [filter] of OPERATOR_CASES) {
+      const options = { sort: { id: -1 as const }, skip: 1, limit: 4 };
+      assert.equal((await c.findJson(filter, options)).map((json) => JSON.parse(json) as unknown), await c.find(filter, options), `findJson ${show(filter)}`);
+    }
+    assert.equal(await store.collection('nobody-here').findJson({}), []);
+    const seen = await store.transaction(async (tx) => {
+      await tx.collection('people').upsert({ id: 'zz-new', name: 'New', age: 1 });
+      return (await tx.collection('people').findJson({ id: 'zz-new' })).map((json) => JSON.parse(json) as unknown);
+    });
+    assert.equal(seen, [{ id: 'zz-new', name: 'New', age: 1 }]);
+  });
+
   test('sort on two fields with mixed directions, ties broken by id', async () => {
     const c = store.collection('sorted');
     await seed(c, [

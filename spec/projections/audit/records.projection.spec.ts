@@ -13,7 +13,7 @@ import type { RecordedEvent } from '../../../domain/core/event.ts';
 import type { ReadStore } from '../../../infra/core/read-store.port.ts';
 import { createSqliteReadStore } from '../../../infra/sqlite/read-store.sqlite.ts';
 import { recordsProjection } from '../../../projections/audit/records.projection.ts';
-import { createRecordQueries, recordFilter } from '../../../projections/audit/records.queries.ts';
+import { createRecordQueries, recordFilter, recordTextOf, viewOf, type RecordView } from '../../../projections/audit/records.queries.ts';
 import { ensureGeneration, initCheckpoint } from '../../../projections/core/checkpoints.ts';
 import { projectionStore } from '../../../projections/core/projection-store.ts';
 
@@ -78,9 +78,24 @@ test('records, keys and the chain document; newest first along the index', async
   assert.equal(await q.key('acme', 'k4'), { id: 'acme-r4', sequence: 4, hash: (await q.range('acme', 4, 4, 1))[0]!.hash, time: new Date(T0 + 4 * HOUR).toISOString(), fingerprint: 'f' });
   assert.is(await q.key('acme', 'k3'), null);
   assert.is(await q.key('beta', 'k4'), null);
-  const walked = await q.walk('acme', query, { cursor: (await q.range('acme', 6, 6, 1))[0]!.ts }, 3);
-  assert.equal(walked.map((d) => d.sequence), [5, 4, 3]);
+  const walked = await q.walkText('acme', query, { cursor: (await q.range('acme', 6, 6, 1))[0]!.ts }, 3);
+  assert.equal(walked.map((t) => (JSON.parse(t.json) as RecordView).sequence), [5, 4, 3]);
+  assert.equal(walked.map((t) => t.ts), (await q.range('acme', 3, 5, 10)).map((d) => d.ts).reverse(), 'each text comes with its cursor');
   assert.equal((await q.range('acme', 3, 5, 10)).map((d) => d.sequence), [3, 4, 5]);
+});
+
+test('a page in JSON text is the stored text without the index keys; a text of another shape is parsed and written again', async () => {
+  const q = createRecordQueries(store);
+  const texts = await q.pageText('acme', query, 1, 3);
+  const docs = await q.range('acme', 8, 10, 10);
+  assert.equal(texts.records.map((t) => JSON.parse(t.json) as unknown), docs.reverse().map(viewOf));
+  for (const t of texts.records) assert.not.match(t.json, /"(ts|seq)":/);
+  const doc = docs[0]!;
+  const reordered = JSON.stringify({ ts: doc.ts, seq: doc.seq, ...viewOf(doc) });
+  assert.equal(recordTextOf(reordered), { json: JSON.stringify(viewOf(doc)), ts: doc.ts });
+  // data fields are JSON text: a `"ts"` inside them is escaped and never taken for the record's own
+  const tricky = { ...viewOf(doc), new_data: '{"x":1,"ts":"1999","seq":"1"}', ts: doc.ts, seq: doc.seq };
+  assert.equal(recordTextOf(JSON.stringify(tricky)), { json: JSON.stringify(viewOf(tricky as typeof doc)), ts: doc.ts });
 });
 
 test('the retention cutoff is found by binary search over the chain', async () => {
