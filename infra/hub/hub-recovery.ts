@@ -18,6 +18,7 @@ import { SWEEP_PROJECTION } from '../../projections/hub/sweep.projection.ts';
 import { TCC_PROJECTION } from '../../projections/hub/tcc.projection.ts';
 import type { ServiceDeps } from '../platform-service.ts';
 import type { HubConfig } from './hub.config.ts';
+import { dueIndex } from '../../domain/core/due-index.ts';
 
 /**
  * The hub's part-2 recovery machinery, composed (README "TCC", "Sweeps and the command worker",
@@ -83,7 +84,7 @@ export function createHubRecovery(o: {
 export function hubCollection<T extends Doc>(readStore: ReadStore, name: string): () => Promise<Collection<T>> {
   let ready: Promise<void> | undefined;
   return async () => {
-    ready ??= readStore.ensureCollection(name, { indexes: [{ name: 'by_due', fields: { dueAt: 1 } }] }).catch((err: unknown) => {
+    ready ??= readStore.ensureCollection(name, { indexes: [dueIndex()] }).catch((err: unknown) => {
       ready = undefined;
       throw err;
     });

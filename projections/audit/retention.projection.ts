@@ -2,6 +2,7 @@ import { DAY_MS, RETENTION_CATEGORY, type RetentionEvent } from '../../domain/au
 import type { RecordedEvent } from '../../domain/core/event.ts';
 import type { Doc } from '../../infra/core/read-store.port.ts';
 import type { Projection } from '../core/projection.ts';
+import { dueIndex } from '../../domain/core/due-index.ts';
 
 /**
  * `audit.retention`: the due items of the daily retention job (commands/audit/retention.commands.ts), one per
@@ -17,7 +18,7 @@ export const retentionProjection: Projection = {
   version: 1,
   categories: [RETENTION_CATEGORY],
   eventTypes: ['RetentionSet', 'RetentionApplied'],
-  collections: { due: { indexes: [{ name: 'by_due', fields: { dueAt: 1 } }] } },
+  collections: { due: { indexes: [dueIndex()] } },
   async apply(events: RecordedEvent[], store) {
     const due = store.collection<RetentionDueDoc>('due');
     for (const recorded of events) {

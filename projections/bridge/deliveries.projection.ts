@@ -6,6 +6,7 @@ import { RULE_TARGET_CATEGORY, RULE_TARGET_EVENT_TYPES, ruleTargetKey, type Bloc
 import type { Doc, Filter, ReadStore } from '../../infra/core/read-store.port.ts';
 import type { Projection, ProjectionStore } from '../core/projection.ts';
 import { readModel } from '../core/read-model.ts';
+import { dueIndex } from '../../domain/core/due-index.ts';
 
 /**
  * `bridge.deliveries`: the delivery engine's read models, from the delivery and rule-target streams.
@@ -118,7 +119,7 @@ export const deliveriesProjection: Projection = {
   collections: {
     due: {
       indexes: [
-        { name: 'by_due', fields: { dueAt: 1, seq: 1 } },
+        dueIndex('by_due', { seq: 1 }),
         { name: 'by_rule_target', fields: { ruleTarget: 1, nextAt: 1 } },
       ],
     },

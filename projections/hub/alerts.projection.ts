@@ -2,6 +2,7 @@ import { NOTIFICATION_CATEGORY } from '../../domain/hub/notification.decider.ts'
 import type { NotificationEvent } from '../../domain/hub/notification.model.ts';
 import type { Projection } from '../core/projection.ts';
 import type { HubDueDoc } from './dispatch.projection.ts';
+import { dueIndex } from '../../domain/core/due-index.ts';
 
 /**
  * `hub.alerts`: the dead-letter alert outbox (commands/hub/alert.publisher.ts): one due item per
@@ -17,7 +18,7 @@ export const alertsProjection: Projection = {
   categories: [NOTIFICATION_CATEGORY],
   // NotificationHousekept: housekeeping removed the notification from the read side (README "Housekeeping")
   eventTypes: ['AlertRaised', 'NotificationHousekept'],
-  collections: { outbox: { indexes: [{ name: 'by_due', fields: { dueAt: 1 } }] } },
+  collections: { outbox: { indexes: [dueIndex()] } },
   async apply(events, store) {
     const outbox = store.collection<HubDueDoc & { messageId: string }>('outbox');
     for (const recorded of events) {

@@ -3,6 +3,7 @@ import { NOTIFICATION_CATEGORY } from '../../domain/hub/notification.decider.ts'
 import { NOTIFICATION_EVENT_TYPES, type NotificationEvent } from '../../domain/hub/notification.model.ts';
 import type { Doc } from '../../infra/core/read-store.port.ts';
 import type { Projection } from '../core/projection.ts';
+import { dueIndex } from '../../domain/core/due-index.ts';
 
 /**
  * `hub.dispatch`: the hub's due work (commands/core/work-engine.ts DueItem), written in the projection
@@ -25,7 +26,7 @@ export const dispatchProjection: Projection = {
   categories: [NOTIFICATION_CATEGORY],
   eventTypes: [...NOTIFICATION_EVENT_TYPES],
   collections: {
-    due: { indexes: [{ name: 'by_due', fields: { dueAt: 1 } }] },
+    due: { indexes: [dueIndex()] },
   },
   async apply(events, store) {
     const due = store.collection<HubDueDoc>('due');

@@ -1,6 +1,7 @@
 import { TCC_CATEGORY, TCC_EVENT_TYPES, type TccEvent } from '../../domain/hub/tcc.decider.ts';
 import type { Projection } from '../core/projection.ts';
 import type { HubDueDoc } from './dispatch.projection.ts';
+import { dueIndex } from '../../domain/core/due-index.ts';
 
 /**
  * `hub.tcc`: the command worker's due work (commands/core/work-engine.ts DueItem), one item per READY TCC
@@ -16,7 +17,7 @@ export const tccProjection: Projection = {
   version: 1,
   categories: [TCC_CATEGORY],
   eventTypes: [...TCC_EVENT_TYPES],
-  collections: { due: { indexes: [{ name: 'by_due', fields: { dueAt: 1 } }] } },
+  collections: { due: { indexes: [dueIndex()] } },
   async apply(events, store) {
     const due = store.collection<HubDueDoc>('due');
     for (const recorded of events) {

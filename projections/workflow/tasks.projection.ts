@@ -7,6 +7,7 @@ import type { Projection, ProjectionStore } from '../core/projection.ts';
 import { searchDocOf, searchIndexes, type SearchDoc } from './search-doc.ts';
 import { OPEN_STATUSES, type TaskDoc } from './task-doc.ts';
 import { searchPartition, tenantPartition } from './workflow-partitions.ts';
+import { dueIndex } from '../../domain/core/due-index.ts';
 
 /**
  * Tasks, per tenant: `tasks` (every task with its instance's identity and query variables: the
@@ -89,7 +90,7 @@ export const tasksProjection: Projection = {
     },
     indexes: { partitioned: true },
     search: { partitioned: true },
-    jobs: { indexes: [{ name: 'due', fields: { dueAt: 1 } }] },
+    jobs: { indexes: [dueIndex('due')] },
   },
   async apply(events, store) {
     const states = new Map<string, IndexState>();

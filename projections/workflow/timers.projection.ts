@@ -1,6 +1,7 @@
 import type { InstanceEvent } from '../../domain/workflow/engine/instance.events.ts';
 import { INSTANCE_CATEGORY } from '../../domain/workflow/engine/instance.events.ts';
 import type { Projection } from '../core/projection.ts';
+import { dueIndex } from '../../domain/core/due-index.ts';
 
 /**
  * BPMN timers as due items of the core's work engine (`workflow.timers` `due`, one queue for every
@@ -17,7 +18,7 @@ export const timersProjection: Projection = {
   version: 1,
   categories: [INSTANCE_CATEGORY],
   eventTypes: ['TimerScheduled', 'TimerFired', 'TimerCanceled'],
-  collections: { due: { indexes: [{ name: 'due', fields: { dueAt: 1 } }] } },
+  collections: { due: { indexes: [dueIndex('due')] } },
   async apply(events, store) {
     const due = store.collection<TimerItem>('due');
     for (const e of events) {
