@@ -178,6 +178,7 @@ export async function startPlatform(o: StartOptions): Promise<RunningPlatform> {
       metrics,
       readiness: () => readiness(parts!, config.readyMaxLag),
     });
+    server.adopt(app);
     resolveApp(app);
   } catch (err) {
     rejectApp(err);

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { RequestListener } from 'node:http';
+import { appPrototypes } from './app-prototypes.ts';
 
 export type RunningServer = {
   server: Server;
@@ -12,6 +13,8 @@ export type RunningServer = {
    * left after `timeoutMs` (default 10 s). Resolves when every connection is gone. Safe to call twice.
    */
   close(timeoutMs?: number): Promise<void>;
+  /** the express app this server serves: requests and responses are born with its prototypes (app-prototypes.ts) */
+  adopt(app: { request: object; response: object }): void;
 };
 
 export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -21,8 +24,9 @@ export function startHttpServer(
   options: { port: number; host?: string },
 ): Promise<RunningServer> {
   const { port, host = '127.0.0.1' } = options;
+  const prototypes = appPrototypes();
   // our listener goes first so every request is counted before the app sees it
-  const server = createServer();
+  const server = createServer({ IncomingMessage: prototypes.IncomingMessage, ServerResponse: prototypes.ServerResponse });
   /** requests in progress per open connection; a connection at 0 is idle */
   const connections = new Map<Socket, number>();
   const inFlight = new Set<ServerResponse>();
@@ -78,7 +82,7 @@ export function startHttpServer(
       server.off('error', onError);
       const address = server.address() as AddressInfo;
       const hostForUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-      resolve({ server, url: `http://${hostForUrl}:${address.port}`, close });
+      resolve({ server, url: `http://${hostForUrl}:${address.port}`, close, adopt: prototypes.adopt });
     });
   });
 }

@@ -40,6 +40,7 @@ export async function startTestApp(options: {
     ...(options.asyncRequestContext !== undefined ? { asyncRequestContext: options.asyncRequestContext } : {}),
   });
   const running = await startHttpServer(app, { port: 0, host: '127.0.0.1' });
+  running.adopt(app); // as the platform serves its app (infra/main.ts)
   return { ...running, logs, rawLogs, metrics };
 }
 
