@@ -27,8 +27,8 @@ function uuidV5(name: string): string {
   );
 }
 
-/** a UUID version 7 (48 bits of Unix milliseconds first: ids made later sort later) opening the command id or its second segment */
-const V7_AT = /(?:^|^[^/]*\/)([0-9a-f]{8}-[0-9a-f]{4})-7([0-9a-f]{3})-[89ab]/i;
+/** a UUID version 7 (48 bits of Unix milliseconds first) opening the command id or its second segment */
+const V7_AT = /(?:^|^[^/]*\/)([0-9a-f]{8}-[0-9a-f]{4})-7[0-9a-f]{3}-[89ab]/i;
 
 /**
  * A fresh command id: a UUID version 7. The events it appends then get time-ordered ids (eventIdFor), and
@@ -42,18 +42,19 @@ export const newCommandId = (): string => uuidv7();
  * same command id carries the same event ids and the store treats it as the same write; the stream is part
  * of it because one command may write to several streams (a username reservation, then the user).
  *
- * A command id that starts with a UUID v7, or whose second `/` segment does (newCommandId, an audit record's
- * id, `<v7>/0` of a batch entry, `attempt/<v7>`) gives a version 8 id whose first 64 bits are the command id's (its milliseconds first; version nibble
- * 8) and whose last 62 bits are the name's SHA-1, as in version 5: still derived, still distinct per index
- * and stream, and in the order of the milliseconds the commands were made in. That order is all the index
- * needs: the ids of one millisecond land on the same last page whatever their order there. Any other command id gives the version 5 id
- * of the name, byte for byte what stored logs hold.
+ * The version 5 UUID of `commandId/stream/index`. When the command id starts with a UUID v7, or its second
+ * `/` segment does (newCommandId, an audit record's id, `<v7>/0` of a batch entry, `attempt/<v7>`), the
+ * first 48 bits are replaced by the v7's milliseconds and the version by 8: the id stays derived and keeps
+ * 74 bits of the hash (distinct per index and stream, and a client choosing a v7 Idempotency-Key chooses
+ * only the millisecond), and ids sort by the millisecond their commands were made in, which is all the
+ * store's index needs. Ids of other command ids are byte for byte what stored logs hold; a v7 command id
+ * made before this rule (an audit record's, a client's key) gives a new id on a retry across the upgrade.
  */
 export function eventIdFor(commandId: string, index: number, stream = ''): string {
   const name = stream === '' ? `${commandId}/${index}` : `${commandId}/${stream}/${index}`;
   const id = uuidV5(name);
   const v7 = V7_AT.exec(commandId);
-  return v7 === null ? id : `${v7[1]}-8${v7[2]}`.toLowerCase() + id.slice(18);
+  return v7 === null ? id : `${v7[1]!.toLowerCase()}-8${id.slice(15)}`;
 }
 
 /** A stable id derived from any name (e.g. an attempt id from a delivery key). */

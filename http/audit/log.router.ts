@@ -5,7 +5,7 @@ import { auditError } from '../../domain/audit/audit.errors.ts';
 import type { TransactionInfo } from '../../domain/audit/catalog.decider.ts';
 import { pagingOf, recordQueryOf, type QueryRequest } from '../../domain/audit/query.ts';
 import { parseRecordRequest, type RecordRequest } from '../../domain/audit/record.input.ts';
-import { queryMany, queryManyJson } from '../../projections/audit/query-many.ts';
+import { queryMany } from '../../projections/audit/query-many.ts';
 import type { RecordQueries } from '../../projections/audit/records.queries.ts';
 import type { Scrolls } from '../../projections/audit/scrolls.store.ts';
 import type { BearerAuth } from '../core/bearer-auth.ts';
@@ -80,7 +80,7 @@ export function createLogRouter(deps: LogRouterDeps): Router {
     const body = req.body as QueryRequest;
     const tenant = targetTenant(res, body.target_tenant);
     // the records' stored JSON text goes out as it is (query-many.ts)
-    res.type('json').send(queryManyJson(await queryMany(deps, tenant, recordQueryOf(body), pagingOf(body))));
+    res.type('json').send(await queryMany(deps, tenant, recordQueryOf(body), pagingOf(body)));
   };
 
   for (const base of AUDIT_VERSIONS) {

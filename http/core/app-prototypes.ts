@@ -19,7 +19,8 @@ export type AppPrototypes = {
 
 export function appPrototypes(): AppPrototypes {
   // plain functions (a class's `prototype` cannot be reassigned); Reflect.construct builds the Node object
-  // with this function's current `prototype`, whether Node's constructors are functions or classes
+  // with this function's current `prototype`, whether Node's constructors are functions or classes, and
+  // returning it replaces the `this` that `new` made (a small object, thrown away)
   function Request(this: unknown, ...args: unknown[]): IncomingMessage {
     return Reflect.construct(IncomingMessage, args, Request) as IncomingMessage;
   }

@@ -10,7 +10,8 @@ import { requestContext } from './request-context.ts';
  * never bodies, headers or query strings, which carry credentials (bearer tokens, OAuth codes, passwords
  * in form posts).
  *
- * Also keeps a request-scoped child logger in `res.locals.log` (see `requestLogger`).
+ * Also keeps the request-scoped child logger's maker in `res.locals.log` (see `requestLogger`): the child
+ * is made only when a handler or the error middleware logs.
  */
 export const requestLogging = (options: { logger: Logger; metrics: HttpMetrics }): RequestHandler => {
   const { logger, metrics } = options;
@@ -18,8 +19,7 @@ export const requestLogging = (options: { logger: Logger; metrics: HttpMetrics }
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     const { requestId, correlationId } = requestContext(res);
-    // the child logger is made when something logs: most requests log only their completion line, and
-    // none at all when the level is above info
+    // most requests log only their completion line, written below with the two ids: no child for them
     let log: Logger | undefined;
     const childLog = (): Logger => (log ??= logger.child({ requestId, correlationId }));
     res.locals.log = childLog;
@@ -37,8 +37,10 @@ export const requestLogging = (options: { logger: Logger; metrics: HttpMetrics }
       const status = res.statusCode;
       metrics.requestDuration.observe({ method: req.method, route, status: String(status) }, seconds);
       if (!info()) return;
-      childLog().info(
+      logger.info(
         {
+          requestId,
+          correlationId,
           method: req.method,
           route,
           path: (req.originalUrl ?? req.url).split('?', 1)[0],

@@ -47,6 +47,7 @@ export interface Collection<T extends Doc = Doc> {
   /**
    * find's documents as JSON text (each parses to what find answers), for an answer that passes them on
    * as they are: the embedded store hands over the text it holds instead of parsing and re-serializing it
+   * (MongoDB's driver decodes BSON to objects: its adapter writes the text)
    */
   findJson(filter?: Filter, options?: FindOptions): Promise<string[]>;
   findOne(filter?: Filter, options?: FindOptions): Promise<T | null>;

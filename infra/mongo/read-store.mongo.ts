@@ -146,6 +146,11 @@ export function createMongoReadStore(options: MongoReadStoreOptions): ReadStore 
       sort: toMongoSort(options.sort),
       ...checkPaging(options),
     });
+    const findDocs = (filter: Filter, options: FindOptions) =>
+      run(session, () => query(filter, options), async (q, opts) => {
+        const cursor = coll.find(q.filter, { sort: q.sort, skip: q.skip, limit: q.limit, ...opts });
+        return (await cursor.toArray()).map((d) => fromMongoDoc<T>(d));
+      });
     return {
       get: (id) =>
         run(session, () => id, async (_id, opts) => {
@@ -164,16 +169,9 @@ export function createMongoReadStore(options: MongoReadStoreOptions): ReadStore 
         run(session, () => id, async (_id, opts) => (await coll.deleteOne({ _id }, opts)).deletedCount > 0),
       deleteMany: (filter) =>
         run(session, () => toMongoFilter(filter), async (f, opts) => (await coll.deleteMany(f, opts)).deletedCount),
-      find: (filter = {}, options = {}) =>
-        run(session, () => query(filter, options), async (q, opts) => {
-          const cursor = coll.find(q.filter, { sort: q.sort, skip: q.skip, limit: q.limit, ...opts });
-          return (await cursor.toArray()).map((d) => fromMongoDoc<T>(d));
-        }),
-      findJson: (filter = {}, options = {}) =>
-        run(session, () => query(filter, options), async (q, opts) => {
-          const cursor = coll.find(q.filter, { sort: q.sort, skip: q.skip, limit: q.limit, ...opts });
-          return (await cursor.toArray()).map((d) => JSON.stringify(fromMongoDoc<T>(d)));
-        }),
+      find: (filter = {}, options = {}) => findDocs(filter, options),
+      // the driver hands over BSON decoded to objects: the text is written here
+      findJson: async (filter = {}, options = {}) => (await findDocs(filter, options)).map((d) => JSON.stringify(d)),
       findOne: (filter = {}, options = {}) =>
         run(session, () => query(filter, options), async (q, opts) => {
           const stored = await coll.findOne(q.filter, { sort: q.sort, skip: q.skip, ...opts });

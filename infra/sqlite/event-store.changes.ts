@@ -17,7 +17,7 @@ export type ChangeSignal = {
   version(): number;
   /** an append through this store instance */
   fire(): void;
-  /** how many times the probe has seen another connection commit (as of the last `version()`) */
+  /** how many times a probe (`version()`'s or the wait timer's) has seen another connection commit, or failed */
   foreign(): number;
   /** resolves once the version differs from `seen` (at once if it already does), or when the signal aborts */
   wait(seen: number, signal: AbortSignal): Promise<void>;
@@ -40,7 +40,10 @@ export function createChangeSignal(o: { probe: () => number; intervalMs: number 
     try {
       now = o.probe();
     } catch {
-      // the database is closing or unreadable: the readers find out on their next query
+      // the database is closing or unreadable: the readers find out on their next query. Counted as another
+      // connection's commit, so no reader trusts its own-commit bookkeeping and each one queries.
+      version += 1;
+      foreign += 1;
       wakeAll();
       return;
     }

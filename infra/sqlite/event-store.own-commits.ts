@@ -24,30 +24,31 @@ export type OwnCommits = {
   skipTo(cursor: number, filter: AllFilter | undefined): number | undefined;
 };
 
-type Commit = { first: number; last: number; category: string; types: Set<string> };
+type Commit = { first: number; last: number; category: string; types: string[] };
 
-/** the commits remembered; a reader further behind reads, as before */
+/** the commits remembered (at least; up to twice as many between trims); a reader further behind reads, as before */
 const KEPT = 256;
 
 export function createOwnCommits(): OwnCommits {
   let staged: Commit[] = [];
   let known: Commit[] = [];
 
+  // the filter as readAllSql applies it (categories, event types): a field added to AllFilter must be added here
   const wanted = (c: Commit, filter: AllFilter): boolean => {
     if (filter.categories?.length && !filter.categories.includes(c.category)) return false;
-    if (filter.eventTypes?.length && ![...c.types].some((t) => filter.eventTypes!.includes(t))) return false;
+    if (filter.eventTypes?.length && !c.types.some((t) => filter.eventTypes!.includes(t))) return false;
     return true;
   };
 
   return {
     stage(first, last, category, types) {
-      staged.push({ first, last, category, types: new Set(types) });
+      staged.push({ first, last, category, types: [...new Set(types)] });
     },
     commit() {
       if (staged.length === 0) return;
       known.push(...staged);
       staged = [];
-      if (known.length > KEPT) known = known.slice(known.length - KEPT);
+      if (known.length > 2 * KEPT) known = known.slice(known.length - KEPT); // trimmed now and then, not on every commit
     },
     discard() {
       staged = [];
@@ -58,7 +59,7 @@ export function createOwnCommits(): OwnCommits {
       // newest last: walk back to the first commit after the cursor, then forwards along the chain
       let i = known.length;
       while (i > 0 && known[i - 1]!.last > cursor) i--;
-      if (i === 0 && known.length > 0 && known[0]!.first > cursor + 1) return undefined; // forgotten commits
+      // a gap (commits forgotten, or another's in between) ends the chain: the reader reads
       for (; i < known.length; i++) {
         const c = known[i]!;
         if (c.first !== at + 1 || wanted(c, filter)) return undefined;

@@ -280,12 +280,11 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
       const last = page[page.length - 1]?.position;
       const short = page.length < pageSize;
       const covered = short && headBefore !== null ? maxPositionOf(last, toPosition(headBefore)) : last;
+      const moved = covered !== undefined && covered > cursor;
+      if (moved) cursor = covered;
+      atHead = short && headBefore !== null && cursor === toPosition(headBefore) ? { cursor, foreign } : undefined;
       // an empty page moves a filtered reader past events nobody asked for (once per idle transition)
-      if (covered !== undefined && covered > cursor) {
-        cursor = covered;
-        atHead = short && headBefore !== null && cursor === toPosition(headBefore) ? { cursor, foreign } : undefined;
-        yield { events: page, position: cursor };
-      } else if (short && headBefore !== null && cursor === toPosition(headBefore)) atHead = { cursor, foreign };
+      if (moved) yield { events: page, position: cursor };
       if (short) await changes.wait(seen, signal);
     }
   }

@@ -186,6 +186,7 @@ export function createSqliteReadStore(options: SqliteReadStoreOptions): ReadStor
 
     dropCollection: (name: string) => {
       assertCollectionName(name);
+      handles.delete(name); // a dropped generation or partition is not asked for again
       return write(undefined, (c) => ops.dropCollection(c, name));
     },
 

@@ -35,8 +35,6 @@ export function recordTextOf(stored: string): RecordText {
   return { json: JSON.stringify(viewOf(doc)), ts: doc.ts };
 }
 
-const parsed = (texts: RecordText[]): RecordView[] => texts.map((t) => JSON.parse(t.json) as RecordView);
-
 /** where a walk newest-first starts: before `cursor` (a `ts` key), and not after `snapshot` */
 export type Bounds = { snapshot?: string; cursor?: string };
 
@@ -81,12 +79,6 @@ export function createRecordQueries(readStore: ReadStore) {
 
   return {
     pageText,
-
-    /** page mode, the records parsed */
-    async page(tenant: string, q: RecordQuery, pageNum: number, size: number): Promise<{ total: number; records: RecordView[] }> {
-      const page = await pageText(tenant, q, pageNum, size);
-      return { total: page.total, records: parsed(page.records) };
-    },
 
     count: (tenant: string, q: RecordQuery, bounds: Bounds = {}) => records.count(recordFilter(tenant, q, bounds)),
 

@@ -5,7 +5,7 @@ import { ConsumerRetired, type ConsumerBatch, type LogConsumer } from '../../inf
 import type { ReadStore } from '../../infra/core/read-store.port.ts';
 import { isStoreUnavailable } from '../../infra/core/store-errors.ts';
 import { applyBatch, projectionFilter, ProjectionVersionChanged, wants } from './apply-batch.ts';
-import { checkpoints, initCheckpoint } from './checkpoints.ts';
+import { checkpoints, ensureGeneration, initCheckpoint } from './checkpoints.ts';
 import { ensureParkedCollection, park } from './parked-events.ts';
 import type { Projection } from './projection.ts';
 import { ensureOnce } from './projection-store.ts';
@@ -85,6 +85,10 @@ export function createProjectionConsumer(o: ProjectionConsumerOptions): LogConsu
         await o.rebuild(projection);
         cp = (await checkpoints(readStore).get(projection.name)) ?? cp;
         o.onState?.('ready');
+      } else {
+        // index definitions may have changed with the code (a due index gained the lease): applied to the
+        // live generation in place (an unchanged index costs one lookup; a changed one is built again)
+        await ensureGeneration(readStore, projection, cp.generation);
       }
       return cp.position;
     },

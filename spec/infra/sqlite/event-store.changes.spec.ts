@@ -1,0 +1,21 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createChangeSignal } from '../../../infra/sqlite/event-store.changes.ts';
+
+test("own appends move the version only; another connection's commit moves both; a failing probe counts as one", () => {
+  let dataVersion = 1;
+  let fail = false;
+  const signal = createChangeSignal({ probe: () => (fail ? (() => { throw new Error('disk I/O error'); })() : dataVersion), intervalMs: 1000 });
+  const v0 = signal.version();
+  const f0 = signal.foreign();
+  signal.fire();
+  assert.equal([signal.version() - v0, signal.foreign() - f0], [1, 0], 'an own append');
+  dataVersion = 2;
+  assert.equal([signal.version() - v0, signal.foreign() - f0], [2, 1], "another connection's commit");
+  fail = true;
+  // the readers must not trust their own-commit bookkeeping: they query, and the query reports the error
+  assert.equal([signal.version() - v0, signal.foreign() - f0], [3, 2], 'a failed probe');
+  signal.close();
+});
+
+test.run();
