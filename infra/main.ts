@@ -94,7 +94,7 @@ export async function startPlatform(o: StartOptions): Promise<RunningPlatform> {
         },
       );
     },
-    { port: config.port, host: config.host },
+    { port: config.port, host: config.host, appPrototypes: true },
   );
 
   const built: PlatformService[] = [];

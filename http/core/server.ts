@@ -13,7 +13,10 @@ export type RunningServer = {
    * left after `timeoutMs` (default 10 s). Resolves when every connection is gone. Safe to call twice.
    */
   close(timeoutMs?: number): Promise<void>;
-  /** the express app this server serves: requests and responses are born with its prototypes (app-prototypes.ts) */
+  /**
+   * the express app this server serves: requests and responses are born with its prototypes
+   * (app-prototypes.ts); only on a server started with `appPrototypes: true`
+   */
   adopt(app: { request: object; response: object }): void;
 };
 
@@ -21,12 +24,13 @@ export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
 
 export function startHttpServer(
   app: RequestListener,
-  options: { port: number; host?: string },
+  options: { port: number; host?: string; appPrototypes?: boolean },
 ): Promise<RunningServer> {
   const { port, host = '127.0.0.1' } = options;
-  const prototypes = appPrototypes();
+  // opt-in: a server that never adopts an app (a benchmark's bare express baseline) keeps Node's own classes
+  const prototypes = options.appPrototypes === true ? appPrototypes() : undefined;
   // our listener goes first so every request is counted before the app sees it
-  const server = createServer({ IncomingMessage: prototypes.IncomingMessage, ServerResponse: prototypes.ServerResponse });
+  const server = prototypes === undefined ? createServer() : createServer({ IncomingMessage: prototypes.IncomingMessage, ServerResponse: prototypes.ServerResponse });
   /** requests in progress per open connection; a connection at 0 is idle */
   const connections = new Map<Socket, number>();
   const inFlight = new Set<ServerResponse>();
@@ -82,7 +86,11 @@ export function startHttpServer(
       server.off('error', onError);
       const address = server.address() as AddressInfo;
       const hostForUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-      resolve({ server, url: `http://${hostForUrl}:${address.port}`, close, adopt: prototypes.adopt });
+      const adopt = (app: { request: object; response: object }) => {
+        if (prototypes === undefined) throw new Error('adopt: start the server with appPrototypes: true');
+        prototypes.adopt(app);
+      };
+      resolve({ server, url: `http://${hostForUrl}:${address.port}`, close, adopt });
     });
   });
 }

@@ -13,7 +13,7 @@ test('before adopt plain Node objects, after it objects born with the app\'s pro
   const server = await startHttpServer((req, res) => {
     seen.push(born(req, res));
     app(req, res);
-  }, { port: 0 });
+  }, { port: 0, appPrototypes: true });
   app.get('/hello/:name', (req, res) => {
     res.set('x-name', req.params.name!).status(201).json({ hello: req.params.name, query: req.query.q, ip: typeof req.ip });
   });
@@ -35,8 +35,11 @@ test('before adopt plain Node objects, after it objects born with the app\'s pro
   }
 });
 
-test('adopt refuses prototypes that do not descend from node:http\'s', () => {
+test('adopt refuses prototypes that do not descend from node:http\'s, and a second app', () => {
   assert.throws(() => appPrototypes().adopt({ request: {}, response: {} }), /descend from node:http/);
+  const prototypes = appPrototypes();
+  prototypes.adopt(express());
+  assert.throws(() => prototypes.adopt(express()), /already serves an app/);
 });
 
 test.run();

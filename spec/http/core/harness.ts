@@ -39,7 +39,7 @@ export async function startTestApp(options: {
     ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
     ...(options.asyncRequestContext !== undefined ? { asyncRequestContext: options.asyncRequestContext } : {}),
   });
-  const running = await startHttpServer(app, { port: 0, host: '127.0.0.1' });
+  const running = await startHttpServer(app, { port: 0, host: '127.0.0.1', appPrototypes: true });
   running.adopt(app); // as the platform serves its app (infra/main.ts)
   return { ...running, logs, rawLogs, metrics };
 }
