@@ -14,6 +14,7 @@ import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import type { ReadStore } from '../../infra/core/read-store.port.ts';
 import { commandHandler } from '../core/command-handler.ts';
+import { isWrongExpectedRevision } from '../../infra/core/store-errors.ts';
 import { createReactor, type Reactor, type ReactorLog } from '../core/reactor.ts';
 import { createDeliveryScheduler, type KnownTarget } from './delivery.scheduler.ts';
 import type { ConfigCenter, ConversionResult, Convert, RulesIndex } from './bridge.contracts.ts';
@@ -170,9 +171,9 @@ export function createEventRouter(deps: EventRouterDeps) {
     const used = new Map<string, Rule>();
     const routing = await decideRouting(accepted, used);
     const now = clock.now().toISOString();
-    const result = await handle({
+    const envelope = {
       stream: recorded.stream,
-      command: { type: 'RouteEvent', data: routing, now },
+      command: { type: 'RouteEvent' as const, data: routing, now },
       commandId: `route/${recorded.id}`,
       now,
       context: {
@@ -181,6 +182,14 @@ export function createEventRouter(deps: EventRouterDeps) {
         ...(recorded.metadata.correlationId !== undefined && { correlationId: recorded.metadata.correlationId }),
         causationId: recorded.id,
       },
+    };
+    // EventAccepted opens its stream: routing is decided on it as the log gave it, without reading the
+    // stream back; a stream that has moved on (a duplicate's note, a routing done before a restart) makes
+    // the append conflict, and the stream is then read as usual (a routing done before is found there)
+    const firstOfStream = recorded.revision === 0 ? { state: publishedEventDecider.evolve(publishedEventDecider.initialState(), recorded as never), revision: 0 } : undefined;
+    const result = firstOfStream === undefined ? await handle(envelope) : await handle({ ...envelope, from: firstOfStream }).catch((err: unknown) => {
+      if (!isWrongExpectedRevision(err)) throw err;
+      return handle(envelope);
     });
     if (result.state.status !== 'routed') return null;
     const event = result.events.find((e) => e.type === 'EventRouted');
