@@ -10,6 +10,7 @@ import type { RecordQueries } from '../../projections/audit/records.queries.ts';
 import type { Scrolls } from '../../projections/audit/scrolls.store.ts';
 import type { BearerAuth } from '../core/bearer-auth.ts';
 import { commandIdFrom } from '../core/command-id.ts';
+import { sendJsonText } from '../core/json-text.ts';
 import type { RouteRegistry } from '../core/route-registry.ts';
 import { commandContext, targetTenant, tenantOf } from '../core/tenancy.ts';
 import { AUDIT_READ_SCOPE, AUDIT_VERSIONS, AUDIT_WRITE_SCOPE, LOG_QUERY_MANY, LOG_SYNC } from './audit.paths.ts';
@@ -80,7 +81,7 @@ export function createLogRouter(deps: LogRouterDeps): Router {
     const body = req.body as QueryRequest;
     const tenant = targetTenant(res, body.target_tenant);
     // the records' stored JSON text goes out as it is (query-many.ts)
-    res.type('json').send(await queryMany(deps, tenant, recordQueryOf(body), pagingOf(body)));
+    sendJsonText(res, await queryMany(deps, tenant, recordQueryOf(body), pagingOf(body)));
   };
 
   for (const base of AUDIT_VERSIONS) {

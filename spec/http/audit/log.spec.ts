@@ -188,6 +188,9 @@ test('v2 paths take the same bodies; X-Target-User is accepted and ignored', asy
   await p.projected(acme, w.body.sequence);
   const r = await p.call('POST', `${V2}/log/query-many`, { token: acme, body: aQuery({ page_num: 1, business_code: 'V2:1' }), headers: { 'x-target-user': 'someone' } });
   assert.is(r.body.records[0].id, w.body.id);
+  // the answer is written as text (the stored records unparsed): still JSON, announced and measured as such
+  assert.is(r.headers.get('content-type'), 'application/json; charset=utf-8');
+  assert.is(Number(r.headers.get('content-length')), Buffer.byteLength(r.text));
 });
 
 test('scopes: writes need audit:write, queries audit:read, metadata audit:admin; 403 naming the scope', async () => {

@@ -102,6 +102,11 @@ test('a page in JSON text is the stored text without the index keys; a text of a
   // data fields are JSON text: a `"ts"` inside them is escaped and never taken for the record's own
   const tricky = { ...viewOf(doc), new_data: '{"x":1,"ts":"1999","seq":"1"}', ts: doc.ts, seq: doc.seq };
   assert.equal(recordTextOf(JSON.stringify(tricky)), { json: JSON.stringify(viewOf(tricky as typeof doc)), ts: doc.ts });
+  // a key after the index keys, or index keys that are not plain strings: the long way, the same answer
+  for (const odd of [{ ...doc, extra: 1 }, { ...viewOf(doc), ts: 'a"b', seq: doc.seq }, { ...viewOf(doc), ts: doc.ts, seq: '' }]) {
+    const { ts: _t, seq: _s, ...rest } = odd as typeof doc;
+    assert.equal(recordTextOf(JSON.stringify(odd)), { json: JSON.stringify(rest), ts: (odd as typeof doc).ts });
+  }
 });
 
 test('the retention cutoff is found by binary search over the chain', async () => {
