@@ -1,4 +1,4 @@
-import { fold, type Decider } from '../../domain/core/decider.ts';
+import type { Decider } from '../../domain/core/decider.ts';
 import { DomainError } from '../../domain/core/domain-error.ts';
 import type { DomainEvent } from '../../domain/core/event.ts';
 import { channelDecider, channelStream, contextDecider, contextStream, templateDecider, templateStream } from '../../domain/hub/config.deciders.ts';
@@ -13,6 +13,7 @@ import { canonicalJson, type ResourceCommand, type ResourceState } from '../../d
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { commandHandler, type CommandContext, type CommandEnvelope } from '../core/command-handler.ts';
+import { loadAggregate } from '../core/load-aggregate.ts';
 import type { ConfigCommands } from './config.commands.ts';
 import type { DriverRegistry } from './driver.registry.ts';
 
@@ -49,7 +50,7 @@ export function createImportPlanner(deps: ImportPlannerDeps) {
       for (const [i, item] of items.entries()) {
         const id = idOf(item);
         try {
-          const state = fold(decider, (await eventStore.readStream(streamOf(id))) as unknown as DomainEvent[]);
+          const { state } = await loadAggregate(eventStore, decider, streamOf(id));
           const live = state.status === 'live';
           if (live && canonicalJson(state.resource) === canonicalJson(item)) {
             planned.push({ section, id, action: 'UNCHANGED', write: async () => undefined });
@@ -71,7 +72,7 @@ export function createImportPlanner(deps: ImportPlannerDeps) {
     for (const [i, s] of bundle.DeliveryServices.entries()) {
       try {
         deps.drivers.validate(s.DriverType, s.Settings, s.Channel);
-        const state = fold(deliveryServiceDecider, (await eventStore.readStream(deliveryServiceStream(tenant, s.ServiceId))) as never);
+        const { state } = await loadAggregate(eventStore, deliveryServiceDecider, deliveryServiceStream(tenant, s.ServiceId));
         const live = state.status === 'live';
         if (live && canonicalJson(state.resource) === canonicalJson(s)) {
           planned.push({ section: 'DeliveryServices', id: s.ServiceId, action: 'UNCHANGED', write: async () => undefined });
@@ -102,7 +103,7 @@ export function createImportPlanner(deps: ImportPlannerDeps) {
     const stateOf = async (code: string) => {
       let s = states.get(code);
       if (s === undefined) {
-        s = fold(definitionDecider, (await eventStore.readStream(definitionStream(tenant, code))) as never);
+        s = (await loadAggregate(eventStore, definitionDecider, definitionStream(tenant, code))).state;
         states.set(code, s);
       }
       return s;
@@ -172,7 +173,7 @@ export function createImportPlanner(deps: ImportPlannerDeps) {
       stream: string,
       o: { idOf: (t: T) => string; currentOf: (s: S, t: T) => R | undefined; same: (current: R, t: T) => boolean; command: (t: T, now: string) => C; bare: (t: T) => T },
     ) => {
-      let state = fold(decider, (await eventStore.readStream(stream)) as never);
+      let { state } = await loadAggregate(eventStore, decider, stream);
       for (const [i, item] of items.entries()) {
         try {
           const current = o.currentOf(state, item);

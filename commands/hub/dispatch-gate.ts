@@ -8,10 +8,11 @@ import { evaluateDispatchGate, factsNeeded, type AcceptedNotification, type Gate
 import { capFor, frequencyCapDecider, frequencyCapsStream } from '../../domain/hub/frequency-cap.decider.ts';
 import { quotaDecider, quotaReleasable, quotaStream, type QuotaEvent, type QuotaState } from '../../domain/hub/frequency-quota.decider.ts';
 import type { Message } from '../../domain/hub/notification.model.ts';
-import { ANY_CLASS, preferenceDecider, preferenceStream, type Preference, type PreferenceEvent, type PreferenceKey } from '../../domain/hub/preference.decider.ts';
+import { ANY_CLASS, preferenceDecider, preferenceStream, type Preference, type PreferenceKey } from '../../domain/hub/preference.decider.ts';
 import { quietHoursDecider, quietHoursStream } from '../../domain/hub/quiet-hours.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { commandHandler } from '../core/command-handler.ts';
+import { loadAggregate } from '../core/load-aggregate.ts';
 import { createStreamCache } from '../core/stream-cache.ts';
 import { SETTING, type HubSettings } from './hub.contracts.ts';
 
@@ -44,8 +45,7 @@ const QUOTA_PAGE = 256;
 
 /** a recipient's stored preference for one channel and class, live from its stream */
 export async function readPreference(eventStore: EventStore, tenant: string, key: PreferenceKey): Promise<Preference | null> {
-  const events = await eventStore.readStream(preferenceStream(tenant, key));
-  return fold(preferenceDecider, events as unknown as PreferenceEvent[]).preference;
+  return (await loadAggregate(eventStore, preferenceDecider, preferenceStream(tenant, key))).state.preference;
 }
 
 /** the gate's preference facts for a recipient, channel and class: the class's own and the channel's `*` preference, and the default */

@@ -1,4 +1,4 @@
-import type { RequestHandler, Router } from 'express';
+import type { Request, RequestHandler, Router } from 'express';
 
 /** What the gate reads of express's router stack (router 2.x layers). */
 type StackLayer = {
@@ -51,6 +51,18 @@ export function pathStartsOf(router: Router): string[] | null {
   return sorted.filter((s, i) => !sorted.slice(0, i).some((shorter) => s.startsWith(shorter)));
 }
 
+const LOWER_PATH = Symbol('lower-case path');
+
+/** the request's path in lower case, made once for the gates side by side on the app (again where a mount changed the url) */
+const lowerPathOf = (req: Request): string => {
+  const r = req as Request & { [LOWER_PATH]?: { url: string; path: string } };
+  const known = r[LOWER_PATH];
+  if (known?.url === req.url) return known.path;
+  const path = req.path.toLowerCase();
+  r[LOWER_PATH] = { url: req.url, path };
+  return path;
+};
+
 /**
  * A service router behind a check of the request path: express tries every layer of every router mounted
  * at `/` in turn, so a request for the last service paid a path match against each route of the services
@@ -63,7 +75,7 @@ export function gatedRouter(router: Router): RequestHandler {
   const starts = pathStartsOf(router);
   if (starts === null) return router as unknown as RequestHandler;
   return (req, res, next) => {
-    const path = req.path.toLowerCase();
+    const path = lowerPathOf(req);
     for (const start of starts) if (path.startsWith(start)) return (router as unknown as RequestHandler)(req, res, next);
     next();
   };

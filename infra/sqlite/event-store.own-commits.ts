@@ -1,3 +1,4 @@
+import { matchesFilter } from '../core/event-filter.ts';
 import type { AllFilter } from '../core/event-store.port.ts';
 
 /**
@@ -11,7 +12,7 @@ import type { AllFilter } from '../core/event-store.port.ts';
  */
 export type OwnCommits = {
   /** during an append transaction: rows inserted for one stream (kept only if the transaction commits) */
-  stage(first: number, last: number, category: string, types: Iterable<string>): void;
+  stage(first: number, last: number, stream: string, types: Iterable<string>): void;
   /** the transaction committed: the staged ranges become known */
   commit(): void;
   /** the transaction rolled back */
@@ -24,7 +25,7 @@ export type OwnCommits = {
   skipTo(cursor: number, filter: AllFilter | undefined): number | undefined;
 };
 
-type Commit = { first: number; last: number; category: string; types: string[] };
+type Commit = { first: number; last: number; stream: string; types: string[] };
 
 /** the commits remembered (at least; up to twice as many between trims); a reader further behind reads, as before */
 const KEPT = 256;
@@ -33,16 +34,12 @@ export function createOwnCommits(): OwnCommits {
   let staged: Commit[] = [];
   let known: Commit[] = [];
 
-  // the filter as readAllSql applies it (categories, event types): a field added to AllFilter must be added here
-  const wanted = (c: Commit, filter: AllFilter): boolean => {
-    if (filter.categories?.length && !filter.categories.includes(c.category)) return false;
-    if (filter.eventTypes?.length && !c.types.some((t) => filter.eventTypes!.includes(t))) return false;
-    return true;
-  };
+  // a commit is wanted when one of its events passes the filter (the log's one filter rule)
+  const wanted = (c: Commit, filter: AllFilter): boolean => c.types.some((type) => matchesFilter(filter, { stream: c.stream, type }));
 
   return {
-    stage(first, last, category, types) {
-      staged.push({ first, last, category, types: [...new Set(types)] });
+    stage(first, last, stream, types) {
+      staged.push({ first, last, stream, types: [...new Set(types)] });
     },
     commit() {
       if (staged.length === 0) return;

@@ -217,7 +217,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
           throw new Error(`stream ${stream}: event id ${event.id} is already stored`, { cause: error });
         }
       }
-      own.stage(position - events.length + 1, position, category, events.map((e) => e.type));
+      own.stage(position - events.length + 1, position, stream, events.map((e) => e.type));
       return { revision, position: toPosition(position) };
     },
   );
