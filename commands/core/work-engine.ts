@@ -89,8 +89,8 @@ const message = (err: unknown) => (err instanceof Error ? err.message : String(e
  * The one work engine for side effects (issue 8, item 3): bridge deliveries now; hub dispatch, retries,
  * sweeps and workflow timers next.
  *
- * Claiming is an atomic compare-and-set on the item (findOneAndUpdate: due, lease free or expired → a new
- * lease), so engines in several processes never run the same item at the same time; adding processes
+ * Claiming is an atomic compare-and-set on each item (findManyAndUpdate: due, lease free or expired → a new
+ * lease; as many at once as there are free slots), so engines in several processes never run the same item at the same time; adding processes
  * adds throughput. Up to `concurrency` items run at once; items sharing a key run one after the other in
  * claim order, each re-taking its lease when its turn comes (it may have waited longer than the lease). An
  * item this process is still running is not run again if its lease ran out and it was claimed anew.
@@ -114,18 +114,21 @@ export function createWorkEngine<T extends DueItem>(o: WorkEngineOptions<T>): Wo
   const chains = new Map<string, Promise<void>>();
   const running = new Set<Promise<void>>();
   let woken = false;
+  /** the last look for due items stopped with every slot taken: a finished item makes it look again */
+  let full = false;
   let wakeUp: (() => void) | undefined;
 
   const leaseUntil = (at: Date) => new Date(at.getTime() + leaseMs).toISOString();
 
-  async function claim(): Promise<T | null> {
+  /** up to `limit` due items, leased to this engine in one store call (the embedded store: one commit) */
+  async function claim(limit: number): Promise<T[]> {
     const at = clock.now();
     const iso = at.toISOString();
     const busy = o.busy?.() ?? [];
-    return (await o.items()).findOneAndUpdate(
+    return (await o.items()).findManyAndUpdate(
       { ...o.filter, ...(busy.length > 0 && { id: { $nin: busy } }), dueAt: { $lte: iso }, leaseUntil: { $lt: iso } },
       { $set: { leaseUntil: leaseUntil(at), leaseOwner: owner }, $inc: { leases: 1 } },
-      { sort },
+      { sort, limit },
     );
   }
 
@@ -162,7 +165,9 @@ export function createWorkEngine<T extends DueItem>(o: WorkEngineOptions<T>): Wo
       else active.set(item.id, n);
       if (key !== undefined && chains.get(key) === run) chains.delete(key);
       running.delete(done);
-      wake();
+      // a slot came free: look again only if the last look stopped for want of one (due items that came
+      // since are announced by the pages that wrote them, or found by the poll)
+      if (full) wake();
     });
     running.add(done);
     return done;
@@ -177,11 +182,17 @@ export function createWorkEngine<T extends DueItem>(o: WorkEngineOptions<T>): Wo
     while (!signal.aborted) {
       woken = false;
       try {
-        while (running.size < concurrency && !signal.aborted) {
-          const item = await claim();
-          if (item === null) break;
+        full = false;
+        while (!signal.aborted) {
+          const free = concurrency - running.size;
+          if (free <= 0) {
+            full = true;
+            break;
+          }
+          const items = await claim(free);
           // still running here from an earlier lease: leave it to that run (its outcome moves the item)
-          if (!active.has(item.id)) void dispatch(item);
+          for (const item of items) if (!active.has(item.id)) void dispatch(item);
+          if (items.length < free) break;
         }
         if (state === 'retrying') state = 'running';
         lastError = undefined;
@@ -227,8 +238,8 @@ export function createWorkEngine<T extends DueItem>(o: WorkEngineOptions<T>): Wo
     async runDue() {
       let ran = 0;
       for (;;) {
-        const item = await claim();
-        if (item === null) return ran;
+        const [item] = await claim(1);
+        if (item === undefined) return ran;
         ran++;
         await dispatch(item);
       }

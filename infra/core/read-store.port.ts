@@ -62,6 +62,14 @@ export interface Collection<T extends Doc = Doc> {
    * returned as it is after the update; null when none matches. Leases on due work are built from this.
    */
   findOneAndUpdate(filter: Filter, update: Update, options?: { sort?: Sort }): Promise<T | null>;
+  /**
+   * findOneAndUpdate for up to `limit` distinct documents (a whole integer, at least 1): the first matches
+   * in `sort` order each get `update` and are returned as they are after it, in that order; fewer when fewer
+   * match, [] when none. Each document is a compare-and-set of its own, so concurrent callers never get the
+   * same one; the embedded store takes them all in one transaction (a work engine with free slots claims
+   * them with one commit instead of one each).
+   */
+  findManyAndUpdate(filter: Filter, update: Update, options: { sort?: Sort; limit: number }): Promise<T[]>;
 }
 
 export interface ReadStoreSession {

@@ -203,6 +203,28 @@ export function createMongoReadStore(options: MongoReadStoreOptions): ReadStore 
             return stored ? fromMongoDoc<T>(stored) : null;
           },
         ),
+      // MongoDB updates one document atomically at a time: one findOneAndUpdate per document, each leaving
+      // out the ones already taken (an update that keeps a document matching would take it again)
+      findManyAndUpdate: (filter, update, options) =>
+        run(
+          session,
+          () => {
+            const { limit } = options;
+            if (!Number.isInteger(limit) || limit < 1) throw new Error(`read store: findManyAndUpdate needs a whole limit of at least 1, got ${String(limit)}`);
+            const first = toMongoFilter(filter); // a bad filter fails here, whatever the server's state
+            const filterWithout = (ids: string[]) => (ids.length === 0 ? first : toMongoFilter({ $and: [filter, { id: { $nin: ids } }] }));
+            return { limit, update: toMongoUpdate(update), sort: toMongoSort(options.sort), filterWithout };
+          },
+          async (q, opts) => {
+            const taken: T[] = [];
+            while (taken.length < q.limit) {
+              const stored = await coll.findOneAndUpdate(q.filterWithout(taken.map((d) => d.id)), q.update, { sort: q.sort, returnDocument: 'after', ...opts });
+              if (!stored) break;
+              taken.push(fromMongoDoc<T>(stored));
+            }
+            return taken;
+          },
+        ),
     };
   }
 

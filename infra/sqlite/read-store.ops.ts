@@ -255,6 +255,36 @@ export function findOneAndUpdate<T extends Doc>(
   }, null);
 }
 
+/** findOneAndUpdate for up to `limit` documents, in one transaction (the port's findManyAndUpdate) */
+export function findManyAndUpdate<T extends Doc>(
+  c: Conn,
+  collection: string,
+  filter: Filter,
+  update: Update,
+  sort: Sort | undefined,
+  limit: number,
+): T[] {
+  validateFilter(filter);
+  validateUpdate(update);
+  if (!Number.isInteger(limit) || limit < 1) throw new Error(`read store: findManyAndUpdate needs a whole limit of at least 1, got ${String(limit)}`);
+  const table = tableOf(collection);
+  return orEmpty(() => {
+    const probe = selectSql(collection, 'doc', filter, c.indexed(collection), { sort, limit: 1 });
+    // as findOneAndUpdate: nothing matches is answered by a read, without taking the write lock
+    if (!c.db.inTransaction && c.stmt(probe.sql).pluck().get(...probe.params) === undefined) return [];
+    const q = selectSql(collection, 'doc', filter, c.indexed(collection), { sort, limit });
+    return c.db
+      .transaction(() => {
+        const put = c.stmt(`UPDATE ${table} SET doc = ? WHERE id = ?`);
+        return (c.stmt(q.sql).pluck().all(...q.params) as string[]).map((json) => {
+          const next = applyUpdate(parse<T>(json), update);
+          put.run(JSON.stringify(next), next.id);
+          return next;
+        });
+      })
+      .immediate();
+  }, []);
+}
 
 /**
  * Creates the table and the declared indexes. An index whose declaration changed (same name) is dropped

@@ -165,6 +165,11 @@ export function createSqliteReadStore(options: SqliteReadStoreOptions): ReadStor
       groupCount: (field, filter = {}) => query((c) => ops.groupCount(c, name, field, filter)),
       findOneAndUpdate: (filter, update, options) =>
         change((w, c) => (w.flush(c, name), ops.findOneAndUpdate<T>(c, name, filter, update, options?.sort)), (c) => ops.findOneAndUpdate<T>(c, name, filter, update, options?.sort)),
+      findManyAndUpdate: (filter, update, options) =>
+        change(
+          (w, c) => (w.flush(c, name), ops.findManyAndUpdate<T>(c, name, filter, update, options.sort, options.limit)),
+          (c) => ops.findManyAndUpdate<T>(c, name, filter, update, options.sort, options.limit),
+        ),
     };
   }
 

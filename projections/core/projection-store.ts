@@ -77,5 +77,6 @@ function ensuredFirst<T extends Doc>(inner: Collection<T>, ready: () => Promise<
     count: after((filter) => inner.count(filter)),
     groupCount: after((field, filter) => inner.groupCount(field, filter)),
     findOneAndUpdate: after((filter, update, options) => inner.findOneAndUpdate(filter, update, options)),
+    findManyAndUpdate: after((filter, update, options) => inner.findManyAndUpdate(filter, update, options)),
   };
 }

@@ -31,7 +31,7 @@ export function countingStores(stores: Stores): { stores: Stores; counts: StoreC
   };
   const wrapCollection = <T extends Doc>(c: Collection<T>): Collection<T> => {
     const out = {} as Collection<T>;
-    for (const m of ['get', 'upsert', 'patch', 'delete', 'deleteMany', 'find', 'findOne', 'count', 'groupCount', 'findOneAndUpdate'] as const) {
+    for (const m of ['get', 'upsert', 'patch', 'delete', 'deleteMany', 'find', 'findOne', 'count', 'groupCount', 'findOneAndUpdate', 'findManyAndUpdate'] as const) {
       (out as unknown as Record<string, unknown>)[m] = (...a: unknown[]) => {
         inc(`rs.${m}`);
         return (c[m] as unknown as (...x: unknown[]) => unknown)(...a);

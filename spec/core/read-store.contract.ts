@@ -420,6 +420,82 @@ export function readStoreContract(name: string, make: ReadStoreFactory, capabili
     assert.is(await c.findOneAndUpdate({ leaseUntil: { $lt: now } }, { $set: { owner: 'late' } }), null);
   });
 
+  test('findManyAndUpdate updates up to limit first matches in sort order and returns them after the update', async () => {
+    const c = store.collection('batch');
+    await seed(c, [
+      { id: 'b1', state: 'ready', prio: 1 },
+      { id: 'b2', state: 'ready', prio: 4 },
+      { id: 'b3', state: 'ready', prio: 2 },
+      { id: 'b4', state: 'ready', prio: 3 },
+      { id: 'b5', state: 'done', prio: 9 },
+    ]);
+    const taken = await c.findManyAndUpdate({ state: 'ready' }, { $set: { state: 'taken' }, $inc: { tries: 1 } }, { sort: { prio: -1 }, limit: 2 });
+    assert.equal(taken, [
+      { id: 'b2', state: 'taken', prio: 4, tries: 1 },
+      { id: 'b4', state: 'taken', prio: 3, tries: 1 },
+    ]);
+    assert.equal(await c.get('b4'), taken[1]);
+    // fewer match than the limit: those
+    assert.equal((await c.findManyAndUpdate({ state: 'ready' }, { $set: { state: 'taken' } }, { sort: { prio: 1 }, limit: 10 })).map((d) => d.id), ['b1', 'b3']);
+    assert.equal(await c.findManyAndUpdate({ state: 'ready' }, { $set: { state: 'taken' } }, { limit: 10 }), []);
+    assert.is(await c.count({ state: 'taken' }), 4);
+    assert.equal(await c.get('b5'), { id: 'b5', state: 'done', prio: 9 });
+  });
+
+  test('findManyAndUpdate takes distinct documents even when the update leaves them matching, and refuses a bad limit', async () => {
+    const c = store.collection('batch2');
+    await seed(c, [
+      { id: 'k1', n: 0 },
+      { id: 'k2', n: 0 },
+      { id: 'k3', n: 0 },
+    ]);
+    const taken = await c.findManyAndUpdate({}, { $inc: { n: 1 } }, { sort: { id: 1 }, limit: 2 });
+    assert.equal(taken, [
+      { id: 'k1', n: 1 },
+      { id: 'k2', n: 1 },
+    ]);
+    assert.equal(await c.get('k3'), { id: 'k3', n: 0 });
+    for (const limit of [0, -1, 1.5, Number.NaN]) await rejects(c.findManyAndUpdate({}, { $inc: { n: 1 } }, { limit }), /limit/);
+    assert.equal((await c.find({}, { sort: { id: 1 } })).map((d) => d.n), [1, 1, 0]);
+  });
+
+  test('findManyAndUpdate as leases: 10 concurrent claims of up to 3 over 12 due items claim each exactly once', async () => {
+    const c = store.collection('batchLeases');
+    const now = 1_000_000;
+    const due = Array.from({ length: 12 }, (_, i) => `w${String(i).padStart(2, '0')}`);
+    await seed(c, [...due.map((id, i) => ({ id, leaseUntil: now - 1000 * (i + 1), attempts: 0 })), { id: 'later', leaseUntil: now + 5000, attempts: 0 }]);
+    const claims = await Promise.all(
+      Array.from({ length: 10 }, (_, worker) =>
+        c.findManyAndUpdate({ leaseUntil: { $lt: now } }, { $set: { leaseUntil: now + 60_000, owner: `worker-${worker}` }, $inc: { attempts: 1 } }, { sort: { leaseUntil: 1 }, limit: 3 }),
+      ),
+    );
+    const won = claims.flat();
+    assert.equal(won.map((d) => d.id).sort(), due);
+    for (const claim of won) {
+      const stored = await c.get(claim.id);
+      assert.is(stored?.attempts, 1, `${claim.id} claimed once`);
+      assert.is(stored?.owner, claim.owner);
+    }
+    for (const batch of claims) assert.ok(batch.length <= 3);
+    assert.equal(await c.get('later'), { id: 'later', leaseUntil: now + 5000, attempts: 0 });
+  });
+
+  test('findManyAndUpdate inside a transaction sees its writes and is rolled back with it', async () => {
+    await store.ensureCollection('batchTx');
+    const c = store.collection('batchTx');
+    await seed(c, [{ id: 't1', state: 'ready' }]);
+    await rejects(
+      store.transaction(async (tx) => {
+        await tx.collection('batchTx').upsert({ id: 't2', state: 'ready' });
+        const taken = await tx.collection('batchTx').findManyAndUpdate({ state: 'ready' }, { $set: { state: 'taken' } }, { sort: { id: 1 }, limit: 5 });
+        assert.equal(taken.map((d) => d.id), ['t1', 't2']);
+        throw new Error('undo');
+      }),
+      /undo/,
+    );
+    assert.equal(await c.find({}, { sort: { id: 1 } }), [{ id: 't1', state: 'ready' }]);
+  });
+
   test('transaction commits all its writes together and returns fn’s result', async () => {
     await store.ensureCollection('accounts');
     await store.ensureCollection('checkpoints');
@@ -638,6 +714,7 @@ export function readStoreContract(name: string, make: ReadStoreFactory, capabili
     assert.is(await c.deleteMany({ a: 1 }), 0);
     assert.is(await c.patch('x', { $set: { a: 1 } }), false);
     assert.is(await c.findOneAndUpdate({}, { $set: { a: 1 } }), null);
+    assert.equal(await c.findManyAndUpdate({}, { $set: { a: 1 } }, { limit: 3 }), []);
     assert.not.ok((await store.listCollections()).includes('never.created-1'));
   });
 

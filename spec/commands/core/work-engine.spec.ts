@@ -113,6 +113,47 @@ test('two engines on two store connections (two processes) never run the same it
   assert.ok(ha.runs.length > 0 && hb.runs.length > 0, 'both engines took work');
 });
 
+/** the due collection, counting the engine's claims (findManyAndUpdate calls and what each asked for and got) */
+function counted(store: ReadStore) {
+  const claims: Array<{ limit: number; got: number }> = [];
+  const items = async () => {
+    const inner = store.collection<Item>('due');
+    return {
+      ...inner,
+      async findManyAndUpdate(...args: Parameters<Collection<Item>['findManyAndUpdate']>) {
+        const got = await inner.findManyAndUpdate(...args);
+        claims.push({ limit: args[2].limit, got: got.length });
+        return got;
+      },
+    } satisfies Collection<Item>;
+  };
+  return { items, claims };
+}
+
+test('free slots are claimed in one store call; a finished item makes the engine look again only when every slot was taken', async ({ a }) => {
+  const { items, claims } = counted(a);
+  await seed(await items(), 10);
+  const h = handler(items);
+  // no poll during the test: only the engine's own looks (start, finished items while full) claim
+  const engine = createWorkEngine<Item>({ name: 'e', items, clock, concurrency: 4, handle: h.handle, pollMs: 60_000 });
+  engine.start();
+  await until(() => h.runs.length === 10, 'all items, without a poll');
+  assert.equal(claims[0], { limit: 4, got: 4 }, 'the first look fills every slot with one call');
+  assert.ok(claims.length < 10, `fewer claims than items (${claims.length})`);
+  assert.is(h.max(), 4);
+  const looks = claims.length;
+  await sleep(30);
+  assert.is(claims.length, looks, 'the last items finished with slots free: no further look');
+
+  // two due items, four slots: one look takes both, and their ends cause no look
+  await seed(await items(), 2);
+  engine.wake();
+  await until(() => h.runs.length === 12, 'the two');
+  await sleep(30);
+  await engine.stop();
+  assert.equal(claims.slice(looks), [{ limit: 4, got: 2 }]);
+});
+
 test('wake() makes an idle engine look at once; a failing item keeps its lease until it expires', async ({ a }) => {
   const items = due(a);
   let fail = true;
