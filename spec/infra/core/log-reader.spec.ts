@@ -174,4 +174,48 @@ test('the slowest consumer sets the pace: no page is read while one is being han
   await reader.stop();
 });
 
+test('under load it gathers: a page the store had ready is followed by a pause of coalesceMs; a page waited for by none', async ({ store }) => {
+  await append(store, 'acct', 5);
+  const events = await store.readAll({ after: START });
+  // pages 1 and 4 come only after the store waited for an append (page 1's wait lets the consumer join first)
+  const readyAt = [false, true, true, false, true];
+  const askedAt: number[] = [];
+  const handledAt: number[] = [];
+  const scripted: EventStore = {
+    ...store,
+    // the consumer starts level with the head, so it joins the tail at once and gets the scripted pages
+    headPosition: async () => events[events.length - 1]!.position,
+    readAll: async () => [],
+    async *subscribePages(o) {
+      for (const [i, e] of events.entries()) {
+        askedAt.push(performance.now());
+        if (!readyAt[i]) await new Promise((r) => setTimeout(r, 50));
+        yield { events: [e], position: e.position };
+      }
+      // at the head: nothing more until the reader stops
+      if (!o?.signal?.aborted) await new Promise((r) => o?.signal?.addEventListener('abort', r, { once: true }));
+    },
+  };
+  const consumer: LogConsumer = {
+    name: 'timed',
+    filter: {},
+    start: async () => START,
+    async handle(page) {
+      handledAt.push(performance.now());
+      return page.position;
+    },
+  };
+  const reader = createLogReader({ eventStore: scripted, consumers: [consumer], coalesceMs: 200 });
+  reader.start();
+  for (let i = 0; i < 300 && handledAt.length < 5; i++) await new Promise((r) => setTimeout(r, 10));
+  const stopping = reader.stop();
+  assert.is(handledAt.length, 5);
+  const gap = (page: number) => askedAt[page]! - handledAt[page - 1]!; // from handling a page to asking for the next
+  assert.ok(gap(1) < 100, `after waited-for page 1: ${gap(1).toFixed(1)} ms`);
+  assert.ok(gap(2) >= 195, `after ready page 2: ${gap(2).toFixed(1)} ms`);
+  assert.ok(gap(3) >= 195, `after ready page 3: ${gap(3).toFixed(1)} ms`);
+  assert.ok(gap(4) < 100, `after waited-for page 4: ${gap(4).toFixed(1)} ms`);
+  await stopping;
+});
+
 test.run();
