@@ -39,11 +39,12 @@ export type LogReaderOptions = {
    */
   afterPage?: (page: LogPage) => void;
   /**
-   * Under load, gather: after a tail page that the store had ready at once (the log had moved on while the
-   * previous one was handled), wait this long before reading the next, so that it carries the events of
-   * that time in one page, one read-store transaction and one round of engine wakes, instead of a page
-   * (and a commit) per few events. A page the reader had to wait for is followed by no pause: at a low
-   * rate an event is read as soon as it is appended. Default 3 ms; 0: never.
+   * Under load, gather: after a tail page that came less than 10 ms after the reader asked for it (the log
+   * is busy), wait this long before reading the next, so that it carries the events of that time in one
+   * page, one read-store transaction and one round of engine wakes, instead of a page (and a commit) per
+   * few events. The pause comes after a page, never before one: at a low rate an event is read as soon as
+   * it is appended, and a reactor's append right after a page (a routing) is read at once. Default 3 ms;
+   * 0: never.
    */
   coalesceMs?: number;
 };
@@ -98,8 +99,8 @@ export function unionFilter(filters: AllFilter[]): AllFilter | undefined {
   };
 }
 
-/** a page that came sooner than this after it was asked for was ready in the store, not waited for */
-const READY_MS = 0.5;
+/** a page that came sooner than this after it was asked for: the log is busy (see coalesceMs) */
+const BUSY_MS = 10;
 
 export function createLogReader(o: LogReaderOptions): LogReader {
   const { eventStore } = o;
@@ -217,7 +218,7 @@ export function createLogReader(o: LogReaderOptions): LogReader {
         }
         let askedAt = performance.now();
         for await (const page of eventStore.subscribePages({ after, ...(filter && { filter }), pageSize, signal })) {
-          const ready = performance.now() - askedAt < READY_MS;
+          const busy = performance.now() - askedAt < BUSY_MS;
           // who gets this page is fixed now, together with readUpTo: a consumer joining from here on has
           // covered this page itself
           readUpTo = page.position;
@@ -239,7 +240,7 @@ export function createLogReader(o: LogReaderOptions): LogReader {
           await Promise.all([...batches].map(([batch, members]) => deliverBatch(batch, members, page, signal)));
           o.afterPage?.(page);
           notify();
-          if (ready && coalesceMs > 0) await abortableSleep(coalesceMs, signal);
+          if (busy && coalesceMs > 0) await abortableSleep(coalesceMs, signal);
           askedAt = performance.now();
         }
       } catch (err) {

@@ -174,7 +174,7 @@ test('the slowest consumer sets the pace: no page is read while one is being han
   await reader.stop();
 });
 
-test('under load it gathers: a page the store had ready is followed by a pause of coalesceMs; a page waited for by none', async ({ store }) => {
+test('under load it gathers: a page that came at once is followed by a pause of coalesceMs; a page waited for (here 50 ms) by none', async ({ store }) => {
   await append(store, 'acct', 5);
   const events = await store.readAll({ after: START });
   // pages 1 and 4 come only after the store waited for an append (page 1's wait lets the consumer join first)
