@@ -55,7 +55,9 @@ export type DispatchDeps = {
 
 export const CALLBACK_PATH = '/comm/v1/callbacks/receipt';
 
-type Loaded = { state: Extract<NotificationState, { status: 'accepted' }>; revision: number; tenant: string; correlationId?: string; causationId?: string; actor?: string };
+/** a notification's state at a revision, with what its appends carry on (tenant, correlation, causation) */
+export type LoadedNotification = { state: Extract<NotificationState, { status: 'accepted' }>; revision: number; tenant: string; correlationId?: string; causationId?: string; actor?: string };
+type Loaded = LoadedNotification;
 
 /** an operator's manual retry (commands/hub/operator.commands.ts): one MANUAL attempt, deduplicated by commandId */
 export type ManualAttempt = { Reason: string; commandId: string; actor: string; correlationId?: string };
@@ -219,16 +221,20 @@ export function createDispatchProcess(deps: DispatchDeps) {
    * leaves this message's work undone; its due item would otherwise wait out its lease. The appends'
    * expected revisions still keep a message from being called twice.
    */
-  async function advance(stream: string, messageId: string): Promise<DispatchStep> {
+  async function advance(stream: string, messageId: string, known?: LoadedNotification): Promise<DispatchStep> {
     let step: DispatchStep = 'raced';
-    for (let i = 0; i < 5 && step === 'raced'; i++) step = await advanceOnce(stream, messageId);
+    for (let i = 0; i < 5 && step === 'raced'; i++) step = await advanceOnce(stream, messageId, i === 0 ? known : undefined);
     return step;
   }
 
-  /** one step of a message's life, as its notification's stream says */
-  async function advanceOnce(stream: string, messageId: string): Promise<DispatchStep> {
+  /**
+   * One step of a message's life, as its notification's stream says: read now, or `known` (the state the
+   * caller's own append just left, a fresh acceptance: the appends still carry that revision, so a stream
+   * that moved meanwhile makes the step race and read again)
+   */
+  async function advanceOnce(stream: string, messageId: string, known?: LoadedNotification): Promise<DispatchStep> {
     try {
-      const l = await load(stream);
+      const l = known ?? (await load(stream));
       if (l === null) return 'missing';
       const m = l.state.messages[messageId];
       if (m === undefined) return 'missing';

@@ -1,7 +1,8 @@
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { Collection } from '../../infra/core/read-store.port.ts';
 import { createWorkEngine, type DueItem, type WorkEngine, type WorkEngineLog } from '../core/work-engine.ts';
-import type { DispatchProcess } from './dispatch.process.ts';
+import { nextWork } from '../../domain/hub/message-work.ts';
+import type { DispatchProcess, LoadedNotification } from './dispatch.process.ts';
 import { holdDueItem } from './hub-switch.ts';
 
 /**
@@ -24,8 +25,8 @@ export type DispatchWorkerDeps = {
   concurrency?: number;
   owner?: string;
   log?: WorkEngineLog;
-  /** this process's inline dispatch: the messages it is advancing right now */
-  inline?: { running(messageId: string): boolean; runningIds(): readonly string[] };
+  /** this process's inline dispatch: the messages it is advancing right now, and the due work it has done */
+  inline?: { running(messageId: string): boolean; runningIds(): readonly string[]; started(item: Pick<DispatchDueItem, 'id' | 'kind' | 'dueAt'>): boolean };
 };
 
 export function createDispatchWorker(deps: DispatchWorkerDeps): WorkEngine {
@@ -41,6 +42,10 @@ export function createDispatchWorker(deps: DispatchWorkerDeps): WorkEngine {
     // not claimed while the inline dispatch below advances them (no lease, no hold to write)
     ...(deps.inline !== undefined && { busy: deps.inline.runningIds }),
     async handle(item) {
+      // This very work (message, kind and due time) was started by an inline run that has finished: the item
+      // is only waiting for the projection to read the run's AttemptStarted, which replaces it. Nothing to
+      // read or call; the lease keeps it from being claimed again meanwhile.
+      if (deps.inline?.started(item) === true) return;
       // Claimed just before an inline run of this process began (busy is read at claim time): the inline
       // run's AttemptStarted will move the item (the projection rewrites it with a fresh lease), so this run
       // would only read the stream and the gate's facts again to lose the race. Left to it, the item held
@@ -63,19 +68,34 @@ export function createDispatchWorker(deps: DispatchWorkerDeps): WorkEngine {
  * worker runs (an API-only process), the due item the projection writes does it. The two never call twice:
  * AttemptStarted is appended with the revision the step read, so the loser of a race calls nothing.
  */
-export function createInlineDispatch(o: { process: DispatchProcess; maxInFlight: number; enabled: () => boolean; log?: WorkEngineLog }) {
+export function createInlineDispatch(o: { process: DispatchProcess; maxInFlight: number; enabled: () => boolean; log?: WorkEngineLog; remember?: number }) {
   const running = new Set<string>();
-  const start = (stream: string, messageIds: readonly string[]) => {
+  /** the due work (id, kind, due time) of the latest inline runs that started an attempt, oldest first */
+  const started = new Set<string>();
+  const remember = o.remember ?? 10_000;
+  const workKey = (id: string, kind: string, dueAt: string) => `${id}\u0000${kind}\u0000${dueAt}`;
+  const start = (stream: string, messageIds: readonly string[], accepted?: LoadedNotification) => {
     if (!o.enabled()) return;
     for (const id of messageIds) {
       if (running.size >= o.maxInFlight) return;
       if (running.has(id)) continue;
       running.add(id);
+      const m = accepted?.state.messages[id];
+      const work = m === undefined ? null : nextWork(m);
       o.process
-        .advance(stream, id)
+        .advance(stream, id, accepted)
+        .then((step) => {
+          if (step !== 'submitted' || work === null) return;
+          started.add(workKey(id, work.kind, work.at));
+          if (started.size > remember) started.delete(started.values().next().value as string);
+        })
         .catch((err: unknown) => o.log?.error({ stream, messageId: id, err: err instanceof Error ? err.message : String(err) }, 'inline dispatch failed; the due item takes it'))
         .finally(() => running.delete(id));
     }
   };
-  return Object.assign(start, { running: (messageId: string) => running.has(messageId), runningIds: () => [...running] });
+  return Object.assign(start, {
+    running: (messageId: string) => running.has(messageId),
+    runningIds: () => [...running],
+    started: (item: Pick<DispatchDueItem, 'id' | 'kind' | 'dueAt'>) => started.has(workKey(item.id, item.kind, item.dueAt)),
+  });
 }

@@ -15,6 +15,7 @@ import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { commandHandler, type CommandContext } from '../core/command-handler.ts';
 import { derivedId } from '../core/event-id.ts';
 import type { ConfigCommands } from './config.commands.ts';
+import type { LoadedNotification } from './dispatch.process.ts';
 import { numberSetting, SETTING, type HubSettings } from './hub.contracts.ts';
 import type { Snapshots } from './snapshots.ts';
 
@@ -54,8 +55,11 @@ export type SenderDeps = {
   settings: HubSettings;
   /** process defaults of `comm-hub.time-zone` and `comm-hub.template.max-rendered-length` */
   defaults: { timeZone: string; maxRenderedLength: number };
-  /** called after a first acceptance with the stream and its PLANNED messages (the process may dispatch at once) */
-  afterAccept?: (stream: string, plannedMessageIds: string[]) => void;
+  /**
+   * called after a first acceptance with the stream, its PLANNED messages and the state the acceptance left
+   * (the process may dispatch at once, without reading back what it just wrote)
+   */
+  afterAccept?: (stream: string, plannedMessageIds: string[], accepted: LoadedNotification) => void;
 };
 
 export const notificationIdFor = (tenant: string, requestId: string) => derivedId(`hub-notification/${tenant}/${requestId}`);
@@ -194,7 +198,16 @@ export function createSender(deps: SenderDeps) {
       from: 'new',
     });
     if (r.duplicate === true) return replay(r.state, p.hash);
-    deps.afterAccept?.(p.stream, p.messages.filter((m) => m.State === 'PLANNED').map((m) => m.MessageId));
+    if (deps.afterAccept !== undefined && r.state.status === 'accepted') {
+      const accepted: LoadedNotification = {
+        state: r.state,
+        revision: r.revision,
+        tenant,
+        ...(ctx.correlationId !== undefined && { correlationId: ctx.correlationId }),
+        ...(r.events[0] !== undefined && { causationId: r.events[0].id }),
+      };
+      deps.afterAccept(p.stream, p.messages.filter((m) => m.State === 'PLANNED').map((m) => m.MessageId), accepted);
+    }
     return { status: 201, acknowledgement: p.acknowledgement };
   }
 

@@ -1,0 +1,94 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { DispatchProcess, DispatchStep, LoadedNotification } from '../../../commands/hub/dispatch.process.ts';
+import { createDispatchWorker, createInlineDispatch, type DispatchDueItem } from '../../../commands/hub/dispatch.worker.ts';
+import { manualClock } from '../../../infra/core/clock.port.ts';
+import type { ReadStore } from '../../../infra/core/read-store.port.ts';
+import { createSqliteReadStore } from '../../../infra/sqlite/read-store.sqlite.ts';
+
+type Ctx = { dir: string; store: ReadStore };
+const test = suite<Ctx>('hub inline dispatch: the acceptance state handed on, the work it started left alone by the engine', {} as Ctx);
+
+test.before.each((ctx) => {
+  ctx.dir = mkdtempSync(path.join(tmpdir(), 'inline-dispatch-'));
+  ctx.store = createSqliteReadStore({ file: path.join(ctx.dir, 'read.sqlite') });
+});
+test.after.each(async (ctx) => {
+  await ctx.store.close();
+  rmSync(ctx.dir, { recursive: true, force: true });
+});
+
+const clock = manualClock('2026-11-26T10:00:00.000Z');
+const DUE = '2026-11-26T09:59:59.000Z';
+
+/** an accepted notification's state with PLANNED messages due at DUE (only what the inline dispatch reads) */
+const accepted = (...ids: string[]) =>
+  ({
+    state: { status: 'accepted', messages: Object.fromEntries(ids.map((id) => [id, { MessageId: id, State: 'PLANNED', DueAt: DUE, Attempts: [] }])) },
+    revision: 0,
+    tenant: 't1',
+    causationId: 'acceptance-event',
+  }) as unknown as LoadedNotification;
+
+/** a dispatch process that records its calls and answers the scripted step */
+function fakeProcess(step: (messageId: string) => DispatchStep) {
+  const calls: Array<{ stream: string; messageId: string; known: LoadedNotification | undefined }> = [];
+  const process = {
+    async advance(stream: string, messageId: string, known?: LoadedNotification) {
+      calls.push({ stream, messageId, known });
+      return step(messageId);
+    },
+    async manualAttempt() {
+      return 'missing' as const;
+    },
+  } as unknown as DispatchProcess;
+  return { process, calls };
+}
+
+const settled = () => new Promise((r) => setTimeout(r, 5));
+
+test('the acceptance state goes to the first step; a started attempt is remembered by message, kind and due time', async () => {
+  const { process, calls } = fakeProcess((id) => (id === 'm1' ? 'submitted' : 'deferred'));
+  const inline = createInlineDispatch({ process, maxInFlight: 4, enabled: () => true });
+  const state = accepted('m1', 'm2');
+  inline('hubNotification-t1.n1', ['m1', 'm2'], state);
+  await settled();
+  assert.equal(calls.map((c) => [c.messageId, c.known === state]), [['m1', true], ['m2', true]]);
+  assert.ok(inline.started({ id: 'm1', kind: 'dispatch', dueAt: DUE }));
+  assert.not.ok(inline.started({ id: 'm1', kind: 'dispatch', dueAt: '2026-11-26T10:05:00.000Z' }), 'rescheduled: other work');
+  assert.not.ok(inline.started({ id: 'm1', kind: 'retry', dueAt: DUE }));
+  assert.not.ok(inline.started({ id: 'm2', kind: 'dispatch', dueAt: DUE }), 'deferred: no attempt started');
+  assert.is(inline.runningIds().length, 0);
+});
+
+test('what it remembers is bounded: the oldest go first', async () => {
+  const { process } = fakeProcess(() => 'submitted');
+  const inline = createInlineDispatch({ process, maxInFlight: 8, enabled: () => true, remember: 2 });
+  for (const id of ['a', 'b', 'c']) inline(`hubNotification-t1.${id}`, [id], accepted(id));
+  await settled();
+  assert.equal(['a', 'b', 'c'].map((id) => inline.started({ id, kind: 'dispatch', dueAt: DUE })), [false, true, true]);
+});
+
+test('the dispatch worker claims a started item and leaves it alone; other due work of the message is run', async ({ store }) => {
+  await store.ensureCollection('due');
+  const due = store.collection<DispatchDueItem>('due');
+  const base = { stream: 'hubNotification-t1.n1', tenant: 't1', leaseUntil: '' };
+  const { process: inlineProcess } = fakeProcess(() => 'submitted');
+  const inline = createInlineDispatch({ process: inlineProcess, maxInFlight: 4, enabled: () => true });
+  inline('hubNotification-t1.n1', ['m1'], accepted('m1'));
+  await settled();
+  const engineSide = fakeProcess(() => 'nothing');
+  const worker = createDispatchWorker({ items: async () => due, clock, process: engineSide.process, leaseMs: 60_000, inline });
+  await due.upsert({ ...base, id: 'm1', kind: 'dispatch', dueAt: DUE });
+  assert.is(await worker.runDue(), 1);
+  assert.equal(engineSide.calls, [], 'the started dispatch: nothing read, nothing called');
+  assert.ok((await due.get('m1'))!.leaseUntil > clock.now().toISOString(), 'leased until the projection replaces it');
+  await due.upsert({ ...base, id: 'm1', kind: 'retry', dueAt: DUE });
+  assert.is(await worker.runDue(), 1);
+  assert.equal(engineSide.calls.map((c) => [c.messageId, c.known]), [['m1', undefined]], 'a retry is run, from the stream');
+});
+
+test.run();
