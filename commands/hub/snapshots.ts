@@ -33,11 +33,30 @@ export function createSnapshots({ eventStore }: { eventStore: EventStore }) {
     return state.snapshot;
   }
 
+  /**
+   * The configuration cache hands out the same objects while they are cached, so a send is made of the
+   * same parts as the one before it: the id (a canonical serialization and a SHA-256 of the whole
+   * configuration, the larger part of a send's planning) is kept per definition object for the last few
+   * sets of parts, compared by reference. Configuration objects are never changed in place.
+   */
+  const ids = new WeakMap<object, Array<{ parts: unknown[]; id: string }>>();
+  function idOf(content: SnapshotContent): string {
+    const parts = [content.Definition, content.ContextDefinition, ...content.Rules, 'templates', ...content.Templates, 'services', ...content.Services, 'channels', ...content.Channels];
+    const known = ids.get(content.Definition) ?? [];
+    const hit = known.find((k) => k.parts.length === parts.length && k.parts.every((p, i) => p === parts[i]));
+    if (hit !== undefined) return hit.id;
+    const id = `snap-${createHash('sha256').update(snapshotText(content)).digest('hex').slice(0, 32)}`;
+    known.push({ parts, id });
+    if (known.length > 8) known.shift();
+    ids.set(content.Definition, known);
+    return id;
+  }
+
   return {
     get,
     /** the tenant's snapshot of `content`: the existing one, or captured now */
     async ensure(tenant: string, content: SnapshotContent, definition: Definition, now: string, ctx: CommandContext): Promise<string> {
-      const snapshotId = `snap-${createHash('sha256').update(snapshotText(content)).digest('hex').slice(0, 32)}`;
+      const snapshotId = idOf(content);
       if (cache.has(`${tenant}/${snapshotId}`)) return snapshotId;
       if ((await get(tenant, snapshotId)) !== null) return snapshotId;
       const snapshot: SnapshotRecord = { SnapshotId: snapshotId, DefinitionId: definition.DefinitionId, NotificationCode: definition.NotificationCode, Version: definition.Version, Content: content, CapturedAt: now };
