@@ -35,6 +35,11 @@ export type WorkEngineOptions<T extends DueItem> = {
   keyOf?(item: T): string | undefined;
   /** items in flight at once in this process (default 8) */
   concurrency?: number;
+  /**
+   * most items one claim takes (default 4): free slots are filled a few items per store call, so a burst
+   * is shared by the processes looking at the same moment instead of going whole to the first
+   */
+  claimBatch?: number;
   /** how long a claimed item stays leased; a process that dies loses it after this (default 30 s) */
   leaseMs?: number;
   /** how often an idle engine looks for due items; wake() makes it look at once (default 500 ms) */
@@ -90,7 +95,7 @@ const message = (err: unknown) => (err instanceof Error ? err.message : String(e
  * sweeps and workflow timers next.
  *
  * Claiming is an atomic compare-and-set on each item (findManyAndUpdate: due, lease free or expired → a new
- * lease; as many at once as there are free slots), so engines in several processes never run the same item at the same time; adding processes
+ * lease; up to `claimBatch` of the free slots per store call), so engines in several processes never run the same item at the same time; adding processes
  * adds throughput. Up to `concurrency` items run at once; items sharing a key run one after the other in
  * claim order, each re-taking its lease when its turn comes (it may have waited longer than the lease). An
  * item this process is still running is not run again if its lease ran out and it was claimed anew.
@@ -99,6 +104,7 @@ const message = (err: unknown) => (err instanceof Error ? err.message : String(e
 export function createWorkEngine<T extends DueItem>(o: WorkEngineOptions<T>): WorkEngine {
   const { clock, name } = o;
   const concurrency = Math.max(1, o.concurrency ?? 8);
+  const claimBatch = Math.max(1, o.claimBatch ?? 4);
   const leaseMs = o.leaseMs ?? 30_000;
   const pollMs = o.pollMs ?? 500;
   const sort: Sort = o.sort ?? { dueAt: 1 };
@@ -189,10 +195,11 @@ export function createWorkEngine<T extends DueItem>(o: WorkEngineOptions<T>): Wo
             full = true;
             break;
           }
-          const items = await claim(free);
+          const wanted = Math.min(free, claimBatch);
+          const items = await claim(wanted);
           // still running here from an earlier lease: leave it to that run (its outcome moves the item)
           for (const item of items) if (!active.has(item.id)) void dispatch(item);
-          if (items.length < free) break;
+          if (items.length < wanted) break;
         }
         if (state === 'retrying') state = 'running';
         lastError = undefined;

@@ -18,7 +18,8 @@ import { newCommandId } from '../core/event-id.ts';
 
 /**
  * What is due now for one message (issue 12, "Dispatch"), decided from the notification's stream (the
- * truth; a due item only says where to look), in at most a few appends:
+ * truth; a due item only says where to look; a fresh send's inline run starts from the state its own
+ * acceptance left, which its appends' expected revision holds to the stream), in at most a few appends:
  *
  * - dispatch or retry due (domain/hub/message-work.ts): ExpiresAt reached → EXPIRED (no attempt); else
  *   the dispatch gate (state, turn, due time, expiry: notification.decider mayStartAutomatic; the customer

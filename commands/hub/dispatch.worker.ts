@@ -68,7 +68,18 @@ export function createDispatchWorker(deps: DispatchWorkerDeps): WorkEngine {
  * worker runs (an API-only process), the due item the projection writes does it. The two never call twice:
  * AttemptStarted is appended with the revision the step read, so the loser of a race calls nothing.
  */
-export function createInlineDispatch(o: { process: DispatchProcess; maxInFlight: number; enabled: () => boolean; log?: WorkEngineLog; remember?: number }) {
+export function createInlineDispatch(o: {
+  process: DispatchProcess;
+  maxInFlight: number;
+  enabled: () => boolean;
+  log?: WorkEngineLog;
+  remember?: number;
+  /**
+   * a run ended without starting an attempt (it failed, was held, deferred, raced): its due item, left out
+   * of claims while it ran, is the engine's now; no page announces that, so the engine is told
+   */
+  unstarted?: () => void;
+}) {
   const running = new Set<string>();
   /** the due work (id, kind, due time) of the latest inline runs that started an attempt, oldest first */
   const started = new Set<string>();
@@ -82,15 +93,20 @@ export function createInlineDispatch(o: { process: DispatchProcess; maxInFlight:
       running.add(id);
       const m = accepted?.state.messages[id];
       const work = m === undefined ? null : nextWork(m);
+      let submitted = false;
       o.process
         .advance(stream, id, accepted)
         .then((step) => {
-          if (step !== 'submitted' || work === null) return;
+          submitted = step === 'submitted';
+          if (!submitted || work === null) return;
           started.add(workKey(id, work.kind, work.at));
           if (started.size > remember) started.delete(started.values().next().value as string);
         })
         .catch((err: unknown) => o.log?.error({ stream, messageId: id, err: err instanceof Error ? err.message : String(err) }, 'inline dispatch failed; the due item takes it'))
-        .finally(() => running.delete(id));
+        .finally(() => {
+          running.delete(id);
+          if (!submitted) o.unstarted?.();
+        });
     }
   };
   return Object.assign(start, {

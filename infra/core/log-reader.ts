@@ -6,7 +6,8 @@ import { abortableSleep } from './supervised-loop.ts';
 /**
  * The process's one log reader. It reads each page of the global log once (`subscribePages` with the union
  * of its consumers' filters) and hands the same parsed page to every consumer that is on the shared tail;
- * the next page is read when the slowest of them is done (plain async iteration: pull-based backpressure).
+ * the next page is read when the slowest of them is done (plain async iteration: pull-based backpressure),
+ * and, while the log is busy, a few milliseconds later (`coalesceMs`), so that it gathers more events.
  *
  * A consumer that is behind (new, restarted, after a failure) catches up on its own loop, reading pages
  * after its own position with its own filter, and joins the shared tail when it reaches it. Joining is
@@ -39,14 +40,16 @@ export type LogReaderOptions = {
    */
   afterPage?: (page: LogPage) => void;
   /**
-   * Under load, gather: after a tail page that came less than 10 ms after the reader asked for it (the log
-   * is busy), wait this long before reading the next, so that it carries the events of that time in one
-   * page, one read-store transaction and one round of engine wakes, instead of a page (and a commit) per
-   * few events. The pause comes after a page, never before one: at a low rate an event is read as soon as
-   * it is appended, and a reactor's append right after a page (a routing) is read at once. Default 3 ms;
+   * Under load, gather: while the tail brings more than `coalesceAbove` events per second (measured over the
+   * last 100–200 ms), wait this long after each page that is not full before reading the next, so that it
+   * carries the events of that time in one page, one read-store transaction and one round of engine wakes,
+   * instead of a page (and a commit) per few events. Below that rate nothing waits: an event, and a
+   * reactor's append right after its page (a routing), are read as soon as they are appended. Default 3 ms;
    * 0: never.
    */
   coalesceMs?: number;
+  /** events per second of the tail above which it gathers (default 1,000) */
+  coalesceAbove?: number;
 };
 
 export type LogReaderStats = {
@@ -99,8 +102,33 @@ export function unionFilter(filters: AllFilter[]): AllFilter | undefined {
   };
 }
 
-/** a page that came sooner than this after it was asked for: the log is busy (see coalesceMs) */
-const BUSY_MS = 10;
+/**
+ * The tail's event rate (events per second) over the last 100 to 200 ms: the events of the window being
+ * filled and of the one before it, over their span.
+ */
+function eventRate() {
+  const WINDOW_MS = 100;
+  let start = performance.now();
+  let current = 0;
+  let previous = 0;
+  return {
+    /** counts a page's events; answers the rate */
+    add(events: number): number {
+      const now = performance.now();
+      if (now - start >= 2 * WINDOW_MS) {
+        previous = 0; // idle for a whole window
+        current = 0;
+        start = now;
+      } else if (now - start >= WINDOW_MS) {
+        previous = current;
+        current = 0;
+        start += WINDOW_MS;
+      }
+      current += events;
+      return ((previous + current) * 1000) / (WINDOW_MS + Math.max(1, now - start));
+    },
+  };
+}
 
 export function createLogReader(o: LogReaderOptions): LogReader {
   const { eventStore } = o;
@@ -110,6 +138,7 @@ export function createLogReader(o: LogReaderOptions): LogReader {
   const maxDelay = o.maxRetryDelayMs ?? 30_000;
   const log = o.log ?? silent;
   const coalesceMs = o.coalesceMs ?? 3;
+  const coalesceAbove = o.coalesceAbove ?? 1000;
   const names = new Set<string>();
   for (const c of o.consumers) {
     if (names.has(c.name)) throw new Error(`log reader: two consumers are named ${c.name}`);
@@ -216,9 +245,10 @@ export function createLogReader(o: LogReaderOptions): LogReader {
           readUpTo = after;
           notify();
         }
-        let askedAt = performance.now();
+        const rate = eventRate();
         for await (const page of eventStore.subscribePages({ after, ...(filter && { filter }), pageSize, signal })) {
-          const busy = performance.now() - askedAt < BUSY_MS;
+          // a full page is a backlog: the next one is there already, nothing to gather
+          const gather = rate.add(page.events.length) >= coalesceAbove && page.events.length < pageSize;
           // who gets this page is fixed now, together with readUpTo: a consumer joining from here on has
           // covered this page itself
           readUpTo = page.position;
@@ -240,8 +270,7 @@ export function createLogReader(o: LogReaderOptions): LogReader {
           await Promise.all([...batches].map(([batch, members]) => deliverBatch(batch, members, page, signal)));
           o.afterPage?.(page);
           notify();
-          if (busy && coalesceMs > 0) await abortableSleep(coalesceMs, signal);
-          askedAt = performance.now();
+          if (gather && coalesceMs > 0) await abortableSleep(coalesceMs, signal);
         }
       } catch (err) {
         if (signal.aborted) return;

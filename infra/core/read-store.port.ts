@@ -67,7 +67,8 @@ export interface Collection<T extends Doc = Doc> {
    * in `sort` order each get `update` and are returned as they are after it, in that order; fewer when fewer
    * match, [] when none. Each document is a compare-and-set of its own, so concurrent callers never get the
    * same one; the embedded store takes them all in one transaction (a work engine with free slots claims
-   * them with one commit instead of one each).
+   * them with one commit instead of one each). MongoDB updates them one by one: outside a transaction, a
+   * failure after some were updated answers those (they are updated; the failure shows on the next call).
    */
   findManyAndUpdate(filter: Filter, update: Update, options: { sort?: Sort; limit: number }): Promise<T[]>;
 }

@@ -120,7 +120,13 @@ export function createHubService(deps: HubServiceDeps): PlatformService {
   });
   // the engine runs where workers run (the composition root starts it); inline dispatch only there
   let workersHere = false;
-  const inline = createInlineDispatch({ process: dispatch, maxInFlight: hub.dispatchConcurrency, enabled: () => workersHere, log: hubLog.child({ worker: 'hub.inline-dispatch' }) });
+  const inline = createInlineDispatch({
+    process: dispatch,
+    maxInFlight: hub.dispatchConcurrency,
+    enabled: () => workersHere,
+    log: hubLog.child({ worker: 'hub.inline-dispatch' }),
+    unstarted: () => engine.wake(),
+  });
   const engine = createDispatchWorker({
     items: liveCollection<DispatchDueItem>(readStore, DISPATCH_PROJECTION, 'due'),
     clock,

@@ -218,7 +218,15 @@ export function createMongoReadStore(options: MongoReadStoreOptions): ReadStore 
           async (q, opts) => {
             const taken: T[] = [];
             while (taken.length < q.limit) {
-              const stored = await coll.findOneAndUpdate(q.filterWithout(taken.map((d) => d.id)), q.update, { sort: q.sort, returnDocument: 'after', ...opts });
+              let stored;
+              try {
+                stored = await coll.findOneAndUpdate(q.filterWithout(taken.map((d) => d.id)), q.update, { sort: q.sort, returnDocument: 'after', ...opts });
+              } catch (e) {
+                // the documents already updated are the caller's (a lease taken): answered, not lost until
+                // their lease runs out; the failure shows again on the next call
+                if (taken.length > 0 && opts.session === undefined) return taken;
+                throw e;
+              }
               if (!stored) break;
               taken.push(fromMongoDoc<T>(stored));
             }

@@ -154,6 +154,26 @@ test('free slots are claimed in one store call; a finished item makes the engine
   assert.equal(claims.slice(looks), [{ limit: 4, got: 2 }]);
 });
 
+test('a burst is shared by two engines looking at once (two processes), each claim taking a few items', async ({ a, b }) => {
+  const ha = handler(due(a), { ms: 2 });
+  const hb = handler(due(b), { ms: 2 });
+  const ea = createWorkEngine<Item>({ name: 'a', items: due(a), clock, concurrency: 16, handle: ha.handle, pollMs: 60_000 });
+  const eb = createWorkEngine<Item>({ name: 'b', items: due(b), clock, concurrency: 16, handle: hb.handle, pollMs: 60_000 });
+  ea.start();
+  eb.start();
+  await sleep(20);
+  for (let burst = 0; burst < 5; burst++) {
+    const before = ha.runs.length + hb.runs.length;
+    await seed(await due(a)(), 12);
+    ea.wake();
+    eb.wake();
+    await until(() => ha.runs.length + hb.runs.length === before + 12, `burst ${burst}`);
+  }
+  await Promise.all([ea.stop(), eb.stop()]);
+  assert.is(ha.runs.length + hb.runs.length, 60, 'each item of each burst ran once');
+  assert.ok(ha.runs.length >= 12 && hb.runs.length >= 12, `both took a share: ${ha.runs.length} and ${hb.runs.length} of 60`);
+});
+
 test('wake() makes an idle engine look at once; a failing item keeps its lease until it expires', async ({ a }) => {
   const items = due(a);
   let fail = true;

@@ -52,7 +52,8 @@ const settled = () => new Promise((r) => setTimeout(r, 5));
 
 test('the acceptance state goes to the first step; a started attempt is remembered by message, kind and due time', async () => {
   const { process, calls } = fakeProcess((id) => (id === 'm1' ? 'submitted' : 'deferred'));
-  const inline = createInlineDispatch({ process, maxInFlight: 4, enabled: () => true });
+  let unstarted = 0;
+  const inline = createInlineDispatch({ process, maxInFlight: 4, enabled: () => true, unstarted: () => unstarted++ });
   const state = accepted('m1', 'm2');
   inline('hubNotification-t1.n1', ['m1', 'm2'], state);
   await settled();
@@ -62,6 +63,7 @@ test('the acceptance state goes to the first step; a started attempt is remember
   assert.not.ok(inline.started({ id: 'm1', kind: 'retry', dueAt: DUE }));
   assert.not.ok(inline.started({ id: 'm2', kind: 'dispatch', dueAt: DUE }), 'deferred: no attempt started');
   assert.is(inline.runningIds().length, 0);
+  assert.is(unstarted, 1, 'the deferred run handed its item to the engine (a wake); the submitted one did not');
 });
 
 test('what it remembers is bounded: the oldest go first', async () => {

@@ -174,26 +174,31 @@ test('the slowest consumer sets the pace: no page is read while one is being han
   await reader.stop();
 });
 
-test('under load it gathers: a page that came at once is followed by a pause of coalesceMs; a page waited for (here 50 ms) by none', async ({ store }) => {
-  await append(store, 'acct', 5);
-  const events = await store.readAll({ after: START });
-  // pages 1 and 4 come only after the store waited for an append (page 1's wait lets the consumer join first)
-  const readyAt = [false, true, true, false, true];
+/**
+ * A store whose tail pages come as scripted (how many events, and how long the store waits before it has
+ * them); answers, per page, how long the reader took from handling it to asking for the next.
+ */
+async function gapsAfterPages(store: SqliteEventStore, script: Array<{ events: number; waitMs: number }>, o: { pageSize?: number } = {}) {
+  await append(store, 'acct', script.reduce((n, p) => n + p.events, 0));
+  const all = await store.readAll({ after: START, limit: 10_000 });
   const askedAt: number[] = [];
   const handledAt: number[] = [];
   const scripted: EventStore = {
     ...store,
     // the consumer starts level with the head, so it joins the tail at once and gets the scripted pages
-    headPosition: async () => events[events.length - 1]!.position,
+    headPosition: async () => all[all.length - 1]!.position,
     readAll: async () => [],
-    async *subscribePages(o) {
-      for (const [i, e] of events.entries()) {
+    async *subscribePages(opts) {
+      let next = 0;
+      for (const p of script) {
         askedAt.push(performance.now());
-        if (!readyAt[i]) await new Promise((r) => setTimeout(r, 50));
-        yield { events: [e], position: e.position };
+        if (p.waitMs > 0) await new Promise((r) => setTimeout(r, p.waitMs));
+        const events = all.slice(next, next + p.events);
+        next += p.events;
+        yield { events, position: events[events.length - 1]!.position };
       }
       // at the head: nothing more until the reader stops
-      if (!o?.signal?.aborted) await new Promise((r) => o?.signal?.addEventListener('abort', r, { once: true }));
+      if (!opts?.signal?.aborted) await new Promise((r) => opts?.signal?.addEventListener('abort', r, { once: true }));
     },
   };
   const consumer: LogConsumer = {
@@ -205,17 +210,36 @@ test('under load it gathers: a page that came at once is followed by a pause of 
       return page.position;
     },
   };
-  const reader = createLogReader({ eventStore: scripted, consumers: [consumer], coalesceMs: 200 });
+  const reader = createLogReader({ eventStore: scripted, consumers: [consumer], coalesceMs: 60, coalesceAbove: 1000, ...(o.pageSize !== undefined && { pageSize: o.pageSize }) });
   reader.start();
-  for (let i = 0; i < 300 && handledAt.length < 5; i++) await new Promise((r) => setTimeout(r, 10));
-  const stopping = reader.stop();
-  assert.is(handledAt.length, 5);
-  const gap = (page: number) => askedAt[page]! - handledAt[page - 1]!; // from handling a page to asking for the next
-  assert.ok(gap(1) < 100, `after waited-for page 1: ${gap(1).toFixed(1)} ms`);
-  assert.ok(gap(2) >= 195, `after ready page 2: ${gap(2).toFixed(1)} ms`);
-  assert.ok(gap(3) >= 195, `after ready page 3: ${gap(3).toFixed(1)} ms`);
-  assert.ok(gap(4) < 100, `after waited-for page 4: ${gap(4).toFixed(1)} ms`);
-  await stopping;
+  for (let i = 0; i < 300 && handledAt.length < script.length; i++) await new Promise((r) => setTimeout(r, 10));
+  await reader.stop();
+  assert.is(handledAt.length, script.length);
+  return script.slice(0, -1).map((_, i) => askedAt[i + 1]! - handledAt[i]!);
+}
+
+// page 1 waits a moment (the consumer joins first); 300 events at once make the rate ~2,000/s; page 4 comes
+// after a quarter of a second of nothing
+const script = [
+  { events: 1, waitMs: 30 },
+  { events: 300, waitMs: 0 },
+  { events: 1, waitMs: 0 },
+  { events: 1, waitMs: 250 },
+  { events: 1, waitMs: 0 },
+];
+
+test('under load it gathers: above coalesceAbove events/s a page is followed by a pause of coalesceMs, below it by none', async ({ store }) => {
+  const gaps = (await gapsAfterPages(store, script)).map((g) => Math.round(g));
+  assert.ok(gaps[0]! < 40, `after page 1, ~8 events/s: ${gaps[0]} ms`);
+  assert.ok(gaps[1]! >= 55, `after page 2, ~2,300 events/s: ${gaps[1]} ms`);
+  assert.ok(gaps[2]! >= 55, `after page 3, still ~1,600 events/s: ${gaps[2]} ms`);
+  assert.ok(gaps[3]! < 40, `after page 4, idle a quarter of a second before it: ${gaps[3]} ms`);
+});
+
+test('a full page is a backlog: no pause after it, the next page is read at once', async ({ store }) => {
+  const gaps = (await gapsAfterPages(store, script, { pageSize: 300 })).map((g) => Math.round(g));
+  assert.ok(gaps[1]! < 40, `after the full page 2: ${gaps[1]} ms`);
+  assert.ok(gaps[2]! >= 55, `after page 3, not full, the rate still high: ${gaps[2]} ms`);
 });
 
 test.run();
