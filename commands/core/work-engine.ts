@@ -95,8 +95,9 @@ const message = (err: unknown) => (err instanceof Error ? err.message : String(e
  * sweeps and workflow timers next.
  *
  * Claiming is an atomic compare-and-set on each item (findManyAndUpdate: due, lease free or expired → a new
- * lease; up to `claimBatch` of the free slots per store call), so engines in several processes never run the same item at the same time; adding processes
- * adds throughput. Up to `concurrency` items run at once; items sharing a key run one after the other in
+ * lease; up to `claimBatch` of the free slots per store call), so engines in several processes never run
+ * the same item at the same time, and a burst is shared by those looking at once: adding processes adds
+ * throughput. Up to `concurrency` items run at once; items sharing a key run one after the other in
  * claim order, each re-taking its lease when its turn comes (it may have waited longer than the lease). An
  * item this process is still running is not run again if its lease ran out and it was claimed anew.
  * A handler that throws keeps its lease until it expires: that is the back-off before the next try.
