@@ -224,38 +224,12 @@ export function groupCount(
 }
 
 /**
- * Select-then-update inside one BEGIN IMMEDIATE transaction: the write lock is taken before the select,
- * so no other connection (or process) can claim the same document in between.
+ * The first `limit` documents matching `filter` in `sort` order, each given `update` (the port's
+ * findManyAndUpdate; findOneAndUpdate is its limit 1). Select-then-update inside one BEGIN IMMEDIATE
+ * transaction: the write lock is taken before the select, so no other connection (or process) can claim
+ * the same document in between. Nothing matches (a work engine looking for due items, most of the time):
+ * answered by a read, without taking the write lock.
  */
-export function findOneAndUpdate<T extends Doc>(
-  c: Conn,
-  collection: string,
-  filter: Filter,
-  update: Update,
-  sort: Sort | undefined,
-): T | null {
-  validateFilter(filter);
-  validateUpdate(update);
-  const table = tableOf(collection);
-  return orEmpty(() => {
-    const q = selectSql(collection, 'doc', filter, c.indexed(collection), { sort, limit: 1 });
-    const first = () => c.stmt(q.sql).pluck().get(...q.params) as string | undefined;
-    // Nothing matches (a work engine looking for due items, most of the time): answered by a read, without
-    // taking the write lock. A match is read again inside the write transaction.
-    if (!c.db.inTransaction && first() === undefined) return null;
-    return c.db
-      .transaction(() => {
-        const json = first();
-        if (json === undefined) return null;
-        const next = applyUpdate(parse<T>(json), update);
-        c.stmt(`UPDATE ${table} SET doc = ? WHERE id = ?`).run(JSON.stringify(next), next.id);
-        return next;
-      })
-      .immediate();
-  }, null);
-}
-
-/** findOneAndUpdate for up to `limit` documents, in one transaction (the port's findManyAndUpdate) */
 export function findManyAndUpdate<T extends Doc>(
   c: Conn,
   collection: string,
@@ -270,9 +244,8 @@ export function findManyAndUpdate<T extends Doc>(
   const table = tableOf(collection);
   return orEmpty(() => {
     const probe = selectSql(collection, 'doc', filter, c.indexed(collection), { sort, limit: 1 });
-    // as findOneAndUpdate: nothing matches is answered by a read, without taking the write lock
     if (!c.db.inTransaction && c.stmt(probe.sql).pluck().get(...probe.params) === undefined) return [];
-    const q = selectSql(collection, 'doc', filter, c.indexed(collection), { sort, limit });
+    const q = limit === 1 ? probe : selectSql(collection, 'doc', filter, c.indexed(collection), { sort, limit });
     return c.db
       .transaction(() => {
         const put = c.stmt(`UPDATE ${table} SET doc = ? WHERE id = ?`);

@@ -152,6 +152,11 @@ export function createSqliteReadStore(options: SqliteReadStoreOptions): ReadStor
         const t = inTx();
         return t ? buffered(t.work, c) : direct(c);
       });
+    const findManyAndUpdate: Collection<T>['findManyAndUpdate'] = (filter, update, options) =>
+      change(
+        (w, c) => (w.flush(c, name), ops.findManyAndUpdate<T>(c, name, filter, update, options.sort, options.limit)),
+        (c) => ops.findManyAndUpdate<T>(c, name, filter, update, options.sort, options.limit),
+      );
     return {
       get: (id) => read(tx, (c) => inTx()?.work.get<T>(c, name, id) ?? ops.get<T>(c, name, id)),
       upsert: (doc) => change((w) => w.upsert(name, doc), (c) => ops.upsert(c, name, doc)),
@@ -163,13 +168,8 @@ export function createSqliteReadStore(options: SqliteReadStoreOptions): ReadStor
       findOne: (filter = {}, options) => query((c) => ops.find<T>(c, name, filter, { ...options, limit: 1 })[0] ?? null),
       count: (filter = {}) => query((c) => ops.count(c, name, filter)),
       groupCount: (field, filter = {}) => query((c) => ops.groupCount(c, name, field, filter)),
-      findOneAndUpdate: (filter, update, options) =>
-        change((w, c) => (w.flush(c, name), ops.findOneAndUpdate<T>(c, name, filter, update, options?.sort)), (c) => ops.findOneAndUpdate<T>(c, name, filter, update, options?.sort)),
-      findManyAndUpdate: (filter, update, options) =>
-        change(
-          (w, c) => (w.flush(c, name), ops.findManyAndUpdate<T>(c, name, filter, update, options.sort, options.limit)),
-          (c) => ops.findManyAndUpdate<T>(c, name, filter, update, options.sort, options.limit),
-        ),
+      findOneAndUpdate: async (filter, update, options) => (await findManyAndUpdate(filter, update, { ...options, limit: 1 }))[0] ?? null,
+      findManyAndUpdate,
     };
   }
 
