@@ -12,13 +12,12 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { benchToken } from './audit-seed.ts';
 import { spawnBenchServer } from './bench-server.ts';
-import { perSecond, printRow } from './report.ts';
+import { perSecond, printRow, warmUp, warmUpText } from './report.ts';
 
 const RECORDS = Number(process.env.BENCH_AUDIT_RECORDS ?? 1_000_000);
 const SECONDS = Number(process.env.BENCH_AUDIT_SECONDS ?? 5);
 const CONCURRENCY = Number(process.env.BENCH_AUDIT_CONCURRENCY ?? 16);
 const QUERIES = Number(process.env.BENCH_AUDIT_QUERIES ?? 2000);
-const WARMUP = 200;
 // queries before a latency figure: the JIT settled and the index pages in cache, as in a server that has
 // been up a while (the first few thousand queries' tail is the warm-up's, not the service's)
 const QUERY_WARMUP = Number(process.env.BENCH_AUDIT_QUERY_WARMUP ?? 2000);
@@ -100,13 +99,17 @@ async function writes(server: Ready): Promise<{ rate: number; p50: number; p99: 
     if (r.status !== 200) throw new Error(`log/sync answered ${r.status}: ${r.text}`);
     return performance.now() - started;
   };
-  for (let i = 0; i < WARMUP; i++) await one();
-  const latencies: number[] = [];
-  const until = performance.now() + SECONDS * 1000;
+  const loops = async (seconds: number) => {
+    const latencies: number[] = [];
+    const until = performance.now() + seconds * 1000;
+    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() < until) latencies.push(await one());
+    }));
+    return latencies;
+  };
+  await warmUp(() => loops(1));
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (performance.now() < until) latencies.push(await one());
-  }));
+  const latencies = await loops(SECONDS);
   const ms = performance.now() - t0;
   latencies.sort((a, b) => a - b);
   return { rate: perSecond(latencies.length, ms), p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), count: latencies.length };
@@ -204,7 +207,7 @@ export async function auditBench(): Promise<void> {
   const api = await measure('write-api');
   const all = await measure('write-all');
   const base = (figure: number) => ({ name: 'bare express JSON handler', figure });
-  const common = `${CONCURRENCY} concurrent keep-alive loops for ${SECONDS} s after ${WARMUP} warm-up writes, one tenant, ~400-byte records (the spec's minimal form with JSON data and tags), the server in its own process. Ours: bearer token verified (RS256), body validated, data checked as JSON, transaction and level looked up (in memory), record chained (SHA-256) and appended to the tenant's ledger with its expected revision, concurrent writes of the tenant group-committed into one append`;
+  const common = `${CONCURRENCY} concurrent keep-alive loops for ${SECONDS} s ${warmUpText()}, one tenant, ~400-byte records (the spec's minimal form with JSON data and tags), the server in its own process. Ours: bearer token verified (RS256), body validated, data checked as JSON, transaction and level looked up (in memory), record chained (SHA-256) and appended to the tenant's ledger with its expected revision, concurrent writes of the tenant group-committed into one append`;
   printRow({ name: 'audit: log/sync over HTTP, API process (workers elsewhere)', figure: api.rate, unit: 'records/s', baseline: base(bare.rate), setup: `${common}; ${api.count} and ${bare.count} requests` });
   printRow({ name: 'audit: log/sync p50 latency, API process', figure: api.p50, unit: 'ms', baseline: base(bare.p50), setup: `same run` });
   printRow({ name: 'audit: log/sync p99 latency, API process', figure: api.p99, unit: 'ms', baseline: base(bare.p99), setup: `same run` });

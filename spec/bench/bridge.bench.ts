@@ -5,12 +5,11 @@
 // Run alone: node --import tsx -e "import('./spec/bench/bridge.bench.ts').then(m => m.bridgeBench())"
 import { cpus } from 'node:os';
 import path from 'node:path';
-import { perSecond, printRow } from './report.ts';
+import { perSecond, printRow, warmUp, warmUpText } from './report.ts';
 import { spawnBenchServer } from './bench-server.ts';
 
 const CONCURRENCY = Number(process.env.BENCH_BRIDGE_CONCURRENCY ?? 16);
 const SECONDS = Number(process.env.BENCH_BRIDGE_SECONDS ?? 5);
-const WARMUP = 200;
 const PATH = '/api/platform/platform-pub/eventBridge/event/v1/putEvent';
 
 type Ready = { url: string; token: string };
@@ -49,15 +48,19 @@ async function load(url: string, token: string): Promise<{ rate: number; p50: nu
     if (res.status !== 200) throw new Error(`putEvent answered ${res.status}: ${body}`);
     return performance.now() - started;
   };
-  for (let i = 0; i < WARMUP; i++) await one();
-  const latencies: number[] = [];
-  const until = performance.now() + SECONDS * 1000;
+  const loops = async (seconds: number) => {
+    const latencies: number[] = [];
+    const until = performance.now() + seconds * 1000;
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (performance.now() < until) latencies.push(await one());
+      }),
+    );
+    return latencies;
+  };
+  await warmUp(() => loops(1));
   const start = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (performance.now() < until) latencies.push(await one());
-    }),
-  );
+  const latencies = await loops(SECONDS);
   const ms = performance.now() - start;
   latencies.sort((a, b) => a - b);
   return { rate: perSecond(latencies.length, ms), p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), count: latencies.length };
@@ -77,7 +80,7 @@ export async function bridgeBench(): Promise<void> {
   const b = await measure('bare');
   const api = await measure('platform-api');
   const all = await measure('platform-all');
-  const common = `${CONCURRENCY} concurrent keep-alive loops for ${SECONDS} s after ${WARMUP} warm-up requests, ~550-byte CityLots-shaped events, the server in its own process. Ours: bearer token verified (RS256, revocation list), event validated, bus read from its stream, platform-source check (catalog read model), one append with no_stream (SQLite WAL). Baseline: express.json() and a handler answering the same shape`;
+  const common = `${CONCURRENCY} concurrent keep-alive loops for ${SECONDS} s ${warmUpText()}, ~550-byte CityLots-shaped events, the server in its own process. Ours: bearer token verified (RS256, revocation list), event validated, bus read from its stream, platform-source check (catalog read model), one append with no_stream (SQLite WAL). Baseline: express.json() and a handler answering the same shape`;
   const base = (figure: number) => ({ name: 'bare express JSON handler', figure });
   printRow({ name: 'bridge: putEvent over HTTP, API process (workers elsewhere)', figure: api.rate, unit: 'requests/s', baseline: base(b.rate), setup: `${common}; ${api.count} and ${b.count} requests` });
   printRow({ name: 'bridge: putEvent p50 latency, API process', figure: api.p50, unit: 'ms', baseline: base(b.p50), setup: `same run, concurrency ${CONCURRENCY}` });

@@ -17,11 +17,12 @@ import type { AddressInfo } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { deliveryIdFor } from '../../commands/bridge/delivery.scheduler.ts';
-import { perSecond, printRow } from './report.ts';
+import { perSecond, printRow, warmUp, warmUpText } from './report.ts';
 import { spawnBenchServer } from './bench-server.ts';
 
 const EVENTS = Number(process.env.BENCH_DELIVERY_EVENTS ?? 2000);
-const WARMUP = 200;
+/** events per warm-up round (the warm-up runs rounds for WARMUP_SECONDS) */
+const WARMUP_ROUND = 200;
 const CONCURRENCY = Number(process.env.BENCH_DELIVERY_CONCURRENCY ?? 16);
 const RATE = Number(process.env.BENCH_DELIVERY_RATE ?? 50);
 const PACED = Number(process.env.BENCH_DELIVERY_PACED_EVENTS ?? 500);
@@ -120,7 +121,7 @@ export async function deliveryBench(): Promise<void> {
       },
       arrived,
     );
-  await direct(WARMUP, { kind: 'closed', concurrency: CONCURRENCY });
+  await warmUp(() => direct(WARMUP_ROUND, { kind: 'closed', concurrency: CONCURRENCY }));
   const baseRate = await direct(EVENTS, { kind: 'closed', concurrency: CONCURRENCY });
   const baseLatency = await direct(PACED, { kind: 'paced', perSecond: RATE });
 
@@ -143,7 +144,7 @@ export async function deliveryBench(): Promise<void> {
         if (res.status !== 200 || body.eventId === undefined) throw new Error(`putEvent answered ${res.status}: ${JSON.stringify(body)}`);
         return deliveryIdFor(body.eventId, 'crash', 'to-receiver', 1);
       };
-      await drive(WARMUP, { kind: 'closed', concurrency: CONCURRENCY }, put, arrived);
+      await warmUp(() => drive(WARMUP_ROUND, { kind: 'closed', concurrency: CONCURRENCY }, put, arrived));
       const rate = await drive(EVENTS, { kind: 'closed', concurrency: CONCURRENCY }, put, arrived);
       const latency = await drive(PACED, { kind: 'paced', perSecond: RATE }, put, arrived);
       return { rate, latency };
@@ -169,7 +170,7 @@ export async function deliveryBench(): Promise<void> {
       figure: m.rate.rate,
       unit: 'events/s',
       baseline: { name: `direct POST loop to the same receiver`, figure: baseRate.rate },
-      setup: `${EVENTS} events after ${WARMUP} warm-up, ${CONCURRENCY} concurrent keep-alive loops, first put to last arrival; ${where}; ${common}. Saturated, publish-to-receive is p50 ${m.rate.p50.toFixed(0)} ms, p99 ${m.rate.p99.toFixed(0)} ms (queueing)`,
+      setup: `${EVENTS} events ${warmUpText()}, ${CONCURRENCY} concurrent keep-alive loops, first put to last arrival; ${where}; ${common}. Saturated, publish-to-receive is p50 ${m.rate.p50.toFixed(0)} ms, p99 ${m.rate.p99.toFixed(0)} ms (queueing)`,
     });
     for (const [q, ours, theirs] of [['p50', m.latency.p50, baseLatency.p50], ['p99', m.latency.p99, baseLatency.p99]] as const) {
       printRow({

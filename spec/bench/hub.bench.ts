@@ -14,10 +14,11 @@ import type { AddressInfo } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnBenchServer } from './bench-server.ts';
-import { perSecond, printRow } from './report.ts';
+import { perSecond, printRow, warmUp, warmUpText } from './report.ts';
 
 const SENDS = Number(process.env.BENCH_HUB_SENDS ?? 2000);
-const WARMUP = 200;
+/** sends per warm-up round (the warm-up runs rounds for WARMUP_SECONDS) */
+const WARMUP_ROUND = 200;
 const CONCURRENCY = Number(process.env.BENCH_HUB_CONCURRENCY ?? 16);
 const RATE = Number(process.env.BENCH_HUB_RATE ?? 50);
 const PACED = Number(process.env.BENCH_HUB_PACED ?? 500);
@@ -102,7 +103,7 @@ export async function hubBench(): Promise<void> {
       await res.text();
       return id;
     }, arrived);
-  await direct(WARMUP, { kind: "closed", concurrency: CONCURRENCY });
+  await warmUp(() => direct(WARMUP_ROUND, { kind: 'closed', concurrency: CONCURRENCY }));
   const baseRate = await direct(SENDS, { kind: 'closed', concurrency: CONCURRENCY });
   const baseLatency = await direct(PACED, { kind: 'paced', perSecond: RATE });
 
@@ -125,7 +126,7 @@ export async function hubBench(): Promise<void> {
         if (res.status !== 201) throw new Error(`send answered ${res.status}: ${body}`);
         return id;
       };
-      await drive(WARMUP, { kind: 'closed', concurrency: CONCURRENCY }, send, arrived);
+      await warmUp(() => drive(WARMUP_ROUND, { kind: 'closed', concurrency: CONCURRENCY }, send, arrived));
       const rate = await drive(SENDS, { kind: 'closed', concurrency: CONCURRENCY }, send, arrived);
       const latency = await drive(PACED, { kind: 'paced', perSecond: RATE }, send, arrived);
       return { rate, latency };
@@ -151,7 +152,7 @@ export async function hubBench(): Promise<void> {
       figure: m.rate.rate,
       unit: 'sends/s',
       baseline: { name: 'direct POST loop to the same receiver', figure: baseRate.rate },
-      setup: `${SENDS} sends after ${WARMUP} warm-up, ${CONCURRENCY} concurrent keep-alive loops, first send to last arrival; ${where}; ${common}. Saturated, send-to-webhook is p50 ${m.rate.p50.toFixed(0)} ms, p99 ${m.rate.p99.toFixed(0)} ms (queueing)`,
+      setup: `${SENDS} sends ${warmUpText()}, ${CONCURRENCY} concurrent keep-alive loops, first send to last arrival; ${where}; ${common}. Saturated, send-to-webhook is p50 ${m.rate.p50.toFixed(0)} ms, p99 ${m.rate.p99.toFixed(0)} ms (queueing)`,
     });
     for (const [q, ours, theirs] of [['p50', m.latency.p50, baseLatency.p50], ['p99', m.latency.p99, baseLatency.p99]] as const) {
       printRow({

@@ -4,12 +4,11 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { cpus } from 'node:os';
-import { perSecond, printRow } from './report.ts';
+import { perSecond, printRow, warmUp, warmUpText } from './report.ts';
 import { spawnBenchServer } from './bench-server.ts';
 
 const CONCURRENCY = Number(process.env.BENCH_IDENTITY_CONCURRENCY ?? 16);
 const SECONDS = Number(process.env.BENCH_IDENTITY_SECONDS ?? 5);
-const WARMUP = 200;
 
 type Ready = { url: string; clientId?: string; clientSecret: string };
 
@@ -23,18 +22,22 @@ const basic = (id: string, secret: string) => {
 
 /** `CONCURRENCY` loops calling `one` for SECONDS; every answer must pass `one`'s own check. */
 async function load(one: () => Promise<void>): Promise<number> {
-  for (let i = 0; i < WARMUP; i++) await one();
-  let count = 0;
-  const until = performance.now() + SECONDS * 1000;
+  const loops = async (seconds: number) => {
+    let count = 0;
+    const until = performance.now() + seconds * 1000;
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (performance.now() < until) {
+          await one();
+          count++;
+        }
+      }),
+    );
+    return count;
+  };
+  await warmUp(() => loops(1));
   const start = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (performance.now() < until) {
-        await one();
-        count++;
-      }
-    }),
-  );
+  const count = await loops(SECONDS);
   return perSecond(count, performance.now() - start);
 }
 
@@ -81,7 +84,7 @@ export async function identityBench(): Promise<void> {
       figure: oursCc,
       unit: 'tokens/s',
       baseline: { name: 'oidc-provider 9, same grant (client_secret_basic, RS256 JWT access token)', figure: theirsCc },
-      setup: `${CONCURRENCY} concurrent keep-alive loops for ${SECONDS} s after ${WARMUP} warm-up requests; each server in its own process. Neither writes anything per JWT access token: ours stays revocable by its jti (the revocation list holds what was revoked), oidc-provider keeps nothing (in-memory adapter). Ours serves client, tenant and secret checks from the directory in memory (fed by the log reader), after one O(1) query for the log's head that proves memory is not behind; the RS256 signature runs on node:crypto's thread pool`,
+      setup: `${CONCURRENCY} concurrent keep-alive loops for ${SECONDS} s ${warmUpText()}; each server in its own process. Neither writes anything per JWT access token: ours stays revocable by its jti (the revocation list holds what was revoked), oidc-provider keeps nothing (in-memory adapter). Ours serves client, tenant and secret checks from the directory in memory (fed by the log reader), after one O(1) query for the log's head that proves memory is not behind; the RS256 signature runs on node:crypto's thread pool`,
     });
     printGoal('client_credentials tokens/s vs oidc-provider', oursCc / theirsCc, CC_GOAL);
     // what one token costs, counted (not timed): its own process, the servers are idle meanwhile
