@@ -90,7 +90,7 @@ export async function bridgeBench(): Promise<void> {
     figure: all.rate,
     unit: 'requests/s',
     baseline: base(b.rate),
-    setup: `as above, with every projection and the router worker in the server process: each event is also routed (an EventRouted append) and projected (trace, stream catalog) while the load runs; ${all.count} requests`,
+    setup: `as above, with every projection and the router worker in the server process: each event is also routed (an EventRouted append) and projected (trace, stream catalog) while the load runs, the warm-up's events too where the workers have not caught up with them (the process is saturated: its figure includes that backlog's share); ${all.count} requests`,
   });
   printRow({ name: 'bridge: putEvent p50 latency, all in one process', figure: all.p50, unit: 'ms', baseline: base(b.p50), setup: `same run, concurrency ${CONCURRENCY}` });
   printRow({ name: 'bridge: putEvent p99 latency, all in one process', figure: all.p99, unit: 'ms', baseline: base(b.p99), setup: `same run, concurrency ${CONCURRENCY}` });

@@ -152,7 +152,7 @@ export async function hubBench(): Promise<void> {
       figure: m.rate.rate,
       unit: 'sends/s',
       baseline: { name: 'direct POST loop to the same receiver', figure: baseRate.rate },
-      setup: `${SENDS} sends ${warmUpText()}, ${CONCURRENCY} concurrent keep-alive loops, first send to last arrival; ${where}; ${common}. Saturated, send-to-webhook is p50 ${m.rate.p50.toFixed(0)} ms, p99 ${m.rate.p99.toFixed(0)} ms (queueing)`,
+      setup: `${SENDS} sends ${warmUpText(`in rounds of ${WARMUP_ROUND} at the same concurrency (the direct POST loop's too)`)}, ${CONCURRENCY} concurrent keep-alive loops, first send to last arrival; ${where}; ${common}. Saturated, send-to-webhook is p50 ${m.rate.p50.toFixed(0)} ms, p99 ${m.rate.p99.toFixed(0)} ms (queueing)`,
     });
     for (const [q, ours, theirs] of [['p50', m.latency.p50, baseLatency.p50], ['p99', m.latency.p99, baseLatency.p99]] as const) {
       printRow({

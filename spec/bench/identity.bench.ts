@@ -112,7 +112,7 @@ export async function identityBench(): Promise<void> {
       figure: oursValidate,
       unit: 'validations/s',
       baseline: { name: 'oidc-provider 9 introspection (RFC 7662) of an opaque access token', figure: theirsIntrospect },
-      setup: `${CONCURRENCY} concurrent loops for ${SECONDS} s. oidc-provider has no validate-token endpoint and refuses to introspect its JWT access tokens, so its nearest equivalent is introspecting an opaque token (client_secret_basic, in-memory lookup). Ours: GET /cas/validate-token verifies the RS256 JWT locally (kid, exp, iss, aud), checks the revocation list (read store) and loads the user`,
+      setup: `${CONCURRENCY} concurrent loops for ${SECONDS} s ${warmUpText()}. oidc-provider has no validate-token endpoint and refuses to introspect its JWT access tokens, so its nearest equivalent is introspecting an opaque token (client_secret_basic, in-memory lookup). Ours: GET /cas/validate-token verifies the RS256 JWT locally (kid, exp, iss, aud), checks the revocation list (read store) and loads the user`,
     });
 
     // 3. the same RFC 7662 endpoint on both sides
@@ -125,7 +125,7 @@ export async function identityBench(): Promise<void> {
       figure: oursIntrospect,
       unit: 'introspections/s',
       baseline: { name: 'oidc-provider 9 introspection of an opaque access token', figure: theirsIntrospect },
-      setup: `${CONCURRENCY} concurrent loops for ${SECONDS} s; both authenticate the client (client_secret_basic) on every call. Ours introspects its JWT (signature, expiry, revocation, grant state read from the event store)`,
+      setup: `${CONCURRENCY} concurrent loops for ${SECONDS} s ${warmUpText()}; both authenticate the client (client_secret_basic) on every call. Ours introspects its JWT (signature, expiry, revocation, grant state read from the event store)`,
     });
   } finally {
     await Promise.all([ours.stop(), theirs.stop()]);

@@ -12,23 +12,24 @@ export const perSecond = (count: number, ms: number) => (count * 1000) / ms;
 
 /**
  * Seconds of the measured load that each side, ours and its baseline alike, runs before its figure is taken
- * (BENCH_WARMUP_SECONDS, default 8): a figure is the server's steady state, not its start. Measured on the
- * hub (two platforms side by side, rounds of 1,000 sends alternated): the first 1,000 sends after start cost
- * about twice the CPU of the sends after 4,000 (2,040 against 1,050 µs), V8 compiling the code path
- * meanwhile; with --no-opt the cost stays flat at 1,600 µs from the first send. A warm-up of 200 requests
- * measured mostly that compilation.
+ * (BENCH_WARMUP_SECONDS, default 8; 0: none), so that a figure is taken after the code path has warmed up.
+ * Measured on the hub (two platforms side by side, rounds of 1,000 sends alternated, `/proc` CPU per round):
+ * the first 1,000 sends after start cost 2,040 µs of CPU each, the sends after 4,000 1,050–1,330 µs; with
+ * --no-opt (no optimizing compiler) the cost is flat at about 1,600 µs from the first send, so most of the
+ * fall is V8 optimizing the path. The load generator's direct POST loop warms up too (2,138–2,745 posts/s
+ * after 200 requests, 4,526–5,299 after 8 s). A warm-up of 200 requests left the hub's measured 2,000 sends,
+ * and the POST loop beside them, partly cold.
  */
-export const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 8);
+export const WARMUP_SECONDS = Math.max(0, Number(process.env.BENCH_WARMUP_SECONDS ?? 8) || 0);
 
-/** runs `round` (a slice of the measured load) again and again until `seconds` have passed */
+/** runs `round` (a slice of the measured load) again and again until `seconds` have passed; nothing when 0 */
 export async function warmUp(round: () => Promise<unknown>, seconds = WARMUP_SECONDS): Promise<void> {
   const until = performance.now() + seconds * 1000;
-  do await round();
-  while (performance.now() < until);
+  while (performance.now() < until) await round();
 }
 
-/** the setup text's words for the warm-up */
-export const warmUpText = (seconds = WARMUP_SECONDS) => `after ${seconds} s of warm-up at the same load`;
+/** the setup text's words for the warm-up (`how`: the rounds it ran, when they are not the measured load itself) */
+export const warmUpText = (how = 'at the same load', seconds = WARMUP_SECONDS) => (seconds > 0 ? `after ${seconds} s of warm-up ${how}` : 'without warm-up');
 
 export async function timed<T>(fn: () => Promise<T> | T): Promise<{ ms: number; result: T }> {
   const start = performance.now();
