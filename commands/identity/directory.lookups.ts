@@ -15,6 +15,8 @@ export type DirectoryDeps = {
   clock: Clock;
   /** the process's directory in memory (fed by the log reader); default: a private one, read through */
   cache?: DirectoryCache;
+  /** the scrypt check of a secret against its stored hash (password.hash.ts verifySecret; tests count it) */
+  verifySecret?: (secret: string, hash: string) => Promise<boolean>;
 };
 
 /** The contract's Directory plus a one-call sign-in check for the login page. */
@@ -46,10 +48,14 @@ const VERIFIED_SECRET_MAX = 10_000;
  * scrypt, which is deliberately slow. The token endpoint checks them on every request, so a successful
  * check is remembered for ten minutes, bounded, as a SHA-256 of (client id, the client's revision, stored
  * hash, secret): only that digest is kept, never the secret, and any change to the client (a rotated
- * secret, a new registration) is a new revision, so the old entry no longer matches.
+ * secret, a new registration) is a new revision, so the old entry no longer matches. Checks of the same
+ * digest that overlap share one scrypt: a client's burst of token requests just after a start (16 at once
+ * in the benchmark) costs one derivation, not one each; different secrets still cost one each.
  */
-export function createDirectory({ eventStore, clock, cache = createDirectoryCache({ eventStore }) }: DirectoryDeps): DirectoryService {
+export function createDirectory({ eventStore, clock, cache = createDirectoryCache({ eventStore }), verifySecret: verify = verifySecret }: DirectoryDeps): DirectoryService {
   const verifiedSecrets = new Map<string, number>();
+  /** scrypt checks under way, by the same digest as verifiedSecrets (an entry lives while its check runs) */
+  const verifying = new Map<string, Promise<boolean>>();
   /** the revision each client object was read at (the objects are the memory's own, one per revision) */
   const clientRevisions = new WeakMap<Client, number>();
 
@@ -102,7 +108,12 @@ export function createDirectory({ eventStore, clock, cache = createDirectoryCach
       const now = clock.now().getTime();
       const until = verifiedSecrets.get(key);
       if (until !== undefined && until > now) return true;
-      const ok = await verifySecret(secret, client.secretHash);
+      let check = verifying.get(key);
+      if (check === undefined) {
+        check = verify(secret, client.secretHash).finally(() => verifying.delete(key));
+        verifying.set(key, check);
+      }
+      const ok = await check;
       if (ok) {
         if (verifiedSecrets.size >= VERIFIED_SECRET_MAX) {
           // drop the oldest entries (a Map iterates in insertion order)

@@ -6,6 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { derivedId } from '../../../commands/core/event-id.ts';
 import { createDirectory } from '../../../commands/identity/directory.lookups.ts';
+import { verifySecret } from '../../../commands/identity/password.hash.ts';
 import { createDirectoryCommands, type DirectoryCommands } from '../../../commands/identity/directory.commands.ts';
 import { isDomainError } from '../../../domain/core/domain-error.ts';
 import { RESERVATION_GRACE_MS } from '../../../domain/identity/username.decider.ts';
@@ -241,6 +242,35 @@ it('confidential client: the secret is answered once, verified against its hash,
   const after = (await directory.getClient(client.clientId))!;
   assert.is(await directory.verifyClientSecret(after, clientSecret!), false, 'the old secret is dead');
   assert.is(await directory.verifyClientSecret(after, rotated.clientSecret!), true);
+});
+
+it('overlapping checks of one secret share one scrypt; different secrets each get their own', async ({ eventStore, clock, commands }) => {
+  await commands.registerUser({ tenant: 'acme', username: 'svc', name: 'Service' }, ctx, 'cmd-svc');
+  const { client, clientSecret } = await commands.registerClient(
+    { tenant: 'acme', appName: 'Burst', redirectUris: [], grantTypes: ['client_credentials'], defaultUser: 'svc', scopes: ['identity:admin'] },
+    ctx,
+    'cmd-burst',
+  );
+  const checked: string[] = [];
+  const directory = createDirectory({
+    eventStore,
+    clock,
+    verifySecret: async (secret, hash) => {
+      checked.push(secret);
+      return verifySecret(secret, hash);
+    },
+  });
+  const stored = (await directory.getClient(client.clientId))!;
+  const burst = await Promise.all(Array.from({ length: 16 }, () => directory.verifyClientSecret(stored, clientSecret!)));
+  assert.equal(burst, Array.from({ length: 16 }, () => true));
+  assert.is(checked.length, 1, 'sixteen at once: one scrypt');
+  assert.is(await directory.verifyClientSecret(stored, clientSecret!), true, 'then remembered');
+  assert.is(checked.length, 1);
+  const wrong = await Promise.all(['a', 'b', 'a'].map((w) => directory.verifyClientSecret(stored, `${clientSecret!}${w}`)));
+  assert.equal(wrong, [false, false, false]);
+  assert.equal(checked.slice(1).sort(), [`${clientSecret!}a`, `${clientSecret!}b`], 'one per distinct wrong secret, none remembered');
+  assert.is(await directory.verifyClientSecret(stored, `${clientSecret!}a`), false);
+  assert.is(checked.length, 4, 'a wrong secret is checked again when asked again');
 });
 
 it('public client: no secret, never verifies; cannot be rotated', async ({ commands, directory }) => {
