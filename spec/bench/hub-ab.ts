@@ -1,0 +1,117 @@
+// A diagnostic, not part of `npm run bench`: what a hub send costs the all-in-one process, warm, for two
+// variants side by side. Two platforms (spec/http/hub/fixtures/hub-platform.ts, each on its own data
+// directory) post to one receiver; each is warmed with HUB_AB_WARM sends, then rounds of HUB_AB_PER sends
+// (16 keep-alive loops, until every webhook arrived) alternate between them, A B B A A B …, so that the
+// machine's drift falls on both. Per round: sends/s and the server's CPU per send (/proc utime + stime, every
+// thread of the process). The medians are the comparison; a difference smaller than the rounds' spread is
+// none.
+// Variants are environment overrides, as JSON: HUB_AB_A='{}' HUB_AB_B='{"SOME_SETTING":"1"}'; a key FLAGS
+// gives node flags (e.g. {"FLAGS":"--no-opt"}).
+// Run: node --import tsx spec/bench/hub-ab.ts
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { spawnBenchServer } from './bench-server.ts';
+
+const WARM = Number(process.env.HUB_AB_WARM ?? 4000);
+const PER = Number(process.env.HUB_AB_PER ?? 1000);
+const ROUNDS = Number(process.env.HUB_AB_ROUNDS ?? 8);
+const CONCURRENCY = 16;
+const fixture = path.join(import.meta.dirname, '..', 'http', 'hub', 'fixtures', 'hub-platform.ts');
+
+type Round = { rate: number; cpuPerSend: number };
+type Platform = { name: string; dir: string; server: Awaited<ReturnType<typeof spawnBenchServer<{ url: string; token: string }>>> };
+
+let seq = 0;
+const sendBody = (requestId: string) =>
+  JSON.stringify({
+    RequestId: requestId,
+    NotificationCode: 'bench-notice',
+    Payload: { amount: 120 + (seq % 50), policyNo: `P-${seq}`, customer: { id: `C-${seq % 997}`, name: 'Jane Roe', email: `jane${seq % 997}@example.com` } },
+  });
+
+/** CPU time of a process so far, in µs (utime + stime, clock ticks of 10 ms) */
+const cpuMicros = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+};
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+const arrived = new Set<string>();
+const waiters = new Set<() => void>();
+const receiver = createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('end', () => {
+    arrived.add((JSON.parse(Buffer.concat(chunks).toString('utf8')) as { RequestId: string }).RequestId);
+    res.statusCode = 202;
+    res.end('{"Accepted":true}');
+    for (const wake of waiters) wake();
+  });
+});
+await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/notify`;
+
+const allArrived = (ids: string[]) =>
+  new Promise<void>((resolve) => {
+    const check = () => {
+      if (!ids.every((id) => arrived.has(id))) return;
+      waiters.delete(check);
+      resolve();
+    };
+    waiters.add(check);
+    check();
+  });
+
+async function round(p: Platform, sends: number): Promise<Round> {
+  const { url, token } = p.server.ready;
+  const ids: string[] = [];
+  let next = 0;
+  const cpu0 = cpuMicros(p.server.pid);
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < sends) {
+        next++;
+        const id = `ab-${p.name}-${++seq}`;
+        ids.push(id);
+        const res = await fetch(`${url}/comm/v1/notifications/send`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: sendBody(id) });
+        const body = await res.text();
+        if (res.status !== 201) throw new Error(`send answered ${res.status}: ${body}`);
+      }
+    }),
+  );
+  await allArrived(ids);
+  const ms = performance.now() - t0;
+  return { rate: (sends * 1000) / ms, cpuPerSend: (cpuMicros(p.server.pid) - cpu0) / sends };
+}
+
+const platforms: Platform[] = [];
+try {
+  for (const name of ['A', 'B']) {
+    const env = JSON.parse(process.env[`HUB_AB_${name}`] ?? '{}') as Record<string, string>;
+    const dir = mkdtempSync(path.join(tmpdir(), `hub-ab-${name}-`));
+    const server = await spawnBenchServer<{ url: string; token: string }>([fixture, dir, receiverUrl, '--setup'], `hub platform ${name}`, {
+      env: { ...process.env, ...env },
+      ...(env.FLAGS !== undefined && { nodeFlags: env.FLAGS.split(' ') }),
+    });
+    platforms.push({ name, dir, server });
+  }
+  for (const p of platforms) await round(p, WARM);
+  const rounds = new Map<string, Round[]>(platforms.map((p) => [p.name, []]));
+  for (let i = 0; i < ROUNDS; i++) for (const p of i % 2 === 0 ? platforms : [...platforms].reverse()) rounds.get(p.name)!.push(await round(p, PER));
+  console.log(`hub A/B, all in one process: ${WARM} warm-up sends each, then ${ROUNDS} rounds of ${PER} alternated (${CONCURRENCY} loops)`);
+  for (const [name, rs] of rounds) {
+    const each = rs.map((r) => `${r.rate.toFixed(0)}/s ${r.cpuPerSend.toFixed(0)} µs`).join(', ');
+    console.log(`${name}: median ${median(rs.map((r) => r.rate)).toFixed(0)} sends/s, ${median(rs.map((r) => r.cpuPerSend)).toFixed(0)} µs of CPU per send | rounds: ${each}`);
+  }
+} finally {
+  for (const p of platforms) {
+    await p.server.stop();
+    rmSync(p.dir, { recursive: true, force: true });
+  }
+  receiver.closeAllConnections();
+  receiver.close();
+}
