@@ -58,7 +58,19 @@ export const CALLBACK_PATH = '/comm/v1/callbacks/receipt';
 
 /** a notification's state at a revision, with what its appends carry on (tenant, correlation, causation) */
 export type LoadedNotification = { state: Extract<NotificationState, { status: 'accepted' }>; revision: number; tenant: string; correlationId?: string; causationId?: string; actor?: string };
-type Loaded = LoadedNotification;
+
+/** a notification's state at `revision`, its appends carrying on from its first event (the acceptance) */
+export const loadedNotification = (
+  state: LoadedNotification['state'],
+  revision: number,
+  first: { id: string; metadata: { tenant: string; correlationId?: string } },
+): LoadedNotification => ({
+  state,
+  revision,
+  tenant: first.metadata.tenant,
+  ...(first.metadata.correlationId !== undefined && { correlationId: first.metadata.correlationId }),
+  causationId: first.id,
+});
 
 /** an operator's manual retry (commands/hub/operator.commands.ts): one MANUAL attempt, deduplicated by commandId */
 export type ManualAttempt = { Reason: string; commandId: string; actor: string; correlationId?: string };
@@ -71,21 +83,14 @@ export function createDispatchProcess(deps: DispatchDeps) {
   const now = () => clock.now().toISOString();
   const callbackUrl = `${deps.publicBaseUrl.replace(/\/+$/, '')}${CALLBACK_PATH}`;
 
-  async function load(stream: string): Promise<Loaded | null> {
+  async function load(stream: string): Promise<LoadedNotification | null> {
     const events = await eventStore.readStream(stream);
     const state = fold(notificationDecider, events as unknown as NotificationEvent[]);
     if (state.status !== 'accepted') return null;
-    const first = events[0]!;
-    return {
-      state,
-      revision: events.length - 1,
-      tenant: first.metadata.tenant,
-      ...(first.metadata.correlationId !== undefined && { correlationId: first.metadata.correlationId }),
-      causationId: first.id,
-    };
+    return loadedNotification(state, events.length - 1, events[0]!);
   }
 
-  const context = (l: Loaded) => ({
+  const context = (l: LoadedNotification) => ({
     tenant: l.tenant,
     actor: l.actor ?? 'system:hub-dispatch',
     ...(l.correlationId !== undefined && { correlationId: l.correlationId }),
@@ -93,7 +98,7 @@ export function createDispatchProcess(deps: DispatchDeps) {
   });
 
   /** on the state just read, with its revision: another worker writing first makes this Raced */
-  async function applyOn(stream: string, l: Loaded, command: NotificationCommand | NotificationCommand[], commandId: string) {
+  async function applyOn(stream: string, l: LoadedNotification, command: NotificationCommand | NotificationCommand[], commandId: string) {
     try {
       return await decide({ stream, command, commandId, now: now(), context: context(l), from: { state: l.state, revision: l.revision } });
     } catch (err) {
@@ -103,10 +108,10 @@ export function createDispatchProcess(deps: DispatchDeps) {
   }
 
   /** read, decide, retry on a conflict: an outcome must be recorded whatever came in meanwhile */
-  const applyFresh = (stream: string, l: Loaded, command: NotificationCommand | NotificationCommand[], commandId: string) =>
+  const applyFresh = (stream: string, l: LoadedNotification, command: NotificationCommand | NotificationCommand[], commandId: string) =>
     decide({ stream, command, commandId, now: now(), context: context(l) });
 
-  async function attempt(stream: string, l: Loaded, m: Message, manual?: ManualAttempt): Promise<DispatchStep> {
+  async function attempt(stream: string, l: LoadedNotification, m: Message, manual?: ManualAttempt): Promise<DispatchStep> {
     const tenant = l.tenant;
     const n = l.state.notification;
     const snapshot = await deps.snapshots.get(tenant, n.SnapshotId);
@@ -161,7 +166,7 @@ export function createDispatchProcess(deps: DispatchDeps) {
     let after;
     try {
       // usually nothing came in during the call: decide on the state we left
-      after = await applyOn(stream, { ...l, state: started.state as Loaded['state'], revision: started.revision }, record, `outcome/${ids.AttemptId}`);
+      after = await applyOn(stream, { ...l, state: started.state as LoadedNotification['state'], revision: started.revision }, record, `outcome/${ids.AttemptId}`);
     } catch (err) {
       if (!(err instanceof Raced)) throw err;
       // a receipt (or another writer) came first: decide on what the stream says now
@@ -176,7 +181,7 @@ export function createDispatchProcess(deps: DispatchDeps) {
    * expiry: null when the attempt may start (its quota slot, if any, is reserved); else what was recorded
    * instead (SUPPRESSED with the reason, the due time moved by quiet hours, EXPIRED), never an attempt.
    */
-  async function gateDenies(stream: string, l: Loaded, m: Message, at: string): Promise<DispatchStep | null> {
+  async function gateDenies(stream: string, l: LoadedNotification, m: Message, at: string): Promise<DispatchStep | null> {
     const d = await deps.gate!.claim({ tenant: l.tenant, state: l.state, message: m, now: at, kind: 'AUTO' });
     switch (d.verdict) {
       case 'PASS':
@@ -197,7 +202,7 @@ export function createDispatchProcess(deps: DispatchDeps) {
   }
 
   /** records the message's expiry and gives its quota slot back */
-  async function expire(stream: string, l: Loaded, m: Message, at: string): Promise<'expired'> {
+  async function expire(stream: string, l: LoadedNotification, m: Message, at: string): Promise<'expired'> {
     const r = await applyOn(stream, l, { type: 'Expire', MessageId: m.MessageId, now: at }, `expire/${m.MessageId}`);
     await settleQuota(l.tenant, r.state, m.MessageId);
     return 'expired';

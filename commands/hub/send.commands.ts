@@ -15,7 +15,7 @@ import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { commandHandler, type CommandContext } from '../core/command-handler.ts';
 import { derivedId } from '../core/event-id.ts';
 import type { ConfigCommands } from './config.commands.ts';
-import type { LoadedNotification } from './dispatch.process.ts';
+import { loadedNotification, type LoadedNotification } from './dispatch.process.ts';
 import { numberSetting, SETTING, type HubSettings } from './hub.contracts.ts';
 import type { Snapshots } from './snapshots.ts';
 
@@ -198,15 +198,9 @@ export function createSender(deps: SenderDeps) {
       from: 'new',
     });
     if (r.duplicate === true) return replay(r.state, p.hash);
-    if (deps.afterAccept !== undefined && r.state.status === 'accepted') {
-      const accepted: LoadedNotification = {
-        state: r.state,
-        revision: r.revision,
-        tenant,
-        ...(ctx.correlationId !== undefined && { correlationId: ctx.correlationId }),
-        ...(r.events[0] !== undefined && { causationId: r.events[0].id }),
-      };
-      deps.afterAccept(p.stream, p.messages.filter((m) => m.State === 'PLANNED').map((m) => m.MessageId), accepted);
+    const first = r.events[0];
+    if (deps.afterAccept !== undefined && r.state.status === 'accepted' && first !== undefined) {
+      deps.afterAccept(p.stream, p.messages.filter((m) => m.State === 'PLANNED').map((m) => m.MessageId), loadedNotification(r.state, r.revision, first));
     }
     return { status: 201, acknowledgement: p.acknowledgement };
   }

@@ -10,7 +10,7 @@ import {
   MongoTopologyClosedError,
   type ClientSession,
 } from 'mongodb';
-import { compareForSort } from '../core/query/index.ts';
+import { compareForSort, validateUpdateLimit } from '../core/query/index.ts';
 import { checkSpec } from '../core/collection-spec.ts';
 import type {
   Collection,
@@ -151,6 +151,36 @@ export function createMongoReadStore(options: MongoReadStoreOptions): ReadStore 
         const cursor = coll.find(q.filter, { sort: q.sort, skip: q.skip, limit: q.limit, ...opts });
         return (await cursor.toArray()).map((d) => fromMongoDoc<T>(d));
       });
+    // MongoDB updates one document atomically at a time: one findOneAndUpdate per document, each leaving out
+    // the ones already taken (an update that keeps a document matching would take it again)
+    const findManyAndUpdate: Collection<T>['findManyAndUpdate'] = (filter, update, options) =>
+      run(
+        session,
+        () => {
+          const { limit } = options;
+          validateUpdateLimit(limit);
+          const first = toMongoFilter(filter); // a bad filter fails here, whatever the server's state
+          const filterWithout = (ids: string[]) => (ids.length === 0 ? first : toMongoFilter({ $and: [filter, { id: { $nin: ids } }] }));
+          return { limit, update: toMongoUpdate(update), sort: toMongoSort(options.sort), filterWithout };
+        },
+        async (q, opts) => {
+          const taken: T[] = [];
+          while (taken.length < q.limit) {
+            let stored;
+            try {
+              stored = await coll.findOneAndUpdate(q.filterWithout(taken.map((d) => d.id)), q.update, { sort: q.sort, returnDocument: 'after', ...opts });
+            } catch (e) {
+              // the documents already updated are the caller's (a lease taken): answered, not lost until
+              // their lease runs out; the failure shows again on the next call
+              if (taken.length > 0 && opts.session === undefined) return taken;
+              throw e;
+            }
+            if (!stored) break;
+            taken.push(fromMongoDoc<T>(stored));
+          }
+          return taken;
+        },
+      );
     return {
       get: (id) =>
         run(session, () => id, async (_id, opts) => {
@@ -190,49 +220,8 @@ export function createMongoReadStore(options: MongoReadStoreOptions): ReadStore 
               .sort((a, b) => b.count - a.count || compareForSort(a.key, b.key));
           },
         ),
-      findOneAndUpdate: (filter, update, options) =>
-        run(
-          session,
-          () => ({ filter: toMongoFilter(filter), update: toMongoUpdate(update), sort: toMongoSort(options?.sort) }),
-          async (q, opts) => {
-            const stored = await coll.findOneAndUpdate(q.filter, q.update, {
-              sort: q.sort,
-              returnDocument: 'after',
-              ...opts,
-            });
-            return stored ? fromMongoDoc<T>(stored) : null;
-          },
-        ),
-      // MongoDB updates one document atomically at a time: one findOneAndUpdate per document, each leaving
-      // out the ones already taken (an update that keeps a document matching would take it again)
-      findManyAndUpdate: (filter, update, options) =>
-        run(
-          session,
-          () => {
-            const { limit } = options;
-            if (!Number.isInteger(limit) || limit < 1) throw new Error(`read store: findManyAndUpdate needs a whole limit of at least 1, got ${String(limit)}`);
-            const first = toMongoFilter(filter); // a bad filter fails here, whatever the server's state
-            const filterWithout = (ids: string[]) => (ids.length === 0 ? first : toMongoFilter({ $and: [filter, { id: { $nin: ids } }] }));
-            return { limit, update: toMongoUpdate(update), sort: toMongoSort(options.sort), filterWithout };
-          },
-          async (q, opts) => {
-            const taken: T[] = [];
-            while (taken.length < q.limit) {
-              let stored;
-              try {
-                stored = await coll.findOneAndUpdate(q.filterWithout(taken.map((d) => d.id)), q.update, { sort: q.sort, returnDocument: 'after', ...opts });
-              } catch (e) {
-                // the documents already updated are the caller's (a lease taken): answered, not lost until
-                // their lease runs out; the failure shows again on the next call
-                if (taken.length > 0 && opts.session === undefined) return taken;
-                throw e;
-              }
-              if (!stored) break;
-              taken.push(fromMongoDoc<T>(stored));
-            }
-            return taken;
-          },
-        ),
+      findOneAndUpdate: async (filter, update, options) => (await findManyAndUpdate(filter, update, { ...options, limit: 1 }))[0] ?? null,
+      findManyAndUpdate,
     };
   }
 

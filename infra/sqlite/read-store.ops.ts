@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { applyUpdate, compareForSort, isPlainObject, validateFilter, validateUpdate } from '../core/query/index.ts';
+import { applyUpdate, compareForSort, isPlainObject, validateFilter, validateUpdate, validateUpdateLimit } from '../core/query/index.ts';
 import type { CollectionSpec, Doc, Filter, FindOptions, Sort, Update } from '../core/read-store.port.ts';
 import { checkSpec } from '../core/collection-spec.ts';
 import {
@@ -240,7 +240,7 @@ export function findManyAndUpdate<T extends Doc>(
 ): T[] {
   validateFilter(filter);
   validateUpdate(update);
-  if (!Number.isInteger(limit) || limit < 1) throw new Error(`read store: findManyAndUpdate needs a whole limit of at least 1, got ${String(limit)}`);
+  validateUpdateLimit(limit);
   const table = tableOf(collection);
   return orEmpty(() => {
     const probe = selectSql(collection, 'doc', filter, c.indexed(collection), { sort, limit: 1 });

@@ -12,7 +12,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { benchToken } from './audit-seed.ts';
 import { spawnBenchServer } from './bench-server.ts';
-import { perSecond, printRow, warmUp, warmUpText } from './report.ts';
+import { closedLoops, perSecond, printRow, warmUp, warmUpText } from './report.ts';
 
 const RECORDS = Number(process.env.BENCH_AUDIT_RECORDS ?? 1_000_000);
 const SECONDS = Number(process.env.BENCH_AUDIT_SECONDS ?? 5);
@@ -99,17 +99,9 @@ async function writes(server: Ready): Promise<{ rate: number; p50: number; p99: 
     if (r.status !== 200) throw new Error(`log/sync answered ${r.status}: ${r.text}`);
     return performance.now() - started;
   };
-  const loops = async (seconds: number) => {
-    const latencies: number[] = [];
-    const until = performance.now() + seconds * 1000;
-    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-      while (performance.now() < until) latencies.push(await one());
-    }));
-    return latencies;
-  };
-  await warmUp(() => loops(1));
+  await warmUp(() => closedLoops(CONCURRENCY, 1, one));
   const t0 = performance.now();
-  const latencies = await loops(SECONDS);
+  const latencies = await closedLoops(CONCURRENCY, SECONDS, one);
   const ms = performance.now() - t0;
   latencies.sort((a, b) => a - b);
   return { rate: perSecond(latencies.length, ms), p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), count: latencies.length };

@@ -5,7 +5,7 @@
 // Run alone: node --import tsx -e "import('./spec/bench/bridge.bench.ts').then(m => m.bridgeBench())"
 import { cpus } from 'node:os';
 import path from 'node:path';
-import { perSecond, printRow, warmUp, warmUpText } from './report.ts';
+import { closedLoops, perSecond, printRow, warmUp, warmUpText } from './report.ts';
 import { spawnBenchServer } from './bench-server.ts';
 
 const CONCURRENCY = Number(process.env.BENCH_BRIDGE_CONCURRENCY ?? 16);
@@ -48,19 +48,9 @@ async function load(url: string, token: string): Promise<{ rate: number; p50: nu
     if (res.status !== 200) throw new Error(`putEvent answered ${res.status}: ${body}`);
     return performance.now() - started;
   };
-  const loops = async (seconds: number) => {
-    const latencies: number[] = [];
-    const until = performance.now() + seconds * 1000;
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (performance.now() < until) latencies.push(await one());
-      }),
-    );
-    return latencies;
-  };
-  await warmUp(() => loops(1));
+  await warmUp(() => closedLoops(CONCURRENCY, 1, one));
   const start = performance.now();
-  const latencies = await loops(SECONDS);
+  const latencies = await closedLoops(CONCURRENCY, SECONDS, one);
   const ms = performance.now() - start;
   latencies.sort((a, b) => a - b);
   return { rate: perSecond(latencies.length, ms), p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), count: latencies.length };

@@ -17,6 +17,7 @@ import type { AddressInfo } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { deliveryIdFor } from '../../commands/bridge/delivery.scheduler.ts';
+import { createArrivals } from './arrivals.ts';
 import { perSecond, printRow, warmUp, warmUpText } from './report.ts';
 import { spawnBenchServer } from './bench-server.ts';
 
@@ -83,30 +84,19 @@ async function drive(count: number, load: Load, send: (i: number) => Promise<str
 export async function deliveryBench(): Promise<void> {
   console.log(`\n## bridge delivery end to end (machine: ${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version})`);
   // the receiver: first arrival time per delivery id (the bridge) or per request id (the direct loop)
-  const arrivals = new Map<string, number>();
-  const waiters = new Set<() => void>();
+  const arrivals = createArrivals();
   const receiver = createServer((req, res) => {
     const id = String(req.headers['x-delivery-id'] ?? req.headers['x-request-id']);
-    if (!arrivals.has(id)) arrivals.set(id, performance.now());
+    arrivals.note(id);
     req.resume();
     req.on('end', () => {
       res.statusCode = 200;
       res.end('{"ok":true}');
-      for (const w of waiters) w();
     });
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-  const arrived = (ids: string[]) =>
-    new Promise<Map<string, number>>((resolve) => {
-      const check = () => {
-        if (!ids.every((id) => arrivals.has(id))) return;
-        waiters.delete(check);
-        resolve(arrivals);
-      };
-      waiters.add(check);
-      check();
-    });
+  const { arrived } = arrivals;
 
   // ---- the floor: POST straight to the receiver ----
   const direct = (count: number, load: Load) =>

@@ -9,11 +9,10 @@
 // gives node flags (e.g. {"FLAGS":"--no-opt"}).
 // Run: node --import tsx spec/bench/hub-ab.ts
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnBenchServer } from './bench-server.ts';
+import { sendBody, startWebhookReceiver } from './hub-load.ts';
 
 const WARM = Number(process.env.HUB_AB_WARM ?? 4000);
 const PER = Number(process.env.HUB_AB_PER ?? 1000);
@@ -25,12 +24,6 @@ type Round = { rate: number; cpuPerSend: number };
 type Platform = { name: string; dir: string; server: Awaited<ReturnType<typeof spawnBenchServer<{ url: string; token: string }>>> };
 
 let seq = 0;
-const sendBody = (requestId: string) =>
-  JSON.stringify({
-    RequestId: requestId,
-    NotificationCode: 'bench-notice',
-    Payload: { amount: 120 + (seq % 50), policyNo: `P-${seq}`, customer: { id: `C-${seq % 997}`, name: 'Jane Roe', email: `jane${seq % 997}@example.com` } },
-  });
 
 /** CPU time of a process so far, in µs (utime + stime, clock ticks of 10 ms) */
 const cpuMicros = (pid: number) => {
@@ -39,31 +32,7 @@ const cpuMicros = (pid: number) => {
 };
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-const arrived = new Set<string>();
-const waiters = new Set<() => void>();
-const receiver = createServer((req, res) => {
-  const chunks: Buffer[] = [];
-  req.on('data', (c: Buffer) => chunks.push(c));
-  req.on('end', () => {
-    arrived.add((JSON.parse(Buffer.concat(chunks).toString('utf8')) as { RequestId: string }).RequestId);
-    res.statusCode = 202;
-    res.end('{"Accepted":true}');
-    for (const wake of waiters) wake();
-  });
-});
-await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/notify`;
-
-const allArrived = (ids: string[]) =>
-  new Promise<void>((resolve) => {
-    const check = () => {
-      if (!ids.every((id) => arrived.has(id))) return;
-      waiters.delete(check);
-      resolve();
-    };
-    waiters.add(check);
-    check();
-  });
+const receiver = await startWebhookReceiver();
 
 async function round(p: Platform, sends: number): Promise<Round> {
   const { url, token } = p.server.ready;
@@ -83,7 +52,7 @@ async function round(p: Platform, sends: number): Promise<Round> {
       }
     }),
   );
-  await allArrived(ids);
+  await receiver.arrived(ids);
   const ms = performance.now() - t0;
   return { rate: (sends * 1000) / ms, cpuPerSend: (cpuMicros(p.server.pid) - cpu0) / sends };
 }
@@ -93,7 +62,7 @@ try {
   for (const name of ['A', 'B']) {
     const env = JSON.parse(process.env[`HUB_AB_${name}`] ?? '{}') as Record<string, string>;
     const dir = mkdtempSync(path.join(tmpdir(), `hub-ab-${name}-`));
-    const server = await spawnBenchServer<{ url: string; token: string }>([fixture, dir, receiverUrl, '--setup'], `hub platform ${name}`, {
+    const server = await spawnBenchServer<{ url: string; token: string }>([fixture, dir, receiver.url, '--setup'], `hub platform ${name}`, {
       env: { ...process.env, ...env },
       ...(env.FLAGS !== undefined && { nodeFlags: env.FLAGS.split(' ') }),
     });
@@ -112,6 +81,5 @@ try {
     await p.server.stop();
     rmSync(p.dir, { recursive: true, force: true });
   }
-  receiver.closeAllConnections();
-  receiver.close();
+  await receiver.close();
 }

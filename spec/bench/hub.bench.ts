@@ -9,11 +9,10 @@
 // load and hosts the receiver, so both timestamps come from one clock.
 // Run alone: node --import tsx spec/bench/hub.bench.ts
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnBenchServer } from './bench-server.ts';
+import { sendBody, startWebhookReceiver } from './hub-load.ts';
 import { perSecond, printRow, warmUp, warmUpText } from './report.ts';
 
 const SENDS = Number(process.env.BENCH_HUB_SENDS ?? 2000);
@@ -22,18 +21,11 @@ const WARMUP_ROUND = 200;
 const CONCURRENCY = Number(process.env.BENCH_HUB_CONCURRENCY ?? 16);
 const RATE = Number(process.env.BENCH_HUB_RATE ?? 50);
 const PACED = Number(process.env.BENCH_HUB_PACED ?? 500);
-const CODE = 'bench-notice';
 const fixture = path.join(import.meta.dirname, '..', 'http', 'hub', 'fixtures', 'hub-platform.ts');
 
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 
 let seq = 0;
-const sendBody = (requestId: string) =>
-  JSON.stringify({
-    RequestId: requestId,
-    NotificationCode: CODE,
-    Payload: { amount: 120 + (seq % 50), policyNo: `P-${seq}`, customer: { id: `C-${seq % 997}`, name: 'Jane Roe', email: `jane${seq % 997}@example.com` } },
-  });
 
 type Load = { kind: 'closed'; concurrency: number } | { kind: 'paced'; perSecond: number };
 type Figures = { rate: number; p50: number; p99: number };
@@ -68,32 +60,9 @@ async function drive(count: number, load: Load, send: (i: number) => Promise<str
 
 export async function hubBench(): Promise<void> {
   console.log(`\n## notification hub end to end (machine: ${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version})`);
-  const arrivals = new Map<string, number>();
-  const waiters = new Set<() => void>();
-  const receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const direct = req.headers['x-request-id'];
-      const id = typeof direct === 'string' ? direct : (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { RequestId: string }).RequestId;
-      if (!arrivals.has(id)) arrivals.set(id, performance.now());
-      res.statusCode = 202;
-      res.end('{"Accepted":true}');
-      for (const w of waiters) w();
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-  const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/notify`;
-  const arrived = (ids: string[]) =>
-    new Promise<Map<string, number>>((resolve) => {
-      const check = () => {
-        if (!ids.every((id) => arrivals.has(id))) return;
-        waiters.delete(check);
-        resolve(arrivals);
-      };
-      waiters.add(check);
-      check();
-    });
+  const receiver = await startWebhookReceiver();
+  const { arrived } = receiver;
+  const receiverUrl = receiver.url;
 
   // ---- the floor: POST straight to the receiver, a body of the same size ----
   const direct = (count: number, load: Load) =>
@@ -141,8 +110,7 @@ export async function hubBench(): Promise<void> {
     all = await measure([[]]);
     split = await measure([['--api'], ['--workers'], ['--workers']]);
   } finally {
-    receiver.closeAllConnections();
-    await new Promise((r) => receiver.close(r));
+    await receiver.close();
   }
 
   const common = 'SQLite stores, defaults (HUB_DISPATCH_CONCURRENCY 16); one definition, one CONTEXT rule, a REST_WEBHOOK service (ACCEPTANCE_ONLY, signed, platform tenant token); the receiver (in the load generator) answers 202 at once';

@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { cpus } from 'node:os';
-import { perSecond, printRow, warmUp, warmUpText } from './report.ts';
+import { closedLoops, perSecond, printRow, warmUp, warmUpText } from './report.ts';
 import { spawnBenchServer } from './bench-server.ts';
 
 const CONCURRENCY = Number(process.env.BENCH_IDENTITY_CONCURRENCY ?? 16);
@@ -22,22 +22,9 @@ const basic = (id: string, secret: string) => {
 
 /** `CONCURRENCY` loops calling `one` for SECONDS; every answer must pass `one`'s own check. */
 async function load(one: () => Promise<void>): Promise<number> {
-  const loops = async (seconds: number) => {
-    let count = 0;
-    const until = performance.now() + seconds * 1000;
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (performance.now() < until) {
-          await one();
-          count++;
-        }
-      }),
-    );
-    return count;
-  };
-  await warmUp(() => loops(1));
+  await warmUp(() => closedLoops(CONCURRENCY, 1, one));
   const start = performance.now();
-  const count = await loops(SECONDS);
+  const count = (await closedLoops(CONCURRENCY, SECONDS, one)).length;
   return perSecond(count, performance.now() - start);
 }
 

@@ -22,6 +22,18 @@ export const perSecond = (count: number, ms: number) => (count * 1000) / ms;
  */
 export const WARMUP_SECONDS = Math.max(0, Number(process.env.BENCH_WARMUP_SECONDS ?? 8) || 0);
 
+/** `concurrency` loops each calling `one` again until `seconds` have passed; every answer, in the order they came */
+export async function closedLoops<R>(concurrency: number, seconds: number, one: () => Promise<R>): Promise<R[]> {
+  const answers: R[] = [];
+  const until = performance.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < until) answers.push(await one());
+    }),
+  );
+  return answers;
+}
+
 /** runs `round` (a slice of the measured load) again and again until `seconds` have passed; nothing when 0 */
 export async function warmUp(round: () => Promise<unknown>, seconds = WARMUP_SECONDS): Promise<void> {
   const until = performance.now() + seconds * 1000;

@@ -12,4 +12,4 @@ export { normalizeFilter } from './filter.normalize.ts';
 export { validateFilter } from './filter.validate.ts';
 export { compareForSort } from './sort.compare.ts';
 export { applyUpdate } from './update.apply.ts';
-export { validateUpdate } from './update.validate.ts';
+export { validateUpdate, validateUpdateLimit } from './update.validate.ts';
