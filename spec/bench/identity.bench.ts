@@ -1,12 +1,14 @@
 // `npm run bench` (section "identity"): client_credentials tokens/s over HTTP and token validations/s,
 // each beside the same flow on oidc-provider 9 (panva's certified provider) configured equivalently, on
 // the same machine in the same run. Each server runs in its own process; this process only generates load.
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import { cpus } from 'node:os';
 import { closedLoops, perSecond, printRow, warmUp, warmUpText } from './report.ts';
 import { spawnBenchServer } from './bench-server.ts';
 
+const execFileAsync = promisify(execFile);
 const CONCURRENCY = Number(process.env.BENCH_IDENTITY_CONCURRENCY ?? 16);
 const SECONDS = Number(process.env.BENCH_IDENTITY_SECONDS ?? 5);
 
@@ -74,9 +76,12 @@ export async function identityBench(): Promise<void> {
       setup: `${CONCURRENCY} concurrent keep-alive loops for ${SECONDS} s ${warmUpText()}; each server in its own process. Neither writes anything per JWT access token: ours stays revocable by its jti (the revocation list holds what was revoked), oidc-provider keeps nothing (in-memory adapter). Ours serves client, tenant and secret checks from the directory in memory (fed by the log reader), after one O(1) query for the log's head that proves memory is not behind; the RS256 signature runs on node:crypto's thread pool`,
     });
     printGoal('client_credentials tokens/s vs oidc-provider', oursCc / theirsCc, CC_GOAL);
-    // what one token costs, counted (not timed): its own process, the servers are idle meanwhile
+    // what one token costs, counted (not timed): its own process, the servers are idle meanwhile. Not
+    // execFileSync: with the event loop blocked, a keep-alive socket the servers close meanwhile is not seen
+    // closing, and the next request went out on it ("other side closed")
+    const cost = await execFileAsync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'identity-cost.ts'), '200'], { encoding: 'utf8' });
     console.log(
-      execFileSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'identity-cost.ts'), '200'], { encoding: 'utf8' })
+      cost.stdout
         .trim()
         .split('\n')
         .map((l) => `    ${l}`)
