@@ -12,6 +12,11 @@ export type Config = {
   publicBaseUrl: string;
   esdbUrl: string | undefined;
   mongodbUrl: string | undefined;
+  /**
+   * SQLITE_CHECKPOINT_MS: how often a worker thread checkpoints each embedded store's WAL (0: SQLite does it
+   * in the writing thread, inside the commit that crosses 10,000 pages)
+   */
+  sqliteCheckpointMs: number;
   mongodbDatabase: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** projection lag (in positions) above which /health/ready answers 503 */
@@ -217,6 +222,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     esdbUrl,
     mongodbUrl,
     mongodbDatabase: env.MONGODB_DATABASE || 'platform',
+    sqliteCheckpointMs: int('SQLITE_CHECKPOINT_MS', 2000, 0, 600_000),
     logLevel,
     readyMaxLag: int('READY_MAX_LAG', 10_000, 0, Number.MAX_SAFE_INTEGER),
     shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),

@@ -20,6 +20,7 @@ import { resilientPages } from '../core/resilient-pages.ts';
 import { resilientSubscription } from '../core/resilient-subscription.ts';
 import { createChangeSignal } from './event-store.changes.ts';
 import { createOwnCommits } from './event-store.own-commits.ts';
+import { AUTOCHECKPOINT, backgroundCheckpoints } from './wal-checkpointer.ts';
 import { StoreUnavailableError, WrongExpectedRevisionError } from '../core/store-errors.ts';
 
 export type SqliteEventStoreOptions = {
@@ -32,6 +33,11 @@ export type SqliteEventStoreOptions = {
    * (`PRAGMA data_version`: one cheap call per store instance, whatever the number of readers); default 2 ms (idle, ~500 probes a second of a few µs each)
    */
   probeIntervalMs?: number;
+  /**
+   * > 0: the WAL is checkpointed every that many ms by a worker thread (wal-checkpointer.ts), never by
+   * the appending thread; 0 or unset: by SQLite inside the commit that crosses 10,000 pages
+   */
+  checkpointIntervalMs?: number;
 };
 
 export type SqliteEventStore = EventStore & {
@@ -103,9 +109,11 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
   // crash still loses nothing. An OS crash or power loss may lose the commits since the last checkpoint, as
   // before, but up to ten times as many of them; the read models (another file, checkpointed on its own)
   // may then be ahead of the log, and the embedded default is not the store for machines that lose power
-  // without warning: production runs on EventStoreDB and MongoDB (README "Production").
-  db.pragma('wal_autocheckpoint = 10000');
+  // without warning: production runs on EventStoreDB and MongoDB (README "Production"). With
+  // checkpointIntervalMs (the platform's default) a worker thread checkpoints instead, more often.
+  db.pragma(AUTOCHECKPOINT);
   db.exec(SCHEMA);
+  const checkpointer = backgroundCheckpoints(db, file, options.checkpointIntervalMs);
 
   // The current revision comes from the UNIQUE (stream, revision) index: max() with an equality on the
   // index prefix is one seek to the stream's last entry, constant time whatever the stream's length. A
@@ -420,6 +428,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
       closing.abort();
       changes.close();
       db.close();
+      await checkpointer?.stop();
     },
 
     interruptSubscriptions() {

@@ -1,6 +1,7 @@
 // A server for spec/bench/identity.bench.ts, run in its own process so that it has a core to itself and
 // the load generator does not share its event loop. `platform`: the whole identity service (startPlatform,
 // SQLite stores in a temp dir, seeded). `oidc-provider`: panva's provider configured equivalently.
+// `bare-sign`: the ceiling of a token endpoint on express with RS256 (a handler that only signs).
 // Prints one line `READY <json>` when it listens; stops on SIGTERM.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -86,7 +87,35 @@ if (kind === 'platform') {
   stops.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
   server.keepAliveTimeout = 65_000;
   console.log(`READY ${JSON.stringify({ url, clientSecret: BENCH_SECRET })}`);
+} else if (kind === 'bare-sign') {
+  // The ceiling of a client_credentials endpoint on express with RS256: express with the form parser and a
+  // handler that signs a JWT with the same claims as ours, the same way (node:crypto's sign with a callback
+  // on a KeyObject, libuv's pool) and answers it. No client authentication, no lookup, nothing checked.
+  const express = (await import('express')).default;
+  const { generateKeyPairSync, randomUUID, sign } = await import('node:crypto');
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(express.urlencoded({ extended: false }));
+  const b64 = (v: unknown) => Buffer.from(JSON.stringify(v), 'utf8').toString('base64url');
+  const header = b64({ alg: 'RS256', kid: 'bench-1', typ: 'JWT' });
+  const issuer = 'http://127.0.0.1/cas';
+  app.post('/token', (req, res) => {
+    const iat = Math.floor(Date.now() / 1000);
+    const scope = String((req.body as Record<string, unknown>).scope ?? '');
+    const input = `${header}.${b64({ iss: issuer, sub: 'bench', aud: issuer, exp: iat + 7200, iat, scope, client_id: 'bench', tenant: 'platform', jti: randomUUID() })}`;
+    sign('sha256', Buffer.from(input, 'utf8'), privateKey, (err, signature) => {
+      if (err) return void res.status(500).json({ error: 'server_error' });
+      res.set('cache-control', 'no-store').json({ access_token: `${input}.${signature.toString('base64url')}`, token_type: 'Bearer', expires_in: 7200, scope });
+    });
+  });
+  const server = createServer(app);
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  stops.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  console.log(`READY ${JSON.stringify({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, clientId: 'bench', clientSecret: BENCH_SECRET })}`);
 } else {
-  console.error('usage: identity-server.ts platform|oidc-provider');
+  console.error('usage: identity-server.ts platform|oidc-provider|bare-sign');
   process.exit(2);
 }
