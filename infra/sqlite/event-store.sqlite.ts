@@ -110,10 +110,11 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
   // before, but up to ten times as many of them; the read models (another file, checkpointed on its own)
   // may then be ahead of the log, and the embedded default is not the store for machines that lose power
   // without warning: production runs on EventStoreDB and MongoDB (README "Production"). With
-  // checkpointIntervalMs (the platform's default) a worker thread checkpoints instead, more often.
+  // checkpointIntervalMs (the platform's default) a worker thread checkpoints every few seconds besides, so
+  // this one only fires when writes never pause (wal-checkpointer.ts): it stays as the bound on the log.
   db.pragma(AUTOCHECKPOINT);
   db.exec(SCHEMA);
-  const checkpointer = backgroundCheckpoints(db, file, options.checkpointIntervalMs);
+  const checkpointer = backgroundCheckpoints(file, options.checkpointIntervalMs);
 
   // The current revision comes from the UNIQUE (stream, revision) index: max() with an equality on the
   // index prefix is one seek to the stream's last entry, constant time whatever the stream's length. A
@@ -143,6 +144,8 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
   const readAllStatements = new Map<string, Database.Statement<unknown[], EventRow>>();
 
   let closed = false;
+  /** a second close() waits for the checkpoint thread as the first does */
+  let closeDone: Promise<void> = Promise.resolve();
   const closing = new AbortController();
   let interruptEpoch = 0;
 
@@ -422,13 +425,14 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
       }
     },
 
-    async close() {
-      if (closed) return;
+    close() {
+      if (closed) return closeDone;
       closed = true;
       closing.abort();
       changes.close();
       db.close();
-      await checkpointer?.stop();
+      closeDone = checkpointer?.stop() ?? Promise.resolve();
+      return closeDone;
     },
 
     interruptSubscriptions() {

@@ -2,21 +2,21 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
 /**
- * Checkpoints one SQLite file's write-ahead log from a worker thread, so that the thread that writes never
- * does. With SQLite's automatic checkpoint the commit that crosses the threshold copies the WAL into the
+ * Checkpoints one SQLite file's write-ahead log from a worker thread, so that the thread that writes
+ * (almost) never has to. With SQLite's automatic checkpoint alone the commit that crosses the threshold copies the WAL into the
  * database file and fsyncs it before it returns: counted with `npm run bench`'s all-in-one putEvent load,
  * those commits took 5 ms and more and cost about 45 µs per request on the event loop (the log's file and
  * the read models' together, ~9 % of the request), and each stalled every request queued behind it.
  *
- * The store's own connection then runs with `wal_autocheckpoint = 0`, and this thread, with its own
- * connection, runs `PRAGMA wal_checkpoint(PASSIVE)` every `intervalMs`: PASSIVE copies what no reader
- * still needs and never waits for (or blocks) a writer or a reader, the same kind of checkpoint SQLite's
- * automatic one is. Several processes on one file each run one; a checkpoint already under way in
- * another connection answers SQLITE_BUSY and this one skips its turn. A checkpoint with nothing new to
- * copy reads the WAL index and returns.
+ * This thread, with its own connection, runs `PRAGMA wal_checkpoint(PASSIVE)` every `intervalMs`, long
+ * before the store's connection reaches its automatic checkpoint (which stays, as the bound on the log's
+ * size: see backgroundCheckpoints). PASSIVE copies what no reader still needs and never waits for (or blocks)
+ * a writer or a reader, the same kind of checkpoint SQLite's automatic one is. Several processes on one file
+ * each run one; one that finds another connection checkpointing skips its turn. A checkpoint with nothing
+ * new to copy reads the WAL index and returns.
  *
  * If the thread cannot open the file or a checkpoint fails otherwise, `onFailure` is called once and the
- * thread ends: the store turns its automatic checkpoint back on, so the WAL never grows without bound.
+ * thread ends; the store's automatic checkpoint goes on as it would without the thread.
  */
 export type WalCheckpointer = {
   /** one last checkpoint, then the thread's connection closes and the thread ends */
@@ -41,12 +41,19 @@ const fail = (e) => {
   parentPort.postMessage({ kind: 'failed', message: String((e && e.message) || e) });
   parentPort.close();
 };
+// A pass copies the frames committed before it began; a commit landing meanwhile leaves the log behind,
+// and only a log copied to its end lets the next writer start it over from the beginning. So passes follow
+// each other while each one ends behind (the later ones copy a few frames each), up to a handful.
 const checkpoint = () => {
   try {
-    db.pragma('wal_checkpoint(PASSIVE)');
+    for (let pass = 0; pass < 5; pass++) {
+      const [r] = db.pragma('wal_checkpoint(PASSIVE)');
+      if (!r || r.busy || r.log === r.checkpointed) break;
+    }
     return true;
   } catch (e) {
-    if (e && e.code === 'SQLITE_BUSY') return true; // another connection is checkpointing
+    // the file busy or locked for a moment (another connection recovering the WAL index): next turn
+    if (e && /^SQLITE_(BUSY|LOCKED|PROTOCOL)/.test(String(e.code))) return true;
     fail(e);
     return false;
   }
@@ -104,19 +111,20 @@ export function startWalCheckpointer(o: WalCheckpointerOptions): WalCheckpointer
 /** SQLite's automatic checkpoint as both stores set it (the event store says why 10,000 pages) */
 export const AUTOCHECKPOINT = 'wal_autocheckpoint = 10000';
 
-/**
- * Moves `db`'s checkpoints to a worker thread when `intervalMs` > 0 (and the database is a file): the
- * connection stops checkpointing, and gets its automatic checkpoint back if the thread fails.
- */
-export function backgroundCheckpoints(db: { open: boolean; pragma(s: string): unknown }, file: string, intervalMs: number | undefined): WalCheckpointer | undefined {
+
+/** A checkpoint thread for a store's file when `intervalMs` > 0 and the database is a file. */
+export function backgroundCheckpoints(file: string, intervalMs: number | undefined): WalCheckpointer | undefined {
   if (!intervalMs || file === '' || file === ':memory:') return undefined;
-  db.pragma('wal_autocheckpoint = 0');
+  // The connection keeps its own automatic checkpoint (AUTOCHECKPOINT). It counts the frames in the log, not
+  // the ones still to copy, and the log starts over from its beginning once a checkpoint has copied all of
+  // it: the thread's passes keep it short, so the connection's checkpoint fires only when the writes never
+  // pause long enough for a pass to catch up, and then finds little left to copy. It bounds the log's size
+  // (about 40 MB) whatever the thread does.
   return startWalCheckpointer({
     file,
     intervalMs,
     onFailure(message) {
-      if (db.open) db.pragma(AUTOCHECKPOINT);
-      process.emitWarning(`${file}: the WAL checkpoint thread stopped (${message}); checkpoints run in the writing thread again`);
+      process.emitWarning(`${file}: the WAL checkpoint thread stopped (${message}); SQLite's automatic checkpoint goes on alone`);
     },
   });
 }
