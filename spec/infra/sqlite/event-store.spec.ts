@@ -15,9 +15,10 @@ import { eventStoreContract } from '../../core/event-store.contract.ts';
 const root = await mkdtemp(join(tmpdir(), 'event-store-sqlite-'));
 const newFile = () => join(root, randomUUID(), 'events.sqlite'); // a missing folder: the store creates it
 
-eventStoreContract('event store contract on SQLite', async () => {
+// the second run checkpoints the WAL from a worker thread every 5 ms beside every test (wal-checkpointer.ts)
+for (const checkpointIntervalMs of [undefined, 5]) eventStoreContract(`event store contract on SQLite${checkpointIntervalMs ? ', WAL checkpointed by a worker thread' : ''}`, async () => {
   const file = newFile();
-  const store = createSqliteEventStore({ file, pollIntervalMs: 50 });
+  const store = createSqliteEventStore({ file, pollIntervalMs: 50, ...(checkpointIntervalMs && { checkpointIntervalMs }) });
   return {
     store,
     interrupt: () => store.interruptSubscriptions(),

@@ -14,10 +14,11 @@ import { indexedExpressions, selectSql, tableName } from '../../../infra/sqlite/
 import { createSqliteReadStore } from '../../../infra/sqlite/read-store.sqlite.ts';
 import { readStoreContract } from '../../core/read-store.contract.ts';
 
-readStoreContract('sqlite', async () => {
+// the second run checkpoints the WAL from a worker thread every 5 ms beside every test (wal-checkpointer.ts)
+for (const checkpointIntervalMs of [undefined, 5]) readStoreContract(`sqlite${checkpointIntervalMs ? ', WAL checkpointed by a worker thread' : ''}`, async () => {
   const dir = await mkdtemp(join(tmpdir(), 'read-store-'));
   // a folder that does not exist yet: the store creates it
-  const store = createSqliteReadStore({ file: join(dir, 'data', 'read-models.sqlite') });
+  const store = createSqliteReadStore({ file: join(dir, 'data', 'read-models.sqlite'), ...(checkpointIntervalMs && { checkpointIntervalMs }) });
   return {
     store,
     async cleanup() {

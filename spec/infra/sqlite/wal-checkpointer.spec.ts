@@ -11,38 +11,9 @@ import type { ReadStore } from '../../../infra/core/read-store.port.ts';
 import { createSqliteEventStore } from '../../../infra/sqlite/event-store.sqlite.ts';
 import { createSqliteReadStore } from '../../../infra/sqlite/read-store.sqlite.ts';
 import { backgroundCheckpoints, startWalCheckpointer } from '../../../infra/sqlite/wal-checkpointer.ts';
-import { eventStoreContract } from '../../core/event-store.contract.ts';
-import { readStoreContract } from '../../core/read-store.contract.ts';
 
 const root = await mkdtemp(join(tmpdir(), 'wal-checkpointer-'));
 const newFile = (name: string) => join(root, randomUUID(), name);
-
-// Both adapters' contract suites again, with a checkpoint thread running every 5 ms beside every test:
-// checkpoints copying the WAL while appends, transactions, subscriptions and reads go on change nothing.
-eventStoreContract('event store contract on SQLite, WAL checkpointed by a worker thread', async () => {
-  const file = newFile('events.sqlite');
-  const store = createSqliteEventStore({ file, pollIntervalMs: 50, checkpointIntervalMs: 5 });
-  return {
-    store,
-    interrupt: () => store.interruptSubscriptions(),
-    async cleanup() {
-      await store.close();
-      await rm(join(file, '..'), { recursive: true, force: true });
-    },
-  };
-});
-
-readStoreContract('sqlite, WAL checkpointed by a worker thread', async () => {
-  const file = newFile('read-models.sqlite');
-  const store = createSqliteReadStore({ file, checkpointIntervalMs: 5 });
-  return {
-    store,
-    async cleanup() {
-      await store.close();
-      await rm(join(file, '..'), { recursive: true, force: true });
-    },
-  };
-});
 
 const test = suite('WAL checkpoints on a worker thread');
 
