@@ -8,7 +8,7 @@ import { createHubHousekeeping } from '../hub/housekeeping.archive.ts';
 import { loadHubConfig } from '../hub/hub.config.ts';
 import { createHubSettings } from '../hub/hub-settings.ts';
 import { lazyConfigBox } from '../identity/config-box.ts';
-import { openStores } from '../stores.ts';
+import { openCommandStores } from '../stores.ts';
 import { EXIT, parse, UsageError, type CliCommand } from './cli-kit.ts';
 
 const int = (name: string, raw: string | undefined): number | undefined => {
@@ -72,7 +72,7 @@ uncertain outcome. Without --execute it is a dry run: it lists what it would rem
     const limit = int('limit', values.limit);
     const config = loadConfig(io.env);
     const hub = loadHubConfig(io.env, config);
-    const stores = await openStores(config);
+    const stores = await openCommandStores(config);
     try {
       const settings = createHubSettings({
         configCenter: createConfigCenter({ eventStore: stores.eventStore, box: lazyConfigBox(config) }),

@@ -1,12 +1,12 @@
 import { loadConfig } from '../core/config.ts';
-import { openStores } from '../stores.ts';
+import { openCommandStores } from '../stores.ts';
 import { parse, UsageError, type CliCommand, type CliIo } from './cli-kit.ts';
 import { keysRotate } from './keys.ts';
 import { keysRotateConfig } from './rotate-config.ts';
 
-const withStores = async (io: CliIo, f: (o: { eventStore: Awaited<ReturnType<typeof openStores>>['eventStore']; config: ReturnType<typeof loadConfig> }) => Promise<number>) => {
+const withStores = async (io: CliIo, f: (o: { eventStore: Awaited<ReturnType<typeof openCommandStores>>['eventStore']; config: ReturnType<typeof loadConfig> }) => Promise<number>) => {
   const config = loadConfig(io.env);
-  const stores = await openStores(config);
+  const stores = await openCommandStores(config);
   try {
     return await f({ eventStore: stores.eventStore, config });
   } finally {

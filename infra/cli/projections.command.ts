@@ -4,11 +4,11 @@ import type { Projection } from '../../projections/core/projection.ts';
 import { systemClock } from '../core/clock.port.ts';
 import { loadConfig } from '../core/config.ts';
 import { platformProjections } from '../services.ts';
-import { openStores, type Stores } from '../stores.ts';
+import { openCommandStores, type Stores } from '../stores.ts';
 import { EXIT, parse, UsageError, type CliCommand, type CliIo } from './cli-kit.ts';
 
 const withStores = async <T>(io: CliIo, f: (stores: Stores) => Promise<T>): Promise<T> => {
-  const stores = await openStores(loadConfig(io.env));
+  const stores = await openCommandStores(loadConfig(io.env));
   try {
     return await f(stores);
   } finally {

@@ -1,7 +1,7 @@
 import { systemClock } from '../core/clock.port.ts';
 import { loadConfig } from '../core/config.ts';
 import { platformProjections } from '../services.ts';
-import { openStores } from '../stores.ts';
+import { openCommandStores } from '../stores.ts';
 import { EXIT, parse, UsageError, type CliCommand } from './cli-kit.ts';
 import { rebuildWithProgress } from './rebuild.ts';
 
@@ -22,7 +22,7 @@ The live generation serves meanwhile. \`platform projections\` lists the names.`
       const unknown = positionals.filter((_, i) => projections[i] === undefined);
       throw new UsageError(`${unknown.length > 0 ? `unknown projection ${unknown.join(', ')}; ` : ''}rebuild needs projection names: ${all.map((p) => p.name).join(', ')}`, 'rebuild');
     }
-    const stores = await openStores(loadConfig(io.env));
+    const stores = await openCommandStores(loadConfig(io.env));
     try {
       const r = await rebuildWithProgress({ eventStore: stores.eventStore, readStore: stores.readStore, projections: projections as typeof all, clock: systemClock });
       for (const [name, generation] of Object.entries(r.generations)) {

@@ -1,6 +1,6 @@
 import { loadConfig } from '../core/config.ts';
 import { platformDeciders } from '../services.ts';
-import { openStores } from '../stores.ts';
+import { openCommandStores } from '../stores.ts';
 import { EXIT, parse, UsageError, type CliCommand } from './cli-kit.ts';
 import { replay, type ReplayQuery } from './replay.ts';
 
@@ -45,7 +45,7 @@ options:
       const to = instant(values.to, '--to');
       query = { kind: 'window', from, to, ...(values.category && { category: values.category }) };
     } else throw new UsageError('replay needs --stream S, --correlation C, or --from T --to T', 'replay');
-    const stores = await openStores(loadConfig(io.env));
+    const stores = await openCommandStores(loadConfig(io.env));
     try {
       await replay(stores.eventStore, query, { state: values.state ?? false, deciders: platformDeciders(), write: io.out });
     } finally {

@@ -1,6 +1,6 @@
 import { systemClock } from '../core/clock.port.ts';
 import { loadConfig } from '../core/config.ts';
-import { openStores } from '../stores.ts';
+import { openCommandStores } from '../stores.ts';
 import { parse, UsageError, type CliCommand } from './cli-kit.ts';
 
 // The workflow engine's data import, as its engineers added it to the CLI (moved here unchanged in what it
@@ -21,7 +21,7 @@ options:
     const { values, positionals } = parse(args, { tenant: { type: 'string' } }, { positionals: 1, command: 'workflow import' });
     if (positionals.length !== 1) throw new UsageError('usage: platform workflow import <folder or .zip> [--tenant T]', 'workflow import');
     const cfg = loadConfig(io.env);
-    const stores = await openStores(cfg);
+    const stores = await openCommandStores(cfg);
     try {
       const { runWorkflowImport } = await import('../workflow/workflow-import.ts');
       return await runWorkflowImport({ eventStore: stores.eventStore, clock: systemClock, tenant: values.tenant ?? cfg.identity.seed.tenant, source: positionals[0]!, write: io.out });

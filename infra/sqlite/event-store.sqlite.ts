@@ -34,8 +34,8 @@ export type SqliteEventStoreOptions = {
    */
   probeIntervalMs?: number;
   /**
-   * > 0: the WAL is checkpointed every that many ms by a worker thread (wal-checkpointer.ts), never by
-   * the appending thread; 0 or unset: by SQLite inside the commit that crosses 10,000 pages
+   * > 0: a worker thread checkpoints the WAL every that many ms (wal-checkpointer.ts), so the appending thread
+   * rarely has to; SQLite's own checkpoint at 10,000 pages stays. 0 or unset: SQLite's alone
    */
   checkpointIntervalMs?: number;
 };
@@ -428,10 +428,15 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
     close() {
       if (closed) return closeDone;
       closed = true;
-      closing.abort();
-      changes.close();
-      db.close();
-      closeDone = checkpointer?.stop() ?? Promise.resolve();
+      closeDone = (async () => {
+        closing.abort();
+        changes.close();
+        try {
+          db.close();
+        } finally {
+          await checkpointer?.stop();
+        }
+      })();
       return closeDone;
     },
 

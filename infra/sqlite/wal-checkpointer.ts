@@ -118,8 +118,8 @@ export function backgroundCheckpoints(file: string, intervalMs: number | undefin
   // The connection keeps its own automatic checkpoint (AUTOCHECKPOINT). It counts the frames in the log, not
   // the ones still to copy, and the log starts over from its beginning once a checkpoint has copied all of
   // it: the thread's passes keep it short, so the connection's checkpoint fires only when the writes never
-  // pause long enough for a pass to catch up, and then finds little left to copy. It bounds the log's size
-  // (about 40 MB) whatever the thread does.
+  // pause long enough for a pass to catch up. It keeps bounding the log's size as it did before the thread
+  // (about 40 MB, a bound readers holding old snapshots can stretch, as always).
   return startWalCheckpointer({
     file,
     intervalMs,
