@@ -19,6 +19,7 @@ import { positionValue, START, toPosition } from '../core/position.ts';
 import { resilientPages } from '../core/resilient-pages.ts';
 import { resilientSubscription } from '../core/resilient-subscription.ts';
 import { createChangeSignal } from './event-store.changes.ts';
+import { createKnownHeads } from './event-store.known-heads.ts';
 import { createOwnCommits } from './event-store.own-commits.ts';
 import { AUTOCHECKPOINT, backgroundCheckpoints } from './wal-checkpointer.ts';
 import { StoreUnavailableError, WrongExpectedRevisionError } from '../core/store-errors.ts';
@@ -155,6 +156,12 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
 
   // this instance's own commits: a filtered reader at the head passes over those it does not want unread
   const own = createOwnCommits();
+  const heads = createKnownHeads();
+  /** other connections' commits seen so far, probing first (PRAGMA data_version: a few µs) */
+  const foreignNow = () => {
+    changes.version();
+    return changes.foreign();
+  };
 
   const assertOpen = () => {
     if (closed) throw new StoreUnavailableError(STORE, 'the event store is closed');
@@ -342,9 +349,11 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
           if (revision == null) return { revision: -1, position: START };
           return { revision, position: toPosition(positionAt.get(stream, revision) ?? 0) };
         }
+        const foreign = foreignNow();
         const result = appendInTransaction.immediate(stream, events, expected);
         own.commit();
         changes.fire();
+        heads.learn(stream, result.revision, foreign);
         return result;
       } catch (error) {
         own.discard();
@@ -356,9 +365,13 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
       assertOpen();
       if (batch.length === 0) return [];
       try {
+        const foreign = foreignNow();
         const results = appendManyInTransaction.immediate(batch);
         own.commit();
         changes.fire();
+        results.forEach((r, i) => {
+          if (!(r instanceof WrongExpectedRevisionError)) heads.learn(batch[i]!.stream, r.revision, foreign);
+        });
         return results;
       } catch (error) {
         own.discard();
@@ -376,10 +389,14 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
       assertOpen();
       const limit = options.limit ?? -1; // a negative LIMIT is no limit in SQLite
       try {
-        const rows =
-          (options.direction ?? 'forwards') === 'forwards'
-            ? streamForwards.all(stream, options.fromRevision ?? 0, limit)
-            : streamBackwards.all(stream, options.fromRevision ?? NO_UPPER_BOUND, limit);
+        if ((options.direction ?? 'forwards') === 'backwards') return streamBackwards.all(stream, options.fromRevision ?? NO_UPPER_BOUND, limit).map(toRecorded);
+        const from = options.fromRevision ?? 0;
+        const foreign = foreignNow();
+        const noneAfter = heads.noneAfter(stream, foreign);
+        if (noneAfter !== undefined && from > noneAfter) return []; // known: nothing from there on
+        const rows = streamForwards.all(stream, from, limit);
+        // a read that ran to the stream's end tells where it ends (an empty one: not at or after `from`)
+        if (limit < 0 || rows.length < limit) heads.learn(stream, rows.length > 0 ? rows[rows.length - 1]!.revision : from - 1, foreign);
         return rows.map(toRecorded);
       } catch (error) {
         throw mapError(error);

@@ -223,6 +223,71 @@ test("a filtered page reader passes over its own instance's appends outside its 
   }
 });
 
+/** the store's stream reads (forwards), counted by wrapping the statements it prepares while it opens */
+function countingStreamReads(): { reads: () => number; restore(): void } {
+  const prepare = Database.prototype.prepare;
+  let reads = 0;
+  Database.prototype.prepare = function (this: Database.Database, sql: string) {
+    const statement = prepare.call(this, sql);
+    if (sql.includes('WHERE stream = ? AND revision >= ?')) {
+      const all = statement.all.bind(statement) as (...args: unknown[]) => unknown[];
+      statement.all = ((...args: unknown[]) => {
+        reads += 1;
+        return all(...args);
+      }) as typeof statement.all;
+    }
+    return statement;
+  } as typeof prepare;
+  return { reads: () => reads, restore: () => void (Database.prototype.prepare = prepare) };
+}
+
+test("a stream read after the store's own append, or after a read to the stream's end, answers 'nothing newer' without a query", async () => {
+  const spy = countingStreamReads();
+  const store = createSqliteEventStore({ file: newFile() });
+  spy.restore();
+  try {
+    await store.append('rule-acme.r1', [event('RuleCreated'), event('RuleUpdated')], 'no_stream');
+    assert.equal(await store.readStream('rule-acme.r1', { fromRevision: 2 }), []);
+    assert.is(spy.reads(), 0, 'known from the append');
+    assert.equal(await store.readStream('rule-acme.none'), []);
+    assert.equal(await store.readStream('rule-acme.none'), []);
+    assert.is(spy.reads(), 1, 'a missing stream: queried once, then known');
+    await store.append('rule-acme.r1', [event('RuleDisabled')], 1);
+    assert.equal((await store.readStream('rule-acme.r1', { fromRevision: 2 })).map((e) => e.type), ['RuleDisabled'], 'an own append moves what is known');
+    assert.is(spy.reads(), 2);
+    // a read cut short by its limit does not say where the stream ends
+    assert.equal((await store.readStream('rule-acme.r1', { limit: 2 })).map((e) => e.revision), [0, 1]);
+    assert.equal((await store.readStream('rule-acme.r1', { fromRevision: 3 })), []);
+    assert.is(spy.reads(), 3, 'the append of revision 2 said so, not the limited read');
+    assert.equal((await store.readStream('rule-acme.r1', { fromRevision: 1, direction: 'backwards' })).map((e) => e.revision), [1, 0]);
+  } finally {
+    spy.restore();
+    await store.close();
+  }
+});
+
+test("another connection's append is never hidden by what a store knows of a stream", async () => {
+  const file = newFile();
+  const a = createSqliteEventStore({ file });
+  const b = createSqliteEventStore({ file });
+  try {
+    await a.append('rule-acme.r1', [event('RuleCreated')], 'no_stream');
+    assert.equal(await a.readStream('rule-acme.r1', { fromRevision: 1 }), []);
+    assert.equal(await a.readStream('rule-acme.r2'), []);
+    await b.append('rule-acme.r1', [event('RuleUpdated')], 0);
+    await b.append('rule-acme.r2', [event('RuleCreated')], 'no_stream');
+    assert.equal((await a.readStream('rule-acme.r1', { fromRevision: 1 })).map((e) => e.type), ['RuleUpdated']);
+    assert.equal((await a.readStream('rule-acme.r2')).map((e) => e.type), ['RuleCreated']);
+    // and the other way round, through a batch
+    const [r] = await a.appendMany([{ stream: 'rule-acme.r2', events: [event('RuleDisabled')], expected: 0 }]);
+    assert.is((r as { revision: number }).revision, 1);
+    assert.equal((await b.readStream('rule-acme.r2', { fromRevision: 1 })).map((e) => e.type), ['RuleDisabled']);
+  } finally {
+    await a.close();
+    await b.close();
+  }
+});
+
 test('a closed store is unavailable', async () => {
   const store = createSqliteEventStore({ file: newFile() });
   await store.ping();
