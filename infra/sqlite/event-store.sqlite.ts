@@ -157,6 +157,12 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
   // this instance's own commits: a filtered reader at the head passes over those it does not want unread
   const own = createOwnCommits();
   const heads = createKnownHeads();
+  /** [stream, revision] of the appends of the running transaction, learned at its commit */
+  let wrote: Array<[string, number]> = [];
+  const learnWritten = (foreign: number) => {
+    for (const [stream, revision] of wrote) heads.learn(stream, revision, foreign);
+    wrote = [];
+  };
   /** other connections' commits seen so far, probing first (PRAGMA data_version: a few µs) */
   const foreignNow = () => {
     changes.version();
@@ -236,6 +242,9 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
         }
       }
       own.stage(position - events.length + 1, position, stream, events.map((e) => e.type));
+      // where the stream now ends, learned once the transaction commits (not from a stored batch answered
+      // again above: later appends may have followed it)
+      wrote.push([stream, revision]);
       return { revision, position: toPosition(position) };
     },
   );
@@ -350,13 +359,15 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
           return { revision, position: toPosition(positionAt.get(stream, revision) ?? 0) };
         }
         const foreign = foreignNow();
+        wrote = [];
         const result = appendInTransaction.immediate(stream, events, expected);
         own.commit();
         changes.fire();
-        heads.learn(stream, result.revision, foreign);
+        learnWritten(foreign);
         return result;
       } catch (error) {
         own.discard();
+        wrote = [];
         throw mapError(error);
       }
     },
@@ -366,15 +377,15 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
       if (batch.length === 0) return [];
       try {
         const foreign = foreignNow();
+        wrote = [];
         const results = appendManyInTransaction.immediate(batch);
         own.commit();
         changes.fire();
-        results.forEach((r, i) => {
-          if (!(r instanceof WrongExpectedRevisionError)) heads.learn(batch[i]!.stream, r.revision, foreign);
-        });
+        learnWritten(foreign);
         return results;
       } catch (error) {
         own.discard();
+        wrote = [];
         throw mapError(error);
       }
     },
@@ -391,12 +402,13 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
       try {
         if ((options.direction ?? 'forwards') === 'backwards') return streamBackwards.all(stream, options.fromRevision ?? NO_UPPER_BOUND, limit).map(toRecorded);
         const from = options.fromRevision ?? 0;
+        const whole = Number.isInteger(from);
         const foreign = foreignNow();
-        const noneAfter = heads.noneAfter(stream, foreign);
+        const noneAfter = whole ? heads.noneAfter(stream, foreign) : undefined;
         if (noneAfter !== undefined && from > noneAfter) return []; // known: nothing from there on
         const rows = streamForwards.all(stream, from, limit);
         // a read that ran to the stream's end tells where it ends (an empty one: not at or after `from`)
-        if (limit < 0 || rows.length < limit) heads.learn(stream, rows.length > 0 ? rows[rows.length - 1]!.revision : from - 1, foreign);
+        if (whole && (limit < 0 || rows.length < limit)) heads.learn(stream, rows.length > 0 ? rows[rows.length - 1]!.revision : from - 1, foreign);
         return rows.map(toRecorded);
       } catch (error) {
         throw mapError(error);
