@@ -41,9 +41,12 @@ export function createChangeSignal(o: { probe: () => number; intervalMs: number 
       now = o.probe();
     } catch {
       // the database is closing or unreadable: the readers find out on their next query. Counted as another
-      // connection's commit, so no reader trusts its own-commit bookkeeping and each one queries.
+      // connection's commit, so no reader trusts its own-commit bookkeeping and each one queries. Without a
+      // baseline yet, the next probe that answers counts as a change too (NaN equals nothing): a commit made
+      // in between must not pass unseen.
       version += 1;
       foreign += 1;
+      lastProbe ??= Number.NaN;
       wakeAll();
       return;
     }
@@ -54,6 +57,9 @@ export function createChangeSignal(o: { probe: () => number; intervalMs: number 
     }
     lastProbe = now;
   };
+
+  // the baseline, taken now: a commit by another connection any time after the signal exists is counted
+  probeOnce();
 
   const ensureTimer = () => {
     if (timer !== undefined || waiters.size === 0) return;

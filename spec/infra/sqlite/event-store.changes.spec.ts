@@ -18,4 +18,26 @@ test("own appends move the version only; another connection's commit moves both;
   signal.close();
 });
 
+test("the baseline is taken when the signal is made; a first probe that fails makes the next answer count as a change", () => {
+  let dataVersion = 1;
+  let fail = false;
+  const probe = () => (fail ? (() => { throw new Error('disk I/O error'); })() : dataVersion);
+  const early = createChangeSignal({ probe, intervalMs: 1000 });
+  dataVersion = 2; // another connection commits before anybody asked
+  assert.is(early.foreign(), 0);
+  early.version();
+  assert.is(early.foreign(), 1, 'counted against the baseline taken at creation');
+  early.close();
+
+  fail = true;
+  const failing = createChangeSignal({ probe, intervalMs: 1000 });
+  assert.is(failing.foreign(), 1, 'the failed first probe counts');
+  fail = false;
+  failing.version();
+  assert.is(failing.foreign(), 2, 'the first answer after it counts as a change: no baseline to compare with');
+  failing.version();
+  assert.is(failing.foreign(), 2, 'then the baseline holds');
+  failing.close();
+});
+
 test.run();
