@@ -11,10 +11,13 @@ import type { AllFilter } from '../core/event-store.port.ts';
  * `skipTo` then checks the commits after the cursor are contiguous from it.
  */
 export type OwnCommits = {
-  /** during an append transaction: rows inserted for one stream (kept only if the transaction commits) */
-  stage(first: number, last: number, stream: string, types: Iterable<string>): void;
-  /** the transaction committed: the staged ranges become known */
-  commit(): void;
+  /**
+   * during an append transaction: rows inserted for one stream, up to `revision` (kept only if the
+   * transaction commits)
+   */
+  stage(first: number, last: number, stream: string, types: Iterable<string>, revision: number): void;
+  /** the transaction committed: the staged ranges become known; answers them (where each stream now ends) */
+  commit(): ReadonlyArray<{ stream: string; revision: number }>;
   /** the transaction rolled back */
   discard(): void;
   /**
@@ -25,7 +28,7 @@ export type OwnCommits = {
   skipTo(cursor: number, filter: AllFilter | undefined): number | undefined;
 };
 
-type Commit = { first: number; last: number; stream: string; types: string[] };
+type Commit = { first: number; last: number; stream: string; types: string[]; revision: number };
 
 /** the commits remembered (at least; up to twice as many between trims); a reader further behind reads, as before */
 const KEPT = 256;
@@ -38,14 +41,16 @@ export function createOwnCommits(): OwnCommits {
   const wanted = (c: Commit, filter: AllFilter): boolean => c.types.some((type) => matchesFilter(filter, { stream: c.stream, type }));
 
   return {
-    stage(first, last, stream, types) {
-      staged.push({ first, last, stream, types: [...new Set(types)] });
+    stage(first, last, stream, types, revision) {
+      staged.push({ first, last, stream, types: [...new Set(types)], revision });
     },
     commit() {
-      if (staged.length === 0) return;
-      known.push(...staged);
+      const committed = staged;
+      if (committed.length === 0) return committed;
+      known.push(...committed);
       staged = [];
       if (known.length > 2 * KEPT) known = known.slice(known.length - KEPT); // trimmed now and then, not on every commit
+      return committed;
     },
     discard() {
       staged = [];

@@ -156,12 +156,10 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
 
   // this instance's own commits: a filtered reader at the head passes over those it does not want unread
   const own = createOwnCommits();
+  // where streams end, from this instance's commits (own.commit() answers them) and its reads
   const heads = createKnownHeads();
-  /** [stream, revision] of the appends of the running transaction, learned at its commit */
-  let wrote: Array<[string, number]> = [];
-  const learnWritten = (foreign: number) => {
-    for (const [stream, revision] of wrote) heads.learn(stream, revision, foreign);
-    wrote = [];
+  const commitOwn = (foreign: number) => {
+    for (const c of own.commit()) heads.learn(c.stream, c.revision, foreign);
   };
   /** other connections' commits seen so far, probing first (PRAGMA data_version: a few µs) */
   const foreignNow = () => {
@@ -241,10 +239,9 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
           throw new Error(`stream ${stream}: event id ${event.id} is already stored`, { cause: error });
         }
       }
-      own.stage(position - events.length + 1, position, stream, events.map((e) => e.type));
-      // where the stream now ends, learned once the transaction commits (not from a stored batch answered
-      // again above: later appends may have followed it)
-      wrote.push([stream, revision]);
+      // staged with where the stream now ends, learned once the transaction commits (never from a stored
+      // batch answered again above: later appends may have followed it)
+      own.stage(position - events.length + 1, position, stream, events.map((e) => e.type), revision);
       return { revision, position: toPosition(position) };
     },
   );
@@ -359,15 +356,12 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
           return { revision, position: toPosition(positionAt.get(stream, revision) ?? 0) };
         }
         const foreign = foreignNow();
-        wrote = [];
         const result = appendInTransaction.immediate(stream, events, expected);
-        own.commit();
+        commitOwn(foreign);
         changes.fire();
-        learnWritten(foreign);
         return result;
       } catch (error) {
         own.discard();
-        wrote = [];
         throw mapError(error);
       }
     },
@@ -377,15 +371,12 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
       if (batch.length === 0) return [];
       try {
         const foreign = foreignNow();
-        wrote = [];
         const results = appendManyInTransaction.immediate(batch);
-        own.commit();
+        commitOwn(foreign);
         changes.fire();
-        learnWritten(foreign);
         return results;
       } catch (error) {
         own.discard();
-        wrote = [];
         throw mapError(error);
       }
     },

@@ -109,7 +109,7 @@ export function createSqliteReadStore(options: SqliteReadStoreOptions): ReadStor
     // an in-memory database exists once per connection: it reads through the writer
     return { writer: w, reader: memory ? w : ops.createConn(openDatabase(file, true)) };
   });
-  const checkpointer = memory ? undefined : backgroundCheckpoints(file, options.checkpointIntervalMs);
+  const checkpointer = backgroundCheckpoints(file, options.checkpointIntervalMs);
   const mutex = createMutex();
   let savepoints = 0;
   const txContext = new AsyncLocalStorage<Tx>();

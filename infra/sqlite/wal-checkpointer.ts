@@ -70,7 +70,6 @@ if (db && db.open) {
     clearInterval(timer);
     if (!checkpoint()) return;
     db.close();
-    parentPort.postMessage({ kind: 'stopped' });
     parentPort.close();
   });
 }
@@ -84,8 +83,8 @@ export function startWalCheckpointer(o: WalCheckpointerOptions): WalCheckpointer
   worker.unref();
   let failed = false;
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-  worker.on('message', (m: { kind: 'failed' | 'stopped'; message?: string }) => {
-    if (m.kind === 'failed' && !failed) {
+  worker.on('message', (m: { kind: 'failed'; message?: string }) => {
+    if (!failed) {
       failed = true;
       o.onFailure(m.message ?? 'unknown error');
     }
@@ -110,7 +109,6 @@ export function startWalCheckpointer(o: WalCheckpointerOptions): WalCheckpointer
 
 /** SQLite's automatic checkpoint as both stores set it (the event store says why 10,000 pages) */
 export const AUTOCHECKPOINT = 'wal_autocheckpoint = 10000';
-
 
 /** A checkpoint thread for a store's file when `intervalMs` > 0 and the database is a file. */
 export function backgroundCheckpoints(file: string, intervalMs: number | undefined): WalCheckpointer | undefined {

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { exportJWK, generateKeyPair } from 'jose';
 import { pino } from 'pino';
+import { signJwt } from '../../commands/identity/access-token.issuer.ts';
 import { loadConfig } from '../../infra/core/config.ts';
 import { startPlatform } from '../../infra/main.ts';
 
@@ -89,26 +90,24 @@ if (kind === 'platform') {
   console.log(`READY ${JSON.stringify({ url, clientSecret: BENCH_SECRET })}`);
 } else if (kind === 'bare-sign') {
   // The ceiling of a client_credentials endpoint on express with RS256: express with the form parser and a
-  // handler that signs a JWT with the same claims as ours, the same way (node:crypto's sign with a callback
-  // on a KeyObject, libuv's pool) and answers it. No client authentication, no lookup, nothing checked.
+  // handler that signs a JWT with the same claims as ours through our own signJwt (node:crypto's sign with a
+  // callback on a KeyObject, libuv's pool) and answers it. No client authentication, no lookup, nothing checked.
   const express = (await import('express')).default;
-  const { generateKeyPairSync, randomUUID, sign } = await import('node:crypto');
+  const { generateKeyPairSync, randomUUID } = await import('node:crypto');
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(express.urlencoded({ extended: false }));
-  const b64 = (v: unknown) => Buffer.from(JSON.stringify(v), 'utf8').toString('base64url');
-  const header = b64({ alg: 'RS256', kid: 'bench-1', typ: 'JWT' });
+  const header = Buffer.from(JSON.stringify({ alg: 'RS256', kid: 'bench-1', typ: 'JWT' }), 'utf8').toString('base64url');
   const issuer = 'http://127.0.0.1/cas';
   app.post('/token', (req, res) => {
     const iat = Math.floor(Date.now() / 1000);
     const scope = String((req.body as Record<string, unknown>).scope ?? '');
-    const input = `${header}.${b64({ iss: issuer, sub: 'bench', aud: issuer, exp: iat + 7200, iat, scope, client_id: 'bench', tenant: 'platform', jti: randomUUID() })}`;
-    sign('sha256', Buffer.from(input, 'utf8'), privateKey, (err, signature) => {
-      if (err) return void res.status(500).json({ error: 'server_error' });
-      res.set('cache-control', 'no-store').json({ access_token: `${input}.${signature.toString('base64url')}`, token_type: 'Bearer', expires_in: 7200, scope });
-    });
+    signJwt(header, { iss: issuer, sub: 'bench', aud: issuer, exp: iat + 7200, iat, scope, client_id: 'bench', tenant: 'platform', jti: randomUUID() }, privateKey).then(
+      (token) => void res.set('cache-control', 'no-store').json({ access_token: token, token_type: 'Bearer', expires_in: 7200, scope }),
+      () => void res.status(500).json({ error: 'server_error' }),
+    );
   });
   const server = createServer(app);
   server.keepAliveTimeout = 65_000;

@@ -4,7 +4,7 @@ import { createOwnCommits } from '../../../infra/sqlite/event-store.own-commits.
 
 const committed = (...ranges: Array<[number, number, string, string[]?]>) => {
   const own = createOwnCommits();
-  for (const [first, last, category, types] of ranges) own.stage(first, last, category, types ?? ['Recorded']);
+  for (const [first, last, category, types] of ranges) own.stage(first, last, category, types ?? ['Recorded'], 0);
   own.commit();
   return own;
 };
@@ -34,12 +34,12 @@ test('event types count: a wanted type in an unfiltered category is read, other 
 
 test('a rolled-back transaction leaves nothing; old commits are forgotten (at least the newest 256 are kept)', () => {
   const own = createOwnCommits();
-  own.stage(11, 11, 'audit', ['Recorded']);
+  own.stage(11, 11, 'audit', ['Recorded'], 0);
   own.discard();
   own.commit();
   assert.is(own.skipTo(10, { categories: ['rule'] }), 10);
   for (let p = 11; p <= 1010; p++) {
-    own.stage(p, p, 'audit', ['Recorded']);
+    own.stage(p, p, 'audit', ['Recorded'], 0);
     own.commit();
   }
   assert.is(own.skipTo(10, { categories: ['rule'] }), undefined, 'the first commits after 10 are forgotten');
