@@ -155,6 +155,7 @@ export async function startPlatform(o: StartOptions): Promise<RunningPlatform> {
         eventStore,
         consumers,
         log: log.child({ component: 'log-reader' }),
+        coalesceMs: config.logGatherMs,
         afterPage: createEngineWaker(engines, consumers),
       });
       reader.start();

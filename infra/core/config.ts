@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { parseOutboundAllow } from '../net/outbound-allow.ts';
+import { DEFAULT_GATHER_MS } from './log-reader.ts';
 
 /**
  * Configuration from environment variables, validated at start: a bad value stops the process with one
@@ -17,6 +18,11 @@ export type Config = {
    * in the writing thread, inside the commit that crosses 10,000 pages)
    */
   sqliteCheckpointMs: number;
+  /**
+   * LOG_GATHER_MS: while the log brings more than 1,000 events a second, how long each process's log reader
+   * waits after a page before reading the next (more events per page, fewer read-model commits)
+   */
+  logGatherMs: number;
   mongodbDatabase: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** projection lag (in positions) above which /health/ready answers 503 */
@@ -223,6 +229,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mongodbUrl,
     mongodbDatabase: env.MONGODB_DATABASE || 'platform',
     sqliteCheckpointMs: int('SQLITE_CHECKPOINT_MS', 2000, 0, 600_000),
+    logGatherMs: int('LOG_GATHER_MS', DEFAULT_GATHER_MS, 0, 1000),
     logLevel,
     readyMaxLag: int('READY_MAX_LAG', 10_000, 0, Number.MAX_SAFE_INTEGER),
     shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),

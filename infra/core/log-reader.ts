@@ -41,11 +41,12 @@ export type LogReaderOptions = {
   afterPage?: (page: LogPage) => void;
   /**
    * Under load, gather: while the tail brings more than `coalesceAbove` events per second (measured over the
-   * last 100–200 ms), wait this long after each page that is not full before reading the next, so that it
+   * last 100–200 ms, and over the time since the page before: a burst that has ended stops the gathering at
+   * its next page), wait this long after each page that is not full before reading the next, so that it
    * carries the events of that time in one page, one read-store transaction and one round of engine wakes,
    * instead of a page (and a commit) per few events. Below that rate nothing waits: an event, and a
-   * reactor's append right after its page (a routing), are read as soon as they are appended. Default 3 ms;
-   * 0: never.
+   * reactor's append right after its page (a routing), are read as soon as they are appended. Default
+   * DEFAULT_GATHER_MS (the platform's LOG_GATHER_MS); 0: never.
    */
   coalesceMs?: number;
   /** events per second of the tail above which it gathers (default 1,000) */
@@ -130,6 +131,13 @@ function eventRate() {
   };
 }
 
+/**
+ * How long the tail waits after a page while the log is busy (LogReaderOptions.coalesceMs). Measured on the
+ * hub's all-in-one send benchmark (README "Notification hub"): 3 ms gave pages of ~27 events and a
+ * read-store commit per ~9 sends; 25 ms pages of ~100 and a sixth of the CPU per send less.
+ */
+export const DEFAULT_GATHER_MS = 25;
+
 export function createLogReader(o: LogReaderOptions): LogReader {
   const { eventStore } = o;
   const pageSize = o.pageSize ?? 500;
@@ -137,7 +145,7 @@ export function createLogReader(o: LogReaderOptions): LogReader {
   const firstDelay = o.retryDelayMs ?? 250;
   const maxDelay = o.maxRetryDelayMs ?? 30_000;
   const log = o.log ?? silent;
-  const coalesceMs = o.coalesceMs ?? 3;
+  const coalesceMs = o.coalesceMs ?? DEFAULT_GATHER_MS;
   const coalesceAbove = o.coalesceAbove ?? 1000;
   const names = new Set<string>();
   for (const c of o.consumers) {
@@ -246,9 +254,14 @@ export function createLogReader(o: LogReaderOptions): LogReader {
           notify();
         }
         const rate = eventRate();
+        let previousAt = performance.now();
         for await (const page of eventStore.subscribePages({ after, ...(filter && { filter }), pageSize, signal })) {
-          // a full page is a backlog: the next one is there already, nothing to gather
-          const gather = rate.add(page.events.length) >= coalesceAbove && page.events.length < pageSize;
+          // a full page is a backlog: the next one is there already, nothing to gather; a page that brought
+          // fewer events than the rate would over the time since the one before means the burst has ended
+          const now = performance.now();
+          const sincePrevious = page.events.length * 1000 / Math.max(1, now - previousAt);
+          previousAt = now;
+          const gather = rate.add(page.events.length) >= coalesceAbove && sincePrevious >= coalesceAbove && page.events.length < pageSize;
           // who gets this page is fixed now, together with readUpTo: a consumer joining from here on has
           // covered this page itself
           readUpTo = page.position;

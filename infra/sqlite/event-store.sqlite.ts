@@ -204,51 +204,56 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
     return { revision: last.revision, position: toPosition(last.position) };
   };
 
-  const appendInTransaction = db.transaction(
-    (stream: string, events: EventEnvelope[], expected: ExpectedRevision): AppendResult => {
-      const current = currentRevision.get(stream) ?? undefined;
-      if (!revisionMatches(expected, current)) {
-        const stored = storedBatch(stream, events);
-        if (stored) return stored;
-        throw new WrongExpectedRevisionError(stream, expected, current ?? 'no_stream');
-      }
-      const category = categoryOf(stream);
-      let revision = current ?? -1;
-      let position = 0;
-      for (let i = 0; i < events.length; i++) {
-        const event = events[i]!;
-        revision += 1;
-        try {
-          const result = insertEvent.run(
-            event.id,
-            stream,
-            revision,
-            category,
-            event.type,
-            JSON.stringify(event.data) ?? 'null',
-            JSON.stringify(event.metadata),
-          );
-          position = Number(result.lastInsertRowid);
-        } catch (error) {
-          if (!isDuplicateId(error)) throw error;
-          // Only a fully stored batch is a retry; throwing rolls back the rows inserted so far.
-          if (i === 0) {
-            const stored = storedBatch(stream, events);
-            if (stored) return stored;
-          }
-          throw new Error(`stream ${stream}: event id ${event.id} is already stored`, { cause: error });
+  /**
+   * One stream's append, inside a transaction. It writes nothing before it knows the append can go ahead
+   * (the revision checked, a stored batch answered again), so a conflict needs nothing undone; any other
+   * failure fails the whole transaction.
+   */
+  const appendRows = (stream: string, events: EventEnvelope[], expected: ExpectedRevision): AppendResult => {
+    const current = currentRevision.get(stream) ?? undefined;
+    if (!revisionMatches(expected, current)) {
+      const stored = storedBatch(stream, events);
+      if (stored) return stored;
+      throw new WrongExpectedRevisionError(stream, expected, current ?? 'no_stream');
+    }
+    const category = categoryOf(stream);
+    let revision = current ?? -1;
+    let position = 0;
+    for (let i = 0; i < events.length; i++) {
+      const event = events[i]!;
+      revision += 1;
+      try {
+        const result = insertEvent.run(
+          event.id,
+          stream,
+          revision,
+          category,
+          event.type,
+          JSON.stringify(event.data) ?? 'null',
+          JSON.stringify(event.metadata),
+        );
+        position = Number(result.lastInsertRowid);
+      } catch (error) {
+        if (!isDuplicateId(error)) throw error;
+        // Only a fully stored batch is a retry; throwing rolls back the rows inserted so far.
+        if (i === 0) {
+          const stored = storedBatch(stream, events);
+          if (stored) return stored;
         }
+        throw new Error(`stream ${stream}: event id ${event.id} is already stored`, { cause: error });
       }
-      // staged with where the stream now ends, learned once the transaction commits (never from a stored
-      // batch answered again above: later appends may have followed it)
-      own.stage(position - events.length + 1, position, stream, events.map((e) => e.type), revision);
-      return { revision, position: toPosition(position) };
-    },
-  );
+    }
+    // staged with where the stream now ends, learned once the transaction commits (never from a stored
+    // batch answered again above: later appends may have followed it)
+    own.stage(position - events.length + 1, position, stream, events.map((e) => e.type), revision);
+    return { revision, position: toPosition(position) };
+  };
+  const appendInTransaction = db.transaction(appendRows);
 
   /**
-   * One transaction for the whole batch; each entry runs in its own savepoint (better-sqlite3 nests a
-   * transaction function as a SAVEPOINT), so a conflict undoes only its entry.
+   * One transaction for the whole batch. An entry that conflicts has written nothing (appendRows), so the
+   * entries need no savepoints of their own (better-sqlite3 would nest a transaction function as one: two
+   * statements more per entry).
    */
   const appendManyInTransaction = db.transaction((batch: AppendRequest[]) =>
     batch.map((entry): AppendResult | WrongExpectedRevisionError => {
@@ -258,7 +263,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
         return { revision, position: toPosition(positionAt.get(entry.stream, revision) ?? 0) };
       }
       try {
-        return appendInTransaction(entry.stream, entry.events, entry.expected);
+        return appendRows(entry.stream, entry.events, entry.expected);
       } catch (error) {
         if (error instanceof WrongExpectedRevisionError) return error;
         throw error;
