@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../infra/core/clock.port.ts';
+import type { LogPage } from '../../infra/core/event-store.port.ts';
 import type { Collection, Doc, Filter, Sort } from '../../infra/core/read-store.port.ts';
 
 /**
@@ -52,6 +53,12 @@ export type WorkEngineOptions<T extends DueItem> = {
    * (its items are written elsewhere, and the writer calls wake()). The poll stays whatever this says.
    */
   fedBy?: readonly string[];
+  /**
+   * Whether a page that fed this engine can have left it items due now that this process is not already
+   * running by another way (default: yes). The hub's dispatch engine beside its inline dispatch: a page of
+   * fresh sends it started inline would only make it claim their items to find nothing left to do.
+   */
+  wantsPage?: (page: LogPage) => boolean;
   /** narrows what this engine runs (e.g. one kind of due work) */
   filter?: Filter;
   /**
@@ -78,6 +85,8 @@ export type WorkEngine = {
   readonly name: string;
   /** WorkEngineOptions.fedBy */
   readonly fedBy?: readonly string[];
+  /** WorkEngineOptions.wantsPage */
+  readonly wantsPage?: (page: LogPage) => boolean;
   start(): void;
   /** stops claiming, waits for the items in hand */
   stop(): Promise<void>;
@@ -172,9 +181,10 @@ export function createWorkEngine<T extends DueItem>(o: WorkEngineOptions<T>): Wo
       else active.set(item.id, n);
       if (key !== undefined && chains.get(key) === run) chains.delete(key);
       running.delete(done);
-      // a slot came free: look again only if the last look stopped for want of one (due items that came
-      // since are announced by the pages that wrote them, or found by the poll)
-      if (full) wake();
+      // slots came free: look again only if the last look stopped for want of them, and once a claim's worth
+      // is free (one claim, one commit for claimBatch items instead of one per finished item); due items that
+      // came since are announced by the pages that wrote them, or found by the poll
+      if (full && concurrency - running.size >= Math.min(concurrency, claimBatch)) wake();
     });
     running.add(done);
     return done;
@@ -227,6 +237,7 @@ export function createWorkEngine<T extends DueItem>(o: WorkEngineOptions<T>): Wo
   return {
     name,
     ...(fedBy !== undefined && { fedBy }),
+    ...(o.wantsPage !== undefined && { wantsPage: o.wantsPage }),
     start() {
       if (abort) return;
       abort = new AbortController();

@@ -1,7 +1,11 @@
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { Collection } from '../../infra/core/read-store.port.ts';
 import { createWorkEngine, type DueItem, type WorkEngine, type WorkEngineLog } from '../core/work-engine.ts';
-import { nextWork } from '../../domain/hub/message-work.ts';
+import { categoryOf } from '../../domain/core/stream-name.ts';
+import { nextWork, workAfter } from '../../domain/hub/message-work.ts';
+import { NOTIFICATION_CATEGORY } from '../../domain/hub/notification.decider.ts';
+import { NOTIFICATION_EVENT_TYPES, type NotificationEvent } from '../../domain/hub/notification.model.ts';
+import type { LogPage } from '../../infra/core/event-store.port.ts';
 import type { DispatchProcess, LoadedNotification } from './dispatch.process.ts';
 import { holdDueItem } from './hub-switch.ts';
 
@@ -29,7 +33,32 @@ export type DispatchWorkerDeps = {
   inline?: { running(messageId: string): boolean; runningIds(): readonly string[]; started(item: Pick<DispatchDueItem, 'id' | 'kind' | 'dueAt'>): boolean };
 };
 
+/**
+ * Beside an inline dispatch, a page wakes the engine only when one of its notification events leaves a
+ * message work due now that the inline dispatch neither runs nor has started: a send beyond its capacity, a
+ * promotion, a retry due at once, a send another process accepted. A page of sends started inline would
+ * only make the engine claim their items (a query and a lease written each) to find nothing to do; work
+ * due later was never found by a page's wake but by the poll.
+ */
+const notificationTypes = new Set<string>(NOTIFICATION_EVENT_TYPES);
+
+function leavesWork(page: LogPage, inline: NonNullable<DispatchWorkerDeps['inline']>, now: string): boolean {
+  return page.events.some(
+    (e) =>
+      categoryOf(e.stream) === NOTIFICATION_CATEGORY &&
+      notificationTypes.has(e.type) &&
+      workAfter(e as unknown as NotificationEvent).some(
+        ({ messageId, work }) => work !== null && work.at <= now && !inline.running(messageId) && !inline.started({ id: messageId, kind: work.kind, dueAt: work.at }),
+      ),
+  );
+}
+
+const X_COUNTS: Record<string, number> = {};
+const X_COUNT = (k: string) => { X_COUNTS[k] = (X_COUNTS[k] ?? 0) + 1; };
+process.on('SIGUSR2', () => require('node:fs').appendFileSync('/tmp/xcounts.txt', 'X_COUNTS ' + JSON.stringify(X_COUNTS) + '\n'));
+
 export function createDispatchWorker(deps: DispatchWorkerDeps): WorkEngine {
+  const inline = deps.inline;
   return createWorkEngine<DispatchDueItem>({
     name: DISPATCH_WORKER_NAME,
     items: deps.items,
@@ -40,7 +69,7 @@ export function createDispatchWorker(deps: DispatchWorkerDeps): WorkEngine {
     ...(deps.owner !== undefined && { owner: deps.owner }),
     ...(deps.log !== undefined && { log: deps.log }),
     // not claimed while the inline dispatch below advances them (no lease, no hold to write)
-    ...(deps.inline !== undefined && { busy: deps.inline.runningIds }),
+    ...(inline !== undefined && { busy: inline.runningIds, wantsPage: (page: LogPage) => leavesWork(page, inline, deps.clock.now().toISOString()) }),
     async handle(item) {
       // This very work (message, kind and due time) was started by an inline run that has finished: the item
       // is only waiting for the projection to read the run's AttemptStarted, which replaces it. Nothing to

@@ -12,6 +12,11 @@ import { MAX_RETENTION_DAYS } from '../../commands/hub/housekeeping.job.ts';
 export type HubConfig = {
   /** HUB_DISPATCH_CONCURRENCY: message steps in flight per worker process */
   dispatchConcurrency: number;
+  /**
+   * HUB_INLINE_DISPATCH_CONCURRENCY: fresh sends a process that runs workers starts at once, beside their
+   * answer, in flight at a time; beyond it a send waits for its due item (the worker, HUB_DISPATCH_CONCURRENCY)
+   */
+  inlineDispatchConcurrency: number;
   /** HUB_DISPATCH_POLL_MS: how often an idle dispatch worker looks for due work (fresh sends wake it at once) */
   dispatchPollMs: number;
   /** HUB_DISPATCH_LEASE_MS: lease on a claimed message step; an attempt without outcome this long after it started is uncertain */
@@ -78,6 +83,7 @@ export function loadHubConfig(env: NodeJS.ProcessEnv, platform: Pick<Config, 'pu
   if ((clientId === undefined) !== (clientSecret === undefined)) problems.push('HUB_CLIENT_ID and HUB_CLIENT_SECRET go together: set both or neither');
   const config: HubConfig = {
     dispatchConcurrency: int('HUB_DISPATCH_CONCURRENCY', 16, 1, 256),
+    inlineDispatchConcurrency: int('HUB_INLINE_DISPATCH_CONCURRENCY', 64, 0, 1024),
     dispatchPollMs: int('HUB_DISPATCH_POLL_MS', 500, 10, 60_000),
     dispatchLeaseMs: int('HUB_DISPATCH_LEASE_MS', 60_000, 2000, 3_600_000),
     timeZone,

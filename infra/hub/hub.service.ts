@@ -122,8 +122,8 @@ export function createHubService(deps: HubServiceDeps): PlatformService {
   let workersHere = false;
   const inline = createInlineDispatch({
     process: dispatch,
-    maxInFlight: hub.dispatchConcurrency,
-    enabled: () => workersHere,
+    maxInFlight: hub.inlineDispatchConcurrency,
+    enabled: () => workersHere && hub.inlineDispatchConcurrency > 0,
     log: hubLog.child({ worker: 'hub.inline-dispatch' }),
     unstarted: () => engine.wake(),
   });

@@ -7,6 +7,8 @@
 // none.
 // Variants are environment overrides, as JSON: HUB_AB_A='{}' HUB_AB_B='{"SOME_SETTING":"1"}'; a key FLAGS
 // gives node flags (e.g. {"FLAGS":"--no-opt"}).
+// HUB_AB_SPLIT=1: each variant is the bench's other deployment, one API process and two worker processes
+// (CPU per send summed over the three).
 // Run: node --import tsx spec/bench/hub-ab.ts
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +23,10 @@ const CONCURRENCY = 16;
 const fixture = path.join(import.meta.dirname, '..', 'http', 'hub', 'fixtures', 'hub-platform.ts');
 
 type Round = { rate: number; cpuPerSend: number };
-type Platform = { name: string; dir: string; server: Awaited<ReturnType<typeof spawnBenchServer<{ url: string; token: string }>>> };
+type Server = Awaited<ReturnType<typeof spawnBenchServer<{ url: string; token: string }>>>;
+/** servers[0] takes the sends (the only one, or the API process of a split deployment) */
+type Platform = { name: string; dir: string; servers: Server[] };
+const SPLIT = process.env.HUB_AB_SPLIT === '1';
 
 let seq = 0;
 
@@ -35,10 +40,11 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const receiver = await startWebhookReceiver();
 
 async function round(p: Platform, sends: number): Promise<Round> {
-  const { url, token } = p.server.ready;
+  const { url, token } = p.servers[0]!.ready;
+  const cpuNow = () => p.servers.reduce((sum, s) => sum + cpuMicros(s.pid), 0);
   const ids: string[] = [];
   let next = 0;
-  const cpu0 = cpuMicros(p.server.pid);
+  const cpu0 = cpuNow();
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -54,7 +60,7 @@ async function round(p: Platform, sends: number): Promise<Round> {
   );
   await receiver.arrived(ids);
   const ms = performance.now() - t0;
-  return { rate: (sends * 1000) / ms, cpuPerSend: (cpuMicros(p.server.pid) - cpu0) / sends };
+  return { rate: (sends * 1000) / ms, cpuPerSend: (cpuNow() - cpu0) / sends };
 }
 
 const platforms: Platform[] = [];
@@ -62,23 +68,30 @@ try {
   for (const name of ['A', 'B']) {
     const env = JSON.parse(process.env[`HUB_AB_${name}`] ?? '{}') as Record<string, string>;
     const dir = mkdtempSync(path.join(tmpdir(), `hub-ab-${name}-`));
-    const server = await spawnBenchServer<{ url: string; token: string }>([fixture, dir, receiver.url, '--setup'], `hub platform ${name}`, {
-      env: { ...process.env, ...env },
-      ...(env.FLAGS !== undefined && { nodeFlags: env.FLAGS.split(' ') }),
-    });
-    platforms.push({ name, dir, server });
+    const servers: Server[] = [];
+    for (const [i, flags] of (SPLIT ? [['--api'], ['--workers'], ['--workers']] : [[]]).entries()) {
+      // worker processes fetch the platform tenant token from the API process's identity provider
+      const tokenUrl = i === 0 ? ['--setup'] : [`--token-url=${servers[0]!.ready.url}/cas/oidc/token`];
+      servers.push(
+        await spawnBenchServer<{ url: string; token: string }>([fixture, dir, receiver.url, ...flags, ...tokenUrl], `hub platform ${name}`, {
+          env: { ...process.env, ...env },
+          ...(env.FLAGS !== undefined && { nodeFlags: env.FLAGS.split(' ') }),
+        }),
+      );
+    }
+    platforms.push({ name, dir, servers });
   }
   for (const p of platforms) await round(p, WARM);
   const rounds = new Map<string, Round[]>(platforms.map((p) => [p.name, []]));
   for (let i = 0; i < ROUNDS; i++) for (const p of i % 2 === 0 ? platforms : [...platforms].reverse()) rounds.get(p.name)!.push(await round(p, PER));
-  console.log(`hub A/B, all in one process: ${WARM} warm-up sends each, then ${ROUNDS} rounds of ${PER} alternated (${CONCURRENCY} loops)`);
+  console.log(`hub A/B, ${SPLIT ? 'one API and two worker processes' : 'all in one process'}: ${WARM} warm-up sends each, then ${ROUNDS} rounds of ${PER} alternated (${CONCURRENCY} loops)`);
   for (const [name, rs] of rounds) {
     const each = rs.map((r) => `${r.rate.toFixed(0)}/s ${r.cpuPerSend.toFixed(0)} µs`).join(', ');
     console.log(`${name}: median ${median(rs.map((r) => r.rate)).toFixed(0)} sends/s, ${median(rs.map((r) => r.cpuPerSend)).toFixed(0)} µs of CPU per send | rounds: ${each}`);
   }
 } finally {
   for (const p of platforms) {
-    await p.server.stop();
+    for (const s of [...p.servers].reverse()) await s.stop();
     rmSync(p.dir, { recursive: true, force: true });
   }
   await receiver.close();

@@ -154,6 +154,19 @@ test('free slots are claimed in one store call; a finished item makes the engine
   assert.equal(claims.slice(looks), [{ limit: 4, got: 2 }]);
 });
 
+test("while every slot is taken, a finished item makes the engine look again only once a claim's worth of slots (claimBatch) is free", async ({ a }) => {
+  const { items, claims } = counted(a);
+  await seed(await items(), 24);
+  const h = handler(items);
+  const slow = { ...h, handle: async (item: Item) => (await sleep((item.n % 3) * 4), h.handle(item)) };
+  const engine = createWorkEngine<Item>({ name: 'e', items, clock, concurrency: 8, claimBatch: 4, handle: slow.handle, pollMs: 60_000 });
+  engine.start();
+  await until(() => h.runs.length === 24, 'all items, without a poll');
+  await engine.stop();
+  assert.ok(claims.every((c) => c.limit === 4), `every look asks for a whole batch: ${JSON.stringify(claims)}`);
+  assert.ok(claims.length <= 8, `about one claim per 4 items (${claims.length})`);
+});
+
 test('a burst is shared by two engines looking at once (two processes), each claim taking a few items', async ({ a, b }) => {
   const ha = handler(due(a), { ms: 2 });
   const hb = handler(due(b), { ms: 2 });

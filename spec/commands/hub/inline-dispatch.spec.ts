@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import type { DispatchProcess, DispatchStep, LoadedNotification } from '../../../commands/hub/dispatch.process.ts';
 import { createDispatchWorker, createInlineDispatch, type DispatchDueItem } from '../../../commands/hub/dispatch.worker.ts';
 import { manualClock } from '../../../infra/core/clock.port.ts';
+import type { LogPage } from '../../../infra/core/event-store.port.ts';
 import type { ReadStore } from '../../../infra/core/read-store.port.ts';
 import { createSqliteReadStore } from '../../../infra/sqlite/read-store.sqlite.ts';
 
@@ -91,6 +92,36 @@ test('the dispatch worker claims a started item and leaves it alone; other due w
   await due.upsert({ ...base, id: 'm1', kind: 'retry', dueAt: DUE });
   assert.is(await worker.runDue(), 1);
   assert.equal(engineSide.calls.map((c) => [c.messageId, c.known]), [['m1', undefined]], 'a retry is run, from the stream');
+});
+
+/** a page of the log holding the events (only what the engine's page check reads) */
+const page = (...events: Array<{ stream: string; type: string; data: unknown }>) => ({ events, position: '9' }) as unknown as LogPage;
+const acceptedEvent = (ids: string[], dueAt = DUE) => ({
+  stream: 'hubNotification-t1.n1',
+  type: 'NotificationAccepted',
+  data: { Messages: ids.map((id) => ({ MessageId: id, State: 'PLANNED', DueAt: dueAt })) },
+});
+
+test('a page wakes the engine only for work due now that the inline dispatch neither runs nor has started', async ({ store }) => {
+  await store.ensureCollection('due');
+  const due = store.collection<DispatchDueItem>('due');
+  let release: () => void = () => undefined;
+  const { process } = fakeProcess((id) => (id === 'slow' ? new Promise<DispatchStep>((r) => (release = () => r('submitted'))) : 'submitted') as DispatchStep);
+  const inline = createInlineDispatch({ process, maxInFlight: 4, enabled: () => true });
+  const worker = createDispatchWorker({ items: async () => due, clock, process, leaseMs: 60_000, inline });
+  const wants = (p: LogPage) => worker.wantsPage!(p);
+  inline('hubNotification-t1.n1', ['done', 'slow'], accepted('done', 'slow'));
+  await settled();
+  assert.not.ok(wants(page(acceptedEvent(['done', 'slow']))), 'one started, one running: nothing for the engine');
+  assert.ok(wants(page(acceptedEvent(['done', 'other']))), 'a message the inline dispatch did not take (beyond its bound, another process): wake');
+  assert.not.ok(wants(page(acceptedEvent(['later'], '2026-11-26T10:05:00.000Z'))), 'due later: the poll finds it');
+  assert.ok(wants(page({ stream: 'hubNotification-t1.n1', type: 'MessagePromoted', data: { MessageId: 'waiting', DueAt: DUE } })), 'a promotion due now');
+  assert.not.ok(wants(page({ stream: 'bridgeBus-t1.b', type: 'NotificationAccepted', data: {} })), 'another category');
+  release();
+  await settled();
+  assert.not.ok(wants(page(acceptedEvent(['slow']))), 'the slow one has started by now');
+  const without = createDispatchWorker({ items: async () => due, clock, process, leaseMs: 60_000 });
+  assert.is(without.wantsPage, undefined, 'without an inline dispatch every page that feeds it wakes it');
 });
 
 test.run();

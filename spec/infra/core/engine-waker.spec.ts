@@ -40,6 +40,22 @@ test('the feeder filter decides: a delivery event type its projection does not t
   assert.equal(woken, ['deliveries', 'anything', 'elsewhere']);
 });
 
+test('an engine that finds nothing for it in the page (wantsPage) is not woken by it; the others are', () => {
+  const woken: string[] = [];
+  const seen: number[] = [];
+  const list = [
+    { name: 'picky', fedBy: ['hub.dispatch'], wantsPage: (p: { events: unknown[] }) => (seen.push(p.events.length), p.events.length > 1), wake: () => void woken.push('picky') },
+    { name: 'plain', fedBy: ['hub.dispatch'], wake: () => void woken.push('plain') },
+  ];
+  const wake = createEngineWaker(list, consumers);
+  wake(page(event('hubNotification-1', 'NotificationAccepted')));
+  assert.equal(woken, ['plain']);
+  wake(page(event('hubNotification-1', 'NotificationAccepted'), event('hubNotification-2', 'NotificationAccepted')));
+  assert.equal(woken, ['plain', 'picky', 'plain']);
+  wake(page(event('delivery-1', 'DeliverySucceeded')));
+  assert.equal(seen, [1, 2], 'not asked about a page that does not feed it');
+});
+
 test('a work engine on a liveCollection is fed by that collection projection; fedBy overrides it', () => {
   const store = {} as never;
   const on = (fedBy?: string[]) =>
