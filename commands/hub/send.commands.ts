@@ -2,18 +2,19 @@ import { createHash } from 'node:crypto';
 import { fold } from '../../domain/core/decider.ts';
 import { templateIdOf, type Channel, type ContextDefinition, type DeliveryService, type Template } from '../../domain/hub/config.model.ts';
 import { rulesOf, selectDefinition } from '../../domain/hub/definition.decider.ts';
+import { DomainError } from '../../domain/core/domain-error.ts';
 import { hubError } from '../../domain/hub/hub.errors.ts';
 import { isTimeZone } from '../../domain/hub/local-time.ts';
 import { maskPayload } from '../../domain/hub/masking.ts';
 import { notificationDecider, notificationStream } from '../../domain/hub/notification.decider.ts';
 import type { Acknowledgement, NotificationEvent, NotificationRecord, NotificationState, PlannedMessage } from '../../domain/hub/notification.model.ts';
 import { languageFor, planMessages } from '../../domain/hub/plan.ts';
-import { normalizeSendRequest, requestFingerprint, type SendRequestInput } from '../../domain/hub/send-request.ts';
+import { MAX_REQUEST_ID, normalizeSendRequest, requestFingerprint, type SendRequestInput } from '../../domain/hub/send-request.ts';
 import type { SnapshotContent } from '../../domain/hub/snapshot.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { commandHandler, type CommandContext } from '../core/command-handler.ts';
-import { derivedId } from '../core/event-id.ts';
+import { derivedId, newCommandId } from '../core/event-id.ts';
 import type { ConfigCommands } from './config.commands.ts';
 import { loadedNotification, type LoadedNotification } from './dispatch.process.ts';
 import { numberSetting, SETTING, type HubSettings } from './hub.contracts.ts';
@@ -25,7 +26,10 @@ import type { Snapshots } from './snapshots.ts';
  * 1. The RequestId is claimed per tenant: the notification's id is derived from (tenant, RequestId), so its
  *    stream is the claim. A stored notification with the same request fingerprint answers 200 with the
  *    stored acknowledgement (never recomputed, no new dispatch); another fingerprint answers 409 and
- *    creates nothing.
+ *    creates nothing. A send does not read the stream first (a new RequestId is the common case, and its
+ *    append with `no_stream` is the check): the stream is read when the append meets it, when the request
+ *    fails on this instant's configuration (a replay is answered from what was stored, whatever the
+ *    configuration says now), and before a snapshot would be captured (a replay captures nothing).
  * 2. The enabled definition version effective now is selected (none: 404), its rules, context, templates,
  *    services and channels read from their streams (this instant's configuration), the snapshot captured or
  *    reused, and every message prepared (domain/hub/plan.ts). Every message failing synchronous validation:
@@ -92,7 +96,18 @@ export function createSender(deps: SenderDeps) {
    * Rules 1–2 without the append: a replay's answer, or the notification prepared for acceptance (snapshot
    * captured or reused). `send` appends it at once; a TCC Try keeps it in its command until Confirm.
    */
-  async function prepare(tenant: string, input: SendRequestInput, ctx: CommandContext): Promise<Prepared> {
+  /** the stored notification's answer to a request of this hash (200, or 409), or null: the RequestId is new */
+  async function storedAnswer(stream: string, hash: string): Promise<SendResult | null> {
+    const existing = await eventStore.readStream(stream);
+    return existing.length > 0 ? replay(fold(notificationDecider, existing as unknown as NotificationEvent[]), hash) : null;
+  }
+
+  /**
+   * `readFirst: false` (a send): the stream is read only if a new snapshot would be captured; the caller
+   * answers a replay from the append's conflict, or from the stream when this throws.
+   */
+  async function prepare(tenant: string, input: SendRequestInput, ctx: CommandContext, o: { readFirst?: boolean } = {}): Promise<Prepared> {
+    const readFirst = o.readFirst ?? true;
     const timeZone = await timeZoneOf(tenant);
     const normalized = normalizeSendRequest(input, timeZone);
     if (!normalized.ok) {
@@ -103,8 +118,10 @@ export function createSender(deps: SenderDeps) {
     const notificationId = notificationIdFor(tenant, request.RequestId);
     const stream = notificationStream(tenant, notificationId);
 
-    const existing = await eventStore.readStream(stream);
-    if (existing.length > 0) return { kind: 'replay', result: replay(fold(notificationDecider, existing as unknown as NotificationEvent[]), hash) };
+    if (readFirst) {
+      const stored = await storedAnswer(stream, hash);
+      if (stored !== null) return { kind: 'replay', result: stored };
+    }
 
     const now = clock.now().toISOString();
     const definitions = await config.definitions.state(tenant, request.NotificationCode);
@@ -147,6 +164,10 @@ export function createSender(deps: SenderDeps) {
       Services: [...services.values()],
       Channels: [...channels.values()],
     };
+    if (!readFirst && !deps.snapshots.known(tenant, content)) {
+      const stored = await storedAnswer(stream, hash);
+      if (stored !== null) return { kind: 'replay', result: stored };
+    }
     const snapshotId = await deps.snapshots.ensure(tenant, content, definition, now, ctx);
 
     const notification: NotificationRecord = {
@@ -189,10 +210,11 @@ export function createSender(deps: SenderDeps) {
     const r = await handle({
       stream: p.stream,
       command: { type: 'Accept', notification: p.notification, messages: p.messages, acknowledgement: p.acknowledgement, now },
-      // the content's hash is part of the command id (hence of the event ids): a concurrent send of the same
-      // RequestId with other content must meet a conflict (then 409), not an append the store would take for
-      // a retry of the same write because its event ids are already stored
-      commandId: `send/${p.notification.NotificationId}/${p.hash}`,
+      // a fresh command id per request (hence fresh event ids): a concurrent send of the same RequestId, with
+      // the same content or not, must meet a conflict (then 200 or 409), not an append the store would take
+      // for a retry of the same write because its event ids are already stored; time-ordered (a UUID v7),
+      // its event ids land at the end of the store's id index
+      commandId: `send/${newCommandId()}`,
       now,
       context: { ...ctx, tenant },
       from: 'new',
@@ -206,8 +228,25 @@ export function createSender(deps: SenderDeps) {
   }
 
   async function send(tenant: string, input: SendRequestInput, ctx: CommandContext): Promise<SendResult> {
-    const p = await prepare(tenant, input, ctx);
+    let p: Prepared;
+    try {
+      p = await prepare(tenant, input, ctx, { readFirst: false });
+    } catch (err) {
+      // refused (400, 404, 422): a replay of a stored notification is answered from it instead
+      if (!(err instanceof DomainError)) throw err;
+      const stored = await storedAnswerOf(tenant, input);
+      if (stored !== null) return stored;
+      throw err;
+    }
     return p.kind === 'replay' ? p.result : accept(tenant, p, ctx);
+  }
+
+  /** storedAnswer for a request as it came (null when its RequestId cannot name a notification) */
+  async function storedAnswerOf(tenant: string, input: SendRequestInput): Promise<SendResult | null> {
+    if (input === null || typeof input !== 'object') return null;
+    const requestId = (input as { RequestId?: unknown }).RequestId;
+    if (typeof requestId !== 'string' || requestId.length === 0 || requestId.length > MAX_REQUEST_ID) return null;
+    return storedAnswer(notificationStream(tenant, notificationIdFor(tenant, requestId)), requestHashOf(input));
   }
 
   return { send, prepare, accept, timeZoneOf };

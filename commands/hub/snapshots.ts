@@ -54,6 +54,8 @@ export function createSnapshots({ eventStore }: { eventStore: EventStore }) {
 
   return {
     get,
+    /** whether this process knows the tenant's snapshot of `content` already (ensure then captures nothing) */
+    known: (tenant: string, content: SnapshotContent) => cache.has(`${tenant}/${idOf(content)}`),
     /** the tenant's snapshot of `content`: the existing one, or captured now */
     async ensure(tenant: string, content: SnapshotContent, definition: Definition, now: string, ctx: CommandContext): Promise<string> {
       const snapshotId = idOf(content);

@@ -136,6 +136,31 @@ test('snapshots: an unchanged configuration reuses the snapshot; an edit makes a
   assert.is((await p.call('GET', `${HUB}/configuration-snapshots/getById?snapshotId=snap-00000000000000000000000000000000`, { token })).status, 404);
 });
 
+test('a replay is answered from the stored notification whatever the configuration says now: a new snapshot is not captured for it, a deleted definition is no 404', async () => {
+  const beta = await configure(p, 'beta', { receiverUrl: rx.url });
+  const bt = await p.token('beta');
+  const body = aSend(beta.code);
+  const first = await send(body, bt);
+  assert.is(first.status, 201, JSON.stringify(first.body));
+  const snapshots = async () => (await p.platform.stores.eventStore.readAll({ filter: { categories: ['hubSnapshot'] } })).length;
+  const before = await snapshots();
+  const t = await p.call('PUT', `${HUB}/templates/${beta.code}:EMAIL:en_US`, { token: bt, body: { ContentType: 'TEXT', Subject: 'S', Body: 'Changed ${Name}.', Status: 'ACTIVE' } });
+  assert.is(t.status, 200, JSON.stringify(t.body));
+  const again = await send(body, bt);
+  assert.is(again.status, 200, JSON.stringify(again.body));
+  assert.equal(again.body, first.body);
+  assert.is(await snapshots(), before, 'the replay captured no snapshot of the edited configuration');
+  const other = await send({ ...body, Payload: { ...body.Payload, amount: 999 } }, bt);
+  assert.is(other.status, 409, JSON.stringify(other.body));
+  const d = await p.call('DELETE', `${HUB}/definitions/${beta.definitionId}`, { token: bt });
+  assert.ok(d.status < 300, JSON.stringify(d.body));
+  assert.is((await send(aSend(beta.code), bt)).status, 404, 'a new send finds no definition');
+  const late = await send(body, bt);
+  assert.is(late.status, 200, JSON.stringify(late.body));
+  assert.equal(late.body, first.body);
+  assert.is((await send({ ...body, Payload: { ...body.Payload, amount: 999 } }, bt)).status, 409);
+});
+
 test('the OpenAPI group connecthub is served at /v3/api-docs/connecthub and documents the acknowledgement', async () => {
   const doc = await p.call('GET', '/v3/api-docs/connecthub');
   assert.is(doc.status, 200);
