@@ -53,9 +53,6 @@ function leavesWork(page: LogPage, inline: NonNullable<DispatchWorkerDeps['inlin
   );
 }
 
-const X_COUNTS: Record<string, number> = {};
-const X_COUNT = (k: string) => { X_COUNTS[k] = (X_COUNTS[k] ?? 0) + 1; };
-process.on('SIGUSR2', () => require('node:fs').appendFileSync('/tmp/xcounts.txt', 'X_COUNTS ' + JSON.stringify(X_COUNTS) + '\n'));
 
 export function createDispatchWorker(deps: DispatchWorkerDeps): WorkEngine {
   const inline = deps.inline;
