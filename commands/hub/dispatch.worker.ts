@@ -53,7 +53,6 @@ function leavesWork(page: LogPage, inline: NonNullable<DispatchWorkerDeps['inlin
   );
 }
 
-
 export function createDispatchWorker(deps: DispatchWorkerDeps): WorkEngine {
   const inline = deps.inline;
   return createWorkEngine<DispatchDueItem>({
