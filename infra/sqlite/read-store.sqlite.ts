@@ -162,7 +162,11 @@ export function createSqliteReadStore(options: SqliteReadStoreOptions): ReadStor
         (c) => ops.findManyAndUpdate<T>(c, name, filter, update, options.sort, options.limit),
       );
     return {
-      get: (id) => read(tx, (c) => inTx()?.work.get<T>(c, name, id) ?? ops.get<T>(c, name, id)),
+      get: (id) =>
+        read(tx, (c) => {
+          const t = inTx();
+          return t ? t.work.get<T>(c, name, id) : ops.get<T>(c, name, id);
+        }),
       upsert: (doc) => change((w) => w.upsert(name, doc), (c) => ops.upsert(c, name, doc)),
       patch: (id, update) => change((w, c) => w.patch(c, name, id, update), (c) => ops.patch(c, name, id, update)),
       delete: (id) => change((w, c) => w.remove(c, name, id), (c) => ops.remove(c, name, id)),

@@ -16,6 +16,13 @@ import * as ops from './read-store.ops.ts';
  * answers the object `upsert` stored (a shallow copy of the caller's), not a fresh parse. A projection
  * that changes a document it read writes it back (as it must on every store); changing one in place
  * without writing it back is not a way to update it.
+ *
+ * It also knows which ids are not in the table: a `get` that found nothing, a deletion written. The
+ * transaction holds the write lock, so only its own writes can change that: a document it writes leaves
+ * the set, a rollback forgets the set. So a projection asking again for a document that is not there (a
+ * notification's expiry, looked up for each of its events) reads nothing more, and a document created and
+ * deleted within one transaction costs no DELETE. (The other statements a transaction runs on a
+ * collection, findManyAndUpdate and deleteMany, never create a document.)
  */
 export type UnitOfWork = {
   get<T extends Doc>(c: ops.Conn, collection: string, id: string): T | null;
@@ -39,17 +46,33 @@ export function createUnitOfWork(): UnitOfWork {
     return m;
   };
   const buffered = (collection: string, id: string): Buffered | undefined => dirty.get(collection)?.get(id);
+  /** per collection, ids known not to be in its table */
+  const absent = new Map<string, Set<string>>();
+  const absentOf = (collection: string) => {
+    let a = absent.get(collection);
+    if (a === undefined) absent.set(collection, (a = new Set()));
+    return a;
+  };
 
   function current<T extends Doc>(c: ops.Conn, collection: string, id: string): T | null {
     const b = buffered(collection, id);
     if (b !== undefined) return b as T | null;
-    return ops.get<T>(c, collection, id);
+    if (absent.get(collection)?.has(id) === true) return null;
+    const doc = ops.get<T>(c, collection, id);
+    if (doc === null) absentOf(collection).add(id);
+    return doc;
   }
 
   function flushOne(c: ops.Conn, collection: string, docs: Map<string, Buffered>) {
+    const gone = absentOf(collection);
     for (const [id, doc] of docs) {
-      if (doc === null) ops.remove(c, collection, id);
-      else ops.upsertJson(c, collection, id, JSON.stringify(doc));
+      if (doc === null) {
+        if (!gone.has(id)) ops.remove(c, collection, id);
+        gone.add(id);
+      } else {
+        ops.upsertJson(c, collection, id, JSON.stringify(doc));
+        gone.delete(id);
+      }
     }
     dirty.delete(collection);
   }
@@ -83,6 +106,7 @@ export function createUnitOfWork(): UnitOfWork {
     },
     discard() {
       dirty.clear();
+      absent.clear(); // a rollback may bring back what was deleted
     },
   };
 }

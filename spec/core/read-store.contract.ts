@@ -601,6 +601,34 @@ export function readStoreContract(name: string, make: ReadStoreFactory, capabili
     assert.is(await store.collection('checkpoints').get('p1'), null);
   });
 
+  test('inside a transaction get answers its writes: null after a delete, a document it found missing once written, and again what a rolled-back part deleted', async () => {
+    await store.collection('accounts').upsert({ id: 'a1', balance: 1 });
+    await store.transaction(async (tx) => {
+      const accounts = tx.collection('accounts');
+      assert.is(await accounts.get('a9'), null);
+      assert.is(await accounts.get('a9'), null, 'asked again');
+      await accounts.upsert({ id: 'a9', balance: 9 });
+      assert.equal(await accounts.get('a9'), { id: 'a9', balance: 9 });
+      await accounts.delete('a1');
+      assert.is(await accounts.get('a1'), null, 'deleted in this transaction');
+      assert.equal(ids(await accounts.find({}, { sort: { id: 1 } })), ['a9']);
+      await accounts.upsert({ id: 'a1', balance: 2 });
+      assert.equal(await accounts.get('a1'), { id: 'a1', balance: 2 }, 'written again after the delete was written');
+      if (partialRollback) {
+        await tx
+          .savepoint(async (part) => {
+            await part.collection('accounts').delete('a9');
+            assert.is(await part.collection('accounts').get('a9'), null);
+            await part.collection('accounts').find({});
+            throw new Error('undo the part');
+          })
+          .catch(() => undefined);
+        assert.equal(await accounts.get('a9'), { id: 'a9', balance: 9 }, 'the part that deleted it was rolled back');
+      }
+    });
+    assert.equal(await store.collection('accounts').find({}, { sort: { id: 1 } }), [{ id: 'a1', balance: 2 }, { id: 'a9', balance: 9 }]);
+  });
+
   if (partialRollback) {
     test('savepoint: a throwing part is undone and rethrown, the rest of the transaction commits', async () => {
       await savepointSeed();

@@ -346,4 +346,38 @@ test('after close, ping and operations fail with StoreUnavailableError', async (
   }
 });
 
+test('in a transaction a document found missing is not read again, and one created and deleted in it costs no DELETE', async () => {
+  const store = open();
+  await store.ensureCollection('c');
+  await store.collection('c').upsert({ id: 'kept' });
+  // the statements the store prepares from here on, counted by kind
+  const counts = { byId: 0, deletes: 0 };
+  const prepare = Database.prototype.prepare;
+  Database.prototype.prepare = function (this: Database.Database, sql: string) {
+    const statement = prepare.call(this, sql);
+    const kind = /^SELECT doc FROM \S+ WHERE id = \?$/.test(sql) ? 'byId' : sql.startsWith('DELETE') ? 'deletes' : undefined;
+    if (kind === undefined) return statement;
+    for (const m of ['get', 'run', 'all'] as const) {
+      const f = statement[m].bind(statement) as (...a: unknown[]) => unknown;
+      (statement as unknown as Record<string, unknown>)[m] = (...a: unknown[]) => (counts[kind]++, f(...a));
+    }
+    return statement;
+  } as typeof prepare;
+  try {
+    await store.transaction(async (tx) => {
+      const c = tx.collection('c');
+      for (let i = 0; i < 3; i++) assert.is(await c.get('missing'), null);
+      assert.is(await c.get('brief'), null); // as a projection does: looked up, then written, then removed
+      await c.upsert({ id: 'brief' });
+      await c.delete('brief');
+      assert.is(await c.get('brief'), null);
+      await c.delete('kept');
+    });
+  } finally {
+    Database.prototype.prepare = prepare;
+  }
+  assert.equal(counts, { byId: 3, deletes: 1 }, 'one read each for missing, brief and kept; only kept deleted');
+  assert.equal(await store.collection('c').find({}), []);
+});
+
 test.run();
