@@ -81,11 +81,28 @@ export function createProjectionGroup(o: ProjectionGroupOptions): ProjectionGrou
     await checkpoints(session).upsert({ ...cp, position: page.position > cp.position ? page.position : cp.position, updatedAt: now });
   }
 
+  /**
+   * Every member the page has events for is at or past it already, at its current version: another process
+   * of the same group applied the page (worker processes all tail the log; the first to take the write lock
+   * applies it). Read without the write lock, so the others neither wait for it nor commit an empty
+   * transaction. Checkpoints only move forward, so a stale answer is only ever "not yet".
+   */
+  async function appliedElsewhere(page: LogPage, members: Projection[]): Promise<boolean> {
+    const wanting = members.filter((p) => page.events.some((e) => wants(p, e)));
+    if (wanting.length === 0) return true; // nothing to write: no transaction either
+    const cps = new Map((await checkpoints(readStore).find({ id: { $in: wanting.map((p) => p.name) } })).map((cp) => [cp.id, cp]));
+    return wanting.every((p) => {
+      const cp = cps.get(p.name);
+      return cp !== undefined && cp.version === p.version && cp.position >= page.position;
+    });
+  }
+
   const batch: ConsumerBatch = {
     name: 'projections',
     async handle(page, consumers) {
       const errors = new Map<string, unknown>();
       let members = consumers.map((c) => byName.get(c.name)!).filter((p) => p !== undefined);
+      if (await appliedElsewhere(page, members)) return consumers.map((): Result => ({ position: page.position }));
       for (;;) {
         const failed = new Map<string, unknown>();
         let abandoned: string | undefined;

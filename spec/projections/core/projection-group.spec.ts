@@ -150,4 +150,34 @@ test('outdated projections are rebuilt in one pass when the group starts, and re
   await reader.stop();
 });
 
+test('a page another process of the group has applied takes no write transaction here; a new one does', async ({ dir, eventStore, readStore }) => {
+  const projections = [counter('test.a'), counter('test.b')];
+  const first = createProjectionGroup({ eventStore, readStore, projections, clock: systemClock });
+  const reader = createLogReader({ eventStore, consumers: first.consumers });
+  reader.start();
+  for (let i = 0; i < 3; i++) await emit(eventStore, 'Plain');
+  await reader.reached(await eventStore.headPosition());
+  await reader.stop();
+  // the second process: its own connection to the same read store, its write transactions counted
+  const other = createSqliteReadStore({ file: path.join(dir, 'read.sqlite') });
+  let transactions = 0;
+  const transaction = other.transaction.bind(other);
+  other.transaction = (fn) => (transactions++, transaction(fn));
+  try {
+    const second = createProjectionGroup({ eventStore, readStore: other, projections, clock: systemClock });
+    const events = await eventStore.readAll({});
+    const page = { events, position: events[events.length - 1]!.position };
+    const handle = (p: typeof page) => second.consumers[0]!.batch!.handle(p, second.consumers);
+    assert.equal(await handle(page), [{ position: page.position }, { position: page.position }]);
+    assert.is(transactions, 0, 'applied by the first: nothing to write, no write lock taken');
+    await emit(eventStore, 'Plain');
+    const more = await eventStore.readAll({});
+    await handle({ events: more, position: more[more.length - 1]!.position });
+    assert.is(transactions, 1, 'a new event: applied here');
+    assert.equal((await readModel<{ id: string; applied: number }>(readStore, 'test.a', 'items').find({})).map((d) => d.applied), [1, 1, 1, 1], 'each event applied once');
+  } finally {
+    await other.close();
+  }
+});
+
 test.run();
