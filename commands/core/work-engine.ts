@@ -43,6 +43,11 @@ export type WorkEngineOptions<T extends DueItem> = {
   claimBatch?: number;
   /** how long a claimed item stays leased; a process that dies loses it after this (default 30 s) */
   leaseMs?: number;
+  /**
+   * how soon an engine whose slots were all taken looks again when some, but fewer than claimBatch, have come
+   * free (default 10 ms, at most pollMs): a claim's worth coming free makes it look at once
+   */
+  refillMs?: number;
   /** how often an idle engine looks for due items; wake() makes it look at once (default 500 ms) */
   pollMs?: number;
   /**
@@ -117,6 +122,7 @@ export function createWorkEngine<T extends DueItem>(o: WorkEngineOptions<T>): Wo
   const claimBatch = Math.max(1, o.claimBatch ?? 4);
   const leaseMs = o.leaseMs ?? 30_000;
   const pollMs = o.pollMs ?? 500;
+  const refillMs = Math.min(pollMs, o.refillMs ?? 10);
   const sort: Sort = o.sort ?? { dueAt: 1 };
   const owner = o.owner ?? `${name}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const fedBy = o.fedBy ?? (o.items.projection === undefined ? undefined : [o.items.projection]);
@@ -182,12 +188,26 @@ export function createWorkEngine<T extends DueItem>(o: WorkEngineOptions<T>): Wo
       if (key !== undefined && chains.get(key) === run) chains.delete(key);
       running.delete(done);
       // slots came free: look again only if the last look stopped for want of them, and once a claim's worth
-      // is free (one claim, one commit for claimBatch items instead of one per finished item); due items that
-      // came since are announced by the pages that wrote them, or found by the poll
-      if (full && concurrency - running.size >= Math.min(concurrency, claimBatch)) wake();
+      // is free (one claim, one commit for claimBatch items instead of one per finished item), or shortly
+      // after if fewer come free (slow items hold the rest); due items that came since are announced by the
+      // pages that wrote them, or found by the poll
+      if (!full) return;
+      if (concurrency - running.size >= Math.min(concurrency, claimBatch)) wake();
+      else refillSoon();
     });
     running.add(done);
     return done;
+  }
+
+  let refill: NodeJS.Timeout | undefined;
+  /** a look refillMs after the first slot came free while the engine was full, if none came before */
+  function refillSoon() {
+    if (refill !== undefined) return;
+    refill = setTimeout(() => {
+      refill = undefined;
+      if (full) wake();
+    }, refillMs);
+    refill.unref();
   }
 
   function wake() {
@@ -246,6 +266,8 @@ export function createWorkEngine<T extends DueItem>(o: WorkEngineOptions<T>): Wo
     },
     async stop() {
       abort?.abort();
+      clearTimeout(refill);
+      refill = undefined;
       wakeUp?.();
       await loop;
       await Promise.all([...running]);

@@ -33,6 +33,8 @@ export type DispatchWorkerDeps = {
   inline?: { running(messageId: string): boolean; runningIds(): readonly string[]; started(item: Pick<DispatchDueItem, 'id' | 'kind' | 'dueAt'>): boolean };
 };
 
+const notificationTypes = new Set<string>(NOTIFICATION_EVENT_TYPES);
+
 /**
  * Beside an inline dispatch, a page wakes the engine only when one of its notification events leaves a
  * message work due now that the inline dispatch neither runs nor has started: a send beyond its capacity, a
@@ -40,8 +42,6 @@ export type DispatchWorkerDeps = {
  * only make the engine claim their items (a query and a lease written each) to find nothing to do; work
  * due later was never found by a page's wake but by the poll.
  */
-const notificationTypes = new Set<string>(NOTIFICATION_EVENT_TYPES);
-
 function leavesWork(page: LogPage, inline: NonNullable<DispatchWorkerDeps['inline']>, now: string): boolean {
   return page.events.some(
     (e) =>

@@ -9,7 +9,7 @@ import { maskPayload } from '../../domain/hub/masking.ts';
 import { notificationDecider, notificationStream } from '../../domain/hub/notification.decider.ts';
 import type { Acknowledgement, NotificationEvent, NotificationRecord, NotificationState, PlannedMessage } from '../../domain/hub/notification.model.ts';
 import { languageFor, planMessages } from '../../domain/hub/plan.ts';
-import { MAX_REQUEST_ID, normalizeSendRequest, requestFingerprint, type SendRequestInput } from '../../domain/hub/send-request.ts';
+import { normalizeSendRequest, requestFingerprint, type SendRequestInput } from '../../domain/hub/send-request.ts';
 import type { SnapshotContent } from '../../domain/hub/snapshot.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
@@ -92,10 +92,6 @@ export function createSender(deps: SenderDeps) {
     return tz !== undefined && isTimeZone(tz) ? tz : deps.defaults.timeZone;
   }
 
-  /**
-   * Rules 1–2 without the append: a replay's answer, or the notification prepared for acceptance (snapshot
-   * captured or reused). `send` appends it at once; a TCC Try keeps it in its command until Confirm.
-   */
   /** the stored notification's answer to a request of this hash (200, or 409), or null: the RequestId is new */
   async function storedAnswer(stream: string, hash: string): Promise<SendResult | null> {
     const existing = await eventStore.readStream(stream);
@@ -103,6 +99,8 @@ export function createSender(deps: SenderDeps) {
   }
 
   /**
+   * Rules 1–2 without the append: a replay's answer, or the notification prepared for acceptance (snapshot
+   * captured or reused). `send` appends it at once; a TCC Try keeps it in its command until Confirm.
    * `readFirst: false` (a send): the stream is read only if a new snapshot would be captured; the caller
    * answers a replay from the append's conflict, or from the stream when this throws.
    */
@@ -232,8 +230,10 @@ export function createSender(deps: SenderDeps) {
     try {
       p = await prepare(tenant, input, ctx, { readFirst: false });
     } catch (err) {
-      // refused (400, 404, 422): a replay of a stored notification is answered from it instead
-      if (!(err instanceof DomainError)) throw err;
+      // refused on this instant's configuration (404, 422, a recipient rule): a replay of a stored notification
+      // is answered from it instead. A malformed request stays a 400 whatever its RequestId names (it was
+      // refused before the stream was read when sends read it first), and a 409 has read the stream already.
+      if (!(err instanceof DomainError) || err.code === 'SEND.INVALID' || err.code === 'SEND.REQUEST_CONFLICT') throw err;
       const stored = await storedAnswerOf(tenant, input);
       if (stored !== null) return stored;
       throw err;
@@ -243,10 +243,8 @@ export function createSender(deps: SenderDeps) {
 
   /** storedAnswer for a request as it came (null when its RequestId cannot name a notification) */
   async function storedAnswerOf(tenant: string, input: SendRequestInput): Promise<SendResult | null> {
-    if (input === null || typeof input !== 'object') return null;
-    const requestId = (input as { RequestId?: unknown }).RequestId;
-    if (typeof requestId !== 'string' || requestId.length === 0 || requestId.length > MAX_REQUEST_ID) return null;
-    return storedAnswer(notificationStream(tenant, notificationIdFor(tenant, requestId)), requestHashOf(input));
+    // past normalization (SEND.INVALID is not answered this way): the request is an object with a RequestId
+    return storedAnswer(notificationStream(tenant, notificationIdFor(tenant, input.RequestId)), requestHashOf(input));
   }
 
   return { send, prepare, accept, timeZoneOf };

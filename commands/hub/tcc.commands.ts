@@ -154,10 +154,10 @@ export function createTccCommands(deps: TccDeps) {
     } catch (err) {
       if (!(isDomainError(err) && err.code === 'SEND.REQUEST_CONFLICT')) throw err;
     }
-    // What the notification's stream holds decides, not the append's answer (an append whose event ids
-    // are there already is taken by the store as the same write): accepted by this branch (its causation
-    // is this branch's TccTried: also after a run that died after accepting, the original result), by
-    // another send of the RequestId with the same content, or with other content.
+    // What the notification's stream holds decides, not the append's answer (a run again after one that
+    // died after accepting meets the stream and is answered as a replay): accepted by this branch (its
+    // causation is this branch's TccTried: the original result), by another send of the RequestId with the
+    // same content, or with other content.
     const first = (await eventStore.readStream(target, { limit: 1 }))[0] as (RecordedEvent & Extract<NotificationEvent, { type: 'NotificationAccepted' }>) | undefined;
     if (first === undefined || first.type !== 'NotificationAccepted') throw new Error(`${target}: no acceptance after accepting`);
     if (first.metadata.causationId === l.tried.id) {

@@ -20,7 +20,8 @@ export type Config = {
   sqliteCheckpointMs: number;
   /**
    * LOG_GATHER_MS: while the log brings more than 1,000 events a second, how long each process's log reader
-   * waits after a page before reading the next (more events per page, fewer read-model commits)
+   * waits after a page that is not full before reading the next (more events per page, fewer read-model
+   * commits)
    */
   logGatherMs: number;
   mongodbDatabase: string;

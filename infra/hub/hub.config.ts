@@ -14,7 +14,8 @@ export type HubConfig = {
   dispatchConcurrency: number;
   /**
    * HUB_INLINE_DISPATCH_CONCURRENCY: fresh sends a process that runs workers starts at once, beside their
-   * answer, in flight at a time; beyond it a send waits for its due item (the worker, HUB_DISPATCH_CONCURRENCY)
+   * answer, in flight at a time (default 4 × HUB_DISPATCH_CONCURRENCY); beyond it a send waits for its due
+   * item (the worker, HUB_DISPATCH_CONCURRENCY)
    */
   inlineDispatchConcurrency: number;
   /** HUB_DISPATCH_POLL_MS: how often an idle dispatch worker looks for due work (fresh sends wake it at once) */
@@ -81,9 +82,11 @@ export function loadHubConfig(env: NodeJS.ProcessEnv, platform: Pick<Config, 'pu
   const clientId = env.HUB_CLIENT_ID || undefined;
   const clientSecret = env.HUB_CLIENT_SECRET || undefined;
   if ((clientId === undefined) !== (clientSecret === undefined)) problems.push('HUB_CLIENT_ID and HUB_CLIENT_SECRET go together: set both or neither');
+  // a low HUB_DISPATCH_CONCURRENCY (a receiver to spare) throttles the inline dispatch too, unless it is set
+  const dispatchConcurrency = int('HUB_DISPATCH_CONCURRENCY', 16, 1, 256);
   const config: HubConfig = {
-    dispatchConcurrency: int('HUB_DISPATCH_CONCURRENCY', 16, 1, 256),
-    inlineDispatchConcurrency: int('HUB_INLINE_DISPATCH_CONCURRENCY', 64, 0, 1024),
+    dispatchConcurrency,
+    inlineDispatchConcurrency: int('HUB_INLINE_DISPATCH_CONCURRENCY', 4 * dispatchConcurrency, 0, 1024),
     dispatchPollMs: int('HUB_DISPATCH_POLL_MS', 500, 10, 60_000),
     dispatchLeaseMs: int('HUB_DISPATCH_LEASE_MS', 60_000, 2000, 3_600_000),
     timeZone,

@@ -82,18 +82,23 @@ export function createProjectionGroup(o: ProjectionGroupOptions): ProjectionGrou
   }
 
   /**
-   * Every member the page has events for is at or past it already, at its current version: another process
-   * of the same group applied the page (worker processes all tail the log; the first to take the write lock
-   * applies it). Read without the write lock, so the others neither wait for it nor commit an empty
+   * Every member the page has events for is at or past the last of them already, at its current version:
+   * another process of the same group applied them (worker processes all tail the log, each cutting its own
+   * pages; the first to take the write lock applies). applyMember would skip each of those events, so the
+   * page is answered without the write lock: the others neither wait for it nor commit an empty
    * transaction. Checkpoints only move forward, so a stale answer is only ever "not yet".
    */
   async function appliedElsewhere(page: LogPage, members: Projection[]): Promise<boolean> {
-    const wanting = members.filter((p) => page.events.some((e) => wants(p, e)));
-    if (wanting.length === 0) return true; // nothing to write: no transaction either
-    const cps = new Map((await checkpoints(readStore).find({ id: { $in: wanting.map((p) => p.name) } })).map((cp) => [cp.id, cp]));
-    return wanting.every((p) => {
+    const lastWanted = new Map<Projection, string>();
+    for (const p of members) {
+      const last = page.events.findLast((e) => wants(p, e));
+      if (last !== undefined) lastWanted.set(p, last.position);
+    }
+    if (lastWanted.size === 0) return true; // nothing to write: no transaction either
+    const cps = new Map((await checkpoints(readStore).find({ id: { $in: [...lastWanted.keys()].map((p) => p.name) } })).map((cp) => [cp.id, cp]));
+    return [...lastWanted].every(([p, last]) => {
       const cp = cps.get(p.name);
-      return cp !== undefined && cp.version === p.version && cp.position >= page.position;
+      return cp !== undefined && cp.version === p.version && cp.position >= last;
     });
   }
 

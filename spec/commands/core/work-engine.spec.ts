@@ -159,12 +159,31 @@ test("while every slot is taken, a finished item makes the engine look again onl
   await seed(await items(), 24);
   const h = handler(items);
   const slow = { ...h, handle: async (item: Item) => (await sleep((item.n % 3) * 4), h.handle(item)) };
-  const engine = createWorkEngine<Item>({ name: 'e', items, clock, concurrency: 8, claimBatch: 4, handle: slow.handle, pollMs: 60_000 });
+  // no refill look during the test: only a claim's worth of free slots makes the engine look again
+  const engine = createWorkEngine<Item>({ name: 'e', items, clock, concurrency: 8, claimBatch: 4, handle: slow.handle, pollMs: 60_000, refillMs: 60_000 });
   engine.start();
   await until(() => h.runs.length === 24, 'all items, without a poll');
   await engine.stop();
   assert.ok(claims.every((c) => c.limit === 4), `every look asks for a whole batch: ${JSON.stringify(claims)}`);
   assert.ok(claims.length <= 8, `about one claim per 4 items (${claims.length})`);
+});
+
+test('a full engine with fewer than a claim\'s worth of slots free looks again after refillMs, not at the poll', async ({ a }) => {
+  const { items, claims } = counted(a);
+  await seed(await items(), 6);
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((r) => (release = r));
+  const h = handler(items);
+  // the first four hold their slots until released; one of them is quick
+  const handle = async (item: Item) => (item.n < 3 ? held.then(() => h.handle(item)) : h.handle(item));
+  const engine = createWorkEngine<Item>({ name: 'e', items, clock, concurrency: 4, claimBatch: 4, handle, pollMs: 60_000, refillMs: 5 });
+  engine.start();
+  await until(() => h.runs.length === 1, 'the quick item');
+  await until(() => claims.length === 2, 'a second look for the one free slot');
+  assert.equal(claims[1], { limit: 1, got: 1 });
+  release();
+  await until(() => h.runs.length === 6, 'all items');
+  await engine.stop();
 });
 
 test('a burst is shared by two engines looking at once (two processes), each claim taking a few items', async ({ a, b }) => {

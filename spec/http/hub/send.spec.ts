@@ -152,6 +152,9 @@ test('a replay is answered from the stored notification whatever the configurati
   assert.is(await snapshots(), before, 'the replay captured no snapshot of the edited configuration');
   const other = await send({ ...body, Payload: { ...body.Payload, amount: 999 } }, bt);
   assert.is(other.status, 409, JSON.stringify(other.body));
+  const malformed = await send({ ...body, LANGUAGE_ID: 'en_US' }, bt);
+  assert.is(malformed.status, 400, 'a malformed request is refused as such, whatever its RequestId names');
+  assert.is(malformed.body.code, 'SEND.INVALID');
   const d = await p.call('DELETE', `${HUB}/definitions/${beta.definitionId}`, { token: bt });
   assert.ok(d.status < 300, JSON.stringify(d.body));
   assert.is((await send(aSend(beta.code), bt)).status, 404, 'a new send finds no definition');
