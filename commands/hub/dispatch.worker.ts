@@ -1,11 +1,11 @@
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { Collection } from '../../infra/core/read-store.port.ts';
 import { createWorkEngine, type DueItem, type WorkEngine, type WorkEngineLog } from '../core/work-engine.ts';
-import { categoryOf } from '../../domain/core/stream-name.ts';
 import { nextWork, workAfter } from '../../domain/hub/message-work.ts';
 import { NOTIFICATION_CATEGORY } from '../../domain/hub/notification.decider.ts';
 import { NOTIFICATION_EVENT_TYPES, type NotificationEvent } from '../../domain/hub/notification.model.ts';
-import type { LogPage } from '../../infra/core/event-store.port.ts';
+import type { AllFilter, LogPage } from '../../infra/core/event-store.port.ts';
+import { matchesFilter } from '../../infra/core/event-filter.ts';
 import type { DispatchProcess, LoadedNotification } from './dispatch.process.ts';
 import { holdDueItem } from './hub-switch.ts';
 
@@ -33,7 +33,8 @@ export type DispatchWorkerDeps = {
   inline?: { running(messageId: string): boolean; runningIds(): readonly string[]; started(item: Pick<DispatchDueItem, 'id' | 'kind' | 'dueAt'>): boolean };
 };
 
-const notificationTypes = new Set<string>(NOTIFICATION_EVENT_TYPES);
+/** the events the hub.dispatch projection turns into due items */
+const NOTIFICATION_EVENTS: AllFilter = { categories: [NOTIFICATION_CATEGORY], eventTypes: [...NOTIFICATION_EVENT_TYPES] };
 
 /**
  * Beside an inline dispatch, a page wakes the engine only when one of its notification events leaves a
@@ -45,8 +46,7 @@ const notificationTypes = new Set<string>(NOTIFICATION_EVENT_TYPES);
 function leavesWork(page: LogPage, inline: NonNullable<DispatchWorkerDeps['inline']>, now: string): boolean {
   return page.events.some(
     (e) =>
-      categoryOf(e.stream) === NOTIFICATION_CATEGORY &&
-      notificationTypes.has(e.type) &&
+      matchesFilter(NOTIFICATION_EVENTS, e) &&
       workAfter(e as unknown as NotificationEvent).some(
         ({ messageId, work }) => work !== null && work.at <= now && !inline.running(messageId) && !inline.started({ id: messageId, kind: work.kind, dueAt: work.at }),
       ),

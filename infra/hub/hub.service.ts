@@ -123,7 +123,7 @@ export function createHubService(deps: HubServiceDeps): PlatformService {
   const inline = createInlineDispatch({
     process: dispatch,
     maxInFlight: hub.inlineDispatchConcurrency,
-    enabled: () => workersHere && hub.inlineDispatchConcurrency > 0,
+    enabled: () => workersHere,
     log: hubLog.child({ worker: 'hub.inline-dispatch' }),
     unstarted: () => engine.wake(),
   });

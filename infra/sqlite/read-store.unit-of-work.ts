@@ -46,32 +46,27 @@ export function createUnitOfWork(): UnitOfWork {
     return m;
   };
   const buffered = (collection: string, id: string): Buffered | undefined => dirty.get(collection)?.get(id);
-  /** per collection, ids known not to be in its table */
-  const absent = new Map<string, Set<string>>();
-  const absentOf = (collection: string) => {
-    let a = absent.get(collection);
-    if (a === undefined) absent.set(collection, (a = new Set()));
-    return a;
-  };
+  /** documents known not to be in their table, as collection + NUL + id */
+  const absent = new Set<string>();
+  const key = (collection: string, id: string) => `${collection}\u0000${id}`;
 
   function current<T extends Doc>(c: ops.Conn, collection: string, id: string): T | null {
     const b = buffered(collection, id);
     if (b !== undefined) return b as T | null;
-    if (absent.get(collection)?.has(id) === true) return null;
+    if (absent.has(key(collection, id))) return null;
     const doc = ops.get<T>(c, collection, id);
-    if (doc === null) absentOf(collection).add(id);
+    if (doc === null) absent.add(key(collection, id));
     return doc;
   }
 
   function flushOne(c: ops.Conn, collection: string, docs: Map<string, Buffered>) {
-    const gone = absentOf(collection);
     for (const [id, doc] of docs) {
       if (doc === null) {
-        if (!gone.has(id)) ops.remove(c, collection, id);
-        gone.add(id);
+        if (!absent.has(key(collection, id))) ops.remove(c, collection, id);
+        absent.add(key(collection, id));
       } else {
         ops.upsertJson(c, collection, id, JSON.stringify(doc));
-        gone.delete(id);
+        absent.delete(key(collection, id));
       }
     }
     dirty.delete(collection);

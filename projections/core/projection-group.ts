@@ -81,6 +81,16 @@ export function createProjectionGroup(o: ProjectionGroupOptions): ProjectionGrou
     await checkpoints(session).upsert({ ...cp, position: page.position > cp.position ? page.position : cp.position, updatedAt: now });
   }
 
+  /** for each member the page has events for, the position of the last of them */
+  const lastWantedIn = (page: LogPage, members: Projection[]): Map<Projection, string> => {
+    const last = new Map<Projection, string>();
+    for (const p of members) {
+      const e = page.events.findLast((x) => wants(p, x));
+      if (e !== undefined) last.set(p, e.position);
+    }
+    return last;
+  };
+
   /**
    * Every member the page has events for is at or past the last of them already, at its current version:
    * another process of the same group applied them (worker processes all tail the log, each cutting its own
@@ -88,15 +98,10 @@ export function createProjectionGroup(o: ProjectionGroupOptions): ProjectionGrou
    * page is answered without the write lock: the others neither wait for it nor commit an empty
    * transaction. Checkpoints only move forward, so a stale answer is only ever "not yet".
    */
-  async function appliedElsewhere(page: LogPage, members: Projection[]): Promise<boolean> {
-    const lastWanted = new Map<Projection, string>();
-    for (const p of members) {
-      const last = page.events.findLast((e) => wants(p, e));
-      if (last !== undefined) lastWanted.set(p, last.position);
-    }
-    if (lastWanted.size === 0) return true; // nothing to write: no transaction either
-    const cps = new Map((await checkpoints(readStore).find({ id: { $in: [...lastWanted.keys()].map((p) => p.name) } })).map((cp) => [cp.id, cp]));
-    return [...lastWanted].every(([p, last]) => {
+  async function appliedElsewhere(concerned: Map<Projection, string>): Promise<boolean> {
+    if (concerned.size === 0) return true; // nothing to write: no transaction either
+    const cps = new Map((await checkpoints(readStore).find({ id: { $in: [...concerned.keys()].map((p) => p.name) } })).map((cp) => [cp.id, cp]));
+    return [...concerned].every(([p, last]) => {
       const cp = cps.get(p.name);
       return cp !== undefined && cp.version === p.version && cp.position >= last;
     });
@@ -107,7 +112,8 @@ export function createProjectionGroup(o: ProjectionGroupOptions): ProjectionGrou
     async handle(page, consumers) {
       const errors = new Map<string, unknown>();
       let members = consumers.map((c) => byName.get(c.name)!).filter((p) => p !== undefined);
-      if (await appliedElsewhere(page, members)) return consumers.map((): Result => ({ position: page.position }));
+      const concerned = lastWantedIn(page, members);
+      if (await appliedElsewhere(concerned)) return consumers.map((): Result => ({ position: page.position }));
       for (;;) {
         const failed = new Map<string, unknown>();
         let abandoned: string | undefined;
@@ -117,7 +123,7 @@ export function createProjectionGroup(o: ProjectionGroupOptions): ProjectionGrou
             const cps = new Map((await checkpoints(tx).find({ id: { $in: members.map((p) => p.name) } })).map((cp) => [cp.id, cp]));
             for (const projection of members) {
               // nothing in the page for it: no savepoint (applyMember would change nothing)
-              if (!page.events.some((e) => wants(projection, e))) continue;
+              if (!concerned.has(projection)) continue;
               try {
                 await tx.savepoint((sp) => applyMember(sp, projection, cps.get(projection.name), page, now));
               } catch (err) {
