@@ -3,7 +3,10 @@
 // REST_WEBHOOK driver posting to a receiver on loopback (signed, with a platform tenant token) — beside a
 // direct HTTP POST loop to the same receiver. Two deployments: all in one process, and one API process
 // with two worker processes. Two figures each:
-// - throughput: sends/s with BENCH_HUB_CONCURRENCY (16) keep-alive send loops, first send to last arrival;
+// - throughput: sends/s with BENCH_HUB_CONCURRENCY (16) keep-alive send loops, first send to last arrival,
+//   in BENCH_HUB_ROUNDS (4) rounds of BENCH_HUB_SENDS (1,000) sends alternated with rounds of the direct POST
+//   loop (direct, ours, ours, direct, direct, ours …): the medians of each side are compared, so that the
+//   machine's drift during the run (the direct loop moved 4,962–6,883 posts/s between runs) falls on both;
 // - latency: send-to-webhook p50/p99 at a steady BENCH_HUB_RATE (50 sends/s, open loop).
 // The platform runs in child processes (spec/http/hub/fixtures/hub-platform.ts); this process generates the
 // load and hosts the receiver, so both timestamps come from one clock.
@@ -15,7 +18,8 @@ import { spawnBenchServer } from './bench-server.ts';
 import { sendBody, startWebhookReceiver } from './hub-load.ts';
 import { perSecond, printRow, warmUp, warmUpText } from './report.ts';
 
-const SENDS = Number(process.env.BENCH_HUB_SENDS ?? 2000);
+const SENDS = Number(process.env.BENCH_HUB_SENDS ?? 1000);
+const ROUNDS = Math.max(1, Number(process.env.BENCH_HUB_ROUNDS ?? 4));
 /** sends per warm-up round (the warm-up runs rounds for WARMUP_SECONDS) */
 const WARMUP_ROUND = 200;
 const CONCURRENCY = Number(process.env.BENCH_HUB_CONCURRENCY ?? 16);
@@ -29,8 +33,10 @@ let seq = 0;
 
 type Load = { kind: 'closed'; concurrency: number } | { kind: 'paced'; perSecond: number };
 type Figures = { rate: number; p50: number; p99: number };
+/** the saturated figure of several rounds: the median round's rate, latencies over all rounds */
+type Rounds = { rate: number; rates: number[]; p50: number; p99: number };
 
-async function drive(count: number, load: Load, send: (i: number) => Promise<string>, arrived: (ids: string[]) => Promise<Map<string, number>>): Promise<Figures> {
+async function drive(count: number, load: Load, send: (i: number) => Promise<string>, arrived: (ids: string[]) => Promise<Map<string, number>>): Promise<Figures & { latencies: number[] }> {
   const started: number[] = [];
   const ids: string[] = [];
   const t0 = performance.now();
@@ -55,7 +61,29 @@ async function drive(count: number, load: Load, send: (i: number) => Promise<str
   const at = await arrived(ids);
   const end = Math.max(...ids.map((id) => at.get(id)!));
   const latencies = ids.map((id, i) => at.get(id)! - started[i]!).sort((a, b) => a - b);
-  return { rate: perSecond(count, end - t0), p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99) };
+  return { rate: perSecond(count, end - t0), p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), latencies };
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+/**
+ * ROUNDS saturated rounds of each side, alternated direct, ours, ours, direct, direct, ours … (each side
+ * first as often as second): the medians of each side's rates, and ours' latencies over all its rounds.
+ */
+async function alternated(direct: () => Promise<Figures & { latencies: number[] }>, ours: () => Promise<Figures & { latencies: number[] }>): Promise<{ ours: Rounds; direct: Rounds }> {
+  const runs = { ours: [] as Array<Figures & { latencies: number[] }>, direct: [] as Array<Figures & { latencies: number[] }> };
+  for (let r = 0; r < ROUNDS; r++) {
+    const order = r % 2 === 0 ? (['direct', 'ours'] as const) : (['ours', 'direct'] as const);
+    for (const side of order) runs[side].push(await (side === 'direct' ? direct() : ours()));
+  }
+  const summary = (rs: Array<Figures & { latencies: number[] }>): Rounds => {
+    const all = rs.flatMap((r) => r.latencies).sort((a, b) => a - b);
+    return { rate: median(rs.map((r) => r.rate)), rates: rs.map((r) => r.rate), p50: quantile(all, 0.5), p99: quantile(all, 0.99) };
+  };
+  return { ours: summary(runs.ours), direct: summary(runs.direct) };
 }
 
 export async function hubBench(): Promise<void> {
@@ -73,7 +101,6 @@ export async function hubBench(): Promise<void> {
       return id;
     }, arrived);
   await warmUp(() => direct(WARMUP_ROUND, { kind: 'closed', concurrency: CONCURRENCY }));
-  const baseRate = await direct(SENDS, { kind: 'closed', concurrency: CONCURRENCY });
   const baseLatency = await direct(PACED, { kind: 'paced', perSecond: RATE });
 
   // ---- ours: send → acceptance → due item → worker → webhook ----
@@ -95,10 +122,18 @@ export async function hubBench(): Promise<void> {
         if (res.status !== 201) throw new Error(`send answered ${res.status}: ${body}`);
         return id;
       };
-      await warmUp(() => drive(WARMUP_ROUND, { kind: 'closed', concurrency: CONCURRENCY }, send, arrived));
-      const rate = await drive(SENDS, { kind: 'closed', concurrency: CONCURRENCY }, send, arrived);
+      const saturated = { kind: 'closed', concurrency: CONCURRENCY } as const;
+      // both sides warm, as in the measured rounds: a round of each in turn
+      await warmUp(async () => {
+        await direct(WARMUP_ROUND, saturated);
+        await drive(WARMUP_ROUND, saturated, send, arrived);
+      });
+      const rounds = await alternated(
+        () => direct(SENDS, saturated),
+        () => drive(SENDS, saturated, send, arrived),
+      );
       const latency = await drive(PACED, { kind: 'paced', perSecond: RATE }, send, arrived);
-      return { rate, latency };
+      return { rate: rounds.ours, base: rounds.direct, latency };
     } finally {
       for (const p of processes.reverse()) await p.stop();
       rmSync(dir, { recursive: true, force: true });
@@ -114,13 +149,14 @@ export async function hubBench(): Promise<void> {
   }
 
   const common = 'SQLite stores, defaults (HUB_DISPATCH_CONCURRENCY 16, HUB_INLINE_DISPATCH_CONCURRENCY 64, LOG_GATHER_MS 25); one definition, one CONTEXT rule, a REST_WEBHOOK service (ACCEPTANCE_ONLY, signed, platform tenant token); the receiver (in the load generator) answers 202 at once';
+  const rates = (xs: number[]) => xs.map((x) => Math.round(x).toLocaleString('en-US')).join(' / ');
   const rows = (label: string, m: Awaited<ReturnType<typeof measure>>, where: string) => {
     printRow({
       name: `hub, ${label}: send → webhook, end to end`,
       figure: m.rate.rate,
       unit: 'sends/s',
-      baseline: { name: 'direct POST loop to the same receiver', figure: baseRate.rate },
-      setup: `${SENDS} sends ${warmUpText(`in rounds of ${WARMUP_ROUND} at the same concurrency (the direct POST loop's too)`)}, ${CONCURRENCY} concurrent keep-alive loops, first send to last arrival; ${where}; ${common}. Saturated, send-to-webhook is p50 ${m.rate.p50.toFixed(0)} ms, p99 ${m.rate.p99.toFixed(0)} ms (queueing)`,
+      baseline: { name: 'direct POST loop to the same receiver, rounds alternated with ours', figure: m.base.rate },
+      setup: `medians of ${ROUNDS} rounds of ${SENDS} sends and ${ROUNDS} of ${SENDS} direct POSTs, alternated (direct first, then ours first, …) ${warmUpText(`in rounds of ${WARMUP_ROUND} of each side in turn`)}, ${CONCURRENCY} concurrent keep-alive loops, first send to last arrival; rounds: ours ${rates(m.rate.rates)}, direct ${rates(m.base.rates)}; ${where}; ${common}. Saturated, send-to-webhook is p50 ${m.rate.p50.toFixed(0)} ms, p99 ${m.rate.p99.toFixed(0)} ms (queueing)`,
     });
     for (const [q, ours, theirs] of [['p50', m.latency.p50, baseLatency.p50], ['p99', m.latency.p99, baseLatency.p99]] as const) {
       printRow({
