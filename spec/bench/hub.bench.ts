@@ -6,7 +6,7 @@
 // - throughput: sends/s with BENCH_HUB_CONCURRENCY (16) keep-alive send loops, first send to last arrival,
 //   in BENCH_HUB_ROUNDS (4) rounds of BENCH_HUB_SENDS (1,000) sends alternated with rounds of the direct POST
 //   loop (direct, ours, ours, direct, direct, ours …): the medians of each side are compared, so that the
-//   machine's drift during the run (the direct loop moved 4,962–6,883 posts/s between runs) falls on both;
+//   machine's drift during the run falls on both (one run's direct rounds read 4,211–5,227 posts/s);
 // - latency: send-to-webhook p50/p99 at a steady BENCH_HUB_RATE (50 sends/s, open loop).
 // The platform runs in child processes (spec/http/hub/fixtures/hub-platform.ts); this process generates the
 // load and hosts the receiver, so both timestamps come from one clock.
@@ -19,7 +19,8 @@ import { sendBody, startWebhookReceiver } from './hub-load.ts';
 import { perSecond, printRow, warmUp, warmUpText } from './report.ts';
 
 const SENDS = Number(process.env.BENCH_HUB_SENDS ?? 1000);
-const ROUNDS = Math.max(1, Number(process.env.BENCH_HUB_ROUNDS ?? 4));
+/** rounds of each side (BENCH_HUB_ROUNDS, default 4), made even so that each side goes first as often as second */
+const ROUNDS = 2 * Math.max(1, Math.ceil((Math.floor(Number(process.env.BENCH_HUB_ROUNDS ?? 4)) || 4) / 2));
 /** sends per warm-up round (the warm-up runs rounds for WARMUP_SECONDS) */
 const WARMUP_ROUND = 200;
 const CONCURRENCY = Number(process.env.BENCH_HUB_CONCURRENCY ?? 16);
@@ -156,7 +157,7 @@ export async function hubBench(): Promise<void> {
       figure: m.rate.rate,
       unit: 'sends/s',
       baseline: { name: 'direct POST loop to the same receiver, rounds alternated with ours', figure: m.base.rate },
-      setup: `medians of ${ROUNDS} rounds of ${SENDS} sends and ${ROUNDS} of ${SENDS} direct POSTs, alternated (direct first, then ours first, …) ${warmUpText(`in rounds of ${WARMUP_ROUND} of each side in turn`)}, ${CONCURRENCY} concurrent keep-alive loops, first send to last arrival; rounds: ours ${rates(m.rate.rates)}, direct ${rates(m.base.rates)}; ${where}; ${common}. Saturated, send-to-webhook is p50 ${m.rate.p50.toFixed(0)} ms, p99 ${m.rate.p99.toFixed(0)} ms (queueing)`,
+      setup: `medians of ${ROUNDS} rounds of ${SENDS.toLocaleString('en-US')} sends and ${ROUNDS} of ${SENDS.toLocaleString('en-US')} direct POSTs, alternated (direct first, then ours first, …) ${warmUpText(`in rounds of ${WARMUP_ROUND} of each side in turn`)}, ${CONCURRENCY} concurrent keep-alive loops, first send to last arrival; rounds: ours ${rates(m.rate.rates)}, direct ${rates(m.base.rates)}; ${where}; ${common}. Saturated, send-to-webhook is p50 ${m.rate.p50.toFixed(0)} ms, p99 ${m.rate.p99.toFixed(0)} ms (queueing)`,
     });
     for (const [q, ours, theirs] of [['p50', m.latency.p50, baseLatency.p50], ['p99', m.latency.p99, baseLatency.p99]] as const) {
       printRow({
