@@ -112,7 +112,7 @@ export function createSender(deps: SenderDeps) {
       throw hubError('SEND.INVALID', `invalid send request: ${normalized.violations.map((v) => `${v.field} ${v.message}`).join('; ')}`, normalized.violations);
     }
     const request = normalized.request;
-    const hash = sha256(requestFingerprint(input));
+    const hash = requestHashOf(input);
     const notificationId = notificationIdFor(tenant, request.RequestId);
     const stream = notificationStream(tenant, notificationId);
 

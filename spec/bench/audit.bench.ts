@@ -12,7 +12,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { benchToken } from './audit-seed.ts';
 import { spawnBenchServer } from './bench-server.ts';
-import { closedLoops, perSecond, printRow, warmUp, warmUpText } from './report.ts';
+import { closedLoops, perSecond, printRow, quantile, warmUp, warmUpText } from './report.ts';
 
 const RECORDS = Number(process.env.BENCH_AUDIT_RECORDS ?? 1_000_000);
 const SECONDS = Number(process.env.BENCH_AUDIT_SECONDS ?? 5);
@@ -27,7 +27,6 @@ const EXPORTED = Math.ceil(RECORDS / 10); // every 10th seeded record is (m0, t0
 
 type Ready = { url: string; token: string; pid: number };
 const start = (...args: string[]) => spawnBenchServer<Ready>([path.join(import.meta.dirname, 'audit-server.ts'), ...args], `audit ${args[0]} server`);
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 const status = (pid: number, field: 'VmRSS' | 'VmHWM') => {
   const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) / 1024 : NaN;

@@ -5,7 +5,7 @@
 // Run alone: node --import tsx -e "import('./spec/bench/bridge.bench.ts').then(m => m.bridgeBench())"
 import { cpus } from 'node:os';
 import path from 'node:path';
-import { closedLoops, perSecond, printRow, warmUp, warmUpText } from './report.ts';
+import { closedLoops, perSecond, printRow, quantile, warmUp, warmUpText } from './report.ts';
 import { spawnBenchServer } from './bench-server.ts';
 
 const CONCURRENCY = Number(process.env.BENCH_BRIDGE_CONCURRENCY ?? 16);
@@ -37,7 +37,6 @@ const event = () => {
   });
 };
 
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 
 /** CONCURRENCY keep-alive loops for SECONDS; every answer must be 200 */
 async function load(url: string, token: string): Promise<{ rate: number; p50: number; p99: number; count: number }> {

@@ -18,7 +18,7 @@ import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { deliveryIdFor } from '../../commands/bridge/delivery.scheduler.ts';
 import { createArrivals } from './arrivals.ts';
-import { perSecond, printRow, warmUp, warmUpText } from './report.ts';
+import { perSecond, printRow, quantile, warmUp, warmUpText } from './report.ts';
 import { spawnBenchServer } from './bench-server.ts';
 
 const EVENTS = Number(process.env.BENCH_DELIVERY_EVENTS ?? 2000);
@@ -30,7 +30,6 @@ const PACED = Number(process.env.BENCH_DELIVERY_PACED_EVENTS ?? 500);
 const PUT = '/api/platform/platform-pub/eventBridge/event/v1/putEvent';
 const fixture = path.join(import.meta.dirname, '..', 'http', 'bridge', 'fixtures', 'delivery-platform.ts');
 
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 
 let seq = 0;
 /** an order event (~300 bytes), each with a fresh id */

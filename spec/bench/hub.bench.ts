@@ -16,7 +16,7 @@ import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnBenchServer } from './bench-server.ts';
 import { sendBody, startWebhookReceiver } from './hub-load.ts';
-import { perSecond, printRow, warmUp, warmUpText } from './report.ts';
+import { median, perSecond, printRow, quantile, warmUp, warmUpText } from './report.ts';
 
 const SENDS = Number(process.env.BENCH_HUB_SENDS ?? 1000);
 /** rounds of each side (BENCH_HUB_ROUNDS, default 4), made even so that each side goes first as often as second */
@@ -28,16 +28,17 @@ const RATE = Number(process.env.BENCH_HUB_RATE ?? 50);
 const PACED = Number(process.env.BENCH_HUB_PACED ?? 500);
 const fixture = path.join(import.meta.dirname, '..', 'http', 'hub', 'fixtures', 'hub-platform.ts');
 
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 
 let seq = 0;
 
 type Load = { kind: 'closed'; concurrency: number } | { kind: 'paced'; perSecond: number };
 type Figures = { rate: number; p50: number; p99: number };
+/** one run's figures and every send-to-arrival latency of it */
+type Run = Figures & { latencies: number[] };
 /** the saturated figure of several rounds: the median round's rate, latencies over all rounds */
 type Rounds = { rate: number; rates: number[]; p50: number; p99: number };
 
-async function drive(count: number, load: Load, send: (i: number) => Promise<string>, arrived: (ids: string[]) => Promise<Map<string, number>>): Promise<Figures & { latencies: number[] }> {
+async function drive(count: number, load: Load, send: (i: number) => Promise<string>, arrived: (ids: string[]) => Promise<Map<string, number>>): Promise<Run> {
   const started: number[] = [];
   const ids: string[] = [];
   const t0 = performance.now();
@@ -65,22 +66,17 @@ async function drive(count: number, load: Load, send: (i: number) => Promise<str
   return { rate: perSecond(count, end - t0), p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), latencies };
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
-
 /**
  * ROUNDS saturated rounds of each side, alternated direct, ours, ours, direct, direct, ours … (each side
  * first as often as second): the medians of each side's rates, and ours' latencies over all its rounds.
  */
-async function alternated(direct: () => Promise<Figures & { latencies: number[] }>, ours: () => Promise<Figures & { latencies: number[] }>): Promise<{ ours: Rounds; direct: Rounds }> {
-  const runs = { ours: [] as Array<Figures & { latencies: number[] }>, direct: [] as Array<Figures & { latencies: number[] }> };
+async function alternated(direct: () => Promise<Run>, ours: () => Promise<Run>): Promise<{ ours: Rounds; direct: Rounds }> {
+  const runs = { ours: [] as Run[], direct: [] as Run[] };
   for (let r = 0; r < ROUNDS; r++) {
     const order = r % 2 === 0 ? (['direct', 'ours'] as const) : (['ours', 'direct'] as const);
     for (const side of order) runs[side].push(await (side === 'direct' ? direct() : ours()));
   }
-  const summary = (rs: Array<Figures & { latencies: number[] }>): Rounds => {
+  const summary = (rs: Run[]): Rounds => {
     const all = rs.flatMap((r) => r.latencies).sort((a, b) => a - b);
     return { rate: median(rs.map((r) => r.rate)), rates: rs.map((r) => r.rate), p50: quantile(all, 0.5), p99: quantile(all, 0.99) };
   };

@@ -10,6 +10,15 @@ export function printRow(r: BenchRow): void {
 
 export const perSecond = (count: number, ms: number) => (count * 1000) / ms;
 
+/** the value at quantile `q` (0.5: p50, 0.99: p99) of ascending `sorted` (0 when empty) */
+export const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+
+/** the median of `xs` (of an even count, the mean of the middle two) */
+export const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
 /**
  * Seconds of the measured load that each side, ours and its baseline alike, runs before its figure is taken
  * (BENCH_WARMUP_SECONDS, default 8; 0: none), so that a figure is taken after the code path has warmed up.

@@ -24,7 +24,7 @@ import { createTaskQueries } from '../../projections/workflow/task.queries.ts';
 import { tasksProjection } from '../../projections/workflow/tasks.projection.ts';
 import { sequenceXml } from '../http/workflow/workflow-harness.ts';
 import { spawnBenchServer } from './bench-server.ts';
-import { perSecond, printRow } from './report.ts';
+import { perSecond, printRow, quantile } from './report.ts';
 
 const INSTANCES = Number(process.env.BENCH_WORKFLOW_INSTANCES ?? 2000);
 const TASKS = Number(process.env.BENCH_WORKFLOW_TASKS ?? 100_000);
@@ -34,7 +34,6 @@ const BASELINE_INSTANCES = 200;
 const XML = sequenceXml('bench', ['one', 'two', 'three'], { assignee: 'kermit' });
 const ctx = { tenant: 'bench', actor: 'bench' };
 
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 const ms = (n: number) => `${n.toFixed(2)} ms`;
 
 /** bpmn-engine: each command recovers the engine from the saved state, resumes, signals the waiting user task, saves the state (SQLite, WAL) */
