@@ -20,6 +20,7 @@ import { resilientPages } from '../core/resilient-pages.ts';
 import { resilientSubscription } from '../core/resilient-subscription.ts';
 import { createChangeSignal } from './event-store.changes.ts';
 import { createKnownHeads } from './event-store.known-heads.ts';
+import { COLUMNS, openLogLayout, type EventRow } from './event-store.layout.ts';
 import { createOwnCommits } from './event-store.own-commits.ts';
 import { AUTOCHECKPOINT, backgroundCheckpoints } from './wal-checkpointer.ts';
 import { StoreUnavailableError, WrongExpectedRevisionError } from '../core/store-errors.ts';
@@ -54,40 +55,6 @@ const DEFAULT_PAGE = 500;
 /** "no bound" for backwards reads; SQLite integers are 64-bit, positions stay far below 2^53 */
 const NO_UPPER_BOUND = Number.MAX_SAFE_INTEGER;
 
-/*
- * `position` is the rowid, so the global log is a primary-key range scan. AUTOINCREMENT (not a plain
- * rowid) guarantees a position is never handed out twice, even after the newest rows were deleted.
- * Writers hold SQLite's single write lock for the whole append (BEGIN IMMEDIATE), so positions become
- * visible in order: a reader never sees position n+1 committed while n is still pending, which is what
- * lets subscriptions resume with a plain `position > ?`.
- */
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS events (
-  position INTEGER PRIMARY KEY AUTOINCREMENT,
-  id       TEXT    NOT NULL UNIQUE,
-  stream   TEXT    NOT NULL,
-  revision INTEGER NOT NULL,
-  category TEXT    NOT NULL,
-  type     TEXT    NOT NULL,
-  data     TEXT    NOT NULL,
-  metadata TEXT    NOT NULL,
-  UNIQUE (stream, revision)
-);
-CREATE INDEX IF NOT EXISTS events_category_position ON events (category, position);
-`;
-
-type EventRow = {
-  position: number;
-  id: string;
-  stream: string;
-  revision: number;
-  type: string;
-  data: string;
-  metadata: string;
-};
-
-const COLUMNS = 'position, id, stream, revision, type, data, metadata';
-
 export function createSqliteEventStore(options: SqliteEventStoreOptions): SqliteEventStore {
   const { file } = options;
   const pollIntervalMs = options.pollIntervalMs ?? 200;
@@ -114,29 +81,11 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
   // checkpointIntervalMs (the platform's default) a worker thread checkpoints every few seconds besides, so
   // this one only fires when writes never pause (wal-checkpointer.ts): it stays as the bound on the log.
   db.pragma(AUTOCHECKPOINT);
-  db.exec(SCHEMA);
+  const layout = openLogLayout(db);
   const checkpointer = backgroundCheckpoints(file, options.checkpointIntervalMs);
 
-  // The current revision comes from the UNIQUE (stream, revision) index: max() with an equality on the
-  // index prefix is one seek to the stream's last entry, constant time whatever the stream's length. A
-  // separate streams table would answer the same at the cost of a second B-tree write per append.
-  const currentRevision = db
-    .prepare<[string], number | null>('SELECT max(revision) FROM events WHERE stream = ?')
-    .pluck();
-  const insertEvent = db.prepare<[string, string, number, string, string, string, string]>(
-    'INSERT INTO events (id, stream, revision, category, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)',
-  );
   const eventById = db.prepare<[string], { stream: string; revision: number }>(
     'SELECT stream, revision FROM events WHERE id = ?',
-  );
-  const positionAt = db
-    .prepare<[string, number], number>('SELECT position FROM events WHERE stream = ? AND revision = ?')
-    .pluck();
-  const streamForwards = db.prepare<[string, number, number], EventRow>(
-    `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?`,
-  );
-  const streamBackwards = db.prepare<[string, number, number], EventRow>(
-    `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`,
   );
   const head = db.prepare<[], number | null>('SELECT max(position) FROM events').pluck();
   // changes by other connections (other processes) to the file; appends through `db` do not change it
@@ -196,7 +145,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
     if (found.stream !== stream) {
       throw new Error(`event id ${first.id} is already stored in stream ${found.stream}, not ${stream}`);
     }
-    const stored = streamForwards.all(stream, found.revision, events.length);
+    const stored = layout.forwards(stream, found.revision, events.length);
     const last = stored[stored.length - 1];
     if (!last || stored.length !== events.length || stored.some((row, i) => row.id !== events[i]?.id)) {
       throw new Error(`stream ${stream}: the batch starting with event ${first.id} is only partly stored`);
@@ -210,7 +159,8 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
    * failure fails the whole transaction.
    */
   const appendRows = (stream: string, events: EventEnvelope[], expected: ExpectedRevision): AppendResult => {
-    const current = currentRevision.get(stream) ?? undefined;
+    let key = layout.head(stream);
+    const current = key.revision;
     if (!revisionMatches(expected, current)) {
       const stored = storedBatch(stream, events);
       if (stored) return stored;
@@ -223,16 +173,17 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
       const event = events[i]!;
       revision += 1;
       try {
-        const result = insertEvent.run(
-          event.id,
+        const inserted = layout.insert(key, {
+          id: event.id,
           stream,
           revision,
           category,
-          event.type,
-          JSON.stringify(event.data) ?? 'null',
-          JSON.stringify(event.metadata),
-        );
-        position = Number(result.lastInsertRowid);
+          type: event.type,
+          data: JSON.stringify(event.data) ?? 'null',
+          metadata: JSON.stringify(event.metadata),
+        });
+        position = inserted.position;
+        key = inserted.key;
       } catch (error) {
         if (!isDuplicateId(error)) throw error;
         // Only a fully stored batch is a retry; throwing rolls back the rows inserted so far.
@@ -258,9 +209,9 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
   const appendManyInTransaction = db.transaction((batch: AppendRequest[]) =>
     batch.map((entry): AppendResult | WrongExpectedRevisionError => {
       if (entry.events.length === 0) {
-        const revision = currentRevision.get(entry.stream);
-        if (revision == null) return { revision: -1, position: START };
-        return { revision, position: toPosition(positionAt.get(entry.stream, revision) ?? 0) };
+        const revision = layout.head(entry.stream).revision;
+        if (revision === undefined) return { revision: -1, position: START };
+        return { revision, position: toPosition(layout.positionAt(entry.stream, revision) ?? 0) };
       }
       try {
         return appendRows(entry.stream, entry.events, entry.expected);
@@ -356,17 +307,19 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
       try {
         if (events.length === 0) {
           // Nothing to write, nothing to check: answer where the stream is (-1 / START when missing).
-          const revision = currentRevision.get(stream);
-          if (revision == null) return { revision: -1, position: START };
-          return { revision, position: toPosition(positionAt.get(stream, revision) ?? 0) };
+          const revision = layout.head(stream).revision;
+          if (revision === undefined) return { revision: -1, position: START };
+          return { revision, position: toPosition(layout.positionAt(stream, revision) ?? 0) };
         }
         const foreign = foreignNow();
         const result = appendInTransaction.immediate(stream, events, expected);
+        layout.committed();
         commitOwn(foreign);
         changes.fire();
         return result;
       } catch (error) {
         own.discard();
+        layout.rolledBack();
         throw mapError(error);
       }
     },
@@ -377,11 +330,13 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
       try {
         const foreign = foreignNow();
         const results = appendManyInTransaction.immediate(batch);
+        layout.committed();
         commitOwn(foreign);
         changes.fire();
         return results;
       } catch (error) {
         own.discard();
+        layout.rolledBack();
         throw mapError(error);
       }
     },
@@ -396,13 +351,13 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
       assertOpen();
       const limit = options.limit ?? -1; // a negative LIMIT is no limit in SQLite
       try {
-        if ((options.direction ?? 'forwards') === 'backwards') return streamBackwards.all(stream, options.fromRevision ?? NO_UPPER_BOUND, limit).map(toRecorded);
+        if ((options.direction ?? 'forwards') === 'backwards') return layout.backwards(stream, options.fromRevision ?? NO_UPPER_BOUND, limit).map(toRecorded);
         const from = options.fromRevision ?? 0;
         const whole = Number.isInteger(from);
         const foreign = foreignNow();
         const noneAfter = whole ? heads.noneAfter(stream, foreign) : undefined;
         if (noneAfter !== undefined && from > noneAfter) return []; // known: nothing from there on
-        const rows = streamForwards.all(stream, from, limit);
+        const rows = layout.forwards(stream, from, limit);
         // a read that ran to the stream's end tells where it ends (an empty one: not at or after `from`)
         if (whole && (limit < 0 || rows.length < limit)) heads.learn(stream, rows.length > 0 ? rows[rows.length - 1]!.revision : from - 1, foreign);
         return rows.map(toRecorded);

@@ -100,14 +100,17 @@ export async function coreBench(): Promise<void> {
     const raw = new Database(path.join(dir, 'raw.sqlite'));
     raw.pragma('journal_mode = WAL');
     raw.pragma('synchronous = NORMAL');
-    raw.exec(`CREATE TABLE events (position INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, stream TEXT NOT NULL,
+    // the store's layout (infra/sqlite/event-store.layout.ts): a stream is numbered by its first event's
+    // position (here known in advance: the file is new) and its first event is also indexed by name
+    raw.exec(`CREATE TABLE events (position INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, sid INTEGER NOT NULL, stream TEXT NOT NULL,
       revision INTEGER NOT NULL, category TEXT NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL, metadata TEXT NOT NULL,
-      UNIQUE (stream, revision)); CREATE INDEX events_category_position ON events (category, position);`);
-    const insert = raw.prepare('INSERT INTO events (id, stream, revision, category, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)');
+      UNIQUE (sid, revision)); CREATE UNIQUE INDEX events_stream_start ON events (stream) WHERE revision = 0;
+      CREATE INDEX events_category_position ON events (category, position);`);
+    const insert = raw.prepare('INSERT INTO events (id, sid, stream, revision, category, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
     const rawRun = await timed(() => {
       for (let i = 0; i < COMMANDS; i++) {
         const e = event(`raw-${i}`, 0, 'AccountOpened', { owner: 'o', openedAt: meta.occurredAt });
-        insert.run(e.id, `account-t.r${i}`, 0, 'account', e.type, JSON.stringify(e.data), JSON.stringify(e.metadata));
+        insert.run(e.id, i + 1, `account-t.r${i}`, 0, 'account', e.type, JSON.stringify(e.data), JSON.stringify(e.metadata));
       }
     });
     raw.close();

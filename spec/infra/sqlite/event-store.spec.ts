@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,10 +29,124 @@ for (const checkpointIntervalMs of [undefined, 5]) eventStoreContract(`event sto
   };
 });
 
+/** a file as the store wrote it before streams were numbered: events indexed by (stream, revision) */
+function legacyFile(): string {
+  const file = newFile();
+  mkdirSync(join(file, '..'), { recursive: true });
+  const db = new Database(file);
+  db.exec(`CREATE TABLE events (
+    position INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, stream TEXT NOT NULL, revision INTEGER NOT NULL,
+    category TEXT NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL, metadata TEXT NOT NULL, UNIQUE (stream, revision));
+    CREATE INDEX events_category_position ON events (category, position);`);
+  db.close();
+  return file;
+}
+
+// the whole contract again on a file of the earlier layout: it is read and appended as it was
+eventStoreContract('event store contract on SQLite, a file of the layout before streams were numbered', async () => {
+  const file = legacyFile();
+  const store = createSqliteEventStore({ file, pollIntervalMs: 50 });
+  return {
+    store,
+    interrupt: () => store.interruptSubscriptions(),
+    async cleanup() {
+      await store.close();
+      await rm(join(file, '..'), { recursive: true, force: true });
+    },
+  };
+});
+
 const test = suite('SQLite event store');
+
+test('a stream number handed out by a batch that failed is not remembered: the next new stream takes it, and each stream reads its own events', async () => {
+  const store = createSqliteEventStore({ file: newFile() });
+  try {
+    const taken = event('RuleCreated');
+    await store.append('rule-acme.a', [taken], 'no_stream');
+    // the second entry reuses an event id stored in another stream: the whole batch fails and rolls back
+    await rejection(store.appendMany([
+      { stream: 'rule-acme.x', events: [event('RuleCreated')], expected: 'no_stream' },
+      { stream: 'rule-acme.y', events: [{ ...taken }], expected: 'no_stream' },
+    ]));
+    await store.append('rule-acme.z', [event('RuleCreated')], 'no_stream'); // takes the number x had
+    await store.append('rule-acme.x', [event('RuleUpdated')], 'no_stream');
+    assert.equal((await store.readStream('rule-acme.z')).map((e) => e.type), ['RuleCreated']);
+    assert.equal((await store.readStream('rule-acme.x')).map((e) => e.type), ['RuleUpdated']);
+    await store.append('rule-acme.x', [event('RuleDisabled')], 0);
+    await store.append('rule-acme.z', [event('RuleDisabled')], 0);
+    assert.equal((await store.readStream('rule-acme.x')).map((e) => `${e.revision}:${e.type}`), ['0:RuleUpdated', '1:RuleDisabled']);
+    assert.equal((await store.readStream('rule-acme.z')).map((e) => `${e.revision}:${e.type}`), ['0:RuleCreated', '1:RuleDisabled']);
+    assert.equal(await store.readStream('rule-acme.y'), []);
+  } finally {
+    await store.close();
+  }
+});
+
+test("a new file numbers each stream at its first event and indexes its events by (number, revision); a refused append numbers nothing; a file of the earlier layout keeps it", async () => {
+  const file = newFile();
+  const store = createSqliteEventStore({ file });
+  try {
+    await store.append('rule-acme.b', [event('RuleCreated')], 'no_stream');
+    await store.append('rule-acme.a', [event('RuleCreated'), event('RuleUpdated')], 'no_stream');
+    await store.append('rule-acme.b', [event('RuleUpdated')], 0);
+    assert.instance(await rejection(store.append('rule-acme.c', [event('RuleUpdated')], 3)), WrongExpectedRevisionError);
+    assert.equal(await store.appendMany([{ stream: 'rule-acme.d', events: [event('RuleCreated')], expected: 0 }]).then((r) => r.map((x) => x instanceof WrongExpectedRevisionError)), [true]);
+    const db = new Database(file, { readonly: true });
+    try {
+      assert.equal(db.prepare('SELECT sid, stream, revision FROM events ORDER BY position').raw().all(), [[1, 'rule-acme.b', 0], [2, 'rule-acme.a', 0], [2, 'rule-acme.a', 1], [1, 'rule-acme.b', 1]], 'a stream is numbered by the position of its first event');
+      assert.ok(db.prepare("SELECT sql FROM sqlite_master WHERE tbl_name = 'events' AND sql LIKE '%UNIQUE (sid, revision)%'").get(), 'indexed by number');
+    } finally {
+      db.close();
+    }
+  } finally {
+    await store.close();
+  }
+  const old = legacyFile();
+  const legacy = createSqliteEventStore({ file: old });
+  try {
+    await legacy.append('rule-acme.a', [event('RuleCreated')], 'no_stream');
+    assert.equal((await legacy.readStream('rule-acme.a')).map((e) => e.type), ['RuleCreated']);
+  } finally {
+    await legacy.close();
+  }
+  const db = new Database(old, { readonly: true });
+  try {
+    assert.is(db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'events_stream_start'").pluck().get(), 0, 'no index added');
+    assert.equal(db.prepare('SELECT stream, revision FROM events').raw().all(), [['rule-acme.a', 0]]);
+  } finally {
+    db.close();
+  }
+});
 
 test.after(async () => {
   await rm(root, { recursive: true, force: true });
+});
+
+test('two instances on one file (as two processes) find the streams the other numbered, and their revisions', async () => {
+  const file = newFile();
+  const a = createSqliteEventStore({ file });
+  const b = createSqliteEventStore({ file });
+  try {
+    await a.append('rule-acme.s1', [event('RuleCreated')], 'no_stream');
+    await b.append('rule-acme.s1', [event('RuleUpdated')], 0); // b finds s1's number by its name
+    await a.append('rule-acme.s1', [event('RuleUpdated')], 1); // a remembers s1's number; the revision is b's
+    const batch = await b.appendMany([
+      { stream: 'rule-acme.s2', events: [event('RuleCreated'), event('RuleUpdated')], expected: 'no_stream' },
+      { stream: 'rule-acme.s1', events: [event('RuleDisabled')], expected: 2 },
+    ]);
+    assert.equal(batch.map((r) => (r instanceof Error ? 'conflict' : r.revision)), [1, 3]);
+    assert.instance(await rejection(a.append('rule-acme.s2', [event('RuleCreated')], 'no_stream')), WrongExpectedRevisionError);
+    assert.instance(await rejection(a.append('rule-acme.s1', [event('RuleEnabled')], 2)), WrongExpectedRevisionError);
+    await a.append('rule-acme.s2', [event('RuleDisabled')], 1);
+    for (const store of [a, b]) {
+      assert.equal((await store.readStream('rule-acme.s1')).map((e) => `${e.revision}:${e.type}`), ['0:RuleCreated', '1:RuleUpdated', '2:RuleUpdated', '3:RuleDisabled']);
+      assert.equal((await store.readStream('rule-acme.s2')).map((e) => `${e.revision}:${e.type}`), ['0:RuleCreated', '1:RuleUpdated', '2:RuleDisabled']);
+      assert.equal((await store.readStream('rule-acme.s2', { direction: 'backwards', limit: 1 })).map((e) => e.revision), [2]);
+    }
+  } finally {
+    await a.close();
+    await b.close();
+  }
 });
 
 test('creates the folder, the schema and WAL mode; an empty log has head START', async () => {
@@ -47,7 +161,7 @@ test('creates the folder, the schema and WAL mode; an empty log has head START',
       assert.is(db.pragma('journal_mode', { simple: true }), 'wal');
       const columns = (table: string) =>
         (db.prepare(`SELECT name FROM pragma_table_info(?) ORDER BY cid`).all(table) as { name: string }[]).map((c) => c.name);
-      assert.equal(columns('events'), ['position', 'id', 'stream', 'revision', 'category', 'type', 'data', 'metadata']);
+      assert.equal(columns('events'), ['position', 'id', 'sid', 'stream', 'revision', 'category', 'type', 'data', 'metadata']);
     } finally {
       db.close();
     }
@@ -229,7 +343,7 @@ function countingStreamReads(): { reads: () => number; restore(): void } {
   let reads = 0;
   Database.prototype.prepare = function (this: Database.Database, sql: string) {
     const statement = prepare.call(this, sql);
-    if (sql.includes('WHERE stream = ? AND revision >= ?')) {
+    if (/WHERE (stream = \?|sid = \(SELECT sid FROM events WHERE stream = \? AND revision = 0\)) AND revision >= \?/.test(sql)) {
       const all = statement.all.bind(statement) as (...args: unknown[]) => unknown[];
       statement.all = ((...args: unknown[]) => {
         reads += 1;
