@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { fold } from '../../domain/core/decider.ts';
 import { isDomainError } from '../../domain/core/domain-error.ts';
 import { classify, type Observation, type Outcome } from '../../domain/hub/classification.ts';
@@ -15,6 +14,7 @@ import type { Snapshots } from './snapshots.ts';
 import type { DispatchGate } from './dispatch-gate.ts';
 import type { HubSwitch } from './hub-switch.ts';
 import { newCommandId } from '../core/event-id.ts';
+import { randomToken } from '../core/random-token.ts';
 
 /**
  * What is due now for one message (issue 12, "Dispatch"), decided from the notification's stream (the
@@ -120,7 +120,7 @@ export function createDispatchProcess(deps: DispatchDeps) {
     const secrets = service === undefined ? null : await deps.config.services.signingSecrets(tenant, service.ServiceId);
 
     const attemptNo = m.Attempts.length + 1;
-    const ids = { AttemptId: newCommandId(), ClientRequestId: newCommandId(), CallbackId: callbackIdOf(tenant, m.MessageId, attemptNo, randomBytes(16).toString('base64url')) };
+    const ids = { AttemptId: newCommandId(), ClientRequestId: newCommandId(), CallbackId: callbackIdOf(tenant, m.MessageId, attemptNo, randomToken(16)) };
     const settings = service?.Settings ?? {};
     const callMs = (typeof settings.ConnectTimeoutMs === 'number' ? settings.ConnectTimeoutMs : 5000) + (typeof settings.ReadTimeoutMs === 'number' ? settings.ReadTimeoutMs : 10_000);
     const outcomeDueBy = new Date(Date.parse(now()) + deps.outcomeAfterMs(callMs)).toISOString();

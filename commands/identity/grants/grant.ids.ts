@@ -1,11 +1,12 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { derivedId } from '../../core/event-id.ts';
+import { randomToken } from '../../core/random-token.ts';
 
 /**
  * The shapes of what a grant hands out. Every access token's jti is `<grantId>.<random>` and every refresh
  * token `<grantId>.<256 random bits>`, so a revocation or a refresh finds its grant without a lookup table.
  */
-export const random = (bytes: number): string => randomBytes(bytes).toString('base64url');
+export const random = (bytes: number): string => randomToken(bytes);
 /** the refresh token's id in the log: only its SHA-256 is ever written */
 export const sha256 = (s: string): string => createHash('sha256').update(s, 'utf8').digest('base64url');
 
