@@ -6,7 +6,8 @@
 // thread of the process). The medians are the comparison; a difference smaller than the rounds' spread is
 // none.
 // Variants are environment overrides, as JSON: HUB_AB_A='{}' HUB_AB_B='{"SOME_SETTING":"1"}'; a key FLAGS
-// gives node flags (e.g. {"FLAGS":"--no-opt"}).
+// gives node flags (e.g. {"FLAGS":"--no-opt"}), a key ROOT runs that variant's platform from another checkout
+// of the repository (e.g. a `git worktree` of the commit before a change, its node_modules linked).
 // HUB_AB_SPLIT=1: each variant is the bench's other deployment, one API process and two worker processes
 // (CPU per send summed over the three).
 // Run: node --import tsx spec/bench/hub-ab.ts
@@ -73,7 +74,7 @@ try {
       // worker processes fetch the platform tenant token from the API process's identity provider
       const tokenUrl = i === 0 ? ['--setup'] : [`--token-url=${servers[0]!.ready.url}/cas/oidc/token`];
       servers.push(
-        await spawnBenchServer<{ url: string; token: string }>([fixture, dir, receiver.url, ...flags, ...tokenUrl], `hub platform ${name}`, {
+        await spawnBenchServer<{ url: string; token: string }>([env.ROOT === undefined ? fixture : path.join(env.ROOT, 'spec', 'http', 'hub', 'fixtures', 'hub-platform.ts'), dir, receiver.url, ...flags, ...tokenUrl], `hub platform ${name}`, {
           env: { ...process.env, ...env },
           ...(env.FLAGS !== undefined && { nodeFlags: env.FLAGS.split(' ') }),
         }),
