@@ -77,8 +77,8 @@ export function openLogLayout(db: Database.Database): LogLayout {
   const legacy = eventsTable && !(db.prepare("SELECT name FROM pragma_table_info('events')").pluck().all() as string[]).includes('sid');
   if (!legacy) db.exec(SCHEMA);
   // The current revision is max() with an equality on the (key, revision) index's prefix: one seek to the
-  // stream's last entry, constant time whatever the stream's length. By number, the stream is found first
-  // (a scalar subquery, evaluated once, so max() still seeks).
+  // stream's last entry, constant time whatever the stream's length. Reads of a numbered file find the number
+  // through the name index (a scalar subquery, evaluated once), then seek (number, revision).
   const where = legacy ? 'stream = ?' : 'sid = (SELECT sid FROM events WHERE stream = ? AND revision = 0)';
   const positionAt = db.prepare<[string, number], number>(`SELECT position FROM events WHERE ${where} AND revision = ?`).pluck();
   const forwards = db.prepare<[string, number, number], EventRow>(`SELECT ${COLUMNS} FROM events WHERE ${where} AND revision >= ? ORDER BY revision LIMIT ?`);
@@ -102,7 +102,7 @@ export function openLogLayout(db: Database.Database): LogLayout {
       head: (stream) => ({ sid: undefined, revision: current.get(stream) ?? undefined }),
       insert(key, r) {
         const result = insert.run(r.id, r.stream, r.revision, r.category, r.type, r.data, r.metadata);
-        return { position: Number(result.lastInsertRowid), key };
+        return { position: Number(result.lastInsertRowid), key: { sid: undefined, revision: r.revision } };
       },
     };
   }
@@ -112,16 +112,20 @@ export function openLogLayout(db: Database.Database): LogLayout {
   const insert = db.prepare<[string, number, string, number, string, string, string, string]>(
     'INSERT INTO events (id, sid, stream, revision, category, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   );
-  // A new stream's first event: its number is the position it takes, which AUTOINCREMENT hands out as one past
-  // the highest ever handed out (sqlite_sequence; no row before the first insert). One statement, its answer
-  // checked: the writer holds the write lock, nothing can take that position in between.
+  // A new stream's first event: its number is the position it takes, computed as AUTOINCREMENT computes it (one
+  // past the larger of the highest position ever handed out, sqlite_sequence, and the highest there is; both
+  // one seek). One statement, its answer checked: the writer holds the write lock, nothing can take that
+  // position in between.
   const insertFirst = db.prepare<[string, string, string, string, string, string], { position: number; sid: number }>(
     `INSERT INTO events (id, sid, stream, revision, category, type, data, metadata)
-     VALUES (?, coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0) + 1, ?, 0, ?, ?, ?, ?) RETURNING position, sid`,
+     VALUES (?, max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0), coalesce((SELECT max(position) FROM events), 0)) + 1,
+             ?, 0, ?, ?, ?, ?) RETURNING position, sid`,
   );
   // A stream's number never changes once its row is committed (streams are never deleted), so the numbers
-  // found are remembered and the name index is not asked again; a number handed out by a transaction that
-  // has not committed is kept aside until it does (a rollback gives it back to the next new stream).
+  // found are remembered (the first learned forgotten first) and an append does not ask the name index again;
+  // a number handed out by a transaction that has not committed is kept aside until it does (a rollback gives
+  // it back to the next new stream), and comes first: read through the name index inside the transaction,
+  // the uncommitted row would be remembered as if it were committed.
   const known = new Map<string, number>();
   const pending = new Map<string, number>();
   const remember = (stream: string, sid: number) => {

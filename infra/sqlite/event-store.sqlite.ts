@@ -153,6 +153,13 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
     return { revision: last.revision, position: toPosition(last.position) };
   };
 
+  /** an append of no events: where the stream ends (-1 and START when it is missing) */
+  const whereStreamIs = (stream: string): AppendResult => {
+    const revision = layout.head(stream).revision;
+    if (revision === undefined) return { revision: -1, position: START };
+    return { revision, position: toPosition(layout.positionAt(stream, revision) ?? 0) };
+  };
+
   /**
    * One stream's append, inside a transaction. It writes nothing before it knows the append can go ahead
    * (the revision checked, a stored batch answered again), so a conflict needs nothing undone; any other
@@ -208,11 +215,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
    */
   const appendManyInTransaction = db.transaction((batch: AppendRequest[]) =>
     batch.map((entry): AppendResult | WrongExpectedRevisionError => {
-      if (entry.events.length === 0) {
-        const revision = layout.head(entry.stream).revision;
-        if (revision === undefined) return { revision: -1, position: START };
-        return { revision, position: toPosition(layout.positionAt(entry.stream, revision) ?? 0) };
-      }
+      if (entry.events.length === 0) return whereStreamIs(entry.stream);
       try {
         return appendRows(entry.stream, entry.events, entry.expected);
       } catch (error) {
@@ -305,12 +308,8 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
     async append(stream, events, expected) {
       assertOpen();
       try {
-        if (events.length === 0) {
-          // Nothing to write, nothing to check: answer where the stream is (-1 / START when missing).
-          const revision = layout.head(stream).revision;
-          if (revision === undefined) return { revision: -1, position: START };
-          return { revision, position: toPosition(layout.positionAt(stream, revision) ?? 0) };
-        }
+        // Nothing to write, nothing to check: answer where the stream is.
+        if (events.length === 0) return whereStreamIs(stream);
         const foreign = foreignNow();
         const result = appendInTransaction.immediate(stream, events, expected);
         layout.committed();

@@ -63,19 +63,27 @@ test('a stream number handed out by a batch that failed is not remembered: the n
   try {
     const taken = event('RuleCreated');
     await store.append('rule-acme.a', [taken], 'no_stream');
-    // the second entry reuses an event id stored in another stream: the whole batch fails and rolls back
+    // x is created, then appended to again in the same batch (its head is its uncommitted number), then an entry
+    // reuses an event id stored in another stream: the whole batch fails and rolls back
     await rejection(store.appendMany([
       { stream: 'rule-acme.x', events: [event('RuleCreated')], expected: 'no_stream' },
+      { stream: 'rule-acme.x', events: [event('RuleRenamed')], expected: 0 },
       { stream: 'rule-acme.y', events: [{ ...taken }], expected: 'no_stream' },
     ]));
-    await store.append('rule-acme.z', [event('RuleCreated')], 'no_stream'); // takes the number x had
+    // one append: w's first event is inserted, its second fails, the append rolls back
+    await rejection(store.append('rule-acme.w', [event('RuleCreated'), { ...taken }], 'no_stream'));
+    await store.append('rule-acme.z', [event('RuleCreated')], 'no_stream'); // takes the number x, then w, had
     await store.append('rule-acme.x', [event('RuleUpdated')], 'no_stream');
+    await store.append('rule-acme.w', [event('RuleEnabled')], 'no_stream');
     assert.equal((await store.readStream('rule-acme.z')).map((e) => e.type), ['RuleCreated']);
     assert.equal((await store.readStream('rule-acme.x')).map((e) => e.type), ['RuleUpdated']);
+    assert.equal((await store.readStream('rule-acme.w')).map((e) => e.type), ['RuleEnabled']);
     await store.append('rule-acme.x', [event('RuleDisabled')], 0);
     await store.append('rule-acme.z', [event('RuleDisabled')], 0);
+    await store.append('rule-acme.w', [event('RuleDisabled')], 0);
     assert.equal((await store.readStream('rule-acme.x')).map((e) => `${e.revision}:${e.type}`), ['0:RuleUpdated', '1:RuleDisabled']);
     assert.equal((await store.readStream('rule-acme.z')).map((e) => `${e.revision}:${e.type}`), ['0:RuleCreated', '1:RuleDisabled']);
+    assert.equal((await store.readStream('rule-acme.w')).map((e) => `${e.revision}:${e.type}`), ['0:RuleEnabled', '1:RuleDisabled']);
     assert.equal(await store.readStream('rule-acme.y'), []);
   } finally {
     await store.close();
@@ -98,6 +106,26 @@ test("a new file numbers each stream at its first event and indexes its events b
     } finally {
       db.close();
     }
+    // the name index takes first events only, and refuses a second first event of one name
+    const raw = new Database(file);
+    try {
+      assert.match(raw.prepare("SELECT sql FROM sqlite_master WHERE name = 'events_stream_start'").pluck().get() as string, /^CREATE UNIQUE INDEX .* WHERE revision = 0$/);
+      const insert = raw.prepare("INSERT INTO events (id, sid, stream, revision, category, type, data, metadata) VALUES (?, 99, 'rule-acme.b', 0, 'rule', 'RuleCreated', '{}', '{}')");
+      assert.throws(() => insert.run(randomUUID()), /UNIQUE constraint failed: events\.stream/);
+      // a new stream's number is the position its first event takes, as AUTOINCREMENT computes it, even with
+      // the sequence's row gone (a copied table)
+      raw.exec('DELETE FROM sqlite_sequence');
+    } finally {
+      raw.close();
+    }
+    const again = createSqliteEventStore({ file });
+    try {
+      const created = await again.append('rule-acme.e', [event('RuleCreated')], 'no_stream');
+      await again.append('rule-acme.e', [event('RuleUpdated')], 0);
+      assert.equal((await again.readStream('rule-acme.e')).map((e) => `${e.revision}:${e.position === created.position}`), ['0:true', '1:false']);
+    } finally {
+      await again.close();
+    }
   } finally {
     await store.close();
   }
@@ -116,10 +144,6 @@ test("a new file numbers each stream at its first event and indexes its events b
   } finally {
     db.close();
   }
-});
-
-test.after(async () => {
-  await rm(root, { recursive: true, force: true });
 });
 
 test('two instances on one file (as two processes) find the streams the other numbered, and their revisions', async () => {
@@ -147,6 +171,10 @@ test('two instances on one file (as two processes) find the streams the other nu
     await a.close();
     await b.close();
   }
+});
+
+test.after(async () => {
+  await rm(root, { recursive: true, force: true });
 });
 
 test('creates the folder, the schema and WAL mode; an empty log has head START', async () => {
