@@ -2,7 +2,7 @@ import { sign as rsaSign, type KeyObject } from 'node:crypto';
 import type { Client } from '../../domain/identity/model.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { Directory, IdTokenInput } from './identity.contracts.ts';
-import { random } from './grants/grant.ids.ts';
+import { randomToken } from '../core/random-token.ts';
 import type { KeyRing } from './signing-key.ring.ts';
 
 /**
@@ -105,7 +105,7 @@ export function createTokenIssuer(deps: TokenIssuerDeps): TokenIssuer {
         iss: issuer,
         // not the issuer: an internal token is never accepted as an access token
         aud: `${issuer}/internal`,
-        jti: random(16),
+        jti: randomToken(16),
         ...claims,
         iat,
         exp: iat + ttlSeconds,

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { derivedId } from '../../core/event-id.ts';
 import { randomToken } from '../../core/random-token.ts';
 
@@ -6,15 +6,15 @@ import { randomToken } from '../../core/random-token.ts';
  * The shapes of what a grant hands out. Every access token's jti is `<grantId>.<random>` and every refresh
  * token `<grantId>.<256 random bits>`, so a revocation or a refresh finds its grant without a lookup table.
  */
-export const random = (bytes: number): string => randomToken(bytes);
 /** the refresh token's id in the log: only its SHA-256 is ever written */
 export const sha256 = (s: string): string => createHash('sha256').update(s, 'utf8').digest('base64url');
 
 const GRANT_ID = /^[A-Za-z0-9_-]{16,64}$/;
 
-export const newGrantId = (): string => random(16);
-export const newJti = (grantId: string): string => `${grantId}.${random(12)}`;
-export const newRefreshToken = (grantId: string): string => `${grantId}.${random(32)}`;
+export const newGrantId = (): string => randomToken(16);
+export const newJti = (grantId: string): string => `${grantId}.${randomToken(12)}`;
+/** a long-lived bearer secret: straight from the CSPRNG, never from the per-request pool (random-token.ts) */
+export const newRefreshToken = (grantId: string): string => `${grantId}.${randomBytes(32).toString('base64url')}`;
 
 /** The grant id a jti or a refresh token belongs to (undefined when the string has no such shape). */
 export function grantIdOf(tokenOrJti: string): string | undefined {
