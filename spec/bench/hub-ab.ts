@@ -21,7 +21,8 @@ const WARM = Number(process.env.HUB_AB_WARM ?? 4000);
 const PER = Number(process.env.HUB_AB_PER ?? 1000);
 const ROUNDS = Number(process.env.HUB_AB_ROUNDS ?? 8);
 const CONCURRENCY = 16;
-const fixture = path.join(import.meta.dirname, '..', 'http', 'hub', 'fixtures', 'hub-platform.ts');
+/** the platform fixture of this checkout, or of the checkout at `root` */
+const fixtureIn = (root = path.join(import.meta.dirname, '..', '..')) => path.join(root, 'spec', 'http', 'hub', 'fixtures', 'hub-platform.ts');
 
 type Round = { rate: number; cpuPerSend: number };
 type Server = Awaited<ReturnType<typeof spawnBenchServer<{ url: string; token: string }>>>;
@@ -74,7 +75,7 @@ try {
       // worker processes fetch the platform tenant token from the API process's identity provider
       const tokenUrl = i === 0 ? ['--setup'] : [`--token-url=${servers[0]!.ready.url}/cas/oidc/token`];
       servers.push(
-        await spawnBenchServer<{ url: string; token: string }>([env.ROOT === undefined ? fixture : path.join(env.ROOT, 'spec', 'http', 'hub', 'fixtures', 'hub-platform.ts'), dir, receiver.url, ...flags, ...tokenUrl], `hub platform ${name}`, {
+        await spawnBenchServer<{ url: string; token: string }>([fixtureIn(env.ROOT), dir, receiver.url, ...flags, ...tokenUrl], `hub platform ${name}`, {
           env: { ...process.env, ...env },
           ...(env.FLAGS !== undefined && { nodeFlags: env.FLAGS.split(' ') }),
         }),
