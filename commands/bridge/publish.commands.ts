@@ -16,6 +16,7 @@ import { commandHandler } from '../core/command-handler.ts';
 import type { BusLookup } from './buses.commands.ts';
 import type { CallerTokens } from './caller-tokens.store.ts';
 import type { SchemaValidator } from './bridge.contracts.ts';
+import { addBounded } from '../../infra/core/bounded.ts';
 
 /**
  * putEvent (issue 4 item 2). One event: validate → resolve the bus → publishing rules → schema → accept.
@@ -95,8 +96,7 @@ export function createPublisher({ eventStore, clock, buses, schemaValidator, cal
   // refs of caller tokens known to be kept: a client publishing many events with one token costs one write
   const knownRefs = new Set<string>();
   const remember = (ref: string) => {
-    if (knownRefs.size >= KNOWN_TOKEN_REFS) knownRefs.delete(knownRefs.values().next().value as string);
-    knownRefs.add(ref);
+    addBounded(knownRefs, ref, KNOWN_TOKEN_REFS);
   };
 
   /** resolves and authorizes the bus; answers it and the registered source used for the schema, if any */

@@ -21,6 +21,7 @@ import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { commandHandler, type CommandContext } from '../core/command-handler.ts';
 import type { SchemaValidator, SchemaViolation } from './bridge.contracts.ts';
 import { compileFailure, compileJsonSchema, compileProblems, toViolations } from './schema.compiler.ts';
+import { setBounded } from '../../infra/core/bounded.ts';
 
 export type SchemaCommandsDeps = { eventStore: EventStore; clock: Clock };
 
@@ -192,8 +193,7 @@ function lru<V>(max: number) {
     },
     set(key: string, v: V): void {
       map.delete(key);
-      map.set(key, v);
-      if (map.size > max) map.delete(map.keys().next().value as string);
+      setBounded(map, key, v, max);
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { Decider } from '../../domain/core/decider.ts';
 import type { DomainEvent } from '../../domain/core/event.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
+import { setBounded } from '../../infra/core/bounded.ts';
 
 /**
  * Aggregate states kept in memory and brought up to date on every load by reading only the events after
@@ -35,8 +36,7 @@ export function createStreamCache<E extends DomainEvent, S>(
       }
       const entry = { state, revision };
       entries.delete(stream); // re-insert: most recently used last
-      entries.set(stream, entry);
-      if (entries.size > max) entries.delete(entries.keys().next().value as string);
+      setBounded(entries, stream, entry, max);
       return entry;
     },
   };

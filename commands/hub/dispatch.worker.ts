@@ -8,6 +8,7 @@ import type { AllFilter, LogPage } from '../../infra/core/event-store.port.ts';
 import { matchesFilter } from '../../infra/core/event-filter.ts';
 import type { DispatchProcess, LoadedNotification } from './dispatch.process.ts';
 import { holdDueItem } from './hub-switch.ts';
+import { addBounded } from '../../infra/core/bounded.ts';
 
 /**
  * The hub's dispatch worker on the core's work engine: the due items of the `hub.dispatch` read model
@@ -124,8 +125,7 @@ export function createInlineDispatch(o: {
         .then((step) => {
           submitted = step === 'submitted';
           if (!submitted || work === null) return;
-          started.add(workKey(id, work.kind, work.at));
-          if (started.size > remember) started.delete(started.values().next().value as string);
+          addBounded(started, workKey(id, work.kind, work.at), remember);
         })
         .catch((err: unknown) => o.log?.error({ stream, messageId: id, err: err instanceof Error ? err.message : String(err) }, 'inline dispatch failed; the due item takes it'))
         .finally(() => {

@@ -4,6 +4,7 @@ import type { Definition } from '../../domain/hub/config.model.ts';
 import { snapshotDecider, snapshotStream, snapshotText, type SnapshotContent, type SnapshotEvent } from '../../domain/hub/snapshot.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { commandHandler, type CommandContext } from '../core/command-handler.ts';
+import { setBounded } from '../../infra/core/bounded.ts';
 
 /**
  * Configuration snapshots as immutable, content-addressed records (domain/hub/snapshot.ts): SnapshotId is
@@ -19,8 +20,7 @@ export function createSnapshots({ eventStore }: { eventStore: EventStore }) {
   const handle = commandHandler(eventStore, snapshotDecider);
   const cache = new Map<string, SnapshotRecord>();
   const remember = (key: string, s: SnapshotRecord) => {
-    if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
-    cache.set(key, s);
+    setBounded(cache, key, s, MAX_CACHED);
   };
 
   async function get(tenant: string, snapshotId: string): Promise<SnapshotRecord | null> {

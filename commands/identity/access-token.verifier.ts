@@ -4,6 +4,7 @@ import type { Clock } from '../../infra/core/clock.port.ts';
 import { OAuthError } from './oauth.error.ts';
 import type { RevocationList, TokenRef } from './revocations.checker.ts';
 import type { KeyRing } from './signing-key.ring.ts';
+import { setBounded } from '../../infra/core/bounded.ts';
 
 /**
  * Verifies what access-token.issuer.ts signed: access tokens (signature by kid, exp, iss, aud, typ, the
@@ -49,8 +50,7 @@ export function createTokenVerifier(deps: { clock: Clock; keyRing: Pick<KeyRing,
   // every request all the same.
   const verified = new Map<string, { context: AccessContext; claims: AccessTokenClaims }>();
   const remember = (token: string, result: { context: AccessContext; claims: AccessTokenClaims }) => {
-    if (verified.size >= VERIFIED_TOKENS) verified.delete(verified.keys().next().value as string);
-    verified.set(token, result);
+    setBounded(verified, token, result, VERIFIED_TOKENS);
   };
 
   return {

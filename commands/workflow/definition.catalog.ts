@@ -12,6 +12,7 @@ import {
 } from '../../domain/workflow/process-definition.decider.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { createStreamCache } from '../core/stream-cache.ts';
+import { setBounded } from '../../infra/core/bounded.ts';
 
 /**
  * Process definitions as the interpreter needs them. A definition is immutable, so one read of it is kept
@@ -45,8 +46,7 @@ export function createDefinitionCatalog(o: { eventStore: EventStore }): Definiti
   const remember = (tenant: string, d: ProcessDefinition) => {
     const k = `${tenant}\u0000${d.id}`;
     byId.delete(k);
-    byId.set(k, d);
-    if (byId.size > MAX_DEFINITIONS) byId.delete(byId.keys().next().value as string);
+    setBounded(byId, k, d, MAX_DEFINITIONS);
     return d;
   };
 

@@ -1,3 +1,5 @@
+import { setBounded } from '../core/bounded.ts';
+
 /**
  * How far this connection knows each stream to end, so that "the events of stream S after revision r" can be
  * answered without a query when it already knows there are none: a stream cache (commands/core/stream-cache.ts)
@@ -27,8 +29,7 @@ export function createKnownHeads(maxEntries = 10_000): KnownHeads {
     },
     learn(stream, revision, foreign) {
       heads.delete(stream); // re-insert: most recently learned last
-      heads.set(stream, { revision, foreign });
-      if (heads.size > maxEntries) heads.delete(heads.keys().next().value as string);
+      setBounded(heads, stream, { revision, foreign }, maxEntries);
     },
   };
 }

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { setBounded } from '../core/bounded.ts';
 
 /**
  * The SQLite log's tables, and the statements that find a stream's events.
@@ -128,10 +129,7 @@ export function openLogLayout(db: Database.Database): LogLayout {
   // the uncommitted row would be remembered as if it were committed.
   const known = new Map<string, number>();
   const pending = new Map<string, number>();
-  const remember = (stream: string, sid: number) => {
-    known.set(stream, sid);
-    if (known.size > KNOWN_STREAMS) known.delete(known.keys().next().value as string);
-  };
+  const remember = (stream: string, sid: number) => setBounded(known, stream, sid, KNOWN_STREAMS);
   return {
     ...common,
     head(stream) {

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { compileFilter, isPlainObject, parsePath, type Matcher } from '../core/query/index.ts';
 import type { Filter } from '../core/read-store.port.ts';
 import { sortKey } from './read-store.sort-key.ts';
+import { setBounded } from '../core/bounded.ts';
 
 /*
  * SQL functions of the embedded read store. All are deterministic (pure functions of their arguments),
@@ -32,8 +33,7 @@ export function registerReadStoreFunctions(db: Database.Database): void {
     let m = matchers.get(filterJson);
     if (!m) {
       m = compileFilter(JSON.parse(filterJson) as Filter);
-      if (matchers.size >= MAX_CACHED_FILTERS) matchers.delete(matchers.keys().next().value as string);
-      matchers.set(filterJson, m);
+      setBounded(matchers, filterJson, m, MAX_CACHED_FILTERS);
     }
     return m;
   };

@@ -15,6 +15,7 @@ import {
   tableOf,
   whereClause,
 } from './read-store.sql.ts';
+import { setBounded } from '../core/bounded.ts';
 
 /*
  * The read store's operations on one SQLite connection, synchronous (better-sqlite3). The caller decides
@@ -62,13 +63,11 @@ export function createConn(db: Database.Database): Conn {
         // only outside a transaction: a version reached inside one (its own CREATEs) comes back down with a
         // rollback, and a later CREATE would reach it again while this entry still said "missing"
         if (isNoSuchTable(e) && !db.inTransaction) {
-          if (missing.size >= MAX_CACHED_STATEMENTS) missing.delete(missing.keys().next().value as string);
-          missing.set(sql, { version: currentVersion(), error: e });
+          setBounded(missing, sql, { version: currentVersion(), error: e }, MAX_CACHED_STATEMENTS);
         }
         throw e;
       }
-      if (statements.size >= MAX_CACHED_STATEMENTS) statements.delete(statements.keys().next().value as string);
-      statements.set(sql, s);
+      setBounded(statements, sql, s, MAX_CACHED_STATEMENTS);
     }
     return s;
   };
