@@ -9,7 +9,7 @@ import * as assert from 'uvu/assert';
 import type { EventEnvelope, RecordedEvent } from '../../../domain/core/event.ts';
 import { START } from '../../../infra/core/position.ts';
 import { StoreUnavailableError, WrongExpectedRevisionError } from '../../../infra/core/store-errors.ts';
-import { createSqliteEventStore } from '../../../infra/sqlite/event-store.sqlite.ts';
+import { createSqliteEventStore, type SqliteEventStore } from '../../../infra/sqlite/event-store.sqlite.ts';
 import { eventStoreContract } from '../../core/event-store.contract.ts';
 
 const root = await mkdtemp(join(tmpdir(), 'event-store-sqlite-'));
@@ -56,6 +56,9 @@ eventStoreContract('event store contract on SQLite, a file of the layout before 
   };
 });
 
+/** a stream's events as `revision:type` */
+const revisionsOf = async (store: SqliteEventStore, stream: string) => (await store.readStream(stream)).map((e) => `${e.revision}:${e.type}`);
+
 const test = suite('SQLite event store');
 
 test('a stream number handed out by a batch that failed is not remembered: the next new stream takes it, and each stream reads its own events', async () => {
@@ -81,9 +84,9 @@ test('a stream number handed out by a batch that failed is not remembered: the n
     await store.append('rule-acme.x', [event('RuleDisabled')], 0);
     await store.append('rule-acme.z', [event('RuleDisabled')], 0);
     await store.append('rule-acme.w', [event('RuleDisabled')], 0);
-    assert.equal((await store.readStream('rule-acme.x')).map((e) => `${e.revision}:${e.type}`), ['0:RuleUpdated', '1:RuleDisabled']);
-    assert.equal((await store.readStream('rule-acme.z')).map((e) => `${e.revision}:${e.type}`), ['0:RuleCreated', '1:RuleDisabled']);
-    assert.equal((await store.readStream('rule-acme.w')).map((e) => `${e.revision}:${e.type}`), ['0:RuleEnabled', '1:RuleDisabled']);
+    assert.equal(await revisionsOf(store, 'rule-acme.x'), ['0:RuleUpdated', '1:RuleDisabled']);
+    assert.equal(await revisionsOf(store, 'rule-acme.z'), ['0:RuleCreated', '1:RuleDisabled']);
+    assert.equal(await revisionsOf(store, 'rule-acme.w'), ['0:RuleEnabled', '1:RuleDisabled']);
     assert.equal(await store.readStream('rule-acme.y'), []);
   } finally {
     await store.close();
@@ -163,8 +166,8 @@ test('two instances on one file (as two processes) find the streams the other nu
     assert.instance(await rejection(a.append('rule-acme.s1', [event('RuleEnabled')], 2)), WrongExpectedRevisionError);
     await a.append('rule-acme.s2', [event('RuleDisabled')], 1);
     for (const store of [a, b]) {
-      assert.equal((await store.readStream('rule-acme.s1')).map((e) => `${e.revision}:${e.type}`), ['0:RuleCreated', '1:RuleUpdated', '2:RuleUpdated', '3:RuleDisabled']);
-      assert.equal((await store.readStream('rule-acme.s2')).map((e) => `${e.revision}:${e.type}`), ['0:RuleCreated', '1:RuleUpdated', '2:RuleDisabled']);
+      assert.equal(await revisionsOf(store, 'rule-acme.s1'), ['0:RuleCreated', '1:RuleUpdated', '2:RuleUpdated', '3:RuleDisabled']);
+      assert.equal(await revisionsOf(store, 'rule-acme.s2'), ['0:RuleCreated', '1:RuleUpdated', '2:RuleDisabled']);
       assert.equal((await store.readStream('rule-acme.s2', { direction: 'backwards', limit: 1 })).map((e) => e.revision), [2]);
     }
   } finally {
