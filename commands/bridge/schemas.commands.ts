@@ -179,7 +179,7 @@ export type SchemaCommands = ReturnType<typeof createSchemaCommands>;
 
 // ---- validation of event data at putEvent ----
 
-/** A small LRU map: the least recently used entry goes first when full. */
+/** A small LRU map: past its bound the least recently used entries go first (an eighth at once: infra/core/bounded.ts). */
 function lru<V>(max: number) {
   const map = new Map<string, V>();
   return {

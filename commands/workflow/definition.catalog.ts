@@ -16,7 +16,7 @@ import { setBounded } from '../../infra/core/bounded.ts';
 
 /**
  * Process definitions as the interpreter needs them. A definition is immutable, so one read of it is kept
- * (by tenant and id, the least recently used forgotten first); which version is the latest comes from the
+ * (by tenant and id, the oldest read forgotten first: a hit does not refresh it); which version is the latest comes from the
  * key's stream through the core's stream cache (always current: a version deployed a moment ago is the
  * one a start uses).
  */
