@@ -55,11 +55,10 @@ export const COLUMNS = 'position, id, stream, revision, type, data, metadata';
 export type StreamKey = { sid: number | undefined; revision: number | undefined };
 
 export type LogLayout = {
-  readonly legacy: boolean;
   /** the stream's number and last revision (both undefined: no such stream) */
   head(stream: string): StreamKey;
-  /** appends one event; `key` from head() (a new stream gets its number here) */
-  insert(key: StreamKey, row: { id: string; stream: string; revision: number; category: string; type: string; data: string; metadata: string }): { position: number; key: StreamKey };
+  /** appends one event; `sid` from head(), or undefined for a new stream, which gets its number here */
+  insert(sid: number | undefined, row: { id: string; stream: string; revision: number; category: string; type: string; data: string; metadata: string }): { position: number; sid: number | undefined };
   positionAt(stream: string, revision: number): number | undefined;
   forwards(stream: string, from: number, limit: number): EventRow[];
   backwards(stream: string, to: number, limit: number): EventRow[];
@@ -85,7 +84,6 @@ export function openLogLayout(db: Database.Database): LogLayout {
   const forwards = db.prepare<[string, number, number], EventRow>(`SELECT ${COLUMNS} FROM events WHERE ${where} AND revision >= ? ORDER BY revision LIMIT ?`);
   const backwards = db.prepare<[string, number, number], EventRow>(`SELECT ${COLUMNS} FROM events WHERE ${where} AND revision <= ? ORDER BY revision DESC LIMIT ?`);
   const common = {
-    legacy,
     positionAt: (stream: string, revision: number) => positionAt.get(stream, revision),
     forwards: (stream: string, from: number, limit: number) => forwards.all(stream, from, limit),
     backwards: (stream: string, to: number, limit: number) => backwards.all(stream, to, limit),
@@ -101,9 +99,9 @@ export function openLogLayout(db: Database.Database): LogLayout {
       committed: () => undefined,
       rolledBack: () => undefined,
       head: (stream) => ({ sid: undefined, revision: current.get(stream) ?? undefined }),
-      insert(key, r) {
+      insert(_sid, r) {
         const result = insert.run(r.id, r.stream, r.revision, r.category, r.type, r.data, r.metadata);
-        return { position: Number(result.lastInsertRowid), key: { sid: undefined, revision: r.revision } };
+        return { position: Number(result.lastInsertRowid), sid: undefined };
       },
     };
   }
@@ -141,16 +139,16 @@ export function openLogLayout(db: Database.Database): LogLayout {
       }
       return sid === undefined ? { sid: undefined, revision: undefined } : { sid, revision: lastRevision.get(sid) ?? undefined };
     },
-    insert(key, r) {
-      if (key.sid !== undefined) {
-        const result = insert.run(r.id, key.sid, r.stream, r.revision, r.category, r.type, r.data, r.metadata);
-        return { position: Number(result.lastInsertRowid), key: { sid: key.sid, revision: r.revision } };
+    insert(sid, r) {
+      if (sid !== undefined) {
+        const result = insert.run(r.id, sid, r.stream, r.revision, r.category, r.type, r.data, r.metadata);
+        return { position: Number(result.lastInsertRowid), sid };
       }
       if (r.revision !== 0) throw new Error(`event store: stream ${r.stream} has no number, yet its event is at revision ${r.revision}`);
       const first = insertFirst.get(r.id, r.stream, r.category, r.type, r.data, r.metadata)!;
       if (first.position !== first.sid) throw new Error(`event store: a new stream's first event took position ${first.position}, not ${first.sid}`);
       pending.set(r.stream, first.sid);
-      return { position: first.position, key: { sid: first.sid, revision: 0 } };
+      return { position: first.position, sid: first.sid };
     },
     committed() {
       for (const [stream, sid] of pending) remember(stream, sid);

@@ -166,8 +166,9 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
    * failure fails the whole transaction.
    */
   const appendRows = (stream: string, events: EventEnvelope[], expected: ExpectedRevision): AppendResult => {
-    let key = layout.head(stream);
-    const current = key.revision;
+    const end = layout.head(stream);
+    const current = end.revision;
+    let sid = end.sid;
     if (!revisionMatches(expected, current)) {
       const stored = storedBatch(stream, events);
       if (stored) return stored;
@@ -180,7 +181,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
       const event = events[i]!;
       revision += 1;
       try {
-        const inserted = layout.insert(key, {
+        const inserted = layout.insert(sid, {
           id: event.id,
           stream,
           revision,
@@ -190,7 +191,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
           metadata: JSON.stringify(event.metadata),
         });
         position = inserted.position;
-        key = inserted.key;
+        sid = inserted.sid;
       } catch (error) {
         if (!isDuplicateId(error)) throw error;
         // Only a fully stored batch is a retry; throwing rolls back the rows inserted so far.
