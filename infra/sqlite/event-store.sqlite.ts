@@ -110,9 +110,23 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
   const commitOwn = (foreign: number) => {
     for (const c of own.commit()) heads.learn(c.stream, c.revision, foreign);
   };
-  /** other connections' commits seen so far, probing first (PRAGMA data_version: a few µs) */
+  /**
+   * Other connections' commits seen so far, probing first (PRAGMA data_version: a few µs), at most once per
+   * callback of the event loop: the appends of one group commit resolve together, and the work they resume
+   * (a hub dispatch's gate reads four streams) would probe again and again in between. Reusing the probe
+   * until the microtasks queued with it have run keeps every read causal: what another process did before
+   * telling this one (an HTTP call, a receipt) arrives in a later callback, which probes afresh.
+   */
+  let probed = false;
+  const reprobe = () => {
+    probed = false;
+  };
   const foreignNow = () => {
-    changes.version();
+    if (!probed) {
+      changes.version();
+      probed = true;
+      queueMicrotask(reprobe);
+    }
     return changes.foreign();
   };
 

@@ -450,6 +450,37 @@ test("another connection's append is never hidden by what a store knows of a str
   }
 });
 
+test("other connections' commits are probed for once per callback of the event loop: the next callback sees them", async () => {
+  const file = newFile();
+  const a = createSqliteEventStore({ file });
+  const b = createSqliteEventStore({ file });
+  const nextCallback = () => new Promise((resolve) => setImmediate(resolve));
+  try {
+    await a.append('rule-acme.r1', [event('RuleCreated')], 'no_stream');
+    await nextCallback();
+    // one synchronous run: the first read probes and learns that r1 ends at revision 0; B's commit in the
+    // same run is not probed for again, so the second read answers from what A knows
+    const first = a.readStream('rule-acme.r1', { fromRevision: 1 });
+    const appended = b.append('rule-acme.r1', [event('RuleUpdated')], 0);
+    const second = a.readStream('rule-acme.r1', { fromRevision: 1 });
+    assert.equal(await first, []);
+    assert.is((await appended).revision, 1);
+    assert.equal(await second, []);
+    // anything that tells this process of B's commit comes in a later callback, which probes afresh
+    await nextCallback();
+    assert.equal((await a.readStream('rule-acme.r1', { fromRevision: 1 })).map((e) => e.type), ['RuleUpdated']);
+    // and an append checks the stream itself, whatever was probed
+    const sameRun = a.readStream('rule-acme.r1', { fromRevision: 2 });
+    const conflicting = b.append('rule-acme.r1', [event('RuleDisabled')], 1);
+    assert.instance(await rejection(a.append('rule-acme.r1', [event('RuleDisabled')], 1)), WrongExpectedRevisionError);
+    assert.equal(await sameRun, []);
+    assert.is((await conflicting).revision, 2);
+  } finally {
+    await a.close();
+    await b.close();
+  }
+});
+
 test('a closed store is unavailable', async () => {
   const store = createSqliteEventStore({ file: newFile() });
   await store.ping();
