@@ -16,8 +16,8 @@ export type OwnCommits = {
    * transaction commits)
    */
   stage(first: number, last: number, stream: string, types: Iterable<string>, revision: number): void;
-  /** the transaction committed: the staged ranges become known; answers them (where each stream now ends) */
-  commit(): ReadonlyArray<{ stream: string; revision: number }>;
+  /** the transaction committed: the staged ranges become known; answers them (where each stream now ends, and its last position) */
+  commit(): ReadonlyArray<{ stream: string; revision: number; last: number }>;
   /** the transaction rolled back */
   discard(): void;
   /**

@@ -91,6 +91,8 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
   // changes by other connections (other processes) to the file; appends through `db` do not change it
   const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
   const probe = db.prepare<[], number>('SELECT 1').pluck();
+  // one seek at the end of the category's range of the (category, position) index
+  const categoryEnd = db.prepare<[string], number | null>('SELECT max(position) FROM events WHERE category = ?').pluck();
   const readAllStatements = new Map<string, Database.Statement<unknown[], EventRow>>();
 
   let closed = false;
@@ -108,7 +110,14 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
   // where streams end, from this instance's commits (own.commit() answers them) and its reads
   const heads = createKnownHeads();
   const commitOwn = (foreign: number) => {
-    for (const c of own.commit()) heads.learn(c.stream, c.revision, foreign);
+    const committed = own.commit();
+    // committed under the write lock: this transaction's events end their categories (known-heads.ts)
+    const ends = new Map<string, number>();
+    for (const c of committed) {
+      const category = categoryOf(c.stream);
+      ends.set(category, Math.max(ends.get(category) ?? 0, c.last));
+    }
+    for (const c of committed) heads.learn(c.stream, c.revision, foreign, ends.get(categoryOf(c.stream)));
   };
   /**
    * Other connections' commits seen so far, probing first (PRAGMA data_version: a few µs), at most once per
@@ -118,8 +127,19 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
    * telling this one (an HTTP call, a receipt) arrives in a later callback, which probes afresh.
    */
   let probed = false;
+  /** where categories ended, looked up in this callback (known-heads.ts): forgotten with the probe */
+  const categoryEnds = new Map<string, number>();
   const reprobe = () => {
     probed = false;
+    categoryEnds.clear();
+  };
+  const categoryEndNow = (category: string): number => {
+    let end = categoryEnds.get(category);
+    if (end === undefined) {
+      end = categoryEnd.get(category) ?? 0;
+      categoryEnds.set(category, end);
+    }
+    return end;
   };
   const foreignNow = () => {
     if (!probed) {
@@ -369,11 +389,15 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
         const from = options.fromRevision ?? 0;
         const whole = Number.isInteger(from);
         const foreign = foreignNow();
-        const noneAfter = whole ? heads.noneAfter(stream, foreign) : undefined;
+        const category = categoryOf(stream);
+        const noneAfter = whole ? heads.noneAfter(stream, foreign, () => categoryEndNow(category)) : undefined;
         if (noneAfter !== undefined && from > noneAfter) return []; // known: nothing from there on
+        // where the category ended before the read: what makes the answer last past other connections'
+        // commits (looked up only once there are any: a single process's reads never need it)
+        const mark = whole && foreign > 0 ? categoryEndNow(category) : undefined;
         const rows = layout.forwards(stream, from, limit);
         // a read that ran to the stream's end tells where it ends (an empty one: not at or after `from`)
-        if (whole && (limit < 0 || rows.length < limit)) heads.learn(stream, rows.length > 0 ? rows[rows.length - 1]!.revision : from - 1, foreign);
+        if (whole && (limit < 0 || rows.length < limit)) heads.learn(stream, rows.length > 0 ? rows[rows.length - 1]!.revision : from - 1, foreign, mark);
         return rows.map(toRecorded);
       } catch (error) {
         throw mapError(error);

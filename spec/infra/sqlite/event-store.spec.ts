@@ -412,6 +412,48 @@ test("a stream read after the store's own append, or after a read to the stream'
   }
 });
 
+test("what a store knows of a stream outlasts other connections' commits while nothing comes to the stream's category", async () => {
+  const file = newFile();
+  const spy = countingStreamReads();
+  const a = createSqliteEventStore({ file });
+  spy.restore();
+  const b = createSqliteEventStore({ file });
+  const nextCallback = () => new Promise((resolve) => setImmediate(resolve));
+  try {
+    await b.append('rule-acme.r0', [event('RuleCreated')], 'no_stream'); // A has seen another connection commit
+    await nextCallback();
+    await a.append('pref-acme.own', [event('PreferenceSet')], 'no_stream');
+    assert.equal(await a.readStream('pref-acme.x'), []);
+    assert.is(spy.reads(), 1);
+    // B commits to another category: both of A's answers hold
+    await b.append('rule-acme.r1', [event('RuleCreated')], 'no_stream');
+    await nextCallback();
+    assert.equal(await a.readStream('pref-acme.x'), []);
+    assert.equal(await a.readStream('pref-acme.own', { fromRevision: 1 }), []);
+    assert.is(spy.reads(), 1, 'answered without reading: the category ends where it did');
+    // B commits to another stream of the category: A reads again, and finds nothing new there
+    await b.append('pref-acme.y', [event('PreferenceSet')], 'no_stream');
+    await nextCallback();
+    assert.equal(await a.readStream('pref-acme.x'), []);
+    assert.equal(await a.readStream('pref-acme.own', { fromRevision: 1 }), []);
+    assert.is(spy.reads(), 3);
+    // B commits to the stream itself: A reads it
+    await b.append('pref-acme.x', [event('PreferenceSet')], 'no_stream');
+    await b.append('pref-acme.own', [event('PreferenceRemoved')], 0);
+    await nextCallback();
+    assert.equal((await a.readStream('pref-acme.x')).map((e) => e.type), ['PreferenceSet']);
+    assert.equal((await a.readStream('pref-acme.own', { fromRevision: 1 })).map((e) => e.type), ['PreferenceRemoved']);
+    // and an append of B's after A's read, in a category A's read marked: never hidden
+    await b.append('pref-acme.x', [event('PreferenceRemoved')], 0);
+    await nextCallback();
+    assert.equal((await a.readStream('pref-acme.x', { fromRevision: 1 })).map((e) => e.type), ['PreferenceRemoved']);
+  } finally {
+    spy.restore();
+    await a.close();
+    await b.close();
+  }
+});
+
 test('a stored batch appended again (a retry) says nothing of where its stream ends now', async () => {
   const store = createSqliteEventStore({ file: newFile() });
   try {
