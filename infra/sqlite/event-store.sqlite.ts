@@ -92,7 +92,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
   const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
   const probe = db.prepare<[], number>('SELECT 1').pluck();
   // one seek at the end of the category's range of the (category, position) index
-  const categoryEnd = db.prepare<[string], number | null>('SELECT max(position) FROM events WHERE category = ?').pluck();
+  const categoryMax = db.prepare<[string], number | null>('SELECT max(position) FROM events WHERE category = ?').pluck();
   const readAllStatements = new Map<string, Database.Statement<unknown[], EventRow>>();
 
   let closed = false;
@@ -111,43 +111,36 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
   const heads = createKnownHeads();
   const commitOwn = (foreign: number) => {
     const committed = own.commit();
-    // committed under the write lock: this transaction's events end their categories (known-heads.ts)
+    // committed under the write lock: this transaction's events end their categories (known-heads.ts; of
+    // use only once other connections commit at all, as a read's mark)
     const ends = new Map<string, number>();
-    for (const c of committed) {
-      const category = categoryOf(c.stream);
-      ends.set(category, Math.max(ends.get(category) ?? 0, c.last));
+    if (foreign > 0) {
+      for (const c of committed) {
+        const category = categoryOf(c.stream);
+        ends.set(category, Math.max(ends.get(category) ?? 0, c.last));
+      }
     }
-    for (const c of committed) heads.learn(c.stream, c.revision, foreign, ends.get(categoryOf(c.stream)));
+    for (const c of committed) heads.learn(c.stream, c.revision, foreign, ends.size === 0 ? undefined : ends.get(categoryOf(c.stream)));
+  };
+  /** other connections' commits seen so far, probing first (PRAGMA data_version: a few µs) */
+  const foreignNow = () => {
+    changes.version();
+    return changes.foreign();
   };
   /**
-   * Other connections' commits seen so far, probing first (PRAGMA data_version: a few µs), at most once per
-   * callback of the event loop: the appends of one group commit resolve together, and the work they resume
-   * (a hub dispatch's gate reads four streams) would probe again and again in between. Reusing the probe
-   * until the microtasks queued with it have run keeps every read causal: what another process did before
-   * telling this one (an HTTP call, a receipt) arrives in a later callback, which probes afresh.
+   * where categories ended (known-heads.ts), looked up while the count of other connections' commits was
+   * `at`: still their ends while that count stays, since this connection's own commits are known apart
+   * (each read probes first, so a commit another process made before this one heard of it moves the count)
    */
-  let probed = false;
-  /** where categories ended, looked up in this callback (known-heads.ts): forgotten with the probe */
-  const categoryEnds = new Map<string, number>();
-  const reprobe = () => {
-    probed = false;
-    categoryEnds.clear();
-  };
-  const categoryEndNow = (category: string): number => {
-    let end = categoryEnds.get(category);
+  let categoryEnds = { at: -1, ends: new Map<string, number>() };
+  const categoryEndNow = (category: string, foreign: number): number => {
+    if (categoryEnds.at !== foreign) categoryEnds = { at: foreign, ends: new Map() };
+    let end = categoryEnds.ends.get(category);
     if (end === undefined) {
-      end = categoryEnd.get(category) ?? 0;
-      categoryEnds.set(category, end);
+      end = categoryMax.get(category) ?? 0;
+      categoryEnds.ends.set(category, end);
     }
     return end;
-  };
-  const foreignNow = () => {
-    if (!probed) {
-      changes.version();
-      probed = true;
-      queueMicrotask(reprobe);
-    }
-    return changes.foreign();
   };
 
   const assertOpen = () => {
@@ -390,11 +383,11 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
         const whole = Number.isInteger(from);
         const foreign = foreignNow();
         const category = categoryOf(stream);
-        const noneAfter = whole ? heads.noneAfter(stream, foreign, () => categoryEndNow(category)) : undefined;
+        const noneAfter = whole ? heads.noneAfter(stream, foreign, () => categoryEndNow(category, foreign)) : undefined;
         if (noneAfter !== undefined && from > noneAfter) return []; // known: nothing from there on
         // where the category ended before the read: what makes the answer last past other connections'
         // commits (looked up only once there are any: a single process's reads never need it)
-        const mark = whole && foreign > 0 ? categoryEndNow(category) : undefined;
+        const mark = whole && foreign > 0 ? categoryEndNow(category, foreign) : undefined;
         const rows = layout.forwards(stream, from, limit);
         // a read that ran to the stream's end tells where it ends (an empty one: not at or after `from`)
         if (whole && (limit < 0 || rows.length < limit)) heads.learn(stream, rows.length > 0 ? rows[rows.length - 1]!.revision : from - 1, foreign, mark);
