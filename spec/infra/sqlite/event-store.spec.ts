@@ -368,6 +368,19 @@ test("a filtered page reader passes over its own instance's appends outside its 
   }
 });
 
+/** two store instances on one new file (as two processes), closed after `use` */
+async function twoConnections(use: (a: SqliteEventStore, b: SqliteEventStore) => Promise<void>): Promise<void> {
+  const file = newFile();
+  const a = createSqliteEventStore({ file });
+  const b = createSqliteEventStore({ file });
+  try {
+    await use(a, b);
+  } finally {
+    await a.close();
+    await b.close();
+  }
+}
+
 /** the store's stream reads (forwards), counted by wrapping the statements it prepares while it opens */
 function countingStreamReads(): { reads: () => number; restore(): void } {
   const prepare = Database.prototype.prepare;
@@ -454,11 +467,8 @@ test("what a store knows of a stream outlasts other connections' commits while n
   }
 });
 
-test("a category's end looked up before another connection's commit is not trusted after it, even in the same synchronous run", async () => {
-  const file = newFile();
-  const a = createSqliteEventStore({ file });
-  const b = createSqliteEventStore({ file });
-  try {
+test("a category's end looked up before another connection's commit is not trusted after it, even in the same synchronous run", () =>
+  twoConnections(async (a, b) => {
     await b.append('rule-acme.r0', [event('RuleCreated')], 'no_stream');
     await b.append('pref-acme.x', [event('PreferenceSet')], 'no_stream');
     assert.equal((await a.readStream('pref-acme.x')).map((e) => e.type), ['PreferenceSet']);
@@ -470,11 +480,7 @@ test("a category's end looked up before another connection's commit is not trust
     assert.equal(await first, []);
     assert.is((await appended).revision, 1);
     assert.equal((await second).map((e) => e.type), ['PreferenceRemoved']);
-  } finally {
-    await a.close();
-    await b.close();
-  }
-});
+  }));
 
 test('a stored batch appended again (a retry) says nothing of where its stream ends now', async () => {
   const store = createSqliteEventStore({ file: newFile() });
@@ -492,11 +498,8 @@ test('a stored batch appended again (a retry) says nothing of where its stream e
   }
 });
 
-test("another connection's append is never hidden by what a store knows of a stream", async () => {
-  const file = newFile();
-  const a = createSqliteEventStore({ file });
-  const b = createSqliteEventStore({ file });
-  try {
+test("another connection's append is never hidden by what a store knows of a stream", () =>
+  twoConnections(async (a, b) => {
     await a.append('rule-acme.r1', [event('RuleCreated')], 'no_stream');
     assert.equal(await a.readStream('rule-acme.r1', { fromRevision: 1 }), []);
     assert.equal(await a.readStream('rule-acme.r2'), []);
@@ -508,11 +511,7 @@ test("another connection's append is never hidden by what a store knows of a str
     const [r] = await a.appendMany([{ stream: 'rule-acme.r2', events: [event('RuleDisabled')], expected: 0 }]);
     assert.is((r as { revision: number }).revision, 1);
     assert.equal((await b.readStream('rule-acme.r2', { fromRevision: 1 })).map((e) => e.type), ['RuleDisabled']);
-  } finally {
-    await a.close();
-    await b.close();
-  }
-});
+  }));
 
 test('a closed store is unavailable', async () => {
   const store = createSqliteEventStore({ file: newFile() });
