@@ -120,7 +120,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
         ends.set(category, Math.max(ends.get(category) ?? 0, c.last));
       }
     }
-    for (const c of committed) heads.learn(c.stream, c.revision, foreign, ends.size === 0 ? undefined : ends.get(categoryOf(c.stream)));
+    for (const c of committed) heads.learn(c.stream, c.revision, foreign, ends.get(categoryOf(c.stream)));
   };
   /** other connections' commits seen so far, probing first (PRAGMA data_version: a few µs) */
   const foreignNow = () => {

@@ -369,12 +369,12 @@ test("a filtered page reader passes over its own instance's appends outside its 
 });
 
 /** two store instances on one new file (as two processes), closed after `use` */
-async function twoConnections(use: (a: SqliteEventStore, b: SqliteEventStore) => Promise<void>): Promise<void> {
+async function twoConnections(use: (a: SqliteEventStore, b: SqliteEventStore, file: string) => Promise<void>): Promise<void> {
   const file = newFile();
   const a = createSqliteEventStore({ file });
   const b = createSqliteEventStore({ file });
   try {
-    await use(a, b);
+    await use(a, b, file);
   } finally {
     await a.close();
     await b.close();
@@ -480,6 +480,41 @@ test("a category's end looked up before another connection's commit is not trust
     assert.equal(await first, []);
     assert.is((await appended).revision, 1);
     assert.equal((await second).map((e) => e.type), ['PreferenceRemoved']);
+  }));
+
+test("a category check that fails trusts nothing, and the mark is where the category ended before the read", () =>
+  twoConnections(async (a, b, file) => {
+    await b.append('rule-acme.r0', [event('RuleCreated')], 'no_stream');
+    await b.append('pref-acme.x', [event('PreferenceSet')], 'no_stream');
+    await a.readStream('pref-acme.x'); // A learns that x ends at 0, with its category's end
+    await b.append('pref-acme.x', [event('PreferenceRemoved')], 0);
+    // the check fails; a read cut short by its limit learns nothing, so the entry must not hold now
+    assert.equal((await a.readStream('pref-acme.x', { limit: 1 })).length, 1);
+    assert.equal((await a.readStream('pref-acme.x', { fromRevision: 1 })).map((e) => e.type), ['PreferenceRemoved']);
+
+    // another process commits to y right after A's read of y ran (simulated by a third connection inserting
+    // from inside that read's statement): the category's end A keeps must predate it
+    await b.append('pref-acme.y', [event('PreferenceSet')], 'no_stream');
+    const other = new Database(file);
+    const all = Object.getPrototypeOf(other.prepare('SELECT 1')).all as (...args: unknown[]) => unknown[];
+    let armed = true;
+    Object.getPrototypeOf(other.prepare('SELECT 1')).all = function (this: Database.Statement, ...args: unknown[]) {
+      const rows = all.apply(this, args);
+      if (armed && this.source.includes('revision >= ?') && args[0] === 'pref-acme.y') {
+        armed = false;
+        other
+          .prepare("INSERT INTO events (id, sid, stream, revision, category, type, data, metadata) VALUES (?, (SELECT sid FROM events WHERE stream = 'pref-acme.y' AND revision = 0), 'pref-acme.y', 1, 'pref', 'PreferenceRemoved', '{}', ?)")
+          .run(randomUUID(), JSON.stringify(event('PreferenceRemoved').metadata));
+      }
+      return rows;
+    };
+    try {
+      assert.equal((await a.readStream('pref-acme.y')).map((e) => e.type), ['PreferenceSet']);
+    } finally {
+      Object.getPrototypeOf(other.prepare('SELECT 1')).all = all;
+      other.close();
+    }
+    assert.equal((await a.readStream('pref-acme.y', { fromRevision: 1 })).map((e) => e.type), ['PreferenceRemoved']);
   }));
 
 test('a stored batch appended again (a retry) says nothing of where its stream ends now', async () => {
