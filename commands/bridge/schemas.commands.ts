@@ -21,7 +21,7 @@ import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { commandHandler, type CommandContext } from '../core/command-handler.ts';
 import type { SchemaValidator, SchemaViolation } from './bridge.contracts.ts';
 import { compileFailure, compileJsonSchema, compileProblems, toViolations } from './schema.compiler.ts';
-import { setBounded } from '../../infra/core/bounded.ts';
+import { setNewest } from '../../infra/core/bounded.ts';
 
 export type SchemaCommandsDeps = { eventStore: EventStore; clock: Clock };
 
@@ -192,8 +192,7 @@ function lru<V>(max: number) {
       return v;
     },
     set(key: string, v: V): void {
-      map.delete(key);
-      setBounded(map, key, v, max);
+      setNewest(map, key, v, max);
     },
   };
 }

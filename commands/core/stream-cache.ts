@@ -1,7 +1,7 @@
 import type { Decider } from '../../domain/core/decider.ts';
 import type { DomainEvent } from '../../domain/core/event.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
-import { setBounded } from '../../infra/core/bounded.ts';
+import { setNewest } from '../../infra/core/bounded.ts';
 
 /**
  * Aggregate states kept in memory and brought up to date on every load by reading only the events after
@@ -35,8 +35,7 @@ export function createStreamCache<E extends DomainEvent, S>(
         revision = e.revision;
       }
       const entry = { state, revision };
-      entries.delete(stream); // re-insert: most recently used last
-      setBounded(entries, stream, entry, max);
+      setNewest(entries, stream, entry, max); // most recently used last
       return entry;
     },
   };

@@ -12,7 +12,7 @@ import {
 } from '../../domain/workflow/process-definition.decider.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { createStreamCache } from '../core/stream-cache.ts';
-import { setBounded } from '../../infra/core/bounded.ts';
+import { setNewest } from '../../infra/core/bounded.ts';
 
 /**
  * Process definitions as the interpreter needs them. A definition is immutable, so one read of it is kept
@@ -45,8 +45,7 @@ export function createDefinitionCatalog(o: { eventStore: EventStore }): Definiti
   const byId = new Map<string, ProcessDefinition>();
   const remember = (tenant: string, d: ProcessDefinition) => {
     const k = `${tenant}\u0000${d.id}`;
-    byId.delete(k);
-    setBounded(byId, k, d, MAX_DEFINITIONS);
+    setNewest(byId, k, d, MAX_DEFINITIONS);
     return d;
   };
 

@@ -13,6 +13,12 @@ export function setBounded<K, V>(map: Map<K, V>, key: K, value: V, max: number):
   if (map.size > max) forgetOldest(map, map.size - max + Math.floor(max / 8));
 }
 
+/** setBounded with `key` as the newest entry even when it was there (delete, then set: it moves to the end) */
+export function setNewest<K, V>(map: Map<K, V>, key: K, value: V, max: number): void {
+  map.delete(key);
+  setBounded(map, key, value, max);
+}
+
 /** setBounded for a Set */
 export function addBounded<T>(set: Set<T>, value: T, max: number): void {
   set.add(value);

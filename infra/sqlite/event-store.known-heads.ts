@@ -1,4 +1,4 @@
-import { setBounded } from '../core/bounded.ts';
+import { setNewest } from '../core/bounded.ts';
 
 /**
  * How far this connection knows each stream to end, so that "the events of stream S after revision r" can be
@@ -47,8 +47,7 @@ export function createKnownHeads(maxEntries = 10_000): KnownHeads {
       return known.revision;
     },
     learn(stream, revision, foreign, categoryEnd) {
-      heads.delete(stream); // re-insert: most recently learned last
-      setBounded(heads, stream, { revision, foreign, categoryEnd }, maxEntries);
+      setNewest(heads, stream, { revision, foreign, categoryEnd }, maxEntries); // most recently learned last
     },
   };
 }

@@ -111,16 +111,16 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
   const heads = createKnownHeads();
   const commitOwn = (foreign: number) => {
     const committed = own.commit();
-    // committed under the write lock: this transaction's events end their categories (known-heads.ts; of
-    // use only once other connections commit at all, as a read's mark)
-    const ends = new Map<string, number>();
-    if (foreign > 0) {
-      for (const c of committed) {
-        const category = categoryOf(c.stream);
-        ends.set(category, Math.max(ends.get(category) ?? 0, c.last));
-      }
+    // where categories end is of use only once other connections commit at all (known-heads.ts)
+    if (foreign === 0) {
+      for (const c of committed) heads.learn(c.stream, c.revision, foreign);
+      return;
     }
-    for (const c of committed) heads.learn(c.stream, c.revision, foreign, ends.get(categoryOf(c.stream)));
+    // committed under the write lock: this transaction's events end their categories
+    const categories = committed.map((c) => categoryOf(c.stream));
+    const ends = new Map<string, number>();
+    committed.forEach((c, i) => ends.set(categories[i]!, Math.max(ends.get(categories[i]!) ?? 0, c.last)));
+    committed.forEach((c, i) => heads.learn(c.stream, c.revision, foreign, ends.get(categories[i]!)));
   };
   /** other connections' commits seen so far, probing first (PRAGMA data_version: a few µs) */
   const foreignNow = () => {
@@ -382,12 +382,13 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
         const from = options.fromRevision ?? 0;
         const whole = Number.isInteger(from);
         const foreign = foreignNow();
-        const category = categoryOf(stream);
-        const noneAfter = whole ? heads.noneAfter(stream, foreign, () => categoryEndNow(category, foreign)) : undefined;
+        // where the stream's category ends: what makes an answer last past other connections' commits (looked
+        // up only once there are any: a process alone on its file never needs it)
+        const categoryEnd = foreign > 0 ? () => categoryEndNow(categoryOf(stream), foreign) : undefined;
+        const noneAfter = whole ? heads.noneAfter(stream, foreign, categoryEnd) : undefined;
         if (noneAfter !== undefined && from > noneAfter) return []; // known: nothing from there on
-        // where the category ended before the read: what makes the answer last past other connections'
-        // commits (looked up only once there are any: a single process's reads never need it)
-        const mark = whole && foreign > 0 ? categoryEndNow(category, foreign) : undefined;
+        // taken before the read: a later event of the category ends it further
+        const mark = whole ? categoryEnd?.() : undefined;
         const rows = layout.forwards(stream, from, limit);
         // a read that ran to the stream's end tells where it ends (an empty one: not at or after `from`)
         if (whole && (limit < 0 || rows.length < limit)) heads.learn(stream, rows.length > 0 ? rows[rows.length - 1]!.revision : from - 1, foreign, mark);
