@@ -210,11 +210,18 @@ export function createSqliteReadStore(options: SqliteReadStoreOptions): ReadStor
       if (outer) return fn(outer.session);
       connectionFor(undefined);
       return mutex.run(async () => {
+        // a transaction's handles hold nothing but its name and the transaction: one per name (a page's
+        // projections ask for theirs once per apply, a claim once per query)
+        const txHandles = new Map<string, Collection>();
         const tx: Tx = {
           open: true,
           work: createUnitOfWork(),
           session: {
-            collection: <T extends Doc = Doc>(name: string) => collection<T>(name, tx),
+            collection: <T extends Doc = Doc>(name: string) => {
+              let handle = txHandles.get(name);
+              if (handle === undefined) txHandles.set(name, (handle = collection(name, tx)));
+              return handle as Collection<T>;
+            },
             // the transaction's statements run one at a time on the writer, so a savepoint brackets exactly
             // the writes fn makes
             async savepoint<S>(fn: (session: ReadStoreSession) => Promise<S>): Promise<S> {
