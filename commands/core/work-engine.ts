@@ -64,6 +64,11 @@ export type WorkEngineOptions<T extends DueItem> = {
    * fresh sends it started inline would only make it claim their items to find nothing left to do.
    */
   wantsPage?: (page: LogPage) => boolean;
+  /**
+   * Shown each page that fed this engine (before wantsPage): what the engine keeps of it for the items it
+   * claims next. The hub's dispatch keeps the acceptances, so a fresh send's item needs no stream read.
+   */
+  sawPage?: (page: LogPage) => void;
   /** narrows what this engine runs (e.g. one kind of due work) */
   filter?: Filter;
   /**
@@ -92,6 +97,8 @@ export type WorkEngine = {
   readonly fedBy?: readonly string[];
   /** WorkEngineOptions.wantsPage */
   readonly wantsPage?: (page: LogPage) => boolean;
+  /** WorkEngineOptions.sawPage */
+  readonly sawPage?: (page: LogPage) => void;
   start(): void;
   /** stops claiming, waits for the items in hand */
   stop(): Promise<void>;
@@ -258,6 +265,7 @@ export function createWorkEngine<T extends DueItem>(o: WorkEngineOptions<T>): Wo
     name,
     ...(fedBy !== undefined && { fedBy }),
     ...(o.wantsPage !== undefined && { wantsPage: o.wantsPage }),
+    ...(o.sawPage !== undefined && { sawPage: o.sawPage }),
     start() {
       if (abort) return;
       abort = new AbortController();

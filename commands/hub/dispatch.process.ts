@@ -1,4 +1,5 @@
 import { fold } from '../../domain/core/decider.ts';
+import type { RecordedEvent } from '../../domain/core/event.ts';
 import { isDomainError } from '../../domain/core/domain-error.ts';
 import { classify, type Observation, type Outcome } from '../../domain/hub/classification.ts';
 import { nextWork } from '../../domain/hub/message-work.ts';
@@ -37,6 +38,17 @@ import { randomToken } from '../core/random-token.ts';
  */
 export type DispatchStep = 'submitted' | 'expired' | 'lost' | 'deadline-passed' | 'not-due' | 'nothing' | 'raced' | 'missing' | 'suppressed' | 'deferred' | 'held';
 
+/** the steps that appended an event, with the revision of the state they were decided on */
+const APPENDED: ReadonlySet<DispatchStep> = new Set<DispatchStep>(['submitted', 'expired', 'lost', 'deadline-passed', 'suppressed', 'deferred']);
+
+/**
+ * How far a state handed to advance holds: `current`, the state the caller's own append just left (the
+ * inline dispatch of a fresh acceptance); `maybe-older`, a state read off the log (the stream may have moved
+ * on since): only a step that appended on it stands (its revision was checked), any other answer is taken
+ * again from the stream.
+ */
+export type Freshness = 'current' | 'maybe-older';
+
 export type DispatchDeps = {
   eventStore: EventStore;
   clock: Clock;
@@ -72,6 +84,13 @@ export const loadedNotification = (
   causationId: first.id,
 });
 
+/** a notification's state after `events` (its stream from the start), null when they hold no acceptance */
+export function notificationOf(events: readonly RecordedEvent[]): LoadedNotification | null {
+  const state = fold(notificationDecider, events as unknown as NotificationEvent[]);
+  if (state.status !== 'accepted') return null;
+  return loadedNotification(state, events.length - 1, events[0]!);
+}
+
 /** an operator's manual retry (commands/hub/operator.commands.ts): one MANUAL attempt, deduplicated by commandId */
 export type ManualAttempt = { Reason: string; commandId: string; actor: string; correlationId?: string };
 
@@ -83,12 +102,7 @@ export function createDispatchProcess(deps: DispatchDeps) {
   const now = () => clock.now().toISOString();
   const callbackUrl = `${deps.publicBaseUrl.replace(/\/+$/, '')}${CALLBACK_PATH}`;
 
-  async function load(stream: string): Promise<LoadedNotification | null> {
-    const events = await eventStore.readStream(stream);
-    const state = fold(notificationDecider, events as unknown as NotificationEvent[]);
-    if (state.status !== 'accepted') return null;
-    return loadedNotification(state, events.length - 1, events[0]!);
-  }
+  const load = async (stream: string): Promise<LoadedNotification | null> => notificationOf(await eventStore.readStream(stream));
 
   const context = (l: LoadedNotification) => ({
     tenant: l.tenant,
@@ -227,9 +241,13 @@ export function createDispatchProcess(deps: DispatchDeps) {
    * leaves this message's work undone; its due item would otherwise wait out its lease. The appends'
    * expected revisions still keep a message from being called twice.
    */
-  async function advance(stream: string, messageId: string, known?: LoadedNotification): Promise<DispatchStep> {
+  async function advance(stream: string, messageId: string, known?: LoadedNotification, freshness: Freshness = 'current'): Promise<DispatchStep> {
     let step: DispatchStep = 'raced';
-    for (let i = 0; i < 5 && step === 'raced'; i++) step = await advanceOnce(stream, messageId, i === 0 ? known : undefined);
+    for (let i = 0; i < 5 && step === 'raced'; i++) {
+      step = await advanceOnce(stream, messageId, i === 0 ? known : undefined);
+      // an older state only holds for a step that appended on it (the revision checked it)
+      if (i === 0 && known !== undefined && freshness === 'maybe-older' && !APPENDED.has(step)) step = 'raced';
+    }
     return step;
   }
 

@@ -6,9 +6,10 @@ import { NOTIFICATION_CATEGORY } from '../../domain/hub/notification.decider.ts'
 import { NOTIFICATION_EVENT_TYPES, type NotificationEvent } from '../../domain/hub/notification.model.ts';
 import type { AllFilter, LogPage } from '../../infra/core/event-store.port.ts';
 import { matchesFilter } from '../../infra/core/event-filter.ts';
-import type { DispatchProcess, LoadedNotification } from './dispatch.process.ts';
+import { notificationOf, type DispatchProcess, type LoadedNotification } from './dispatch.process.ts';
 import { holdDueItem } from './hub-switch.ts';
-import { addBounded } from '../../infra/core/bounded.ts';
+import { addBounded, setBounded } from '../../infra/core/bounded.ts';
+import type { RecordedEvent } from '../../domain/core/event.ts';
 
 /**
  * The hub's dispatch worker on the core's work engine: the due items of the `hub.dispatch` read model
@@ -45,17 +46,40 @@ const NOTIFICATION_EVENTS: AllFilter = { categories: [NOTIFICATION_CATEGORY], ev
  * due later was never found by a page's wake but by the poll.
  */
 function leavesWork(page: LogPage, inline: NonNullable<DispatchWorkerDeps['inline']>, now: string): boolean {
-  return page.events.some(
-    (e) =>
-      matchesFilter(NOTIFICATION_EVENTS, e) &&
-      workAfter(e as unknown as NotificationEvent).some(
-        ({ messageId, work }) => work !== null && work.at <= now && !inline.running(messageId) && !inline.started({ id: messageId, kind: work.kind, dueAt: work.at }),
-      ),
-  );
+  return page.events.some((e) => matchesFilter(NOTIFICATION_EVENTS, e) && eventLeavesWork(e, inline, now));
 }
+
+/** whether a notification event leaves a message work due now that the inline dispatch neither runs nor has started */
+const eventLeavesWork = (e: RecordedEvent, inline: DispatchWorkerDeps['inline'], now: string) =>
+  workAfter(e as unknown as NotificationEvent).some(
+    ({ messageId, work }) => work !== null && work.at <= now && inline?.running(messageId) !== true && inline?.started({ id: messageId, kind: work.kind, dueAt: work.at }) !== true,
+  );
+
+/**
+ * How many acceptances read off the log an engine keeps for its next claims: the item of a send that
+ * another process accepted is claimed milliseconds after the page that held the acceptance, so a few
+ * hundred cover the saturated rate several times over and keep the events from outliving their use.
+ */
+const REMEMBERED_ACCEPTANCES = 512;
 
 export function createDispatchWorker(deps: DispatchWorkerDeps): WorkEngine {
   const inline = deps.inline;
+  // the acceptances of the pages that fed the engine, by stream, that left it work: a claimed item of one
+  // starts from its state (AttemptStarted is appended with its revision 0, so a stream that moved on meanwhile
+  // makes the step race and read the stream), instead of reading the stream the page has just shown
+  const acceptances = new Map<string, RecordedEvent>();
+  const sawPage = (page: LogPage) => {
+    const now = deps.clock.now().toISOString();
+    for (const e of page.events) {
+      if (e.type === 'NotificationAccepted' && e.revision === 0 && matchesFilter(NOTIFICATION_EVENTS, e) && eventLeavesWork(e, inline, now)) setBounded(acceptances, e.stream, e, REMEMBERED_ACCEPTANCES);
+    }
+  };
+  const acceptedState = (stream: string): LoadedNotification | undefined => {
+    const e = acceptances.get(stream);
+    if (e === undefined) return undefined;
+    acceptances.delete(stream); // one item per message: a second message of the send reads the stream
+    return notificationOf([e]) ?? undefined;
+  };
   return createWorkEngine<DispatchDueItem>({
     name: DISPATCH_WORKER_NAME,
     items: deps.items,
@@ -67,6 +91,7 @@ export function createDispatchWorker(deps: DispatchWorkerDeps): WorkEngine {
     ...(deps.log !== undefined && { log: deps.log }),
     // not claimed while the inline dispatch below advances them (no lease, no hold to write)
     ...(inline !== undefined && { busy: inline.runningIds, wantsPage: (page: LogPage) => leavesWork(page, inline, deps.clock.now().toISOString()) }),
+    sawPage,
     async handle(item) {
       // This very work (message, kind and due time) was started by an inline run that has finished: the item
       // is only waiting for the projection to read the run's AttemptStarted, which replaces it. Nothing to
@@ -82,7 +107,8 @@ export function createDispatchWorker(deps: DispatchWorkerDeps): WorkEngine {
         return;
       }
       // `comm-hub.enabled` off for the item's tenant: the step ran nothing; look again shortly, not after the whole lease
-      if ((await deps.process.advance(item.stream, item.id)) === 'held') await holdDueItem(await deps.items(), item, deps.clock);
+      const seen = acceptedState(item.stream);
+      if ((await deps.process.advance(item.stream, item.id, seen, 'maybe-older')) === 'held') await holdDueItem(await deps.items(), item, deps.clock);
     },
   });
 }

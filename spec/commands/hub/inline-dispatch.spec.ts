@@ -7,6 +7,8 @@ import type { DispatchProcess, DispatchStep, LoadedNotification } from '../../..
 import { createDispatchWorker, createInlineDispatch, type DispatchDueItem } from '../../../commands/hub/dispatch.worker.ts';
 import { manualClock } from '../../../infra/core/clock.port.ts';
 import type { LogPage } from '../../../infra/core/event-store.port.ts';
+import type { RecordedEvent } from '../../../domain/core/event.ts';
+import { acceptedEvent as notificationAccepted, planned } from '../../domain/hub/notification-fixtures.ts';
 import type { ReadStore } from '../../../infra/core/read-store.port.ts';
 import { createSqliteReadStore } from '../../../infra/sqlite/read-store.sqlite.ts';
 
@@ -36,10 +38,10 @@ const accepted = (...ids: string[]) =>
 
 /** a dispatch process that records its calls and answers the scripted step */
 function fakeProcess(step: (messageId: string) => DispatchStep) {
-  const calls: Array<{ stream: string; messageId: string; known: LoadedNotification | undefined }> = [];
+  const calls: Array<{ stream: string; messageId: string; known: LoadedNotification | undefined; freshness?: string }> = [];
   const process = {
-    async advance(stream: string, messageId: string, known?: LoadedNotification) {
-      calls.push({ stream, messageId, known });
+    async advance(stream: string, messageId: string, known?: LoadedNotification, freshness?: string) {
+      calls.push({ stream, messageId, known, ...(freshness !== undefined && { freshness }) });
       return step(messageId);
     },
     async manualAttempt() {
@@ -122,6 +124,53 @@ test('a page wakes the engine only for work due now that the inline dispatch nei
   assert.not.ok(wants(page(acceptedEvent(['slow']))), 'the slow one has started by now');
   const without = createDispatchWorker({ items: async () => due, clock, process, leaseMs: 60_000 });
   assert.is(without.wantsPage, undefined, 'without an inline dispatch every page that feeds it wakes it');
+});
+
+/** a NotificationAccepted as a log page holds it: messages m1 (due now) and m2 of the stream */
+const recordedAcceptance = (stream: string, revision = 0) =>
+  ({
+    ...notificationAccepted({ messages: [planned(1, { MessageId: 'm1', DueAt: DUE }), planned(2, { MessageId: 'm2', DueAt: DUE })] }),
+    id: `acceptance-of-${stream}`,
+    stream,
+    revision,
+    position: '5',
+    metadata: { tenant: 't1', correlationId: 'c-1', occurredAt: DUE },
+  }) as unknown as RecordedEvent;
+
+test('a claimed item starts from the acceptance a page showed, as a state that may be older, once per send; else from the stream', async ({ store }) => {
+  await store.ensureCollection('due');
+  const due = store.collection<DispatchDueItem>('due');
+  const engineSide = fakeProcess(() => 'submitted');
+  const worker = createDispatchWorker({ items: async () => due, clock, process: engineSide.process, leaseMs: 60_000 });
+  worker.sawPage!(page(recordedAcceptance('hubNotification-t1.n1'), recordedAcceptance('hubNotification-t1.n2', 3)));
+  for (const [id, stream] of [['m1', 'hubNotification-t1.n1'], ['m2', 'hubNotification-t1.n1'], ['x1', 'hubNotification-t1.n2']]) {
+    await due.upsert({ id: id!, stream: stream!, tenant: 't1', kind: 'dispatch', dueAt: DUE, leaseUntil: '' });
+  }
+  assert.is(await worker.runDue(), 3);
+  const byMessage = Object.fromEntries(engineSide.calls.map((c) => [c.messageId, c]));
+  const first = byMessage.m1!;
+  assert.is(first.freshness, 'maybe-older');
+  assert.equal([first.known?.revision, first.known?.tenant, first.known?.correlationId, first.known?.causationId], [0, 't1', 'c-1', 'acceptance-of-hubNotification-t1.n1']);
+  assert.equal(Object.keys(first.known!.state.messages), ['m1', 'm2']);
+  assert.is(byMessage.m2!.known, undefined, 'the second message of the send reads the stream');
+  assert.is(byMessage.x1!.known, undefined, 'an acceptance that is not its stream\'s first event is not taken');
+});
+
+test('a page\'s acceptance the inline dispatch has taken, or with nothing due now, is not kept', async ({ store }) => {
+  await store.ensureCollection('due');
+  const due = store.collection<DispatchDueItem>('due');
+  const { process: inlineProcess } = fakeProcess(() => 'submitted');
+  const inline = createInlineDispatch({ process: inlineProcess, maxInFlight: 4, enabled: () => true });
+  inline('hubNotification-t1.n1', ['m1', 'm2'], accepted('m1', 'm2'));
+  await settled();
+  const engineSide = fakeProcess(() => 'nothing');
+  const worker = createDispatchWorker({ items: async () => due, clock, process: engineSide.process, leaseMs: 60_000, inline });
+  const later = { ...recordedAcceptance('hubNotification-t1.n3'), data: notificationAccepted({ messages: [planned(1, { MessageId: 'm9', DueAt: '2026-11-26T11:00:00.000Z' })] }).data } as RecordedEvent;
+  worker.sawPage!(page(recordedAcceptance('hubNotification-t1.n1'), later));
+  await due.upsert({ id: 'm1', stream: 'hubNotification-t1.n1', tenant: 't1', kind: 'retry', dueAt: DUE, leaseUntil: '' });
+  await due.upsert({ id: 'm9', stream: 'hubNotification-t1.n3', tenant: 't1', kind: 'dispatch', dueAt: DUE, leaseUntil: '' });
+  assert.is(await worker.runDue(), 2);
+  assert.equal(engineSide.calls.map((c) => [c.messageId, c.known]), [['m1', undefined], ['m9', undefined]]);
 });
 
 test.run();

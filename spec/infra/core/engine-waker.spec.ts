@@ -56,6 +56,25 @@ test('an engine that finds nothing for it in the page (wantsPage) is not woken b
   assert.equal(seen, [1, 2], 'not asked about a page that does not feed it');
 });
 
+test('an engine that keeps something of the pages (sawPage) is shown each page that feeds it, before it is asked whether to wake', () => {
+  const calls: string[] = [];
+  const list = [
+    {
+      name: 'keeper',
+      fedBy: ['hub.dispatch'],
+      sawPage: (p: { events: RecordedEvent[] }) => void calls.push(`saw ${p.events.map((e) => e.stream).join(',')}`),
+      wantsPage: () => (calls.push('asked'), false),
+      wake: () => void calls.push('woken'),
+    },
+  ];
+  const wake = createEngineWaker(list, consumers);
+  wake(page(event('hubNotification-1', 'NotificationAccepted')));
+  wake(page(event('delivery-1', 'DeliverySucceeded')));
+  assert.equal(calls, ['saw hubNotification-1', 'asked'], 'shown even when it does not wake; not shown a page that does not feed it');
+  const engine = createWorkEngine({ name: 'e', items: async () => ({}) as never, clock: systemClock, handle: async () => undefined, sawPage: () => undefined });
+  assert.type(engine.sawPage, 'function', 'the work engine hands its sawPage to the waker');
+});
+
 test('a work engine on a liveCollection is fed by that collection projection; fedBy overrides it', () => {
   const store = {} as never;
   const on = (fedBy?: string[]) =>
