@@ -20,6 +20,7 @@ import type {
   FindOptions,
   ReadStore,
   ReadStoreSession,
+  TransactionOptions,
   TransactionSession,
 } from '../core/read-store.port.ts';
 import { PartialRollbackUnavailableError } from '../core/read-store.port.ts';
@@ -225,6 +226,32 @@ export function createMongoReadStore(options: MongoReadStoreOptions): ReadStore 
     };
   }
 
+  /** creates the collection if missing and declares its indexes; with a session, as a part of its transaction */
+  const ensureCollectionIn = (session: ClientSession | undefined, name: string, spec: CollectionSpec) =>
+    run(session, () => (assertCollectionName(name), checkSpec(spec)), async (_, opts) => {
+      try {
+        await db.createCollection(name, opts);
+      } catch (e) {
+        if (!hasCode(e, CODE_NAMESPACE_EXISTS)) throw e;
+      }
+      const coll = db.collection<Stored>(name);
+      for (const index of spec.indexes ?? []) {
+        const keys = toMongoIndexKeys(index.fields);
+        if (Object.keys(keys).length === 1 && '_id' in keys) continue; // the _id index exists already
+        const indexOptions = { name: index.name, ...(index.unique ? { unique: true } : {}), ...opts };
+        try {
+          await coll.createIndex(keys, indexOptions);
+        } catch (e) {
+          // same name, other declaration: rebuild it, as the embedded adapter does
+          if (!hasCode(e, CODE_INDEX_OPTIONS_CONFLICT) && !hasCode(e, CODE_INDEX_KEY_SPECS_CONFLICT)) throw e;
+          await coll.dropIndex(index.name, opts).catch((dropError: unknown) => {
+            if (!hasCode(dropError, CODE_INDEX_NOT_FOUND)) throw dropError;
+          });
+          await coll.createIndex(keys, indexOptions);
+        }
+      }
+    });
+
   const sessionFacade = (session: ClientSession): ReadStoreSession => ({
     collection: <T extends Doc = Doc>(name: string) => collection<T>(name, session),
   });
@@ -237,6 +264,7 @@ export function createMongoReadStore(options: MongoReadStoreOptions): ReadStore 
 
   const transactionFacade = (session: ClientSession): TransactionSession => ({
     ...sessionFacade(session),
+    ensureCollection: (name: string, spec: CollectionSpec = {}) => ensureCollectionIn(session, name, spec),
     async savepoint<S>(fn: (part: ReadStoreSession) => Promise<S>): Promise<S> {
       const failed = failedParts.get(session);
       if (failed) throw failed.error;
@@ -257,16 +285,19 @@ export function createMongoReadStore(options: MongoReadStoreOptions): ReadStore 
   });
 
   /** one attempt of fn in the session's transaction; a failed part fails the attempt */
-  const attempt = async <R>(session: ClientSession, fn: (tx: TransactionSession) => Promise<R>): Promise<R> => {
+  const attempt = async <R>(session: ClientSession, fn: (tx: TransactionSession) => Promise<R>, tracked: boolean): Promise<R> => {
     failedParts.delete(session); // withTransaction may run fn again: a new attempt starts clean
     let result: R;
-    openTransactions += 1;
-    try {
-      result = await txContext.run(session, () => fn(transactionFacade(session)));
-    } finally {
-      // Node 20's AsyncLocalStorage keeps promise hooks on for the whole process once entered (every promise
-      // pays): off again when no transaction is open
-      if (--openTransactions === 0) txContext.disable();
+    if (!tracked) result = await fn(transactionFacade(session)); // `ambient: false`: reached through its session only
+    else {
+      openTransactions += 1;
+      try {
+        result = await txContext.run(session, () => fn(transactionFacade(session)));
+      } finally {
+        // Node 20's AsyncLocalStorage keeps promise hooks on for the whole process once entered (every promise
+        // pays): off again when no transaction is open
+        if (--openTransactions === 0) txContext.disable();
+      }
     }
     const failed = failedParts.get(session);
     if (failed) throw failed.error;
@@ -276,30 +307,7 @@ export function createMongoReadStore(options: MongoReadStoreOptions): ReadStore 
   return {
     collection: (name) => collection(name),
 
-    ensureCollection: (name: string, spec: CollectionSpec = {}) =>
-      run(undefined, () => (assertCollectionName(name), checkSpec(spec)), async (_, opts) => {
-        try {
-          await db.createCollection(name, opts);
-        } catch (e) {
-          if (!hasCode(e, CODE_NAMESPACE_EXISTS)) throw e;
-        }
-        const coll = db.collection<Stored>(name);
-        for (const index of spec.indexes ?? []) {
-          const keys = toMongoIndexKeys(index.fields);
-          if (Object.keys(keys).length === 1 && '_id' in keys) continue; // the _id index exists already
-          const indexOptions = { name: index.name, ...(index.unique ? { unique: true } : {}), ...opts };
-          try {
-            await coll.createIndex(keys, indexOptions);
-          } catch (e) {
-            // same name, other declaration: rebuild it, as the embedded adapter does
-            if (!hasCode(e, CODE_INDEX_OPTIONS_CONFLICT) && !hasCode(e, CODE_INDEX_KEY_SPECS_CONFLICT)) throw e;
-            await coll.dropIndex(index.name, opts).catch((dropError: unknown) => {
-              if (!hasCode(dropError, CODE_INDEX_NOT_FOUND)) throw dropError;
-            });
-            await coll.createIndex(keys, indexOptions);
-          }
-        }
-      }),
+    ensureCollection: (name: string, spec: CollectionSpec = {}) => ensureCollectionIn(undefined, name, spec),
 
     dropCollection: (name: string) =>
       run(undefined, () => assertCollectionName(name), async (_, opts) => {
@@ -319,14 +327,15 @@ export function createMongoReadStore(options: MongoReadStoreOptions): ReadStore 
           .sort();
       }),
 
-    async transaction<R>(fn: (tx: TransactionSession) => Promise<R>): Promise<R> {
+    async transaction<R>(fn: (tx: TransactionSession) => Promise<R>, options?: TransactionOptions): Promise<R> {
       const ambient = txContext.getStore();
       if (ambient?.inTransaction()) return fn(transactionFacade(ambient));
+      const tracked = options?.ambient !== false;
       if (closed) throw new StoreUnavailableError(STORE, 'closed');
       await run(undefined, () => undefined, connect);
       const session = client.startSession();
       try {
-        return await session.withTransaction(() => attempt(session, fn));
+        return await session.withTransaction(() => attempt(session, fn, tracked));
       } catch (e) {
         throw mapError(e);
       } finally {

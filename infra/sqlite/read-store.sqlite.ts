@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { Collection, CollectionSpec, Doc, ReadStore, ReadStoreSession, TransactionSession } from '../core/read-store.port.ts';
+import type { Collection, CollectionSpec, Doc, ReadStore, ReadStoreSession, TransactionOptions, TransactionSession } from '../core/read-store.port.ts';
 import { StoreUnavailableError } from '../core/store-errors.ts';
 import { registerReadStoreFunctions } from './read-store.functions.ts';
 import { createMutex } from './read-store.mutex.ts';
@@ -28,6 +28,7 @@ export type SqliteReadStoreOptions = {
  * Inside a transaction (the tx session, or any call of this store made from fn's async context, tracked
  * with AsyncLocalStorage) everything runs on the writer without the mutex: reads see the transaction's own
  * writes, nested transaction() calls join it, and a store call from inside fn cannot deadlock on the mutex.
+ * A transaction opened with `ambient: false` is reached through its session only (nothing is tracked).
  *
  * Writes wait for SQLite's write lock asynchronously (withWriteLock): SQLite's own busy handler sleeps
  * synchronously, which would freeze the event loop while another process, or another store instance in
@@ -205,7 +206,8 @@ export function createSqliteReadStore(options: SqliteReadStoreOptions): ReadStor
 
     listCollections: () => read(undefined, (c) => ops.listCollections(c)),
 
-    async transaction<R>(fn: (tx: TransactionSession) => Promise<R>): Promise<R> {
+    async transaction<R>(fn: (tx: TransactionSession) => Promise<R>, options?: TransactionOptions): Promise<R> {
+      const ambient = options?.ambient !== false;
       const outer = activeTx();
       if (outer) return fn(outer.session);
       connectionFor(undefined);
@@ -221,6 +223,10 @@ export function createSqliteReadStore(options: SqliteReadStoreOptions): ReadStor
               let handle = txHandles.get(name);
               if (handle === undefined) txHandles.set(name, (handle = collection(name, tx)));
               return handle as Collection<T>;
+            },
+            ensureCollection: (name: string, spec: CollectionSpec = {}) => {
+              assertCollectionName(name);
+              return write(tx, (c) => ops.ensureCollection(c, name, spec));
             },
             // the transaction's statements run one at a time on the writer, so a savepoint brackets exactly
             // the writes fn makes
@@ -247,7 +253,7 @@ export function createSqliteReadStore(options: SqliteReadStoreOptions): ReadStor
         };
         await withWriteLock(() => writer.db.exec('BEGIN IMMEDIATE'));
         try {
-          const result = await txContext.run(tx, () => fn(tx.session));
+          const result = ambient ? await txContext.run(tx, () => fn(tx.session)) : await fn(tx.session);
           guard(() => tx.work.flush(writer));
           guard(() => writer.db.exec('COMMIT'));
           return result;
@@ -261,7 +267,7 @@ export function createSqliteReadStore(options: SqliteReadStoreOptions): ReadStor
           // Node 20's AsyncLocalStorage keeps promise hooks on for the whole process once entered, which
           // makes every promise (HTTP requests, workers) markedly slower; off again when no transaction of
           // this store is open (they are serialized by the mutex)
-          txContext.disable();
+          if (ambient) txContext.disable();
         }
       });
     },

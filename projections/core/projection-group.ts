@@ -6,7 +6,7 @@ import { ProjectionVersionChanged, wants } from './apply-batch.ts';
 import { checkpoints } from './checkpoints.ts';
 import { createProjectionConsumer } from './projection-consumer.ts';
 import type { Projection, ProjectionCheckpoint } from './projection.ts';
-import { ensureOnce, projectionStore } from './projection-store.ts';
+import { ensureOnce, projectionStore, type EnsureCollection } from './projection-store.ts';
 import { rebuildProjections, type RebuildProgress } from './rebuild.ts';
 
 export type ProjectionGroupOptions = {
@@ -72,12 +72,12 @@ export function createProjectionGroup(o: ProjectionGroupOptions): ProjectionGrou
     return pendingRebuild.done;
   }
 
-  async function applyMember(session: ReadStoreSession, projection: Projection, cp: ProjectionCheckpoint | undefined, page: LogPage, now: string) {
+  async function applyMember(session: ReadStoreSession, projection: Projection, cp: ProjectionCheckpoint | undefined, page: LogPage, now: string, ensure: EnsureCollection) {
     if (cp === undefined) throw new Error(`projection ${projection.name} has no checkpoint`);
     if (cp.version !== projection.version) throw new ProjectionVersionChanged(cp.version, projection.version);
     const relevant = page.events.filter((e) => e.position > cp.position && wants(projection, e));
     if (relevant.length === 0) return;
-    await projection.apply(relevant, projectionStore(session, projection, cp.generation, ensured.ensure));
+    await projection.apply(relevant, projectionStore(session, projection, cp.generation, ensure));
     await checkpoints(session).upsert({ ...cp, position: page.position > cp.position ? page.position : cp.position, updatedAt: now });
   }
 
@@ -118,14 +118,17 @@ export function createProjectionGroup(o: ProjectionGroupOptions): ProjectionGrou
         const failed = new Map<string, unknown>();
         let abandoned: string | undefined;
         try {
+          // reached through tx only (partitioned collections are created through it too): nothing tracks
+          // the page's async context, which on Node 20 would slow every promise of the process meanwhile
           await readStore.transaction(async (tx) => {
             const now = clock.now().toISOString();
+            const ensure = ensured.within(tx);
             const cps = new Map((await checkpoints(tx).find({ id: { $in: members.map((p) => p.name) } })).map((cp) => [cp.id, cp]));
             for (const projection of members) {
               // nothing in the page for it: no savepoint (applyMember would change nothing)
               if (!concerned.has(projection)) continue;
               try {
-                await tx.savepoint((sp) => applyMember(sp, projection, cps.get(projection.name), page, now));
+                await tx.savepoint((sp) => applyMember(sp, projection, cps.get(projection.name), page, now, ensure));
               } catch (err) {
                 if (err instanceof PartialRollbackUnavailableError) {
                   abandoned = projection.name;
@@ -135,7 +138,7 @@ export function createProjectionGroup(o: ProjectionGroupOptions): ProjectionGrou
                 ensured.forget(); // the rollback may have undone a collection's creation
               }
             }
-          });
+          }, { ambient: false });
           for (const [name, err] of failed) errors.set(name, err);
           break;
         } catch (err) {

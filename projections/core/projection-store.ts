@@ -9,15 +9,22 @@ export type EnsureCollection = (name: string, spec: CollectionSpec) => Promise<v
  * collection is used on every page, and its ensure is a few schema statements. A rollback can undo a
  * CREATE TABLE or CREATE INDEX, so whoever sees a transaction or savepoint fail calls `forget()`.
  */
-export function ensureOnce(readStore: { ensureCollection(name: string, spec?: CollectionSpec): Promise<void> }): { ensure: EnsureCollection; forget(): void } {
+type Ensures = { ensureCollection(name: string, spec?: CollectionSpec): Promise<void> };
+
+export function ensureOnce(readStore: Ensures): { ensure: EnsureCollection; within(tx: Ensures): EnsureCollection; forget(): void } {
   const done = new Map<string, string>();
-  return {
-    async ensure(name, spec) {
+  const once =
+    (target: Ensures): EnsureCollection =>
+    async (name, spec) => {
       const key = JSON.stringify(spec);
       if (done.get(name) === key) return;
-      await readStore.ensureCollection(name, spec);
+      await target.ensureCollection(name, spec);
       done.set(name, key);
-    },
+    };
+  return {
+    ensure: once(readStore),
+    /** the same, as a part of a transaction that is reached through its session only (`ambient: false`) */
+    within: once,
     forget: () => done.clear(),
   };
 }

@@ -46,10 +46,12 @@ export function countingStores(stores: Stores): { stores: Stores; counts: StoreC
     ensureCollection: (n, s) => rs.ensureCollection(n, s),
     dropCollection: (n) => rs.dropCollection(n),
     listCollections: () => rs.listCollections(),
-    transaction: (fn) => {
+    transaction: (fn, options) => {
       inc('rs.transaction');
-      return rs.transaction((tx: TransactionSession) =>
-        fn({ ...wrapSession(tx), savepoint: (f) => (inc('rs.savepoint'), tx.savepoint((sp) => f(wrapSession(sp)))) }),
+      return rs.transaction(
+        (tx: TransactionSession) =>
+          fn({ ...wrapSession(tx), ensureCollection: (n, s) => tx.ensureCollection(n, s), savepoint: (f) => (inc('rs.savepoint'), tx.savepoint((sp) => f(wrapSession(sp)))) }),
+        options,
       );
     },
     ping: () => rs.ping(),

@@ -544,6 +544,43 @@ export function readStoreContract(name: string, make: ReadStoreFactory, capabili
     assert.is(await accounts.count(), 3);
   });
 
+  test('a transaction reached through its session only (ambient: false): its writes commit together; the store itself, read from inside, answers what was committed before it', async () => {
+    await store.ensureCollection('accounts');
+    await store.collection('accounts').upsert({ id: 'a1', balance: 10 });
+    const result = await store.transaction(
+      async (tx) => {
+        await tx.collection('accounts').upsert({ id: 'a2', balance: 5 });
+        await tx.ensureCollection('made-inside', { indexes: [{ name: 'by_kind', fields: { kind: 1 } }] });
+        await tx.collection('made-inside').upsert({ id: 'm1', kind: 'x' });
+        assert.equal(ids(await tx.collection('made-inside').find({ kind: 'x' })), ['m1'], 'a collection created in it, used in it');
+        assert.is(await store.collection('accounts').get('a2'), null, 'not joined: the store answers what is committed');
+        return 'done';
+      },
+      { ambient: false },
+    );
+    assert.is(result, 'done');
+    assert.equal(ids(await store.collection('accounts').find({}, { sort: { id: 1 } })), ['a1', 'a2']);
+    assert.equal(await store.collection('made-inside').get('m1'), { id: 'm1', kind: 'x' });
+    assert.ok((await store.listCollections()).includes('made-inside'));
+  });
+
+  test('a transaction reached through its session only rolls back everything when fn throws', async () => {
+    await store.ensureCollection('accounts');
+    await store.collection('accounts').upsert({ id: 'a1', balance: 10 });
+    await rejects(
+      store.transaction(
+        async (tx) => {
+          await tx.collection('accounts').patch('a1', { $inc: { balance: -10 } });
+          await tx.collection('accounts').upsert({ id: 'a2', balance: 1 });
+          throw new Error('boom');
+        },
+        { ambient: false },
+      ),
+      /boom/,
+    );
+    assert.equal(await store.collection('accounts').find(), [{ id: 'a1', balance: 10 }]);
+  });
+
   // ---- savepoints (TransactionSession.savepoint) ------------------------------------------------------
 
   const partialRollback = capabilities.partialRollback ?? true;
