@@ -3,8 +3,8 @@
 // directory) post to one receiver; each is warmed with HUB_AB_WARM sends, then rounds of HUB_AB_PER sends
 // (16 keep-alive loops, until every webhook arrived) alternate between them, A B B A A B …, so that the
 // machine's drift falls on both. Per round: sends/s and the server's CPU per send (/proc utime + stime, every
-// thread of the process). The medians are the comparison; a difference smaller than the rounds' spread is
-// none.
+// thread of the process). The comparison: the median, over the rounds, of B's round against A's round next
+// to it in time; a difference smaller than the rounds' spread is none.
 // Variants are environment overrides, as JSON: HUB_AB_A='{}' HUB_AB_B='{"SOME_SETTING":"1"}'; a key FLAGS
 // gives node flags (e.g. {"FLAGS":"--no-opt"}), a key ROOT runs that variant's platform from another checkout
 // of the repository (e.g. a `git worktree` of the commit before a change, its node_modules linked).
@@ -91,6 +91,10 @@ try {
     const each = rs.map((r) => `${r.rate.toFixed(0)}/s ${r.cpuPerSend.toFixed(0)} µs`).join(', ');
     console.log(`${name}: median ${median(rs.map((r) => r.rate)).toFixed(0)} sends/s, ${median(rs.map((r) => r.cpuPerSend)).toFixed(0)} µs of CPU per send | rounds: ${each}`);
   }
+  // each round beside the other variant's round next to it in time (A B, B A, …): the machine's drift cancels
+  const [a, b] = [rounds.get('A')!, rounds.get('B')!];
+  const paired = (f: (r: Round) => number) => median(a.map((r, i) => f(b[i]!) / f(r)));
+  console.log(`B against A, the median of the ${ROUNDS} paired rounds: sends/s ×${paired((r) => r.rate).toFixed(3)}, CPU per send ×${paired((r) => r.cpuPerSend).toFixed(3)}`);
 } finally {
   for (const p of platforms) {
     for (const s of [...p.servers].reverse()) await s.stop();
