@@ -116,7 +116,8 @@ export interface ReadStore extends ReadStoreSession {
    * itself from fn's async context do not join the transaction (a read sees what was committed before it, a
    * write waits for it to end). Nothing tracks fn's async context then: on Node 20 tracking it turns on
    * promise hooks that every promise made meanwhile pays for, in the whole process (the projection group's
-   * page transactions, measured: 4 to 8 % of the all-in-one hub's sends per second).
+   * page transactions; measured on the all-in-one hub, both orders of spec/bench/hub-ab.ts: about 2 % of CPU
+   * per send).
    */
   transaction<R>(fn: (tx: TransactionSession) => Promise<R>, options?: TransactionOptions): Promise<R>;
   /** Throws StoreUnavailableError when the store cannot be reached. */
