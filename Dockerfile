@@ -37,5 +37,5 @@ EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT || 8080}/health/live`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 STOPSIGNAL SIGTERM
-ENTRYPOINT ["node", "--enable-source-maps", "--max-semi-space-size=64", "bin/platform.js"]
+ENTRYPOINT ["node", "--enable-source-maps", "bin/platform.js"]
 CMD ["start"]

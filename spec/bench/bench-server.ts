@@ -1,18 +1,7 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-
-/**
- * The Node flags `npm start` runs the platform with (package.json `config.serverNodeFlags`, also in the
- * Dockerfile's ENTRYPOINT): every bench server runs with them unless it names its own.
- */
-export const SERVER_NODE_FLAGS: string[] = (
-  (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { config?: { serverNodeFlags?: string } }).config?.serverNodeFlags ?? ''
-)
-  .split(/\s+/)
-  .filter(Boolean);
 
 export type BenchServerOptions<T> = {
-  /** node flags before the script (default SERVER_NODE_FLAGS, the platform's own) */
+  /** node flags before the script (default none) */
   nodeFlags?: string[];
   /** run the script through tsx (default true; false: plain node, e.g. bin/platform.js on a compiled dist/) */
   tsx?: boolean;
@@ -33,7 +22,7 @@ const readyLine = <T>(out: string): T | undefined => {
  * `stop` sends SIGTERM and waits for the exit. `pid` is the server's, for /proc readings.
  */
 export async function spawnBenchServer<T>(args: string[], label: string, o: BenchServerOptions<T> = {}): Promise<{ ready: T; pid: number; stop(): Promise<void> }> {
-  const { nodeFlags = SERVER_NODE_FLAGS, tsx = true, env, cwd, ready: isReady = readyLine<T> } = o;
+  const { nodeFlags = [], tsx = true, env, cwd, ready: isReady = readyLine<T> } = o;
   // BENCH_CHILD_PROF=<dir>: every server writes a CPU profile there when it stops
   const prof = process.env.BENCH_CHILD_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CHILD_PROF}`] : [];
   const child = spawn(process.execPath, [...prof, ...nodeFlags, ...(tsx ? ['--import', 'tsx'] : []), ...args], { stdio: ['ignore', 'pipe', 'pipe'], ...(env && { env }), ...(cwd && { cwd }) });
