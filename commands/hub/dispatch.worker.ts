@@ -87,6 +87,10 @@ export function createDispatchWorker(deps: DispatchWorkerDeps): WorkEngine {
     leaseMs: deps.leaseMs,
     ...(deps.pollMs !== undefined && { pollMs: deps.pollMs }),
     concurrency: deps.concurrency ?? 16,
+    // one claim fills every free slot: a dispatch is one short call, and each claim is a read-store commit,
+    // which in a deployment of several processes also drops the others' page caches (split, both orders of
+    // spec/bench/hub-ab.ts: 4 per claim → all free slots, +4.0 % sends/s, −8.3 % CPU per send)
+    claimBatch: deps.concurrency ?? 16,
     ...(deps.owner !== undefined && { owner: deps.owner }),
     ...(deps.log !== undefined && { log: deps.log }),
     // not claimed while the inline dispatch below advances them (no lease, no hold to write)

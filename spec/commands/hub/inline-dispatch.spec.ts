@@ -173,4 +173,25 @@ test('a page\'s acceptance the inline dispatch has taken, or with nothing due no
   assert.equal(engineSide.calls.map((c) => [c.messageId, c.known]), [['m1', undefined], ['m9', undefined]]);
 });
 
+test('one claim of the dispatch worker fills every free slot', async ({ store }) => {
+  await store.ensureCollection('due');
+  const due = store.collection<DispatchDueItem>('due');
+  for (let i = 0; i < 12; i++) await due.upsert({ id: `m${i}`, stream: `hubNotification-t1.n${i}`, tenant: 't1', kind: 'dispatch', dueAt: DUE, leaseUntil: '' });
+  const limits: number[] = [];
+  const counted = { ...due, findManyAndUpdate: (f: never, u: never, o: { limit: number }) => (limits.push(o.limit), due.findManyAndUpdate(f, u, o as never)) } as typeof due;
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((r) => (release = r));
+  const { process, calls } = fakeProcess(() => held.then(() => 'submitted') as never);
+  const worker = createDispatchWorker({ items: async () => counted, clock, process, leaseMs: 60_000, concurrency: 8, pollMs: 60_000 });
+  worker.start();
+  try {
+    for (let i = 0; i < 100 && calls.length < 8; i++) await settled();
+    assert.is(calls.length, 8, 'every slot taken');
+    assert.is(limits[0], 8, 'by the first claim');
+  } finally {
+    release();
+    await worker.stop();
+  }
+});
+
 test.run();
