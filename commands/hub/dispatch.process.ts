@@ -243,11 +243,14 @@ export function createDispatchProcess(deps: DispatchDeps) {
    */
   async function advance(stream: string, messageId: string, known?: LoadedNotification, freshness: Freshness = 'current'): Promise<DispatchStep> {
     let step: DispatchStep = 'raced';
-    for (let i = 0; i < 5 && step === 'raced'; i++) {
-      step = await advanceOnce(stream, messageId, i === 0 ? known : undefined);
-      // an older state only holds for a step that appended on it (the revision checked it)
-      if (i === 0 && known !== undefined && freshness === 'maybe-older' && !APPENDED.has(step)) step = 'raced';
+    if (known !== undefined && freshness === 'maybe-older') {
+      step = await advanceOnce(stream, messageId, known);
+      // an older state only holds for a step that appended on it (the revision checked it); this try is not
+      // one of the fresh ones below
+      if (!APPENDED.has(step)) step = 'raced';
+      known = undefined;
     }
+    for (let i = 0; i < 5 && step === 'raced'; i++) step = await advanceOnce(stream, messageId, i === 0 ? known : undefined);
     return step;
   }
 

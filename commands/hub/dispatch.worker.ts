@@ -56,29 +56,41 @@ const eventLeavesWork = (e: RecordedEvent, inline: DispatchWorkerDeps['inline'],
   );
 
 /**
- * How many acceptances read off the log an engine keeps for its next claims: the item of a send that
- * another process accepted is claimed milliseconds after the page that held the acceptance, so a few
- * hundred cover the saturated rate several times over and keep the events from outliving their use.
+ * How many acceptances read off the log an engine keeps for its next claims, and for how long: the item of a
+ * send that another process accepted is claimed milliseconds after the page that held the acceptance, so a
+ * few hundred cover the saturated rate several times over; one not taken within seconds (another worker
+ * claimed the item) is not used any more.
  */
 const REMEMBERED_ACCEPTANCES = 512;
+const REMEMBERED_FOR_MS = 5000;
 
 export function createDispatchWorker(deps: DispatchWorkerDeps): WorkEngine {
   const inline = deps.inline;
-  // the acceptances of the pages that fed the engine, by stream, that left it work: a claimed item of one
-  // starts from its state (AttemptStarted is appended with its revision 0, so a stream that moved on meanwhile
-  // makes the step race and read the stream), instead of reading the stream the page has just shown
-  const acceptances = new Map<string, RecordedEvent>();
+  const concurrency = deps.concurrency ?? 16;
+  // the acceptances of the pages that fed the engine, by stream, that left it work (none of it running or
+  // started inline): the claimed item of exactly that work starts from the acceptance's state
+  // (AttemptStarted is appended with its revision 0, so a stream that moved on meanwhile makes the step race
+  // and read the stream), instead of reading the stream the page has just shown
+  const acceptances = new Map<string, { event: RecordedEvent; seenAt: number }>();
   const sawPage = (page: LogPage) => {
-    const now = deps.clock.now().toISOString();
+    const now = deps.clock.now();
+    const iso = now.toISOString();
     for (const e of page.events) {
-      if (e.type === 'NotificationAccepted' && e.revision === 0 && matchesFilter(NOTIFICATION_EVENTS, e) && eventLeavesWork(e, inline, now)) setBounded(acceptances, e.stream, e, REMEMBERED_ACCEPTANCES);
+      if (e.type === 'NotificationAccepted' && e.revision === 0 && matchesFilter(NOTIFICATION_EVENTS, e) && eventLeavesWork(e, inline, iso)) {
+        setBounded(acceptances, e.stream, { event: e, seenAt: now.getTime() }, REMEMBERED_ACCEPTANCES);
+      }
     }
   };
-  const acceptedState = (stream: string): LoadedNotification | undefined => {
-    const e = acceptances.get(stream);
-    if (e === undefined) return undefined;
-    acceptances.delete(stream); // one item per message: a second message of the send reads the stream
-    return notificationOf([e]) ?? undefined;
+  const acceptedState = (item: DispatchDueItem): LoadedNotification | undefined => {
+    const seen = acceptances.get(item.stream);
+    if (seen === undefined) return undefined;
+    acceptances.delete(item.stream); // one item per send: a second message of it reads the stream
+    if (deps.clock.now().getTime() - seen.seenAt > REMEMBERED_FOR_MS) return undefined;
+    const known = notificationOf([seen.event]) ?? undefined;
+    const m = known?.state.messages[item.id];
+    const work = m === undefined ? null : nextWork(m);
+    // only for the very work the acceptance left (not a retry, a promotion or a check that came later)
+    return work !== null && work.kind === item.kind && work.at === item.dueAt ? known : undefined;
   };
   return createWorkEngine<DispatchDueItem>({
     name: DISPATCH_WORKER_NAME,
@@ -86,11 +98,12 @@ export function createDispatchWorker(deps: DispatchWorkerDeps): WorkEngine {
     clock: deps.clock,
     leaseMs: deps.leaseMs,
     ...(deps.pollMs !== undefined && { pollMs: deps.pollMs }),
-    concurrency: deps.concurrency ?? 16,
+    concurrency,
     // one claim fills every free slot: a dispatch is one short call, and each claim is a read-store commit,
     // which in a deployment of several processes also drops the others' page caches (split, both orders of
-    // spec/bench/hub-ab.ts: 4 per claim → all free slots, +4.0 % sends/s, −8.3 % CPU per send)
-    claimBatch: deps.concurrency ?? 16,
+    // spec/bench/hub-ab.ts: 4 per claim → all free slots, +4.0 % sends/s, −8.3 % CPU per send; on MongoDB a
+    // claim updates its documents one by one, not measured here)
+    claimBatch: concurrency,
     ...(deps.owner !== undefined && { owner: deps.owner }),
     ...(deps.log !== undefined && { log: deps.log }),
     // not claimed while the inline dispatch below advances them (no lease, no hold to write)
@@ -111,7 +124,7 @@ export function createDispatchWorker(deps: DispatchWorkerDeps): WorkEngine {
         return;
       }
       // `comm-hub.enabled` off for the item's tenant: the step ran nothing; look again shortly, not after the whole lease
-      const seen = acceptedState(item.stream);
+      const seen = acceptedState(item);
       if ((await deps.process.advance(item.stream, item.id, seen, 'maybe-older')) === 'held') await holdDueItem(await deps.items(), item, deps.clock);
     },
   });

@@ -113,11 +113,13 @@ export interface ReadStore extends ReadStoreSession {
    * transaction. fn may be retried on MongoDB (transient conflicts): keep it free of outside side effects.
    *
    * `ambient: false`: fn reaches the store only through `tx` (ensureCollection included); calls of the store
-   * itself from fn's async context do not join the transaction (a read sees what was committed before it, a
-   * write waits for it to end). Nothing tracks fn's async context then: on Node 20 tracking it turns on
-   * promise hooks that every promise made meanwhile pays for, in the whole process (the projection group's
-   * page transactions; measured on the all-in-one hub, both orders of spec/bench/hub-ab.ts: about 2 % of CPU
-   * per send).
+   * itself from fn's async context do not join the transaction: a read answers from outside it (it does not
+   * see the transaction's writes), and a write, an ensureCollection or a nested transaction() that fn awaits
+   * never completes (SQLite: it queues behind the transaction; MongoDB: it waits on the transaction's
+   * locks until the server aborts it). Nothing tracks fn's async context then: on Node 20 tracking it turns
+   * on promise hooks that every promise made meanwhile pays for, in the whole process (the projection
+   * group's page transactions, whose projections only get `tx`: about 2 % of CPU per send on the all-in-one
+   * hub, within spec/bench/hub-ab.ts's noise).
    */
   transaction<R>(fn: (tx: TransactionSession) => Promise<R>, options?: TransactionOptions): Promise<R>;
   /** Throws StoreUnavailableError when the store cannot be reached. */

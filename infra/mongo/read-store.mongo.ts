@@ -57,7 +57,8 @@ export type MongoReadStoreOptions = {
  * errors (a write conflict with a concurrent transaction), so fn may run more than once and must not have
  * side effects outside the store. Operations inside one transaction must be awaited one after the other
  * (the driver does not support parallel operations in a transaction). As in the embedded adapter,
- * nested transaction() calls and calls of this store from fn's async context join the transaction.
+ * nested transaction() calls and calls of this store from fn's async context join the transaction, unless
+ * it was opened with `ambient: false` (reached through its session only: nothing tracks fn's context).
  */
 
 const STORE = 'mongodb read store';

@@ -156,6 +156,26 @@ test('a claimed item starts from the acceptance a page showed, as a state that m
   assert.is(byMessage.x1!.known, undefined, 'an acceptance that is not its stream\'s first event is not taken');
 });
 
+test('a remembered acceptance serves only the work it left, and only for seconds', async ({ store }) => {
+  await store.ensureCollection('due');
+  const due = store.collection<DispatchDueItem>('due');
+  const engineSide = fakeProcess(() => 'submitted');
+  const worker = createDispatchWorker({ items: async () => due, clock, process: engineSide.process, leaseMs: 60_000 });
+  worker.sawPage!(page(recordedAcceptance('hubNotification-t1.r1'), recordedAcceptance('hubNotification-t1.r2')));
+  await due.upsert({ id: 'm1', stream: 'hubNotification-t1.r1', tenant: 't1', kind: 'retry', dueAt: DUE, leaseUntil: '' });
+  assert.is(await worker.runDue(), 1);
+  assert.is(engineSide.calls[0]!.known, undefined, 'a retry is other work than the acceptance left');
+  const before = clock.now();
+  clock.set(new Date(before.getTime() + 6000));
+  try {
+    await due.upsert({ id: 'm1', stream: 'hubNotification-t1.r2', tenant: 't1', kind: 'dispatch', dueAt: DUE, leaseUntil: '' });
+    assert.is(await worker.runDue(), 1);
+    assert.is(engineSide.calls[1]!.known, undefined, 'seen 6 s before the claim: read from the stream');
+  } finally {
+    clock.set(before);
+  }
+});
+
 test('a page\'s acceptance the inline dispatch has taken, or with nothing due now, is not kept', async ({ store }) => {
   await store.ensureCollection('due');
   const due = store.collection<DispatchDueItem>('due');
