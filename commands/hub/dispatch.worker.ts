@@ -67,16 +67,20 @@ const REMEMBERED_FOR_MS = 5000;
 export function createDispatchWorker(deps: DispatchWorkerDeps): WorkEngine {
   const inline = deps.inline;
   const concurrency = deps.concurrency ?? 16;
-  // the acceptances of the pages that fed the engine, by stream, that left it work (none of it running or
-  // started inline): the claimed item of exactly that work starts from the acceptance's state
-  // (AttemptStarted is appended with its revision 0, so a stream that moved on meanwhile makes the step race
-  // and read the stream), instead of reading the stream the page has just shown
+  // the acceptances of the pages that fed the engine, by stream, that left it work and none of whose
+  // messages the inline dispatch runs or has started (its append moves the stream on): the claimed item of
+  // exactly that work starts from the acceptance's state (AttemptStarted is appended with its revision 0, so
+  // a stream that moved on meanwhile makes the step race and read the stream), instead of reading the stream
+  // the page has just shown
   const acceptances = new Map<string, { event: RecordedEvent; seenAt: number }>();
+  const takenInline = (e: RecordedEvent) =>
+    inline !== undefined &&
+    workAfter(e as unknown as NotificationEvent).some(({ messageId, work }) => inline.running(messageId) || (work !== null && inline.started({ id: messageId, kind: work.kind, dueAt: work.at })));
   const sawPage = (page: LogPage) => {
     const now = deps.clock.now();
     const iso = now.toISOString();
     for (const e of page.events) {
-      if (e.type === 'NotificationAccepted' && e.revision === 0 && matchesFilter(NOTIFICATION_EVENTS, e) && eventLeavesWork(e, inline, iso)) {
+      if (e.type === 'NotificationAccepted' && e.revision === 0 && matchesFilter(NOTIFICATION_EVENTS, e) && eventLeavesWork(e, inline, iso) && !takenInline(e)) {
         setBounded(acceptances, e.stream, { event: e, seenAt: now.getTime() }, REMEMBERED_ACCEPTANCES);
       }
     }

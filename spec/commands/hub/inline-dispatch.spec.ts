@@ -176,7 +176,7 @@ test('a remembered acceptance serves only the work it left, and only for seconds
   }
 });
 
-test('a page\'s acceptance the inline dispatch has taken, or with nothing due now, is not kept', async ({ store }) => {
+test('a page\'s acceptance the inline dispatch has taken (all of it or one message), or with nothing due now, is not kept', async ({ store }) => {
   await store.ensureCollection('due');
   const due = store.collection<DispatchDueItem>('due');
   const { process: inlineProcess } = fakeProcess(() => 'submitted');
@@ -186,11 +186,14 @@ test('a page\'s acceptance the inline dispatch has taken, or with nothing due no
   const engineSide = fakeProcess(() => 'nothing');
   const worker = createDispatchWorker({ items: async () => due, clock, process: engineSide.process, leaseMs: 60_000, inline });
   const later = { ...recordedAcceptance('hubNotification-t1.n3'), data: notificationAccepted({ messages: [planned(1, { MessageId: 'm9', DueAt: '2026-11-26T11:00:00.000Z' })] }).data } as RecordedEvent;
-  worker.sawPage!(page(recordedAcceptance('hubNotification-t1.n1'), later));
+  // a send cut by the inline bound: m1 started inline (its append moves the stream on), m5 left to the engine
+  const cut = { ...recordedAcceptance('hubNotification-t1.n5'), data: notificationAccepted({ messages: [planned(1, { MessageId: 'm1', DueAt: DUE }), planned(2, { MessageId: 'm5', DueAt: DUE })] }).data } as RecordedEvent;
+  worker.sawPage!(page(recordedAcceptance('hubNotification-t1.n1'), later, cut));
   await due.upsert({ id: 'm1', stream: 'hubNotification-t1.n1', tenant: 't1', kind: 'retry', dueAt: DUE, leaseUntil: '' });
   await due.upsert({ id: 'm9', stream: 'hubNotification-t1.n3', tenant: 't1', kind: 'dispatch', dueAt: DUE, leaseUntil: '' });
-  assert.is(await worker.runDue(), 2);
-  assert.equal(engineSide.calls.map((c) => [c.messageId, c.known]), [['m1', undefined], ['m9', undefined]]);
+  await due.upsert({ id: 'm5', stream: 'hubNotification-t1.n5', tenant: 't1', kind: 'dispatch', dueAt: DUE, leaseUntil: '' });
+  assert.is(await worker.runDue(), 3);
+  assert.equal(engineSide.calls.map((c) => [c.messageId, c.known]), [['m1', undefined], ['m5', undefined], ['m9', undefined]]);
 });
 
 test('one claim of the dispatch worker fills every free slot', async ({ store }) => {
