@@ -49,11 +49,17 @@ function leavesWork(page: LogPage, inline: NonNullable<DispatchWorkerDeps['inlin
   return page.events.some((e) => matchesFilter(NOTIFICATION_EVENTS, e) && eventLeavesWork(e, inline, now));
 }
 
+type WorkChange = ReturnType<typeof workAfter>[number];
+
+/** whether the inline dispatch runs this message or has started this work of it */
+const takenInline = (inline: DispatchWorkerDeps['inline'], { messageId, work }: WorkChange) =>
+  inline !== undefined && (inline.running(messageId) || (work !== null && inline.started({ id: messageId, kind: work.kind, dueAt: work.at })));
+
+const dueNow = ({ work }: WorkChange, now: string) => work !== null && work.at <= now;
+
 /** whether a notification event leaves a message work due now that the inline dispatch neither runs nor has started */
 const eventLeavesWork = (e: RecordedEvent, inline: DispatchWorkerDeps['inline'], now: string) =>
-  workAfter(e as unknown as NotificationEvent).some(
-    ({ messageId, work }) => work !== null && work.at <= now && inline?.running(messageId) !== true && inline?.started({ id: messageId, kind: work.kind, dueAt: work.at }) !== true,
-  );
+  workAfter(e as unknown as NotificationEvent).some((change) => dueNow(change, now) && !takenInline(inline, change));
 
 /**
  * How many acceptances read off the log an engine keeps for its next claims, and for how long: the item of a
@@ -73,14 +79,15 @@ export function createDispatchWorker(deps: DispatchWorkerDeps): WorkEngine {
   // a stream that moved on meanwhile makes the step race and read the stream), instead of reading the stream
   // the page has just shown
   const acceptances = new Map<string, { event: RecordedEvent; seenAt: number }>();
-  const takenInline = (e: RecordedEvent) =>
-    inline !== undefined &&
-    workAfter(e as unknown as NotificationEvent).some(({ messageId, work }) => inline.running(messageId) || (work !== null && inline.started({ id: messageId, kind: work.kind, dueAt: work.at })));
+  const remembered = (e: RecordedEvent, now: string) => {
+    const changes = workAfter(e as unknown as NotificationEvent);
+    return changes.some((c) => dueNow(c, now)) && !changes.some((c) => takenInline(inline, c));
+  };
   const sawPage = (page: LogPage) => {
     const now = deps.clock.now();
     const iso = now.toISOString();
     for (const e of page.events) {
-      if (e.type === 'NotificationAccepted' && e.revision === 0 && matchesFilter(NOTIFICATION_EVENTS, e) && eventLeavesWork(e, inline, iso) && !takenInline(e)) {
+      if (e.type === 'NotificationAccepted' && e.revision === 0 && matchesFilter(NOTIFICATION_EVENTS, e) && remembered(e, iso)) {
         setBounded(acceptances, e.stream, { event: e, seenAt: now.getTime() }, REMEMBERED_ACCEPTANCES);
       }
     }

@@ -185,18 +185,23 @@ export function createSqliteReadStore(options: SqliteReadStoreOptions): ReadStor
   // outside a transaction a handle holds nothing of its caller's (the ambient transaction is looked up per
   // call), so one per name serves every caller: a query path asks for its collections on every request
   const handles = new Map<string, Collection>();
+  /** the handle of `name` kept in `kept` (outside a transaction, or for one: a transaction's own map) */
+  function handleOf<T extends Doc>(kept: Map<string, Collection>, name: string, tx?: Tx): Collection<T> {
+    let handle = kept.get(name);
+    if (handle === undefined) kept.set(name, (handle = collection(name, tx)));
+    return handle as Collection<T>;
+  }
+
+  /** creates the collection with its indexes, in `tx` when given */
+  function ensureCollectionIn(tx: Tx | undefined, name: string, spec: CollectionSpec): Promise<void> {
+    assertCollectionName(name);
+    return write(tx, (c) => ops.ensureCollection(c, name, spec));
+  }
 
   return {
-    collection: <T extends Doc = Doc>(name: string) => {
-      let handle = handles.get(name);
-      if (handle === undefined) handles.set(name, (handle = collection(name)));
-      return handle as Collection<T>;
-    },
+    collection: <T extends Doc = Doc>(name: string) => handleOf<T>(handles, name),
 
-    ensureCollection: (name: string, spec: CollectionSpec = {}) => {
-      assertCollectionName(name);
-      return write(undefined, (c) => ops.ensureCollection(c, name, spec));
-    },
+    ensureCollection: (name: string, spec: CollectionSpec = {}) => ensureCollectionIn(undefined, name, spec),
 
     dropCollection: (name: string) => {
       assertCollectionName(name);
@@ -219,15 +224,8 @@ export function createSqliteReadStore(options: SqliteReadStoreOptions): ReadStor
           open: true,
           work: createUnitOfWork(),
           session: {
-            collection: <T extends Doc = Doc>(name: string) => {
-              let handle = txHandles.get(name);
-              if (handle === undefined) txHandles.set(name, (handle = collection(name, tx)));
-              return handle as Collection<T>;
-            },
-            ensureCollection: (name: string, spec: CollectionSpec = {}) => {
-              assertCollectionName(name);
-              return write(tx, (c) => ops.ensureCollection(c, name, spec));
-            },
+            collection: <T extends Doc = Doc>(name: string) => handleOf<T>(txHandles, name, tx),
+            ensureCollection: (name: string, spec: CollectionSpec = {}) => ensureCollectionIn(tx, name, spec),
             // the transaction's statements run one at a time on the writer, so a savepoint brackets exactly
             // the writes fn makes
             async savepoint<S>(fn: (session: ReadStoreSession) => Promise<S>): Promise<S> {
