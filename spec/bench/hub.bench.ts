@@ -145,7 +145,7 @@ export async function hubBench(): Promise<void> {
     await receiver.close();
   }
 
-  const common = 'SQLite stores, defaults (HUB_DISPATCH_CONCURRENCY 16, HUB_INLINE_DISPATCH_CONCURRENCY 64, LOG_GATHER_MS 25); one definition, one CONTEXT rule, a REST_WEBHOOK service (ACCEPTANCE_ONLY, signed, platform tenant token); the receiver (in the load generator) answers 202 at once';
+  const common = 'SQLite stores, defaults (HUB_DISPATCH_CONCURRENCY 32, HUB_INLINE_DISPATCH_CONCURRENCY 64, LOG_GATHER_MS 25); one definition, one CONTEXT rule, a REST_WEBHOOK service (ACCEPTANCE_ONLY, signed, platform tenant token); the receiver (in the load generator) answers 202 at once';
   const rates = (xs: number[]) => xs.map((x) => Math.round(x).toLocaleString('en-US')).join(' / ');
   const rows = (label: string, m: Awaited<ReturnType<typeof measure>>, where: string) => {
     printRow({
