@@ -53,6 +53,7 @@ export function withBatchedAppends(store: EventStore, o: { maxBatch?: number } =
     subscribePages: (options) => store.subscribePages(options),
     headPosition: () => store.headPosition(),
     ping: () => store.ping(),
+    ...(store.changes !== undefined && { changes: () => store.changes!() }),
     close: () => store.close(),
     append(stream, events, expected) {
       return new Promise<AppendResult>((resolve, reject) => {

@@ -101,6 +101,13 @@ export interface EventStore {
   subscribePages(options?: SubscribePagesOptions): AsyncIterable<LogPage>;
   /** Position of the newest event, or START when the log is empty. */
   headPosition(): Promise<string>;
+  /**
+   * A counter that moves whenever the log may have grown: an append through this instance, or another
+   * process's commit seen by the store's cheap probe (SQLite: `PRAGMA data_version`, a few µs). Only stores
+   * that have such a probe offer it (not EventStoreDB, where it would be a round trip): the log reader's
+   * pause under load ends early when the log stood still for a moment (LogReaderOptions.coalesceMs).
+   */
+  changes?(): number;
   /** Throws StoreUnavailableError when the store cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;

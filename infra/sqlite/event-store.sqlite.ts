@@ -43,6 +43,8 @@ export type SqliteEventStoreOptions = {
 };
 
 export type SqliteEventStore = EventStore & {
+  /** EventStore.changes: this instance's appends and `PRAGMA data_version`'s probe */
+  changes(): number;
   /** Test hook: live subscriptions' readers fail as if the connection dropped (they then resubscribe). */
   interruptSubscriptions(): void;
 };
@@ -416,6 +418,8 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
         signal: stop,
       });
     },
+
+    changes: () => changes.version(),
 
     async headPosition() {
       assertOpen();

@@ -178,13 +178,16 @@ test('the slowest consumer sets the pace: no page is read while one is being han
  * A store whose tail pages come as scripted (how many events, and how long the store waits before it has
  * them); answers, per page, how long the reader took from handling it to asking for the next.
  */
-async function gapsAfterPages(store: SqliteEventStore, script: Array<{ events: number; waitMs: number }>, o: { pageSize?: number } = {}) {
+async function gapsAfterPages(store: SqliteEventStore, script: Array<{ events: number; waitMs: number }>, o: { pageSize?: number; changes?: (pagesYielded: number) => number } = {}) {
   await append(store, 'acct', script.reduce((n, p) => n + p.events, 0));
   const all = await store.readAll({ after: START, limit: 10_000 });
   const askedAt: number[] = [];
   const handledAt: number[] = [];
+  // the scripted pages are not appends: the store's own change counter would stand still through every pause
+  const { changes: _unused, ...rest } = store;
   const scripted: EventStore = {
-    ...store,
+    ...rest,
+    ...(o.changes !== undefined && { changes: () => o.changes!(askedAt.length) }),
     // the consumer starts level with the head, so it joins the tail at once and gets the scripted pages
     headPosition: async () => all[all.length - 1]!.position,
     readAll: async () => [],
@@ -244,6 +247,22 @@ test('a full page is a backlog: no pause after it, the next page is read at once
   assert.ok(gaps[1]! < 40, `after the full page 2: ${gaps[1]} ms`);
   assert.ok(gaps[2]! >= 55, `after page 3, not full, the rate still high: ${gaps[2]} ms`);
   assert.ok(gaps[3]! < 40, `after page 4, the burst has ended: ${gaps[3]} ms`);
+});
+
+test('a pause ends early when the log stands still for a moment (the store can tell: EventStore.changes)', async ({ store }) => {
+  // the log moves (a new count at every look) until the fourth page is out, then stands still
+  let counter = 0;
+  const burst = [
+    { events: 1, waitMs: 30 },
+    { events: 300, waitMs: 0 },
+    { events: 200, waitMs: 0 },
+    { events: 150, waitMs: 0 },
+    { events: 1, waitMs: 0 },
+  ];
+  const gaps = await gapsAfterPages(store, burst, { changes: (pages) => (pages < 4 ? ++counter : counter) });
+  assert.ok(gaps[1]! >= 55, `after page 2, the log moving: ${Math.round(gaps[1]!)} ms`);
+  assert.ok(gaps[2]! >= 55, `after page 3, the log moving: ${Math.round(gaps[2]!)} ms`);
+  assert.ok(gaps[3]! < 30, `after page 4, the log still: ${Math.round(gaps[3]!)} ms`);
 });
 
 test.run();

@@ -61,6 +61,24 @@ const revisionsOf = async (store: SqliteEventStore, stream: string) => (await st
 
 const test = suite('SQLite event store');
 
+test('changes() moves on an append through the store and on another connection\'s commit, and stands still otherwise', async () => {
+  const file = newFile();
+  const store = createSqliteEventStore({ file });
+  const other = createSqliteEventStore({ file });
+  try {
+    const first = store.changes();
+    assert.is(store.changes(), first, 'nothing appended: still');
+    await store.append('rule-acme.own', [event('RuleCreated')], 'no_stream');
+    const afterOwn = store.changes();
+    assert.ok(afterOwn !== first, 'an append through the store');
+    await other.append('rule-acme.foreign', [event('RuleCreated')], 'no_stream');
+    assert.ok(store.changes() !== afterOwn, "another connection's commit");
+  } finally {
+    await other.close();
+    await store.close();
+  }
+});
+
 test('a stream number handed out by a batch that failed is not remembered: the next new stream takes it, and each stream reads its own events', async () => {
   const store = createSqliteEventStore({ file: newFile() });
   try {
