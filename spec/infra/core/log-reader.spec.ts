@@ -198,7 +198,8 @@ async function gapsAfterPages(store: SqliteEventStore, script: Array<{ events: n
         if (p.waitMs > 0) await new Promise((r) => setTimeout(r, p.waitMs));
         const events = all.slice(next, next + p.events);
         next += p.events;
-        yield { events, position: events[events.length - 1]!.position };
+        // an empty page (a filtered reader's: nothing for it, a position to move past) stays where the last one ended
+        yield { events, position: (events[events.length - 1] ?? all[Math.max(0, next - 1)])!.position };
       }
       // at the head: nothing more until the reader stops
       if (!opts?.signal?.aborted) await new Promise((r) => opts?.signal?.addEventListener('abort', r, { once: true }));
@@ -247,6 +248,23 @@ test('a full page is a backlog: no pause after it, the next page is read at once
   assert.ok(gaps[1]! < 40, `after the full page 2: ${gaps[1]} ms`);
   assert.ok(gaps[2]! >= 55, `after page 3, not full, the rate still high: ${gaps[2]} ms`);
   assert.ok(gaps[3]! < 40, `after page 4, the burst has ended: ${gaps[3]} ms`);
+});
+
+test('a run of empty pages (a filtered reader on a busy log) pauses too; a lone empty page does not', async ({ store }) => {
+  const gaps = (await gapsAfterPages(store, [
+    { events: 1, waitMs: 30 },
+    { events: 0, waitMs: 0 },
+    { events: 0, waitMs: 0 },
+    { events: 0, waitMs: 0 },
+    { events: 1, waitMs: 0 },
+    { events: 0, waitMs: 200 },
+    { events: 1, waitMs: 0 },
+  ])).map((g) => Math.round(g));
+  assert.ok(gaps[1]! < 40, `after the first empty page: ${gaps[1]} ms`);
+  assert.ok(gaps[2]! >= 55, `after the second, right behind it: ${gaps[2]} ms`);
+  assert.ok(gaps[3]! >= 55, `after the third, within 2 × coalesceMs of the second: ${gaps[3]} ms`);
+  assert.ok(gaps[4]! < 40, `after a page with an event: ${gaps[4]} ms`);
+  assert.ok(gaps[5]! < 40, `after an empty page 200 ms after the last one: ${gaps[5]} ms`);
 });
 
 test('a pause ends early when the log stands still for a moment (the store can tell: EventStore.changes)', async ({ store }) => {
