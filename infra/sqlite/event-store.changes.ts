@@ -11,8 +11,9 @@
  */
 export type ChangeSignal = {
   /**
-   * A counter that moves on every change seen. Readers take it before each query: it probes first, so the
-   * probe's baseline predates the query and a commit made after the query always wakes the wait.
+   * A counter that moves on every change seen. Readers take it before each query: it probes first (or reuses
+   * the probe of the same run of code, see localCommits), so the probe's baseline predates the query and a
+   * commit made after the query always wakes the wait.
    */
   version(): number;
   /** an append through this store instance */
@@ -24,7 +25,18 @@ export type ChangeSignal = {
   close(): void;
 };
 
-export function createChangeSignal(o: { probe: () => number; intervalMs: number }): ChangeSignal {
+export function createChangeSignal(o: {
+  probe: () => number;
+  intervalMs: number;
+  /**
+   * Given: version() answers from the last probe while the code that made it runs on, i.e. until the
+   * microtasks queued by then have run (several reads issued together, a dispatch's four preference and
+   * quiet-hours streams, probe once), and while this count stays: the commits through every store instance
+   * of this process, which the code may have made in between. Another process's commit is news only through
+   * I/O, whose callback comes after those microtasks: an answer is as fresh as one probed at that call.
+   */
+  localCommits?: () => number;
+}): ChangeSignal {
   let version = 0;
   let foreign = 0;
   let lastProbe: number | undefined;
@@ -75,9 +87,22 @@ export function createChangeSignal(o: { probe: () => number; intervalMs: number 
     timer = undefined;
   };
 
+  /** the local commit count at the probe this run of code may reuse; undefined: none */
+  let reusable: number | undefined;
+  const forget = () => {
+    reusable = undefined;
+  };
+
   return {
     version() {
-      probeOnce();
+      const local = o.localCommits?.();
+      if (local === undefined || reusable !== local) {
+        probeOnce();
+        if (local !== undefined) {
+          if (reusable === undefined) queueMicrotask(forget);
+          reusable = local;
+        }
+      }
       return version;
     },
     fire() {

@@ -50,6 +50,12 @@ export type SqliteEventStore = EventStore & {
 };
 
 const STORE = 'sqlite';
+
+/**
+ * Commits through every SQLite event store instance of this process: a probe of PRAGMA data_version taken
+ * before one of them no longer answers for the code that runs after it (event-store.changes.ts, localCommits)
+ */
+let commitsInProcess = 0;
 const DEFAULT_READ_ALL_LIMIT = 1000;
 /** page size of a subscription's catch-up reads */
 const SUBSCRIPTION_PAGE = 500;
@@ -105,7 +111,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
 
   // page readers (and the subscriptions built on them) wait on one signal: appends through this instance
   // fire it at once, one probe timer notices other processes' appends
-  const changes = createChangeSignal({ probe: () => dataVersion.get() as number, intervalMs: options.probeIntervalMs ?? options.pollIntervalMs ?? 2 });
+  const changes = createChangeSignal({ probe: () => dataVersion.get() as number, intervalMs: options.probeIntervalMs ?? options.pollIntervalMs ?? 2, localCommits: () => commitsInProcess });
 
   // this instance's own commits: a filtered reader at the head passes over those it does not want unread
   const own = createOwnCommits();
@@ -342,6 +348,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
         if (events.length === 0) return whereStreamIs(stream);
         const foreign = foreignNow();
         const result = appendInTransaction.immediate(stream, events, expected);
+        commitsInProcess += 1;
         layout.committed();
         commitOwn(foreign);
         changes.fire();
@@ -359,6 +366,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
       try {
         const foreign = foreignNow();
         const results = appendManyInTransaction.immediate(batch);
+        commitsInProcess += 1;
         layout.committed();
         commitOwn(foreign);
         changes.fire();

@@ -40,4 +40,26 @@ test("the baseline is taken when the signal is made; a first probe that fails ma
   failing.close();
 });
 
+test('with localCommits, the calls of one run of code share a probe; the next run, or a local commit meanwhile, probes again', async () => {
+  let probes = 0;
+  let dataVersion = 1;
+  let local = 0;
+  const signal = createChangeSignal({ probe: () => (probes++, dataVersion), intervalMs: 1000, localCommits: () => local });
+  const before = probes;
+  signal.version();
+  signal.version();
+  signal.version();
+  assert.is(probes - before, 1, 'three reads issued together: one probe');
+  local += 1; // a commit through some store instance of this process
+  signal.version();
+  assert.is(probes - before, 2, 'a local commit since: probed again');
+  await null;
+  dataVersion = 2; // another process commits; this code hears of it only in a later run
+  const v = signal.version();
+  assert.is(probes - before, 3, 'the next run of code probes');
+  assert.is(signal.version(), v);
+  assert.is(signal.foreign(), 1, "the other process's commit is seen");
+  signal.close();
+});
+
 test.run();

@@ -61,6 +61,26 @@ const revisionsOf = async (store: SqliteEventStore, stream: string) => (await st
 
 const test = suite('SQLite event store');
 
+test("a read issued right after another instance's commit in the same run of code sees it (a shared probe does not outlive a local commit)", async () => {
+  const file = newFile();
+  const a = createSqliteEventStore({ file });
+  const b = createSqliteEventStore({ file });
+  try {
+    await a.append('rule-acme.s', [event('RuleCreated')], 'no_stream');
+    await a.readStream('rule-acme.s'); // a knows where the stream ends
+    // no await in between: a's first read probes, b commits (synchronously, inside its append call), a reads again
+    const first = a.readStream('rule-acme.s');
+    const appended = b.append('rule-acme.s', [event('RuleRenamed')], 0);
+    const second = a.readStream('rule-acme.s');
+    await appended;
+    assert.is((await first).length, 1);
+    assert.is((await second).length, 2, "b's commit, made before the second read was issued");
+  } finally {
+    await b.close();
+    await a.close();
+  }
+});
+
 test('changes() moves on an append through the store and on another connection\'s commit, and stands still otherwise', async () => {
   const file = newFile();
   const store = createSqliteEventStore({ file });
