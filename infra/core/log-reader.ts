@@ -45,12 +45,16 @@ export type LogReaderOptions = {
    * its next page), wait this long after each page that is not full before reading the next, so that it
    * carries the events of that time in one page, one read-store transaction and one round of engine wakes,
    * instead of a page (and a commit) per few events. Below that rate nothing waits: an event, and a
-   * reactor's append right after its page (a routing), are read as soon as they are appended. Default
-   * DEFAULT_GATHER_MS (the platform's LOG_GATHER_MS); 0: never.
+   * reactor's append right after its page (a routing), are read as soon as they are appended. Where the store
+   * can tell (EventStore.changes), a pause ends once the log stood still for GATHER_SLICE_MS. Empty pages (a
+   * filtered reader's, nothing for its consumers) arriving within GATHER_SLICE_MS of each other pause too.
+   * Default DEFAULT_GATHER_MS (the platform's LOG_GATHER_MS); 0: never.
    */
   coalesceMs?: number;
   /** events per second of the tail above which it gathers (default 1,000) */
   coalesceAbove?: number;
+  /** a pause's slice (default GATHER_SLICE_MS): a log still for this long ends it; empty pages this close pause */
+  gatherSliceMs?: number;
 };
 
 export type LogReaderStats = {
@@ -154,6 +158,7 @@ export function createLogReader(o: LogReaderOptions): LogReader {
   const log = o.log ?? silent;
   const coalesceMs = o.coalesceMs ?? DEFAULT_GATHER_MS;
   const coalesceAbove = o.coalesceAbove ?? 1000;
+  const sliceMs = o.gatherSliceMs ?? GATHER_SLICE_MS;
   const names = new Set<string>();
   for (const c of o.consumers) {
     if (names.has(c.name)) throw new Error(`log reader: two consumers are named ${c.name}`);
@@ -265,7 +270,7 @@ export function createLogReader(o: LogReaderOptions): LogReader {
     while (!signal.aborted) {
       const left = end - performance.now();
       if (left <= 0) return;
-      await abortableSleep(Math.min(GATHER_SLICE_MS, left), signal);
+      await abortableSleep(Math.min(sliceMs, left), signal);
       const now = changes();
       if (now === seen) return;
       seen = now;
@@ -292,11 +297,11 @@ export function createLogReader(o: LogReaderOptions): LogReader {
           previousAt = now;
           const gather = rate.add(page.events.length) >= coalesceAbove && sincePrevious >= coalesceAbove && page.events.length < pageSize;
           // A filtered reader (an API process's caches) is handed a page at every commit of a busy log, nearly
-          // all of them empty (only a position to move past): a run of them, two within 2 × coalesceMs, pauses
-          // too. An API process beside two hub workers read ~500 such pages a second, its log reader ~10 % of
-          // its CPU; what its consumers want comes at most coalesceMs later, while the log is that busy.
+          // all of them empty (only a position to move past): two within a pause's slice (over ~200 a second)
+          // pause too. An API process beside two hub workers read ~500 such pages a second, its log reader ~10 %
+          // of its CPU; what its consumers want comes at most coalesceMs later, while the log is that busy.
           const empty = page.events.length === 0;
-          const emptyRun = empty && now - lastEmptyAt < 2 * coalesceMs;
+          const emptyRun = empty && now - lastEmptyAt < sliceMs;
           if (empty) lastEmptyAt = now;
           // who gets this page is fixed now, together with readUpTo: a consumer joining from here on has
           // covered this page itself

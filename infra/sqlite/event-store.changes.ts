@@ -12,7 +12,7 @@
 export type ChangeSignal = {
   /**
    * A counter that moves on every change seen. Readers take it before each query: it probes first (or reuses
-   * the probe of the same run of code, see localCommits), so the probe's baseline predates the query and a
+   * the probe of the same run of code, see localStatements), so the probe's baseline predates the query and a
    * commit made after the query always wakes the wait.
    */
   version(): number;
@@ -29,13 +29,14 @@ export function createChangeSignal(o: {
   probe: () => number;
   intervalMs: number;
   /**
-   * Given: version() answers from the last probe while the code that made it runs on, i.e. until the
-   * microtasks queued by then have run (several reads issued together, a dispatch's four preference and
-   * quiet-hours streams, probe once), and while this count stays: the commits through every store instance
-   * of this process, which the code may have made in between. Another process's commit is news only through
-   * I/O, whose callback comes after those microtasks: an answer is as fresh as one probed at that call.
+   * Given: version() answers from the last probe while the code that made it runs on (until the microtasks
+   * queued by then have run: several reads issued together, a dispatch's four preference and quiet-hours
+   * streams, probe once) and while this count stays: the statements this process has run on SQLite files,
+   * either store's (process-statements.ts). A statement can show another process's later commit; until one
+   * runs, nothing this code has seen is newer than the probe, and another process's commit is news only
+   * through I/O, whose callback comes after those microtasks.
    */
-  localCommits?: () => number;
+  localStatements?: () => number;
 }): ChangeSignal {
   let version = 0;
   let foreign = 0;
@@ -87,7 +88,7 @@ export function createChangeSignal(o: {
     timer = undefined;
   };
 
-  /** the local commit count at the probe this run of code may reuse; undefined: none */
+  /** the statement count at the probe this run of code may reuse; undefined: none */
   let reusable: number | undefined;
   const forget = () => {
     reusable = undefined;
@@ -95,7 +96,7 @@ export function createChangeSignal(o: {
 
   return {
     version() {
-      const local = o.localCommits?.();
+      const local = o.localStatements?.();
       if (local === undefined || reusable !== local) {
         probeOnce();
         if (local !== undefined) {

@@ -19,6 +19,7 @@ import { positionValue, START, toPosition } from '../core/position.ts';
 import { resilientPages } from '../core/resilient-pages.ts';
 import { resilientSubscription } from '../core/resilient-subscription.ts';
 import { createChangeSignal } from './event-store.changes.ts';
+import { processStatements } from './process-statements.ts';
 import { createKnownHeads } from './event-store.known-heads.ts';
 import { COLUMNS, openLogLayout, type EventRow } from './event-store.layout.ts';
 import { createOwnCommits } from './event-store.own-commits.ts';
@@ -50,12 +51,6 @@ export type SqliteEventStore = EventStore & {
 };
 
 const STORE = 'sqlite';
-
-/**
- * Commits through every SQLite event store instance of this process: a probe of PRAGMA data_version taken
- * before one of them no longer answers for the code that runs after it (event-store.changes.ts, localCommits)
- */
-let commitsInProcess = 0;
 const DEFAULT_READ_ALL_LIMIT = 1000;
 /** page size of a subscription's catch-up reads */
 const SUBSCRIPTION_PAGE = 500;
@@ -111,7 +106,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
 
   // page readers (and the subscriptions built on them) wait on one signal: appends through this instance
   // fire it at once, one probe timer notices other processes' appends
-  const changes = createChangeSignal({ probe: () => dataVersion.get() as number, intervalMs: options.probeIntervalMs ?? options.pollIntervalMs ?? 2, localCommits: () => commitsInProcess });
+  const changes = createChangeSignal({ probe: () => dataVersion.get() as number, intervalMs: options.probeIntervalMs ?? options.pollIntervalMs ?? 2, localStatements: processStatements.count });
 
   // this instance's own commits: a filtered reader at the head passes over those it does not want unread
   const own = createOwnCommits();
@@ -146,6 +141,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
     let end = categoryEnds.ends.get(category);
     if (end === undefined) {
       end = categoryMax.get(category) ?? 0;
+      processStatements.ran();
       categoryEnds.ends.set(category, end);
     }
     return end;
@@ -337,7 +333,9 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
       for (const category of categories) params.push(category, bound, ...types, limit);
       params.push(limit);
     }
-    return statement.all(...params).map(toRecorded);
+    const rows = statement.all(...params);
+    processStatements.ran();
+    return rows.map(toRecorded);
   };
 
   return {
@@ -348,7 +346,6 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
         if (events.length === 0) return whereStreamIs(stream);
         const foreign = foreignNow();
         const result = appendInTransaction.immediate(stream, events, expected);
-        commitsInProcess += 1;
         layout.committed();
         commitOwn(foreign);
         changes.fire();
@@ -357,6 +354,8 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
         own.discard();
         layout.rolledBack();
         throw mapError(error);
+      } finally {
+        processStatements.ran();
       }
     },
 
@@ -366,7 +365,6 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
       try {
         const foreign = foreignNow();
         const results = appendManyInTransaction.immediate(batch);
-        commitsInProcess += 1;
         layout.committed();
         commitOwn(foreign);
         changes.fire();
@@ -375,6 +373,8 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
         own.discard();
         layout.rolledBack();
         throw mapError(error);
+      } finally {
+        processStatements.ran();
       }
     },
 
@@ -388,7 +388,11 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
       assertOpen();
       const limit = options.limit ?? -1; // a negative LIMIT is no limit in SQLite
       try {
-        if ((options.direction ?? 'forwards') === 'backwards') return layout.backwards(stream, options.fromRevision ?? NO_UPPER_BOUND, limit).map(toRecorded);
+        if ((options.direction ?? 'forwards') === 'backwards') {
+          const rows = layout.backwards(stream, options.fromRevision ?? NO_UPPER_BOUND, limit);
+          processStatements.ran();
+          return rows.map(toRecorded);
+        }
         const from = options.fromRevision ?? 0;
         const whole = Number.isInteger(from);
         const foreign = foreignNow();
@@ -400,6 +404,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
         // taken before the read: a later event of the category ends it further
         const mark = whole ? categoryEnd?.() : undefined;
         const rows = layout.forwards(stream, from, limit);
+        processStatements.ran();
         // a read that ran to the stream's end tells where it ends (an empty one: not at or after `from`)
         if (whole && (limit < 0 || rows.length < limit)) heads.learn(stream, rows.length > 0 ? rows[rows.length - 1]!.revision : from - 1, foreign, mark);
         return rows.map(toRecorded);
@@ -433,6 +438,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
       assertOpen();
       try {
         const position = head.get();
+        processStatements.ran();
         return position == null ? START : toPosition(position);
       } catch (error) {
         throw mapError(error);

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { applyUpdate, compareForSort, isPlainObject, validateFilter, validateUpdate, validateUpdateLimit } from '../core/query/index.ts';
 import type { CollectionSpec, Doc, Filter, FindOptions, Sort, Update } from '../core/read-store.port.ts';
 import { checkSpec } from '../core/collection-spec.ts';
+import { processStatements } from './process-statements.ts';
 import {
   TABLE_PREFIX,
   groupKey,
@@ -50,6 +51,9 @@ export function createConn(db: Database.Database): Conn {
   let versionStmt: Database.Statement | undefined;
   const currentVersion = () => ((versionStmt ??= db.prepare('PRAGMA schema_version').pluck()).get() as number);
   const stmt = (sql: string) => {
+    // about to run: a read model can show another process's commit that the event store's probe has not
+    // seen yet (process-statements.ts)
+    processStatements.ran();
     let s = statements.get(sql);
     if (!s) {
       const miss = missing.get(sql);

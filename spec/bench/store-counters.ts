@@ -28,6 +28,7 @@ export function countingStores(stores: Stores): { stores: Stores; counts: StoreC
     headPosition: () => (inc('es.headPosition'), es.headPosition()),
     ping: () => es.ping(),
     close: () => es.close(),
+    ...(es.changes !== undefined && { changes: () => es.changes!() }),
   };
   const wrapCollection = <T extends Doc>(c: Collection<T>): Collection<T> => {
     const out = {} as Collection<T>;

@@ -40,19 +40,19 @@ test("the baseline is taken when the signal is made; a first probe that fails ma
   failing.close();
 });
 
-test('with localCommits, the calls of one run of code share a probe; the next run, or a local commit meanwhile, probes again', async () => {
+test('with localStatements, the calls of one run of code share a probe; the next run, or a statement meanwhile, probes again', async () => {
   let probes = 0;
   let dataVersion = 1;
   let local = 0;
-  const signal = createChangeSignal({ probe: () => (probes++, dataVersion), intervalMs: 1000, localCommits: () => local });
+  const signal = createChangeSignal({ probe: () => (probes++, dataVersion), intervalMs: 1000, localStatements: () => local });
   const before = probes;
   signal.version();
   signal.version();
   signal.version();
   assert.is(probes - before, 1, 'three reads issued together: one probe');
-  local += 1; // a commit through some store instance of this process
+  local += 1; // a statement on a SQLite file of this process
   signal.version();
-  assert.is(probes - before, 2, 'a local commit since: probed again');
+  assert.is(probes - before, 2, 'a statement since: probed again');
   await null;
   dataVersion = 2; // another process commits; this code hears of it only in a later run
   const v = signal.version();

@@ -10,6 +10,7 @@ import type { EventEnvelope, RecordedEvent } from '../../../domain/core/event.ts
 import { START } from '../../../infra/core/position.ts';
 import { StoreUnavailableError, WrongExpectedRevisionError } from '../../../infra/core/store-errors.ts';
 import { createSqliteEventStore, type SqliteEventStore } from '../../../infra/sqlite/event-store.sqlite.ts';
+import { createSqliteReadStore } from '../../../infra/sqlite/read-store.sqlite.ts';
 import { eventStoreContract } from '../../core/event-store.contract.ts';
 
 const root = await mkdtemp(join(tmpdir(), 'event-store-sqlite-'));
@@ -60,26 +61,6 @@ eventStoreContract('event store contract on SQLite, a file of the layout before 
 const revisionsOf = async (store: SqliteEventStore, stream: string) => (await store.readStream(stream)).map((e) => `${e.revision}:${e.type}`);
 
 const test = suite('SQLite event store');
-
-test("a read issued right after another instance's commit in the same run of code sees it (a shared probe does not outlive a local commit)", async () => {
-  const file = newFile();
-  const a = createSqliteEventStore({ file });
-  const b = createSqliteEventStore({ file });
-  try {
-    await a.append('rule-acme.s', [event('RuleCreated')], 'no_stream');
-    await a.readStream('rule-acme.s'); // a knows where the stream ends
-    // no await in between: a's first read probes, b commits (synchronously, inside its append call), a reads again
-    const first = a.readStream('rule-acme.s');
-    const appended = b.append('rule-acme.s', [event('RuleRenamed')], 0);
-    const second = a.readStream('rule-acme.s');
-    await appended;
-    assert.is((await first).length, 1);
-    assert.is((await second).length, 2, "b's commit, made before the second read was issued");
-  } finally {
-    await b.close();
-    await a.close();
-  }
-});
 
 test('changes() moves on an append through the store and on another connection\'s commit, and stands still otherwise', async () => {
   const file = newFile();
@@ -519,6 +500,50 @@ test("a category's end looked up before another connection's commit is not trust
     assert.is((await appended).revision, 1);
     assert.equal((await second).map((e) => e.type), ['PreferenceRemoved']);
   }));
+
+/**
+ * Another process's commit to `pref-acme.x` (simulated by a raw connection to the file, which no store of this
+ * process counts), then, in the same synchronous run, `seeIt` runs a statement that shows it: A's read of x that
+ * follows must not answer from the probe A took before, shared within the run (event-store.changes.ts).
+ */
+async function readAfterSeeing(seeIt: (a: SqliteEventStore) => Promise<unknown>) {
+  await twoConnections(async (a, b, file) => {
+    await b.append('rule-acme.r0', [event('RuleCreated')], 'no_stream');
+    await b.append('pref-acme.x', [event('PreferenceSet')], 'no_stream');
+    // A knows x ends at 0, and where its category ends, since B's last commit: its next read runs no statement
+    assert.equal((await a.readStream('pref-acme.x')).map((e) => e.type), ['PreferenceSet']);
+    const other = new Database(file);
+    try {
+      const first = a.readStream('pref-acme.x', { fromRevision: 1 }); // probes, answers from memory
+      other
+        .prepare("INSERT INTO events (id, sid, stream, revision, category, type, data, metadata) VALUES (?, (SELECT sid FROM events WHERE stream = 'pref-acme.x' AND revision = 0), 'pref-acme.x', 1, 'pref', 'PreferenceRemoved', '{}', ?)")
+        .run(randomUUID(), JSON.stringify(event('PreferenceRemoved').metadata));
+      const seen = seeIt(a);
+      const second = a.readStream('pref-acme.x', { fromRevision: 1 });
+      assert.equal(await first, []);
+      await seen;
+      assert.equal((await second).map((e) => e.type), ['PreferenceRemoved'], 'what the statement before it could show');
+    } finally {
+      other.close();
+    }
+  });
+}
+
+test("a probe shared within a synchronous run ends at the next statement on the log's file: a read after one that showed another process's commit sees it", () =>
+  readAfterSeeing(async (a) => {
+    const page = await a.readAll({ after: START, limit: 100 });
+    assert.ok(page.some((e) => e.type === 'PreferenceRemoved'), 'the page shows the commit');
+  }));
+
+test('… and at the next statement on a read-model file', async () => {
+  const readStore = createSqliteReadStore({ file: join(root, randomUUID(), 'read-models.sqlite') });
+  try {
+    const models = await readStore.collection<{ id: string }>('seen');
+    await readAfterSeeing(() => models.get('any'));
+  } finally {
+    await readStore.close();
+  }
+});
 
 test("a category check that fails trusts nothing, and the mark is where the category ended before the read", () =>
   twoConnections(async (a, b, file) => {
