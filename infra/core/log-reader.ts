@@ -257,7 +257,7 @@ export function createLogReader(o: LogReaderOptions): LogReader {
   }
 
   /**
-   * The pause after a page under load: coalesceMs, in slices of GATHER_SLICE_MS where the store can tell
+   * The pause after a page under load: coalesceMs, in slices (gatherSliceMs) where the store can tell
    * cheaply whether the log moved (EventStore.changes). A slice in which it stood still ends the pause: the
    * burst is over, and the events it left are read now instead of up to coalesceMs later (a split hub
    * deployment's last sends of a burst waited for the workers' pause: about 35 ms of a 700 ms round).

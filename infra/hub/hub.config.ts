@@ -1,6 +1,7 @@
 import { ConfigError, type Config } from '../core/config.ts';
 import { isTimeZone } from '../../domain/hub/local-time.ts';
 import { MAX_RETENTION_DAYS } from '../../commands/hub/housekeeping.job.ts';
+import { DEFAULT_DISPATCH_CONCURRENCY } from '../../commands/hub/dispatch.worker.ts';
 
 /**
  * The notification hub's process configuration (environment variables, validated when the hub is built;
@@ -82,11 +83,8 @@ export function loadHubConfig(env: NodeJS.ProcessEnv, platform: Pick<Config, 'pu
   const clientId = env.HUB_CLIENT_ID || undefined;
   const clientSecret = env.HUB_CLIENT_SECRET || undefined;
   if ((clientId === undefined) !== (clientSecret === undefined)) problems.push('HUB_CLIENT_ID and HUB_CLIENT_SECRET go together: set both or neither');
-  // a low HUB_DISPATCH_CONCURRENCY (a receiver to spare) throttles the inline dispatch too, unless it is set.
-  // 32 (16 until stop 27): a worker that claims all its free slots at once fills 32 with one claim and one
-  // group commit of their attempts; split, both orders of spec/bench/hub-ab.ts: +7.1 % sends/s, −7.6 % CPU
-  // per send (all in one +1.1 %, −1.2 %: its fresh sends go inline)
-  const dispatchConcurrency = int('HUB_DISPATCH_CONCURRENCY', 32, 1, 256);
+  // a low HUB_DISPATCH_CONCURRENCY (a receiver to spare) throttles the inline dispatch too, unless it is set
+  const dispatchConcurrency = int('HUB_DISPATCH_CONCURRENCY', DEFAULT_DISPATCH_CONCURRENCY, 1, 256);
   const config: HubConfig = {
     dispatchConcurrency,
     inlineDispatchConcurrency: int('HUB_INLINE_DISPATCH_CONCURRENCY', 2 * dispatchConcurrency, 0, 1024),
