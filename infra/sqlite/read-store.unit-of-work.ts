@@ -21,7 +21,8 @@ import * as ops from './read-store.ops.ts';
  * transaction holds the write lock, so only its own writes can change that: a document it writes leaves
  * the set, a rollback forgets the set. So a projection asking again for a document that is not there (a
  * notification's expiry, looked up for each of its events) reads nothing more, and a document created and
- * deleted within one transaction costs no DELETE. (The other statements a transaction runs on a
+ * deleted within one transaction costs no DELETE. A deletion of a document not buffered is written at once
+ * (its DELETE answers whether it was there). (The other statements a transaction runs on a
  * collection, findManyAndUpdate and deleteMany, never create a document.)
  */
 export type UnitOfWork = {
@@ -87,8 +88,16 @@ export function createUnitOfWork(): UnitOfWork {
       return true;
     },
     remove(c, collection, id) {
-      const existed = current(c, collection, id) !== null;
-      of(collection).set(id, null);
+      const b = buffered(collection, id);
+      if (b !== undefined) {
+        of(collection).set(id, null);
+        return b !== null;
+      }
+      if (absent.has(key(collection, id))) return false;
+      // the table holds the truth: one DELETE now tells whether it was there (reading first to answer,
+      // then deleting at the flush, is two statements; a projection settling a message's work deletes)
+      const existed = ops.remove(c, collection, id);
+      absent.add(key(collection, id));
       return existed;
     },
     flush(c, collection) {

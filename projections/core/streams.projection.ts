@@ -35,7 +35,9 @@ export const streamsProjection: Projection = {
     const touched = new Map<string, StreamSummary>();
     for (const e of events) {
       const name = parseStreamName(e.stream);
-      const prev = touched.get(e.stream) ?? (await streams.get(e.stream));
+      // a stream's first event (revision 0) has no summary before it: a page applies once with its
+      // checkpoint, so there is nothing to read (a new stream per send or command, half the reads)
+      const prev = touched.get(e.stream) ?? (e.revision === 0 ? null : await streams.get(e.stream));
       touched.set(e.stream, {
         id: e.stream,
         category: name?.category ?? e.stream,

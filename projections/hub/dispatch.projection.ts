@@ -39,7 +39,8 @@ export const dispatchProjection: Projection = {
           await due.delete(messageId);
           continue;
         }
-        const current = await due.get(messageId);
+        // the acceptance plans the messages: none of them has an item yet (the page applies once, with the checkpoint)
+        const current = recorded.type === 'NotificationAccepted' ? null : await due.get(messageId);
         if (current !== null && current.kind === work.kind && current.dueAt === work.at) continue;
         await due.upsert({ id: messageId, stream: recorded.stream, tenant: recorded.metadata.tenant, kind: work.kind, dueAt: work.at, leaseUntil: '' });
       }

@@ -29,17 +29,30 @@ export const sweepProjection: Projection = {
   async apply(events, store) {
     const open = store.collection<OpenWorkDoc>('open');
     const expiries = store.collection<ExpiryDoc>('expiries');
+    // each notification's ExpiresAt as this page knows it (its acceptance, or read once per page)
+    const known = new Map<string, string | undefined>();
+    const expiresAtOf = async (stream: string) => {
+      if (!known.has(stream)) known.set(stream, (await expiries.get(stream))?.expiresAt);
+      return known.get(stream);
+    };
     for (const recorded of events) {
       const e = recorded as unknown as NotificationEvent;
-      if (e.type === 'NotificationAccepted' && e.data.Notification.ExpiresAt !== undefined) await expiries.upsert({ id: recorded.stream, expiresAt: e.data.Notification.ExpiresAt });
+      if (e.type === 'NotificationAccepted') {
+        known.set(recorded.stream, e.data.Notification.ExpiresAt);
+        if (e.data.Notification.ExpiresAt !== undefined) await expiries.upsert({ id: recorded.stream, expiresAt: e.data.Notification.ExpiresAt });
+      }
       // housekeeping removed the (completed) notification from the read side (README "Housekeeping")
       if (e.type === 'NotificationHousekept') {
         await expiries.delete(recorded.stream);
+        known.set(recorded.stream, undefined);
         await open.deleteMany({ stream: recorded.stream });
       }
       const changes = workAfter(e);
-      if (changes.length === 0) continue;
-      const expiresAt = (await expiries.get(recorded.stream))?.expiresAt;
+      if (!changes.some((c) => c.work !== null)) {
+        for (const { messageId } of changes) await open.delete(messageId);
+        continue;
+      }
+      const expiresAt = await expiresAtOf(recorded.stream);
       for (const { messageId, work } of changes) {
         if (work === null) await open.delete(messageId);
         else await open.upsert({ id: messageId, stream: recorded.stream, tenant: recorded.metadata.tenant, kind: work.kind, at: work.at, ...(expiresAt !== undefined && { expiresAt }) });

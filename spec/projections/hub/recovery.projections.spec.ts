@@ -15,9 +15,11 @@ import { ensureGeneration } from '../../../projections/core/checkpoints.ts';
 import type { Projection } from '../../../projections/core/projection.ts';
 import { projectionStore } from '../../../projections/core/projection-store.ts';
 import { alertsProjection } from '../../../projections/hub/alerts.projection.ts';
+import { dispatchProjection } from '../../../projections/hub/dispatch.projection.ts';
 import { sweepProjection } from '../../../projections/hub/sweep.projection.ts';
 import { tccProjection } from '../../../projections/hub/tcc.projection.ts';
 import { acceptedEvent, mid, T0 } from '../../domain/hub/notification-fixtures.ts';
+import { applyCountingReads as countingReads } from '../core/fixtures/counting-reads.ts';
 
 const test = suite('hub recovery projections');
 let dir: string;
@@ -29,6 +31,7 @@ const apply = async (projection: Projection, events: RecordedEvent[], generation
   await ensureGeneration(store, projection, generation);
   await store.transaction((tx) => projection.apply(events, projectionStore(tx, projection, generation)));
 };
+const applyCountingReads = (projection: Projection, events: RecordedEvent[]) => countingReads(store, projection, events);
 const col = (projection: Projection, name: string, generation = 1) => store.collection<any>(`${projection.name}__${name}__g${generation}`);
 
 test.before.each(() => {
@@ -75,6 +78,29 @@ test('hub.sweep: open work per message with the notification ExpiresAt; settled 
   assert.equal([(await open.get(mid(1))).kind, (await open.get(mid(1))).expiresAt], ['retry', '2026-03-02T00:00:00.000Z']);
   await apply(sweepProjection, [recorded({ type: 'MessageExpired', data: { MessageId: mid(1), At: T0 } }, stream)]);
   assert.is(await open.get(mid(1)), null);
+});
+
+test('hub.dispatch and hub.sweep: an acceptance reads nothing (its messages have no items yet, it carries ExpiresAt); a later event with work reads', async () => {
+  const accepted = acceptedEvent({ count: 2, expiresAt: '2026-03-02T00:00:00.000Z' });
+  const stream = `hubNotification-acme.${(accepted.data as any).Notification.NotificationId}`;
+  for (const projection of [dispatchProjection, sweepProjection]) assert.is(await applyCountingReads(projection, [recorded(accepted, stream)]), 0, projection.name);
+  assert.equal((await col(sweepProjection, 'open').get(mid(2))).expiresAt, '2026-03-02T00:00:00.000Z');
+  assert.equal((await col(dispatchProjection, 'due').get(mid(2))).kind, 'dispatch');
+  const failed = recorded({ type: 'MessageFailed', data: { MessageId: mid(1), AttemptId: 'a', Source: 'RESPONSE', Definite: 'RETRYABLE', Error: 'x', NextRetryTime: '2026-03-01T01:00:00.000Z', Final: false, At: T0 } }, stream);
+  for (const projection of [dispatchProjection, sweepProjection]) assert.is(await applyCountingReads(projection, [failed]), 1, projection.name);
+  assert.equal([(await col(sweepProjection, 'open').get(mid(1))).kind, (await col(sweepProjection, 'open').get(mid(1))).expiresAt], ['retry', '2026-03-02T00:00:00.000Z']);
+  // work settled (no item left): the sweep needs no ExpiresAt for it
+  const expired = recorded({ type: 'MessageExpired', data: { MessageId: mid(2), At: T0 } }, stream);
+  assert.is(await applyCountingReads(sweepProjection, [expired]), 0);
+  assert.is(await col(sweepProjection, 'open').get(mid(2)), null);
+});
+
+test('hub.sweep: a page that holds the acceptance and later events of a notification reads its ExpiresAt nowhere', async () => {
+  const accepted = acceptedEvent({ expiresAt: '2026-03-02T00:00:00.000Z' });
+  const stream = `hubNotification-acme.${(accepted.data as any).Notification.NotificationId}`;
+  const failed = recorded({ type: 'MessageFailed', data: { MessageId: mid(1), AttemptId: 'a', Source: 'RESPONSE', Definite: 'RETRYABLE', Error: 'x', NextRetryTime: '2026-03-01T01:00:00.000Z', Final: false, At: T0 } }, stream);
+  assert.is(await applyCountingReads(sweepProjection, [recorded(accepted, stream), failed]), 0);
+  assert.equal([(await col(sweepProjection, 'open').get(mid(1))).kind, (await col(sweepProjection, 'open').get(mid(1))).expiresAt], ['retry', '2026-03-02T00:00:00.000Z']);
 });
 
 test('hub.alerts: one outbox item per AlertRaised, keyed by the event id', async () => {
