@@ -1,6 +1,6 @@
 import type { ContextDefinition } from './config.model.ts';
 import { VARIABLE_NAME } from './config.model.ts';
-import { parsePath, parseSteps, selectOne, type PathStep } from './json-path.ts';
+import { memoizedParse, parsePath, parseSteps, selectOne, type PathStep } from './json-path.ts';
 
 /**
  * Context extraction (spec "Context definition"): Contexts name parts of the payload (alias → JSONPath),
@@ -16,10 +16,10 @@ export type Extraction = {
   diagnostics: string[];
 };
 
-type VariableSource = { from: 'Context'; alias: string; steps: PathStep[] } | { from: 'Payload'; steps: PathStep[] };
+type VariableSource = { from: 'Context'; alias: string; steps: readonly PathStep[] } | { from: 'Payload'; steps: readonly PathStep[] };
 
 /** parses a variable's source path, or says why it is not one */
-export function parseVariablePath(path: string): { ok: true; source: VariableSource } | { ok: false; error: string } {
+export const parseVariablePath = memoizedParse((path: string): { ok: true; source: VariableSource } | { ok: false; error: string } => {
   if (typeof path !== 'string') return { ok: false, error: 'must be a string' };
   if (path.startsWith('Payload.') || path === 'Payload') {
     const steps = parseSteps(path.slice('Payload'.length), true);
@@ -33,7 +33,7 @@ export function parseVariablePath(path: string): { ok: true; source: VariableSou
     return { ok: true, source: { from: 'Context', alias: first.name, steps: rest } };
   }
   return { ok: false, error: 'must start with Context. or Payload.' };
-}
+});
 
 /** violations of a context definition's Contexts and Variables (field names relative to the definition) */
 export function checkExtraction(def: Pick<ContextDefinition, 'Contexts' | 'Variables'>): Array<{ field: string; message: string }> {

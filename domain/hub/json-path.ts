@@ -9,12 +9,33 @@ export type PathStep = { kind: 'member'; name: string } | { kind: 'index'; index
 export const MAX_PATH_LENGTH = 512;
 const NAME = /^[A-Za-z_$][A-Za-z0-9_$-]*/;
 
+export type ParsedPath = Readonly<{ ok: true; steps: readonly PathStep[] } | { ok: false; error: string }>;
+
+/**
+ * What `parse` gives for a text, kept (frozen, shared) for the texts seen last: a tenant's few context and
+ * variable paths are parsed again on every send otherwise. At most `max` texts, forgotten all at once.
+ */
+export function memoizedParse<R extends object>(parse: (text: string) => R, max = 1000): (text: string) => R {
+  const kept = new Map<string, R>();
+  return (text) => {
+    if (typeof text !== 'string') return parse(text);
+    let r = kept.get(text);
+    if (r === undefined) {
+      r = Object.freeze(parse(text));
+      if ('steps' in r && Array.isArray(r.steps)) Object.freeze(r.steps);
+      if (kept.size >= max) kept.clear();
+      kept.set(text, r);
+    }
+    return r;
+  };
+}
+
 /** the steps of `path`, or why it is not a path */
-export function parsePath(path: string): { ok: true; steps: PathStep[] } | { ok: false; error: string } {
+export const parsePath = memoizedParse((path: string): ParsedPath => {
   if (typeof path !== 'string' || !path.startsWith('$')) return { ok: false, error: 'must be a path starting with $' };
   if (path.length > MAX_PATH_LENGTH) return { ok: false, error: `must be at most ${MAX_PATH_LENGTH} characters` };
   return parseSteps(path.slice(1), true);
-}
+});
 
 /**
  * steps written without the leading `$` (`a.b[0]`, `.a.b`); `leadingDot`: the first member needs its dot

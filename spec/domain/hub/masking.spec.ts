@@ -83,6 +83,16 @@ test('paths: members, quoted names, indexes, wildcards; filters and scripts are 
   assert.is(parsePath('a.b').ok, false);
 });
 
+test('a parsed path is kept and shared, frozen: the same text parses once, another text is parsed anew', () => {
+  const a = parsePath('$.customer.name');
+  assert.is(parsePath('$.customer.name'), a);
+  assert.is.not(parsePath('$.customer.email'), a);
+  assert.ok(Object.isFrozen(a));
+  if (a.ok) assert.throws(() => (a.steps as unknown[]).push({ kind: 'wildcard' }));
+  assert.is(parsePath('$..name'), parsePath('$..name'));
+  assert.is(parsePath(42 as unknown as string).ok, false);
+});
+
 test('extraction: contexts by alias, variables from Context. and Payload. paths; missing ones are diagnostics', () => {
   const x = extract({ Contexts: { c: '$.customer', gone: '$.nobody' }, Variables: { Name: 'Context.c.name', First: 'Payload.parties[0].name', Missing: 'Payload.nothing' } }, payload);
   assert.equal(x.variables, { Name: 'Jane Mary Roe', First: 'Al' });
