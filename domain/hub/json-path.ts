@@ -11,9 +11,19 @@ const NAME = /^[A-Za-z_$][A-Za-z0-9_$-]*/;
 
 export type ParsedPath = Readonly<{ ok: true; steps: readonly PathStep[] } | { ok: false; error: string }>;
 
+/** freezes a parse result and everything in it (it is shared by every caller of the same text) */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
 /**
- * What `parse` gives for a text, kept (frozen, shared) for the texts seen last: a tenant's few context and
- * variable paths are parsed again on every send otherwise. At most `max` texts, forgotten all at once.
+ * What `parse` gives for a text, kept (deeply frozen, shared) for the texts seen last: a tenant's few
+ * context and variable paths are parsed again on every send otherwise. At most `max` texts, forgotten all
+ * at once.
  */
 export function memoizedParse<R extends object>(parse: (text: string) => R, max = 1000): (text: string) => R {
   const kept = new Map<string, R>();
@@ -21,8 +31,7 @@ export function memoizedParse<R extends object>(parse: (text: string) => R, max 
     if (typeof text !== 'string') return parse(text);
     let r = kept.get(text);
     if (r === undefined) {
-      r = Object.freeze(parse(text));
-      if ('steps' in r && Array.isArray(r.steps)) Object.freeze(r.steps);
+      r = deepFreeze(parse(text));
       if (kept.size >= max) kept.clear();
       kept.set(text, r);
     }

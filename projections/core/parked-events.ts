@@ -88,7 +88,8 @@ export async function retryParked(o: {
       await readStore.transaction(async (tx) => {
         const cp = await checkpoints(tx).get(projection.name);
         if (event === undefined || event.id !== parked.eventId) throw new Error(`event ${parked.eventId} is no longer in ${parked.stream}`);
-        await projection.apply([event], projectionStore(tx, projection, cp?.generation ?? 1, (name, spec) => readStore.ensureCollection(name, spec)));
+        const store = projectionStore(tx, projection, cp?.generation ?? 1, (name, spec) => readStore.ensureCollection(name, spec));
+        await projection.apply([event], { collection: store.collection, late: true });
         await parkedEvents(tx).delete(parked.id);
       });
       applied += 1;

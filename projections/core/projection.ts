@@ -9,6 +9,12 @@ export type ProjectionStore = {
    * (configuration-defined fields); its physical collection is created with them when first used.
    */
   collection<T extends Doc = Doc>(name: string, partition?: string, indexes?: IndexSpec[]): Collection<T>;
+  /**
+   * The events come after later events of their streams (a parked event applied again, retryParked): a
+   * projection may not take a stream's first event, or an acceptance, as the first it sees of the stream.
+   * Absent otherwise: pages apply in log order, once, with the checkpoint.
+   */
+  readonly late?: true;
 };
 
 /**

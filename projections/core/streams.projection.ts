@@ -35,9 +35,10 @@ export const streamsProjection: Projection = {
     const touched = new Map<string, StreamSummary>();
     for (const e of events) {
       const name = parseStreamName(e.stream);
-      // a stream's first event (revision 0) has no summary before it: a page applies once with its
-      // checkpoint, so there is nothing to read (a new stream per send or command, half the reads)
-      const prev = touched.get(e.stream) ?? (e.revision === 0 ? null : await streams.get(e.stream));
+      // a stream's first event (revision 0) has no summary before it: a page applies once, in log order,
+      // with its checkpoint, so there is nothing to read (a new stream per send or command, half the reads);
+      // a parked one applied late (store.late) comes after the summary its later events wrote
+      const prev = touched.get(e.stream) ?? (e.revision === 0 && store.late !== true ? null : await streams.get(e.stream));
       touched.set(e.stream, {
         id: e.stream,
         category: name?.category ?? e.stream,

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { extract } from '../../../domain/hub/extraction.ts';
+import { extract, parseVariablePath } from '../../../domain/hub/extraction.ts';
 import { parsePath, selectAll } from '../../../domain/hub/json-path.ts';
 import { checkMaskPattern, MASK, maskPayload, maskWith, MAX_REGEX_MASK_INPUT } from '../../../domain/hub/masking.ts';
 import { render } from '../../../domain/hub/render.ts';
@@ -87,10 +87,18 @@ test('a parsed path is kept and shared, frozen: the same text parses once, anoth
   const a = parsePath('$.customer.name');
   assert.is(parsePath('$.customer.name'), a);
   assert.is.not(parsePath('$.customer.email'), a);
-  assert.ok(Object.isFrozen(a));
-  if (a.ok) assert.throws(() => (a.steps as unknown[]).push({ kind: 'wildcard' }));
+  assert.ok(a.ok);
+  const steps = (a as unknown as { steps: Array<{ kind: string; name?: string }> }).steps;
+  assert.throws(() => steps.push({ kind: 'wildcard' }));
+  assert.throws(() => (steps[0]!.name = 'other'));
   assert.is(parsePath('$..name'), parsePath('$..name'));
   assert.is(parsePath(42 as unknown as string).ok, false);
+  const v = parseVariablePath('Context.customer.name');
+  assert.is(parseVariablePath('Context.customer.name'), v);
+  assert.ok(v.ok);
+  const source = (v as unknown as { source: { alias: string; steps: unknown[] } }).source;
+  assert.throws(() => (source.alias = 'other'));
+  assert.throws(() => source.steps.push({ kind: 'wildcard' }));
 });
 
 test('extraction: contexts by alias, variables from Context. and Payload. paths; missing ones are diagnostics', () => {

@@ -20,7 +20,7 @@ const event = (stream: string, revision: number, type: string, occurredAt: strin
   ({ id: `e${++position}`, type, data: {}, stream, revision, position: String(position).padStart(20, '0'), metadata: { tenant: 'acme', occurredAt, schemaVersion: 1 } }) as RecordedEvent;
 
 /** applies a page: the summaries the projection read */
-const apply = (events: RecordedEvent[]) => applyCountingReads(store, streamsProjection, events);
+const apply = (events: RecordedEvent[], o: { late?: true } = {}) => applyCountingReads(store, streamsProjection, events, o);
 const summary = (stream: string) => store.collection<any>('core.streams__streams__g1').get(stream);
 
 test.before.each(async () => {
@@ -51,6 +51,14 @@ test('a new stream reads nothing; its later events continue the summary (count, 
     lastAt: 't2',
   });
   assert.equal([(await summary(b)).events, (await summary(b)).firstAt, (await summary(b)).revision], [1, 't3', 0]);
+});
+
+test('a parked first event applied late (retryParked) reads the summary its later events wrote and counts on from it', async () => {
+  const a = 'hubNotification-acme.n1';
+  const first = event(a, 0, 'NotificationAccepted', 't0'); // parked: its later events applied before it
+  assert.is(await apply([event(a, 1, 'AttemptStarted', 't1'), event(a, 2, 'MessageAccepted', 't2')]), 1);
+  assert.is(await apply([first], { late: true }), 1);
+  assert.is((await summary(a)).events, 3);
 });
 
 test.run();

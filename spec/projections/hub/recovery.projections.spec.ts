@@ -31,7 +31,7 @@ const apply = async (projection: Projection, events: RecordedEvent[], generation
   await ensureGeneration(store, projection, generation);
   await store.transaction((tx) => projection.apply(events, projectionStore(tx, projection, generation)));
 };
-const applyCountingReads = (projection: Projection, events: RecordedEvent[]) => countingReads(store, projection, events);
+const applyCountingReads = (projection: Projection, events: RecordedEvent[], o: { late?: true } = {}) => countingReads(store, projection, events, o);
 const col = (projection: Projection, name: string, generation = 1) => store.collection<any>(`${projection.name}__${name}__g${generation}`);
 
 test.before.each(() => {
@@ -93,6 +93,16 @@ test('hub.dispatch and hub.sweep: an acceptance reads nothing (its messages have
   const expired = recorded({ type: 'MessageExpired', data: { MessageId: mid(2), At: T0 } }, stream);
   assert.is(await applyCountingReads(sweepProjection, [expired]), 0);
   assert.is(await col(sweepProjection, 'open').get(mid(2)), null);
+});
+
+test('hub.dispatch: a parked acceptance applied late reads the items and keeps one that is as it says (its lease too)', async () => {
+  const accepted = acceptedEvent();
+  const stream = `hubNotification-acme.${(accepted.data as any).Notification.NotificationId}`;
+  await applyCountingReads(dispatchProjection, [recorded(accepted, stream)]);
+  const due = col(dispatchProjection, 'due');
+  await due.patch(mid(1), { $set: { leaseUntil: '2099-01-01T00:00:00.000Z', leaseOwner: 'w' } });
+  assert.is(await applyCountingReads(dispatchProjection, [recorded(accepted, stream)], { late: true }), 1);
+  assert.is((await due.get(mid(1))).leaseUntil, '2099-01-01T00:00:00.000Z');
 });
 
 test('hub.sweep: a page that holds the acceptance and later events of a notification reads its ExpiresAt nowhere', async () => {
