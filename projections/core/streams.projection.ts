@@ -38,7 +38,7 @@ export const streamsProjection: Projection = {
       // a stream's first event (revision 0) has no summary before it: a page applies once, in log order,
       // with its checkpoint, so there is nothing to read (a new stream per send or command, half the reads);
       // a parked one applied late (store.late) comes after the summary its later events wrote
-      const prev = touched.get(e.stream) ?? (e.revision === 0 && store.late !== true ? null : await streams.get(e.stream));
+      const prev = touched.get(e.stream) ?? (e.revision === 0 && !store.late ? null : await streams.get(e.stream));
       touched.set(e.stream, {
         id: e.stream,
         category: name?.category ?? e.stream,

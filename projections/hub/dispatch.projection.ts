@@ -41,7 +41,7 @@ export const dispatchProjection: Projection = {
         }
         // the acceptance plans the messages: none of them has an item yet (pages apply once, in log order,
         // with the checkpoint), unless it is a parked acceptance applied late (store.late)
-        const current = recorded.type === 'NotificationAccepted' && store.late !== true ? null : await due.get(messageId);
+        const current = recorded.type === 'NotificationAccepted' && !store.late ? null : await due.get(messageId);
         if (current !== null && current.kind === work.kind && current.dueAt === work.at) continue;
         await due.upsert({ id: messageId, stream: recorded.stream, tenant: recorded.metadata.tenant, kind: work.kind, dueAt: work.at, leaseUntil: '' });
       }

@@ -47,15 +47,13 @@ export const sweepProjection: Projection = {
         known.set(recorded.stream, undefined);
         await open.deleteMany({ stream: recorded.stream });
       }
-      const changes = workAfter(e);
-      if (!changes.some((c) => c.work !== null)) {
-        for (const { messageId } of changes) await open.delete(messageId);
-        continue;
-      }
-      const expiresAt = await expiresAtOf(recorded.stream);
-      for (const { messageId, work } of changes) {
-        if (work === null) await open.delete(messageId);
-        else await open.upsert({ id: messageId, stream: recorded.stream, tenant: recorded.metadata.tenant, kind: work.kind, at: work.at, ...(expiresAt !== undefined && { expiresAt }) });
+      for (const { messageId, work } of workAfter(e)) {
+        if (work === null) {
+          await open.delete(messageId);
+          continue;
+        }
+        const expiresAt = await expiresAtOf(recorded.stream);
+        await open.upsert({ id: messageId, stream: recorded.stream, tenant: recorded.metadata.tenant, kind: work.kind, at: work.at, ...(expiresAt !== undefined && { expiresAt }) });
       }
     }
   },
