@@ -1,4 +1,4 @@
-# The platform's production image (issue 9, item 9): build, then a slim non-root runtime.
+# The platform's production image: build, then a slim non-root runtime.
 #   docker build -t insurer-platform .
 #   docker compose up -d          # with EventStoreDB and MongoDB (docker-compose.yml)
 # The runtime runs the compiled JavaScript (dist/); no TypeScript loader, no compiler, no dev dependencies.

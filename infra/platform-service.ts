@@ -43,8 +43,8 @@ export type IdentityFacade = {
 export type ServiceTimer = { name: string; everyMs: number; run(): Promise<void> };
 
 /**
- * A built service, in the one shape the composition root, health, metrics and the CLI loop over
- * (issue 8, item 5). What runs where:
+ * A built service, in the one shape the composition root, health, metrics and the CLI loop over.
+ * What runs where:
  * - `router`: mounted in processes that serve the service (`--services`);
  * - `caches`: in-memory views fed by the log reader, in every process that builds the service;
  * - `reactors`, `engines`, `timers` (and the service's projections, run as one group): where workers run.

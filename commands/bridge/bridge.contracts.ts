@@ -1,7 +1,7 @@
 import type { BridgeEvent, Conversion, Rule } from '../../domain/bridge/model.ts';
 
 /**
- * Seams between the bridge's parts (built in parallel):
+ * Seams between the bridge's parts, so each can be built and tested on its own:
  * - rules, platform-rule opt-outs, configuration center, conversion → RulesIndex, ConfigCenter, convert()
  * - schema registry → SchemaValidator
  * - buses, sources, putEvent, routing, trace → uses all of the above
@@ -12,7 +12,7 @@ export type RulesIndex = {
   /**
    * Enabled rules on `bus`: the bus owner's rules plus, on a platform bus, the platform rules.
    * `version` changes whenever the set or any rule changes (the router recompiles its matcher then).
-   * `owner` (optional, added by the router's part): only the rules of the bus owned by that tenant —
+   * `owner` (optional): only the rules of the bus owned by that tenant —
    * custom bus names are unique per tenant only, so two tenants' `orders` buses must not mix.
    */
   rulesForBus(bus: string, owner?: string): Promise<{ version: string; rules: Rule[] }>;

@@ -3,8 +3,8 @@ import type { ReadStore } from '../../infra/core/read-store.port.ts';
 import { createSecretBox, type KeySecrets } from './secret.box.ts';
 
 /**
- * The publishing caller's bearer token (issue 5: "Bearer — the publishing caller's token, kept only until
- * the delivery ends, never in the trace"), for API-destination connections with Bearer source `caller`.
+ * The publishing caller's bearer token ("Bearer — the publishing caller's token, kept only until the
+ * delivery ends, never in the trace"), for API-destination connections with Bearer source `caller`.
  *
  * - Where: a read-store collection (`bridge_caller_tokens`, document id = the event key), never the event
  *   log (the log is forever and feeds the trace). The token is sealed with the connection secrets' box

@@ -16,7 +16,7 @@ import { isKeyedSealed, type KeyedSecretBox } from './secret.box.ts';
 
 /**
  * The configuration center (entries per tenant, `configEntry-<tenant>.<key>`). Secret values are encrypted
- * before they are appended (issue 9, item 3): AES-256-GCM under a key derived from the key-encryption
+ * before they are appended: AES-256-GCM under a key derived from the key-encryption
  * secret, with its key id (secret.box.ts, `enc:v2:<kid>.…`), bound to the entry's place
  * (`config/<tenant>/<key>`). The log, `platform replay` and the read models never hold a secret value in
  * clear; these commands and the ConfigCenter open them for the admin API's own checks and the deliveries.

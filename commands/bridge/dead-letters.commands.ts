@@ -20,7 +20,7 @@ import { commandHandler, type CommandContext } from '../core/command-handler.ts'
 /**
  * The dead letter queue per rule target (spec Limits: "the dead message queue is scoped by task"): list,
  * inspect, redrive one or all (DeliveryRedriven: a new round of attempts with a fresh retry budget), purge
- * one or all (DeliveryPurged). And one list per tenant across its rules and targets (issue 9, item 5),
+ * one or all (DeliveryPurged). And one list per tenant across its rules and targets,
  * filtered by rule, target type, error class and time, with redrive of a selection (ids, or a filter). The queue's index is the bridge.deliveries read model (`index`, wired by the
  * composition root); what an entry holds — the raw event, the payload and the last error, unchanged — is
  * read from the delivery's stream.

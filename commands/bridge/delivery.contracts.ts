@@ -2,7 +2,7 @@ import type { BridgeEvent, Target } from '../../domain/bridge/model.ts';
 import type { Publisher } from '../../domain/bridge/published-event.decider.ts';
 
 /**
- * Seams of the bridge's delivery (issue 5), built in parallel:
+ * Seams of the bridge's delivery, so each side can be built and tested on its own:
  * - the delivery engine (scheduling, attempts, retries, tolerance, dead letters, trace) calls a
  *   TargetAdapter per TypeId;
  * - the target adapters (mail, platform message queue, preset HTTP client, API destination, user message
@@ -11,7 +11,7 @@ import type { Publisher } from '../../domain/bridge/published-event.decider.ts';
  * the composition root choose the real clients.
  */
 
-/** TypeId mapping decided by issue 5. */
+/** The TypeId of each target type (the spec shows no numbering: ours). */
 export const TARGET_TYPES = { mail: 1, messageQueue: 2, presetHttp: 3, apiDestination: 4, userMessageBox: 5 } as const;
 
 /** A parameter after its Form was applied (CONSTANT, ENV_PARAM, JSONPATH, TEMPLATE, ORIGINAL, TENANT_PROFILE). */

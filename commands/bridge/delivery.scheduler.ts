@@ -11,7 +11,7 @@ import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { commandHandler } from '../core/command-handler.ts';
 
 /**
- * Delivery scheduling (issue 5): for a routed event, one delivery stream per matched (rule, target) whose
+ * Delivery scheduling: for a routed event, one delivery stream per matched (rule, target) whose
  * conversion succeeded — DeliveryScheduled, due at once, with the rule's target record and the payload
  * routing rendered. A target whose conversion failed gets no delivery: the trace records it as a failed
  * delivery without any call (projections/bridge/trace). The router schedules right after it routes

@@ -11,7 +11,7 @@ export type { DeliveryStep } from './delivery/delivery.process.ts';
 export type { TenantProfile } from './delivery/delivery.params.ts';
 
 /**
- * The delivery worker (issue 5) on the core's work engine (issue 8, item 3): the due items of the
+ * The delivery worker on the core's work engine: the due items of the
  * bridge.deliveries read model, claimed with leases (several processes never run the same delivery at
  * once), `concurrency` in flight; the deliveries of a rule target with ErrorTolerance NONE (`ordered`) run
  * one at a time, in the order they were claimed (due order, then log order `seq`): with the tolerance

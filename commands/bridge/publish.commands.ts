@@ -19,7 +19,7 @@ import type { SchemaValidator } from './bridge.contracts.ts';
 import { addBounded } from '../../infra/core/bounded.ts';
 
 /**
- * putEvent (issue 4 item 2). One event: validate → resolve the bus → publishing rules → schema → accept.
+ * putEvent. One event: validate → resolve the bus → publishing rules → schema → accept.
  *
  * Publishing rules (spec "Bus types", "Event sources"):
  * - a plain `eventBusName` is the caller's own custom bus, or one of the platform's (reserved names,

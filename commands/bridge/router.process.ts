@@ -20,9 +20,9 @@ import { createDeliveryScheduler, type KnownTarget } from './delivery.scheduler.
 import type { ConfigCenter, ConversionResult, Convert, RulesIndex } from './bridge.contracts.ts';
 
 /**
- * The routing process manager (issue 4 item 7): every EventAccepted is matched against the rules that
+ * The routing process manager: every EventAccepted is matched against the rules that
  * apply to it, each matched target's payload is rendered, and the outcome is appended to the event's own
- * stream as EventRouted — the trace's "filtering" stage, and part 2's delivery work list.
+ * stream as EventRouted — the trace's "filtering" stage, and the delivery scheduler's work list.
  *
  * Which rules apply to an event of tenant T on bus B (RulesIndex.rulesForBus(B): enabled rules only):
  * - platform rules (tenant `platform`, `platform: true`, on a platform bus) apply to every tenant's events,

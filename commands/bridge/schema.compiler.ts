@@ -7,7 +7,7 @@ import { businessDataJsonSchema, businessDataSchemaName, NULLABLE_WRAPPER, type 
 import { MAX_LISTED_PROBLEMS } from '../../domain/bridge/schema.decider.ts';
 
 /**
- * The schema registry's ajv glue (moved out of domain/, issue 8 item 8): one ajv configuration for the
+ * The schema registry's ajv glue (here, not in domain/, which does not use ajv): one ajv configuration for the
  * creation check of a registry document and for validating event data at putEvent, and ajv's errors as
  * violations with dotted paths. The conversion from OpenAPI 3.0 is pure and stays in
  * domain/bridge/openapi-schema*.ts.

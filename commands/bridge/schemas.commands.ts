@@ -85,7 +85,7 @@ const ownersFor = (tenant: string): string[] => (tenant === PLATFORM_TENANT ? [P
 /**
  * The schema decider plus the one check that needs ajv, which domain/ does not use: a new version's
  * business-data schema must compile (schema.compiler.ts). It runs on what decide accepted, so every other
- * answer (409, 413, the document's problems) comes first, as when the check was part of the decider.
+ * answer (409, 413, the document's problems) comes first, as if the check were part of the decider.
  */
 const compilingSchemaDecider: Decider<SchemaCommand, SchemaEvent, SchemaState> = {
   ...schemaDecider,

@@ -3,7 +3,7 @@ import { isSealed, type SealedSecret } from '../../domain/bridge/connection.deci
 
 /**
  * Encryption at rest of the secrets the bridge keeps in the log: connection secrets (passwords, tokens,
- * client secrets, API key values) and, since issue 9, configuration-center values marked secret.
+ * client secrets, API key values) and configuration-center values marked secret.
  * AES-256-GCM under a key derived with HKDF-SHA256 from the platform's key-encryption secret
  * (KEY_ENCRYPTION_SECRET or DATA_DIR/key-encryption.secret, see infra/identity/key-secret.ts; the
  * composition passes it in), a fresh 16-byte salt and 12-byte IV per secret. The associated data names

@@ -14,7 +14,7 @@ import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { commandHandler, type CommandContext } from '../core/command-handler.ts';
 
 /**
- * The service registry as a configuration resource (issue 9, item 4): per-tenant entries (name → base URL
+ * The service registry as a configuration resource: per-tenant entries (name → base URL
  * and receive path) written through the admin API, the platform tenant's being the platform's. The preset
  * HTTP target resolves a name at delivery time (`resolve`: the rule tenant's entry, else the platform's),
  * reading the entry streams (one or two stream reads: a changed URL counts for the next delivery, in every

@@ -46,7 +46,7 @@ export type CommandResult<E extends DomainEvent, S> = {
 export type CommandHandlerOptions = { maxAttempts?: number; schemaVersion?: number };
 
 /**
- * The one way to append (issue 8, item 6): load the stream, fold, decide, append with the expected
+ * The one way to append: load the stream, fold, decide, append with the expected
  * revision. On a revision conflict the whole cycle runs again (a bounded number of times), then the
  * conflict becomes a 409 DomainError. Metadata and event ids come from envelopesFor, nowhere else.
  */

@@ -112,8 +112,8 @@ export type WorkEngine = {
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /**
- * The one work engine for side effects (issue 8, item 3): bridge deliveries now; hub dispatch, retries,
- * sweeps and workflow timers next.
+ * The one work engine for side effects and due work: bridge deliveries, hub dispatch, alerts, TCC commands
+ * and sweeps, audit retention, workflow timers and index rebuilds.
  *
  * Claiming is an atomic compare-and-set on each item (findManyAndUpdate: due, lease free or expired → a new
  * lease; up to `claimBatch` of the free slots per store call), so engines in several processes never run

@@ -23,7 +23,7 @@ import type { DriverRegistry } from './driver.registry.ts';
 import type { SecretSealer } from './hub.contracts.ts';
 
 /**
- * The hub's configuration writes and reads by id (issue 12, "Configuration"): channels, delivery services
+ * The hub's configuration writes and reads by id: channels, delivery services
  * (with their signing secret), templates, context definitions, definitions and delivery rules. Every write
  * goes through the command handler (idempotent per command id: the Idempotency-Key header); reads by id
  * fold the resource's stream (read-your-writes: a send right after an edit sees it). Lists are the

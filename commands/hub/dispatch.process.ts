@@ -18,13 +18,13 @@ import { newCommandId } from '../core/event-id.ts';
 import { randomToken } from '../core/random-token.ts';
 
 /**
- * What is due now for one message (issue 12, "Dispatch"), decided from the notification's stream (the
+ * What is due now for one message, decided from the notification's stream (the
  * truth; a due item only says where to look; a fresh send's inline run starts from the state its own
  * acceptance left, which its appends' expected revision holds to the stream), in at most a few appends:
  *
  * - dispatch or retry due (domain/hub/message-work.ts): ExpiresAt reached → EXPIRED (no attempt); else
  *   the dispatch gate (state, turn, due time, expiry: notification.decider mayStartAutomatic; the customer
- *   policies are part 2's) → `AttemptStarted` (new AttemptId, ClientRequestId and CallbackId; the
+ *   policies: dispatch-gate.ts) → `AttemptStarted` (new AttemptId, ClientRequestId and CallbackId; the
  *   message's ActiveAttemptId) appended with the revision just read, so of two workers only one calls;
  *   then the driver's call with the snapshot's service settings and the live signing secrets, classified
  *   (domain/hub/classification.ts), and the outcome appended (read, decide, retry on a conflict: a receipt

@@ -72,10 +72,9 @@ const REMEMBERED_ACCEPTANCES = 512;
 const REMEMBERED_FOR_MS = 5000;
 
 /**
- * Message steps a worker process has in flight (HUB_DISPATCH_CONCURRENCY's default; 16 until stop 27): a worker
- * that claims all its free slots at once fills 32 with one claim and one group commit of their attempts; split,
- * both orders of spec/bench/hub-ab.ts: +7.1 % sends/s, −7.6 % CPU per send (all in one +1.1 %, −1.2 %: its fresh
- * sends go inline)
+ * Message steps a worker process has in flight (HUB_DISPATCH_CONCURRENCY's default): a worker that claims all
+ * its free slots at once fills 32 with one claim and one group commit of their attempts (measured: more sends
+ * a second and less CPU per send than 16 where workers run apart from the API; docs/decisions/).
  */
 export const DEFAULT_DISPATCH_CONCURRENCY = 32;
 
@@ -120,9 +119,8 @@ export function createDispatchWorker(deps: DispatchWorkerDeps): WorkEngine {
     ...(deps.pollMs !== undefined && { pollMs: deps.pollMs }),
     concurrency,
     // one claim fills every free slot: a dispatch is one short call, and each claim is a read-store commit,
-    // which in a deployment of several processes also drops the others' page caches (split, both orders of
-    // spec/bench/hub-ab.ts: 4 per claim → all free slots, +4.0 % sends/s, −8.3 % CPU per send; on MongoDB a
-    // claim updates its documents one by one, not measured here)
+    // which in a deployment of several processes also drops the others' page caches (measured: more sends a
+    // second than with 4 per claim; on MongoDB a claim updates its documents one by one)
     claimBatch: concurrency,
     ...(deps.owner !== undefined && { owner: deps.owner }),
     ...(deps.log !== undefined && { log: deps.log }),

@@ -11,7 +11,7 @@ import type { DispatchProcess } from './dispatch.process.ts';
 import type { HubSwitch } from './hub-switch.ts';
 
 /**
- * The operator's actions on messages (issue 13 "Operator actions"; the rules are
+ * The operator's actions on messages (the rules are
  * domain/hub/notification.operator.decide.ts): manual retry, eligibility, cancel of unsent work, manual
  * receipts and chain control. Every action is one command on the notification's stream whose id is
  * `<action>/<MessageId or NotificationId>/<key>`, the key being the request's Idempotency-Key (or the

@@ -14,10 +14,9 @@ import type { KeyRing } from './signing-key.ring.ts';
  * - ID token: the spec's claims plus iss, iat, auth_time, nonce, azp (see idTokenClaims).
  * - expires_in: the tenant's token lifetime, else the default; never beyond what the key ring keeps keys for.
  *
- * Signing uses node:crypto's `sign` on a KeyObject, with a callback (libuv's pool). Measured on the 2-core
- * bench machine (RSA-2048, whole token endpoint under load, server CPU per token, best of four): jose's
- * SignJWT (WebCrypto) the slowest; the in-thread one-shot sign ~1,330 µs; the pooled one ~1,150 µs, and
- * it keeps the event loop free while the RSA operation runs (~330 µs on a quiet core).
+ * Signing uses node:crypto's `sign` on a KeyObject, with a callback (libuv's pool): it keeps the event loop
+ * free while the RSA operation runs, and costs less CPU per token than jose's SignJWT (WebCrypto) or an
+ * in-thread sign (measured under load; docs/decisions/).
  */
 export type JwtClaims = Record<string, unknown>;
 
@@ -116,7 +115,7 @@ export function createTokenIssuer(deps: TokenIssuerDeps): TokenIssuer {
 
 /**
  * ID token claims. The spec's: sub, aud (array with the client_id), exp, name, nickname,
- * preferred_username, email, userName, tenant. Added (issue 3, item 4): iss (the spec lists "no iss claim"
+ * preferred_username, email, userName, tenant. Added: iss (the spec lists "no iss claim"
  * as a known gap; OIDC Core 2 requires it and certified relying parties refuse a token without it), iat,
  * auth_time, nonce (echoed), azp. Profile claims need the `profile` scope and email the `email` scope
  * (OIDC Core 5.4); userName and tenant, the platform's extensions, are always there.

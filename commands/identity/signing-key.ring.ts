@@ -24,7 +24,7 @@ import { newCommandId } from '../core/event-id.ts';
  * in memory. Several processes share the store, so the ring re-reads it every `refreshIntervalSeconds`
  * before signing or publishing, and at once when a token names a kid it does not know.
  *
- * Rotation (issue 3, item 4): `rotate()` generates a key that is published at once and signs only after
+ * Rotation: `rotate()` generates a key that is published at once and signs only after
  * `publishDelaySeconds` (so caches of the JWKS, ours in other processes and relying parties', learn it
  * first); the key it supersedes stops signing at that moment and stays published for the longest token
  * lifetime (+ one refresh interval, for processes that have not re-read yet), then is withdrawn.

@@ -19,8 +19,8 @@ export type { AccessTokenClaims } from './access-token.verifier.ts';
 export type { RevocationList } from './revocations.checker.ts';
 
 /**
- * The token service: access tokens, ID tokens, refresh tokens, grants and revocation (issue 3, items 3-5
- * and 7), composed from one file per part in node-oidc-provider's manner:
+ * The token service: access tokens, ID tokens, refresh tokens, grants and revocation, composed from one
+ * file per part in node-oidc-provider's manner:
  *
  * | part | file |
  * |---|---|

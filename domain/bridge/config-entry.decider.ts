@@ -11,7 +11,7 @@ import type { Violation } from './violation.ts';
  * Keys are dot-separated segments of letters, digits, `_` and `-` (`alert.token`, `mail.sender-account`),
  * at most 128 characters. Values are strings (at most 64 KiB). A secret entry's value is never shown by
  * the admin API and never reaches a read model; it reaches the log sealed (encrypted in commands/ before
- * the decider sees it, issue 9; entries of earlier versions may hold it in clear until `platform keys
+ * the decider sees it; entries of earlier versions may hold it in clear until `platform keys
  * rotate-config`). Setting a value without saying `secret` keeps the entry's current flag, so a secret is only
  * unmasked by an explicit `secret: false`.
  */

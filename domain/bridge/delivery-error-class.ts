@@ -1,5 +1,5 @@
 /**
- * The class of a delivery's last error, for operators sorting dead letters (issue 9, item 5): one of a few
+ * The class of a delivery's last error, for operators sorting dead letters: one of a few
  * stable names, from the HTTP status when there was an answer, else from the error the target adapter
  * wrote (commands/bridge/targets/*, delivery.params.ts).
  *

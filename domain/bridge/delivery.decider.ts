@@ -6,7 +6,7 @@ import type { BridgeEvent, Target } from './model.ts';
 import { EXPONENTIAL_TOTAL_MS, nextAttemptAt, type RetryStrategy } from './retry-strategy.ts';
 
 /**
- * One delivery: a published event to one target of one matched rule (issue 5). Stream
+ * One delivery: a published event to one target of one matched rule. Stream
  * `delivery-<tenant>.<deliveryId>`, `tenant` being the event's tenant (the publisher's) and `deliveryId`
  * the hex SHA-256 of `<eventKey>\n<ruleTenant>\n<ruleId>\n<targetId>` (computed in commands/: no hashing
  * here). The delivery id is stable for the delivery's whole life: every outbound call carries it

@@ -5,7 +5,8 @@ import { streamName } from '../core/stream-name.ts';
 import type { BridgeEvent, BusKind } from './model.ts';
 
 /**
- * One published event: its acceptance, its routing (part 1) and its deliveries (part 2).
+ * One published event: its acceptance, its routing and the repeats of its (source, id); its deliveries
+ * have streams of their own (delivery.decider.ts).
  *
  * Stream `published-<tenant>.<key>`, `tenant` being the tenant the event belongs to (the publisher's) and
  * `key` the hex SHA-256 of `<tenant>\n<bus owner>/<bus>\n<source>\n<id>` (computed in commands/: no hashing
@@ -47,7 +48,7 @@ export type RoutedTarget = {
   targetId: number;
   typeId: number;
   conversion: ConversionSummary;
-  /** the rendered payload when the conversion succeeded: what part 2 delivers */
+  /** the rendered payload when the conversion succeeded: what the delivery sends */
   payload?: unknown;
 };
 
@@ -78,7 +79,7 @@ export type EventRoutedData = {
 };
 
 /**
- * A repeat of (source, id) whose content is not the first one's (issue 9, item 6): the answer stays
+ * A repeat of (source, id) whose content is not the first one's: the answer stays
  * `duplicate: true` and nothing is routed, but the producer that reuses ids by mistake finds it in the
  * answer (`contentDiffers: true`) and in the trace (a note naming the fields that differ). At most
  * MAX_DUPLICATE_NOTES are recorded per event: a producer stuck in a loop does not grow the stream.

@@ -2,11 +2,10 @@ import { checkJsonLimits, dottedPath, EVENT_DATA_LIMITS, LIMIT_LABELS, type Limi
 import type { BridgeEvent } from './model.ts';
 
 /**
- * Validation of one event at putEvent (issue 4 item 2), pure: the body as parsed JSON in, the canonical
+ * Validation of one event at putEvent, pure: the body as parsed JSON in, the canonical
  * BridgeEvent or every problem out.
  *
- * Required fields (decision, see README): id, source, type, dataContentType, time, data, eventBusName.
- * The issue's list ("… subject, dataSchemaId, eventBusName required") is ambiguous; the spec's endpoint
+ * Required fields: id, source, type, dataContentType, time, data, eventBusName. The spec's endpoint
  * table lists subject and dataSchemaId as optional and every other field of the request as present, and
  * the spec's field table marks dataschemaid and subject optional. So subject and dataSchemaId are
  * optional, time and data are required (the endpoint's request lists them without "optional").

@@ -5,7 +5,7 @@ import { bridgeError } from './bridge.errors.ts';
 import type { Violation } from './violation.ts';
 
 /**
- * An entry of the service registry (issue 9, item 4): where the preset HTTP client target (TypeId 3)
+ * An entry of the service registry: where the preset HTTP client target (TypeId 3)
  * delivers for a service name: `POST <baseUrl><receivePath>`. Stream `serviceEntry-<tenant>.<name>`.
  *
  * Entries are per tenant; the platform tenant's are the platform's, seen by every tenant (a tenant's own

@@ -5,7 +5,7 @@ import { at, type Violation } from './violation.ts';
  * The spec's five target-parameter tables: which ResourceKeys each target type takes, which are required
  * for transfer and which Forms each allows. The TypeId numbering is ours (the spec does not show it):
  * 1 mail, 2 platform message queue, 3 preset HTTP client, 4 API destination, 5 user message box.
- * Part 2 (delivery) reads the same tables.
+ * The delivery reads the same tables.
  */
 export type TargetTypeName = 'mail' | 'platformMessageQueue' | 'presetHttpClient' | 'apiDestination' | 'userMessageBox';
 

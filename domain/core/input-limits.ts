@@ -1,9 +1,9 @@
 /**
- * Input limits: how deep, how wide and how long caller-supplied JSON may be (issue 8 item 11). They keep
- * pathological data out of the log and the read models before anything is stored: a value nested 999
- * levels deep was accepted once, and then no projection could store it (SQLite's JSON functions give up
- * at 1000 levels, MongoDB's BSON at 100), while 5,000 levels overflowed the stack of every recursive
- * function that walked it (JSON.stringify, the pattern validator, canonicalJson) and answered 500.
+ * Input limits: how deep, how wide and how long caller-supplied JSON may be. They keep
+ * pathological data out of the log and the read models before anything is stored: without them a value
+ * nested 999 levels deep is accepted and then no projection can store it (SQLite's JSON functions give up
+ * at 1000 levels, MongoDB's BSON at 100), while 5,000 levels overflow the stack of every recursive
+ * function that walks it (JSON.stringify, the pattern validator, canonicalJson) and answer 500.
  *
  * Where they are checked (the README's "Input limits" lists the figures):
  * - every JSON request body, right after parsing (http/core/body-limits.ts): REQUEST_BODY_LIMITS, 400

@@ -40,7 +40,7 @@ export type RetryPolicy = {
   RetryMaxDelaySeconds: number;
 };
 
-/** the spec leaves the defaults unshown; the issue sets them */
+/** the spec leaves the defaults unshown; these are ours */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { MaxAttempts: 3, RetryInitialDelaySeconds: 300, RetryBackoffMultiplier: 2, RetryMaxDelaySeconds: 3600 };
 
 /** a definition's policy defaults, or a rule's whole-policy overrides */
@@ -100,7 +100,7 @@ export type ContextDefinition = {
   /** name → `Context.<alias>[.path]` or `Payload.<path>` */
   Variables: Record<string, string>;
   SensitiveFields: SensitiveField[];
-  /** a sample payload for previews (part 2) */
+  /** a sample payload for previews */
   SamplePayload?: Record<string, unknown>;
 };
 

@@ -7,7 +7,7 @@
 export const HUB_SEND_SCOPE = 'hub:send';
 /** configuration: channels, delivery services, templates, context definitions, definitions, rules, snapshots */
 export const HUB_ADMIN_SCOPE = 'hub:admin';
-/** operator actions (retry, cancel, manual receipt: part 2) and investigation (message detail, timeline) */
+/** operator actions (retry, cancel, manual receipt) and investigation (message detail, timeline) */
 export const HUB_OPERATOR_SCOPE = 'hub:operator';
 
 export const HUB_SCOPES = [HUB_SEND_SCOPE, HUB_ADMIN_SCOPE, HUB_OPERATOR_SCOPE] as const;

@@ -6,9 +6,9 @@ import type { MessageState } from './notification.model.ts';
  * (spec/domain/hub/message-states.property.spec.ts) drives random receiver behaviour through the decider
  * and checks every transition against this list.
  *
- * Part 1 (this issue):
+ * Dispatch and receipts:
  * - PLANNED/SCHEDULED → SUBMITTED: claim for dispatch, state, turn, due time and expiry pass (policy
- *   checks are part 2's); a new attempt with a new ClientRequestId and CallbackId, ActiveAttemptId
+ *   checks: below); a new attempt with a new ClientRequestId and CallbackId, ActiveAttemptId
  *   recorded before the call.
  * - PLANNED/SCHEDULED → EXPIRED: the claim finds ExpiresAt reached (expiry "is rechecked when the worker
  *   claims due work"); FAILED with a pending retry → EXPIRED likewise.
@@ -29,9 +29,7 @@ import type { MessageState } from './notification.model.ts';
  * - FAILED → SUBMITTED: a due retry claim (backed by a failed attempt, budget left, not expired, not
  *   uncertain, owning the turn).
  *
- * Part 2 adds: → SUPPRESSED by a policy at claim, manual retries, cancellation, quiet hours.
- *
- * Customer and timing controls (issue 13, domain/hub/dispatch-gate.ts, notification.gate.decide.ts):
+ * Customer and timing controls (domain/hub/dispatch-gate.ts, notification.gate.decide.ts):
  * - PLANNED / SCHEDULED → SUPPRESSED: "PLANNED or SCHEDULED | claim | a policy denies (preference, cap) |
  *   SUPPRESSED | no attempt created"; FAILED with a pending retry → SUPPRESSED likewise ("any non-terminal |
  *   condition or policy outcome | SUPPRESSED").
@@ -39,7 +37,7 @@ import type { MessageState } from './notification.model.ts';
  *   release time before ExpiresAt | remains SCHEDULED until a claim passes | quiet hours move the due time".
  * - FAILED → FAILED (later NextRetryTime): quiet hours "keep retries FAILED with a later due time".
  *
- * Operator actions (issue 13, domain/hub/notification.operator.decide.ts):
+ * Operator actions (domain/hub/notification.operator.decide.ts):
  * - FAILED → SUBMITTED: "FAILED | manual retry | eligible; one explicit action | SUBMITTED | exactly one
  *   MANUAL attempt" (only after the automatic cycle ended: FinalFailure; not uncertain, not expired, the
  *   role's turn free).

@@ -29,7 +29,7 @@ export function afterRoleCompleted(state: Live, m: Message, now: string): Notifi
 /**
  * A definite final failure: the next waiting candidate of a FALLBACK role gets the turn (PLANNED, or
  * SCHEDULED while its SendAt is ahead); with none left (or under ALL) the failure is a dead-letter
- * condition, recorded as an alert (publication to the event bridge is part 2's).
+ * condition, recorded as an alert (commands/hub/alert.publisher.ts publishes it to the event bridge).
  */
 export function afterFinalFailure(state: Live, m: Message, reason: string, attemptId: string | undefined, now: string): NotificationEvent[] {
   const candidates = roleCandidates(state, m);

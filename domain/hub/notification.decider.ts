@@ -26,8 +26,9 @@ import { decideGateCommand, type GateCommand } from './notification.gate.decide.
 
 /**
  * The notification decider: acceptance, then every message's life per the spec's message state table
- * ("Communication hub: message states") for the rows part 1 owns. Which rows, and what was decided where
- * the table is silent, is in message-transitions.ts; the fallback turn in roleTurn below.
+ * ("Communication hub: message states"; operator actions and the gate's denials in their own files, below).
+ * Which rows, and what was decided where the table is silent, is in message-transitions.ts; the fallback
+ * turn in roleTurn below.
  *
  * Every command names the attempt it is about, so that an answer or a receipt is fenced to the attempt
  * that is active: a late answer (a receipt overtook it) or a receipt for a superseded attempt changes
@@ -152,7 +153,7 @@ function uncertain(m: Message, attemptId: string, cause: Extract<NotificationEve
   ];
 }
 
-/** may a new automatic attempt start now? (spec "Dispatch gate": state, turn, due time and expiry; policies are part 2's) */
+/** may a new automatic attempt start now? (spec "Dispatch gate": state, turn, due time and expiry; policies: dispatch-gate.ts) */
 export function mayStartAutomatic(state: Live, m: Message, now: string): boolean {
   const expires = state.notification.ExpiresAt;
   if (expires !== undefined && now >= expires) return false;

@@ -3,7 +3,7 @@ import { afterFinalFailure, afterRoleCompleted, attemptStarted, messageOf, roleC
 import { TERMINAL_STATES, type Message, type NotificationEvent } from './notification.model.ts';
 
 /**
- * Operator actions on a message (issue 13 "Operator actions"; spec state table rows "FAILED | manual retry",
+ * Operator actions on a message (spec state table rows "FAILED | manual retry",
  * "unsent work | operator or chain control | → CANCELLED", "any non-terminal | condition or policy outcome |
  * → SUPPRESSED (includes remaining candidates after role completion)", "uncertain | definite FAILED receipt
  * | … an operator-verified failure does not restart automatic retry", Limits "Manual retry: each explicit

@@ -5,7 +5,7 @@ import type { RetryPolicy } from './config.model.ts';
  * delay(n) = ceil(min(RetryMaxDelaySeconds, RetryInitialDelaySeconds × RetryBackoffMultiplier^(n−1)))
  * seconds; MaxAttempts counts the first attempt (3: attempts 2 and 3, never 4); a retry time must be
  * strictly before ExpiresAt or no retry is queued. A receiver's Retry-After (429) only ever lengthens the
- * wait. Manual attempts (part 2) neither use nor restore the automatic budget.
+ * wait. Manual attempts neither use nor restore the automatic budget.
  */
 export function retryDelaySeconds(policy: RetryPolicy, failedAttempt: number): number {
   const raw = policy.RetryInitialDelaySeconds * Math.pow(policy.RetryBackoffMultiplier, Math.max(0, failedAttempt - 1));

@@ -1,7 +1,7 @@
 import type { DomainEvent } from '../core/event.ts';
 
 /**
- * Revocation by rule (issue 9, item 2): disabling a client revokes every token issued to it, disabling a
+ * Revocation by rule: disabling a client revokes every token issued to it, disabling a
  * user every token issued for it, in one rule each instead of a list of tokens nobody kept (client
  * credentials tokens are issued without writing anything). The rules are the disabling events themselves
  * (ClientDisabled, UserDisabled, in the client's and the user's own streams: recorded atomically with the

@@ -5,7 +5,7 @@ import { PLATFORM_TENANT, type PublicJwk } from './model.ts';
 /**
  * Signing keys as aggregates, one stream per key: `signingKey-platform.<kid>`.
  *
- * Life of a key (issue 3, item 4: a new key is published before it signs, the old one stays published
+ * Life of a key (a new key is published before it signs, the old one stays published
  * until every token it signed has expired):
  *   KeyGenerated   published in the JWKS from now on (public part; the private JWK only encrypted)
  *   KeyActivated   signs from `activatesAt` (generation time + a publish delay, so verifiers that cache the

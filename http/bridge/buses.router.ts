@@ -13,7 +13,7 @@ import type { JsonSchema, RequestSchemas } from '../core/validate.ts';
 import { BRIDGE_ADMIN_BASE, BRIDGE_ADMIN_SCOPE } from './bridge.paths.ts';
 
 /**
- * Buses and event sources (issue 4 item 1), under `/api/platform/platform-pub/eventBridge/admin/v1`,
+ * Buses and event sources, under `/api/platform/platform-pub/eventBridge/admin/v1`,
  * scope `bridge:admin` (the spec shows the portal, not an API: these paths are ours):
  *
  *   POST   /buses                                  create a bus {name, description?, kind?}: a tenant creates

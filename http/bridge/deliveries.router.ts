@@ -14,7 +14,7 @@ import type { JsonSchema, RequestSchemas } from '../core/validate.ts';
 import { BRIDGE_ADMIN_BASE, BRIDGE_ADMIN_SCOPE } from './bridge.paths.ts';
 
 /**
- * Delivery administration per rule target (issue 5; the spec shows a portal, these paths are ours), under
+ * Delivery administration per rule target (the spec shows a portal, these paths are ours), under
  * `/api/platform/platform-pub/eventBridge/admin/v1/rules/{ruleId}/targets/{targetId}`:
  *
  *   GET    /dead-letters?limit=&offset=          the dead letter queue, oldest first
@@ -29,7 +29,7 @@ import { BRIDGE_ADMIN_BASE, BRIDGE_ADMIN_SCOPE } from './bridge.paths.ts';
  *   POST   /resume                               an operator resumes a blocked rule target: the blocking
  *                                                deliveries get a new round, the waiting ones go in order
  *
- * and one list per tenant across its rules and targets (issue 9, item 5), under `…/admin/v1/dead-letters`:
+ * and one list per tenant across its rules and targets, under `…/admin/v1/dead-letters`:
  *
  *   GET    /dead-letters?ruleId=&typeId=&errorClass=&from=&to=&limit=&offset=
  *                                                the tenant's dead letters (of its rules), oldest first, with

@@ -11,7 +11,7 @@ import type { JsonSchema } from '../core/validate.ts';
 import { BRIDGE_PUBLISH_SCOPE, PUT_EVENT_PATH, PUT_EVENTS_PATH } from './bridge.paths.ts';
 
 /**
- * putEvent (spec "Endpoints"; issue 4 item 2), scope `bridge:publish`:
+ * putEvent (spec "Endpoints"), scope `bridge:publish`:
  *
  *   POST /api/platform/platform-pub/eventBridge/event/v1/putEvent    one event (a JSON object)
  *        200 {eventId, duplicate}; 400 EVENT.INVALID with one detail per bad field ({field, message}),
@@ -24,8 +24,8 @@ import { BRIDGE_PUBLISH_SCOPE, PUT_EVENT_PATH, PUT_EVENTS_PATH } from './bridge.
  *
  * `eventId` is the event's key in the bridge (the trace's id); a repeat of (source, id) on the same bus
  * answers the same eventId with `duplicate: true` (and routes nothing); when the repeat's content is not the
- * first event's, the answer adds `contentDiffers: true` and the trace notes which fields differ (issue 9,
- * item 6). An `Idempotency-Key` header makes a retried request answer as the first one did.
+ * first event's, the answer adds `contentDiffers: true` and the trace notes which fields differ. An
+ * `Idempotency-Key` header makes a retried request answer as the first one did.
  *
  * Size: the app's JSON parser (1 MiB, http/core/app.ts) reads the body before any router; this route then
  * measures the request's bytes (Content-Length, else the parsed body re-serialized, for chunked requests)

@@ -22,7 +22,7 @@ import type { JsonSchema, RequestSchemas } from '../core/validate.ts';
 import { BRIDGE_ADMIN_BASE, BRIDGE_ADMIN_SCOPE } from './bridge.paths.ts';
 
 /**
- * The schema registry's admin API (issue 4, item 6), under `/api/platform/platform-pub/eventBridge/admin/v1`
+ * The schema registry's admin API, under `/api/platform/platform-pub/eventBridge/admin/v1`
  * (the spec shows the portal, not an API: these paths are ours). Scope `bridge:admin`.
  *
  * Tenancy: the owner is the token's tenant. A schema created by an admin of the `platform` tenant is a

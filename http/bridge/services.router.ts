@@ -11,7 +11,7 @@ import type { JsonSchema, RequestSchemas } from '../core/validate.ts';
 import { BRIDGE_ADMIN_BASE, BRIDGE_ADMIN_SCOPE } from './bridge.paths.ts';
 
 /**
- * The service registry (issue 9, item 4): where preset HTTP client targets (TypeId 3) deliver, by
+ * The service registry: where preset HTTP client targets (TypeId 3) deliver, by
  * service name, under `/api/platform/platform-pub/eventBridge/admin/v1/services` (scope bridge:admin):
  *
  *   GET    /services                   the tenant's entries and the platform's (scope: tenant | platform;

@@ -10,7 +10,7 @@ import type { JsonSchema } from '../core/validate.ts';
 import { BRIDGE_ADMIN_BASE, BRIDGE_ADMIN_SCOPE } from './bridge.paths.ts';
 
 /**
- * The event trace (spec "Event trace"; issue 4 item 7), scope `bridge:admin`, the caller's tenant's events
+ * The event trace (spec "Event trace"), scope `bridge:admin`, the caller's tenant's events
  * (`?tenant=` names another as the tenancy rule allows: a platform administrator any, a cross-tenant
  * token those its client may access; http/core/tenancy.ts):
  *
@@ -22,7 +22,7 @@ import { BRIDGE_ADMIN_BASE, BRIDGE_ADMIN_SCOPE } from './bridge.paths.ts';
  *
  * A trace has the spec's three stages: receipt (time, source, type, subject, bus, publisher, the event),
  * filtering (rules evaluated, matched — with the conversion outcome per target — and skipped, and which
- * kind of rule applied: platform or tenant), delivery (time and status per target; filled by part 2).
+ * kind of rule applied: platform or tenant), delivery (time and status per target, each attempt).
  * `filtering` is null until the router has processed the event.
  */
 export type TraceRouterDeps = {

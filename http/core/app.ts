@@ -67,7 +67,7 @@ export function createApp(options: AppOptions): Express {
       // Flat forms are all the OAuth endpoints need; `extended` (qs) would build nested objects from names.
       express.urlencoded({ limit: bodyLimit, extended: false }),
       // No route runs on a body that did not arrive whole: cut-off bodies stop here, unparsed ones are read to
-      // their end first (whole-body.ts; issue 9, item 10).
+      // their end first (whole-body.ts).
       wholeBodies({ limitBytes: bytesOf(bodyLimit) }),
       // Input limits (depth, keys, lengths) before anything walks the body: 400 REQUEST.LIMIT_EXCEEDED.
       jsonBodyLimits(),

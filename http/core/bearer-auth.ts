@@ -7,7 +7,7 @@ export { BearerChallenge } from './bearer-challenge.ts';
 export { authOf } from './tenancy.ts';
 
 /**
- * The bearer-token middleware every service router uses (issue 3, item 7; RFC 6750).
+ * The bearer-token middleware every service router uses (RFC 6750).
  *
  *   const bearer = bearerAuth(tokens.verifyAccessToken, { getClient: directory.getClient });
  *   router.get('/x', bearer.authenticate, bearer.requireScope('audit:read'), (req, res) => {

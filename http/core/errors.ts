@@ -19,7 +19,7 @@ export const MAX_ERROR_DETAILS = 20;
 export const MAX_ERROR_MESSAGE = 2_000;
 
 /**
- * The one place error answers are kept small (issue 9, item 11): a request with 50,000 unknown keys must
+ * The one place error answers are kept small: a request with 50,000 unknown keys must
  * not earn a 6 MB answer. A `details` array keeps its first MAX_ERROR_DETAILS entries and the answer says
  * how many more there were (`moreDetails`); an array one level down (`details: { violations: [...] }`) is
  * cut the same way; the message is cut at MAX_ERROR_MESSAGE characters.

@@ -2,15 +2,15 @@ import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 
 /**
- * No handler runs on a request whose body did not arrive whole (issue 9, item 10).
+ * No handler runs on a request whose body did not arrive whole.
  *
  * Why it is needed: when a body is malformed on the wire (a chunked body with the chunk size `zz`), Node's
  * HTTP parser answers `400 Connection: close` itself and destroys the socket. body-parser then takes the
  * request for one whose body was "already parsed" (`on-finished` says a request on a destroyed socket is
  * finished) and calls `next()` without an error and without a body; a route that needs no body (POST
- * /cas/exchange-code/get with a bearer token) went on and issued a code nobody would ever receive. And a
- * body no parser reads (no Content-Type, `text/plain`) was never waited for at all: the handler ran while
- * the rest of the request was still on its way, so a body that broke later could not stop it.
+ * /cas/exchange-code/get with a bearer token) would go on and issue a code nobody ever receives. And a
+ * body no parser reads (no Content-Type, `text/plain`) is never waited for at all: the handler would run
+ * while the rest of the request is still on its way, so a body that breaks later could not stop it.
  *
  * So, after the body parsers, for every request that has a body:
  * - read to its end by a parser (`req.complete`): well formed, go on;

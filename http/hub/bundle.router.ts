@@ -8,7 +8,7 @@ import { commandContext, tenantOf } from '../core/tenancy.ts';
 import { CACHE_CLEAR_PATH, CONFIG_EXPORT_PATH, CONFIG_IMPORT_PATH, HUB_ADMIN_SCOPE } from './hub.paths.ts';
 
 /**
- * Configuration bundle and cache bucket (issue 13; the spec's data-import module `commhub` and its cache
+ * Configuration bundle and cache bucket (the spec's data-import module `commhub` and its cache
  * clear), scope hub:admin, the token's tenant:
  *
  *   GET  /comm/v1/configuration-bundle/export   → the tenant's configuration as one `commhub` bundle (no secrets)

@@ -26,7 +26,7 @@ import { CHANNELS_PATH, CONTEXTS_PATH, DEFINITIONS_PATH, DRIVER_TYPES_PATH, HUB_
 import * as S from './hub.schemas.ts';
 
 /**
- * The hub's configuration API (issue 12, "Configuration"; the spec does not show these paths), under
+ * The hub's configuration API (the spec does not show these paths), under
  * `/comm/v1`, scope `hub:admin`, the token's tenant:
  *
  *   /channels                     POST (201) · GET ?pageNo&pageSize · GET|PUT|DELETE /{code}

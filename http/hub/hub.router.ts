@@ -46,16 +46,16 @@ export type HubRouterDeps = {
   drivers: DriverRegistry;
   snapshots: Snapshots;
   snapshotQueries: SnapshotQueries;
-  /** TCC branches of sends (issue 13) */
+  /** TCC branches of sends */
   tcc?: TccCommands;
-  /** operator actions and the housekeeping job (issue 13) */
+  /** operator actions and the housekeeping job */
   operator?: { commands: OperatorCommands; housekeeping: HousekeepingJob };
-  /** previews (issue 13) */
+  /** previews */
   previews?: Previews;
-  /** configuration bundle export/import and the cache bucket clear (issue 13) */
+  /** configuration bundle export/import and the cache bucket clear */
   bundle?: ConfigBundleCommands;
   cacheBucket?: CacheBucket;
-  /** customer policies: preferences, interactions, frequency caps, quiet hours (issue 13) */
+  /** customer policies: preferences, interactions, frequency caps, quiet hours */
   customer?: { policies: CustomerPolicies; queries: CustomerQueries };
 };
 

@@ -39,7 +39,7 @@ export function createAdminRouter(deps: AdminRouterDeps): Router {
   const queries = createDirectoryQueries(deps.readStore);
   const router = Router();
 
-  // The OpenAPI 3 document of this API (issue 9, item 8), from the routes the resources declare through the
+  // The OpenAPI 3 document of this API, from the routes the resources declare through the
   // registry (the identity service's registry also holds the OAuth endpoints: only the admin routes are
   // listed). Public, before the token check, like the bridge's and the discovery documents.
   let document: ReturnType<typeof openApiDocument> | undefined;

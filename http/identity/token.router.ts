@@ -29,7 +29,7 @@ import {
 } from './identity.paths.ts';
 
 /**
- * Discovery, keys and the token-facing endpoints of the identity provider (issue 3, items 1, 4, 5, 6):
+ * Discovery, keys and the token-facing endpoints of the identity provider:
  *   GET  /.well-known/oauth-authorization-server, /.well-known/openid-configuration   RFC 8414 / OIDC Discovery
  *   GET  /.well-known/oauth-protected-resource                                       RFC 9728
  *   GET  /cas/oidc/jwks                                                              the published keys
@@ -81,7 +81,7 @@ export function discoveryDocument(issuer: string): Record<string, unknown> {
     // as the spec lists them; the authorization endpoint answers unsupported_response_type for all but code
     response_types_supported: ['code', 'token', 'id_token', 'token id_token'],
     response_modes_supported: ['query'],
-    // the password grant is registrable per client but never advertised (issue 3, item 3)
+    // the password grant is registrable per client but never advertised
     grant_types_supported: ['authorization_code', 'client_credentials', 'refresh_token'],
     token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none', 'private_key_jwt'],
     token_endpoint_auth_signing_alg_values_supported: ['RS256'],

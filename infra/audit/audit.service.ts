@@ -16,7 +16,7 @@ export const SCROLL_SWEEP_MS = 60_000;
 export type AuditServiceDeps = ServiceDeps & { auditConfig?: AuditConfig };
 
 /**
- * The audit log's composition (issue 10): metadata (the tenant catalogs and the platform's warning levels,
+ * The audit log's composition: metadata (the tenant catalogs and the platform's warning levels,
  * in memory from the log), the ledger writer (per-tenant hash chain, group commit, idempotency), the
  * records projection's queries (page, scroll, export, verify), retention (a daily due item per tenant on the
  * work engine). Building it does no I/O.

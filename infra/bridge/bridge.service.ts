@@ -46,7 +46,7 @@ export type BridgeServiceDeps = ServiceDeps & {
 };
 
 /**
- * The event bridge's composition, in one place (issues 4 and 5): buses, sources, putEvent, rules,
+ * The event bridge's composition, in one place: buses, sources, putEvent, rules,
  * configuration center, schema registry, routing and trace; delivery (the router schedules, the delivery
  * worker runs due deliveries on the work engine over the target adapters, dead letters, blocked rule
  * targets); connections and API destinations, the message queue, the users' inboxes. Building it does no
@@ -59,7 +59,7 @@ export function createBridgeService(deps: BridgeServiceDeps): PlatformService {
   const bridgeLog = log.child({ service: 'bridge' });
   // the key-encryption secret and the ones it replaced (KEY_ENCRYPTION_SECRET_PREVIOUS): read on first use
   const secret = () => loadKeySecrets(serviceConfig);
-  // configuration-center secret values: sealed before they are appended (issue 9, item 3)
+  // configuration-center secret values: sealed before they are appended
   const box = lazyConfigBox(serviceConfig);
 
   const catalog = createCatalogQueries(readStore);

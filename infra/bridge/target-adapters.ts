@@ -18,7 +18,7 @@ import { createOutboundHttpClient } from '../net/outbound-http.client.ts';
 import { createSmtpMailSender, smtpMailOptions } from '../net/smtp-mail.ts';
 
 /**
- * The real target adapters (issue 5), by TypeId: 1 mail (SMTP through nodemailer: SMTP_*; without
+ * The real target adapters, by TypeId: 1 mail (SMTP through nodemailer: SMTP_*; without
  * SMTP_HOST every mail delivery fails, retryable, naming the missing setting), 2 platform message queue
  * (topic logs in the event store), 3 preset HTTP client (the service registry, resolved at delivery time;
  * this process's SERVICE_REGISTRY as the last resort, for a worker process started with it before the

@@ -1,7 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 /**
- * What every `platform` command is built from (issue 9, item 7): a name, a one-line summary for the
+ * What every `platform` command is built from: a name, a one-line summary for the
  * overview, its own `--help` (usage, description, options, examples), and `run`. Arguments are parsed with
  * node's util.parseArgs (`parse`), strict: an unknown option is a usage error naming the command's help.
  *

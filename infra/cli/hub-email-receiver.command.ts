@@ -1,7 +1,6 @@
 import { parse, type CliCommand } from './cli-kit.ts';
 
-// The notification hub's reference EMAIL receiver, as its engineers added it to the CLI (moved here
-// unchanged in what it does when the CLI became one file per command, issue 9 item 7).
+// The notification hub's reference EMAIL receiver (infra/hub/email-receiver), run as a CLI command.
 
 /** `platform hub-email-receiver` */
 export const hubEmailReceiverCommand: CliCommand = {

@@ -1,5 +1,5 @@
 /**
- * What `platform replay` never prints (issue 9, item 3): secrets and what opens them. The log holds secret
+ * What `platform replay` never prints: secrets and what opens them. The log holds secret
  * values sealed (configuration-center secrets, connection secrets, signing secrets, signing keys' private
  * parts) and hashes of passwords and client secrets; an entry written in clear by an earlier version may
  * still hold a secret configuration value. A timeline line or an aggregate state shows instead:

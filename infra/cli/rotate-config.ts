@@ -8,7 +8,7 @@ import { loadKeySecrets } from '../identity/key-secret.ts';
 import { EXIT, parse } from './cli-kit.ts';
 
 /**
- * `platform keys rotate-config` (issue 9, item 3): seals again, under the current key-encryption secret,
+ * `platform keys rotate-config`: seals again, under the current key-encryption secret,
  * every configuration-center secret value (and connection secret) sealed under a previous one
  * (KEY_ENCRYPTION_SECRET_PREVIOUS) or written in clear by an earlier version, by appending new events
  * (ConfigValueSet, ConnectionUpdated; the old events keep the old ciphertext, which needs the old secret).

@@ -3,8 +3,7 @@ import { loadConfig } from '../core/config.ts';
 import { openCommandStores } from '../stores.ts';
 import { parse, UsageError, type CliCommand } from './cli-kit.ts';
 
-// The workflow engine's data import, as its engineers added it to the CLI (moved here unchanged in what it
-// does when the CLI became one file per command, issue 9 item 7).
+// The workflow engine's data import (infra/workflow/workflow-import.ts), run as a CLI command.
 
 const importCommand: CliCommand = {
   name: 'import',

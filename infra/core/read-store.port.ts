@@ -118,8 +118,8 @@ export interface ReadStore extends ReadStoreSession {
    * never completes (SQLite: it queues behind the transaction; MongoDB: it waits on the transaction's
    * locks until the server aborts it). Nothing tracks fn's async context then: on Node 20 tracking it turns
    * on promise hooks that every promise made meanwhile pays for, in the whole process (the projection
-   * group's page transactions, whose projections only get `tx`: about 2 % of CPU per send on the all-in-one
-   * hub, within spec/bench/hub-ab.ts's noise).
+   * group's page transactions, whose projections only get `tx`; measured: about 2 % of CPU per send, within
+   * the benchmark's noise).
    */
   transaction<R>(fn: (tx: TransactionSession) => Promise<R>, options?: TransactionOptions): Promise<R>;
   /** Throws StoreUnavailableError when the store cannot be reached. */

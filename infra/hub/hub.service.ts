@@ -52,10 +52,10 @@ export type HubServiceDeps = ServiceDeps & {
 };
 
 /**
- * The notification hub's composition, in one place (issue 12): configuration (channels, delivery services,
+ * The notification hub's composition, in one place: configuration (channels, delivery services,
  * templates, contexts, definitions, rules), send with idempotency and snapshots, dispatch on the work
- * engine over the registered drivers (REST_WEBHOOK built in), receipts, progress, snapshots, OpenAPI.
- * Building it does no I/O. Part 2 adds policies, sweeps, operator actions, previews and TCC.
+ * engine over the registered drivers (REST_WEBHOOK built in), receipts, progress, snapshots, OpenAPI;
+ * customer policies, operator actions, previews, TCC and the sweeps. Building it does no I/O.
  */
 export function createHubService(deps: HubServiceDeps): PlatformService {
   const { config, eventStore, readStore, clock, log } = deps;
@@ -157,7 +157,7 @@ export function createHubService(deps: HubServiceDeps): PlatformService {
     defaults: { timeZone: hub.timeZone, maxRenderedLength: hub.maxRenderedLength },
     afterAccept: inline,
   });
-  // TCC and the command worker, dead-letter alerts into the event bridge, the sweeps (issue 13)
+  // TCC and the command worker, dead-letter alerts into the event bridge, the sweeps
   const recovery = createHubRecovery({ deps, hub, settings, sender, dispatch, log: hubLog });
 
   const configQueries = createConfigQueries(readStore);

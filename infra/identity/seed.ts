@@ -15,7 +15,7 @@ import type { EventStore } from '../core/event-store.port.ts';
 import { isWrongExpectedRevision } from '../core/store-errors.ts';
 
 /**
- * First start (issue 3, item 8). On an identity store without any tenant it creates:
+ * First start. On an identity store without any tenant it creates:
  * - the `platform` tenant, a machine user `platform-admin` in it (role identity:admin) and a confidential
  *   client `platform-admin` (client_credentials only, scope identity:admin): the one way to get a token
  *   that may create tenants through the admin API;

@@ -81,14 +81,10 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
   // log grows. 64 MB keeps the hot index pages in memory (a ceiling, not an allocation).
   db.pragma('cache_size = -65536');
   // Checkpoint the WAL every 10,000 pages (about 40 MB) rather than SQLite's 1,000: appends rewrite the same
-  // hot index pages, so a rarer checkpoint copies each of them once for many commits and fsyncs ten times
-  // less (about 8 % more appends per second one at a time, measured with the workflow benchmark). A process
-  // crash still loses nothing. An OS crash or power loss may lose the commits since the last checkpoint, as
-  // before, but up to ten times as many of them; the read models (another file, checkpointed on its own)
-  // may then be ahead of the log, and the embedded default is not the store for machines that lose power
-  // without warning: production runs on EventStoreDB and MongoDB (README "Production"). With
-  // checkpointIntervalMs (the platform's default) a worker thread checkpoints every few seconds besides, so
-  // this one only fires when writes never pause (wal-checkpointer.ts): it stays as the bound on the log.
+  // hot index pages, so a rarer checkpoint copies each once for many commits (measured: about 8 % more appends
+  // a second). The price: an OS crash or power loss may lose up to ten times as many commits (a process crash
+  // loses none), one reason production runs on EventStoreDB and MongoDB. The worker thread's checkpoints
+  // (checkpointIntervalMs, wal-checkpointer.ts) usually come first; this one stays as the bound on the log.
   db.pragma(AUTOCHECKPOINT);
   const layout = openLogLayout(db);
   const checkpointer = backgroundCheckpoints(file, options.checkpointIntervalMs);

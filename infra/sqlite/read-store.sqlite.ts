@@ -92,8 +92,8 @@ function openDatabase(file: string, readonly: boolean): Database.Database {
   if (!readonly) db.pragma('busy_timeout = 0'); // writes wait for the lock asynchronously (withWriteLock)
   db.pragma('synchronous = NORMAL');
   // the event store's reasoning (infra/sqlite/event-store.sqlite.ts): projections and due items rewrite the
-  // same pages commit after commit; checkpointing every 10,000 pages instead of 1,000 made a rebuild about
-  // 20 % faster here
+  // same pages commit after commit; checkpointing every 10,000 pages instead of 1,000 (measured: a rebuild
+  // about 20 % faster)
   if (!readonly) db.pragma(AUTOCHECKPOINT);
   registerReadStoreFunctions(db);
   return db;

@@ -3,10 +3,9 @@ import { Worker } from 'node:worker_threads';
 
 /**
  * Checkpoints one SQLite file's write-ahead log from a worker thread, so that the thread that writes
- * (almost) never has to. With SQLite's automatic checkpoint alone the commit that crosses the threshold copies the WAL into the
- * database file and fsyncs it before it returns: counted with `npm run bench`'s all-in-one putEvent load,
- * those commits took 5 ms and more and cost about 45 µs per request on the event loop (the log's file and
- * the read models' together, ~9 % of the request), and each stalled every request queued behind it.
+ * (almost) never has to: with SQLite's automatic checkpoint alone, the commit that crosses the threshold
+ * copies the WAL into the database file and fsyncs it before it returns, stalling every request queued
+ * behind it (measured under putEvent load: such commits take 5 ms and more, ~9 % of a request's time).
  *
  * This thread, with its own connection, runs `PRAGMA wal_checkpoint(PASSIVE)` every `intervalMs`, long
  * before the store's connection reaches its automatic checkpoint (which stays, as the bound on the log's

@@ -23,7 +23,7 @@ export type WorkflowServiceDeps = ServiceDeps & {
 };
 
 /**
- * The workflow engine's composition, in one place (issue 11): deployments and definitions, process
+ * The workflow engine's composition, in one place: deployments and definitions, process
  * instances (the interpreter through the command handler), tasks by business key and task search
  * (projections), index schemas with their rebuilds and BPMN timers (due items of the work engine), tenant
  * enablement. Building it does no I/O; `seed()` enables the demo tenant.

@@ -112,7 +112,7 @@ export type RuleTargetDoc = Doc & {
 
 export const deliveriesProjection: Projection = {
   name: DELIVERIES_PROJECTION,
-  // 2: dead letters per tenant, with target type and error class (issue 9, item 5)
+  // 2: dead letters per tenant, with target type and error class
   version: 2,
   categories: [DELIVERY_CATEGORY, RULE_TARGET_CATEGORY],
   eventTypes: [...DELIVERY_EVENT_TYPES, ...RULE_TARGET_EVENT_TYPES],

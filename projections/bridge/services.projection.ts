@@ -7,7 +7,7 @@ import type { Projection } from '../core/projection.ts';
 import { readModel } from '../core/read-model.ts';
 
 /**
- * `bridge.services`: the service registry's listing for the admin API (issue 9, item 4). Deliveries never
+ * `bridge.services`: the service registry's listing for the admin API. Deliveries never
  * read it: they resolve names from the entry streams (commands/bridge/service-registry.commands.ts).
  */
 export const SERVICES_PROJECTION = 'bridge.services';

@@ -15,7 +15,7 @@ import type { Doc } from '../../infra/core/read-store.port.ts';
 import type { Projection } from '../core/projection.ts';
 
 /**
- * `bridge.trace` (spec "Event trace"; issue 4 item 7): one document per published event with its three
+ * `bridge.trace` (spec "Event trace"): one document per published event with its three
  * stages — receipt, filtering, delivery — built from the published-event streams only, so it rebuilds from
  * the log like any read model.
  *
@@ -26,7 +26,7 @@ import type { Projection } from '../core/projection.ts';
  *   says which kind of rule routed the event: 'platform', 'tenant', 'both' or 'none';
  * - notes: repeats of the event's (source, id) with other content (answered `duplicate: true,
  *   contentDiffers: true`), with the fields that differ;
- * - delivery: one entry per step of each delivery (part 2), from the Delivery* events of the delivery
+ * - delivery: one entry per step of each delivery, from the Delivery* events of the delivery
  *   streams (`delivery-<tenant>.<deliveryId>`, each event names its event key), in log order: scheduled,
  *   every attempt started and its outcome (succeeded with the HTTP status; failed with the error, the HTTP
  *   status and the next retry time, null when the retries are over), then dead-lettered, discarded or
@@ -76,7 +76,7 @@ export type TraceFiltering = {
 
 /**
  * Something the trace says about the event beside its stages: a repeat of its (source, id) with other
- * content (issue 9, item 6), with the fields that differ and who sent it.
+ * content, with the fields that differ and who sent it.
  */
 export type TraceNote = { at: string; kind: 'duplicate-content-differs'; fields: string[]; publisher: Publisher };
 
@@ -110,13 +110,13 @@ export const appliedKind = (matched: MatchedRule[]): TraceFiltering['applied'] =
   return platform && tenant ? 'both' : platform ? 'platform' : tenant ? 'tenant' : 'none';
 };
 
-/** the trace leaves rendered payloads out: they are part 2's work list, and can be large */
+/** the trace leaves rendered payloads out: they are the deliveries' work list, and can be large */
 const withoutPayloads = (matched: MatchedRule[]): MatchedRule[] =>
   matched.map((m) => ({ ...m, targets: m.targets.map(({ payload: _payload, ...t }) => t) }));
 
 export const traceProjection: Projection = {
   name: TRACE_PROJECTION,
-  // 2: the delivery stage (issue 5)
+  // 2: the delivery stage
   version: 2,
   categories: [PUBLISHED_CATEGORY, DELIVERY_CATEGORY],
   eventTypes: ['EventAccepted', 'EventRouted', 'DuplicateReceived', ...DELIVERY_EVENT_TYPES],

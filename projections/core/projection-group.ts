@@ -29,7 +29,7 @@ export type ProjectionGroup = {
 type Result = { position: string } | { error: unknown };
 
 /**
- * The projections of one read store as a group (issue 8, item 2). A page of the shared tail is applied to
+ * The projections of one read store as a group. A page of the shared tail is applied to
  * every caught-up projection in ONE read-store transaction; each projection runs in its own savepoint
  * together with its checkpoint, so one that throws is rolled back alone and leaves the tail (it catches up
  * on its own loop, where a failure that persists gets the event parked), while the others commit.

@@ -27,7 +27,7 @@ export const REVOCATIONS_PROJECTION = 'identity.revocations';
 
 export const revocationsProjection: Projection = {
   name: REVOCATIONS_PROJECTION,
-  // 2: the revocation rules (issue 9)
+  // 2: the revocation rules
   version: 2,
   categories: [GRANT_CATEGORY, ...RULE_CATEGORIES],
   eventTypes: ['GrantRevoked', 'TokenRevoked', ...RULE_EVENT_TYPES],

@@ -22,7 +22,7 @@ import { resolveParams, type ParamSources } from './delivery.params.ts';
 import { newCommandId } from '../../core/event-id.ts';
 
 /**
- * What is due now for one delivery (issue 5), decided from its stream (the truth; due items only say where
+ * What is due now for one delivery, decided from its stream (the truth; due items only say where
  * to look):
  * - pending and due, its rule target not blocked: read the raw event (the published stream), resolve the
  *   target's params, append DeliveryAttemptStarted with the expected revision (a second worker loses here

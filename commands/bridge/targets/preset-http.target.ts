@@ -7,7 +7,7 @@ import { TARGET_TYPES, type DeliveryOutcome, type TargetAdapter } from '../deliv
  * (http/bridge/sdk/receiver.ts, the spec's `EventReceivedRest.receivedEvent(payload)`).
  *
  * - SERVICE_NAME (CONSTANT, or ENV_PARAM resolved by the engine) is looked up in the service registry at
- *   delivery time (issue 9, item 4: the rule tenant's entry, else the platform's; admin API
+ *   delivery time (the rule tenant's entry, else the platform's; admin API
  *   `…/admin/v1/services`, seeded from SERVICE_REGISTRY): a changed URL counts for the next delivery. An
  *   unknown name fails without retry, naming it.
  * - The request: `POST <base URL><receivePath>` (the entry's receive path, default

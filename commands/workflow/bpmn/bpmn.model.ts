@@ -7,8 +7,8 @@ import { assignmentOf, attr, callSpecOf, formalExpr } from './bpmn.attributes.ts
 
 /**
  * From bpmn-moddle's tree to the engine's process model (domain/workflow/model/process-model.ts), one per
- * executable process of the file, checking on the way what the engine runs: the elements of the issue's
- * list (anything else is a 400 naming the element, its id and its line), one none start event per scope,
+ * executable process of the file, checking on the way what the engine runs: the elements it supports
+ * (anything else is a 400 naming the element, its id and its line), one none start event per scope,
  * flows between elements of one scope (the graph comes from each flow's sourceRef and targetRef; flows may
  * lack ids, `<incoming>`/`<outgoing>` are not needed), default flows that leave their gateway, and
  * expressions that parse. Due dates computed by code (`${dateTime().plusWeeks(1).toDate()}`) are dropped

@@ -11,7 +11,7 @@ import { parseVariableMap, renderTemplate } from './template.ts';
  * - JSONPATH: the value the path in Value finds in the event (several matches: an array)
  * - TEMPLATE: Value is the variable map (a JSON object string), Template the text (see template.ts)
  * - ORIGINAL: the complete event
- * - TENANT_PROFILE: looked up in the tenant's profile (tenant management) by part 2's delivery: resolved
+ * - TENANT_PROFILE: looked up in the tenant's profile (tenant management) by the delivery: resolved
  *   here only when a `tenantProfile` lookup is passed, else answered as `unresolved`.
  */
 export type ParamValue =

@@ -2,7 +2,7 @@ import type { BridgeEvent } from '../../../domain/bridge/model.ts';
 import { PUT_EVENT_PATH, PUT_EVENTS_PATH } from '../bridge.paths.ts';
 
 /**
- * The event bridge's TypeScript SDK (spec "SDK use"; issue 4 item 8): build an event, put it, put a batch.
+ * The event bridge's TypeScript SDK (spec "SDK use"): build an event, put it, put a batch.
  * Depends on nothing but `fetch` (Node 18+ or a browser) and the bridge's paths (../bridge.paths.ts), so an
  * application can import it alone.
  *

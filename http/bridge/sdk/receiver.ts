@@ -17,7 +17,7 @@ export const RECEIVED_EVENT_PATH = '/eventbridge/receivedEvent';
  *
  * The payload is the target's BODY parameter as the rule renders it (ORIGINAL: the complete event). Answers: 200
  * `{received: true}` when receivedEvent resolves; 400 when the body is not JSON; 500 `{received: false}`
- * when it throws (the bridge's delivery then retries by the target's strategy, part 2). The handler needs
+ * when it throws (the bridge's delivery then retries by the target's strategy). The handler needs
  * a JSON body parser before it (the platform's app has one).
  */
 export interface EventReceivedRest<P = unknown> {

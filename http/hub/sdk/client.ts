@@ -3,7 +3,7 @@ import type { SendRequestInput } from '../../../domain/hub/send-request.ts';
 import { MESSAGE_PATH, MESSAGE_TIMELINE_PATH, RECEIPT_PATH, SEND_PATH, SEND_REQUEST_PATH } from '../hub.paths.ts';
 
 /**
- * The notification hub's TypeScript SDK (issue 12): send, and follow what happened. Depends on nothing but
+ * The notification hub's TypeScript SDK: send, and follow what happened. Depends on nothing but
  * `fetch` and the hub's paths, so an application can import it alone.
  *
  *   const hub = createConnectHubClient({ resolveApp: (app) => registry[app], getToken });

@@ -7,7 +7,7 @@ import { webhookSignature } from '../../net/webhook-signature.ts';
 import { openSubmissionStore, type Submission, type SubmissionStore } from './submission.store.ts';
 
 /**
- * The reference receiver service for the EMAIL channel (issue 12): what a REST_WEBHOOK delivery service
+ * The reference receiver service for the EMAIL channel: what a REST_WEBHOOK delivery service
  * points at so a new tenant has a working email channel out of the box. It implements the receiver
  * contract (spec "Outbound webhook contract"):
  *

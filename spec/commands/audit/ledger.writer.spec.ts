@@ -1,4 +1,4 @@
-// The audit ledger writer (issue 10 item 5) on a real SQLite event store: group commit, gapless sequences
+// The audit ledger writer on a real SQLite event store: group commit, gapless sequences
 // and a valid chain under concurrency — also with two writers on one file (two processes) — and the
 // Idempotency-Key rule (first answer, nothing stored twice, exact across writers and restarts).
 import { mkdtempSync, rmSync } from 'node:fs';

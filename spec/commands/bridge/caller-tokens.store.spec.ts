@@ -1,4 +1,4 @@
-// The caller-token store (issue 5, Bearer source `caller`): real SQLite read and event stores; the token is
+// The caller-token store (Bearer source `caller`): real SQLite read and event stores; the token is
 // sealed at rest (never readable in the read-model file or in the log), opens only for its own event, is
 // not answered past its expiry, and the sweep removes expired entries. putEvent keeps it for accepted
 // events only (a duplicate neither replaces nor adds one).

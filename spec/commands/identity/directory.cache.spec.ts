@@ -1,5 +1,5 @@
-// The identity directory in memory (commands/identity/directory.cache.ts) as the log reader will feed it:
-// until the reader lands in infra/core, these tests hand it the log's pages themselves (readAll → handle).
+// The identity directory in memory (commands/identity/directory.cache.ts) as the log reader feeds it: these
+// tests hand it the log's pages themselves (readAll → handle), without a reader.
 // Two "processes" share one SQLite file: a second store instance writes, as another process would.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

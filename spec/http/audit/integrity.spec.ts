@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { chainHash, recordOf } from '../../../domain/audit/record.ts';
 import { aQuery, aRecord, startAuditPlatform, V3, type AuditPlatform } from './audit-harness.ts';
 
-// Tamper evidence, export and retention end to end (issue 10 items 5 and 6): verify recomputes the chain from
+// Tamper evidence, export and retention end to end: verify recomputes the chain from
 // the log and from the query store; the tests alter both SQLite files directly.
 const test = suite('audit integrity: verify, export, retention');
 let p: AuditPlatform;

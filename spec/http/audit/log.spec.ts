@@ -3,7 +3,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { aQuery, aRecord, startAuditPlatform, V2, V3, type AuditPlatform } from './audit-harness.ts';
 
-// log/sync and log/query-many end to end (issue 10 items 2, 3, 4 and "Bad input"): the whole platform with
+// log/sync and log/query-many end to end ("Bad input" included): the whole platform with
 // real stores and real tokens.
 const test = suite('audit log: write and query over HTTP');
 let p: AuditPlatform;

@@ -3,7 +3,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startAuditPlatform, V3, type AuditPlatform } from './audit-harness.ts';
 
-// Modules, transactions, warning levels and the metadata spreadsheets end to end (issue 10 item 1).
+// Modules, transactions, warning levels and the metadata spreadsheets end to end.
 const test = suite('audit metadata over HTTP');
 let p: AuditPlatform;
 let acme: string;

@@ -7,7 +7,7 @@ import { readCheckpoint } from '../../../projections/core/checkpoints.ts';
 import { RECORDS_PROJECTION } from '../../../projections/audit/records.projection.ts';
 import { aQuery, aRecord, startAuditPlatform, V3, type AuditPlatform } from './audit-harness.ts';
 
-// Issue 10 item 7: a new index on the audit projection (a version bump) is built by `platform rebuild`
+// A new index on the audit projection (a version bump) is built by `platform rebuild`
 // (infra/cli/rebuild.ts, in its own process as a deployment runs it: rebuild-child.ts) in a new generation
 // beside the live one, while the serving platform keeps answering queries from the live one.
 const test = suite('audit records: rebuild with a new index while queries answer');

@@ -1,4 +1,4 @@
-// Bearer source `caller` end to end (issue 5): the whole platform with real SQLite stores, a real receiver
+// Bearer source `caller` end to end: the whole platform with real SQLite stores, a real receiver
 // on 127.0.0.1 port 0. putEvent with the tenant's token → rule → API destination whose connection forwards
 // the publishing caller's token → the receiver sees `Authorization: Bearer <that token>`. The token is in
 // neither the trace nor the event log (nor, readable, in the read-model file: it is kept sealed there).

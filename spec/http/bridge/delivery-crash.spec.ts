@@ -1,4 +1,4 @@
-// The crash test: a burst of 1,000 events routed to an HTTP receiver (in this process, recording
+// The delivery's crash test: a burst of 1,000 events routed to an HTTP receiver (in this process, recording
 // every X-Delivery-Id); the platform process is SIGKILLed mid-burst and started again on the same data.
 // Afterwards every event is delivered, and the only delivery ids the receiver saw more than once are those
 // whose attempt was started and whose outcome was never recorded (the log shows them as uncertain

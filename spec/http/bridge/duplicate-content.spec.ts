@@ -1,4 +1,4 @@
-// Issue 9, item 6: a reused event id with other content keeps the spec's duplicate rule (200, duplicate:
+// A reused event id with other content keeps the spec's duplicate rule (200, duplicate:
 // true, nothing routed) and says so: `contentDiffers: true` in the answer, a note in the trace naming the
 // fields. The same content (whatever the order of its keys) is a plain duplicate.
 import { suite } from 'uvu';

@@ -1,6 +1,6 @@
-// Input limits end to end (issue 8 item 11): the whole platform with real stores and tokens. Event data,
+// Input limits end to end: the whole platform with real stores and tokens. Event data,
 // patterns and schema documents nested at the limit are accepted (and events traced); past it they are
-// 400s naming the limit; bodies 5,000 levels deep are 400s on every route the issue tried, never 500s;
+// 400s naming the limit; bodies 5,000 levels deep are 400s on every route tried here, never 500s;
 // and the trace of the other events goes on.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';

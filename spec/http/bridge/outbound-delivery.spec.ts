@@ -1,4 +1,4 @@
-// Outbound HTTP end to end (issue 8): the whole platform with real SQLite stores, a real receiver on
+// Outbound HTTP end to end: the whole platform with real SQLite stores, a real receiver on
 // 127.0.0.1 port 0, OUTBOUND_ALLOW naming only the host name `localhost`.
 // - An API destination at http://localhost:<port> (allowlisted by name): the signing secret shown once at
 //   creation verifies the delivery with the Standard Webhooks reference implementation; webhook-id is the

@@ -37,7 +37,7 @@ const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', PUBLIC_BASE_URL:
 const identity = createIdentityService({ config, eventStore, readStore, clock, log: pino({ level: 'silent' }) });
 const directory = createDirectoryCommands({ eventStore, clock, scrypt: { N: 1024, r: 8, p: 1 } });
 const rules = createRuleCommands({ eventStore, clock });
-// secret values are sealed with the key-encryption secret (issue 9): the configuration center is given its box
+// secret values are sealed with the key-encryption secret: the configuration center is given its box
 const configBox = createKeyedSecretBox('rules-router-spec-key-encryption-secret-0123456789');
 const configCommands = createConfigCommands({ eventStore, clock, box: configBox });
 const configCenter = createConfigCenter({ eventStore, box: configBox });

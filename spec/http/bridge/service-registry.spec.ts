@@ -1,4 +1,4 @@
-// Issue 9, item 4: the service registry as a configuration resource. SERVICE_REGISTRY seeds platform
+// The service registry as a configuration resource. SERVICE_REGISTRY seeds platform
 // entries at start; the admin API changes them (a platform administrator) or adds a tenant's own; preset
 // HTTP targets resolve the name at delivery time, so a changed URL needs no restart.
 import { createServer, type Server } from 'node:http';

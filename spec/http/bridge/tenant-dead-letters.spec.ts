@@ -1,4 +1,4 @@
-// Issue 9, item 5: one dead letter list per tenant across its rules and targets, filtered by rule, target
+// One dead letter list per tenant across its rules and targets, filtered by rule, target
 // type, error class and time, and redrive of a selection, over HTTP on the whole platform, with real preset
 // HTTP targets posting to a receiver in this process.
 import { createServer, type Server } from 'node:http';

@@ -104,7 +104,7 @@ test('receipt and filtering by event id: a tenant rule on a custom bus', async (
   assert.equal(t.filtering!.matched.map((m) => m.ruleId), ['big-orders']);
   assert.is(t.filtering!.applied, 'tenant');
   assert.equal(t.filtering!.matched[0]!.targets[0], { targetId: 1, typeId: 3, conversion: { ok: true, missing: [] } });
-  // the delivery stage (issue 5): the preset HTTP target's service `claims` is not in the service registry,
+  // the delivery stage: the preset HTTP target's service `claims` is not in the service registry,
   // which retrying cannot fix: one failed attempt, then discarded (no dead letters for this target)
   const delivered = await settledTrace(acme, published.acmeBig!.eventId, 'discarded');
   assert.equal(delivered.delivery.map((d) => [d.status, d.ruleId, d.targetId]), [

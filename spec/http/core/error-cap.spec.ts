@@ -1,4 +1,4 @@
-// Issue 9, item 11: an error answer never grows with the request. Every route answers at most 20 details
+// An error answer never grows with the request. Every route answers at most 20 details
 // plus how many more (`moreDetails`), with a bounded message, through the one error path (validate.ts,
 // errors.ts): a bridge admin route, an identity admin route, and a decider's error with many details.
 import { suite } from 'uvu';

@@ -1,4 +1,4 @@
-// Issue 9, item 10: no handler runs on a request whose body did not arrive whole. Raw sockets against the
+// No handler runs on a request whose body did not arrive whole. Raw sockets against the
 // whole platform: POST /cas/exchange-code/get with a valid bearer token and a malformed chunked body (chunk
 // size `zz`) must not issue a code, whatever the Content-Type, and whether the bad chunk comes with the
 // headers or later; a well-formed chunked body (no parser reads it) still gets its code.

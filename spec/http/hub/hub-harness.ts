@@ -21,7 +21,7 @@ export type HubPlatform = IdentityPlatform & {
 
 export async function startHubPlatform(o: { env?: Record<string, string> } = {}): Promise<HubPlatform> {
   // the hub reads its own settings from the environment when it is built
-  // comm-hub.preference.default-allow is false by default (spec): the part-1 specs store no preferences and
+  // comm-hub.preference.default-allow is false by default (spec): most hub specs store no preferences and
   // their definitions RESPECT them, so the harness allows by default; customer-policies.spec.ts sets false
   Object.assign(process.env, { HUB_DISPATCH_POLL_MS: '20', HUB_CLIENT_ID: PLATFORM_HUB_CLIENT, HUB_CLIENT_SECRET: SECRET, HUB_PREFERENCE_DEFAULT_ALLOW: 'true', ...o.env });
   const ctx = await startIdentityPlatform({ redirectUri: 'http://127.0.0.1/callback' });

@@ -1,4 +1,4 @@
-// Issue 9, item 2: disabling a user or a client revokes what was issued to it, at once, in every process,
+// Disabling a user or a client revokes what was issued to it, at once, in every process,
 // as a new user meets it over HTTP: the whole platform on a loopback port (identity-harness.ts), a second
 // process on the same stores, the admin API to disable and enable.
 import path from 'node:path';

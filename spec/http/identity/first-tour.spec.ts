@@ -1,4 +1,4 @@
-// Issue 9, items 1 and 8, as a new user meets them: the seeded admin's ID token carries every claim of the
+// The first tour, as a new user meets it: the seeded admin's ID token carries every claim of the
 // spec's table, a user without a nickname or mail address gets none (absent, not empty), and the
 // administration API describes itself at /cas/admin/v1/openapi.json, its examples being requests it takes.
 import { decodeJwt } from 'jose';

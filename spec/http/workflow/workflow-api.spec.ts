@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { BASE, EXTERNAL, sequenceXml, startBody, startWorkflowPlatform, type WorkflowPlatform } from './workflow-harness.ts';
 
-// The workflow API end to end (issue 11): deployment and versioning, start and completion with the spec's
+// The workflow API end to end: deployment and versioning, start and completion with the spec's
 // request shapes and errors, concurrent completion, by business key, definitions, tenant enablement and
 // separation, scopes.
 

@@ -1,4 +1,4 @@
-// Issue 9, item 7: every command answers --help with examples and the exit codes; usage errors exit 2 and
+// Every command answers --help with examples and the exit codes; usage errors exit 2 and
 // name the command's help; output survives a closed pipe (`platform replay … | head -1`).
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';

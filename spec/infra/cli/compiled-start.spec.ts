@@ -1,4 +1,4 @@
-// Issue 9, item 9: the production path. `npm run build` compiles to dist/; `bin/platform.js start` runs the
+// The production path. `npm run build` compiles to dist/; `bin/platform.js start` runs the
 // compiled code where there are no sources (the Docker image's layout: bin/, dist/, node_modules/,
 // package.json), serves /health/ready, and stops on SIGTERM with exit 0. The layout is assembled in a temp
 // folder: dist/ of the clone when it is up to date (`.ci/run` builds it before the tests), else compiled

@@ -1,4 +1,4 @@
-// Issue 9, item 3: secret configuration values are encrypted before they are appended, deliveries still
+// Secret configuration values are encrypted before they are appended, deliveries still
 // use them, `platform replay` never prints them (nor a sealed connection secret), and `platform keys
 // rotate-config` seals everything again under a new KEY_ENCRYPTION_SECRET by appending new events. The
 // whole platform in this process (bridge harness), the CLI as a child process on the same DATA_DIR.

@@ -1,4 +1,4 @@
-// The audit records projection and its queries on the embedded read store (issue 10 items 4-6): documents
+// The audit records projection and its queries on the embedded read store: documents
 // with their sort keys, the key index, the chain document, retention removing a prefix (also when a rebuild
 // replays it), the binary search of the retention cutoff, and the query filter walking the index.
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -17,8 +17,8 @@ import { streamsProjection } from '../../../projections/core/streams.projection.
 import { ledgerProjection } from '../../core/fixtures/ledger.projection.ts';
 import { ownersProjection } from '../../core/fixtures/owners.projection.ts';
 
-// Issue 8: "a process killed in the middle of a grouped page (several projections) leaves every read model
-// equal to a from-scratch rebuild". The worker runs three projections as one group on its log reader while
+// A process killed in the middle of a grouped page (several projections) leaves every read model equal
+// to a from-scratch rebuild. The worker runs three projections as one group on its log reader while
 // this process appends; it is SIGKILLed while applying live pages, restarted, and compared.
 const TOTAL = 20_000;
 const STREAMS = 400;

@@ -1,4 +1,4 @@
-// The hub's part-2 projections on the embedded read store: hub.tcc (a READY command's due item, removed when
+// The hub's recovery projections on the embedded read store: hub.tcc (a READY command's due item, removed when
 // materialized or cancelled; a rebuild keeps the item's lease count at the highest fence claimed), hub.sweep
 // (open work per message with the notification's ExpiresAt) and hub.alerts (one outbox item per alert).
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -20,7 +20,7 @@ const load = (file: string): Case[] => (JSON.parse(readFileSync(path.join(dir, f
 const cases = [...load('cases.json'), ...load('rocketmq-cases.json')];
 
 /**
- * Cases whose verdict contradicts a semantics the issue decided, with the reason. Kept minimal: every case of
+ * Cases whose verdict contradicts a semantics the platform decided, with the reason. Kept minimal: every case of
  * the corpus agrees with the decided semantics today, so the list is empty; a case added here is printed.
  */
 const SKIPPED: Record<string, string> = {};
