@@ -3,9 +3,8 @@
 // run. Each server runs in its own process (spec/bench/bridge-server.ts), one at a time; this process only
 // generates load. Two deployments of ours: an API process (workers elsewhere) and everything in one.
 // Run alone: node --import tsx -e "import('./spec/bench/bridge.bench.ts').then(m => m.bridgeBench())"
-import { cpus } from 'node:os';
 import path from 'node:path';
-import { closedLoops, perSecond, printRow, quantile, warmUp, warmUpText } from './report.ts';
+import { closedLoops, perSecond, printRow, printSection, quantile, warmUp, warmUpText } from './report.ts';
 import { spawnBenchServer } from './bench-server.ts';
 
 const CONCURRENCY = Number(process.env.BENCH_BRIDGE_CONCURRENCY ?? 16);
@@ -56,7 +55,7 @@ async function load(url: string, token: string): Promise<{ rate: number; p50: nu
 }
 
 export async function bridgeBench(): Promise<void> {
-  console.log(`\n## bridge putEvent (machine: ${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version})`);
+  printSection('bridge putEvent');
   // one server at a time: the machine's cores go to the server under load and the load generator
   const measure = async (kind: 'platform-api' | 'platform-all' | 'bare') => {
     const server = await startServer(kind);
@@ -71,7 +70,7 @@ export async function bridgeBench(): Promise<void> {
   const all = await measure('platform-all');
   const common = `${CONCURRENCY} concurrent keep-alive loops for ${SECONDS} s ${warmUpText()}, ~550-byte CityLots-shaped events, the server in its own process. Ours: bearer token verified (RS256, revocation list), event validated, bus read from its stream, platform-source check (catalog read model), one append with no_stream (SQLite WAL). Baseline: express.json() and a handler answering the same shape`;
   const base = (figure: number) => ({ name: 'bare express JSON handler', figure });
-  printRow({ name: 'bridge: putEvent over HTTP, API process (workers elsewhere)', figure: api.rate, unit: 'requests/s', baseline: base(b.rate), setup: `${common}; ${api.count} and ${b.count} requests` });
+  printRow({ name: 'bridge: putEvent over HTTP, API process (workers elsewhere)', figure: api.rate, unit: 'requests/s', baseline: base(b.rate), setup: `${common}; ${api.count} and ${b.count} requests`, goal: { of: 'ratio', op: '>=', value: 0.7 } });
   printRow({ name: 'bridge: putEvent p50 latency, API process', figure: api.p50, unit: 'ms', baseline: base(b.p50), setup: `same run, concurrency ${CONCURRENCY}` });
   printRow({ name: 'bridge: putEvent p99 latency, API process', figure: api.p99, unit: 'ms', baseline: base(b.p99), setup: `same run, concurrency ${CONCURRENCY}` });
   printRow({
@@ -80,6 +79,7 @@ export async function bridgeBench(): Promise<void> {
     unit: 'requests/s',
     baseline: base(b.rate),
     setup: `as above, with every projection and the router worker in the server process: each event is also routed (an EventRouted append) and projected (trace, stream catalog) while the load runs, the warm-up's events too where the workers have not caught up with them (the process is saturated: its figure includes that backlog's share); ${all.count} requests`,
+    goal: { of: 'ratio', op: '>=', value: 0.5 },
   });
   printRow({ name: 'bridge: putEvent p50 latency, all in one process', figure: all.p50, unit: 'ms', baseline: base(b.p50), setup: `same run, concurrency ${CONCURRENCY}` });
   printRow({ name: 'bridge: putEvent p99 latency, all in one process', figure: all.p99, unit: 'ms', baseline: base(b.p99), setup: `same run, concurrency ${CONCURRENCY}` });

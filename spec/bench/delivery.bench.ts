@@ -14,11 +14,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cpus, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { deliveryIdFor } from '../../commands/bridge/delivery.scheduler.ts';
 import { createArrivals } from './arrivals.ts';
-import { perSecond, printRow, quantile, warmUp, warmUpText } from './report.ts';
+import type { Goal } from './goal.ts';
+import { perSecond, printRow, printSection, quantile, warmUp, warmUpText } from './report.ts';
 import { spawnBenchServer } from './bench-server.ts';
 
 const EVENTS = Number(process.env.BENCH_DELIVERY_EVENTS ?? 2000);
@@ -81,7 +82,7 @@ async function drive(count: number, load: Load, send: (i: number) => Promise<str
 }
 
 export async function deliveryBench(): Promise<void> {
-  console.log(`\n## bridge delivery end to end (machine: ${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version})`);
+  printSection('bridge delivery end to end');
   // the receiver: first arrival time per delivery id (the bridge) or per request id (the direct loop)
   const arrivals = createArrivals();
   const receiver = createServer((req, res) => {
@@ -153,13 +154,14 @@ export async function deliveryBench(): Promise<void> {
   }
 
   const common = 'SQLite stores, npm start defaults (DELIVERY_CONCURRENCY 8); one rule, one preset HTTP client target; the receiver (in the load generator) answers 200 at once';
-  const rows = (label: string, m: Awaited<ReturnType<typeof measure>>, where: string) => {
+  const rows = (label: string, m: Awaited<ReturnType<typeof measure>>, where: string, goals: { rate?: Goal; p50?: Goal }) => {
     printRow({
       name: `bridge delivery, ${label}: putEvent → HTTP receiver, end to end`,
       figure: m.rate.rate,
       unit: 'events/s',
       baseline: { name: `direct POST loop to the same receiver`, figure: baseRate.rate },
       setup: `${EVENTS} events ${warmUpText(`in rounds of ${WARMUP_ROUND} at the same concurrency (the direct POST loop's too)`)}, ${CONCURRENCY} concurrent keep-alive loops, first put to last arrival; ${where}; ${common}. Saturated, publish-to-receive is p50 ${m.rate.p50.toFixed(0)} ms, p99 ${m.rate.p99.toFixed(0)} ms (queueing)`,
+      ...(goals.rate ? { goal: goals.rate } : {}),
     });
     for (const [q, ours, theirs] of [['p50', m.latency.p50, baseLatency.p50], ['p99', m.latency.p99, baseLatency.p99]] as const) {
       printRow({
@@ -168,11 +170,12 @@ export async function deliveryBench(): Promise<void> {
         unit: 'ms',
         baseline: { name: `direct POST at the same pace, send to arrival`, figure: theirs },
         setup: `${PACED} events put at a steady ${RATE}/s (open loop), from the start of the putEvent request to the delivery's arrival at the receiver`,
+        ...(q === 'p50' && goals.p50 ? { goal: goals.p50 } : {}),
       });
     }
   };
-  rows('all in one process', all, 'identity, bridge, every projection and worker in one process (npm start)');
-  rows('API and workers in two processes', split, 'an API process (platform start --no-workers) beside a worker process (--services none: projections, router, delivery scheduler and worker)');
+  rows('all in one process', all, 'identity, bridge, every projection and worker in one process (npm start)', { rate: { of: 'ratio', op: '>=', value: 0.5 } });
+  rows('API and workers in two processes', split, 'an API process (platform start --no-workers) beside a worker process (--services none: projections, router, delivery scheduler and worker)', { p50: { of: 'figure', op: '<=', value: 10 } });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await deliveryBench();

@@ -1,12 +1,20 @@
-/** Every benchmark prints its figure, its setup and its baseline side by side, with the ratio. */
-export type BenchRow = { name: string; figure: number; unit: string; baseline?: { name: string; figure: number }; setup: string };
+import type { BenchRow } from './bench-row.ts';
+import { goalMet, goalText, ratioOf } from './goal.ts';
+import { machineText, thisMachine } from './machine.ts';
+import { recordRow } from './recorded-rows.ts';
 
+/** prints a row (figure, baseline, ratio, setup, goal) and hands it to npm run bench when it runs this section */
 export function printRow(r: BenchRow): void {
   const fmt = (n: number) => (n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toFixed(2));
-  const ratio = r.baseline ? `  ratio ${(r.figure / r.baseline.figure).toFixed(2)}` : '';
+  const ratio = r.baseline ? `  ratio ${ratioOf(r).toFixed(2)}` : '';
   const base = r.baseline ? `  | baseline ${r.baseline.name}: ${fmt(r.baseline.figure)} ${r.unit}` : '';
-  console.log(`${r.name}: ${fmt(r.figure)} ${r.unit}${base}${ratio}\n    setup: ${r.setup}`);
+  const goal = r.goal ? `\n    goal: ${goalText(r.goal, r.unit)}: ${goalMet(r.goal, r) ? 'met' : 'NOT met'}` : '';
+  console.log(`${r.name}: ${fmt(r.figure)} ${r.unit}${base}${ratio}\n    setup: ${r.setup}${goal}`);
+  recordRow(r);
 }
+
+/** a section's first line: its title and the machine it runs on */
+export const printSection = (title: string) => console.log(`\n## ${title} (machine: ${machineText(thisMachine())})`);
 
 export const perSecond = (count: number, ms: number) => (count * 1000) / ms;
 
@@ -20,14 +28,8 @@ export const median = (xs: number[]) => {
 };
 
 /**
- * Seconds of the measured load that each side, ours and its baseline alike, runs before its figure is taken
- * (BENCH_WARMUP_SECONDS, default 8; 0: none), so that a figure is taken after the code path has warmed up.
- * Measured on the hub (two platforms side by side, rounds of 1,000 sends alternated, `/proc` CPU per round):
- * the first 1,000 sends after start cost 2,040 µs of CPU each, the sends after 4,000 1,050–1,330 µs; with
- * --no-opt (no optimizing compiler) the cost is flat at about 1,600 µs from the first send, so most of the
- * fall is V8 optimizing the path. The load generator's direct POST loop warms up too (2,138–2,745 posts/s
- * after 200 requests, 4,526–5,299 after 8 s). A warm-up of 200 requests left the hub's measured 2,000 sends,
- * and the POST loop beside them, partly cold.
+ * Seconds of the measured load each side, ours and its baseline alike, runs before its figure is taken
+ * (BENCH_WARMUP_SECONDS, default 8; 0: none): so that both are measured after V8 has optimized their hot paths.
  */
 export const WARMUP_SECONDS = Math.max(0, Number(process.env.BENCH_WARMUP_SECONDS ?? 8) || 0);
 
