@@ -6,7 +6,10 @@
 # ---- build: dependencies (better-sqlite3 compiles here when no prebuilt binary fits), then tsc ----
 FROM node:20-bookworm AS build
 WORKDIR /app
+# the dependency layer is built before the sources are copied (kept while only sources change): npm ci's
+# prepare script (bin/prepare.js) finds no tsconfig.build.json yet and skips the build, done once below
 COPY package.json package-lock.json ./
+COPY bin/prepare.js ./bin/
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY domain ./domain
@@ -26,7 +29,7 @@ WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json ./
-COPY bin ./bin
+COPY bin/platform.js ./bin/
 # the embedded stores and the generated key-encryption secret live in /data (a volume): owned by the
 # unprivileged user the platform runs as
 RUN mkdir -p /data && chown node:node /data

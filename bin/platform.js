@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// The `platform` CLI. Runs the compiled JavaScript in dist/ (`npm run build`; the Docker image) when it is
-// there and no TypeScript source is newer, else the sources through tsx's loader, so a fresh clone needs no
-// build step and a developer who edited a source after building never runs stale code.
+// The `platform` CLI. Runs the compiled JavaScript in dist/ (`npm run build`, which `npm ci` runs as the
+// prepare script; the Docker image) when it is there and no TypeScript source is newer, else the sources
+// through tsx's loader, so a developer who edited a source after building never runs stale code.
 // PLATFORM_SOURCES=1 forces the sources.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';

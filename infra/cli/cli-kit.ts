@@ -12,7 +12,7 @@ export const EXIT = {
   ok: 0,
   /** the command ran and failed (an error, or what it checked did not hold: events still parked …) */
   failed: 1,
-  /** bad usage or bad configuration: nothing was done */
+  /** bad usage or bad configuration, or no store in DATA_DIR (a one-shot command): nothing was done */
   usage: 2,
   /** a store is unavailable: nothing (or not everything) was done; retry later */
   unavailable: 3,
@@ -21,7 +21,7 @@ export const EXIT = {
 export const EXIT_CODES_HELP = `exit codes:
   0  done
   1  the command failed (its message says why)
-  2  bad usage or bad configuration (nothing was done)
+  2  bad usage or bad configuration, or no store in DATA_DIR (nothing was done)
   3  a store is unavailable (retry later)`;
 
 /** Where a command writes. `out` is stdout, safe to pipe (`platform projections | head`). */

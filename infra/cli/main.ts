@@ -1,5 +1,6 @@
 import { ConfigError } from '../core/config.ts';
 import { isStoreUnavailable } from '../core/store-errors.ts';
+import { NoStoreError } from '../stores.ts';
 import { EXIT, EXIT_CODES_HELP, helpText, HelpRequested, processIo, UsageError, type CliCommand, type CliIo } from './cli-kit.ts';
 import { cliCommands } from './commands.ts';
 
@@ -7,7 +8,7 @@ import { cliCommands } from './commands.ts';
  * The `platform` CLI (bin/platform.js): a small dispatch table (commands.ts) over one file per command.
  * `platform --help` lists them; `platform <command> --help` (or `platform help <command>`) explains one with
  * examples. Exit codes are the same for every command (cli-kit.ts EXIT): 0 done, 1 failed, 2 bad usage or
- * configuration, 3 a store unavailable. Output survives a closed pipe (`platform projections | head`).
+ * configuration or no store in DATA_DIR, 3 a store unavailable. Output survives a closed pipe (`platform projections | head`).
  */
 export function overview(commands: CliCommand[] = cliCommands()): string {
   const width = Math.max(...commands.map((c) => c.name.length)) + 2;
@@ -91,7 +92,7 @@ function report(err: unknown, io: CliIo): number {
     io.err(err.command === undefined ? 'See: platform --help' : `See: platform ${err.command} --help`);
     return EXIT.usage;
   }
-  if (err instanceof ConfigError) {
+  if (err instanceof ConfigError || err instanceof NoStoreError) {
     io.err(`platform: ${err.message}`);
     return EXIT.usage;
   }

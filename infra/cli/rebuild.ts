@@ -39,7 +39,11 @@ export async function rebuildWithProgress(
       bar.update(positionValue(p.position), { rate });
     },
   });
-  if (begun) bar.stop();
+  // completion is 100 %, whatever the last report said (an empty log has a total of 1 and no position)
+  if (begun) {
+    bar.update(bar.getTotal());
+    bar.stop();
+  }
   const seconds = (Date.now() - started) / 1000;
   // one projection: its generation, as `platform rebuild` prints it
   const generation = result.generations[projections[0]!.name]!;

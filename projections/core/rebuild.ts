@@ -2,13 +2,18 @@ import type { RecordedEvent } from '../../domain/core/event.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { unionFilter } from '../../infra/core/log-reader.ts';
-import { START } from '../../infra/core/position.ts';
+import { maxPosition, START } from '../../infra/core/position.ts';
 import type { ReadStore, ReadStoreSession } from '../../infra/core/read-store.port.ts';
 import { projectionFilter, wants } from './apply-batch.ts';
 import { checkpoints, dropGeneration, ensureGeneration, initCheckpoint } from './checkpoints.ts';
 import type { Projection } from './projection.ts';
 import { projectionStore } from './projection-store.ts';
 
+/**
+ * `position`: how far the log has been covered; `head`: the log's head when the rebuild began (or the
+ * position, once past it). The last report, on completion, has position == head: a filtered read ends at
+ * the projections' last event, but every event after it up to the head was of other categories.
+ */
 export type RebuildProgress = { position: string; head: string; events: number; applied: number };
 
 export type RebuildOptions = {
@@ -80,7 +85,8 @@ export async function rebuildProjections(o: RebuildOptions & { projections: Proj
       await checkpoints(tx).upsert({ id: projection.name, version: projection.version, generation, position, updatedAt: clock.now().toISOString() });
     }
   });
-  o.onProgress?.({ position, head: position > head ? position : head, events, applied });
+  const end = maxPosition(position, head);
+  o.onProgress?.({ position: end, head: end, events, applied });
   for (const { projection, generation } of targets) {
     if (generation > 2) await dropGeneration(readStore, projection, generation - 2);
   }

@@ -1,7 +1,7 @@
 // The production path. `npm run build` compiles to dist/; `bin/platform.js start` runs the
 // compiled code where there are no sources (the Docker image's layout: bin/, dist/, node_modules/,
 // package.json), serves /health/ready, and stops on SIGTERM with exit 0. The layout is assembled in a temp
-// folder: dist/ of the clone when it is up to date (`.ci/run` builds it before the tests), else compiled
+// folder: dist/ of the clone when it is up to date (`npm ci` builds it: the prepare script), else compiled
 // there (slower, about half a minute).
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';

@@ -1,7 +1,8 @@
 // The acceptance corpus (../shared/corpora/patterns): 627 event-ruler/quamina cases and 42 rocketmq-eventbridge
 // cases, each run through the compiled matcher and the naive oracle, one test per case named by its id; then all
-// 669 patterns at once as the rules of one bus.
-import { readFileSync } from 'node:fs';
+// 669 patterns at once as the rules of one bus. A clone without ../shared skips it (one SKIPPED line): the
+// project's own pattern specs cover every matcher, and every branch of domain/bridge/pattern the corpus reaches.
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
@@ -17,7 +18,10 @@ type Case = { id: string; pattern: unknown; event: unknown; match: boolean; kind
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
 const dir = process.env.PATTERN_CORPUS_DIR ?? path.resolve(root, '../shared/corpora/patterns');
 const load = (file: string): Case[] => (JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as { cases: Case[] }).cases;
-const cases = [...load('cases.json'), ...load('rocketmq-cases.json')];
+// an explicit PATTERN_CORPUS_DIR must hold the corpus; only the default place beside the clone may be absent
+const available = process.env.PATTERN_CORPUS_DIR !== undefined || existsSync(path.join(dir, 'cases.json'));
+if (!available) console.log(`SKIPPED: pattern corpus (${path.relative(root, dir)} not found)`);
+const cases = available ? [...load('cases.json'), ...load('rocketmq-cases.json')] : [];
 
 /**
  * Cases whose verdict contradicts a semantics the platform decided, with the reason. Kept minimal: every case of
@@ -46,7 +50,7 @@ each.after(() => {
   const total = cases.length - Object.keys(SKIPPED).length;
   console.log(`\ncorpus: compiled ${tally.compiled} of ${cases.length} pass, oracle ${tally.oracle} of ${cases.length} pass, ${cases.length - total} skipped`);
 });
-each.run();
+if (available) each.run();
 
 const bus = suite('pattern corpus: all patterns as the rules of one bus');
 bus('the corpus holds 669 cases with unique ids', () => {
@@ -63,4 +67,4 @@ bus('every event: the compiled set of 669 rules equals the rules the oracle matc
     assert.is(got.includes(c.id), c.match, `own rule in the bus: ${show(c)}`);
   }
 });
-bus.run();
+if (available) bus.run();

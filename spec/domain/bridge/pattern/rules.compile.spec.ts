@@ -3,6 +3,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { compileRules } from '../../../../domain/bridge/pattern/rules.compile.ts';
 import { parsePattern } from '../../../../domain/bridge/pattern/pattern.validate.ts';
+import { naiveMatchAll } from './naive-oracle.ts';
 
 const test = suite('compiled rules');
 const rule = (id: string, pattern: unknown) => ({ id, pattern: parsePattern(pattern) });
@@ -37,6 +38,35 @@ test('OR lists are not merged into other rules: a shared first field never widen
   const bus = compileRules([rule('narrow', { a: ['x'], b: ['1'] }), rule('wide', { a: ['x', 'y'], b: ['1'] })]);
   assert.equal(bus.match({ a: 'y', b: '1' }), ['wide']);
   assert.equal(bus.match({ a: 'x', b: '1' }), ['narrow', 'wide']);
+});
+
+test('rules over many keys of one object (past the few the walk probes one by one): same answers as the oracle', () => {
+  // a dozen keys at the top and under detail, so the event's own keys are listed; arrays keep their elements apart
+  const keys = Array.from({ length: 12 }, (_, i) => `k${i}`);
+  const rules = [
+    ...keys.map((k, i) => rule(`top-${k}`, { [k]: [i] })),
+    ...keys.map((k) => rule(`detail-${k}`, { detail: { [k]: [{ prefix: 'x' }], other: [{ exists: false }] } })),
+    rule('same-element', { items: Object.fromEntries(keys.map((k) => [k, ['y']])) }),
+  ];
+  const bus = compileRules(rules);
+  const items = (n: number) => [Object.fromEntries(keys.map((k, i) => [k, i < n ? 'y' : 'n'])), Object.fromEntries(keys.map((k) => [k, 'y']).slice(n))];
+  const events: unknown[] = [
+    { k3: 3, k11: 11, k5: 4, unused: 1 },
+    { detail: { k0: 'xa', k7: 'b', k9: ['z', 'x'], extra: 'x' } },
+    { detail: { k0: 'xa', other: 1 } },
+    { detail: [{ k1: 'x' }, { k2: 'x', other: 1 }] },
+    { items: items(12) },
+    { items: items(6) },
+    JSON.parse('{"__proto__":["x"],"k4":4,"hasOwnProperty":1,"detail":{"constructor":"x","k10":"x"}}'),
+  ];
+  for (const e of events) assert.equal(bus.match(e), naiveMatchAll(rules, e), `event ${JSON.stringify(e)}`);
+  assert.equal(bus.match(events[0]), ['top-k3', 'top-k11']);
+  assert.equal(bus.match(events[1]), ['detail-k0', 'detail-k9']);
+  assert.equal(bus.match(events[2]), []);
+  assert.equal(bus.match(events[3]), ['detail-k1']);
+  assert.equal(bus.match(events[4]), ['same-element']);
+  assert.equal(bus.match(events[5]), [], 'the keys come from two elements');
+  assert.equal(bus.match(events[6]), ['top-k4', 'detail-k10']);
 });
 
 test('10,000 exact rules on one field: one path, one state per value', () => {
