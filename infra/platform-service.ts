@@ -37,6 +37,11 @@ export type IdentityFacade = {
   bearer: BearerAuth;
   /** a tenant's profile (TENANT_PROFILE target parameters: its support mail group) */
   tenantProfile(tenant: string): Promise<Record<string, unknown> | null>;
+  /**
+   * the platform tenant token of `tenant` for the hub's webhook calls: a token of its `hub-webhooks.<tenant>`
+   * machine client, minted in this process (registered first when missing); undefined when it is disabled
+   */
+  tenantToken(tenant: string): Promise<{ token: string; expiresIn: number } | undefined>;
 };
 
 /** A periodic job of a service (a sweep), run where workers run. */

@@ -6,7 +6,7 @@
  *   `comm-hub.template.max-rendered-length`, `comm-hub.time-zone` …), read at use time from the platform's
  *   configuration mechanism: the tenant's entry, else the platform tenant's, else the process default;
  * - TenantTokens: the platform tenant token webhook calls carry (client_credentials from the identity
- *   provider, cached);
+ *   provider with a configured client, else minted in-process for the tenant's machine client; cached);
  * - SecretSealer: encryption at rest of delivery-service signing secrets (AES-256-GCM under the platform's
  *   key-encryption secret).
  */
@@ -22,6 +22,13 @@ export type TenantTokens = {
   /** drops a token a receiver refused (401): the next attempt fetches a new one */
   invalidate(tenant: string, token: string): void;
 };
+
+/**
+ * The platform's own platform tenant token of a tenant, minted in-process by the identity provider (the
+ * tenant's `hub-webhooks.<tenant>` machine client): what webhook calls carry when no client is configured.
+ * Undefined when the tenant has no usable machine client.
+ */
+export type TenantTokenMinter = (tenant: string) => Promise<{ token: string; expiresIn: number } | undefined>;
 
 export type SecretSealer = {
   seal(clear: string, aad: string): string;

@@ -185,7 +185,7 @@ export function createSender(deps: SenderDeps) {
       ...(request.ExpiresAt !== undefined && { ExpiresAt: request.ExpiresAt }),
       ...(request.OriginalNotificationId !== undefined && { OriginalNotificationId: request.OriginalNotificationId }),
       TimeZone: timeZone,
-      Payload: maskPayload(request.Payload, context?.SensitiveFields ?? []),
+      Payload: maskPayload(request.Payload, context?.SensitiveFields ?? [], context?.Contexts ?? {}),
       Attachments: request.Attachments,
       AcceptedAt: now,
     };

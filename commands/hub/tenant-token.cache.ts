@@ -1,6 +1,6 @@
 import type { Clock } from '../../infra/core/clock.port.ts';
 import { isDestinationRefused, type HttpClient } from '../../infra/core/http-client.port.ts';
-import { SETTING, TenantTokenError, type HubSettings, type TenantTokens } from './hub.contracts.ts';
+import { SETTING, TenantTokenError, type HubSettings, type TenantTokenMinter, type TenantTokens } from './hub.contracts.ts';
 
 /**
  * The platform tenant token webhook calls carry (spec "Authentication": "Outbound webhook calls are
@@ -11,9 +11,12 @@ import { SETTING, TenantTokenError, type HubSettings, type TenantTokens } from '
  * Credentials come from the platform's configuration mechanism, never from delivery settings or snapshots:
  * `comm-hub.auth.client-id` and `comm-hub.auth.client-secret` of the tenant (the configuration center's
  * entries; the secret one marked secret), else of the platform tenant, else the process's HUB_CLIENT_ID /
- * HUB_CLIENT_SECRET (HubSettings resolves that order). None configured: no token (the call is signed, not
- * authenticated: receivers verify the signature). The token is cached per tenant and client until
- * `expires_in` minus a margin (30 s, at most half its life); concurrent callers share one fetch.
+ * HUB_CLIENT_SECRET (HubSettings resolves that order). None configured: the platform, being its own
+ * identity provider, mints the token of the tenant's `hub-webhooks.<tenant>` machine client in-process
+ * (`mint`: same claims and keys as the token endpoint would give that client, with the message's tenant);
+ * without `mint`, or when that client is disabled, no token (the call is signed, not authenticated:
+ * receivers verify the signature). The token is cached per tenant and client until `expires_in` minus a
+ * margin (30 s, at most half its life); concurrent callers share one fetch or mint.
  * Failures: TenantTokenError, retryable unless the identity provider answered 400/401/403 (wrong
  * credentials: retrying cannot help).
  */
@@ -25,11 +28,15 @@ export type TenantTokenCacheOptions = {
   tokenUrl: string;
   /** scope requested (default none: the client's default scopes) */
   scope?: string;
+  /** the tenant's own token when no client is configured (the identity provider's machine client) */
+  mint?: TenantTokenMinter;
   marginSeconds?: number;
   fetchTimeoutMs?: number;
 };
 
 type Entry = { token: string; clientId: string; expiresAt: number };
+/** the cache entry's client for a minted token (a configured client id is never empty) */
+const MINTED = '';
 
 const formEncode = (s: string) => new URLSearchParams({ v: s }).toString().slice(2);
 
@@ -37,7 +44,9 @@ export function createTenantTokenCache(o: TenantTokenCacheOptions): TenantTokens
   const margin = o.marginSeconds ?? 30;
   const fetchTimeoutMs = o.fetchTimeoutMs ?? 5000;
   const cache = new Map<string, Entry>();
-  const pending = new Map<string, Promise<Entry>>();
+  const pending = new Map<string, Promise<Entry | undefined>>();
+  /** until when a token of `lifetime` seconds is used: its life less the margin (at most half of it) */
+  const keepUntil = (lifetime: number) => o.clock.now().getTime() + (lifetime - Math.min(margin, lifetime / 2)) * 1000;
 
   async function fetchToken(clientId: string, clientSecret: string): Promise<Entry> {
     const params = new URLSearchParams({ grant_type: 'client_credentials' });
@@ -77,24 +86,37 @@ export function createTenantTokenCache(o: TenantTokenCacheOptions): TenantTokens
     }
     if (typeof body.access_token !== 'string' || body.access_token === '') throw new TenantTokenError('the token endpoint answered without an access_token', false);
     const lifetime = typeof body.expires_in === 'number' && Number.isFinite(body.expires_in) ? body.expires_in : 60;
-    const keep = lifetime - Math.min(margin, lifetime / 2);
-    return { token: body.access_token, clientId, expiresAt: o.clock.now().getTime() + keep * 1000 };
+    return { token: body.access_token, clientId, expiresAt: keepUntil(lifetime) };
+  }
+
+  async function mintToken(tenant: string): Promise<Entry | undefined> {
+    let minted;
+    try {
+      minted = await o.mint!(tenant);
+    } catch (err) {
+      throw new TenantTokenError(`the tenant's token could not be minted: ${err instanceof Error ? err.message : String(err)}`, true);
+    }
+    return minted === undefined ? undefined : { token: minted.token, clientId: MINTED, expiresAt: keepUntil(minted.expiresIn) };
   }
 
   return {
     async token(tenant) {
       const clientId = await o.settings.get(tenant, SETTING.clientId);
       const clientSecret = await o.settings.get(tenant, SETTING.clientSecret);
-      if (clientId === undefined || clientSecret === undefined) return undefined;
+      // an empty value configures nothing (and cannot be taken for the minted entry's empty client)
+      const configured = clientId !== undefined && clientId !== '' && clientSecret !== undefined && clientSecret !== '';
+      if (!configured && o.mint === undefined) return undefined;
+      const source = configured ? clientId : MINTED;
       const cached = cache.get(tenant);
-      if (cached !== undefined && cached.clientId === clientId && cached.expiresAt > o.clock.now().getTime()) return cached.token;
-      const key = `${tenant}\n${clientId}`;
+      if (cached !== undefined && cached.clientId === source && cached.expiresAt > o.clock.now().getTime()) return cached.token;
+      const key = `${tenant}\n${source}`;
       let p = pending.get(key);
       if (p === undefined) {
-        p = fetchToken(clientId, clientSecret).finally(() => pending.delete(key));
+        p = (configured ? fetchToken(clientId, clientSecret) : mintToken(tenant)).finally(() => pending.delete(key));
         pending.set(key, p);
       }
       const entry = await p;
+      if (entry === undefined) return undefined;
       cache.set(tenant, entry);
       return entry.token;
     },

@@ -85,7 +85,7 @@ export type Template = {
 export const templateIdOf = (t: { TemplateCode: string; Channel: string; LanguageId: string }) => `${t.TemplateCode}:${t.Channel}:${t.LanguageId}`;
 
 export type SensitiveField = {
-  /** a path into the payload (`$.customer.email`, `$.parties[*].name`) */
+  /** a path into the payload (`$.customer.email`, `$.parties[*].name`), or as Variables write one (`Payload.customer.email`, `Context.<alias>[.path]`) */
   Path: string;
   Method: MaskMethod;
   /** REGEX: the constrained pattern whose matches are masked */

@@ -90,7 +90,7 @@ export function checkContextDefinition(c: ContextDefinition): Violation[] {
   out.push(...checkExtraction(c));
   c.SensitiveFields.forEach((f, i) => {
     if (!MASK_METHODS.includes(f.Method)) out.push({ field: `SensitiveFields.${i}.Method`, message: 'must be FULL, KEEP_EDGES, EMAIL, NAME or REGEX' });
-    for (const v of checkSensitiveField(f)) out.push({ field: `SensitiveFields.${i}.${v.field}`, message: v.message });
+    for (const v of checkSensitiveField(f, c.Contexts)) out.push({ field: `SensitiveFields.${i}.${v.field}`, message: v.message });
   });
   return out;
 }

@@ -113,6 +113,24 @@ export function selectAll(root: unknown, steps: readonly PathStep[]): unknown[] 
   return current;
 }
 
+/** where every value the steps reach is, as member and index steps only, in selectAll's order */
+export function locateAll(root: unknown, steps: readonly PathStep[]): PathStep[][] {
+  let current: Array<{ value: unknown; at: PathStep[] }> = [{ value: root, at: [] }];
+  for (const step of steps) {
+    const next: typeof current = [];
+    for (const { value: v, at } of current) {
+      if (step.kind === 'member') {
+        if (isObject(v) && Object.hasOwn(v, step.name)) next.push({ value: v[step.name], at: [...at, step] });
+      } else if (step.kind === 'index') {
+        if (Array.isArray(v) && step.index < v.length) next.push({ value: v[step.index], at: [...at, step] });
+      } else if (Array.isArray(v)) v.forEach((e, index) => next.push({ value: e, at: [...at, { kind: 'index', index }] }));
+      else if (isObject(v)) for (const [name, e] of Object.entries(v)) next.push({ value: e, at: [...at, { kind: 'member', name }] });
+    }
+    current = next;
+  }
+  return current.map((c) => c.at);
+}
+
 /** the one value the steps reach: undefined when none; several (a wildcard) are the array of them */
 export function selectOne(root: unknown, steps: readonly PathStep[]): unknown {
   const all = selectAll(root, steps);

@@ -1,10 +1,14 @@
 import safeRegex from 'safe-regex2';
 import type { MaskMethod, SensitiveField } from './config.model.ts';
-import { parsePath, replaceAt } from './json-path.ts';
+import { parseVariablePath } from './extraction.ts';
+import { locateAll, memoizedParse, parsePath, replaceAt, type PathStep } from './json-path.ts';
 
 /**
  * Declaration-based masking (spec "Context definition": SensitiveFields of Path and Method; undeclared
- * fields stay visible). The masked payload keeps its structure: every key and array element stays, a
+ * fields stay visible). A Path names a value of the payload the way the context definition's other paths
+ * do: a JSONPath of the payload (`$.customer.email`), or as Variables name one (`Payload.customer.email`,
+ * `Context.<alias>[.path]`, read through the alias's path in Contexts), so one definition names a value one
+ * way. The masked payload keeps its structure: every key and array element stays, a
  * masked string stays a string of the same length (a masked number or boolean becomes the string
  * `******`), and a path reaching an object or array masks every scalar inside it.
  *
@@ -146,11 +150,55 @@ function maskRegex(method: MaskMethod, pattern: string | undefined): RegExp | un
   return re ?? undefined;
 }
 
-/** violations of one sensitive-field declaration (field names relative to the declaration) */
-export function checkSensitiveField(f: SensitiveField): Array<{ field: string; message: string }> {
+type SensitiveSource = { from: 'Payload'; steps: readonly PathStep[] } | { from: 'Context'; alias: string; steps: readonly PathStep[] };
+
+/** what a sensitive field's Path names (`$…`, `Payload.…` or `Context.<alias>…`), or why it is not a path */
+export const parseSensitivePath = memoizedParse((path: string): { ok: true; source: SensitiveSource } | { ok: false; error: string } => {
+  if (typeof path === 'string' && path.startsWith('$')) {
+    const p = parsePath(path);
+    return p.ok ? { ok: true, source: { from: 'Payload', steps: p.steps } } : { ok: false, error: p.error };
+  }
+  if (typeof path === 'string' && (path === 'Payload' || path.startsWith('Payload.') || path.startsWith('Context.'))) return parseVariablePath(path);
+  return { ok: false, error: 'must be a path starting with $, Payload. or Context.' };
+});
+
+/**
+ * The payload paths a sensitive field masks: what extraction reads for the same path. A `Context.` path
+ * goes on from where its alias points; an alias whose path has a wildcard stands for the array of its
+ * matches (as in extraction), so the step after it picks among the matches.
+ */
+function maskedPaths(source: SensitiveSource, contexts: Readonly<Record<string, string>>, payload: unknown): Array<readonly PathStep[]> {
+  if (source.from === 'Payload') return [source.steps];
+  const aliasPath = Object.hasOwn(contexts, source.alias) ? parsePath(contexts[source.alias]!) : undefined;
+  if (aliasPath === undefined || !aliasPath.ok) return [];
+  const alias = aliasPath.steps;
+  if (!alias.some((s) => s.kind === 'wildcard')) return [[...alias, ...source.steps]];
+  const [first, ...rest] = source.steps;
+  if (first === undefined) return [alias];
+  switch (first.kind) {
+    case 'wildcard':
+      return [[...alias, ...rest]];
+    case 'index': {
+      const at = locateAll(payload, alias)[first.index];
+      return at === undefined ? [] : [[...at, ...rest]];
+    }
+    case 'member':
+      return [];
+    default: {
+      const never: never = first;
+      return never;
+    }
+  }
+}
+
+/** violations of one sensitive-field declaration (field names relative to the declaration); `contexts`: the definition's aliases */
+export function checkSensitiveField(f: SensitiveField, contexts: Readonly<Record<string, string>>): Array<{ field: string; message: string }> {
   const out: Array<{ field: string; message: string }> = [];
-  const path = parsePath(f.Path);
+  const path = parseSensitivePath(f.Path);
   if (!path.ok) out.push({ field: 'Path', message: path.error });
+  else if (path.source.from === 'Context' && !Object.hasOwn(contexts, path.source.alias)) {
+    out.push({ field: 'Path', message: `names the context alias ${path.source.alias}, which Contexts does not declare` });
+  }
   if (f.Method === 'REGEX') {
     const why = checkMaskPattern(f.Pattern);
     if (why !== null) out.push({ field: 'Pattern', message: why });
@@ -158,14 +206,19 @@ export function checkSensitiveField(f: SensitiveField): Array<{ field: string; m
   return out;
 }
 
-/** `payload` with every declared sensitive field masked (declarations that do not parse are skipped: they were refused at save) */
-export function maskPayload(payload: Record<string, unknown>, fields: readonly SensitiveField[]): Record<string, unknown> {
+/**
+ * `payload` with every declared sensitive field masked (declarations that do not parse are skipped: they were
+ * refused at save); `contexts`: the definition's aliases, which `Context.` paths read through
+ */
+export function maskPayload(payload: Record<string, unknown>, fields: readonly SensitiveField[], contexts: Readonly<Record<string, string>>): Record<string, unknown> {
   let masked: unknown = payload;
   for (const f of fields) {
-    const path = parsePath(f.Path);
+    const path = parseSensitivePath(f.Path);
     if (!path.ok) continue;
     const pattern = maskRegex(f.Method, f.Pattern);
-    masked = replaceAt(masked, path.steps, (v) => maskValue(v, f.Method, pattern));
+    const mask = (v: unknown) => maskValue(v, f.Method, pattern);
+    // masking keeps the structure, so the paths are the same in the partly masked payload
+    for (const steps of maskedPaths(path.source, contexts, masked)) masked = replaceAt(masked, steps, mask);
   }
   return masked as Record<string, unknown>;
 }

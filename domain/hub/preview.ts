@@ -40,7 +40,7 @@ export type ContextInput = Pick<ContextDefinition, 'Contexts' | 'Variables' | 'S
 export function checkContextInput(c: ContextInput, prefix = ''): Violation[] {
   const out: Violation[] = checkExtraction(c).map((v) => ({ field: `${prefix}${v.field}`, message: v.message }));
   c.SensitiveFields.forEach((f, i) => {
-    for (const v of checkSensitiveField(f)) out.push({ field: `${prefix}SensitiveFields.${i}.${v.field}`, message: v.message });
+    for (const v of checkSensitiveField(f, c.Contexts)) out.push({ field: `${prefix}SensitiveFields.${i}.${v.field}`, message: v.message });
   });
   return out;
 }
@@ -61,7 +61,7 @@ export type ExtractionPreview = {
 
 export function previewExtraction(context: ContextInput, payload: Record<string, unknown>): ExtractionPreview {
   const original = extract(context, payload);
-  const masked = maskPayload(payload, context.SensitiveFields);
+  const masked = maskPayload(payload, context.SensitiveFields, context.Contexts);
   const shown = extract(context, masked);
   const maskedNames = Object.keys(original.variables).filter((n) => JSON.stringify(original.variables[n]) !== JSON.stringify(shown.variables[n]));
   return { Variables: shown.variables, Sources: original.sources, MaskedVariables: maskedNames, MaskedPayload: masked, Diagnostics: original.diagnostics };
@@ -99,7 +99,7 @@ export function checkContentInput(c: ContentInput): Violation[] {
 export function previewContent(content: ContentInput, context: ContextInput | undefined, payload: Record<string, unknown>, maxRenderedLength: number): ContentPreview {
   const declared = new Set(Object.keys(context?.Variables ?? {}));
   const original = extract(context, payload);
-  const shown = extract(context, maskPayload(payload, context?.SensitiveFields ?? []));
+  const shown = extract(context, maskPayload(payload, context?.SensitiveFields ?? [], context?.Contexts ?? {}));
   const diagnostics = [...original.diagnostics];
   let valid = true;
 

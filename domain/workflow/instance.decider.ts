@@ -20,7 +20,7 @@ export type StartProcessInstance = {
   variables: Record<string, unknown>;
   queryVariables: Record<string, unknown>;
   indexSchema?: string;
-  /** who starts it (the request's root `assignee`): the start event's `camunda:initiator` variable */
+  /** who starts it (the request's root `assignee`): the start event's `camunda:initiator` variable, unless a start variable of that name is given */
   initiator?: string;
   now: string;
   lookup: DefinitionLookup;
@@ -47,8 +47,8 @@ function start(c: StartProcessInstance, s: InstanceTreeState): InstanceEvent[] {
   const run = createRun(s, c.lookup, c.now);
   const model = c.definition.model;
   const startEvent = model.elements[model.start] as StartEventModel;
-  const variables = { ...c.variables };
-  if (startEvent.initiator !== undefined && c.initiator !== undefined) variables[startEvent.initiator] = c.initiator;
+  // Camunda 7 sets the initiator variable first and the start variables after it: a variable given at start wins
+  const variables = startEvent.initiator !== undefined && c.initiator !== undefined ? { [startEvent.initiator]: c.initiator, ...c.variables } : { ...c.variables };
   run.emit({
     type: 'ProcessInstanceStarted',
     data: {

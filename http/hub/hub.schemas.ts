@@ -88,7 +88,7 @@ const sensitiveField: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['Path', 'Method'],
-  properties: { Path: str(512, { example: '$.customer.email' }), Method: { type: 'string', enum: ['FULL', 'KEEP_EDGES', 'EMAIL', 'NAME', 'REGEX'] }, Pattern: str(200) },
+  properties: { Path: str(512, { example: '$.customer.email', description: 'a JSONPath of the payload ($.a.b), or as Variables write one (Payload.a.b, Context.<alias>[.path])' }), Method: { type: 'string', enum: ['FULL', 'KEEP_EDGES', 'EMAIL', 'NAME', 'REGEX'] }, Pattern: str(200) },
 };
 const contextProperties = {
   Name: str(200),

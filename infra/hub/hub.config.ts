@@ -30,9 +30,12 @@ export type HubConfig = {
   readTimeoutMs: number;
   /** HUB_MAX_RENDERED_LENGTH: comm-hub.template.max-rendered-length's default */
   maxRenderedLength: number;
-  /** HUB_TOKEN_URL: the identity provider's token endpoint for the platform tenant token */
+  /** HUB_TOKEN_URL: the identity provider's token endpoint for the platform tenant token of a configured client */
   tokenUrl: string;
-  /** HUB_CLIENT_ID and HUB_CLIENT_SECRET: the client of the platform tenant token unless configured per tenant */
+  /**
+   * HUB_CLIENT_ID and HUB_CLIENT_SECRET: the client of the platform tenant token unless configured per tenant;
+   * neither: each tenant's `hub-webhooks.<tenant>` machine client, its token minted in-process
+   */
   clientId: string | undefined;
   clientSecret: string | undefined;
   /** HUB_TOKEN_SCOPE: the scope asked for (default: the client's) */

@@ -45,7 +45,7 @@ export type HubServiceDeps = ServiceDeps & {
   drivers?: CommDeliveryDriver[];
   /** tests: the HTTP client of the webhook driver (default: the platform's outbound client) */
   http?: HttpClient;
-  /** tests: the platform tenant tokens (default: client_credentials from the identity provider) */
+  /** tests: the platform tenant tokens (default: a configured client's from the identity provider, else minted for the tenant's machine client) */
   tenantTokens?: TenantTokens;
   /** tests: the `comm-hub.*` properties (default: the configuration center, then the environment) */
   settings?: HubSettings;
@@ -87,13 +87,14 @@ export function createHubService(deps: HubServiceDeps): PlatformService {
     });
 
   // webhooks go through the platform's outbound client (SSRF guard, OUTBOUND_ALLOW); the token endpoint is
-  // the platform's own, allowed by name
+  // the platform's own, allowed by name. With no client configured, the identity service mints the tenant's
+  // token in this process (its machine client `hub-webhooks.<tenant>`), no token endpoint needed.
   const outbound = deps.http === undefined ? createOutboundHttpClient({ allow: config.outboundAllow }) : undefined;
   const http = deps.http ?? outbound!;
   const tokenClient = deps.tenantTokens === undefined ? createOutboundHttpClient({ allow: [...config.outboundAllow, new URL(hub.tokenUrl).hostname] }) : undefined;
   const tokens =
     deps.tenantTokens ??
-    createTenantTokenCache({ http: tokenClient!, clock, settings, tokenUrl: hub.tokenUrl, ...(hub.tokenScope !== undefined && { scope: hub.tokenScope }) });
+    createTenantTokenCache({ http: tokenClient!, clock, settings, tokenUrl: hub.tokenUrl, ...(hub.tokenScope !== undefined && { scope: hub.tokenScope }), mint: deps.identity.tenantToken });
 
   const own = deps.drivers ?? [];
   const builtIn = [createRestWebhookDriver({ http, tokens, settings, defaults: { connectTimeoutMs: hub.connectTimeoutMs, readTimeoutMs: hub.readTimeoutMs } })];

@@ -26,7 +26,7 @@ export const identityModule: ServiceModule = {
       name: 'identity',
       router: identity.router,
       registry: identity.registry,
-      reactors: [],
+      reactors: identity.reactors,
       engines: [],
       caches: identity.consumers,
       timers: [],
@@ -36,6 +36,7 @@ export const identityModule: ServiceModule = {
       identity: {
         bearer: identity.bearer,
         tenantProfile: async (code) => ((await identity.directory.getTenant(code)) as Record<string, unknown> | null | undefined) ?? null,
+        tenantToken: identity.hubWebhooks.token,
       },
     };
   },

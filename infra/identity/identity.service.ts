@@ -12,6 +12,10 @@ import { createLoginLimiter } from '../../commands/identity/login.limiter.ts';
 import { OAuthError } from '../../commands/identity/oauth.error.ts';
 import { createSessions } from '../../commands/identity/sessions.commands.ts';
 import { createTokenService, type TokenServiceImpl } from '../../commands/identity/token.service.ts';
+import { createTenantMachineClient, type TenantMachineClient } from '../../commands/identity/tenant-machine-client.ts';
+import { createTenantMachineClientReactor } from '../../commands/identity/tenant-machine-client.reactor.ts';
+import type { Reactor } from '../../commands/core/reactor.ts';
+import { HUB_WEBHOOK_SCOPE } from '../../domain/hub/hub.scopes.ts';
 import type { AccessContext } from '../../domain/identity/model.ts';
 import { bearerAuth, type BearerAuth } from '../../http/core/bearer-auth.ts';
 import { createRouteRegistry, type RouteRegistry } from '../../http/core/route-registry.ts';
@@ -58,7 +62,14 @@ export type IdentityService = {
   tokens: TokenServiceImpl;
   keyRing: KeyRing;
   registry: RouteRegistry;
+  /** the hub's machine client of each tenant, whose token its webhook calls carry unless a client is configured */
+  hubWebhooks: TenantMachineClient;
+  /** registers that client for every tenant created (where workers run) */
+  reactors: Reactor[];
 };
+
+export const HUB_WEBHOOKS_CLIENT = 'hub-webhooks';
+export const HUB_WEBHOOKS_REACTOR = 'identity.hub-webhooks-clients';
 
 /** The identity projections, for infra/platform-projections.ts. */
 export const identityProjections = (): Projection[] => [...identityDirectoryProjections(), revocationsProjection];
@@ -111,6 +122,15 @@ export function createIdentityService({ config, eventStore, readStore, clock, lo
   const bearer = bearerAuth(tokens.verifyAccessToken, { getClient: directory.getClient });
   const registry = createRouteRegistry();
   const identityLog = log.child({ service: 'identity' });
+  const hubWebhooks = createTenantMachineClient({ commands, directory, tokens, name: HUB_WEBHOOKS_CLIENT, appName: 'Notification hub webhooks', scopes: [HUB_WEBHOOK_SCOPE] });
+  const hubWebhooksReactor = createTenantMachineClientReactor({
+    name: HUB_WEBHOOKS_REACTOR,
+    eventStore,
+    readStore,
+    clock,
+    machineClient: hubWebhooks,
+    log: identityLog.child({ worker: HUB_WEBHOOKS_REACTOR }),
+  });
 
   const router = createIdentityRouter({
     authorize: {
@@ -165,5 +185,7 @@ export function createIdentityService({ config, eventStore, readStore, clock, lo
     tokens,
     keyRing,
     registry,
+    hubWebhooks,
+    reactors: [hubWebhooksReactor],
   };
 }

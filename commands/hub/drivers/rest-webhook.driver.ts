@@ -12,7 +12,8 @@ import { numberSetting, SETTING, TenantTokenError, type HubSettings, type Tenant
  * - Body (JSON): the content (Subject, BodyText or BodyHtml, or for PROVIDER_MANAGED the template identity
  *   and Parameters), the recipient, ClientRequestId, CallbackId, CallbackPath (and CallbackUrl), the
  *   attempt number, the receipt mode and the notification's references (see the README for the schema).
- * - Headers: `Authorization: Bearer <platform tenant token>` (TenantTokens; none configured: no header),
+ * - Headers: `Authorization: Bearer <platform tenant token>` (TenantTokens: a configured client's, else the
+ *   tenant's machine client's, minted in-process; none: no header),
  *   Standard Webhooks `webhook-id` (= ClientRequestId), `webhook-timestamp`, `webhook-signature` under the
  *   service's signing secrets, `Idempotency-Key` (= ClientRequestId), `X-Comm-Client-Request-Id`,
  *   `X-Comm-Callback-Id`, `X-Comm-Tenant`.

@@ -36,6 +36,11 @@ test('context definitions: variables name declared aliases; paths and REGEX mask
   spec.given([]).when({ type: 'Create', resource: { ...c, SensitiveFields: [{ Path: '$.a', Method: 'REGEX', Pattern: '\\d{4}' }] }, now: AT }).then([
     { type: 'ContextDefinitionSaved', data: { Resource: { ...c, SensitiveFields: [{ Path: '$.a', Method: 'REGEX', Pattern: '\\d{4}' }] }, Created: true, At: AT } },
   ]);
+  // a sensitive path may name its value as Variables do (Context.<alias>…, Payload.…), through a declared alias
+  const named = [{ Path: 'Context.holder.email', Method: 'EMAIL' as const }, { Path: 'Payload.holder.name', Method: 'NAME' as const }];
+  spec.given([]).when({ type: 'Create', resource: { ...c, SensitiveFields: named }, now: AT }).then([{ type: 'ContextDefinitionSaved', data: { Resource: { ...c, SensitiveFields: named }, Created: true, At: AT } }]);
+  spec.given([]).when({ type: 'Create', resource: { ...c, SensitiveFields: [{ Path: 'Context.policy.holder.email', Method: 'EMAIL' }] }, now: AT }).thenThrows('CONTEXT.INVALID', 400);
+  spec.given([]).when({ type: 'Create', resource: { ...c, SensitiveFields: [{ Path: 'holder.email', Method: 'EMAIL' }] }, now: AT }).thenThrows('CONTEXT.INVALID', 400);
 });
 
 test('delivery services: created with a sealed signing secret; a rotation keeps the previous one signing until the overlap ends', () => {

@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { extract, parseVariablePath } from '../../../domain/hub/extraction.ts';
 import { parsePath, selectAll } from '../../../domain/hub/json-path.ts';
-import { checkMaskPattern, MASK, maskPayload, maskWith, MAX_REGEX_MASK_INPUT } from '../../../domain/hub/masking.ts';
+import { checkMaskPattern, checkSensitiveField, MASK, maskPayload, maskWith, MAX_REGEX_MASK_INPUT } from '../../../domain/hub/masking.ts';
 import { render } from '../../../domain/hub/render.ts';
 
 const payload = {
@@ -19,7 +19,7 @@ test('masking keeps the structure: declared fields masked by method, undeclared 
     { Path: '$.customer.age', Method: 'FULL' },
     { Path: '$.parties[*].name', Method: 'FULL' },
     { Path: '$.note', Method: 'REGEX', Pattern: '\\d{4}' },
-  ]);
+  ], {});
   assert.equal(masked, {
     customer: { name: 'J*** M*** R**', email: 'j*******@example.com', iban: 'D********************0', age: '******' },
     parties: [{ name: '**' }, { name: '*****' }],
@@ -29,8 +29,8 @@ test('masking keeps the structure: declared fields masked by method, undeclared 
 });
 
 test('a path to an object masks every scalar inside; a path that is not there changes nothing', () => {
-  assert.equal(maskPayload({ a: { b: 'xy', c: [1, 'z'] } }, [{ Path: '$.a', Method: 'FULL' }]), { a: { b: '**', c: ['******', '*'] } });
-  assert.equal(maskPayload({ a: 1 }, [{ Path: '$.b.c', Method: 'FULL' }]), { a: 1 });
+  assert.equal(maskPayload({ a: { b: 'xy', c: [1, 'z'] } }, [{ Path: '$.a', Method: 'FULL' }], {}), { a: { b: '**', c: ['******', '*'] } });
+  assert.equal(maskPayload({ a: 1 }, [{ Path: '$.b.c', Method: 'FULL' }], {}), { a: 1 });
 });
 
 test('REGEX patterns that can backtrack catastrophically are refused', () => {
@@ -105,6 +105,43 @@ test('extraction: contexts by alias, variables from Context. and Payload. paths;
   const x = extract({ Contexts: { c: '$.customer', gone: '$.nobody' }, Variables: { Name: 'Context.c.name', First: 'Payload.parties[0].name', Missing: 'Payload.nothing' } }, payload);
   assert.equal(x.variables, { Name: 'Jane Mary Roe', First: 'Al' });
   assert.equal(x.diagnostics.length, 2);
+});
+
+test('sensitive paths written as Variables are: Payload.… as $.…, Context.<alias>… through the alias\'s path', () => {
+  const contexts = { customer: '$.customer', party: '$.parties[*]', first: '$.parties[0]' };
+  const dollar = maskPayload(payload, [{ Path: '$.customer.email', Method: 'EMAIL' }, { Path: '$.customer.name', Method: 'NAME' }], contexts);
+  const named = maskPayload(payload, [{ Path: 'Context.customer.email', Method: 'EMAIL' }, { Path: 'Payload.customer.name', Method: 'NAME' }], contexts);
+  assert.equal(named, dollar);
+  assert.equal(named.customer, { ...payload.customer, name: 'J*** M*** R**', email: 'j*******@example.com' });
+  assert.equal(maskPayload(payload, [{ Path: 'Context.customer', Method: 'FULL' }], contexts).customer, maskWith(payload.customer, 'FULL'));
+  assert.equal(maskPayload(payload, [{ Path: 'Payload', Method: 'FULL' }], contexts), maskWith(payload, 'FULL'));
+  assert.equal(maskPayload(payload, [{ Path: 'Context.first.name', Method: 'FULL' }], contexts).parties, [{ name: '**' }, { name: 'Bo Li' }]);
+  assert.equal(maskPayload(payload, [{ Path: 'Context.nobody.name', Method: 'FULL' }], contexts), payload, 'an alias Contexts lacks masks nothing (it is refused at save)');
+  assert.is(payload.customer.email, 'jane.roe@example.com', 'the original untouched');
+});
+
+test('a Context. sensitive path masks what extraction reads at that path, a wildcard alias (the array of its matches) included', () => {
+  const contexts = { customer: '$.customer', party: '$.parties[*]', first: '$.parties[0]' };
+  const paths = ['Context.customer.email', 'Context.customer', 'Context.first.name', 'Context.party', 'Context.party[1].name', 'Context.party[*].name', 'Context.party[0]', 'Payload.parties[1]'];
+  for (const path of paths) {
+    const def = { Contexts: contexts, Variables: { X: path } };
+    const masked = maskPayload(payload, [{ Path: path, Method: 'FULL' }], contexts);
+    const before = extract(def, payload).variables.X;
+    assert.ok(before !== undefined, `${path} reads a value`);
+    assert.equal(extract(def, masked).variables.X, maskWith(before, 'FULL'), path);
+  }
+  assert.equal(maskPayload(payload, [{ Path: 'Context.party[1].name', Method: 'FULL' }], contexts).parties, [{ name: 'Al' }, { name: '*****' }]);
+  // a member of the array of matches is nothing, for extraction and for masking alike
+  assert.is(extract({ Contexts: contexts, Variables: { X: 'Context.party.name' } }, payload).variables.X, undefined);
+  assert.equal(maskPayload(payload, [{ Path: 'Context.party.name', Method: 'FULL' }], contexts), payload);
+});
+
+test('sensitive paths: $…, Payload.… and Context.<declared alias>… are accepted; anything else is refused on Path', () => {
+  const contexts = { holder: '$.policy.holder' };
+  for (const Path of ['$.policy.holder.email', 'Payload.policy.holder.email', 'Context.holder.email', 'Context.holder', 'Payload']) assert.equal(checkSensitiveField({ Path, Method: 'EMAIL' }, contexts), [], Path);
+  assert.equal(checkSensitiveField({ Path: 'Context.policy.holder.email', Method: 'EMAIL' }, contexts), [{ field: 'Path', message: 'names the context alias policy, which Contexts does not declare' }]);
+  assert.equal(checkSensitiveField({ Path: 'policy.holder.email', Method: 'EMAIL' }, contexts), [{ field: 'Path', message: 'must be a path starting with $, Payload. or Context.' }]);
+  for (const Path of ['Payload[0]', 'Context.', 'Payload.a[?(@.x)]', '$..x']) assert.is(checkSensitiveField({ Path, Method: 'FULL' }, contexts).length, 1, Path);
 });
 
 test('rendering: ${variable}, $${ for a literal, values as text or compact JSON, absent as nothing', () => {

@@ -82,4 +82,28 @@ test('instances: start decides the path to the first wait state; a completion of
   spec.given(started).when({ type: 'FireTimer', timerId: 'r.m5', now: NOW, lookup }).then([]);
 });
 
+test('instances: a variable given at start wins over the start event\'s initiator; without it the initiator is the starter', async () => {
+  const defs = await deployAll([
+    { name: 'vacation.bpmn', xml: proc(C7, `<startEvent id="s" camunda:initiator="employeeName"/><userTask id="adjust" name="Adjust" camunda:assignee="\${employeeName}"/><endEvent id="e"/>${flow('f1', 's', 'adjust')}${flow('f2', 'adjust', 'e')}`) },
+  ]);
+  const lookup = lookupOf(defs);
+  const definition = defs[0]!;
+  const spec = deciderSpec(instanceDecider);
+  const start = { type: 'StartProcessInstance' as const, rootId: 'r', definition, businessKey: 'bk', queryVariables: { TaskType: 'x' }, initiator: 'gonzo', now: NOW, lookup };
+  const started = (variables: Record<string, unknown>, assignee: string): InstanceEvent[] => [
+    { type: 'ProcessInstanceStarted', data: { instanceId: 'r', rootInstanceId: 'r', processDefinitionId: definition.id, processKey: 'p', version: 1, deploymentId: 'vacation.bpmn', businessKey: 'bk', variables, queryVariables: { TaskType: 'x' }, initiator: 'gonzo', startedAt: NOW } },
+    {
+      type: 'TaskCreated',
+      data: {
+        task: { id: 'r.t2', instanceId: 'r', elementKey: 'e1', elementId: 'adjust', name: 'Adjust', status: 'ASSIGNED', assignee, candidateUsers: [], candidateGroups: [], priority: 50, createdAt: NOW },
+        context: { rootInstanceId: 'r', processDefinitionId: definition.id, processKey: 'p', version: 1, businessKey: 'bk', queryVariables: { TaskType: 'x' } },
+        activation: { elementType: 'userTask', scopeKey: null, flow: 'f1' },
+        passed: [{ key: 'e0', instanceId: 'r', elementId: 's', elementType: 'startEvent', scopeKey: null }],
+      },
+    },
+  ];
+  spec.given([]).when({ ...start, variables: { employeeName: 'kermit', days: 3 } }).then(started({ employeeName: 'kermit', days: 3 }, 'kermit'));
+  spec.given([]).when({ ...start, variables: { days: 3 } }).then(started({ employeeName: 'gonzo', days: 3 }, 'gonzo'));
+});
+
 test.run();

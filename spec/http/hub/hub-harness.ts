@@ -117,6 +117,8 @@ export async function configure(
     settings?: Record<string, unknown>;
     condition?: string;
     preferencePolicy?: 'RESPECT' | 'BYPASS';
+    /** the context's SensitiveFields (default: the email by EMAIL and the name by NAME, as `$` paths) */
+    sensitiveFields?: Array<{ Path: string; Method: string; Pattern?: string }>;
   },
 ): Promise<Setup> {
   const t = await p.token(tenant);
@@ -157,7 +159,7 @@ export async function configure(
         ContextDefinitionId: `ctx-${n}`,
         Contexts: { customer: '$.customer' },
         Variables: { Name: 'Context.customer.name', Email: 'Context.customer.email', Phone: 'Context.customer.phone', CustomerId: 'Context.customer.id', Amount: 'Payload.amount', PolicyNo: 'Payload.policyNo' },
-        SensitiveFields: [{ Path: '$.customer.email', Method: 'EMAIL' }, { Path: '$.customer.name', Method: 'NAME' }],
+        SensitiveFields: o.sensitiveFields ?? [{ Path: '$.customer.email', Method: 'EMAIL' }, { Path: '$.customer.name', Method: 'NAME' }],
       },
     }),
     'context',

@@ -47,6 +47,22 @@ test('previewExtraction: values shown masked, their source paths, diagnostics fo
   assert.equal(r.body.Diagnostics, ['variable Missing: Payload.nope is not in the payload']);
 });
 
+test('previewExtraction: a sensitive path named as Variables name values (Context.<alias>…) masks the same value as its $ path', async () => {
+  const r = await post('/context-definitions/previewExtraction', {
+    Payload: sample,
+    Contexts: { customer: '$.customer' },
+    Variables: { Email: 'Context.customer.email', Name: 'Payload.customer.name' },
+    SensitiveFields: [{ Path: 'Context.customer.email', Method: 'EMAIL' }, { Path: 'Payload.customer.name', Method: 'NAME' }],
+  });
+  assert.is(r.status, 200, JSON.stringify(r.body));
+  assert.equal(r.body.Variables, { Email: 'j***@example.com', Name: 'J*** R**' });
+  assert.equal(r.body.MaskedVariables, ['Email', 'Name']);
+  assert.equal([r.body.MaskedPayload.customer.email, r.body.MaskedPayload.customer.name], ['j***@example.com', 'J*** R**']);
+  const undeclared = await post('/context-definitions/previewExtraction', { Payload: sample, Contexts: {}, SensitiveFields: [{ Path: 'Context.customer.email', Method: 'EMAIL' }] });
+  assert.is(undeclared.status, 400);
+  assert.is(undeclared.body.details[0].field, 'SensitiveFields.0.Path');
+});
+
 test('previewExtraction refuses an unusable context with 400 and the field', async () => {
   const r = await post('/context-definitions/previewExtraction', { Payload: {}, Variables: { X: 'Elsewhere.a' } });
   assert.is(r.status, 400);

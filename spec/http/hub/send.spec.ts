@@ -48,6 +48,33 @@ test('the stored notification keeps the payload masked per the context definitio
   assert.is(JSON.stringify((events[0]!.data as any).Notification.Payload).includes('jane@'), false);
 });
 
+test('a context whose SensitiveFields name values as its Variables do (Context.…, Payload.…): saved, the stored payload and previews masked, the receiver unmasked', async () => {
+  const named = await configure(p, 'acme', {
+    receiverUrl: rx.url,
+    sensitiveFields: [{ Path: 'Context.customer.email', Method: 'EMAIL' }, { Path: 'Payload.customer.name', Method: 'NAME' }],
+  });
+  const r = await send(aSend(named.code));
+  assert.is(r.status, 201, JSON.stringify(r.body));
+  const g = await p.call('GET', `${HUB}/send-requests/getById?requestId=${r.body.RequestId}`, { token });
+  assert.equal(g.body.Payload.customer, { id: 'C-1', name: 'J*** R**', email: 'j***@example.com', phone: '+4917012345' });
+  const events = await p.platform.stores.eventStore.readStream(notificationStream('acme', r.body.NotificationId));
+  assert.is(JSON.stringify((events[0]!.data as any).Notification.Payload).includes('jane@'), false);
+  const got = await p.eventually(async () => rx.received.find((s) => s.body.NotificationId === r.body.NotificationId), 'the webhook');
+  assert.equal([got.body.BodyText, got.body.Recipient.Address], ['Dear Jane Roe, you pay 120.', 'jane@example.com'], 'extraction and rendering use the original values');
+  const contextId = `ctx-${named.code.split('-')[1]}`;
+  const preview = await p.call('POST', `${HUB}/templates/previewContent`, {
+    token,
+    body: { Channel: 'EMAIL', LanguageId: 'en_US', ContentType: 'TEXT', Body: '${Name} <${Email}>', ContextDefinitionId: contextId, SamplePayload: aSend(named.code).Payload },
+  });
+  assert.is(preview.body.BodyText, 'J*** R** <j***@example.com>');
+  const undeclared = await p.call('POST', `${HUB}/context-definitions`, {
+    token,
+    body: { ContextDefinitionId: `${contextId}-x`, Contexts: { customer: '$.customer' }, SensitiveFields: [{ Path: 'Context.policy.holder.email', Method: 'EMAIL' }] },
+  });
+  assert.is(undeclared.status, 400);
+  assert.equal(undeclared.body.details, [{ field: 'SensitiveFields.0.Path', message: 'names the context alias policy, which Contexts does not declare' }]);
+});
+
 test('200: an equivalent replay answers the stored acknowledgement and dispatches nothing new; other content is 409', async () => {
   const body = aSend(setup.code);
   const first = await send(body);

@@ -1,5 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { corpusAvailable, corpusXml } from '../../domain/workflow/corpus.ts';
 import { BASE, EXTERNAL, sequenceXml, startBody, startWorkflowPlatform, type WorkflowPlatform } from './workflow-harness.ts';
 
 // The workflow API end to end: deployment and versioning, start and completion with the spec's
@@ -239,5 +240,41 @@ test('tenant enablement: a tenant not enabled gets 409; enabling takes effect at
   assert.ok(openapi.body.paths['/workflow/v1/process-instances']);
   assert.ok(openapi.body.paths['/api/platform/workflow/workflow/v1/tasks/{taskId}/complete']);
 });
+
+const initiatorXml = (key: string) => `<?xml version="1.0" encoding="UTF-8"?>
+<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" targetNamespace="spec">
+  <process id="${key}" isExecutable="true">
+    <startEvent id="start" camunda:initiator="employeeName"/>
+    <sequenceFlow id="f1" sourceRef="start" targetRef="adjust"/>
+    <userTask id="adjust" name="Adjust" camunda:assignee="\${employeeName}"/>
+    <sequenceFlow id="f2" sourceRef="adjust" targetRef="end"/>
+    <endEvent id="end"/>
+  </process>
+</definitions>`;
+
+test("the start event's initiator: a variable given at start wins over the request's assignee; without it the assignee is the initiator", async ({ p }) => {
+  assert.is((await p.deploy('acme', [{ name: 'initiated.bpmn', xml: initiatorXml('initiated') }])).status, 201);
+  const given = await p.call('POST', `${BASE}/process-instances`, { tenant: 'acme', body: { ...startBody('initiated', 'i-1', { employeeName: 'kermit' }), assignee: 'gonzo' } });
+  assert.is(given.status, 200, JSON.stringify(given.body));
+  assert.is(given.body.content[0].assignee, 'kermit');
+  const inst = await p.call('GET', `${BASE}/process-instances/${given.body.content[0].processInstanceId}`, { tenant: 'acme' });
+  assert.is(inst.body.variables.employeeName, 'kermit');
+  const caller = await p.call('POST', `${BASE}/process-instances`, { tenant: 'acme', body: { ...startBody('initiated', 'i-2'), assignee: 'gonzo' } });
+  assert.is(caller.status, 200, JSON.stringify(caller.body));
+  assert.is(caller.body.content[0].assignee, 'gonzo');
+});
+
+if (corpusAvailable()) {
+  test("the start event's initiator in Camunda 7's reviewSalesLead and VacationRequest: the start variable wins", async ({ p }) => {
+    const files = ['c7_reviewSalesLead.bpmn20.xml', 'c7_VacationRequest.bpmn20.xml'];
+    assert.is((await p.deploy('acme', files.map((f) => ({ name: f, xml: corpusXml(f) })))).status, 201);
+    const lead = await p.call('POST', `${BASE}/process-instances`, { tenant: 'acme', body: { ...startBody('reviewSaledLead', 'i-3', { initiator: 'kermit', customerName: 'Alfresco', details: 'x' }), assignee: 'gonzo' } });
+    assert.equal(lead.body.content.map((t: { taskDefinitionKey: string; assignee: string }) => [t.taskDefinitionKey, t.assignee]), [['provideNewSalesLead', 'kermit']]);
+    const vacation = await p.call('POST', `${BASE}/process-instances`, { tenant: 'acme', body: { ...startBody('vacationRequest', 'i-4', { employeeName: 'kermit', numberOfDays: 4 }), assignee: 'gonzo' } });
+    const [handle] = vacation.body.content;
+    const rejected = await p.call('POST', `${BASE}/tasks/${handle.id}/complete`, { tenant: 'acme', body: { assignee: 'fozzie', controlVariables: { vacationApproved: 'false' } } });
+    assert.equal(rejected.body.content.map((t: { taskDefinitionKey: string; assignee: string }) => [t.taskDefinitionKey, t.assignee]), [['adjustVacationRequestTask', 'kermit']]);
+  });
+}
 
 test.run();
