@@ -3,6 +3,7 @@ import type { ErrorObject, SchemaObject, ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { Request, RequestHandler } from 'express';
 import { capProblem, MAX_ERROR_DETAILS } from './errors.ts';
+import { isJsonMediaType, nonJsonBody } from './media-type.ts';
 
 /** A JSON Schema (draft-07, as ajv 8 reads it by default). */
 export type JsonSchema = SchemaObject;
@@ -55,15 +56,19 @@ const PARTS: readonly RequestPart[] = ['params', 'headers', 'query', 'body'];
 /**
  * Validates the request against JSON Schemas and answers 400 `REQUEST.INVALID` naming every bad field.
  * Query and path parameters are coerced to the schema's types (and defaults applied) in place, so handlers
- * read `req.query.limit` as a number.
+ * read `req.query.limit` as a number. A route with a body schema takes JSON unless `bodyType` names
+ * another type (a form, multipart): a body of another type is answered 415 before any field is looked at.
  */
-export function validate(schemas: RequestSchemas): RequestHandler {
+export function validate(schemas: RequestSchemas, options: { bodyType?: string } = {}): RequestHandler {
   const checks = PARTS.flatMap((part) => {
     const schema = schemas[part];
     return schema === undefined ? [] : [{ part, fn: compile(schema, part === 'query' || part === 'params') }];
   });
+  const jsonBody = schemas.body !== undefined && isJsonMediaType(options.bodyType);
 
   return (req, res, next) => {
+    const refused = jsonBody ? nonJsonBody(req) : undefined;
+    if (refused !== undefined) return next(refused);
     const issues: ValidationIssue[] = [];
     for (const { part, fn } of checks) {
       const data = readPart(req, part);
