@@ -2,6 +2,8 @@ import AjvModule from 'ajv';
 import type { ErrorObject, SchemaObject, ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { Request, RequestHandler } from 'express';
+import { dottedPath } from '../../domain/core/input-limits.ts';
+import { firstIllFormedText } from '../../domain/core/well-formed.ts';
 import { capProblem, MAX_ERROR_DETAILS } from './errors.ts';
 import { isJsonMediaType, nonJsonBody } from './media-type.ts';
 
@@ -73,6 +75,9 @@ export function validate(schemas: RequestSchemas, options: { bodyType?: string }
     for (const { part, fn } of checks) {
       const data = readPart(req, part);
       if (!fn(data)) issues.push(...(fn.errors ?? []).map((e) => toIssue(part, e)));
+      // bodies were checked when parsed (well-formed.ts); a header cannot hold a surrogate at all
+      const illFormed = part === 'query' || part === 'params' ? illFormedIssue(part, data) : null;
+      if (illFormed !== null) issues.push(illFormed);
     }
     if (issues.length === 0) return next();
     // the message names the first issues only; the answer is capped like every error answer (errors.ts)
@@ -80,6 +85,12 @@ export function validate(schemas: RequestSchemas, options: { bodyType?: string }
     const more = issues.length > MAX_ERROR_DETAILS ? ` (and ${issues.length - MAX_ERROR_DETAILS} more)` : '';
     res.status(400).json(capProblem({ code: 'REQUEST.INVALID', message: `request validation failed: ${named}${more}`, details: issues }));
   };
+}
+
+/** The issue for a value holding a lone surrogate (domain/core/well-formed.ts): the first such string or key. */
+export function illFormedIssue(part: RequestPart, value: unknown): ValidationIssue | null {
+  const path = firstIllFormedText(value);
+  return path === null ? null : { in: part, field: dottedPath(path), message: 'must be well-formed Unicode text (it holds a lone surrogate)', keyword: 'wellFormed' };
 }
 
 const readPart = (req: Request, part: RequestPart): unknown => {
