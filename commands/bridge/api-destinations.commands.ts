@@ -18,7 +18,7 @@ import type { UrlTemplate } from '../../domain/bridge/destination-url.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { commandHandler, type CommandContext } from '../core/command-handler.ts';
-import { createSecretBox, type KeySecrets, type SecretBox } from './secret.box.ts';
+import { createSecretBox, type KeySecrets, type SecretBox } from '../core/secret.box.ts';
 
 /**
  * API destinations: create, update, delete, read (from the stream: strongly consistent). A destination

@@ -1,6 +1,6 @@
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { ReadStore } from '../../infra/core/read-store.port.ts';
-import { createSecretBox, type KeySecrets } from './secret.box.ts';
+import { createSecretBox, type KeySecrets } from '../core/secret.box.ts';
 
 /**
  * The publishing caller's bearer token ("Bearer — the publishing caller's token, kept only until the

@@ -12,7 +12,7 @@ import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { commandHandler, type CommandContext } from '../core/command-handler.ts';
 import type { ConfigCenter } from './bridge.contracts.ts';
-import { isKeyedSealed, type KeyedSecretBox } from './secret.box.ts';
+import { isKeyedSealed, type KeyedSecretBox } from '../core/secret.box.ts';
 
 /**
  * The configuration center (entries per tenant, `configEntry-<tenant>.<key>`). Secret values are encrypted

@@ -18,7 +18,7 @@ import {
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { commandHandler, type CommandContext } from '../core/command-handler.ts';
-import { createSecretBox, type KeySecrets, type SecretBox } from './secret.box.ts';
+import { createSecretBox, type KeySecrets, type SecretBox } from '../core/secret.box.ts';
 
 /**
  * Connections (the API destinations' outbound authentication): create, update, delete, read. Secrets

@@ -4,6 +4,7 @@ import { isDomainError } from '../../domain/core/domain-error.ts';
 import { classify, type Observation, type Outcome } from '../../domain/hub/classification.ts';
 import { nextWork } from '../../domain/hub/message-work.ts';
 import { expiredAt, mayStartAutomatic, notificationDecider, type NotificationCommand } from '../../domain/hub/notification.decider.ts';
+import { RECEIPT_PATH } from '../../domain/hub/hub.paths.ts';
 import { callbackIdOf, type Message, type NotificationEvent, type NotificationState } from '../../domain/hub/notification.model.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
@@ -66,8 +67,6 @@ export type DispatchDeps = {
   hubSwitch?: HubSwitch;
 };
 
-export const CALLBACK_PATH = '/comm/v1/callbacks/receipt';
-
 /** a notification's state at a revision, with what its appends carry on (tenant, correlation, causation) */
 export type LoadedNotification = { state: Extract<NotificationState, { status: 'accepted' }>; revision: number; tenant: string; correlationId?: string; causationId?: string; actor?: string };
 
@@ -100,7 +99,7 @@ export function createDispatchProcess(deps: DispatchDeps) {
   const { eventStore, clock } = deps;
   const decide = commandHandler(eventStore, notificationDecider);
   const now = () => clock.now().toISOString();
-  const callbackUrl = `${deps.publicBaseUrl.replace(/\/+$/, '')}${CALLBACK_PATH}`;
+  const callbackUrl = `${deps.publicBaseUrl.replace(/\/+$/, '')}${RECEIPT_PATH}`;
 
   const load = async (stream: string): Promise<LoadedNotification | null> => notificationOf(await eventStore.readStream(stream));
 
@@ -168,7 +167,7 @@ export function createDispatchProcess(deps: DispatchDeps) {
         attempt: { AttemptId: ids.AttemptId, AttemptNo: attemptNo, ClientRequestId: ids.ClientRequestId, CallbackId: ids.CallbackId },
         service: service!,
         signingSecrets: secrets!,
-        callbackPath: CALLBACK_PATH,
+        callbackPath: RECEIPT_PATH,
         callbackUrl,
       });
     } catch (err) {

@@ -19,7 +19,7 @@ export const CONFIG_KEY = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 export const MAX_CONFIG_KEY_LENGTH = 128;
 export const MAX_CONFIG_VALUE_LENGTH = 64 * 1024;
 /**
- * A secret value is stored sealed (commands/bridge/secret.box.ts: `enc:v2:<kid>.<salt>.<iv>.<tag>.<ciphertext>`,
+ * A secret value is stored sealed (commands/core/secret.box.ts: `enc:v2:<kid>.<salt>.<iv>.<tag>.<ciphertext>`,
  * base64url): its clear value is held to MAX_CONFIG_VALUE_LENGTH before sealing, the sealed form to this.
  */
 export const MAX_SEALED_CONFIG_VALUE_LENGTH = 4 * MAX_CONFIG_VALUE_LENGTH + 256;

@@ -20,7 +20,7 @@ import { at, type Violation } from './violation.ts';
  * - API_KEY {headerName, value}: a custom header.
  *
  * Secrets (password, fixed token, client secret, API key value) reach this decider SEALED: commands/
- * encrypts them (AES-256-GCM, see commands/bridge/secret.box.ts) before deciding, so the log never holds
+ * encrypts them (AES-256-GCM, see commands/core/secret.box.ts) before deciding, so the log never holds
  * them in clear. `decide` refuses an unsealed secret as a programming error. The decider is generic over
  * nothing: it only sees sealed strings; `maskConnectionAuth` is what every answer shows.
  *

@@ -2,6 +2,7 @@ import { assertNever, type Decider } from '../core/decider.ts';
 import type { DomainEvent } from '../core/event.ts';
 import { streamName } from '../core/stream-name.ts';
 import { bridgeError } from './bridge.errors.ts';
+import { RECEIVED_EVENT_PATH } from './bridge.paths.ts';
 import type { Violation } from './violation.ts';
 
 /**
@@ -15,8 +16,6 @@ import type { Violation } from './violation.ts';
 export const SERVICE_ENTRY_CATEGORY = 'serviceEntry';
 export const SERVICE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 export const RECEIVE_PATH = /^\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]{0,511}$/;
-/** where a service mounts the SDK's receivedEventHandler (http/bridge/sdk/receiver.ts) */
-export const DEFAULT_RECEIVE_PATH = '/eventbridge/receivedEvent';
 const MAX_URL = 2000;
 
 export const serviceEntryStream = (tenant: string, name: string): string => streamName(SERVICE_ENTRY_CATEGORY, tenant, name);
@@ -75,7 +74,7 @@ export const serviceEntryDecider: Decider<ServiceEntryCommand, ServiceEntryEvent
         if (!SERVICE_NAME.test(command.name)) violations.push({ field: 'name', message: 'must be 1-128 letters, digits, . _ or -, starting with a letter or digit' });
         const url = checkBaseUrl(command.baseUrl);
         if (!url.ok) violations.push({ field: 'baseUrl', message: url.message });
-        const receivePath = command.receivePath ?? DEFAULT_RECEIVE_PATH;
+        const receivePath = command.receivePath ?? RECEIVED_EVENT_PATH;
         if (!RECEIVE_PATH.test(receivePath)) violations.push({ field: 'receivePath', message: 'must be a path starting with / (no query or fragment), at most 512 characters' });
         if (violations.length > 0 || !url.ok) return invalid(violations);
         const entry: ServiceEntry = { tenant: command.tenant, name: command.name, baseUrl: url.url, receivePath };

@@ -28,6 +28,8 @@ export const CORE_ERRORS = {
   'REQUEST.ABORTED': 400,
   'REQUEST.SIZE_MISMATCH': 400,
   'REQUEST.TOO_LARGE': 413,
+  /** a body of another type than the route takes (JSON unless its OpenAPI document names another) */
+  'REQUEST.UNSUPPORTED_MEDIA_TYPE': 415,
   'REQUEST.UNSUPPORTED_CHARSET': 415,
   'REQUEST.UNSUPPORTED_ENCODING': 415,
   /** an Idempotency-Key reused for a different request */

@@ -1,5 +1,6 @@
 import { LEVEL_PATTERN, MAX_BUSINESS_CODE, MAX_CLIENT_IP, MAX_DESCRIPTION, MAX_RETENTION_DAYS, MAX_RETURN_SIZE, MAX_TAG, MAX_TAGS, MAX_TRACE_ID, MAX_VENDOR, NAME_PATTERN } from '../../domain/audit/audit.limits.ts';
 import { COMPRESS_TYPES } from '../../domain/audit/record.ts';
+import { pageSizeSchema } from '../core/paging.ts';
 import type { JsonSchema } from '../core/validate.ts';
 
 /** Request and answer schemas of the audit service (snake_case fields, as the spec's). */
@@ -50,7 +51,7 @@ export const queryBody: JsonSchema = {
   type: 'object',
   properties: {
     ...selection,
-    return_size: { type: 'integer', minimum: 1, maximum: MAX_RETURN_SIZE, default: 20 },
+    return_size: pageSizeSchema({ max: MAX_RETURN_SIZE, default: 20 }),
     page_num: { type: 'integer', minimum: 1 },
     scroll_id: { type: 'string', maxLength: 64 },
   },

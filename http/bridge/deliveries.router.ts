@@ -8,6 +8,7 @@ import { ruleTargetKey, type RuleTargetRef } from '../../domain/bridge/rule-targ
 import type { DeliveryQueries } from '../../projections/bridge/deliveries.projection.ts';
 import type { BearerAuth } from '../core/bearer-auth.ts';
 import { commandIdFrom } from '../core/command-id.ts';
+import { pageAnswer, pageOf, pagingProperties } from '../core/paging.ts';
 import { createRouteRegistry, type HttpMethod, type RouteRegistry } from '../core/route-registry.ts';
 import { commandContext, tenantOf } from '../core/tenancy.ts';
 import type { JsonSchema, RequestSchemas } from '../core/validate.ts';
@@ -62,7 +63,7 @@ const deadLetterFilterProperties = {
 };
 const tenantListQuery: JsonSchema = {
   type: 'object',
-  properties: { ...deadLetterFilterProperties, limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 }, offset: { type: 'integer', minimum: 0, default: 0 } },
+  properties: { ...deadLetterFilterProperties, ...pagingProperties() },
   additionalProperties: false,
 };
 const redriveSelection: JsonSchema = {
@@ -107,7 +108,7 @@ const deliveryParams: JsonSchema = {
 };
 const page: JsonSchema = {
   type: 'object',
-  properties: { limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 }, offset: { type: 'integer', minimum: 0, default: 0 } },
+  properties: pagingProperties(),
   additionalProperties: false,
 };
 const noQuery: JsonSchema = { type: 'object', additionalProperties: false };
@@ -169,11 +170,11 @@ export function createDeliveriesRouter(deps: DeliveriesRouterDeps): Router {
   route('get', '/dead-letters', 'the dead letter queue of a rule target, oldest first (paged)', {
     params: ruleTargetParams,
     query: page,
-    response: { type: 'object', properties: { items: { type: 'array', items: deadLetterSchema }, total: { type: 'integer' }, limit: { type: 'integer' }, offset: { type: 'integer' } } },
+    response: pageOf(deadLetterSchema),
   }, async (req, res) => {
     const q = req.query as unknown as { limit: number; offset: number };
     const r = await deadLetters.list(await refOf(req, res), q);
-    res.json({ items: r.items.map(({ stream: _s, ...e }) => entryJson(e)), total: r.total, limit: q.limit, offset: q.offset });
+    res.json(pageAnswer(r, q, ({ stream: _s, ...e }) => entryJson(e)));
   });
 
   route('get', '/dead-letters/:deliveryId', 'one dead letter: the raw event, the payload and the last error, unchanged, with its attempts', {
@@ -224,13 +225,13 @@ export function createDeliveriesRouter(deps: DeliveriesRouterDeps): Router {
     summary: "the tenant's dead letters across its rules and targets, oldest first, filtered by rule, target type, error class and time",
     schemas: {
       query: tenantListQuery,
-      response: { type: 'object', properties: { items: { type: 'array', items: deadLetterSchema }, total: { type: 'integer' }, limit: { type: 'integer' }, offset: { type: 'integer' } } },
+      response: pageOf(deadLetterSchema),
     },
     tags: ['bridge deliveries'],
   }, async (req, res) => {
     const q = req.query as Record<string, unknown> & { limit: number; offset: number };
     const r = await deadLetters.listTenant(tenantOf(res), filterOf(q), { limit: q.limit, offset: q.offset });
-    res.json({ items: r.items.map(({ stream: _s, ...e }) => entryJson(e)), total: r.total, limit: q.limit, offset: q.offset });
+    res.json(pageAnswer(r, q, ({ stream: _s, ...e }) => entryJson(e)));
   });
 
   registry.route(router, {

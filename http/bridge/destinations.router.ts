@@ -26,6 +26,7 @@ import type { ReadStore } from '../../infra/core/read-store.port.ts';
 import { createIntegrationQueries, type ConnectionDoc, type DestinationDoc } from '../../projections/bridge/integrations.projection.ts';
 import type { BearerAuth } from '../core/bearer-auth.ts';
 import { commandIdFrom } from '../core/command-id.ts';
+import { pageAnswer, pageOf, pagingProperties } from '../core/paging.ts';
 import { createRouteRegistry, type HttpMethod, type RouteRegistry } from '../core/route-registry.ts';
 import { commandContext, tenantOf } from '../core/tenancy.ts';
 import type { JsonSchema, RequestSchemas } from '../core/validate.ts';
@@ -76,7 +77,7 @@ const text = (max: number): JsonSchema => ({ type: 'string', minLength: 1, maxLe
 const secret = text(MAX_SECRET_LENGTH);
 const name: JsonSchema = { type: 'string', pattern: CONNECTION_NAME.source };
 const description: JsonSchema = { type: 'string', maxLength: MAX_DESCRIPTION };
-const page = { limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 }, offset: { type: 'integer', minimum: 0, maximum: 1_000_000, default: 0 } };
+const page = pagingProperties();
 
 const authInput: JsonSchema = {
   type: 'object',
@@ -146,10 +147,6 @@ const destinationView: JsonSchema = {
     updatedAt: { type: 'string' },
   },
 };
-const list = (item: JsonSchema): JsonSchema => ({
-  type: 'object',
-  properties: { items: { type: 'array', items: item }, total: { type: 'integer' }, limit: { type: 'integer' }, offset: { type: 'integer' } },
-});
 const namePath = { type: 'object', properties: { name }, required: ['name'] };
 
 const schemas = {
@@ -162,7 +159,7 @@ const schemas = {
     body: { type: 'object', properties: { description: { ...description, nullable: true }, auth: authInput }, additionalProperties: false },
     response: connectionView,
   },
-  listConnections: { query: { type: 'object', properties: page, additionalProperties: false }, response: list(connectionView) },
+  listConnections: { query: { type: 'object', properties: page, additionalProperties: false }, response: pageOf(connectionView) },
   connectionPath: { params: namePath, response: connectionView },
   deletePath: { params: namePath },
   createDestination: {
@@ -198,7 +195,7 @@ const schemas = {
   },
   listDestinations: {
     query: { type: 'object', properties: { ...page, connection: name }, additionalProperties: false },
-    response: list(destinationView),
+    response: pageOf(destinationView),
   },
   destinationPath: { params: namePath, response: destinationView },
   rotateSigningSecret: {
@@ -295,7 +292,7 @@ export function createDestinationsRouter(deps: DestinationsRouterDeps): Router {
   route('get', '/connections', "the tenant's connections (secrets masked; paged)", schemas.listConnections, async (req, res) => {
     const q = req.query as unknown as { limit: number; offset: number };
     const p = await queries.listConnections(tenantOf(res), q);
-    noStore(res).json({ items: p.items.map(connectionJson), total: p.total, limit: q.limit, offset: q.offset });
+    noStore(res).json(pageAnswer(p, q, connectionJson));
   });
 
   route('get', '/connections/:name', 'one connection (secrets masked)', schemas.connectionPath, async (req, res) => {
@@ -360,7 +357,7 @@ export function createDestinationsRouter(deps: DestinationsRouterDeps): Router {
   route('get', '/api-destinations', "the tenant's API destinations (by connection; paged)", schemas.listDestinations, async (req, res) => {
     const q = req.query as unknown as { limit: number; offset: number; connection?: string };
     const p = await queries.listDestinations(tenantOf(res), q);
-    res.json({ items: p.items.map(destinationJson), total: p.total, limit: q.limit, offset: q.offset });
+    res.json(pageAnswer(p, q, destinationJson));
   }, 200, 'API destinations');
 
   route('get', '/api-destinations/:name', 'one API destination', schemas.destinationPath, async (req, res) => {

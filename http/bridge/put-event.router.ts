@@ -4,6 +4,7 @@ import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
 import { MAX_BATCH_EVENTS, MAX_EVENT_BYTES } from '../../domain/bridge/model.ts';
 import type { Publisher } from '../../domain/bridge/published-event.decider.ts';
 import { commandIdFrom } from '../core/command-id.ts';
+import { requireJsonBody } from '../core/media-type.ts';
 import { requestContext } from '../core/request-context.ts';
 import { createRouteRegistry, type RouteRegistry } from '../core/route-registry.ts';
 import { authOf, tenantOf } from '../core/tenancy.ts';
@@ -136,7 +137,8 @@ export function createPutEventRouter(deps: PutEventRouterDeps): Router {
   const { publisher, bearer } = deps;
   const registry = deps.registry ?? createRouteRegistry();
   const router = Router();
-  const guard = [bearer.authenticate, bearer.requireScope(BRIDGE_PUBLISH_SCOPE), checkSize];
+  // the event is validated by its own rules (put-event.validate.ts), not by a body schema: the type check is here
+  const guard = [bearer.authenticate, bearer.requireScope(BRIDGE_PUBLISH_SCOPE), checkSize, requireJsonBody];
 
   registry.describeRoute({
     method: 'post',

@@ -14,6 +14,7 @@ import { createRuleQueries } from '../../projections/bridge/rules.projection.ts'
 import type { BearerAuth } from '../core/bearer-auth.ts';
 import { assertWithinLimits } from '../core/body-limits.ts';
 import { commandIdFrom } from '../core/command-id.ts';
+import { pageAnswer } from '../core/paging.ts';
 import { createRouteRegistry, type HttpMethod, type RouteRegistry } from '../core/route-registry.ts';
 import { commandContext, tenantOf } from '../core/tenancy.ts';
 import type { RequestSchemas } from '../core/validate.ts';
@@ -172,7 +173,7 @@ export function createRulesRouter(deps: RulesRouterDeps): Router {
   route('get', '/rules', "list the tenant's rules (filter by bus, enabled; paged)", schemas.listRules, async (req, res) => {
     const q = req.query as unknown as { limit: number; offset: number; bus?: string; enabled?: boolean };
     const page = await ruleQueries.list(tenantOf(res), q);
-    res.json({ items: page.items.map(ruleJson), total: page.total, limit: q.limit, offset: q.offset });
+    res.json(pageAnswer(page, q, ruleJson));
   });
 
   route('get', '/rules/:id', 'one rule', schemas.rulePath, async (req, res) => {
@@ -281,7 +282,7 @@ export function createRulesRouter(deps: RulesRouterDeps): Router {
   route('get', '/config', "the tenant's configuration keys (secrets masked; paged)", schemas.listConfig, async (req, res) => {
     const q = req.query as unknown as { limit: number; offset: number; prefix?: string };
     const page = await configQueries.list(tenantOf(res), q);
-    res.set('Cache-Control', 'no-store').json({ items: page.items.map(configJson), total: page.total, limit: q.limit, offset: q.offset });
+    res.set('Cache-Control', 'no-store').json(pageAnswer(page, q, configJson));
   }, 200, 'configuration center');
 
   route('get', '/config/:key', 'one configuration value (a secret masked)', schemas.configPath, async (req, res) => {

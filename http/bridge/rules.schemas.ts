@@ -3,6 +3,7 @@ import { CONFIG_KEY, MAX_CONFIG_KEY_LENGTH, MAX_CONFIG_VALUE_LENGTH } from '../.
 import { MAX_TARGETS_PER_RULE } from '../../domain/bridge/model.ts';
 import { MAX_BUS_NAME, MAX_RULE_DESCRIPTION, MAX_RULE_NAME, RULE_ID } from '../../domain/bridge/rule.decider.ts';
 import { ERROR_TOLERANCES, MAX_ENDPOINT_LENGTH, MAX_PARAM_VALUE_LENGTH, MAX_TARGET_PARAMS, PARAM_FORMS, PUSH_RETRY_STRATEGIES } from '../../domain/bridge/target.validate.ts';
+import { pageOf, pagingProperties } from '../core/paging.ts';
 import type { JsonSchema, RequestSchemas } from '../core/validate.ts';
 
 /** ajv schemas of the rules and configuration-center admin API (also its OpenAPI document). */
@@ -85,10 +86,7 @@ const pattern: JsonSchema = {
   description: `the filter pattern (a JSON object mirroring the event; every value an array of matchers); input limits: ${PATTERN_LIMITS.maxDepth} levels deep, ${PATTERN_LIMITS.maxKeys} keys per object, ${PATTERN_LIMITS.maxTotalKeys} in all, arrays of ${PATTERN_LIMITS.maxArrayLength}, strings of ${PATTERN_LIMITS.maxStringLength} characters`,
 };
 const targets = { type: 'array', minItems: 1, maxItems: MAX_TARGETS_PER_RULE, items: targetSchema };
-const paging = {
-  limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
-  offset: { type: 'integer', minimum: 0, maximum: 1_000_000, default: 0 },
-};
+const paging = pagingProperties();
 const idPath: JsonSchema = { type: 'object', properties: { id: ruleId }, required: ['id'] };
 const configKey = { type: 'string', pattern: CONFIG_KEY.source, maxLength: MAX_CONFIG_KEY_LENGTH };
 const keyPath: JsonSchema = { type: 'object', properties: { key: configKey }, required: ['key'] };
@@ -112,10 +110,6 @@ export const ruleResponse: JsonSchema = {
     revision: { type: 'integer' },
   },
 };
-const pageOf = (item: JsonSchema): JsonSchema => ({
-  type: 'object',
-  properties: { items: { type: 'array', items: item }, total: { type: 'integer' }, limit: { type: 'integer' }, offset: { type: 'integer' } },
-});
 export const configResponse: JsonSchema = {
   type: 'object',
   properties: {

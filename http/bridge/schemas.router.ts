@@ -16,6 +16,7 @@ import type { EventStore } from '../../infra/core/event-store.port.ts';
 import type { ReadStore } from '../../infra/core/read-store.port.ts';
 import { createSchemaQueries, type SchemaDoc } from '../../projections/bridge/schemas.projection.ts';
 import { commandIdFrom } from '../core/command-id.ts';
+import { pageOf, pagingProperties } from '../core/paging.ts';
 import { createRouteRegistry, type HttpMethod, type RouteRegistry } from '../core/route-registry.ts';
 import { commandContext, tenantOf } from '../core/tenancy.ts';
 import type { JsonSchema, RequestSchemas } from '../core/validate.ts';
@@ -113,15 +114,11 @@ const schemas = {
         owner: { type: 'string', enum: ['all', 'own', 'platform'], default: 'all' },
         bus: { type: 'string', minLength: 1, maxLength: 129 },
         includeDeleted: { type: 'boolean', default: false },
-        limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
-        offset: { type: 'integer', minimum: 0, maximum: 1_000_000, default: 0 },
+        ...pagingProperties(),
       },
       additionalProperties: false,
     },
-    response: {
-      type: 'object',
-      properties: { items: { type: 'array', items: schemaViewSchema }, total: { type: 'integer' }, limit: { type: 'integer' }, offset: { type: 'integer' } },
-    },
+    response: pageOf(schemaViewSchema),
   },
   get: { params: idPath, response: schemaViewSchema },
   download: {

@@ -1,7 +1,8 @@
 import { Router, type RequestHandler } from 'express';
 import type { ServiceRegistryCommands } from '../../commands/bridge/service-registry.commands.ts';
 import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
-import { DEFAULT_RECEIVE_PATH, SERVICE_NAME, type ServiceEntry } from '../../domain/bridge/service-entry.decider.ts';
+import { RECEIVED_EVENT_PATH } from '../../domain/bridge/bridge.paths.ts';
+import { SERVICE_NAME, type ServiceEntry } from '../../domain/bridge/service-entry.decider.ts';
 import type { ServiceQueries } from '../../projections/bridge/services.projection.ts';
 import type { BearerAuth } from '../core/bearer-auth.ts';
 import { commandIdFrom } from '../core/command-id.ts';
@@ -48,7 +49,7 @@ const entrySchema: JsonSchema = {
     overridden: { type: 'boolean' },
     updatedAt: { type: 'string' },
   },
-  example: { name: 'claims', baseUrl: 'https://claims.internal:8443', receivePath: DEFAULT_RECEIVE_PATH, url: `https://claims.internal:8443${DEFAULT_RECEIVE_PATH}`, scope: 'tenant' },
+  example: { name: 'claims', baseUrl: 'https://claims.internal:8443', receivePath: RECEIVED_EVENT_PATH, url: `https://claims.internal:8443${RECEIVED_EVENT_PATH}`, scope: 'tenant' },
 };
 
 const view = (e: ServiceEntry, scope: 'tenant' | 'platform', extra: Record<string, unknown> = {}) => ({
@@ -90,7 +91,7 @@ export function createServicesRouter(deps: ServicesRouterDeps): Router {
         type: 'object',
         properties: {
           baseUrl: { type: 'string', minLength: 1, maxLength: 2000, description: 'http or https, without query or fragment' },
-          receivePath: { type: 'string', minLength: 1, maxLength: 512, description: `default ${DEFAULT_RECEIVE_PATH}` },
+          receivePath: { type: 'string', minLength: 1, maxLength: 512, description: `default ${RECEIVED_EVENT_PATH}` },
         },
         required: ['baseUrl'],
         additionalProperties: false,

@@ -4,6 +4,7 @@ import { coreError } from '../../domain/core/core.errors.ts';
 import { PLATFORM_TENANT } from '../../domain/bridge/model.ts';
 import type { TraceDoc } from '../../projections/bridge/trace.projection.ts';
 import type { TraceQueries } from '../../projections/bridge/trace.queries.ts';
+import { pageSizeSchema } from '../core/paging.ts';
 import { createRouteRegistry, type RouteRegistry } from '../core/route-registry.ts';
 import { PLATFORM_ADMINS_NAME_ANY, targetTenant } from '../core/tenancy.ts';
 import type { JsonSchema } from '../core/validate.ts';
@@ -116,7 +117,7 @@ export function createTraceRouter(deps: TraceRouterDeps): Router {
             source: { type: 'string', minLength: 1, maxLength: 256 },
             type: { type: 'string', minLength: 1, maxLength: 256 },
             id: { type: 'string', minLength: 1, maxLength: 256 },
-            limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
+            limit: pageSizeSchema(),
             cursor: { type: 'string', minLength: 1, maxLength: 1000 },
             tenant,
           },

@@ -2,6 +2,7 @@ import { Router, type RequestHandler, type Response } from 'express';
 import type { UserMessageCommands, UserMessageView } from '../../commands/bridge/user-messages.commands.ts';
 import { MAX_INBOX_PAGE_SIZE, type InboxDoc, type UserMessageQueries } from '../../projections/bridge/user-messages.projection.ts';
 import { commandIdFrom } from '../core/command-id.ts';
+import { pageSizeSchema } from '../core/paging.ts';
 import { createRouteRegistry, type RouteRegistry } from '../core/route-registry.ts';
 import { authOf, commandContext, tenantOf } from '../core/tenancy.ts';
 import type { JsonSchema } from '../core/validate.ts';
@@ -87,7 +88,7 @@ export function createUserMessagesRouter(deps: UserMessagesRouterDeps): Router {
           properties: {
             unread: { type: 'boolean', description: 'true: unread only; false: read only; absent: all' },
             page: { type: 'integer', minimum: 1, maximum: 100_000, default: 1 },
-            size: { type: 'integer', minimum: 1, maximum: MAX_INBOX_PAGE_SIZE, default: 20 },
+            size: pageSizeSchema({ max: MAX_INBOX_PAGE_SIZE, default: 20 }),
           },
           additionalProperties: false,
         },

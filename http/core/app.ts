@@ -9,6 +9,7 @@ import type { HttpMetrics } from './metrics.ts';
 import { requestContextMiddleware } from './request-context.ts';
 import { requestLogging } from './request-log.ts';
 import { gatedRouter } from './router-gate.ts';
+import { wellFormedBodies } from './well-formed.ts';
 import { wholeBodies } from './whole-body.ts';
 
 export type ServiceName = 'bridge' | 'identity' | 'audit' | 'workflow' | 'hub';
@@ -71,6 +72,8 @@ export function createApp(options: AppOptions): Express {
       wholeBodies({ limitBytes: bytesOf(bodyLimit) }),
       // Input limits (depth, keys, lengths) before anything walks the body: 400 REQUEST.LIMIT_EXCEEDED.
       jsonBodyLimits(),
+      // Text the platform makes ids, keys and hashes of: a lone surrogate is 400 REQUEST.INVALID naming the field.
+      wellFormedBodies(),
     ]),
   );
 

@@ -6,10 +6,12 @@ export { capProblem, errorHandler, isSelfRendering, MAX_ERROR_DETAILS, notFoundH
 export type { Problem, SelfRenderingError } from './errors.ts';
 export { healthRouter } from './health.ts';
 export type { ReadinessCheck, ReadinessReport } from './health.ts';
+export { isJsonMediaType, JSON_MEDIA_TYPE, nonJsonBody, requireJsonBody } from './media-type.ts';
 export { createHttpMetrics, routeLabel } from './metrics.ts';
 export type { HttpMetrics } from './metrics.ts';
 export { openApiDocument, toOpenApiPath } from './openapi.ts';
 export type { OpenApiDocument } from './openapi.ts';
+export { MAX_PAGE_OFFSET, pageAnswer, pageOf, pageOffsetSchema, pageSizeSchema, pagingProperties } from './paging.ts';
 export {
   commandMetadata,
   CORRELATION_ID_HEADER,

@@ -1,4 +1,5 @@
 import type { JsonSchema } from './validate.ts';
+import { isJsonMediaType, JSON_MEDIA_TYPE } from './media-type.ts';
 import type { RouteRegistry } from './route-registry.ts';
 
 // Kept loose on purpose: the document is data for clients and tools, not something we read back.
@@ -91,6 +92,9 @@ export function openApiDocument(title: string, registry: Pick<RouteRegistry, 'ro
           description: 'request validation failed',
           content: { 'application/json': { schema: { $ref: '#/components/schemas/Problem' } } },
         },
+        ...(body !== undefined && isJsonMediaType(route.requestContentType)
+          ? { '415': { description: `the body is not ${JSON_MEDIA_TYPE} (REQUEST.UNSUPPORTED_MEDIA_TYPE)`, content: { 'application/json': { schema: { $ref: '#/components/schemas/Problem' } } } } }
+          : {}),
       },
     };
     paths[path] = { ...paths[path], [route.method]: operation };

@@ -47,7 +47,7 @@ export function createRouteRegistry(): RouteRegistry {
     route(router, description, ...handlers) {
       describeRoute(description);
       const { response: _response, ...requestSchemas } = description.schemas;
-      router[description.method](description.path, validate(requestSchemas), ...handlers);
+      router[description.method](description.path, validate(requestSchemas, { bodyType: description.requestContentType }), ...handlers);
     },
   };
 }

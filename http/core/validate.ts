@@ -2,7 +2,10 @@ import AjvModule from 'ajv';
 import type { ErrorObject, SchemaObject, ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { Request, RequestHandler } from 'express';
+import { dottedPath } from '../../domain/core/input-limits.ts';
+import { firstIllFormedText } from '../../domain/core/well-formed.ts';
 import { capProblem, MAX_ERROR_DETAILS } from './errors.ts';
+import { isJsonMediaType, nonJsonBody } from './media-type.ts';
 
 /** A JSON Schema (draft-07, as ajv 8 reads it by default). */
 export type JsonSchema = SchemaObject;
@@ -55,19 +58,26 @@ const PARTS: readonly RequestPart[] = ['params', 'headers', 'query', 'body'];
 /**
  * Validates the request against JSON Schemas and answers 400 `REQUEST.INVALID` naming every bad field.
  * Query and path parameters are coerced to the schema's types (and defaults applied) in place, so handlers
- * read `req.query.limit` as a number.
+ * read `req.query.limit` as a number. A route with a body schema takes JSON unless `bodyType` names
+ * another type (a form, multipart): a body of another type is answered 415 before any field is looked at.
  */
-export function validate(schemas: RequestSchemas): RequestHandler {
+export function validate(schemas: RequestSchemas, options: { bodyType?: string } = {}): RequestHandler {
   const checks = PARTS.flatMap((part) => {
     const schema = schemas[part];
     return schema === undefined ? [] : [{ part, fn: compile(schema, part === 'query' || part === 'params') }];
   });
+  const jsonBody = schemas.body !== undefined && isJsonMediaType(options.bodyType);
 
   return (req, res, next) => {
+    const refused = jsonBody ? nonJsonBody(req) : undefined;
+    if (refused !== undefined) return next(refused);
     const issues: ValidationIssue[] = [];
     for (const { part, fn } of checks) {
       const data = readPart(req, part);
       if (!fn(data)) issues.push(...(fn.errors ?? []).map((e) => toIssue(part, e)));
+      // bodies were checked when parsed (well-formed.ts); a header cannot hold a surrogate at all
+      const illFormed = part === 'query' || part === 'params' ? illFormedIssue(part, data) : null;
+      if (illFormed !== null) issues.push(illFormed);
     }
     if (issues.length === 0) return next();
     // the message names the first issues only; the answer is capped like every error answer (errors.ts)
@@ -75,6 +85,12 @@ export function validate(schemas: RequestSchemas): RequestHandler {
     const more = issues.length > MAX_ERROR_DETAILS ? ` (and ${issues.length - MAX_ERROR_DETAILS} more)` : '';
     res.status(400).json(capProblem({ code: 'REQUEST.INVALID', message: `request validation failed: ${named}${more}`, details: issues }));
   };
+}
+
+/** The issue for a value holding a lone surrogate (domain/core/well-formed.ts): the first such string or key. */
+export function illFormedIssue(part: RequestPart, value: unknown): ValidationIssue | null {
+  const path = firstIllFormedText(value);
+  return path === null ? null : { in: part, field: dottedPath(path), message: 'must be well-formed Unicode text (it holds a lone surrogate)', keyword: 'wellFormed' };
 }
 
 const readPart = (req: Request, part: RequestPart): unknown => {

@@ -3,16 +3,17 @@
  * base is the spec's `/comm/v1`; the OpenAPI group `connecthub` is served at `/v3/api-docs/connecthub`.
  * Administration paths are not shown by the spec: these are ours (README "Notification hub").
  */
-export { HUB_ADMIN_SCOPE, HUB_OPERATOR_SCOPE, HUB_SCOPES, HUB_SEND_SCOPE } from '../../domain/hub/hub.scopes.ts';
+import { HUB_BASE, RECEIPT_PATH } from '../../domain/hub/hub.paths.ts';
 
-export const HUB_BASE = '/comm/v1';
+export { HUB_ADMIN_SCOPE, HUB_OPERATOR_SCOPE, HUB_SCOPES, HUB_SEND_SCOPE } from '../../domain/hub/hub.scopes.ts';
+export { HUB_BASE, RECEIPT_PATH };
+
 export const HUB_OPENAPI_PATH = '/v3/api-docs/connecthub';
 
 export const SEND_PATH = `${HUB_BASE}/notifications/send`;
 export const SEND_REQUEST_PATH = `${HUB_BASE}/send-requests/getById`;
 export const MESSAGE_PATH = `${HUB_BASE}/messages/getById`;
 export const MESSAGE_TIMELINE_PATH = `${HUB_BASE}/messages/timeline`;
-export const RECEIPT_PATH = `${HUB_BASE}/callbacks/receipt`;
 /** TCC branch operations (ours: the spec names Try, Confirm and Cancel, not their paths) */
 export const TCC_BASE = `${HUB_BASE}/notifications/tcc`;
 export const TCC_TRY_PATH = `${TCC_BASE}/try`;

@@ -1,3 +1,4 @@
+import { pageSizeSchema } from '../core/paging.ts';
 import type { JsonSchema } from '../core/validate.ts';
 
 /**
@@ -231,7 +232,7 @@ export const pageQuery = (extra: Record<string, JsonSchema> = {}, required: stri
   type: 'object',
   additionalProperties: false,
   required,
-  properties: { ...extra, pageNo: { type: 'integer', minimum: 1, default: 1 }, pageSize: { type: 'integer', minimum: 1, maximum: 200, default: 50 } },
+  properties: { ...extra, pageNo: { type: 'integer', minimum: 1, default: 1 }, pageSize: pageSizeSchema() },
 });
 
 export const pageOf = (item: JsonSchema): JsonSchema => ({

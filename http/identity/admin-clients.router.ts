@@ -7,12 +7,13 @@ import { AUTH_METHODS, type Client } from '../../domain/identity/model.ts';
 import { DIRECTORY_ID, SCOPE_TOKEN } from '../../domain/identity/user.decider.ts';
 import type { DirectoryQueries } from '../../projections/identity/directory.projection.ts';
 import { commandIdFrom } from '../core/command-id.ts';
+import { pageOf } from '../core/paging.ts';
 import type { RouteRegistry } from '../core/route-registry.ts';
 import type { JsonSchema, RequestSchemas } from '../core/validate.ts';
 import { adminCommandContext, adminTenant, checkAllowedTenants, mayAdminister } from './admin.access.ts';
 import { defined, jwksList, splitList, urlList, type Body } from './admin.request.ts';
 import { adminRoute } from './admin.route.ts';
-import { clientAnswer, name, nullable, pageOf, paging, pattern, status, stringOrList, tenantCode } from './admin.schemas.ts';
+import { clientAnswer, name, nullable, paging, pattern, status, stringOrList, tenantCode } from './admin.schemas.ts';
 import { clientView } from './admin.views.ts';
 
 /**

@@ -5,13 +5,14 @@ import { identityError } from '../../domain/identity/identity.errors.ts';
 import { MAX_TOKEN_LIFETIME_SECONDS } from '../../domain/identity/tenant.decider.ts';
 import type { DirectoryQueries } from '../../projections/identity/directory.projection.ts';
 import { commandIdFrom } from '../core/command-id.ts';
+import { pageOf } from '../core/paging.ts';
 import type { RouteRegistry } from '../core/route-registry.ts';
 import { isPlatformAdmin, tenantOf } from '../core/tenancy.ts';
 import type { JsonSchema, RequestSchemas } from '../core/validate.ts';
 import { adminCommandContext, adminTenant, requirePlatformAdmin } from './admin.access.ts';
 import { defined, type Body } from './admin.request.ts';
 import { adminRoute } from './admin.route.ts';
-import { email, name, nullable, pageOf, paging, status, tenantAnswer, tenantCode } from './admin.schemas.ts';
+import { email, name, nullable, paging, status, tenantAnswer, tenantCode } from './admin.schemas.ts';
 import { tenantView } from './admin.views.ts';
 
 /**

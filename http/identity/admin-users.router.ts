@@ -7,12 +7,13 @@ import type { User } from '../../domain/identity/model.ts';
 import { DIRECTORY_ID, SCOPE_TOKEN, USER_ID, USERNAME, type UserProfileChanges } from '../../domain/identity/user.decider.ts';
 import type { DirectoryQueries } from '../../projections/identity/directory.projection.ts';
 import { commandIdFrom } from '../core/command-id.ts';
+import { pageOf } from '../core/paging.ts';
 import type { RouteRegistry } from '../core/route-registry.ts';
 import type { JsonSchema, RequestSchemas } from '../core/validate.ts';
 import { adminCommandContext, adminTenant } from './admin.access.ts';
 import { defined, type Body } from './admin.request.ts';
 import { adminRoute } from './admin.route.ts';
-import { email, name, nullable, pageOf, paging, pattern, status, tenantCode, tenantQuery, userAnswer, userExample } from './admin.schemas.ts';
+import { email, name, nullable, paging, pattern, status, tenantCode, tenantQuery, userAnswer, userExample } from './admin.schemas.ts';
 import { userView } from './admin.views.ts';
 
 /**

@@ -1,4 +1,5 @@
 import { TENANT_CODE } from '../../domain/identity/tenant.decider.ts';
+import { pagingProperties } from '../core/paging.ts';
 import type { JsonSchema } from '../core/validate.ts';
 
 /* JSON schema pieces the admin resources share (each resource's request schemas live beside its routes). */
@@ -13,10 +14,7 @@ export const stringOrList = (item: JsonSchema): JsonSchema => ({
 export const email = { type: 'string', format: 'email', maxLength: 320 };
 export const name = { type: 'string', minLength: 1, maxLength: 200 };
 export const status = { type: 'string', enum: ['active', 'disabled'] };
-export const paging = {
-  limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
-  offset: { type: 'integer', minimum: 0, maximum: 1_000_000, default: 0 },
-};
+export const paging = pagingProperties();
 /** `?tenant=` on user routes: a platform admin acting on another tenant */
 export const tenantQuery: JsonSchema = { type: 'object', properties: { tenant: tenantCode }, additionalProperties: false };
 
@@ -105,9 +103,3 @@ export const clientAnswer: JsonSchema = {
     status: 'active',
   },
 };
-
-/** a page of a list answer */
-export const pageOf = (item: JsonSchema): JsonSchema => ({
-  type: 'object',
-  properties: { items: { type: 'array', items: item }, total: { type: 'integer' }, limit: { type: 'integer' }, offset: { type: 'integer' } },
-});

@@ -262,6 +262,8 @@ export function createTokenRouter(deps: TokenRouterDeps): Router {
     path: EXCHANGE_CODE_CONSUME_PATH,
     summary: 'Consumes an exchange code (client-authenticated) and answers the identity it carries',
     schemas: { body: { type: 'object', required: ['code'], properties: { code: { type: 'string' } } } },
+    // client-authenticated like the OAuth endpoints, and read as they are: a form (a JSON body works too)
+    requestContentType: 'application/x-www-form-urlencoded',
   });
   router.post(EXCHANGE_CODE_CONSUME_PATH, async (req, res) => {
     const client = await deps.authenticateClient(req);

@@ -1,4 +1,5 @@
 import { ConfigError } from '../core/config.ts';
+import { envInt } from '../core/env-int.ts';
 
 /**
  * The audit service's settings (README "Configuration"), from the environment, checked when the service is
@@ -13,16 +14,7 @@ export type AuditConfig = {
 
 export function loadAuditConfig(env: NodeJS.ProcessEnv = process.env): AuditConfig {
   const problems: string[] = [];
-  const int = (name: string, fallback: number, min: number, max: number) => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n < min || n > max) {
-      problems.push(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
-      return fallback;
-    }
-    return n;
-  };
+  const int = envInt(env, problems);
   const config = {
     scrollIdleSeconds: int('AUDIT_SCROLL_IDLE_SECONDS', 300, 10, 86_400),
     writeBatchMax: int('AUDIT_WRITE_BATCH_MAX', 500, 1, 10_000),

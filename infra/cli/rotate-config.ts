@@ -1,6 +1,6 @@
 import { createConfigCommands } from '../../commands/bridge/config-center.commands.ts';
 import { createConnectionCommands } from '../../commands/bridge/connections.commands.ts';
-import { createKeyedSecretBox } from '../../commands/bridge/secret.box.ts';
+import { createKeyedSecretBox } from '../../commands/core/secret.box.ts';
 import { systemClock, type Clock } from '../core/clock.port.ts';
 import type { Config } from '../core/config.ts';
 import type { EventStore } from '../core/event-store.port.ts';

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { parseOutboundAllow } from '../net/outbound-allow.ts';
+import { envInt } from './env-int.ts';
 import { DEFAULT_GATHER_MS } from './log-reader.ts';
 
 /**
@@ -185,16 +186,7 @@ export function parseServiceRegistry(raw: string | undefined, problems: string[]
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
-  const int = (name: string, fallback: number, min: number, max: number) => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n < min || n > max) {
-      problems.push(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
-      return fallback;
-    }
-    return n;
-  };
+  const int = envInt(env, problems);
   const url = (name: string, protocols: string[]) => {
     const raw = env[name];
     if (raw === undefined || raw === '') return undefined;

@@ -1,4 +1,5 @@
 import { ConfigError, type Config } from '../core/config.ts';
+import { envInt } from '../core/env-int.ts';
 import { isTimeZone } from '../../domain/hub/local-time.ts';
 import { MAX_RETENTION_DAYS } from '../../commands/hub/housekeeping.job.ts';
 import { DEFAULT_DISPATCH_CONCURRENCY } from '../../commands/hub/dispatch.worker.ts';
@@ -58,16 +59,7 @@ export type HubConfig = {
 
 export function loadHubConfig(env: NodeJS.ProcessEnv, platform: Pick<Config, 'publicBaseUrl'>): HubConfig {
   const problems: string[] = [];
-  const int = (name: string, fallback: number, min: number, max: number) => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n < min || n > max) {
-      problems.push(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
-      return fallback;
-    }
-    return n;
-  };
+  const int = envInt(env, problems);
   const bool = (name: string, fallback: boolean) => {
     const raw = env[name];
     if (raw === undefined || raw === '') return fallback;

@@ -1,5 +1,5 @@
 import { createConfigCenter } from '../../commands/bridge/config-center.commands.ts';
-import { createSecretBox } from '../../commands/bridge/secret.box.ts';
+import { createSecretBox } from '../../commands/core/secret.box.ts';
 import { createConfigCommands } from '../../commands/hub/config.commands.ts';
 import { createDispatchProcess } from '../../commands/hub/dispatch.process.ts';
 import { createDispatchGate } from '../../commands/hub/dispatch-gate.ts';

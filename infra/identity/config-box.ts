@@ -1,4 +1,4 @@
-import { createKeyedSecretBox, type KeyedSecretBox } from '../../commands/bridge/secret.box.ts';
+import { createKeyedSecretBox, type KeyedSecretBox } from '../../commands/core/secret.box.ts';
 import type { Config } from '../core/config.ts';
 import { loadKeySecrets } from './key-secret.ts';
 

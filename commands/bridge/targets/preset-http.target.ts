@@ -1,3 +1,4 @@
+import { RECEIVED_EVENT_PATH } from '../../../domain/bridge/bridge.paths.ts';
 import { isDestinationRefused, type HttpClient } from '../../../infra/core/http-client.port.ts';
 import { TARGET_TYPES, type DeliveryOutcome, type TargetAdapter } from '../delivery.contracts.ts';
 
@@ -35,12 +36,9 @@ export type PresetHttpTargetDeps = {
   http: HttpClient;
   /** service name → base URL (scheme, host, port, optional path prefix), or the URL and its receive path */
   registry: ServiceRegistry;
-  /** appended to a base URL that comes without its own (default DEFAULT_RECEIVE_PATH) */
+  /** appended to a base URL that comes without its own (default RECEIVED_EVENT_PATH) */
   receivePath?: string;
 };
-
-/** Where a service mounts the SDK's receivedEventHandler (see http/bridge/sdk/receiver.ts). */
-export const DEFAULT_RECEIVE_PATH = '/eventbridge/receivedEvent';
 
 /** A registry over a plain map (config.serviceRegistry), immune to inherited names (`constructor`). */
 export const serviceRegistryFrom =
@@ -58,7 +56,7 @@ const clip = (s: string, n = 300) => {
 export function createPresetHttpTarget(deps: PresetHttpTargetDeps): TargetAdapter {
   const { http, registry } = deps;
   const receivePath = (() => {
-    const p = deps.receivePath ?? DEFAULT_RECEIVE_PATH;
+    const p = deps.receivePath ?? RECEIVED_EVENT_PATH;
     return p.startsWith('/') ? p : `/${p}`;
   })();
   const bad = (error: string, httpStatus?: number): DeliveryOutcome => ({ ok: false, retryable: false, error, ...(httpStatus !== undefined && { httpStatus }) });

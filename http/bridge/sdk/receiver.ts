@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 
 /** Where the preset HTTP client target POSTs by default (commands/bridge/targets/preset-http.target.ts). */
-export const RECEIVED_EVENT_PATH = '/eventbridge/receivedEvent';
+export { RECEIVED_EVENT_PATH } from '../../../domain/bridge/bridge.paths.ts';
 
 /**
  * The receiving side (spec "SDK use"): a service that is the target of a preset HTTP client rule

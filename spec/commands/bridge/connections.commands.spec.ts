@@ -9,7 +9,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createApiDestinationCommands, createApiDestinationReader } from '../../../commands/bridge/api-destinations.commands.ts';
 import { createConnectionCommands, createConnectionReader } from '../../../commands/bridge/connections.commands.ts';
-import { createSecretBox } from '../../../commands/bridge/secret.box.ts';
+import { createSecretBox } from '../../../commands/core/secret.box.ts';
 import { isDomainError } from '../../../domain/core/domain-error.ts';
 import { manualClock } from '../../../infra/core/clock.port.ts';
 import { createSqliteEventStore } from '../../../infra/sqlite/event-store.sqlite.ts';

@@ -8,7 +8,7 @@ import { pino } from 'pino';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createConfigCenter, createConfigCommands } from '../../../commands/bridge/config-center.commands.ts';
-import { createKeyedSecretBox } from '../../../commands/bridge/secret.box.ts';
+import { createKeyedSecretBox } from '../../../commands/core/secret.box.ts';
 import { createRuleCommands } from '../../../commands/bridge/rules.commands.ts';
 import { createDirectoryCommands } from '../../../commands/identity/directory.commands.ts';
 import type { BusKind } from '../../../domain/bridge/model.ts';

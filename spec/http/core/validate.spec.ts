@@ -185,7 +185,7 @@ Validate('openApiDocument lists the described routes', () => {
   ]);
   assert.equal(create.requestBody, { required: true, content: { 'application/json': { schema: ruleBody } } });
   const responses = create.responses as Record<string, unknown>;
-  assert.equal(Object.keys(responses).sort(), ['201', '400']);
+  assert.equal(Object.keys(responses).sort(), ['201', '400', '415'], 'a JSON body may be answered 415');
   const search = doc.paths['/api/platform/tasks']?.get as { parameters: Array<{ name: string; in: string }> };
   assert.equal(search.parameters.map((p) => `${p.in}:${p.name}`), ['query:limit', 'query:status', 'query:active']);
   const discovery = openApiDocument('identity', extra);

@@ -1,7 +1,7 @@
 // No handler runs on a request whose body did not arrive whole. Raw sockets against the
 // whole platform: POST /cas/exchange-code/get with a valid bearer token and a malformed chunked body (chunk
 // size `zz`) must not issue a code, whatever the Content-Type, and whether the bad chunk comes with the
-// headers or later; a well-formed chunked body (no parser reads it) still gets its code.
+// headers or later; a well-formed chunked body no parser reads is read to its end before it is answered.
 import net from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -63,10 +63,11 @@ for (const contentType of [undefined, 'application/json', 'application/x-www-for
   });
 }
 
-test('a well-formed chunked body that no parser reads: read to its end, then the code is issued', async () => {
+test('a well-formed chunked body that no parser reads: read to its end, then answered 415 (the route takes JSON), no code', async () => {
   const answer = await raw([`${head('good-text', 'text/plain')}5\r\nhello\r\n`, '0\r\n\r\n']);
-  assert.match(answer, /^HTTP\/1\.1 200 /);
-  assert.is(await codesIssuedFor('good-text'), 1);
+  assert.match(answer, /^HTTP\/1\.1 415 /);
+  assert.match(answer, /REQUEST\.UNSUPPORTED_MEDIA_TYPE/);
+  assert.is(await codesIssuedFor('good-text'), 0);
 });
 
 test('a well-formed chunked JSON body: the code is issued', async () => {

@@ -10,7 +10,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createConfigCenter } from '../../../commands/bridge/config-center.commands.ts';
 import { createConnectionReader } from '../../../commands/bridge/connections.commands.ts';
-import { createKeyedSecretBox, secretKid } from '../../../commands/bridge/secret.box.ts';
+import { createKeyedSecretBox, secretKid } from '../../../commands/core/secret.box.ts';
 import { eventIdFor } from '../../../commands/core/event-id.ts';
 import { ADMIN, anEvent, PUT_EVENT, startBridgePlatform, type BridgePlatform } from '../../http/bridge/bridge-harness.ts';
 

@@ -4,7 +4,7 @@ import express from 'express';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { DeliveryOutcome, DeliveryRequest } from '../../../../commands/bridge/delivery.contracts.ts';
-import { createPresetHttpTarget, DEFAULT_RECEIVE_PATH, serviceRegistryFrom } from '../../../../commands/bridge/targets/preset-http.target.ts';
+import { createPresetHttpTarget, serviceRegistryFrom } from '../../../../commands/bridge/targets/preset-http.target.ts';
 import type { BridgeEvent, Target } from '../../../../domain/bridge/model.ts';
 import { RECEIVED_EVENT_PATH, receivedEventHandler } from '../../../../http/bridge/sdk/index.ts';
 import { createOutboundHttpClient } from '../../../../infra/net/outbound-http.client.ts';
@@ -119,7 +119,7 @@ const registry = () =>
 const target = () => createPresetHttpTarget({ http: createHttpClient(), registry: registry() });
 
 test('the SDK receiver path is the target’s default', () => {
-  assert.is(DEFAULT_RECEIVE_PATH, RECEIVED_EVENT_PATH);
+  assert.is(RECEIVED_EVENT_PATH, '/eventbridge/receivedEvent');
   assert.is(target().typeId, 3);
 });
 

@@ -2,8 +2,8 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
 import { isSealed, type SealedSecret } from '../../domain/bridge/connection.decider.ts';
 
 /**
- * Encryption at rest of the secrets the bridge keeps in the log: connection secrets (passwords, tokens,
- * client secrets, API key values) and configuration-center values marked secret.
+ * Encryption at rest of the secrets kept in the log: the bridge's connection secrets (passwords, tokens,
+ * client secrets, API key values), configuration-center values marked secret, and the hub's signing secrets.
  * AES-256-GCM under a key derived with HKDF-SHA256 from the platform's key-encryption secret
  * (KEY_ENCRYPTION_SECRET or DATA_DIR/key-encryption.secret, see infra/identity/key-secret.ts; the
  * composition passes it in), a fresh 16-byte salt and 12-byte IV per secret. The associated data names
