@@ -42,7 +42,7 @@ if (kind === 'platform-api' || kind === 'platform-all') {
     { ...ctx, tenant: 'bench' },
     'bench/client',
   );
-  await createBusCommands({ eventStore, clock: systemClock }).createBus({ tenant: 'bench', name: 'orders', kind: 'custom' }, { ...ctx, tenant: 'bench' }, 'bench/bus');
+  await createBusCommands({ eventStore, clock: systemClock }).createBus({ name: 'orders', kind: 'custom' }, { ...ctx, tenant: 'bench' }, 'bench/bus');
   for (const r of [...platform.runners, ...platform.workers]) {
     while ((await r.status()).lag > 0) await new Promise((resolve) => setTimeout(resolve, 20));
   }

@@ -176,7 +176,7 @@ test('cache clear: a configuration change is visible right after it; unknown buc
   assert.is((await preview()).body.Valid, true);
   // comm-hub.template.max-rendered-length changed in the configuration center (kept 5 s per process; the clock here stands still)
   const center = createConfigCenterCommands({ eventStore: p.platform.stores.eventStore, clock: p.clock });
-  await center.set({ tenant: 'acme', key: 'comm-hub.template.max-rendered-length', value: '10' }, spec('acme'), 'spec/max-length');
+  await center.set({ key: 'comm-hub.template.max-rendered-length', value: '10' }, spec('acme'), 'spec/max-length');
   assert.is((await preview()).body.Valid, true, 'still the kept value');
   const cleared = await p.call('GET', '/public/cache/v1/clear/bucket?bucketCode=hub', { token: t });
   assert.is(cleared.status, 200, JSON.stringify(cleared.body));
@@ -184,7 +184,7 @@ test('cache clear: a configuration change is visible right after it; unknown buc
   const after = await preview();
   assert.is(after.body.Valid, false);
   assert.ok(after.body.Diagnostics.some((d: string) => d.includes('at most 10')), JSON.stringify(after.body));
-  await center.set({ tenant: 'acme', key: 'comm-hub.template.max-rendered-length', value: '65536' }, spec('acme'), 'spec/max-length-back');
+  await center.set({ key: 'comm-hub.template.max-rendered-length', value: '65536' }, spec('acme'), 'spec/max-length-back');
   await p.call('GET', '/public/cache/v1/clear/bucket?bucketCode=hub', { token: t });
 
   const unknown = await p.call('GET', '/public/cache/v1/clear/bucket?bucketCode=workflow', { token: t });
