@@ -65,7 +65,7 @@ export async function seedPlatform(dataDir: string, scopes: string[]): Promise<v
   const catalog = createCatalogCommands({ eventStore, clock: systemClock, metadata: createAuditMetadata({ eventStore }) });
   const rows = [{ module_name: 'm0', transaction_name: 't0' }];
   for (let m = 1; m <= 9; m++) for (let t = 1; t <= 9; t++) rows.push({ module_name: `m${m}`, transaction_name: `t${t}` });
-  await catalog.import(BENCH_TENANT, rows, { tenant: BENCH_TENANT, actor: 'bench' }, 'bench/metadata');
+  await catalog.import(rows, { tenant: BENCH_TENANT, actor: 'bench' }, 'bench/metadata');
   for (const r of [...platform.runners, ...platform.workers]) {
     while ((await r.status()).lag > 0) await new Promise((resolve) => setTimeout(resolve, 20));
   }
