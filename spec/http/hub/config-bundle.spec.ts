@@ -128,7 +128,7 @@ test('imports cannot interleave: a held group lock answers 409 and writes nothin
     queries: createConfigQueries(readStore),
     drivers: createDriverRegistry([]),
   });
-  await other.locks.acquire('acme', ['channels'], 'other-import', spec('acme'));
+  await other.locks.acquire(['channels'], 'other-import', spec('acme'));
   const t = await p.token('acme');
   const body = { Module: 'commhub', FormatVersion: 1, Channels: [{ Code: 'PAGER', Enabled: true }] };
   const refused = await p.call('POST', `${HUB}/configuration-bundle/import`, { token: t, body });
@@ -136,20 +136,20 @@ test('imports cannot interleave: a held group lock answers 409 and writes nothin
   assert.is(refused.body.code, 'IMPORT.LOCKED');
   assert.equal([refused.body.details.Group, refused.body.details.HeldBy], ['channels', 'other-import']);
   assert.is((await p.call('GET', `${HUB}/channels/PAGER`, { token: t })).status, 404);
-  await other.locks.release('acme', ['channels'], 'other-import', spec('acme'));
+  await other.locks.release(['channels'], 'other-import', spec('acme'));
   const ok = await p.call('POST', `${HUB}/configuration-bundle/import`, { token: t, body });
   assert.is(ok.status, 200, JSON.stringify(ok.body));
 
   // racing for a free lock (expected-revision appends): one wins, the others are refused
   const racers = ['r1', 'r2', 'r3', 'r4', 'r5', 'r6'];
-  const outcomes = await Promise.allSettled(racers.map((id) => other.locks.acquire('acme', ['templates'], id, spec('acme'))));
+  const outcomes = await Promise.allSettled(racers.map((id) => other.locks.acquire(['templates'], id, spec('acme'))));
   const won = outcomes.filter((o) => o.status === 'fulfilled');
   assert.is(won.length, 1);
   for (const o of outcomes) if (o.status === 'rejected') assert.is((o.reason as { code: string }).code, 'IMPORT.LOCKED');
   // the winner "dies" holding it: past its lease (15 minutes) another import takes it
   p.advance(16 * 60_000);
-  await other.locks.acquire('acme', ['templates'], 'after-lease', spec('acme'));
-  await other.locks.release('acme', ['templates'], 'after-lease', spec('acme'));
+  await other.locks.acquire(['templates'], 'after-lease', spec('acme'));
+  await other.locks.release(['templates'], 'after-lease', spec('acme'));
 });
 
 test('two imports at once never interleave: each answers 200 or 409 IMPORT.LOCKED, and the templates end all from one bundle', async () => {
@@ -225,7 +225,7 @@ test('another process\'s definition cache follows the log: an edit made here and
   // the other way round: B edits, and the platform's own cache consumer drops what the platform kept
   const shown = async () => (await p.call('POST', `${HUB}/templates/renderPreviewById?templateId=${templateId}`, { token: t, body: { Context: { Payload: { n: 'Al' }, Variables: { Name: 'Payload.n' } } } })).body.BodyText;
   assert.is(await shown(), 'Hello Al.');
-  await b.templates.update('acme', { ...(await b.templates.get('acme', templateId))!.resource, Body: 'Bye ${Name}.' }, spec('acme'), 'spec/b-edit');
+  await b.templates.update({ ...(await b.templates.get('acme', templateId))!.resource, Body: 'Bye ${Name}.' }, spec('acme'), 'spec/b-edit');
   await p.eventually(async () => ((await shown()) === 'Bye Al.' ? true : undefined), 'the platform to see B\'s edit (its clock stands still: the TTL never ends)');
 });
 
