@@ -15,8 +15,8 @@ export type CatalogCommands = ReturnType<typeof createCatalogCommands>;
 
 /**
  * Metadata changes (modules, transactions, imports, warning levels): the command handler over the catalog
- * stream of the context's tenant (or the platform's levels), the result handed to the in-memory metadata so the next write
- * sees it. `commandId` is the request's Idempotency-Key or a fresh id.
+ * stream of the context's tenant (or the platform's levels), the result handed to the in-memory metadata so
+ * the next write sees it. `commandId` is the request's Idempotency-Key or a fresh id.
  */
 export function createCatalogCommands(deps: { eventStore: EventStore; clock: Clock; metadata: Pick<AuditMetadata, 'remember'> }) {
   const { eventStore, clock, metadata } = deps;

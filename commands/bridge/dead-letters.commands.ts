@@ -160,8 +160,9 @@ export function createDeadLetterCommands({ eventStore, clock, index, onRedriven 
     },
 
     /**
-     * Redrives a selection of the dead letters of the context's tenant (the rules' tenant): the ids given (ids of other tenants, or no longer
-     * dead letters, are answered as `skipped`), or the first MAX_REDRIVE_SELECTION that match a filter.
+     * Redrives a selection of the dead letters of the context's tenant (the rules' tenant): the ids given
+     * (ids of other tenants, or no longer dead letters, are answered as `skipped`), or the first
+     * MAX_REDRIVE_SELECTION that match a filter.
      * Each is its own command (`<commandId>/<deliveryId>`): a retried request redrives nothing twice.
      */
     async redriveSelection(selection: DeadLetterSelection, ctx: CommandContext, commandId: string): Promise<{ redriven: string[]; skipped: string[] }> {

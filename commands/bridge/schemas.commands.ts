@@ -100,8 +100,8 @@ const compilingSchemaDecider: Decider<SchemaCommand, SchemaEvent, SchemaState> =
 };
 
 /**
- * The schema registry's commands. Every method takes the caller's context (its tenant is replaced by the
- * schema's owner) and a command id (the Idempotency-Key, or a derived one for the seed).
+ * The schema registry's commands. Every method takes the context of the schema's owner (the caller's
+ * tenant, or the platform's for the seed) and a command id (the Idempotency-Key, or a derived one for the seed).
  */
 export function createSchemaCommands({ eventStore, clock }: SchemaCommandsDeps) {
   const handle = commandHandler(eventStore, compilingSchemaDecider);
