@@ -14,9 +14,9 @@ export type CatalogInput = Without<CatalogCommand>;
 export type CatalogCommands = ReturnType<typeof createCatalogCommands>;
 
 /**
- * Metadata changes (modules, transactions, imports, warning levels): the command handler over the tenant's
- * catalog stream (or the platform's levels), the result handed to the in-memory metadata so the next write
- * sees it. `commandId` is the request's Idempotency-Key or a fresh id.
+ * Metadata changes (modules, transactions, imports, warning levels): the command handler over the catalog
+ * stream of the context's tenant (or the platform's levels), the result handed to the in-memory metadata so
+ * the next write sees it. `commandId` is the request's Idempotency-Key or a fresh id.
  */
 export function createCatalogCommands(deps: { eventStore: EventStore; clock: Clock; metadata: Pick<AuditMetadata, 'remember'> }) {
   const { eventStore, clock, metadata } = deps;
@@ -25,16 +25,16 @@ export function createCatalogCommands(deps: { eventStore: EventStore; clock: Clo
   const now = () => clock.now().toISOString();
 
   return {
-    async run(tenant: string, input: CatalogInput, ctx: CommandContext, commandId: string): Promise<CatalogResult> {
+    async run(input: CatalogInput, ctx: CommandContext, commandId: string): Promise<CatalogResult> {
       const at = now();
-      const stream = catalogStream(tenant);
-      const result = await catalog({ stream, command: { ...input, now: at } as CatalogCommand, commandId, now: at, context: { ...ctx, tenant } });
+      const stream = catalogStream(ctx.tenant);
+      const result = await catalog({ stream, command: { ...input, now: at } as CatalogCommand, commandId, now: at, context: ctx });
       metadata.remember(stream, { state: result.state, revision: result.revision });
       return { state: result.state, events: result.events as unknown as CatalogEvent[], replayed: result.replayed };
     },
 
-    import(tenant: string, rows: ImportRow[], ctx: CommandContext, commandId: string) {
-      return this.run(tenant, { type: 'ImportMetadata', rows }, ctx, commandId);
+    import(rows: ImportRow[], ctx: CommandContext, commandId: string) {
+      return this.run({ type: 'ImportMetadata', rows }, ctx, commandId);
     },
 
     async createLevel(name: string, description: string | undefined, ctx: CommandContext, commandId: string) {

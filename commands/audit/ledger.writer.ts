@@ -26,8 +26,8 @@ import { envelopesFor, type CommandContext } from '../core/envelopes.ts';
  * key by another process lands before ours, our append conflicts, and catching up shows us the key. A key
  * is remembered as long as its record is in the query store (retention forgets it with the record).
  */
+/** A record for the chain of the context's tenant. */
 export type WriteRequest = {
-  tenant: string;
   fields: RecordFields;
   idempotencyKey?: string;
   context: CommandContext;
@@ -188,7 +188,7 @@ export function createLedgerWriter(deps: LedgerWriterDeps): LedgerWriter {
       );
       state = ledgerDecider.evolve(state, event!);
       data.push(event!.data);
-      envelopes.push(...envelopesFor([event!], { stream: chain.stream, commandId: p.id, now, context: { ...p.request.context, tenant: chain.tenant } }));
+      envelopes.push(...envelopesFor([event!], { stream: chain.stream, commandId: p.id, now, context: p.request.context }));
     }
     return { envelopes, data };
   }
@@ -254,7 +254,7 @@ export function createLedgerWriter(deps: LedgerWriterDeps): LedgerWriter {
 
   return {
     write(request) {
-      const chain = chainOf(request.tenant);
+      const chain = chainOf(request.context.tenant);
       const key = request.idempotencyKey;
       // only a keyed write can be retried into a conflict: the others carry no fingerprint
       const fingerprint = key === undefined ? undefined : fingerprintOf(request.fields);

@@ -19,9 +19,9 @@ export function createRetentionCommands(deps: { eventStore: EventStore; clock: C
     async get(tenant: string): Promise<RetentionState> {
       return fold(retentionDecider, (await eventStore.readStream(retentionStream(tenant))) as unknown as RetentionEvent[]);
     },
-    async set(tenant: string, days: number | null, ctx: CommandContext, commandId: string): Promise<RetentionState> {
+    async set(days: number | null, ctx: CommandContext, commandId: string): Promise<RetentionState> {
       const now = clock.now().toISOString();
-      const result = await handle({ stream: retentionStream(tenant), command: { type: 'SetRetention', days, now }, commandId, now, context: { ...ctx, tenant } });
+      const result = await handle({ stream: retentionStream(ctx.tenant), command: { type: 'SetRetention', days, now }, commandId, now, context: ctx });
       return result.state;
     },
   };

@@ -44,7 +44,7 @@ export type ApiDestinationReader = {
   get(tenant: string, name: string): Promise<DeliverableApiDestination | null>;
 };
 
-export type CreateApiDestinationInput = { tenant: string; name: string } & DestinationDefinition;
+export type CreateApiDestinationInput = { name: string } & DestinationDefinition;
 export type ApiDestinationChanges = {
   description?: string | null;
   urlTemplate?: UrlTemplate;
@@ -135,9 +135,9 @@ export function createApiDestinationCommands({ eventStore, clock, secret }: ApiD
     }
   };
 
-  const run = async (tenant: string, name: string, command: ApiDestinationCommand, ctx: CommandContext, commandId: string) => {
+  const run = async (name: string, command: ApiDestinationCommand, ctx: CommandContext, commandId: string) => {
     if (!DESTINATION_NAME.test(name)) throw notFound();
-    const r = await handle({ stream: apiDestinationStream(tenant, name), command, commandId, now: command.now, context: { ...ctx, tenant } });
+    const r = await handle({ stream: apiDestinationStream(ctx.tenant, name), command, commandId, now: command.now, context: ctx });
     return { destination: view(r.state, r.revision), replayed: r.replayed };
   };
 
@@ -149,10 +149,10 @@ export function createApiDestinationCommands({ eventStore, clock, secret }: ApiD
           { field: 'name', message: 'must be 1-64 letters, digits, _ or -, starting with a letter or digit' },
         ]);
       }
-      await requireConnection(input.tenant, input.connection);
+      await requireConnection(ctx.tenant, input.connection);
       const signingSecret = newSigningSecret();
-      const sealed = box().seal(signingSecret, signingAad(input.tenant, input.name));
-      const { destination, replayed } = await run(input.tenant, input.name, { type: 'CreateApiDestination', ...input, signingSecret: sealed, now: now() }, ctx, commandId);
+      const sealed = box().seal(signingSecret, signingAad(ctx.tenant, input.name));
+      const { destination, replayed } = await run(input.name, { type: 'CreateApiDestination', ...input, tenant: ctx.tenant, signingSecret: sealed, now: now() }, ctx, commandId);
       if (destination === null) throw notFound();
       return { destination, created: !replayed, ...(!replayed && { signingSecret }) };
     },
@@ -161,8 +161,9 @@ export function createApiDestinationCommands({ eventStore, clock, secret }: ApiD
      * A new signing secret (answered once); the current one keeps signing beside it for `overlapSeconds`
      * (default 24 h; 0: it stops at once).
      */
-    async rotateSigningSecret(tenant: string, name: string, overlapSeconds: number | undefined, ctx: CommandContext, commandId: string): Promise<SigningSecretRotation> {
+    async rotateSigningSecret(name: string, overlapSeconds: number | undefined, ctx: CommandContext, commandId: string): Promise<SigningSecretRotation> {
       if (!DESTINATION_NAME.test(name)) throw notFound();
+      const { tenant } = ctx;
       const signingSecret = newSigningSecret();
       const at = now();
       const r = await handle({
@@ -170,7 +171,7 @@ export function createApiDestinationCommands({ eventStore, clock, secret }: ApiD
         command: { type: 'RotateApiDestinationSigningSecret', secret: box().seal(signingSecret, signingAad(tenant, name)), overlapSeconds: overlapSeconds ?? DEFAULT_SIGNING_OVERLAP_SECONDS, now: at },
         commandId,
         now: at,
-        context: { ...ctx, tenant },
+        context: ctx,
       });
       const destination = view(r.state, r.revision);
       if (destination === null) throw notFound();
@@ -179,15 +180,15 @@ export function createApiDestinationCommands({ eventStore, clock, secret }: ApiD
       return { destination, ...(!r.replayed && { signingSecret }), previousValidUntil, replayed: r.replayed };
     },
 
-    async update(tenant: string, name: string, changes: ApiDestinationChanges, ctx: CommandContext, commandId: string): Promise<ApiDestinationView> {
-      await requireConnection(tenant, changes.connection);
-      const { destination } = await run(tenant, name, { type: 'UpdateApiDestination', changes, now: now() }, ctx, commandId);
+    async update(name: string, changes: ApiDestinationChanges, ctx: CommandContext, commandId: string): Promise<ApiDestinationView> {
+      await requireConnection(ctx.tenant, changes.connection);
+      const { destination } = await run(name, { type: 'UpdateApiDestination', changes, now: now() }, ctx, commandId);
       if (destination === null) throw notFound();
       return destination;
     },
 
-    async delete(tenant: string, name: string, ctx: CommandContext, commandId: string): Promise<void> {
-      await run(tenant, name, { type: 'DeleteApiDestination', now: now() }, ctx, commandId);
+    async delete(name: string, ctx: CommandContext, commandId: string): Promise<void> {
+      await run(name, { type: 'DeleteApiDestination', now: now() }, ctx, commandId);
     },
 
     get: (tenant: string, name: string): Promise<ApiDestinationView | null> => load(eventStore, tenant, name),

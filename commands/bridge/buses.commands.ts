@@ -1,10 +1,10 @@
 import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
-import { busDecider, busStream, type BusEvent } from '../../domain/bridge/bus.decider.ts';
+import { busDecider, busStream, type BusEvent, type BusRef } from '../../domain/bridge/bus.decider.ts';
 import { eventSourceDecider, eventSourceStream, type SourceEvent } from '../../domain/bridge/event-source.decider.ts';
-import type { Bus, BusKind, EventSource } from '../../domain/bridge/model.ts';
+import { PLATFORM_TENANT, type Bus, type BusKind, type EventSource } from '../../domain/bridge/model.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
-import { commandHandler, type CommandContext } from '../core/command-handler.ts';
+import { commandHandler, forTenant, type CommandContext } from '../core/command-handler.ts';
 import { createStreamCache } from '../core/stream-cache.ts';
 
 /**
@@ -46,44 +46,48 @@ export function createBusLookup({ eventStore, platformSourceNamed }: BusLookupDe
   };
 }
 
-export type CreateBusInput = { tenant: string; name: string; kind: BusKind; description?: string };
+/** A custom bus is the acting tenant's; a platform or baseline bus is the platform's. */
+export type CreateBusInput = { name: string; kind: BusKind; description?: string };
 
 export type BusCommands = ReturnType<typeof createBusCommands>;
 
-/** Create and delete buses. `ctx.tenant` is the acting tenant (the token's). */
+/**
+ * Create and delete buses. `ctx.tenant` is the acting tenant (the token's); the events are the bus owner's,
+ * who may be another (the platform's buses, another tenant's for platform administrators).
+ */
 export function createBusCommands({ eventStore, clock }: { eventStore: EventStore; clock: Clock }) {
   const handle = commandHandler(eventStore, busDecider);
   const now = () => clock.now().toISOString();
-  const owner = (ctx: CommandContext, tenant: string): CommandContext => ({ ...ctx, tenant });
 
   return {
     async createBus(input: CreateBusInput, ctx: CommandContext, commandId: string): Promise<{ bus: Bus; created: boolean }> {
+      const tenant = input.kind === 'custom' ? ctx.tenant : PLATFORM_TENANT;
       const result = await handle({
-        stream: busStream(input.tenant, input.name),
+        stream: busStream(tenant, input.name),
         command: {
           type: 'CreateBus',
           name: input.name,
           kind: input.kind,
-          tenant: input.tenant,
+          tenant,
           ...(input.description !== undefined && { description: input.description }),
           actorTenant: ctx.tenant,
           now: now(),
         },
         commandId,
         now: now(),
-        context: owner(ctx, input.tenant),
+        context: forTenant(ctx, tenant),
       });
       if (result.state.status !== 'active') throw new Error('bus not active after CreateBus');
       return { bus: result.state.bus, created: !result.replayed };
     },
 
-    async deleteBus(tenant: string, name: string, ctx: CommandContext, commandId: string): Promise<void> {
+    async deleteBus(bus: BusRef, ctx: CommandContext, commandId: string): Promise<void> {
       await handle({
-        stream: busStream(tenant, name),
+        stream: busStream(bus.tenant, bus.name),
         command: { type: 'DeleteBus', actorTenant: ctx.tenant, now: now() },
         commandId,
         now: now(),
-        context: owner(ctx, tenant),
+        context: forTenant(ctx, bus.tenant),
       });
     },
   };

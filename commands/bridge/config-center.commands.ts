@@ -10,7 +10,7 @@ import {
 } from '../../domain/bridge/config-entry.decider.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
-import { commandHandler, type CommandContext } from '../core/command-handler.ts';
+import { commandHandler, forTenant, type CommandContext } from '../core/command-handler.ts';
 import type { ConfigCenter } from './bridge.contracts.ts';
 import { isKeyedSealed, type KeyedSecretBox } from '../core/secret.box.ts';
 
@@ -63,7 +63,7 @@ export function createConfigCommands({ eventStore, clock, box }: { eventStore: E
   const now = () => clock.now().toISOString();
   return {
     async set(
-      input: { tenant: string; key: string; value: string; secret?: boolean },
+      input: { key: string; value: string; secret?: boolean },
       ctx: CommandContext,
       commandId: string,
     ): Promise<{ entry: ConfigEntryView; changed: boolean }> {
@@ -72,40 +72,41 @@ export function createConfigCommands({ eventStore, clock, box }: { eventStore: E
           { field: 'key', message: 'must be dot-separated segments of letters, digits, _ and - (at most 128 characters)' },
         ]);
       }
-      const stream = configEntryStream(input.tenant, input.key);
-      const before = await readStored(eventStore, input.tenant, input.key);
+      const { tenant } = ctx;
+      const stream = configEntryStream(tenant, input.key);
+      const before = await readStored(eventStore, tenant, input.key);
       // setting a value without saying `secret` keeps the entry's flag: decided here, where the value is sealed
       const secret = input.secret ?? (before?.state.status === 'set' ? before.state.secret : false);
       let value = input.value;
       if (secret) {
         if (typeof value !== 'string' || value.length > MAX_CONFIG_VALUE_LENGTH) {
           // the decider's own check, on the clear value (a sealed one is longer)
-          configEntryDecider.decide({ type: 'SetConfigValue', tenant: input.tenant, key: input.key, value, secret: false, now: now() }, { status: 'none' });
+          configEntryDecider.decide({ type: 'SetConfigValue', tenant, key: input.key, value, secret: false, now: now() }, { status: 'none' });
         }
         if (box === undefined) throw noBox();
         // the same secret again changes nothing (a sealed value differs at every sealing)
         if (before?.state.status === 'set' && before.state.secret && clearValue(before.state, box) === value) {
           return { entry: view(before, box)!, changed: false };
         }
-        value = box.seal(value, configAad(input.tenant, input.key));
+        value = box.seal(value, configAad(tenant, input.key));
       }
       const at = now();
       const r = await handle({
         stream,
-        command: { type: 'SetConfigValue', tenant: input.tenant, key: input.key, value, secret, now: at },
+        command: { type: 'SetConfigValue', tenant, key: input.key, value, secret, now: at },
         commandId,
         now: at,
-        context: { ...ctx, tenant: input.tenant },
+        context: ctx,
       });
       const entry = view({ state: r.state, revision: r.revision }, box);
       if (entry === null) throw notFound(); // a replayed set whose key was removed since
       return { entry, changed: !r.replayed && r.events.length > 0 };
     },
 
-    async remove(tenant: string, key: string, ctx: CommandContext, commandId: string): Promise<void> {
+    async remove(key: string, ctx: CommandContext, commandId: string): Promise<void> {
       if (!isConfigKey(key)) throw notFound();
       const at = now();
-      await handle({ stream: configEntryStream(tenant, key), command: { type: 'RemoveConfigValue', now: at }, commandId, now: at, context: { ...ctx, tenant } });
+      await handle({ stream: configEntryStream(ctx.tenant, key), command: { type: 'RemoveConfigValue', now: at }, commandId, now: at, context: ctx });
     },
 
     /** the entry as its stream says now, with its value in clear (secret or not) */
@@ -153,7 +154,7 @@ export function createConfigCommands({ eventStore, clock, box }: { eventStore: E
           // one command per entry, key and revision: a rerun after a crash seals each entry once
           commandId: `rotate-config/${box.kid}/${stream}@${events.length - 1}`,
           now: at,
-          context: { ...ctx, tenant: state.tenant },
+          context: forTenant(ctx, state.tenant),
         });
         result.resealed.push(name);
       }

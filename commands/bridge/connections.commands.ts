@@ -17,7 +17,7 @@ import {
 } from '../../domain/bridge/connection.decider.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
-import { commandHandler, type CommandContext } from '../core/command-handler.ts';
+import { commandHandler, forTenant, type CommandContext } from '../core/command-handler.ts';
 import { createSecretBox, type KeySecrets, type SecretBox } from '../core/secret.box.ts';
 
 /**
@@ -45,7 +45,7 @@ export type ConnectionReader = {
   resolve(tenant: string, name: string): Promise<ResolvedConnection | null>;
 };
 
-export type CreateConnectionInput = { tenant: string; name: string; description?: string; auth: ConnectionAuthInput };
+export type CreateConnectionInput = { name: string; description?: string; auth: ConnectionAuthInput };
 export type ConnectionChanges = { description?: string | null; auth?: ConnectionAuthInput };
 
 const notFound = () => bridgeError('CONNECTION.NOT_FOUND', 'no such connection');
@@ -134,25 +134,26 @@ export function createConnectionCommands({ eventStore, clock, secret }: Connecti
       }
       const at = now();
       const r = await handle({
-        stream: connectionStream(input.tenant, input.name),
+        stream: connectionStream(ctx.tenant, input.name),
         command: {
           type: 'CreateConnection',
-          tenant: input.tenant,
+          tenant: ctx.tenant,
           name: input.name,
           ...(input.description !== undefined && { description: input.description }),
-          auth: sealAuth(box, input.tenant, input.name, input.auth),
+          auth: sealAuth(box, ctx.tenant, input.name, input.auth),
           now: at,
         },
         commandId,
         now: at,
-        context: { ...ctx, tenant: input.tenant },
+        context: ctx,
       });
       const connection = view(r.state, r.revision);
       if (connection === null) throw notFound(); // a replayed create whose connection was deleted since
       return { connection, created: !r.replayed };
     },
 
-    async update(tenant: string, name: string, changes: ConnectionChanges, ctx: CommandContext, commandId: string): Promise<ConnectionView> {
+    async update(name: string, changes: ConnectionChanges, ctx: CommandContext, commandId: string): Promise<ConnectionView> {
+      const { tenant } = ctx;
       const at = now();
       const r = await handle({
         stream: connectionStream(tenant, checkedName(name)),
@@ -166,16 +167,16 @@ export function createConnectionCommands({ eventStore, clock, secret }: Connecti
         },
         commandId,
         now: at,
-        context: { ...ctx, tenant },
+        context: ctx,
       });
       const connection = view(r.state, r.revision);
       if (connection === null) throw notFound();
       return connection;
     },
 
-    async delete(tenant: string, name: string, ctx: CommandContext, commandId: string): Promise<void> {
+    async delete(name: string, ctx: CommandContext, commandId: string): Promise<void> {
       const at = now();
-      await handle({ stream: connectionStream(tenant, checkedName(name)), command: { type: 'DeleteConnection', now: at }, commandId, now: at, context: { ...ctx, tenant } });
+      await handle({ stream: connectionStream(ctx.tenant, checkedName(name)), command: { type: 'DeleteConnection', now: at }, commandId, now: at, context: ctx });
     },
 
     /**
@@ -220,7 +221,7 @@ export function createConnectionCommands({ eventStore, clock, secret }: Connecti
           command: { type: 'UpdateConnection', changes: { auth: sealAuth(box, c.tenant, c.name, clear as unknown as ConnectionAuthInput) }, now: at },
           commandId: `rotate-config/${stream}@${events.length - 1}`,
           now: at,
-          context: { ...ctx, tenant: c.tenant },
+          context: forTenant(ctx, c.tenant),
         });
         result.resealed.push(entry);
       }

@@ -15,7 +15,7 @@ import { deliveryErrorClass, type DeliveryErrorClass } from '../../domain/bridge
 import { ruleTargetKey, type RuleTargetRef } from '../../domain/bridge/rule-target-state.decider.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
-import { commandHandler, type CommandContext } from '../core/command-handler.ts';
+import { commandHandler, forTenant, type CommandContext } from '../core/command-handler.ts';
 
 /**
  * The dead letter queue per rule target (spec Limits: "the dead message queue is scoped by task"): list,
@@ -114,7 +114,7 @@ export function createDeadLetterCommands({ eventStore, clock, index, onRedriven 
       commandId,
       now,
       // the delivery belongs to the event's tenant (the stream's); the actor is the operator
-      context: { ...ctx, tenant: parseStreamName(stream)?.tenant ?? ctx.tenant },
+      context: forTenant(ctx, parseStreamName(stream)?.tenant ?? ctx.tenant),
     });
     return r.events.length > 0;
   }
@@ -160,13 +160,14 @@ export function createDeadLetterCommands({ eventStore, clock, index, onRedriven 
     },
 
     /**
-     * Redrives a selection of the tenant's dead letters: the ids given (ids of other tenants, or no longer
-     * dead letters, are answered as `skipped`), or the first MAX_REDRIVE_SELECTION that match a filter.
+     * Redrives a selection of the dead letters of the context's tenant (the rules' tenant): the ids given
+     * (ids of other tenants, or no longer dead letters, are answered as `skipped`), or the first
+     * MAX_REDRIVE_SELECTION that match a filter.
      * Each is its own command (`<commandId>/<deliveryId>`): a retried request redrives nothing twice.
      */
-    async redriveSelection(ruleTenant: string, selection: DeadLetterSelection, ctx: CommandContext, commandId: string): Promise<{ redriven: string[]; skipped: string[] }> {
+    async redriveSelection(selection: DeadLetterSelection, ctx: CommandContext, commandId: string): Promise<{ redriven: string[]; skipped: string[] }> {
       const refs = await index.tenantDeadLetterRefs(
-        ruleTenant,
+        ctx.tenant,
         'deliveryIds' in selection ? { deliveryIds: selection.deliveryIds.slice(0, MAX_REDRIVE_SELECTION) } : { filter: selection.filter, limit: MAX_REDRIVE_SELECTION },
       );
       const redriven: string[] = [];

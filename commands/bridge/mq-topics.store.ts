@@ -22,7 +22,8 @@ import { commandHandler, type CommandContext } from '../core/command-handler.ts'
  */
 export type MqMessage = MessageEnqueuedData & { offset: number };
 
-export type EnqueueInput = Omit<EnqueueMessage, 'type' | 'now' | 'bodyBytes'>;
+/** the topic's tenant is the context's */
+export type EnqueueInput = Omit<EnqueueMessage, 'type' | 'tenant' | 'now' | 'bodyBytes'>;
 
 export type MqTopics = {
   /** appends one message; the same deliveryId again answers the stored one (`duplicate: true`) */
@@ -50,11 +51,11 @@ export function createMqTopics({ eventStore, clock }: { eventStore: EventStore; 
       // `append`: a message goes to the end of its topic whatever is there (no read); the command id is the
       // delivery's, so a retried enqueue appends nothing and answers the stored message
       const result = await enqueue({
-        stream: mqTopicStream(input.tenant, checked(input.topic)),
-        command: { type: 'EnqueueMessage', ...input, bodyBytes, now },
+        stream: mqTopicStream(ctx.tenant, checked(input.topic)),
+        command: { type: 'EnqueueMessage', ...input, tenant: ctx.tenant, bodyBytes, now },
         commandId: `mq/${input.deliveryId}`,
         now,
-        context: { ...ctx, tenant: input.tenant },
+        context: ctx,
         from: 'append',
       });
       // an idempotent retry answers the stored event, which was written before this call began

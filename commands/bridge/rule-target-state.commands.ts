@@ -11,7 +11,7 @@ import {
 } from '../../domain/bridge/rule-target-state.decider.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
-import { commandHandler, type CommandContext } from '../core/command-handler.ts';
+import { commandHandler, forTenant, type CommandContext } from '../core/command-handler.ts';
 
 /**
  * Blocking and resuming a rule target (ErrorTolerance NONE; domain/bridge/rule-target-state.decider.ts).
@@ -63,7 +63,7 @@ export function createRuleTargetCommands({ eventStore, clock }: { eventStore: Ev
         command: { type: 'BlockRuleTarget', ...ref, ...blocking, now },
         commandId,
         now,
-        context: { ...ctx, tenant: ref.ruleTenant },
+        context: forTenant(ctx, ref.ruleTenant),
       });
       return view(ref, r.state);
     },
@@ -76,7 +76,7 @@ export function createRuleTargetCommands({ eventStore, clock }: { eventStore: Ev
         command: { type: 'ResumeRuleTarget', ...ref, by: ctx.actor ?? 'unknown', now },
         commandId,
         now,
-        context: { ...ctx, tenant: ref.ruleTenant },
+        context: forTenant(ctx, ref.ruleTenant),
       });
       const resumed = r.events.find((e) => e.type === 'RuleTargetResumed');
       if (resumed === undefined && !r.replayed) throw bridgeError('RULE_TARGET.NOT_BLOCKED', 'the rule target is not blocked', ref);

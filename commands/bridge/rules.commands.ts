@@ -16,7 +16,6 @@ import { derivedId } from '../core/event-id.ts';
 export type RuleCommandsDeps = { eventStore: EventStore; clock: Clock };
 
 export type CreateRuleInput = {
-  tenant: string;
   /** chosen by the caller (seeds, a client that names its rules) or derived from the command id */
   ruleId?: string;
   bus: string;
@@ -71,13 +70,13 @@ export function createRuleCommands({ eventStore, clock }: RuleCommandsDeps) {
     return view(fold(ruleDecider, events as unknown as RuleEvent[]), events.length - 1);
   };
 
-  const run = async (tenant: string, ruleId: string, command: RuleCommand, ctx: CommandContext, commandId: string): Promise<RuleView | null> => {
-    const r = await rules({ stream: ruleStream(tenant, checkedId(ruleId)), command, commandId, now: command.now, context: { ...ctx, tenant } });
+  const run = async (ruleId: string, command: RuleCommand, ctx: CommandContext, commandId: string): Promise<RuleView | null> => {
+    const r = await rules({ stream: ruleStream(ctx.tenant, checkedId(ruleId)), command, commandId, now: command.now, context: ctx });
     return view(r.state, r.revision);
   };
 
-  const existing = async (tenant: string, ruleId: string, command: RuleCommand, ctx: CommandContext, commandId: string): Promise<RuleView> => {
-    const v = await run(tenant, ruleId, command, ctx, commandId);
+  const existing = async (ruleId: string, command: RuleCommand, ctx: CommandContext, commandId: string): Promise<RuleView> => {
+    const v = await run(ruleId, command, ctx, commandId);
     if (v === null) throw notFound();
     return v;
   };
@@ -96,14 +95,14 @@ export function createRuleCommands({ eventStore, clock }: RuleCommandsDeps) {
       command,
       commandId,
       now: command.now,
-      context: { ...ctx, tenant: command.tenant },
+      context: ctx,
     });
     return { ruleId: command.ruleId, optedOut: r.state.optedOut, changed: !r.replayed && r.events.length > 0 };
   };
 
   return {
     async create(input: CreateRuleInput, ctx: CommandContext, commandId: string): Promise<{ rule: RuleView; created: boolean }> {
-      const ruleId = input.ruleId ?? derivedId(`rule/${input.tenant}/${commandId}`);
+      const ruleId = input.ruleId ?? derivedId(`rule/${ctx.tenant}/${commandId}`);
       if (!RULE_ID.test(ruleId)) {
         throw bridgeError('RULE.INVALID', 'invalid rule: ruleId must be 1-64 letters, digits, _ or -', [
           { field: 'ruleId', message: 'must be 1-64 letters, digits, _ or -, starting with a letter or digit' },
@@ -113,7 +112,7 @@ export function createRuleCommands({ eventStore, clock }: RuleCommandsDeps) {
       const command: RuleCommand = {
         type: 'CreateRule',
         ruleId,
-        tenant: input.tenant,
+        tenant: ctx.tenant,
         bus: input.bus,
         busKind: input.busKind,
         busOwner: input.busOwner,
@@ -125,30 +124,30 @@ export function createRuleCommands({ eventStore, clock }: RuleCommandsDeps) {
         ...(input.platform !== undefined && { platform: input.platform }),
         now: at,
       };
-      const r = await rules({ stream: ruleStream(input.tenant, ruleId), command, commandId, now: at, context: { ...ctx, tenant: input.tenant } });
+      const r = await rules({ stream: ruleStream(ctx.tenant, ruleId), command, commandId, now: at, context: ctx });
       const rule = view(r.state, r.revision);
       if (rule === null) throw notFound(); // the same command id was a create that was deleted since
       return { rule, created: !r.replayed };
     },
 
-    update: (tenant: string, ruleId: string, changes: RuleChanges, ctx: CommandContext, commandId: string) =>
-      existing(tenant, ruleId, { type: 'UpdateRule', changes, now: now() }, ctx, commandId),
-    enable: (tenant: string, ruleId: string, ctx: CommandContext, commandId: string) =>
-      existing(tenant, ruleId, { type: 'EnableRule', now: now() }, ctx, commandId),
-    disable: (tenant: string, ruleId: string, ctx: CommandContext, commandId: string) =>
-      existing(tenant, ruleId, { type: 'DisableRule', now: now() }, ctx, commandId),
-    async delete(tenant: string, ruleId: string, ctx: CommandContext, commandId: string): Promise<void> {
-      await run(tenant, ruleId, { type: 'DeleteRule', now: now() }, ctx, commandId);
+    update: (ruleId: string, changes: RuleChanges, ctx: CommandContext, commandId: string) =>
+      existing(ruleId, { type: 'UpdateRule', changes, now: now() }, ctx, commandId),
+    enable: (ruleId: string, ctx: CommandContext, commandId: string) =>
+      existing(ruleId, { type: 'EnableRule', now: now() }, ctx, commandId),
+    disable: (ruleId: string, ctx: CommandContext, commandId: string) =>
+      existing(ruleId, { type: 'DisableRule', now: now() }, ctx, commandId),
+    async delete(ruleId: string, ctx: CommandContext, commandId: string): Promise<void> {
+      await run(ruleId, { type: 'DeleteRule', now: now() }, ctx, commandId);
     },
 
     /** the rule as its stream says now (strongly consistent), null when absent or deleted */
     get: (tenant: string, ruleId: string): Promise<RuleView | null> => (RULE_ID.test(ruleId) ? load(tenant, ruleId) : Promise.resolve(null)),
 
-    /** `tenant` switches the platform rule `ruleId` off for its own events */
-    optOut: (tenant: string, ruleId: string, ctx: CommandContext, commandId: string) =>
-      runOptOut({ type: 'OptOutOfPlatformRule', tenant, ruleId: checkedId(ruleId), now: now() }, ctx, commandId),
-    optIn: (tenant: string, ruleId: string, ctx: CommandContext, commandId: string) =>
-      runOptOut({ type: 'OptInToPlatformRule', tenant, ruleId: checkedId(ruleId), now: now() }, ctx, commandId),
+    /** `ctx.tenant` switches the platform rule `ruleId` off for its own events */
+    optOut: (ruleId: string, ctx: CommandContext, commandId: string) =>
+      runOptOut({ type: 'OptOutOfPlatformRule', tenant: ctx.tenant, ruleId: checkedId(ruleId), now: now() }, ctx, commandId),
+    optIn: (ruleId: string, ctx: CommandContext, commandId: string) =>
+      runOptOut({ type: 'OptInToPlatformRule', tenant: ctx.tenant, ruleId: checkedId(ruleId), now: now() }, ctx, commandId),
     async isOptedOut(tenant: string, ruleId: string): Promise<boolean> {
       if (!RULE_ID.test(ruleId)) return false;
       const events = await eventStore.readStream(ruleOptOutStream(tenant, ruleId));

@@ -25,9 +25,8 @@ import { setNewest } from '../../infra/core/bounded.ts';
 
 export type SchemaCommandsDeps = { eventStore: EventStore; clock: Clock };
 
+/** The owner is the context's tenant: the caller's, or PLATFORM_TENANT for a platform schema. */
 export type CreateSchemaInput = {
-  /** the owner: the caller's tenant, or PLATFORM_TENANT for a platform schema */
-  tenant: string;
   /** chosen by the caller, or derived from (tenant, command id) */
   schemaId?: string;
   /** default: the document's info.title */
@@ -101,8 +100,8 @@ const compilingSchemaDecider: Decider<SchemaCommand, SchemaEvent, SchemaState> =
 };
 
 /**
- * The schema registry's commands. Every method takes the caller's context (its tenant is replaced by the
- * schema's owner) and a command id (the Idempotency-Key, or a derived one for the seed).
+ * The schema registry's commands. Every method takes the context of the schema's owner (the caller's
+ * tenant, or the platform's for the seed) and a command id (the Idempotency-Key, or a derived one for the seed).
  */
 export function createSchemaCommands({ eventStore, clock }: SchemaCommandsDeps) {
   const handle = commandHandler(eventStore, compilingSchemaDecider);
@@ -116,17 +115,18 @@ export function createSchemaCommands({ eventStore, clock }: SchemaCommandsDeps) 
   return {
     /** answers the schema; `created` is false when the command was a retry of an earlier one */
     async create(input: CreateSchemaInput, ctx: CommandContext, commandId: string): Promise<{ schema: Schema; created: boolean }> {
-      const schemaId = input.schemaId ?? derivedSchemaId(input.tenant, commandId);
-      if (input.tenant !== PLATFORM_TENANT && (await reader.load(PLATFORM_TENANT, schemaId)) !== null) {
+      const { tenant } = ctx;
+      const schemaId = input.schemaId ?? derivedSchemaId(tenant, commandId);
+      if (tenant !== PLATFORM_TENANT && (await reader.load(PLATFORM_TENANT, schemaId)) !== null) {
         // a tenant's schema would hide the platform's one of the same id from that tenant
         throw bridgeError('SCHEMA.ALREADY_EXISTS', `schema id ${schemaId} is used by a platform schema`, { schemaId });
       }
       const content = input.content;
       const result = await handle({
-        stream: schemaStream(input.tenant, schemaId),
+        stream: schemaStream(tenant, schemaId),
         command: {
           type: 'CreateSchema',
-          tenant: input.tenant,
+          tenant,
           schemaId,
           name: input.name ?? infoField(content, 'title') ?? '',
           ...(input.description !== undefined && { description: input.description }),
@@ -137,14 +137,13 @@ export function createSchemaCommands({ eventStore, clock }: SchemaCommandsDeps) 
         },
         commandId,
         now: now(),
-        context: { ...ctx, tenant: input.tenant },
+        context: ctx,
       });
       return { schema: existing(result.state), created: !result.replayed };
     },
 
     /** `added` is false when the version already existed with the same content (or on a retry) */
     async addVersion(
-      tenant: string,
       schemaId: string,
       input: AddSchemaVersionInput,
       ctx: CommandContext,
@@ -152,23 +151,23 @@ export function createSchemaCommands({ eventStore, clock }: SchemaCommandsDeps) 
     ): Promise<{ schema: Schema; version: string; added: boolean }> {
       const version = input.version ?? infoField(input.content, 'version') ?? '';
       const result = await handle({
-        stream: schemaStream(tenant, schemaId),
+        stream: schemaStream(ctx.tenant, schemaId),
         command: { type: 'AddSchemaVersion', version, content: input.content, now: now() },
         commandId,
         now: now(),
-        context: { ...ctx, tenant },
+        context: ctx,
       });
       return { schema: existing(result.state), version, added: !result.replayed && result.events.length > 0 };
     },
 
     /** marks the schema deleted (its versions stay readable); `deleted` is false when it already was */
-    async delete(tenant: string, schemaId: string, ctx: CommandContext, commandId: string): Promise<{ schema: Schema; deleted: boolean }> {
+    async delete(schemaId: string, ctx: CommandContext, commandId: string): Promise<{ schema: Schema; deleted: boolean }> {
       const result = await handle({
-        stream: schemaStream(tenant, schemaId),
+        stream: schemaStream(ctx.tenant, schemaId),
         command: { type: 'DeleteSchema', now: now() },
         commandId,
         now: now(),
-        context: { ...ctx, tenant },
+        context: ctx,
       });
       return { schema: existing(result.state), deleted: !result.replayed && result.events.length > 0 };
     },

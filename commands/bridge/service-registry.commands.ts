@@ -32,14 +32,14 @@ export function createServiceRegistry({ eventStore, clock }: { eventStore: Event
   const handle = commandHandler(eventStore, serviceEntryDecider);
   const now = () => clock.now().toISOString();
 
-  async function set(input: { tenant: string; name: string; baseUrl: string; receivePath?: string }, ctx: CommandContext, commandId: string) {
+  async function set(input: { name: string; baseUrl: string; receivePath?: string }, ctx: CommandContext, commandId: string) {
     const at = now();
     const r = await handle({
-      stream: serviceEntryStream(input.tenant, input.name),
-      command: { type: 'SetServiceEntry', ...input, now: at },
+      stream: serviceEntryStream(ctx.tenant, input.name),
+      command: { type: 'SetServiceEntry', ...input, tenant: ctx.tenant, now: at },
       commandId,
       now: at,
-      context: { ...ctx, tenant: input.tenant },
+      context: ctx,
     });
     // a replayed set (same command id) of an entry removed since
     if (r.state.status !== 'set') throw bridgeError('SERVICE.NOT_FOUND', 'the service entry was removed since this request was first made');
@@ -49,9 +49,9 @@ export function createServiceRegistry({ eventStore, clock }: { eventStore: Event
   return {
     set,
 
-    async remove(tenant: string, name: string, ctx: CommandContext, commandId: string): Promise<void> {
+    async remove(name: string, ctx: CommandContext, commandId: string): Promise<void> {
       const at = now();
-      await handle({ stream: serviceEntryStream(tenant, name), command: { type: 'RemoveServiceEntry', now: at }, commandId, now: at, context: { ...ctx, tenant } });
+      await handle({ stream: serviceEntryStream(ctx.tenant, name), command: { type: 'RemoveServiceEntry', now: at }, commandId, now: at, context: ctx });
     },
 
     /** the tenant's own entry (not the platform's) */

@@ -3,7 +3,7 @@ import { eventSourceDecider, eventSourceStream } from '../../domain/bridge/event
 import type { EventSource, SourceKind } from '../../domain/bridge/model.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
-import { commandHandler, type CommandContext } from '../core/command-handler.ts';
+import { commandHandler, forTenant, type CommandContext } from '../core/command-handler.ts';
 import { requireBus, type BusLookup } from './buses.commands.ts';
 
 export type RegisterSourceInput = {
@@ -29,7 +29,7 @@ export type SourceCommandsDeps = {
 
 export type SourceCommands = ReturnType<typeof createSourceCommands>;
 
-/** Registering event sources on buses. `ctx.tenant` is the acting tenant (the token's). */
+/** Registering event sources on buses. `ctx.tenant` is the acting tenant (the token's); the events are the bus owner's. */
 export function createSourceCommands({ eventStore, clock, buses, schemaExists }: SourceCommandsDeps) {
   const handle = commandHandler(eventStore, eventSourceDecider);
   return {
@@ -55,7 +55,7 @@ export function createSourceCommands({ eventStore, clock, buses, schemaExists }:
         },
         commandId,
         now,
-        context: { ...ctx, tenant: bus.tenant },
+        context: forTenant(ctx, bus.tenant),
       });
       if (result.state.status !== 'registered') throw new Error('source not registered after RegisterSource');
       return { source: result.state.source, changed: result.events.length > 0 && !result.replayed };

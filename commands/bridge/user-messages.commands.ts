@@ -29,7 +29,8 @@ export function createUserMessageCommands({ eventStore, clock }: { eventStore: E
   const handle = commandHandler(eventStore, userMessageDecider);
   const now = () => clock.now().toISOString();
 
-  async function mark(tenant: string, userId: string, messageId: string, ctx: CommandContext, commandId: string) {
+  async function mark(userId: string, messageId: string, ctx: CommandContext, commandId: string) {
+    const { tenant } = ctx;
     if (!MESSAGE_ID.test(messageId) || tenant === '' || tenant.includes('.')) throw notFound();
     const at = now();
     const r = await handle({
@@ -37,7 +38,7 @@ export function createUserMessageCommands({ eventStore, clock }: { eventStore: E
       command: { type: 'MarkUserMessageRead', userId, now: at },
       commandId,
       now: at,
-      context: { ...ctx, tenant },
+      context: ctx,
     });
     // (a replayed command id answers without deciding: the owner is checked here too)
     if (r.state.status !== 'delivered' || r.state.message.userId !== userId) throw notFound();
@@ -47,15 +48,15 @@ export function createUserMessageCommands({ eventStore, clock }: { eventStore: E
 
   return {
     /** marks one message read (again: no change); answers the message */
-    markRead: async (tenant: string, userId: string, messageId: string, ctx: CommandContext, commandId: string): Promise<UserMessageView> =>
-      (await mark(tenant, userId, messageId, ctx, commandId)).view,
+    markRead: async (userId: string, messageId: string, ctx: CommandContext, commandId: string): Promise<UserMessageView> =>
+      (await mark(userId, messageId, ctx, commandId)).view,
 
     /** marks each of `messageIds` read (those already read count for nothing); answers how many changed */
-    async markAllRead(tenant: string, userId: string, messageIds: string[], ctx: CommandContext, commandId: string): Promise<{ marked: number }> {
+    async markAllRead(userId: string, messageIds: string[], ctx: CommandContext, commandId: string): Promise<{ marked: number }> {
       let marked = 0;
       for (const messageId of messageIds) {
         try {
-          if ((await mark(tenant, userId, messageId, ctx, `${commandId}/${messageId}`)).changed) marked++;
+          if ((await mark(userId, messageId, ctx, `${commandId}/${messageId}`)).changed) marked++;
         } catch (err) {
           // not the caller's (cannot happen for ids from her own inbox listing): skip it
           if (!(isDomainError(err) && err.code === 'USER_MESSAGE.NOT_FOUND')) throw err;

@@ -6,6 +6,7 @@ import { isWrongExpectedRevision, WrongExpectedRevisionError } from '../../infra
 import { envelopesFor, type CommandContext } from './envelopes.ts';
 
 export type { CommandContext } from './envelopes.ts';
+export { forTenant } from './envelopes.ts';
 
 export type CommandEnvelope<C, S = never> = {
   stream: string;

@@ -10,6 +10,13 @@ export type CommandContext = {
 };
 
 /**
+ * The same caller's context acting for another tenant (a platform administrator on a tenant, a process
+ * manager for the tenant of an event, a resource owned by the platform): the one way a context is
+ * re-targeted, so the tenant is never passed beside a context.
+ */
+export const forTenant = <C extends CommandContext>(ctx: C, tenant: string): C => (ctx.tenant === tenant ? ctx : { ...ctx, tenant });
+
+/**
  * The one place event metadata is built: the decided events of one command, with ids derived from the
  * command id (so a retried append carries the same ids and the store treats it as the same write).
  */

@@ -19,14 +19,16 @@ export const HUB_BUCKET = 'hub';
 export function createCacheBucket(deps: { eventStore: EventStore; clock: Clock; cache: ConfigCommands['cache']; settings: HubSettings }) {
   const handle = commandHandler(deps.eventStore, cacheBucketDecider);
   return {
-    async clear(tenant: string, bucketCode: string, ctx: CommandContext, commandId: string): Promise<{ BucketCode: string; Scope: string; ClearedAt: string }> {
+    /** clears the context's tenant's entries (every tenant's for the platform tenant) */
+    async clear(bucketCode: string, ctx: CommandContext, commandId: string): Promise<{ BucketCode: string; Scope: string; ClearedAt: string }> {
+      const { tenant } = ctx;
       if (bucketCode !== HUB_BUCKET) throw hubError('CACHE.BUCKET_UNKNOWN', `no cache bucket ${bucketCode} here (the hub's bucket is ${HUB_BUCKET})`, { bucketCode });
       const scope = tenant === PLATFORM_TENANT ? '*' : tenant;
       const now = deps.clock.now().toISOString();
       // this process at once (the answer promises it); the others when they read the event
       deps.cache.clearScope(scope);
       deps.settings.clear?.(scope);
-      await handle({ stream: cacheBucketStream(tenant, bucketCode), command: { type: 'Clear', bucketCode, scope, now }, commandId, now, context: { ...ctx, tenant } });
+      await handle({ stream: cacheBucketStream(tenant, bucketCode), command: { type: 'Clear', bucketCode, scope, now }, commandId, now, context: ctx });
       return { BucketCode: bucketCode, Scope: scope, ClearedAt: now };
     },
   };

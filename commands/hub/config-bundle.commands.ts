@@ -91,24 +91,25 @@ export function createConfigBundle(deps: ConfigBundleDeps) {
 
   const locks = {
     /** takes the groups' locks in order; on a refusal releases those taken and rethrows (409 IMPORT.LOCKED) */
-    async acquire(tenant: string, groups: ResourceGroup[], importId: string, ctx: CommandContext): Promise<void> {
+    async acquire(groups: ResourceGroup[], importId: string, ctx: CommandContext): Promise<void> {
+      const { tenant } = ctx;
       const taken: ResourceGroup[] = [];
       try {
         for (const group of groups) {
           const at = now();
           const until = new Date(Date.parse(at) + (deps.lockMs ?? DEFAULT_IMPORT_LOCK_MS)).toISOString();
-          await lockHandler({ stream: importLockStream(tenant, group), command: { type: 'Acquire', group, importId, now: at, until }, commandId: `import/${importId}/lock/${group}/${randomUUID()}`, now: at, context: { ...ctx, tenant } });
+          await lockHandler({ stream: importLockStream(tenant, group), command: { type: 'Acquire', group, importId, now: at, until }, commandId: `import/${importId}/lock/${group}/${randomUUID()}`, now: at, context: ctx });
           taken.push(group);
         }
       } catch (err) {
-        await locks.release(tenant, taken, importId, ctx);
+        await locks.release(taken, importId, ctx);
         throw err;
       }
     },
-    async release(tenant: string, groups: ResourceGroup[], importId: string, ctx: CommandContext): Promise<void> {
+    async release(groups: ResourceGroup[], importId: string, ctx: CommandContext): Promise<void> {
       for (const group of groups) {
         const at = now();
-        await lockHandler({ stream: importLockStream(tenant, group), command: { type: 'Release', group, importId, now: at }, commandId: `import/${importId}/unlock/${group}/${randomUUID()}`, now: at, context: { ...ctx, tenant } });
+        await lockHandler({ stream: importLockStream(ctx.tenant, group), command: { type: 'Release', group, importId, now: at }, commandId: `import/${importId}/unlock/${group}/${randomUUID()}`, now: at, context: ctx });
       }
     },
   };
@@ -141,21 +142,22 @@ export function createConfigBundle(deps: ConfigBundleDeps) {
   }
 
 
-  async function importBundle(tenant: string, input: unknown, ctx: CommandContext, importId: string): Promise<ImportResult> {
+  /** imports a bundle into the context's tenant */
+  async function importBundle(input: unknown, ctx: CommandContext, importId: string): Promise<ImportResult> {
     const shape = checkBundleShape(input);
     if (!shape.ok) throw hubError('IMPORT.INVALID', `the bundle is not a ${BUNDLE_MODULE} bundle: ${shape.violations.map((v) => `${v.field} ${v.message}`).join('; ')}`, shape.violations);
     const bundle = shape.bundle;
     const groups = groupsOf(bundle);
-    await locks.acquire(tenant, groups, importId, ctx);
+    await locks.acquire(groups, importId, ctx);
     try {
-      const { planned, violations } = await plan(tenant, bundle);
+      const { planned, violations } = await plan(bundle, ctx);
       if (violations.length > 0) {
         throw hubError('IMPORT.INVALID', `nothing was imported: ${violations.length} resource(s) refused (${violations.slice(0, 5).map((v) => `${v.field} ${v.message}`).join('; ')}${violations.length > 5 ? '; …' : ''})`, violations);
       }
       const result: ImportResult = { ImportId: importId, Created: 0, Updated: 0, Unchanged: 0, Resources: [], SigningSecrets: {} };
       for (const p of planned) {
         try {
-          const secret = await p.write(ctx, `import/${importId}/${p.section}/${p.id}`);
+          const secret = await p.write(`import/${importId}/${p.section}/${p.id}`);
           if (typeof secret === 'string') result.SigningSecrets[p.id] = secret;
         } catch (err) {
           if (err instanceof DomainError) {
@@ -174,7 +176,7 @@ export function createConfigBundle(deps: ConfigBundleDeps) {
       }
       return result;
     } finally {
-      await locks.release(tenant, groups, importId, ctx);
+      await locks.release(groups, importId, ctx);
     }
   }
 

@@ -24,7 +24,8 @@ import type { DriverRegistry } from './driver.registry.ts';
  * resource becomes a planned write through the configuration commands (the same writes as the admin API).
  */
 export type ImportAction = 'CREATE' | 'UPDATE' | 'UNCHANGED';
-export type Planned = { section: BundleSection; id: string; action: ImportAction; write: (ctx: CommandContext, commandId: string) => Promise<string | void> };
+/** `write` runs in the context the plan was made in (its tenant's) */
+export type Planned = { section: BundleSection; id: string; action: ImportAction; write: (commandId: string) => Promise<string | void> };
 export type ImportPlan = { planned: Planned[]; violations: Violation[] };
 
 export type ImportPlannerDeps = { eventStore: EventStore; clock: Clock; config: ConfigCommands; drivers: DriverRegistry };
@@ -35,8 +36,9 @@ export function createImportPlanner(deps: ImportPlannerDeps) {
   const quietHandler = commandHandler(eventStore, quietHoursDecider);
   const now = () => deps.clock.now().toISOString();
 
-  /** the dry run: every write the import would make, decided in memory on the current streams */
-  return async function plan(tenant: string, bundle: ConfigBundle): Promise<ImportPlan> {
+  /** the dry run: every write the import would make in the context's tenant, decided in memory on the current streams */
+  return async function plan(bundle: ConfigBundle, ctx: CommandContext): Promise<ImportPlan> {
+    const { tenant } = ctx;
     const planned: Planned[] = [];
     const violations: Violation[] = [];
     const refused = (field: string, err: unknown) => {
@@ -57,17 +59,14 @@ export function createImportPlanner(deps: ImportPlannerDeps) {
             continue;
           }
           decider.decide({ type: live ? 'Update' : 'Create', resource: item, now: now() }, state);
-          planned.push({ section, id, action: live ? 'UPDATE' : 'CREATE', write: async (ctx, commandId) => void (await (live ? api.update : api.create)(item, ctx, commandId)) });
+          planned.push({ section, id, action: live ? 'UPDATE' : 'CREATE', write: async (commandId) => void (await (live ? api.update : api.create)(item, ctx, commandId)) });
         } catch (err) {
           refused(`${section}.${i}`, err);
         }
       }
     };
 
-    await simple<Channel>('Channels', bundle.Channels, channelDecider as never, (id) => channelStream(tenant, id), (x) => x.Code, {
-      create: (x, ctx, id) => c.channels.create(tenant, x, ctx, id),
-      update: (x, ctx, id) => c.channels.update(tenant, x, ctx, id),
-    });
+    await simple<Channel>('Channels', bundle.Channels, channelDecider as never, (id) => channelStream(tenant, id), (x) => x.Code, c.channels);
     // delivery services: the driver checks the settings; a created one gets a new signing secret
     for (const [i, s] of bundle.DeliveryServices.entries()) {
       try {
@@ -83,20 +82,14 @@ export function createImportPlanner(deps: ImportPlannerDeps) {
           section: 'DeliveryServices',
           id: s.ServiceId,
           action: live ? 'UPDATE' : 'CREATE',
-          write: async (ctx, commandId) => (live ? void (await c.services.update(tenant, s, ctx, commandId)) : (await c.services.create(tenant, s as DeliveryService, ctx, commandId)).signingSecret),
+          write: async (commandId) => (live ? void (await c.services.update(s, ctx, commandId)) : (await c.services.create(s as DeliveryService, ctx, commandId)).signingSecret),
         });
       } catch (err) {
         refused(`DeliveryServices.${i}`, err);
       }
     }
-    await simple<Template>('Templates', bundle.Templates, templateDecider as never, (id) => templateStream(tenant, id), (x) => x.TemplateId, {
-      create: (x, ctx, id) => c.templates.create(tenant, x, ctx, id),
-      update: (x, ctx, id) => c.templates.update(tenant, x, ctx, id),
-    });
-    await simple<ContextDefinition>('ContextDefinitions', bundle.ContextDefinitions, contextDecider as never, (id) => contextStream(tenant, id), (x) => x.ContextDefinitionId, {
-      create: (x, ctx, id) => c.contexts.create(tenant, x, ctx, id),
-      update: (x, ctx, id) => c.contexts.update(tenant, x, ctx, id),
-    });
+    await simple<Template>('Templates', bundle.Templates, templateDecider as never, (id) => templateStream(tenant, id), (x) => x.TemplateId, c.templates);
+    await simple<ContextDefinition>('ContextDefinitions', bundle.ContextDefinitions, contextDecider as never, (id) => contextStream(tenant, id), (x) => x.ContextDefinitionId, c.contexts);
 
     // definitions, then rules, each notification code's stream folded once and carried through the bundle
     const states = new Map<string, DefinitionState>();
@@ -137,7 +130,7 @@ export function createImportPlanner(deps: ImportPlannerDeps) {
           d,
           (await stateOf(d.NotificationCode)).versions[d.Version],
           (exists) => (exists ? { type: 'UpdateDefinition', definition: d, now: now() } : { type: 'CreateDefinition', definition: input, now: now() }),
-          (exists) => async (ctx, commandId) => void (await (exists ? c.definitions.update(tenant, d, ctx, commandId) : c.definitions.create(tenant, input, ctx, commandId))),
+          (exists) => async (commandId) => void (await (exists ? c.definitions.update(d, ctx, commandId) : c.definitions.create(input, ctx, commandId))),
         );
       } catch (err) {
         refused(`Definitions.${i}`, err);
@@ -156,7 +149,7 @@ export function createImportPlanner(deps: ImportPlannerDeps) {
           r,
           (await stateOf(parsed.code)).rules[r.RuleId],
           (exists) => (exists ? { type: 'UpdateRule', rule: r, now: now() } : { type: 'CreateRule', rule: r, now: now() }),
-          (exists) => async (ctx, commandId) => void (await (exists ? c.rules.update(tenant, r, ctx, commandId) : c.rules.create(tenant, r, ctx, commandId))),
+          (exists) => async (commandId) => void (await (exists ? c.rules.update(r, ctx, commandId) : c.rules.create(r, ctx, commandId))),
         );
       } catch (err) {
         refused(`DeliveryRules.${i}`, err);
@@ -183,10 +176,10 @@ export function createImportPlanner(deps: ImportPlannerDeps) {
             section,
             id: o.idOf(item),
             action: same ? 'UNCHANGED' : current === undefined ? 'CREATE' : 'UPDATE',
-            write: async (ctx, commandId) => {
+            write: async (commandId) => {
               if (same) return;
               const at = now();
-              await handler({ stream, command: o.command(o.bare(item), at), commandId, now: at, context: { ...ctx, tenant } });
+              await handler({ stream, command: o.command(o.bare(item), at), commandId, now: at, context: ctx });
             },
           });
         } catch (err) {

@@ -92,26 +92,26 @@ function simpleResource<T>(
     if (state.status !== 'live') throw notFound();
     return { resource: state.resource, revision, createdAt: state.createdAt, updatedAt: state.updatedAt };
   };
-  const run = async (tenant: string, id: string, command: ResourceCommand<T>, ctx: CommandContext, commandId: string) => {
-    const stream = streamOf(tenant, id);
+  const run = async (id: string, command: ResourceCommand<T>, ctx: CommandContext, commandId: string) => {
+    const stream = streamOf(ctx.tenant, id);
     try {
-      const r = await handle({ stream, command, commandId, now: command.now, context: { ...ctx, tenant } });
+      const r = await handle({ stream, command, commandId, now: command.now, context: ctx });
       return { state: r.state, revision: r.revision };
     } finally {
       cache.invalidate(stream);
     }
   };
   return {
-    async create(tenant: string, resource: T, ctx: CommandContext, commandId: string): Promise<Saved<T>> {
-      const r = await run(tenant, idOf(resource), { type: 'Create', resource, now: now() }, ctx, commandId);
+    async create(resource: T, ctx: CommandContext, commandId: string): Promise<Saved<T>> {
+      const r = await run(idOf(resource), { type: 'Create', resource, now: now() }, ctx, commandId);
       return result(r.state, r.revision);
     },
-    async update(tenant: string, resource: T, ctx: CommandContext, commandId: string): Promise<Saved<T>> {
-      const r = await run(tenant, idOf(resource), { type: 'Update', resource, now: now() }, ctx, commandId);
+    async update(resource: T, ctx: CommandContext, commandId: string): Promise<Saved<T>> {
+      const r = await run(idOf(resource), { type: 'Update', resource, now: now() }, ctx, commandId);
       return result(r.state, r.revision);
     },
-    async remove(tenant: string, id: string, ctx: CommandContext, commandId: string): Promise<void> {
-      await run(tenant, id, { type: 'Delete', now: now() }, ctx, commandId);
+    async remove(id: string, ctx: CommandContext, commandId: string): Promise<void> {
+      await run(id, { type: 'Delete', now: now() }, ctx, commandId);
     },
     async get(tenant: string, id: string): Promise<Saved<T> | null> {
       const stream = streamOf(tenant, id);
@@ -146,8 +146,9 @@ export function createConfigCommands(deps: ConfigDeps) {
     return { resource: state.resource, revision, createdAt: state.createdAt, updatedAt: state.updatedAt };
   };
   const services = {
-    async create(tenant: string, service: DeliveryService, ctx: CommandContext, commandId: string): Promise<Saved<DeliveryService> & { signingSecret?: string }> {
+    async create(service: DeliveryService, ctx: CommandContext, commandId: string): Promise<Saved<DeliveryService> & { signingSecret?: string }> {
       drivers.validate(service.DriverType, service.Settings, service.Channel);
+      const { tenant } = ctx;
       const secret = newSigningSecret();
       const at = now();
       const stream = deliveryServiceStream(tenant, service.ServiceId);
@@ -157,23 +158,23 @@ export function createConfigCommands(deps: ConfigDeps) {
           command: { type: 'Create', resource: service, sealedSecret: deps.sealer().seal(secret, secretAad(tenant, service.ServiceId)), now: at },
           commandId,
           now: at,
-          context: { ...ctx, tenant },
+          context: ctx,
         }),
       );
       // a retried request (same Idempotency-Key) gets the service, not the secret a second time
       return { ...serviceResult(r.state, r.revision), ...(!r.replayed && { signingSecret: secret }) };
     },
-    async update(tenant: string, service: DeliveryService, ctx: CommandContext, commandId: string): Promise<Saved<DeliveryService>> {
+    async update(service: DeliveryService, ctx: CommandContext, commandId: string): Promise<Saved<DeliveryService>> {
       drivers.validate(service.DriverType, service.Settings, service.Channel);
       const at = now();
-      const stream = deliveryServiceStream(tenant, service.ServiceId);
-      const r = await writing(stream, () => handleService({ stream, command: { type: 'Update', resource: service, now: at }, commandId, now: at, context: { ...ctx, tenant } }));
+      const stream = deliveryServiceStream(ctx.tenant, service.ServiceId);
+      const r = await writing(stream, () => handleService({ stream, command: { type: 'Update', resource: service, now: at }, commandId, now: at, context: ctx }));
       return serviceResult(r.state, r.revision);
     },
-    async remove(tenant: string, serviceId: string, ctx: CommandContext, commandId: string): Promise<void> {
+    async remove(serviceId: string, ctx: CommandContext, commandId: string): Promise<void> {
       const at = now();
-      const stream = deliveryServiceStream(tenant, serviceId);
-      await writing(stream, () => handleService({ stream, command: { type: 'Delete', now: at }, commandId, now: at, context: { ...ctx, tenant } }));
+      const stream = deliveryServiceStream(ctx.tenant, serviceId);
+      await writing(stream, () => handleService({ stream, command: { type: 'Delete', now: at }, commandId, now: at, context: ctx }));
     },
     async get(tenant: string, serviceId: string): Promise<Saved<DeliveryService> | null> {
       const stream = deliveryServiceStream(tenant, serviceId);
@@ -181,7 +182,8 @@ export function createConfigCommands(deps: ConfigDeps) {
       return state.status === 'live' ? serviceResult(state, revision) : null;
     },
     /** a new signing secret, answered once; the previous one keeps signing for `overlapSeconds` */
-    async rotateSigningSecret(tenant: string, serviceId: string, overlapSeconds: number, ctx: CommandContext, commandId: string): Promise<{ signingSecret?: string; previousValidUntil?: string }> {
+    async rotateSigningSecret(serviceId: string, overlapSeconds: number, ctx: CommandContext, commandId: string): Promise<{ signingSecret?: string; previousValidUntil?: string }> {
+      const { tenant } = ctx;
       const secret = newSigningSecret();
       const at = now();
       const until = new Date(Date.parse(at) + overlapSeconds * 1000).toISOString();
@@ -192,7 +194,7 @@ export function createConfigCommands(deps: ConfigDeps) {
           command: { type: 'RotateSecret', sealedSecret: deps.sealer().seal(secret, secretAad(tenant, serviceId)), overlapUntil: until, now: at },
           commandId,
           now: at,
-          context: { ...ctx, tenant },
+          context: ctx,
         }),
       );
       if (r.replayed) return {};
@@ -228,9 +230,9 @@ export function createConfigCommands(deps: ConfigDeps) {
     if (p === null) throw hubError('DELIVERY_RULE.NOT_FOUND', `${ruleId} is not a rule id (<NotificationCode>:<version>:<key>)`, { RuleId: ruleId });
     return p;
   };
-  const runDefinition = (tenant: string, code: string, command: Parameters<typeof definitionDecider.decide>[0], ctx: CommandContext, commandId: string) => {
-    const stream = definitionStream(tenant, code);
-    return writing(stream, () => handleDefinition({ stream, command, commandId, now: command.now, context: { ...ctx, tenant } }));
+  const runDefinition = (code: string, command: Parameters<typeof definitionDecider.decide>[0], ctx: CommandContext, commandId: string) => {
+    const stream = definitionStream(ctx.tenant, code);
+    return writing(stream, () => handleDefinition({ stream, command, commandId, now: command.now, context: ctx }));
   };
   const definitionState = (tenant: string, code: string) => {
     const stream = definitionStream(tenant, code);
@@ -238,21 +240,21 @@ export function createConfigCommands(deps: ConfigDeps) {
   };
 
   const definitions = {
-    async create(tenant: string, input: DefinitionInput, ctx: CommandContext, commandId: string): Promise<Definition> {
-      const r = await runDefinition(tenant, input.NotificationCode, { type: 'CreateDefinition', definition: input, now: now() }, ctx, commandId);
+    async create(input: DefinitionInput, ctx: CommandContext, commandId: string): Promise<Definition> {
+      const r = await runDefinition(input.NotificationCode, { type: 'CreateDefinition', definition: input, now: now() }, ctx, commandId);
       const saved = r.events.find((e) => e.type === 'DefinitionSaved');
       if (saved !== undefined) return (saved.data as { Definition: Definition }).Definition;
       // a replayed create: the version it made
       const version = input.Version ?? r.state.highest;
       return definitionOf(r.state, version);
     },
-    async update(tenant: string, definition: Definition, ctx: CommandContext, commandId: string): Promise<Definition> {
-      const r = await runDefinition(tenant, definition.NotificationCode, { type: 'UpdateDefinition', definition, now: now() }, ctx, commandId);
+    async update(definition: Definition, ctx: CommandContext, commandId: string): Promise<Definition> {
+      const r = await runDefinition(definition.NotificationCode, { type: 'UpdateDefinition', definition, now: now() }, ctx, commandId);
       return definitionOf(r.state, definition.Version);
     },
-    async remove(tenant: string, definitionId: string, ctx: CommandContext, commandId: string): Promise<void> {
+    async remove(definitionId: string, ctx: CommandContext, commandId: string): Promise<void> {
       const { code, version } = codeOf(definitionId);
-      await runDefinition(tenant, code, { type: 'DeleteDefinition', version, now: now() }, ctx, commandId);
+      await runDefinition(code, { type: 'DeleteDefinition', version, now: now() }, ctx, commandId);
     },
     async get(tenant: string, definitionId: string): Promise<Definition | null> {
       const p = parseDefinitionId(definitionId);
@@ -267,19 +269,19 @@ export function createConfigCommands(deps: ConfigDeps) {
   };
 
   const rules = {
-    async create(tenant: string, rule: DeliveryRule, ctx: CommandContext, commandId: string): Promise<DeliveryRule> {
+    async create(rule: DeliveryRule, ctx: CommandContext, commandId: string): Promise<DeliveryRule> {
       const { code } = ruleParts(rule.RuleId);
-      const r = await runDefinition(tenant, code, { type: 'CreateRule', rule, now: now() }, ctx, commandId);
+      const r = await runDefinition(code, { type: 'CreateRule', rule, now: now() }, ctx, commandId);
       return r.state.rules[rule.RuleId] ?? rule;
     },
-    async update(tenant: string, rule: DeliveryRule, ctx: CommandContext, commandId: string): Promise<DeliveryRule> {
+    async update(rule: DeliveryRule, ctx: CommandContext, commandId: string): Promise<DeliveryRule> {
       const { code } = ruleParts(rule.RuleId);
-      const r = await runDefinition(tenant, code, { type: 'UpdateRule', rule, now: now() }, ctx, commandId);
+      const r = await runDefinition(code, { type: 'UpdateRule', rule, now: now() }, ctx, commandId);
       return r.state.rules[rule.RuleId] ?? rule;
     },
-    async remove(tenant: string, ruleId: string, ctx: CommandContext, commandId: string): Promise<void> {
+    async remove(ruleId: string, ctx: CommandContext, commandId: string): Promise<void> {
       const { code } = ruleParts(ruleId);
-      await runDefinition(tenant, code, { type: 'DeleteRule', ruleId, now: now() }, ctx, commandId);
+      await runDefinition(code, { type: 'DeleteRule', ruleId, now: now() }, ctx, commandId);
     },
     async get(tenant: string, ruleId: string): Promise<DeliveryRule | null> {
       const p = parseRuleId(ruleId);

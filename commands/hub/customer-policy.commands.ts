@@ -38,15 +38,14 @@ export function createCustomerPolicies(deps: CustomerPolicyDeps) {
   const interactions = commandHandler(eventStore, interactionDecider);
   const caps = commandHandler(eventStore, frequencyCapDecider);
   const quiet = commandHandler(eventStore, quietHoursDecider);
-  const ctxOf = (tenant: string, ctx: CommandContext): CommandContext => ({ ...ctx, tenant });
-  /** one command on a tenant's stream, decided at the clock's now */
-  function run<C, E extends DomainEvent, S>(handle: (e: CommandEnvelope<C, S>) => Promise<CommandResult<E, S>>, tenant: string, stream: string, ctx: CommandContext, commandId: string, command: (at: string) => C) {
+  /** one command on a stream of the context's tenant, decided at the clock's now */
+  function run<C, E extends DomainEvent, S>(handle: (e: CommandEnvelope<C, S>) => Promise<CommandResult<E, S>>, stream: string, ctx: CommandContext, commandId: string, command: (at: string) => C) {
     const at = now();
-    return handle({ stream, command: command(at), commandId, now: at, context: ctxOf(tenant, ctx) });
+    return handle({ stream, command: command(at), commandId, now: at, context: ctx });
   }
 
-  async function setPreference(tenant: string, key: PreferenceKey, decision: PreferenceDecision, ctx: CommandContext, commandId: string, interactionId?: string): Promise<Preference> {
-    const r = await run(prefs, tenant, preferenceStream(tenant, key), ctx, commandId, (at) => ({
+  async function setPreference(key: PreferenceKey, decision: PreferenceDecision, ctx: CommandContext, commandId: string, interactionId?: string): Promise<Preference> {
+    const r = await run(prefs, preferenceStream(ctx.tenant, key), ctx, commandId, (at) => ({
       type: 'SetPreference' as const,
       key,
       Decision: decision,
@@ -62,19 +61,19 @@ export function createCustomerPolicies(deps: CustomerPolicyDeps) {
    * InteractionId, so the request's own call and the `hub.interaction-preference` reactor (which applies every
    * recorded interaction, covering a crash between the two appends) set it once between them.
    */
-  async function applyInteraction(tenant: string, interaction: InteractionInput, ctx: CommandContext): Promise<Preference | undefined> {
+  async function applyInteraction(interaction: InteractionInput, ctx: CommandContext): Promise<Preference | undefined> {
     const change = preferenceChangeOf(interaction);
     if (change === null) return undefined;
-    return setPreference(tenant, change.key, change.Decision, { ...ctx, causationId: interaction.InteractionId }, `interaction/${interaction.InteractionId}/preference`, interaction.InteractionId);
+    return setPreference(change.key, change.Decision, { ...ctx, causationId: interaction.InteractionId }, `interaction/${interaction.InteractionId}/preference`, interaction.InteractionId);
   }
 
   return {
     applyInteraction,
     preferences: {
       get: (tenant: string, key: PreferenceKey) => readPreference(eventStore, tenant, key),
-      set: (tenant: string, key: PreferenceKey, decision: PreferenceDecision, ctx: CommandContext, commandId: string) => setPreference(tenant, key, decision, ctx, commandId),
-      async remove(tenant: string, key: PreferenceKey, ctx: CommandContext, commandId: string): Promise<void> {
-        await run(prefs, tenant, preferenceStream(tenant, key), ctx, commandId, (at) => ({ type: 'RemovePreference' as const, key, now: at }));
+      set: (key: PreferenceKey, decision: PreferenceDecision, ctx: CommandContext, commandId: string) => setPreference(key, decision, ctx, commandId),
+      async remove(key: PreferenceKey, ctx: CommandContext, commandId: string): Promise<void> {
+        await run(prefs, preferenceStream(ctx.tenant, key), ctx, commandId, (at) => ({ type: 'RemovePreference' as const, key, now: at }));
       },
       /** what the dispatch gate would answer now for a recipient, channel and class (RESPECT policy) */
       async effective(tenant: string, key: PreferenceKey): Promise<PreferenceAnswer> {
@@ -87,15 +86,15 @@ export function createCustomerPolicies(deps: CustomerPolicyDeps) {
         return (await load(eventStore, interactionDecider, interactionStream(tenant, id))).state.interaction;
       },
       /** records it (201 first time, or the stored one on an equivalent resend) and applies an OPT_OUT / OPT_IN to the preference */
-      async record(tenant: string, given: Omit<InteractionInput, 'ReceivedAt'> & { ReceivedAt?: string }, ctx: CommandContext): Promise<{ interaction: Interaction; created: boolean; preference?: Preference }> {
+      async record(given: Omit<InteractionInput, 'ReceivedAt'> & { ReceivedAt?: string }, ctx: CommandContext): Promise<{ interaction: Interaction; created: boolean; preference?: Preference }> {
         const at = now();
         const input: InteractionInput = { ...given, ReceivedAt: given.ReceivedAt ?? at };
-        const r = await interactions({ stream: interactionStream(tenant, input.InteractionId), command: { type: 'RecordInteraction', interaction: input, now: at }, commandId: `interaction/${input.InteractionId}/${contentHash(given)}`, now: at, context: ctxOf(tenant, ctx) });
-        const preference = await applyInteraction(tenant, r.state.interaction!, ctx);
+        const r = await interactions({ stream: interactionStream(ctx.tenant, input.InteractionId), command: { type: 'RecordInteraction', interaction: input, now: at }, commandId: `interaction/${input.InteractionId}/${contentHash(given)}`, now: at, context: ctx });
+        const preference = await applyInteraction(r.state.interaction!, ctx);
         return { interaction: r.state.interaction!, created: r.events.length > 0 && !r.replayed, ...(preference !== undefined && { preference }) };
       },
-      async handle(tenant: string, id: string, resolution: 'HANDLED' | 'DISMISSED', note: string | undefined, by: string, ctx: CommandContext, commandId: string): Promise<Interaction> {
-        const r = await run(interactions, tenant, interactionStream(tenant, id), ctx, commandId, (at) => ({
+      async handle(id: string, resolution: 'HANDLED' | 'DISMISSED', note: string | undefined, by: string, ctx: CommandContext, commandId: string): Promise<Interaction> {
+        const r = await run(interactions, interactionStream(ctx.tenant, id), ctx, commandId, (at) => ({
           type: 'HandleInteraction' as const,
           InteractionId: id,
           Resolution: resolution,
@@ -111,12 +110,12 @@ export function createCustomerPolicies(deps: CustomerPolicyDeps) {
         const { state } = await load(eventStore, frequencyCapDecider, frequencyCapsStream(tenant));
         return Object.values(state.caps).sort((a, b) => a.Category.localeCompare(b.Category));
       },
-      async save(tenant: string, cap: FrequencyCap, ctx: CommandContext, commandId: string): Promise<FrequencyCap & { UpdatedAt: string }> {
-        const r = await run(caps, tenant, frequencyCapsStream(tenant), ctx, commandId, (at) => ({ type: 'SaveFrequencyCap' as const, cap, now: at }));
+      async save(cap: FrequencyCap, ctx: CommandContext, commandId: string): Promise<FrequencyCap & { UpdatedAt: string }> {
+        const r = await run(caps, frequencyCapsStream(ctx.tenant), ctx, commandId, (at) => ({ type: 'SaveFrequencyCap' as const, cap, now: at }));
         return r.state.caps[cap.Category]!;
       },
-      async remove(tenant: string, category: string, ctx: CommandContext, commandId: string): Promise<void> {
-        await run(caps, tenant, frequencyCapsStream(tenant), ctx, commandId, (at) => ({ type: 'RemoveFrequencyCap' as const, Category: category, now: at }));
+      async remove(category: string, ctx: CommandContext, commandId: string): Promise<void> {
+        await run(caps, frequencyCapsStream(ctx.tenant), ctx, commandId, (at) => ({ type: 'RemoveFrequencyCap' as const, Category: category, now: at }));
       },
       /** a recipient's reservations in the longest configured window, and the usage against each cap now */
       async usage(tenant: string, recipientId: string) {
@@ -145,12 +144,12 @@ export function createCustomerPolicies(deps: CustomerPolicyDeps) {
         if (h === undefined) throw hubError('QUIET_HOURS.NOT_FOUND', `no quiet hours for channel ${channel}`, { Channel: channel });
         return h;
       },
-      async save(tenant: string, hours: ChannelQuietHours, ctx: CommandContext, commandId: string): Promise<ChannelQuietHours & { UpdatedAt: string }> {
-        const r = await run(quiet, tenant, quietHoursStream(tenant), ctx, commandId, (at) => ({ type: 'SaveQuietHours' as const, hours, now: at }));
+      async save(hours: ChannelQuietHours, ctx: CommandContext, commandId: string): Promise<ChannelQuietHours & { UpdatedAt: string }> {
+        const r = await run(quiet, quietHoursStream(ctx.tenant), ctx, commandId, (at) => ({ type: 'SaveQuietHours' as const, hours, now: at }));
         return r.state.channels[hours.Channel]!;
       },
-      async remove(tenant: string, channel: string, ctx: CommandContext, commandId: string): Promise<void> {
-        await run(quiet, tenant, quietHoursStream(tenant), ctx, commandId, (at) => ({ type: 'RemoveQuietHours' as const, Channel: channel, now: at }));
+      async remove(channel: string, ctx: CommandContext, commandId: string): Promise<void> {
+        await run(quiet, quietHoursStream(ctx.tenant), ctx, commandId, (at) => ({ type: 'RemoveQuietHours' as const, Channel: channel, now: at }));
       },
     },
   };

@@ -35,7 +35,7 @@ export function createInteractionPreferenceReactor(deps: {
     if (change === null) return;
     const [last] = await deps.eventStore.readStream(preferenceStream(event.metadata.tenant, change.key), { direction: 'backwards', limit: 1 });
     if (last !== undefined && last.position > event.position) return;
-    await deps.policies.applyInteraction(event.metadata.tenant, interaction, {
+    await deps.policies.applyInteraction(interaction, {
       tenant: event.metadata.tenant,
       actor: event.metadata.actor ?? 'system:hub-interaction-preference',
       ...(event.metadata.correlationId !== undefined && { correlationId: event.metadata.correlationId }),

@@ -91,17 +91,17 @@ export function createOperatorCommands(deps: OperatorDeps) {
   }
 
   /** one operator command on the stream (read, decide, append with the revision; a conflict re-decides) */
-  async function run(tenant: string, notificationId: string, command: NotificationCommand, commandId: string, context: CommandContext): Promise<ActionResult> {
-    const r = await handle({ stream: notificationStream(tenant, notificationId), command, commandId, now: now(), context: { ...context, tenant } });
+  async function run(notificationId: string, command: NotificationCommand, commandId: string, context: CommandContext): Promise<ActionResult> {
+    const r = await handle({ stream: notificationStream(context.tenant, notificationId), command, commandId, now: now(), context });
     const state = r.state as Live;
     const touched = [...new Set(r.events.map((e) => (e.data as { MessageId?: string }).MessageId).filter((x): x is string => x !== undefined))];
     return { NotificationId: notificationId, Messages: touched.map((id) => ({ MessageId: id, State: state.messages[id]!.State })), Replayed: r.replayed };
   }
 
   /** one operator command on a message (`<action>/<MessageId>/<key>`); the answer names the message */
-  async function runOnMessage(tenant: string, messageId: string, command: NotificationCommand, action: string, key: string, context: CommandContext): Promise<ActionResult> {
-    const { notificationId } = await loadMessage(tenant, messageId);
-    return { MessageId: messageId, ...(await run(tenant, notificationId, command, `${action}/${messageId}/${key}`, context)) };
+  async function runOnMessage(messageId: string, command: NotificationCommand, action: string, key: string, context: CommandContext): Promise<ActionResult> {
+    const { notificationId } = await loadMessage(context.tenant, messageId);
+    return { MessageId: messageId, ...(await run(notificationId, command, `${action}/${messageId}/${key}`, context)) };
   }
 
   function retryView(state: Live, messageId: string, attemptId: string, replayed: boolean): RetryResult {
@@ -131,7 +131,8 @@ export function createOperatorCommands(deps: OperatorDeps) {
       return { MessageId: m.MessageId, NotificationId: notificationId, State: m.State, DeliveryUncertain: m.DeliveryUncertain, Actions: operatorEligibility(state, m, now()) };
     },
 
-    async retry(tenant: string, messageId: string, input: { Reason: string; key: string }, context: CommandContext): Promise<RetryResult> {
+    async retry(messageId: string, input: { Reason: string; key: string }, context: CommandContext): Promise<RetryResult> {
+      const { tenant } = context;
       const commandId = `manual-retry/${messageId}/${input.key}`;
       let claimed = false;
       try {
@@ -190,17 +191,16 @@ export function createOperatorCommands(deps: OperatorDeps) {
       }
     },
 
-    cancelMessage(tenant: string, messageId: string, input: { Reason: string; key: string }, context: CommandContext): Promise<ActionResult> {
-      return runOnMessage(tenant, messageId, { type: 'CancelUnsent', MessageId: messageId, Reason: input.Reason, now: now() }, 'cancel', input.key, context);
+    cancelMessage(messageId: string, input: { Reason: string; key: string }, context: CommandContext): Promise<ActionResult> {
+      return runOnMessage(messageId, { type: 'CancelUnsent', MessageId: messageId, Reason: input.Reason, now: now() }, 'cancel', input.key, context);
     },
 
-    async cancelNotification(tenant: string, notificationId: string, input: { Reason: string; key: string }, context: CommandContext): Promise<ActionResult> {
-      if ((await load(tenant, notificationId)) === null) throw hubError('NOTIFICATION.NOT_FOUND', 'no such notification', { NotificationId: notificationId });
-      return run(tenant, notificationId, { type: 'CancelUnsent', Reason: input.Reason, now: now() }, `cancel/${notificationId}/${input.key}`, context);
+    async cancelNotification(notificationId: string, input: { Reason: string; key: string }, context: CommandContext): Promise<ActionResult> {
+      if ((await load(context.tenant, notificationId)) === null) throw hubError('NOTIFICATION.NOT_FOUND', 'no such notification', { NotificationId: notificationId });
+      return run(notificationId, { type: 'CancelUnsent', Reason: input.Reason, now: now() }, `cancel/${notificationId}/${input.key}`, context);
     },
 
     manualReceipt(
-      tenant: string,
       messageId: string,
       input: { Status: 'DELIVERED' | 'FAILED'; VerificationReason: string; EvidenceReference?: string; key: string },
       context: CommandContext,
@@ -213,11 +213,11 @@ export function createOperatorCommands(deps: OperatorDeps) {
         ...(input.EvidenceReference !== undefined && { EvidenceReference: input.EvidenceReference }),
         now: now(),
       };
-      return runOnMessage(tenant, messageId, command, 'manual-receipt', input.key, context);
+      return runOnMessage(messageId, command, 'manual-receipt', input.key, context);
     },
 
-    completeRole(tenant: string, messageId: string, input: { Reason: string; key: string }, context: CommandContext): Promise<ActionResult> {
-      return runOnMessage(tenant, messageId, { type: 'CompleteRole', MessageId: messageId, Reason: input.Reason, now: now() }, 'complete-role', input.key, context);
+    completeRole(messageId: string, input: { Reason: string; key: string }, context: CommandContext): Promise<ActionResult> {
+      return runOnMessage(messageId, { type: 'CompleteRole', MessageId: messageId, Reason: input.Reason, now: now() }, 'complete-role', input.key, context);
     },
   };
 }

@@ -104,7 +104,8 @@ export function createSender(deps: SenderDeps) {
    * `readFirst: false` (a send): the stream is read only if a new snapshot would be captured; the caller
    * answers a replay from the append's conflict, or from the stream when this throws.
    */
-  async function prepare(tenant: string, input: SendRequestInput, ctx: CommandContext, o: { readFirst?: boolean } = {}): Promise<Prepared> {
+  async function prepare(input: SendRequestInput, ctx: CommandContext, o: { readFirst?: boolean } = {}): Promise<Prepared> {
+    const { tenant } = ctx;
     const readFirst = o.readFirst ?? true;
     const timeZone = await timeZoneOf(tenant);
     const normalized = normalizeSendRequest(input, timeZone);
@@ -166,7 +167,7 @@ export function createSender(deps: SenderDeps) {
       const stored = await storedAnswer(stream, hash);
       if (stored !== null) return { kind: 'replay', result: stored };
     }
-    const snapshotId = await deps.snapshots.ensure(tenant, content, definition, now, ctx);
+    const snapshotId = await deps.snapshots.ensure(content, definition, now, ctx);
 
     const notification: NotificationRecord = {
       NotificationId: notificationId,
@@ -203,7 +204,8 @@ export function createSender(deps: SenderDeps) {
    * Rule 3: the prepared notification is ONE append with `no_stream`; a stream that is there by now (a
    * concurrent send of the RequestId, or a TCC materialization run again after a crash) answers as a replay.
    */
-  async function accept(tenant: string, p: Extract<Prepared, { kind: 'new' }>, ctx: CommandContext): Promise<SendResult> {
+  /** `p` prepared in the context's tenant */
+  async function accept(p: Extract<Prepared, { kind: 'new' }>, ctx: CommandContext): Promise<SendResult> {
     const now = clock.now().toISOString();
     const r = await handle({
       stream: p.stream,
@@ -214,7 +216,7 @@ export function createSender(deps: SenderDeps) {
       // its event ids land at the end of the store's id index
       commandId: `send/${newCommandId()}`,
       now,
-      context: { ...ctx, tenant },
+      context: ctx,
       from: 'new',
     });
     if (r.duplicate === true) return replay(r.state, p.hash);
@@ -225,20 +227,21 @@ export function createSender(deps: SenderDeps) {
     return { status: 201, acknowledgement: p.acknowledgement };
   }
 
-  async function send(tenant: string, input: SendRequestInput, ctx: CommandContext): Promise<SendResult> {
+  /** sends `input` in the context's tenant */
+  async function send(input: SendRequestInput, ctx: CommandContext): Promise<SendResult> {
     let p: Prepared;
     try {
-      p = await prepare(tenant, input, ctx, { readFirst: false });
+      p = await prepare(input, ctx, { readFirst: false });
     } catch (err) {
       // refused on this instant's configuration (404, 422, a recipient rule): a replay of a stored notification
       // is answered from it instead. A malformed request stays a 400 whatever its RequestId names (it was
       // refused before the stream was read when sends read it first), and a 409 has read the stream already.
       if (!(err instanceof DomainError) || err.code === 'SEND.INVALID' || err.code === 'SEND.REQUEST_CONFLICT') throw err;
-      const stored = await storedAnswerOf(tenant, input);
+      const stored = await storedAnswerOf(ctx.tenant, input);
       if (stored !== null) return stored;
       throw err;
     }
-    return p.kind === 'replay' ? p.result : accept(tenant, p, ctx);
+    return p.kind === 'replay' ? p.result : accept(p, ctx);
   }
 
   /** storedAnswer for a request as it came (null when its RequestId cannot name a notification) */

@@ -56,14 +56,15 @@ export function createSnapshots({ eventStore }: { eventStore: EventStore }) {
     get,
     /** whether this process knows the tenant's snapshot of `content` already (ensure then captures nothing) */
     known: (tenant: string, content: SnapshotContent) => cache.has(`${tenant}/${idOf(content)}`),
-    /** the tenant's snapshot of `content`: the existing one, or captured now */
-    async ensure(tenant: string, content: SnapshotContent, definition: Definition, now: string, ctx: CommandContext): Promise<string> {
+    /** the snapshot of `content` of the context's tenant: the existing one, or captured now */
+    async ensure(content: SnapshotContent, definition: Definition, now: string, ctx: CommandContext): Promise<string> {
+      const { tenant } = ctx;
       const snapshotId = idOf(content);
       if (cache.has(`${tenant}/${snapshotId}`)) return snapshotId;
       if ((await get(tenant, snapshotId)) !== null) return snapshotId;
       const snapshot: SnapshotRecord = { SnapshotId: snapshotId, DefinitionId: definition.DefinitionId, NotificationCode: definition.NotificationCode, Version: definition.Version, Content: content, CapturedAt: now };
       // two sends capturing the same new snapshot at once: one appends, the other finds it (from: 'new')
-      await handle({ stream: snapshotStream(tenant, snapshotId), command: { type: 'Capture', snapshot }, commandId: `snapshot/${snapshotId}`, now, context: { ...ctx, tenant }, from: 'new' });
+      await handle({ stream: snapshotStream(tenant, snapshotId), command: { type: 'Capture', snapshot }, commandId: `snapshot/${snapshotId}`, now, context: ctx, from: 'new' });
       return snapshotId;
     },
   };

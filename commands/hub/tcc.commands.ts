@@ -65,7 +65,8 @@ export function createTccCommands(deps: TccDeps) {
     return tccView(state);
   };
 
-  async function tryBranch(tenant: string, ids: TccIds, input: SendRequestInput, ctx: CommandContext): Promise<TccView> {
+  async function tryBranch(ids: TccIds, input: SendRequestInput, ctx: CommandContext): Promise<TccView> {
+    const { tenant } = ctx;
     const CommandId = tccCommandId(tenant, ids);
     const stream = tccStream(tenant, CommandId);
     // a tombstone (or a cancelled branch) refuses before anything is prepared: no snapshot for a dead branch
@@ -79,7 +80,7 @@ export function createTccCommands(deps: TccDeps) {
       if (conflict !== null) throw conflict;
       return viewOf(before.state);
     }
-    const prepared = await deps.sender.prepare(tenant, input, ctx);
+    const prepared = await deps.sender.prepare(input, ctx);
     if (prepared.kind === 'replay') {
       // the RequestId was accepted outside this branch: a branch can only prepare a send not yet made
       throw hubError('TCC.CONFLICT', `RequestId ${prepared.result.acknowledgement.RequestId} was accepted already (not by this branch)`, {
@@ -101,25 +102,25 @@ export function createTccCommands(deps: TccDeps) {
       },
       commandId: `tcc-try/${CommandId}/${prepared.hash}`,
       now: now(),
-      context: { ...ctx, tenant },
+      context: ctx,
     });
     return viewOf(r.state);
   }
 
-  async function confirm(tenant: string, ids: TccIds, ctx: CommandContext): Promise<TccView> {
-    const CommandId = tccCommandId(tenant, ids);
-    const r = await handle({ stream: tccStream(tenant, CommandId), command: { type: 'Confirm', now: now() }, commandId: `tcc-confirm/${CommandId}`, now: now(), context: { ...ctx, tenant } });
+  async function confirm(ids: TccIds, ctx: CommandContext): Promise<TccView> {
+    const CommandId = tccCommandId(ctx.tenant, ids);
+    const r = await handle({ stream: tccStream(ctx.tenant, CommandId), command: { type: 'Confirm', now: now() }, commandId: `tcc-confirm/${CommandId}`, now: now(), context: ctx });
     return viewOf(r.state);
   }
 
-  async function cancel(tenant: string, ids: TccIds, ctx: CommandContext): Promise<TccView> {
-    const CommandId = tccCommandId(tenant, ids);
+  async function cancel(ids: TccIds, ctx: CommandContext): Promise<TccView> {
+    const CommandId = tccCommandId(ctx.tenant, ids);
     const r = await handle({
-      stream: tccStream(tenant, CommandId),
+      stream: tccStream(ctx.tenant, CommandId),
       command: { type: 'Cancel', CommandId, ...ids, now: now() },
       commandId: `tcc-cancel/${CommandId}`,
       now: now(),
-      context: { ...ctx, tenant },
+      context: ctx,
     });
     return viewOf(r.state);
   }
@@ -150,7 +151,7 @@ export function createTccCommands(deps: TccDeps) {
     let error: string | undefined;
     const target = notificationStream(tenant, t.NotificationId);
     try {
-      await deps.sender.accept(tenant, { kind: 'new', stream: target, hash: t.RequestHash, notification: p.Notification, messages: p.Messages, acknowledgement: p.Acknowledgement }, ctx);
+      await deps.sender.accept({ kind: 'new', stream: target, hash: t.RequestHash, notification: p.Notification, messages: p.Messages, acknowledgement: p.Acknowledgement }, ctx);
     } catch (err) {
       if (!(isDomainError(err) && err.code === 'SEND.REQUEST_CONFLICT')) throw err;
     }

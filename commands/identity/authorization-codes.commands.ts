@@ -16,9 +16,9 @@ export const codeIdOf = (code: string): string => createHash('sha256').update(co
 /** base64url(SHA-256(ASCII(verifier))), RFC 7636 4.2. */
 export const s256 = (verifier: string): string => createHash('sha256').update(verifier, 'ascii').digest('base64url');
 
+/** The code is the context's tenant's (the client's); the context's actor is the signed-in user. */
 export type IssueCodeInput = {
   clientId: string;
-  tenant: string;
   redirectUri: string;
   userId: string;
   scopes: string[];
@@ -27,7 +27,6 @@ export type IssueCodeInput = {
   method?: PkceMethod;
   authTime: number;
   sessionId?: string;
-  context?: Partial<CommandContext>;
 };
 
 export type RedeemCodeInput = {
@@ -62,7 +61,7 @@ export function createCodes(deps: {
   };
 
   return {
-    async issue(input: IssueCodeInput): Promise<{ code: string; codeId: string; expiresAt: string }> {
+    async issue(input: IssueCodeInput, ctx: CommandContext): Promise<{ code: string; codeId: string; expiresAt: string }> {
       const code = randomBytes(32).toString('base64url');
       const codeId = codeIdOf(code);
       const now = deps.clock.now();
@@ -70,7 +69,7 @@ export function createCodes(deps: {
       const data: CodeIssuedData = {
         codeId,
         clientId: input.clientId,
-        tenant: input.tenant,
+        tenant: ctx.tenant,
         redirectUri: input.redirectUri,
         userId: input.userId,
         scopes: input.scopes,
@@ -85,7 +84,7 @@ export function createCodes(deps: {
         command: { type: 'IssueCode', data },
         commandId: newCommandId(),
         now: now.toISOString(),
-        context: { ...input.context, tenant: input.tenant, actor: input.context?.actor ?? input.userId },
+        context: ctx,
       });
       return { code, codeId, expiresAt };
     },

@@ -22,7 +22,7 @@ import {
 import { usernameDecider, usernameKey, usernameStream, type UsernameEvent } from '../../domain/identity/username.decider.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
-import { commandHandler, type CommandContext } from '../core/command-handler.ts';
+import { commandHandler, forTenant, type CommandContext } from '../core/command-handler.ts';
 import { derivedId } from '../core/event-id.ts';
 import { createDirectory } from './directory.lookups.ts';
 import { DEFAULT_SCRYPT_PARAMS, generateClientSecret, hashSecret, MAX_SECRET_LENGTH, type ScryptParams } from './password.hash.ts';
@@ -43,11 +43,12 @@ export type DirectoryCommandsDeps = {
 
 export const MIN_PASSWORD_LENGTH = 8;
 
-export type CreateTenantInput = { code: string; name: string; tokenLifetimeSeconds?: number; supportMailGroup?: string };
+/** The tenant created is the context's (the caller builds the context for the new tenant's code). */
+export type CreateTenantInput = { name: string; tokenLifetimeSeconds?: number; supportMailGroup?: string };
 export type UpdateTenantInput = { name?: string; tokenLifetimeSeconds?: number; supportMailGroup?: string | null };
 
+/** The user is registered in the context's tenant. */
 export type RegisterUserInput = {
-  tenant: string;
   /** user directory (user_source_id); DEFAULT_USER_SOURCE when absent */
   directory?: string;
   username: string;
@@ -61,8 +62,8 @@ export type RegisterUserInput = {
   userId?: string;
 };
 
+/** The client is registered in the context's tenant. */
 export type RegisterClientInput = {
-  tenant: string;
   /** generated when absent; the seed gives SEED_CLIENT_ID */
   clientId?: string;
   appName?: string;
@@ -88,8 +89,8 @@ export type Changed<T> = T & { changed: boolean };
 /**
  * The directory's commands: tenants, users (with their username reservations) and clients.
  *
- * Every method takes the caller's context (its `tenant` is replaced by the aggregate's owning tenant in
- * the events' metadata; `actor` says who acted) and a command id (the Idempotency-Key or a derived one).
+ * Every method takes the caller's context, built for the tenant it acts on (`actor` says who acted; a
+ * client's commands are its tenant's), and a command id (the Idempotency-Key or a derived one).
  * One command may write two streams (username, then user): event ids are derived from the command id
  * and the stream, so both appends stay idempotent.
  * Generated ids (user id, client id) are derived from (tenant, command id), so a retry of the same
@@ -165,7 +166,7 @@ export function createDirectoryCommands(deps: DirectoryCommandsDeps) {
   };
 
   async function registerUser(input: RegisterUserInput, ctx: CommandContext, commandId: string): Promise<{ user: User; created: boolean }> {
-    const tenant = input.tenant;
+    const { tenant } = ctx;
     const dir = input.directory ?? DEFAULT_USER_SOURCE;
     if (!TENANT_CODE.test(tenant)) throw identityError('TENANT.NOT_FOUND', `no tenant ${tenant}`, { tenant });
     await requireTenant(tenant);
@@ -187,7 +188,6 @@ export function createDirectoryCommands(deps: DirectoryCommandsDeps) {
     };
     // Validate everything before the reservation: a user rejected after it would strand the username.
     userDecider.decide(register, userDecider.initialState());
-    const context = { ...ctx, tenant };
 
     // A retry of a registration that already completed: the same user id exists.
     const existing = await directory.getUser(tenant, userId);
@@ -224,7 +224,7 @@ export function createDirectoryCommands(deps: DirectoryCommandsDeps) {
       },
       commandId: commandId,
       now: at,
-      context,
+      context: ctx,
     });
     if (reserved.state.status !== 'reserved' || reserved.state.userId !== userId) {
       throw identityError('USER.USERNAME_TAKEN', `username ${input.username} is already taken`, [
@@ -240,7 +240,7 @@ export function createDirectoryCommands(deps: DirectoryCommandsDeps) {
       command: { ...register, passwordHash },
       commandId: commandId,
       now: at,
-      context,
+      context: ctx,
     });
     if (result.replayed) return { user: stateUser(result.state), created: false };
     // The store answers an append whose event ids are already stored (a concurrent twin of this very
@@ -251,15 +251,14 @@ export function createDirectoryCommands(deps: DirectoryCommandsDeps) {
   }
 
   async function userCommand(
-    tenant: string,
     userId: string,
     command: Exclude<UserCommand, { type: 'RegisterUser' }>,
     ctx: CommandContext,
     commandId: string,
   ): Promise<Changed<{ user: User }>> {
-    await requireUser(tenant, userId);
-    const stream = userStream(tenant, userId);
-    const result = await users({ stream, command, commandId: commandId, now: command.now, context: { ...ctx, tenant } });
+    await requireUser(ctx.tenant, userId);
+    const stream = userStream(ctx.tenant, userId);
+    const result = await users({ stream, command, commandId: commandId, now: command.now, context: ctx });
     deps.onEvents?.(result.events);
     return { user: stateUser(result.state), changed: !result.replayed && result.events.length > 0 };
   }
@@ -269,7 +268,7 @@ export function createDirectoryCommands(deps: DirectoryCommandsDeps) {
     ctx: CommandContext,
     commandId: string,
   ): Promise<{ client: Client; clientSecret?: string; created: boolean }> {
-    const tenant = input.tenant;
+    const { tenant } = ctx;
     if (!TENANT_CODE.test(tenant)) throw clientInvalid('tenant_code', 'must be a tenant code');
     await requireTenant(tenant);
     const authMethod = input.authMethod ?? REGISTRATION_DEFAULTS.authMethod;
@@ -312,7 +311,7 @@ export function createDirectoryCommands(deps: DirectoryCommandsDeps) {
       command: { type: 'RegisterClient', registration, ...(secretHash !== undefined && { secretHash }), now: at },
       commandId: commandId,
       now: at,
-      context: { ...ctx, tenant },
+      context: ctx,
     });
     if (result.replayed) {
       // A retry answers the client without a secret: only its hash was kept (rotate it if the first answer was lost).
@@ -332,25 +331,26 @@ export function createDirectoryCommands(deps: DirectoryCommandsDeps) {
   ) {
     const stream = clientStream(client.clientId);
     const at = now();
-    const result = await clients({ stream, command, commandId: commandId, now: at, context: { ...ctx, tenant: client.tenant } });
+    const result = await clients({ stream, command, commandId: commandId, now: at, context: forTenant(ctx, client.tenant) });
     deps.onEvents?.(result.events);
     return { client: stateClient(result.state), result };
   }
 
   return {
     async createTenant(input: CreateTenantInput, ctx: CommandContext, commandId: string): Promise<{ tenant: Tenant; created: boolean }> {
-      if (!TENANT_CODE.test(input.code)) {
+      const code = ctx.tenant;
+      if (!TENANT_CODE.test(code)) {
         throw identityError('TENANT.INVALID', 'invalid tenant: code must be a tenant code', [
           { field: 'code', message: 'must be 1-63 lower-case letters, digits, _ or -, starting with a letter or digit' },
         ]);
       }
-      const stream = tenantStream(input.code);
+      const stream = tenantStream(code);
       const at = now();
       const result = await tenants({
         stream,
         command: {
           type: 'CreateTenant',
-          code: input.code,
+          code,
           name: input.name,
           tokenLifetimeSeconds: input.tokenLifetimeSeconds ?? defaultTtl,
           ...(input.supportMailGroup !== undefined && { supportMailGroup: input.supportMailGroup }),
@@ -358,22 +358,22 @@ export function createDirectoryCommands(deps: DirectoryCommandsDeps) {
         },
         commandId: commandId,
         now: at,
-        context: { ...ctx, tenant: input.code },
+        context: ctx,
       });
       if (result.state.status !== 'exists') throw new Error('tenant command left no tenant');
       return { tenant: result.state.tenant, created: !result.replayed };
     },
 
-    async updateTenant(code: string, changes: UpdateTenantInput, ctx: CommandContext, commandId: string): Promise<Changed<{ tenant: Tenant }>> {
-      await requireTenant(code);
-      const stream = tenantStream(code);
+    async updateTenant(changes: UpdateTenantInput, ctx: CommandContext, commandId: string): Promise<Changed<{ tenant: Tenant }>> {
+      await requireTenant(ctx.tenant);
+      const stream = tenantStream(ctx.tenant);
       const at = now();
       const result = await tenants({
         stream,
         command: { type: 'UpdateTenant', ...changes, now: at },
         commandId: commandId,
         now: at,
-        context: { ...ctx, tenant: code },
+        context: ctx,
       });
       if (result.state.status !== 'exists') throw new Error('tenant command left no tenant');
       return { tenant: result.state.tenant, changed: !result.replayed && result.events.length > 0 };
@@ -381,19 +381,19 @@ export function createDirectoryCommands(deps: DirectoryCommandsDeps) {
 
     registerUser,
 
-    updateUser: (tenant: string, userId: string, changes: UserProfileChanges, ctx: CommandContext, commandId: string) =>
-      userCommand(tenant, userId, { type: 'UpdateUser', changes, now: now() }, ctx, commandId),
+    updateUser: (userId: string, changes: UserProfileChanges, ctx: CommandContext, commandId: string) =>
+      userCommand(userId, { type: 'UpdateUser', changes, now: now() }, ctx, commandId),
 
-    disableUser: (tenant: string, userId: string, ctx: CommandContext, commandId: string) =>
-      userCommand(tenant, userId, { type: 'DisableUser', now: now() }, ctx, commandId),
+    disableUser: (userId: string, ctx: CommandContext, commandId: string) =>
+      userCommand(userId, { type: 'DisableUser', now: now() }, ctx, commandId),
 
-    enableUser: (tenant: string, userId: string, ctx: CommandContext, commandId: string) =>
-      userCommand(tenant, userId, { type: 'EnableUser', now: now() }, ctx, commandId),
+    enableUser: (userId: string, ctx: CommandContext, commandId: string) =>
+      userCommand(userId, { type: 'EnableUser', now: now() }, ctx, commandId),
 
-    async resetPassword(tenant: string, userId: string, password: string, ctx: CommandContext, commandId: string) {
+    async resetPassword(userId: string, password: string, ctx: CommandContext, commandId: string) {
       checkPassword(password, 'USER.INVALID', 'password');
-      await requireUser(tenant, userId);
-      return userCommand(tenant, userId, { type: 'ResetPassword', passwordHash: await hash(password), now: now() }, ctx, commandId);
+      await requireUser(ctx.tenant, userId);
+      return userCommand(userId, { type: 'ResetPassword', passwordHash: await hash(password), now: now() }, ctx, commandId);
     },
 
     registerClient,

@@ -29,11 +29,11 @@ export function createExchangeCodes(deps: { eventStore: EventStore; clock: Clock
   const codeIdOf = (code: string) => createHash('sha256').update(code, 'utf8').digest('base64url');
 
   return {
-    /** issues a code for the identity of a verified access token; `audience` limits who may consume it */
-    async issue(
-      identity: AccessContext,
-      options: { audience?: string; context?: Partial<CommandContext> } = {},
-    ): Promise<{ code: string; expiresIn: number; expiresAt: string }> {
+    /**
+     * issues a code for the identity of a verified access token (the context is that identity's tenant and
+     * subject); `audience` limits who may consume it
+     */
+    async issue(identity: AccessContext, options: { audience?: string }, ctx: CommandContext): Promise<{ code: string; expiresIn: number; expiresAt: string }> {
       const code = randomBytes(32).toString('base64url');
       const codeId = codeIdOf(code);
       const now = deps.clock.now();
@@ -53,13 +53,16 @@ export function createExchangeCodes(deps: { eventStore: EventStore; clock: Clock
         command: { type: 'IssueExchangeCode', data: { ...data, now: now.toISOString() } },
         commandId: newCommandId(),
         now: now.toISOString(),
-        context: { ...options.context, tenant: identity.tenant, actor: options.context?.actor ?? identity.subject },
+        context: ctx,
       });
       return { code, expiresIn: deps.ttlSeconds, expiresAt };
     },
 
-    /** spends the code for `consumer`; every refusal (unknown, used, expired, not for this client) is invalid_grant */
-    async consume(code: string, consumer: Client, context: Partial<CommandContext> = {}): Promise<ExchangedIdentity> {
+    /**
+     * spends the code for `consumer` (the context is the consumer's tenant and client); every refusal
+     * (unknown, used, expired, not for this client) is invalid_grant
+     */
+    async consume(code: string, consumer: Client, ctx: CommandContext): Promise<ExchangedIdentity> {
       if (typeof code !== 'string' || code.length === 0 || code.length > 256) throw new OAuthError('invalid_request', 'code is required');
       const codeId = codeIdOf(code);
       const now = deps.clock.now().toISOString();
@@ -73,7 +76,7 @@ export function createExchangeCodes(deps: { eventStore: EventStore; clock: Clock
           // fresh per call: two requests with one code are two commands, and the loser re-reads a spent code
           commandId: newCommandId(),
           now,
-          context: { ...context, tenant: consumer.tenant, actor: consumer.clientId },
+          context: ctx,
         });
         if (result.state.status !== 'consumed') throw new OAuthError('server_error', 'the exchange code could not be consumed');
         const c = result.state.code;

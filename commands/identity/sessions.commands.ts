@@ -10,7 +10,7 @@ import {
 } from '../../domain/identity/session.decider.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
-import { commandHandler, type CommandContext } from '../core/command-handler.ts';
+import { commandHandler, forTenant, type CommandContext } from '../core/command-handler.ts';
 import { newCommandId } from '../core/event-id.ts';
 
 /** The session id in the log is the SHA-256 of the cookie value: reading the log does not sign anyone in. */
@@ -30,14 +30,17 @@ export function createSessions(deps: {
   const handle = commandHandler(deps.eventStore, sessionDecider);
 
   return {
-    /** Starts a session; the returned `cookieValue` (256 random bits) goes into the session cookie only. */
-    async start(input: { tenant: string; userId: string; authTime: number; context?: Partial<CommandContext> }) {
+    /**
+     * Starts a session of `userId` in the context's tenant; the returned `cookieValue` (256 random bits)
+     * goes into the session cookie only.
+     */
+    async start(input: { userId: string; authTime: number }, ctx: CommandContext) {
       const cookieValue = randomBytes(32).toString('base64url');
       const sessionId = sessionIdOf(cookieValue);
       const now = deps.clock.now();
       const data: SessionStartedData = {
         sessionId,
-        tenant: input.tenant,
+        tenant: ctx.tenant,
         userId: input.userId,
         authTime: input.authTime,
         expiresAt: new Date(now.getTime() + deps.ttlSeconds * 1000).toISOString(),
@@ -47,7 +50,7 @@ export function createSessions(deps: {
         command: { type: 'StartSession', data },
         commandId: newCommandId(),
         now: now.toISOString(),
-        context: { ...input.context, tenant: input.tenant, actor: input.userId },
+        context: ctx,
       });
       return { cookieValue, session: data };
     },
@@ -66,8 +69,11 @@ export function createSessions(deps: {
       return cutoff !== undefined && session.authTime <= cutoff ? null : session;
     },
 
-    /** Ends the session (SessionEnded); a no-op for an unknown or already ended one. */
-    async end(cookieValue: string | undefined, context?: Partial<CommandContext>): Promise<void> {
+    /**
+     * Ends the session (SessionEnded); a no-op for an unknown or already ended one. The events are the
+     * session's tenant's, its user the actor, whatever session the caller thought it ended.
+     */
+    async end(cookieValue: string | undefined, ctx: CommandContext): Promise<void> {
       if (cookieValue === undefined || !COOKIE_VALUE.test(cookieValue)) return;
       const sessionId = sessionIdOf(cookieValue);
       const stream = sessionStream(sessionId);
@@ -80,7 +86,7 @@ export function createSessions(deps: {
         command: { type: 'EndSession', data: { sessionId, now } },
         commandId: newCommandId(),
         now,
-        context: { ...context, tenant: started?.tenant ?? 'platform', ...(started && { actor: started.userId }) },
+        context: { ...forTenant(ctx, started?.tenant ?? 'platform'), ...(started && { actor: started.userId }) },
       });
     },
   };

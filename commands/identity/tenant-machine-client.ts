@@ -43,13 +43,12 @@ export function createTenantMachineClient(deps: TenantMachineClientDeps): Tenant
     if (existing !== null) return existing;
     const ctx = { tenant, actor: `system:${deps.name}` };
     const { user } = await deps.commands.registerUser(
-      { tenant, username: deps.name, name: `${deps.appName} (machine user)` },
+      { username: deps.name, name: `${deps.appName} (machine user)` },
       ctx,
       `machine-client/${deps.name}/user/${tenant}`,
     );
     const { client } = await deps.commands.registerClient(
       {
-        tenant,
         clientId: clientId(tenant),
         appName: deps.appName,
         grantTypes: ['client_credentials'],

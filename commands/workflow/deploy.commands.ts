@@ -35,7 +35,8 @@ export function createDeployCommands(o: { eventStore: EventStore; clock: Clock; 
   const definitions = commandHandler(eventStore, processDefinitionDecider);
   const deployments = commandHandler(eventStore, deploymentDecider);
 
-  async function deploy(tenant: string, files: DeployFile[], context: CommandContext, commandId: string, name?: string): Promise<DeploymentResult> {
+  async function deploy(files: DeployFile[], context: CommandContext, commandId: string, name?: string): Promise<DeploymentResult> {
+    const { tenant } = context;
     if (files.length === 0) throw workflowError('DEPLOYMENT.NO_FILES', 'a deployment needs at least one BPMN file in the `files` part', {});
     if (files.length > MAX_DEPLOY_FILES) throw workflowError('DEPLOYMENT.INVALID', `at most ${MAX_DEPLOY_FILES} files per deployment`, { files: files.length });
     const parsed: ParsedBpmn[] = [];

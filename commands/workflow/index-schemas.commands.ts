@@ -10,9 +10,9 @@ export const indexSchemaStream = (tenant: string, name: string) => streamName(IN
 export function createIndexSchemaCommands(o: { eventStore: EventStore; clock: Clock }) {
   const handle = commandHandler(o.eventStore, indexSchemaDecider);
   return {
-    async define(tenant: string, name: string, fields: IndexField[], context: CommandContext, commandId: string) {
+    async define(name: string, fields: IndexField[], context: CommandContext, commandId: string) {
       const now = o.clock.now().toISOString();
-      const r = await handle({ stream: indexSchemaStream(tenant, name), command: { type: 'DefineIndexSchema', name, fields, now }, commandId, now, context });
+      const r = await handle({ stream: indexSchemaStream(context.tenant, name), command: { type: 'DefineIndexSchema', name, fields, now }, commandId, now, context });
       return { name, fields: r.state.fields, revision: r.state.revision, changed: r.events.length > 0 };
     },
     async recordRebuilt(tenant: string, name: string, revision: number, generation: number) {

@@ -62,7 +62,8 @@ export function createInstanceCommands(o: { eventStore: EventStore; clock: Clock
     ...(r.position !== undefined && { position: r.position }),
   });
 
-  async function start(tenant: string, req: StartRequest, context: CommandContext, commandId: string): Promise<InstanceCommandResult> {
+  async function start(req: StartRequest, context: CommandContext, commandId: string): Promise<InstanceCommandResult> {
+    const { tenant } = context;
     const queryVariables = req.queryVariables ?? {};
     const fromQuery = queryVariables.WorkflowBusinessKey;
     if (fromQuery !== undefined && typeof fromQuery !== 'string') throw workflowError('START.INVALID', 'queryVariables.WorkflowBusinessKey must be a string', { field: 'queryVariables.WorkflowBusinessKey' });
@@ -106,7 +107,8 @@ export function createInstanceCommands(o: { eventStore: EventStore; clock: Clock
     return resultOf(rootId, r);
   }
 
-  async function complete(tenant: string, taskId: string, req: CompleteRequest, context: CommandContext, commandId: string): Promise<InstanceCommandResult> {
+  async function complete(taskId: string, req: CompleteRequest, context: CommandContext, commandId: string): Promise<InstanceCommandResult> {
+    const { tenant } = context;
     if (!TASK_ID.test(taskId)) throw workflowError('TASK.NOT_FOUND', `no task ${taskId}`, { taskId });
     const rootId = rootIdOf(taskId);
     const now = clock.now().toISOString();

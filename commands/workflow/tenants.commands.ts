@@ -16,7 +16,8 @@ export const workflowTenantStream = (tenant: string) => streamName(WORKFLOW_TENA
 export function createWorkflowTenants(o: { eventStore: EventStore; clock: Clock }) {
   const handle = commandHandler(o.eventStore, workflowTenantDecider);
   const cache = createStreamCache(o.eventStore, workflowTenantDecider);
-  const change = async (type: 'EnableWorkflow' | 'DisableWorkflow', tenant: string, context: CommandContext, commandId: string) => {
+  const change = async (type: 'EnableWorkflow' | 'DisableWorkflow', context: CommandContext, commandId: string) => {
+    const { tenant } = context;
     const now = o.clock.now().toISOString();
     const r = await handle({ stream: workflowTenantStream(tenant), command: { type, tenant, now }, commandId, now, context });
     return { tenant, enabled: r.state.enabled, ...(r.state.since !== undefined && { since: r.state.since }) };
@@ -26,8 +27,9 @@ export function createWorkflowTenants(o: { eventStore: EventStore; clock: Clock 
     return { tenant, enabled: state.enabled, ...(state.since !== undefined && { since: state.since }) };
   };
   return {
-    enable: (tenant: string, context: CommandContext, commandId: string) => change('EnableWorkflow', tenant, context, commandId),
-    disable: (tenant: string, context: CommandContext, commandId: string) => change('DisableWorkflow', tenant, context, commandId),
+    /** enables the context's tenant */
+    enable: (context: CommandContext, commandId: string) => change('EnableWorkflow', context, commandId),
+    disable: (context: CommandContext, commandId: string) => change('DisableWorkflow', context, commandId),
     status,
     /** 409 unless the tenant is enabled */
     async requireEnabled(tenant: string): Promise<void> {

@@ -53,7 +53,7 @@ export function createIntegrityRouter(deps: IntegrityRouterDeps): Router {
 
   registry.route(router, { method: 'put', path: RETENTION, summary: "set the tenant's retention", schemas: { body: retentionBody, response: retentionView }, tags: ['integrity'] }, async (req, res) => {
     const { days } = req.body as { days: number | null };
-    res.json(retentionOf(await retention.set(tenantOf(res), days, commandContext(res), commandIdFrom(req))));
+    res.json(retentionOf(await retention.set(days, commandContext(res), commandIdFrom(req))));
   });
   return router;
 }

@@ -68,7 +68,6 @@ export function createLogRouter(deps: LogRouterDeps): Router {
     }
     const key = req.get('idempotency-key') === undefined ? undefined : commandIdFrom(req);
     const result = await writer.write({
-      tenant,
       fields: { ...input, module_name: tx.module_name },
       ...(key !== undefined && { idempotencyKey: key }),
       context: commandContext(res),

@@ -94,7 +94,7 @@ export function createMetadataSheetRouter(deps: MetadataSheetRouterDeps): Router
         const rows = new Set(checked.problems.map((p) => p.row)).size;
         throw auditError('METADATA.IMPORT_INVALID', `${rows} bad row(s); nothing was imported`, checked.problems);
       }
-      const result = await commands.import(tenantOf(res), checked.rows, commandContext(res), commandIdFrom(req));
+      const result = await commands.import(checked.rows, commandContext(res), commandIdFrom(req));
       const imported = result.events.find((e): e is MetadataImported => e.type === 'MetadataImported')?.data;
       const count = (list: Array<{ created: boolean }> | undefined, created: boolean) => (list ?? []).filter((x) => x.created === created).length;
       res.json({

@@ -97,7 +97,7 @@ export function createMetadataRouter(deps: MetadataRouterDeps): Router {
   const route = (method: HttpMethod, path: string, summary: string, schemas: RequestSchemas & { response?: JsonSchema }, handler: RequestHandler, successStatus = 200) =>
     registry.route(router, { method, path, summary, schemas, successStatus, tags: ['metadata'] }, handler);
 
-  const run = (res: Response, input: CatalogInput, req: Parameters<RequestHandler>[0]) => commands.run(tenantOf(res), input, commandContext(res), commandIdFrom(req));
+  const run = (res: Response, input: CatalogInput, req: Parameters<RequestHandler>[0]) => commands.run(input, commandContext(res), commandIdFrom(req));
   const current = async (res: Response) => (await metadata.catalog(tenantOf(res), 'verified')).state;
   const param = (req: Parameters<RequestHandler>[0], name: string) => String(req.params[name]);
 

@@ -136,9 +136,8 @@ export function createBusesRouter(deps: BusesRouterDeps): Router {
 
   route('post', '/buses', 'create a bus', schemas.createBus, async (req, res) => {
     const b = req.body as { name: string; description?: string; kind: BusKind };
-    const tenant = b.kind === 'custom' ? tenantOf(res) : PLATFORM_TENANT;
     const { bus } = await buses.createBus(
-      { tenant, name: b.name, kind: b.kind, ...(b.description !== undefined && { description: b.description }) },
+      { name: b.name, kind: b.kind, ...(b.description !== undefined && { description: b.description }) },
       ctx(res),
       commandIdFrom(req),
     );
@@ -159,7 +158,7 @@ export function createBusesRouter(deps: BusesRouterDeps): Router {
 
   route('delete', '/buses/:bus', 'delete a bus', schemas.busPath, async (req, res) => {
     const ref = busRef(res, String(req.params.bus));
-    await buses.deleteBus(ref.tenant, ref.name, ctx(res), commandIdFrom(req));
+    await buses.deleteBus(ref, ctx(res), commandIdFrom(req));
     res.status(204).end();
   }, 204);
 

@@ -247,7 +247,7 @@ export function createDeliveriesRouter(deps: DeliveriesRouterDeps): Router {
   }, async (req, res) => {
     const b = req.body as { deliveryIds?: string[]; filter?: Record<string, unknown> };
     const selection = b.deliveryIds !== undefined ? { deliveryIds: b.deliveryIds } : { filter: filterOf(b.filter ?? {}) };
-    const r = await deadLetters.redriveSelection(tenantOf(res), selection, ctx(res), commandIdFrom(req));
+    const r = await deadLetters.redriveSelection(selection, ctx(res), commandIdFrom(req));
     res.status(202).json({ redriven: r.redriven, count: r.redriven.length, skipped: r.skipped });
   });
 

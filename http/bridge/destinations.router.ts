@@ -280,9 +280,8 @@ export function createDestinationsRouter(deps: DestinationsRouterDeps): Router {
 
   route('post', '/connections', 'create a connection (the authentication API destinations use; secrets are never answered)', schemas.createConnection, async (req, res) => {
     const b = req.body as Body;
-    const tenant = tenantOf(res);
     const { connection, created } = await connections.create(
-      { tenant, name: b.name as string, ...(b.description !== undefined && { description: b.description as string }), auth: b.auth as Body },
+      { name: b.name as string, ...(b.description !== undefined && { description: b.description as string }), auth: b.auth as Body },
       ctx(res),
       commandIdFrom(req),
     );
@@ -304,7 +303,6 @@ export function createDestinationsRouter(deps: DestinationsRouterDeps): Router {
   route('put', '/connections/:name', 'change a connection: description, or the whole auth (secrets left out are kept when the kind is the same)', schemas.updateConnection, async (req, res) => {
     const b = req.body as Body;
     const c = await connections.update(
-      tenantOf(res),
       nameOf(req),
       { ...(b.description !== undefined && { description: b.description as string | null }), ...(b.auth !== undefined && { auth: b.auth as Body }) },
       ctx(res),
@@ -319,7 +317,7 @@ export function createDestinationsRouter(deps: DestinationsRouterDeps): Router {
     if (users.length > 0) {
       throw bridgeError('CONNECTION.IN_USE', `the connection is used by API destinations: ${users.join(', ')}`, { destinations: users });
     }
-    await connections.delete(tenant, nameOf(req), ctx(res), commandIdFrom(req));
+    await connections.delete(nameOf(req), ctx(res), commandIdFrom(req));
     res.status(204).end();
   }, 204);
 
@@ -327,7 +325,6 @@ export function createDestinationsRouter(deps: DestinationsRouterDeps): Router {
 
   route('post', '/api-destinations', 'create an API destination (URL template, method, connection)', schemas.createDestination, async (req, res) => {
     const b = req.body as Body;
-    const tenant = tenantOf(res);
     const template = urlTemplateOf(b);
     if (template === undefined) {
       throw coreError('REQUEST.INVALID', 'request validation failed: body.urlTemplate is required', [
@@ -336,7 +333,6 @@ export function createDestinationsRouter(deps: DestinationsRouterDeps): Router {
     }
     const { destination, created, signingSecret } = await destinations.create(
       {
-        tenant,
         name: b.name as string,
         ...(b.description !== undefined && { description: b.description as string }),
         urlTemplate: template,
@@ -370,7 +366,6 @@ export function createDestinationsRouter(deps: DestinationsRouterDeps): Router {
     const b = req.body as Body;
     const template = urlTemplateOf(b);
     const d = await destinations.update(
-      tenantOf(res),
       nameOf(req),
       {
         ...(b.description !== undefined && { description: b.description as string | null }),
@@ -387,7 +382,7 @@ export function createDestinationsRouter(deps: DestinationsRouterDeps): Router {
 
   route('post', '/api-destinations/:name/rotate-signing-secret', 'a new signing secret (shown once); the previous one keeps signing for the overlap', schemas.rotateSigningSecret, async (req, res) => {
     const b = req.body as Body;
-    const r = await destinations.rotateSigningSecret(tenantOf(res), nameOf(req), b.overlapSeconds as number | undefined, ctx(res), commandIdFrom(req));
+    const r = await destinations.rotateSigningSecret(nameOf(req), b.overlapSeconds as number | undefined, ctx(res), commandIdFrom(req));
     noStore(res).json({
       name: r.destination.name,
       ...(r.signingSecret !== undefined && { signingSecret: r.signingSecret }),
@@ -397,7 +392,7 @@ export function createDestinationsRouter(deps: DestinationsRouterDeps): Router {
   }, 200, 'API destinations');
 
   route('delete', '/api-destinations/:name', 'delete an API destination (rules that name it fail their deliveries without retry)', schemas.deletePath, async (req, res) => {
-    await destinations.delete(tenantOf(res), nameOf(req), ctx(res), commandIdFrom(req));
+    await destinations.delete(nameOf(req), ctx(res), commandIdFrom(req));
     res.status(204).end();
   }, 204, 'API destinations');
 

@@ -152,7 +152,6 @@ export function createRulesRouter(deps: RulesRouterDeps): Router {
     const targets = targetsFromBody(b.targets);
     const { rule, created } = await commands.rules.create(
       {
-        tenant,
         ...(b.id !== undefined && { ruleId: b.id as string }),
         bus: plainName,
         busKind: bus.kind,
@@ -196,7 +195,6 @@ export function createRulesRouter(deps: RulesRouterDeps): Router {
       }
     }
     const rule = await commands.rules.update(
-      tenant,
       idOf(req),
       {
         ...(b.name !== undefined && { name: b.name as string }),
@@ -212,15 +210,15 @@ export function createRulesRouter(deps: RulesRouterDeps): Router {
   });
 
   route('post', '/rules/:id/enable', 'enable a rule', schemas.rulePath, async (req, res) => {
-    res.json(ruleJson(await commands.rules.enable(tenantOf(res), idOf(req), ctx(res), commandIdFrom(req))));
+    res.json(ruleJson(await commands.rules.enable(idOf(req), ctx(res), commandIdFrom(req))));
   });
 
   route('post', '/rules/:id/disable', 'disable a rule (kept, not routed to)', schemas.rulePath, async (req, res) => {
-    res.json(ruleJson(await commands.rules.disable(tenantOf(res), idOf(req), ctx(res), commandIdFrom(req))));
+    res.json(ruleJson(await commands.rules.disable(idOf(req), ctx(res), commandIdFrom(req))));
   });
 
   route('delete', '/rules/:id', 'delete a rule (its id is not reused)', schemas.deleteRule, async (req, res) => {
-    await commands.rules.delete(tenantOf(res), idOf(req), ctx(res), commandIdFrom(req));
+    await commands.rules.delete(idOf(req), ctx(res), commandIdFrom(req));
     res.status(204).end();
   }, 204);
 
@@ -249,12 +247,12 @@ export function createRulesRouter(deps: RulesRouterDeps): Router {
   }, 200, 'platform rules');
 
   route('post', '/platform-rules/:id/opt-out', 'switch a platform rule off for this tenant', schemas.optOut, async (req, res) => {
-    const r = await commands.rules.optOut(tenantOf(res), idOf(req), ctx(res), commandIdFrom(req));
+    const r = await commands.rules.optOut(idOf(req), ctx(res), commandIdFrom(req));
     res.json({ id: r.ruleId, optedOut: r.optedOut });
   }, 200, 'platform rules');
 
   route('post', '/platform-rules/:id/opt-in', 'switch a platform rule on again for this tenant', schemas.optOut, async (req, res) => {
-    const r = await commands.rules.optIn(tenantOf(res), idOf(req), ctx(res), commandIdFrom(req));
+    const r = await commands.rules.optIn(idOf(req), ctx(res), commandIdFrom(req));
     res.json({ id: r.ruleId, optedOut: r.optedOut });
   }, 200, 'platform rules');
 
@@ -272,7 +270,7 @@ export function createRulesRouter(deps: RulesRouterDeps): Router {
   route('put', '/config/:key', 'set a configuration value (secret: never shown again)', schemas.putConfig, async (req, res) => {
     const b = req.body as Body;
     const { entry } = await commands.config.set(
-      { tenant: tenantOf(res), key: req.params.key as string, value: b.value as string, ...(b.secret !== undefined && { secret: b.secret as boolean }) },
+      { key: req.params.key as string, value: b.value as string, ...(b.secret !== undefined && { secret: b.secret as boolean }) },
       ctx(res),
       commandIdFrom(req),
     );
@@ -292,7 +290,7 @@ export function createRulesRouter(deps: RulesRouterDeps): Router {
   }, 200, 'configuration center');
 
   route('delete', '/config/:key', 'remove a configuration value', schemas.deleteConfig, async (req, res) => {
-    await commands.config.remove(tenantOf(res), req.params.key as string, ctx(res), commandIdFrom(req));
+    await commands.config.remove(req.params.key as string, ctx(res), commandIdFrom(req));
     res.status(204).end();
   }, 204, 'configuration center');
 

@@ -214,13 +214,11 @@ export function createSchemasRouter(deps: SchemasRouterDeps): Router {
 
   route('post', '/schemas', 'create a schema with its first version (an OpenAPI 3.0 document)', schemas.create, async (req, res) => {
     const b = req.body as Body;
-    const tenant = tenantOf(res);
     const description = optionalString(b.description);
     const bus = optionalString(b.bus);
     const version = optionalString(b.version);
     const { schema, created } = await commands.create(
       {
-        tenant,
         content: documentOf(b),
         ...(b.schemaId !== undefined && { schemaId: String(b.schemaId) }),
         ...(b.name !== undefined && { name: String(b.name) }),
@@ -243,7 +241,6 @@ export function createSchemasRouter(deps: SchemasRouterDeps): Router {
     const b = req.body as Body;
     const v = optionalString(b.version);
     const { schema, version, added } = await commands.addVersion(
-      tenantOf(res),
       id,
       { content: documentOf(b), ...(v !== undefined && { version: v }) },
       ctx(res),
@@ -293,7 +290,7 @@ export function createSchemasRouter(deps: SchemasRouterDeps): Router {
   route('delete', '/schemas/:id', 'delete a schema (marked deleted; its versions stay readable)', schemas.delete, async (req, res) => {
     const id = req.params.id as string;
     await owned(res, id);
-    await commands.delete(tenantOf(res), id, ctx(res), commandIdFrom(req));
+    await commands.delete(id, ctx(res), commandIdFrom(req));
     res.status(204).end();
   }, 204);
 

@@ -100,10 +100,9 @@ export function createServicesRouter(deps: ServicesRouterDeps): Router {
       response: entrySchema,
     },
     async (req, res) => {
-      const tenant = tenantOf(res);
       const b = req.body as { baseUrl: string; receivePath?: string };
       const { entry } = await commands.set(
-        { tenant, name: String(req.params.name), baseUrl: b.baseUrl, ...(b.receivePath !== undefined && { receivePath: b.receivePath }) },
+        { name: String(req.params.name), baseUrl: b.baseUrl, ...(b.receivePath !== undefined && { receivePath: b.receivePath }) },
         commandContext(res),
         commandIdFrom(req),
       );
@@ -115,7 +114,7 @@ export function createServicesRouter(deps: ServicesRouterDeps): Router {
     const tenant = tenantOf(res);
     const name = String(req.params.name);
     if ((await commands.get(tenant, name)) === null) throw bridgeError('SERVICE.NOT_FOUND', `the tenant has no entry ${name} (a platform entry is removed by a platform administrator)`);
-    await commands.remove(tenant, name, commandContext(res), commandIdFrom(req));
+    await commands.remove(name, commandContext(res), commandIdFrom(req));
     res.status(204).end();
   }, 204);
 

@@ -164,7 +164,7 @@ export function createUserMessagesRouter(deps: UserMessagesRouterDeps): Router {
           more = true;
           break;
         }
-        marked += (await commands.markAllRead(tenant, userId, batch.map((b) => b.messageId), context, commandId)).marked;
+        marked += (await commands.markAllRead(userId, batch.map((b) => b.messageId), context, commandId)).marked;
         seen += batch.length;
         after = batch.at(-1)!.position;
       }
@@ -187,7 +187,7 @@ export function createUserMessagesRouter(deps: UserMessagesRouterDeps): Router {
     async (req, res) => {
       const { tenant, userId } = who(res);
       const messageId = String(req.params.messageId);
-      const message = await commands.markRead(tenant, userId, messageId, ctx(res), commandIdFrom(req));
+      const message = await commands.markRead(userId, messageId, ctx(res), commandIdFrom(req));
       res.json(view(message));
     },
   );

@@ -59,7 +59,7 @@ export function createBundleRouter(deps: { bundle: ConfigBundleCommands; cacheBu
       tags,
     },
     async (req, res) => {
-      res.json(await bundle.import(tenantOf(res), req.body, commandContext(res), commandIdFrom(req)));
+      res.json(await bundle.import(req.body, commandContext(res), commandIdFrom(req)));
     },
   );
   registry.route(
@@ -75,7 +75,7 @@ export function createBundleRouter(deps: { bundle: ConfigBundleCommands; cacheBu
       tags: ['hub cache'],
     },
     async (req, res) => {
-      res.json(await cacheBucket.clear(tenantOf(res), String((req.query as { bucketCode: string }).bucketCode), commandContext(res), commandIdFrom(req)));
+      res.json(await cacheBucket.clear(String((req.query as { bucketCode: string }).bucketCode), commandContext(res), commandIdFrom(req)));
     },
   );
   return router;

@@ -82,7 +82,7 @@ export function createConfigRouter(deps: ConfigRouterDeps): Router {
   // ---- channels ----
   route('post', CHANNELS_PATH, 'register a channel code in the code table CommHubChannel', 'channels', { body: S.channelBody, response: resourceSchema(S.channelBody) }, async (req, res) => {
     const b = body(req);
-    const saved = await c.channels.create(tenantOf(res), { Code: String(b.Code), ...(b.Description !== undefined && { Description: String(b.Description) }), Enabled: b.Enabled !== false }, ctx(res), commandIdFrom(req));
+    const saved = await c.channels.create({ Code: String(b.Code), ...(b.Description !== undefined && { Description: String(b.Description) }), Enabled: b.Enabled !== false }, ctx(res), commandIdFrom(req));
     res.status(201).json(withMeta(saved));
   }, 201);
   route('get', CHANNELS_PATH, 'the tenant\'s channels (paged)', 'channels', { query: S.pageQuery(), response: S.pageOf(resourceSchema(S.channelBody)) }, async (req, res) => {
@@ -96,11 +96,11 @@ export function createConfigRouter(deps: ConfigRouterDeps): Router {
   });
   route('put', `${CHANNELS_PATH}/:code`, 'replace a channel', 'channels', { params: idParam('code'), body: S.channelUpdateBody }, async (req, res) => {
     const b = body(req);
-    const saved = await c.channels.update(tenantOf(res), { Code: String(req.params.code), ...(b.Description !== undefined && { Description: String(b.Description) }), Enabled: b.Enabled !== false }, ctx(res), commandIdFrom(req));
+    const saved = await c.channels.update({ Code: String(req.params.code), ...(b.Description !== undefined && { Description: String(b.Description) }), Enabled: b.Enabled !== false }, ctx(res), commandIdFrom(req));
     res.json(withMeta(saved));
   });
   route('delete', `${CHANNELS_PATH}/:code`, 'delete a channel', 'channels', { params: idParam('code') }, async (req, res) => {
-    await c.channels.remove(tenantOf(res), String(req.params.code), ctx(res), commandIdFrom(req));
+    await c.channels.remove(String(req.params.code), ctx(res), commandIdFrom(req));
     res.status(204).end();
   }, 204);
 
@@ -135,7 +135,7 @@ export function createConfigRouter(deps: ConfigRouterDeps): Router {
     response: { ...resourceSchema(S.serviceBody), properties: { ...S.serviceBody.properties, SigningSecret: { type: 'string', description: 'whsec_…: shown once' } } },
   }, async (req, res) => {
     const b = body(req);
-    const saved = await c.services.create(tenantOf(res), serviceFrom(String(b.ServiceId), b), ctx(res), commandIdFrom(req));
+    const saved = await c.services.create(serviceFrom(String(b.ServiceId), b), ctx(res), commandIdFrom(req));
     res.status(201).json({ ...withMeta(saved), ...(saved.signingSecret !== undefined && { SigningSecret: saved.signingSecret }) });
   }, 201);
   route('get', SERVICES_PATH, 'the tenant\'s delivery services (paged)', 'delivery services', { query: S.pageQuery(), response: S.pageOf(resourceSchema(S.serviceBody)) }, async (req, res) => {
@@ -148,11 +148,11 @@ export function createConfigRouter(deps: ConfigRouterDeps): Router {
     res.json(withMeta(saved));
   });
   route('put', `${SERVICES_PATH}/:serviceId`, 'replace a delivery service (new sends only: accepted ones keep their snapshot)', 'delivery services', { params: idParam('serviceId'), body: S.serviceUpdateBody }, async (req, res) => {
-    const saved = await c.services.update(tenantOf(res), serviceFrom(String(req.params.serviceId), body(req)), ctx(res), commandIdFrom(req));
+    const saved = await c.services.update(serviceFrom(String(req.params.serviceId), body(req)), ctx(res), commandIdFrom(req));
     res.json(withMeta(saved));
   });
   route('delete', `${SERVICES_PATH}/:serviceId`, 'delete a delivery service (its credentials go with it)', 'delivery services', { params: idParam('serviceId') }, async (req, res) => {
-    await c.services.remove(tenantOf(res), String(req.params.serviceId), ctx(res), commandIdFrom(req));
+    await c.services.remove(String(req.params.serviceId), ctx(res), commandIdFrom(req));
     res.status(204).end();
   }, 204);
   route('post', `${SERVICES_PATH}/:serviceId/rotate-signing-secret`, 'a new signing secret, answered once; the previous one keeps signing for OverlapSeconds', 'delivery services', {
@@ -160,7 +160,7 @@ export function createConfigRouter(deps: ConfigRouterDeps): Router {
     body: S.rotateBody,
   }, async (req, res) => {
     const overlap = Number(body(req).OverlapSeconds ?? 86_400);
-    const r = await c.services.rotateSigningSecret(tenantOf(res), String(req.params.serviceId), overlap, ctx(res), commandIdFrom(req));
+    const r = await c.services.rotateSigningSecret(String(req.params.serviceId), overlap, ctx(res), commandIdFrom(req));
     res.json({ ...(r.signingSecret !== undefined && { SigningSecret: r.signingSecret }), ...(r.previousValidUntil !== undefined && { PreviousValidUntil: r.previousValidUntil }) });
   });
 
@@ -175,7 +175,7 @@ export function createConfigRouter(deps: ConfigRouterDeps): Router {
   });
   route('post', TEMPLATES_PATH, 'create a template (code, channel and exact language)', 'templates', { body: S.templateBody, response: resourceSchema(S.templateBody) }, async (req, res) => {
     const b = body(req);
-    const saved = await c.templates.create(tenantOf(res), templateFrom(b, { TemplateCode: String(b.TemplateCode), Channel: String(b.Channel), LanguageId: String(b.LanguageId) }), ctx(res), commandIdFrom(req));
+    const saved = await c.templates.create(templateFrom(b, { TemplateCode: String(b.TemplateCode), Channel: String(b.Channel), LanguageId: String(b.LanguageId) }), ctx(res), commandIdFrom(req));
     res.status(201).json(withMeta(saved));
   }, 201);
   route('get', TEMPLATES_PATH, 'the tenant\'s templates (paged; ?code= one template code)', 'templates', { query: S.pageQuery({ code: { type: 'string', maxLength: 64 } }) }, async (req, res) => {
@@ -190,11 +190,11 @@ export function createConfigRouter(deps: ConfigRouterDeps): Router {
   route('put', `${TEMPLATES_PATH}/:templateId`, 'replace a template (active content is editable)', 'templates', { params: idParam('templateId'), body: S.templateUpdateBody }, async (req, res) => {
     const [code, channel, language] = String(req.params.templateId).split(':');
     if (code === undefined || channel === undefined || language === undefined) throw notFound('TEMPLATE.NOT_FOUND', String(req.params.templateId));
-    const saved = await c.templates.update(tenantOf(res), templateFrom(body(req), { TemplateCode: code, Channel: channel, LanguageId: language }), ctx(res), commandIdFrom(req));
+    const saved = await c.templates.update(templateFrom(body(req), { TemplateCode: code, Channel: channel, LanguageId: language }), ctx(res), commandIdFrom(req));
     res.json(withMeta(saved));
   });
   route('delete', `${TEMPLATES_PATH}/:templateId`, 'delete a template', 'templates', { params: idParam('templateId') }, async (req, res) => {
-    await c.templates.remove(tenantOf(res), String(req.params.templateId), ctx(res), commandIdFrom(req));
+    await c.templates.remove(String(req.params.templateId), ctx(res), commandIdFrom(req));
     res.status(204).end();
   }, 204);
 
@@ -209,7 +209,7 @@ export function createConfigRouter(deps: ConfigRouterDeps): Router {
   });
   route('post', CONTEXTS_PATH, 'create a context definition (aliases, variables, sensitive fields)', 'context definitions', { body: S.contextBody, response: resourceSchema(S.contextBody) }, async (req, res) => {
     const b = body(req);
-    const saved = await c.contexts.create(tenantOf(res), contextFrom(String(b.ContextDefinitionId), b), ctx(res), commandIdFrom(req));
+    const saved = await c.contexts.create(contextFrom(String(b.ContextDefinitionId), b), ctx(res), commandIdFrom(req));
     res.status(201).json(withMeta(saved));
   }, 201);
   route('get', CONTEXTS_PATH, 'the tenant\'s context definitions (paged)', 'context definitions', { query: S.pageQuery() }, async (req, res) => {
@@ -222,11 +222,11 @@ export function createConfigRouter(deps: ConfigRouterDeps): Router {
     res.json(withMeta(saved));
   });
   route('put', `${CONTEXTS_PATH}/:id`, 'replace a context definition', 'context definitions', { params: idParam('id'), body: S.contextUpdateBody }, async (req, res) => {
-    const saved = await c.contexts.update(tenantOf(res), contextFrom(String(req.params.id), body(req)), ctx(res), commandIdFrom(req));
+    const saved = await c.contexts.update(contextFrom(String(req.params.id), body(req)), ctx(res), commandIdFrom(req));
     res.json(withMeta(saved));
   });
   route('delete', `${CONTEXTS_PATH}/:id`, 'delete a context definition', 'context definitions', { params: idParam('id') }, async (req, res) => {
-    await c.contexts.remove(tenantOf(res), String(req.params.id), ctx(res), commandIdFrom(req));
+    await c.contexts.remove(String(req.params.id), ctx(res), commandIdFrom(req));
     res.status(204).end();
   }, 204);
 
@@ -253,7 +253,7 @@ export function createConfigRouter(deps: ConfigRouterDeps): Router {
   route('post', DEFINITIONS_PATH, 'create a definition version (selectable versions of a code never overlap)', 'definitions', { body: S.definitionBody, response: resourceSchema(S.definitionBody) }, async (req, res) => {
     const b = body(req);
     const input: DefinitionInput = { NotificationCode: String(b.NotificationCode), ...(b.Version !== undefined && { Version: Number(b.Version) }), ...(await definitionFields(res, b)) };
-    res.status(201).json(await c.definitions.create(tenantOf(res), input, ctx(res), commandIdFrom(req)));
+    res.status(201).json(await c.definitions.create(input, ctx(res), commandIdFrom(req)));
   }, 201);
   route('get', DEFINITIONS_PATH, 'the tenant\'s definitions (paged; ?notificationCode= one code)', 'definitions', { query: S.pageQuery({ notificationCode: { type: 'string', maxLength: 64 } }) }, async (req, res) => {
     const p = page(req);
@@ -274,11 +274,11 @@ export function createConfigRouter(deps: ConfigRouterDeps): Router {
   route('put', `${DEFINITIONS_PATH}/:definitionId`, 'replace a definition version (published versions stay editable)', 'definitions', { params: idParam('definitionId'), body: S.definitionUpdateBody }, async (req, res) => {
     const { code, version } = definitionIdOfPath(req);
     const definition: Definition = { DefinitionId: definitionIdOf(code, version), NotificationCode: code, Version: version, ...(await definitionFields(res, body(req))) };
-    res.json(await c.definitions.update(tenantOf(res), definition, ctx(res), commandIdFrom(req)));
+    res.json(await c.definitions.update(definition, ctx(res), commandIdFrom(req)));
   });
   route('delete', `${DEFINITIONS_PATH}/:definitionId`, 'delete a definition version and its rules', 'definitions', { params: idParam('definitionId') }, async (req, res) => {
     const { id } = definitionIdOfPath(req);
-    await c.definitions.remove(tenantOf(res), id, ctx(res), commandIdFrom(req));
+    await c.definitions.remove(id, ctx(res), commandIdFrom(req));
     res.status(204).end();
   }, 204);
 
@@ -308,7 +308,7 @@ export function createConfigRouter(deps: ConfigRouterDeps): Router {
     // a retried create (same Idempotency-Key) names the same rule
     const key = b.RuleKey !== undefined ? String(b.RuleKey) : `r-${createHash('sha256').update(req.get('idempotency-key') ?? randomUUID()).digest('hex').slice(0, 12)}`;
     if (!/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/.test(key)) throw hubError('DELIVERY_RULE.INVALID', 'RuleKey must be 1-64 letters, digits, _ or -', [{ field: 'RuleKey', message: 'must be 1-64 letters, digits, _ or -' }]);
-    res.status(201).json(await c.rules.create(tenantOf(res), ruleFrom(ruleIdOf(definitionId, key), definitionId, b), ctx(res), commandId));
+    res.status(201).json(await c.rules.create(ruleFrom(ruleIdOf(definitionId, key), definitionId, b), ctx(res), commandId));
   }, 201);
   route('get', RULES_PATH, 'the tenant\'s delivery rules (paged; ?definitionId= one version)', 'delivery rules', { query: S.pageQuery({ definitionId: { type: 'string', maxLength: 80 } }) }, async (req, res) => {
     const p = page(req);
@@ -323,10 +323,10 @@ export function createConfigRouter(deps: ConfigRouterDeps): Router {
     const ruleId = String(req.params.ruleId);
     const current = await c.rules.get(tenantOf(res), ruleId);
     if (current === null) throw notFound('DELIVERY_RULE.NOT_FOUND', ruleId);
-    res.json(await c.rules.update(tenantOf(res), ruleFrom(ruleId, current.DefinitionId, body(req)), ctx(res), commandIdFrom(req)));
+    res.json(await c.rules.update(ruleFrom(ruleId, current.DefinitionId, body(req)), ctx(res), commandIdFrom(req)));
   });
   route('delete', `${RULES_PATH}/:ruleId`, 'delete a delivery rule', 'delivery rules', { params: idParam('ruleId') }, async (req, res) => {
-    await c.rules.remove(tenantOf(res), String(req.params.ruleId), ctx(res), commandIdFrom(req));
+    await c.rules.remove(String(req.params.ruleId), ctx(res), commandIdFrom(req));
     res.status(204).end();
   }, 204);
 

@@ -84,11 +84,11 @@ export function createCustomerPolicyRouter(deps: CustomerPolicyRouterDeps): Rout
     [HUB_ADMIN_SCOPE, HUB_SEND_SCOPE],
     async (req, res) => {
       const b = req.body as { RecipientId: string; Channel: string; NotificationClass?: string; Decision: PreferenceDecision };
-      res.json(await p.preferences.set(tenantOf(res), { RecipientId: b.RecipientId, Channel: b.Channel, NotificationClass: b.NotificationClass ?? ANY_CLASS }, b.Decision, ctx(res), commandIdFrom(req)));
+      res.json(await p.preferences.set({ RecipientId: b.RecipientId, Channel: b.Channel, NotificationClass: b.NotificationClass ?? ANY_CLASS }, b.Decision, ctx(res), commandIdFrom(req)));
     },
   );
   route('delete', PREFERENCES_PATH, 'removes a preference (the default applies again)', { query: prefKeyQuery }, [HUB_ADMIN_SCOPE, HUB_SEND_SCOPE], async (req, res) => {
-    await p.preferences.remove(tenantOf(res), prefKeyOf(req), ctx(res), commandIdFrom(req));
+    await p.preferences.remove(prefKeyOf(req), ctx(res), commandIdFrom(req));
     res.status(204).end();
   }, 204);
 
@@ -133,7 +133,7 @@ export function createCustomerPolicyRouter(deps: CustomerPolicyRouterDeps): Rout
         ...(b.Text !== undefined && { Text: b.Text }),
         ...(receivedAt !== null && { ReceivedAt: receivedAt }),
       };
-      const r = await p.interactions.record(tenant, input, ctx(res));
+      const r = await p.interactions.record(input, ctx(res));
       res.status(r.created ? 201 : 200).json({ Interaction: r.interaction, ...(r.preference !== undefined && { Preference: r.preference }) });
     },
     201,
@@ -164,7 +164,7 @@ export function createCustomerPolicyRouter(deps: CustomerPolicyRouterDeps): Rout
     [HUB_OPERATOR_SCOPE],
     async (req, res) => {
       const b = req.body as { Resolution: 'HANDLED' | 'DISMISSED'; Note?: string };
-      res.json(await p.interactions.handle(tenantOf(res), String(req.params.interactionId), b.Resolution, b.Note, authOf(res).subject, ctx(res), commandIdFrom(req)));
+      res.json(await p.interactions.handle(String(req.params.interactionId), b.Resolution, b.Note, authOf(res).subject, ctx(res), commandIdFrom(req)));
     },
   );
 
@@ -189,11 +189,11 @@ export function createCustomerPolicyRouter(deps: CustomerPolicyRouterDeps): Rout
     [HUB_ADMIN_SCOPE],
     async (req, res) => {
       const b = req.body as { Limit: number; WindowSeconds: number };
-      res.json(await p.frequencyCaps.save(tenantOf(res), { Category: String(req.params.category), Limit: b.Limit, WindowSeconds: b.WindowSeconds }, ctx(res), commandIdFrom(req)));
+      res.json(await p.frequencyCaps.save({ Category: String(req.params.category), Limit: b.Limit, WindowSeconds: b.WindowSeconds }, ctx(res), commandIdFrom(req)));
     },
   );
   route('delete', `${FREQUENCY_CAPS_PATH}/:category`, 'removes a cap', { params: catParam }, [HUB_ADMIN_SCOPE], async (req, res) => {
-    await p.frequencyCaps.remove(tenantOf(res), String(req.params.category), ctx(res), commandIdFrom(req));
+    await p.frequencyCaps.remove(String(req.params.category), ctx(res), commandIdFrom(req));
     res.status(204).end();
   }, 204);
 
@@ -213,11 +213,11 @@ export function createCustomerPolicyRouter(deps: CustomerPolicyRouterDeps): Rout
     [HUB_ADMIN_SCOPE],
     async (req, res) => {
       const b = req.body as { Windows: Array<{ Start: string; End: string }> };
-      res.json(await p.quietHours.save(tenantOf(res), { Channel: String(req.params.channel), Windows: b.Windows }, ctx(res), commandIdFrom(req)));
+      res.json(await p.quietHours.save({ Channel: String(req.params.channel), Windows: b.Windows }, ctx(res), commandIdFrom(req)));
     },
   );
   route('delete', `${QUIET_HOURS_PATH}/:channel`, 'removes a channel\'s quiet hours', { params: chParam }, [HUB_ADMIN_SCOPE], async (req, res) => {
-    await p.quietHours.remove(tenantOf(res), String(req.params.channel), ctx(res), commandIdFrom(req));
+    await p.quietHours.remove(String(req.params.channel), ctx(res), commandIdFrom(req));
     res.status(204).end();
   }, 204);
 

@@ -129,7 +129,7 @@ export function createOperatorRouter(deps: OperatorRouterDeps): Router {
     response: JsonSchema,
   ) =>
     registry.route(router, { method: 'post', path, summary, schemas: { query: idQuery(idName), body: reasonBody, response }, tags }, ...op, async (req, res) => {
-      res.json(await operator[action](tenantOf(res), q(req, idName), { Reason: (req.body as { Reason: string }).Reason, key: requestKey(req) }, ctx(res)));
+      res.json(await operator[action](q(req, idName), { Reason: (req.body as { Reason: string }).Reason, key: requestKey(req) }, ctx(res)));
     });
 
   reasonAction(MESSAGE_RETRY_PATH, 'manual retry: one MANUAL attempt if all guards pass (409 with the reason otherwise; no attempt)', 'messageId', 'retry', retryResult);
@@ -149,7 +149,7 @@ export function createOperatorRouter(deps: OperatorRouterDeps): Router {
     ...op,
     async (req, res) => {
       const b = req.body as { Status: 'DELIVERED' | 'FAILED'; VerificationReason: string; EvidenceReference?: string };
-      res.json(await operator.manualReceipt(tenantOf(res), q(req, 'messageId'), { ...b, key: requestKey(req) }, ctx(res)));
+      res.json(await operator.manualReceipt(q(req, 'messageId'), { ...b, key: requestKey(req) }, ctx(res)));
     },
   );
   reasonAction(MESSAGE_COMPLETE_ROLE_PATH, "complete the message's role: its unsent candidates are SUPPRESSED (ROLE_COMPLETED_BY_OPERATOR)", 'messageId', 'completeRole', actionResult);

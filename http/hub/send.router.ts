@@ -60,7 +60,7 @@ export function createSendRouter(deps: SendRouterDeps): Router {
     { method: 'post', path: SEND_PATH, summary: 'send a notification (201 accepted, 200 replay, 409, 404, 422)', schemas: { body: sendBody, response: acknowledgementSchema }, successStatus: 201, tags },
     ...send,
     async (req, res) => {
-      const r = await sender.send(tenantOf(res), req.body as SendRequestInput, ctx(res));
+      const r = await sender.send(req.body as SendRequestInput, ctx(res));
       res.status(r.status).json(r.acknowledgement);
     },
   );

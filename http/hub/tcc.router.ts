@@ -62,13 +62,13 @@ export function createTccRouter(deps: { tcc: TccCommands; bearer: Pick<BearerAut
     ...guard,
     async (req, res) => {
       const { Xid, BranchId, ...request } = req.body as { Xid: string; BranchId: string } & SendRequestInput;
-      res.status(202).json(await tcc.tryBranch(tenantOf(res), { Xid, BranchId }, request as SendRequestInput, commandContext(res)));
+      res.status(202).json(await tcc.tryBranch({ Xid, BranchId }, request as SendRequestInput, commandContext(res)));
     },
   );
   /** Confirm and Cancel: {Xid, BranchId} in the body */
   const branchAction = (path: string, summary: string, action: 'confirm' | 'cancel') =>
     registry.route(router, { method: 'post', path, summary, schemas: { body: branchBody, response: tccView }, tags }, ...guard, async (req, res) => {
-      res.json(await tcc[action](tenantOf(res), ids(req.body), commandContext(res)));
+      res.json(await tcc[action](ids(req.body), commandContext(res)));
     });
   branchAction(TCC_CONFIRM_PATH, 'TCC Confirm: the prepared send becomes READY for the command worker', 'confirm');
   branchAction(TCC_CANCEL_PATH, 'TCC Cancel: the prepared send is never materialized (before Try: a tombstone)', 'cancel');

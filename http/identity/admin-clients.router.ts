@@ -113,7 +113,6 @@ export function createAdminClientsRouter(deps: AdminClientsDeps): Router {
     checkAllowedTenants(res, allowedAccessTenants);
     const { client, clientSecret, created } = await commands.registerClient(
       defined({
-        tenant,
         appName: b.app_name as string | undefined,
         redirectUris: urlList(b.signin_redirect_url),
         postLogoutRedirectUris: urlList(b.signout_redirect_url),

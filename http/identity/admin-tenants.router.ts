@@ -64,7 +64,6 @@ export function createAdminTenantsRouter(deps: AdminTenantsDeps): Router {
     const b = req.body as Body;
     const { tenant, created } = await commands.createTenant(
       defined({
-        code: b.code as string,
         name: b.name as string,
         tokenLifetimeSeconds: b.token_lifetime_seconds as number | undefined,
         supportMailGroup: b.support_mail_group as string | undefined,
@@ -92,7 +91,6 @@ export function createAdminTenantsRouter(deps: AdminTenantsDeps): Router {
     const code = adminTenant(res, req.params.code);
     const b = req.body as Body;
     const { tenant } = await commands.updateTenant(
-      code,
       defined({
         name: b.name as string | undefined,
         tokenLifetimeSeconds: b.token_lifetime_seconds as number | undefined,

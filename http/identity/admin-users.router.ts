@@ -90,7 +90,6 @@ export function createAdminUsersRouter(deps: AdminUsersDeps): Router {
     const b = req.body as Body;
     const { user, created } = await commands.registerUser(
       defined({
-        tenant,
         directory: b.user_source_id as string | undefined,
         username: b.username as string,
         password: b.password as string | undefined,
@@ -142,7 +141,7 @@ export function createAdminUsersRouter(deps: AdminUsersDeps): Router {
       email: b.email as string | null | undefined,
       roles: b.roles as string[] | undefined,
     }) as UserProfileChanges;
-    const { user } = await commands.updateUser(tenant, req.params.id as string, changes, adminCommandContext(res, tenant), commandIdFrom(req));
+    const { user } = await commands.updateUser(req.params.id as string, changes, adminCommandContext(res, tenant), commandIdFrom(req));
     res.json(userView(user));
   });
 
@@ -150,7 +149,7 @@ export function createAdminUsersRouter(deps: AdminUsersDeps): Router {
     route('post', `/users/:id/${action}`, `${action} a user`, schemas.userPath, async (req, res) => {
       const tenant = adminTenant(res, req.query.tenant);
       const run = action === 'disable' ? commands.disableUser : commands.enableUser;
-      const { user } = await run(tenant, req.params.id as string, adminCommandContext(res, tenant), commandIdFrom(req));
+      const { user } = await run(req.params.id as string, adminCommandContext(res, tenant), commandIdFrom(req));
       res.json(userView(user));
     });
   }
@@ -159,7 +158,6 @@ export function createAdminUsersRouter(deps: AdminUsersDeps): Router {
     const tenant = adminTenant(res, req.query.tenant);
     await existingUser(tenant, req.params.id as string);
     const { user } = await commands.resetPassword(
-      tenant,
       req.params.id as string,
       (req.body as Body).password as string,
       adminCommandContext(res, tenant),

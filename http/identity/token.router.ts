@@ -250,10 +250,11 @@ export function createTokenRouter(deps: TokenRouterDeps): Router {
   router.post(EXCHANGE_CODE_GET_PATH, bearer.authenticate, emptyBody, validate({ body: exchangeGetBody }), async (req, res) => {
     const auth = authOf(res);
     const body = (req.body ?? {}) as { audience?: string };
-    const issued = await deps.exchangeCodes.issue(auth, {
-      ...(body.audience !== undefined && { audience: body.audience }),
-      context: commandMetadata(res, { tenant: auth.tenant, actor: auth.subject }),
-    });
+    const issued = await deps.exchangeCodes.issue(
+      auth,
+      { ...(body.audience !== undefined && { audience: body.audience }) },
+      commandMetadata(res, { tenant: auth.tenant, actor: auth.subject }),
+    );
     res.set(NO_STORE).json({ code: issued.code, expires_in: issued.expiresIn, expires_at: issued.expiresAt });
   });
 

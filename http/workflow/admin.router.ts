@@ -44,7 +44,7 @@ export function createAdminRouter(deps: { tenants: WorkflowTenants; indexSchemas
   for (const action of ['enable', 'disable'] as const) {
     workflowRoute(registry, router, { method: 'post', path: `/admin/tenants/:tenant/${action}`, summary: `${action} the workflow for a tenant`, schemas: { params: tenantParams }, tags }, async (req, res) => {
       const tenant = targetTenant(res, String(req.params.tenant), PLATFORM_ADMINS_NAME_ANY);
-      const r = await tenants[action](tenant, commandContext(res, tenant), commandIdFrom(req));
+      const r = await tenants[action](commandContext(res, tenant), commandIdFrom(req));
       res.json(r);
     });
   }
@@ -69,7 +69,7 @@ export function createAdminRouter(deps: { tenants: WorkflowTenants; indexSchemas
     async (req, res) => {
       const name = String(req.params.name);
       const fields = (req.body as { fields: Array<Omit<IndexField, 'includeAll'> & { includeAll?: boolean }> }).fields.map((f) => ({ name: f.name, type: f.type, includeAll: f.includeAll ?? f.type === 'string' }));
-      const r = await indexSchemas.define(tenantOf(res), name, fields, commandContext(res), commandIdFrom(req));
+      const r = await indexSchemas.define(name, fields, commandContext(res), commandIdFrom(req));
       res.json({ name, revision: r.revision, changed: r.changed, fields: r.fields });
     },
   );

@@ -40,7 +40,7 @@ export function createDeploymentRouter(deps: { deploy: DeployCommands; registry:
     },
     async (req, res) => {
       const upload = await readDeploymentUpload(req);
-      const r = await deploy.deploy(tenantOf(res), upload.files, commandContext(res), commandIdFrom(req), upload.name);
+      const r = await deploy.deploy(upload.files, commandContext(res), commandIdFrom(req), upload.name);
       res.status(201).json({
         id: r.id,
         deploymentTime: localDateTime(r.deployedAt),

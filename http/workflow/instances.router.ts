@@ -60,7 +60,7 @@ export function createInstancesRouter(deps: { instances: InstanceCommands; regis
 
   workflowRoute(registry, router, { method: 'post', path: '/process-instances', summary: 'start a process instance (latest version of the key)', schemas: schemas.start, tags }, async (req, res, base) => {
     const b = req.body as StartBody;
-    const r = await instances.start(tenantOf(res), b, commandContext(res), commandIdFrom(req));
+    const r = await instances.start(b, commandContext(res), commandIdFrom(req));
     res.json({ content: r.tasks.map((t) => taskFromState(base, t)), links: [{ rel: 'processInstance', href: `${base}/process-instances/${r.instanceId}` }] });
   });
 
@@ -69,7 +69,7 @@ export function createInstancesRouter(deps: { instances: InstanceCommands; regis
     const b = (req.body ?? {}) as CompleteBody;
     if (b.taskId !== undefined && b.taskId !== taskId) throw workflowError('COMPLETE.INVALID', `the body's taskId (${b.taskId}) is not the path's (${taskId})`, { field: 'taskId' });
     const { taskId: _t, ...request } = b;
-    const r = await instances.complete(tenantOf(res), taskId, request, commandContext(res), commandIdFrom(req));
+    const r = await instances.complete(taskId, request, commandContext(res), commandIdFrom(req));
     res.json({ content: r.tasks.map((t) => taskFromState(base, t)), links: [] });
   });
 

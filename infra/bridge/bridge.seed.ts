@@ -89,7 +89,7 @@ export async function seedBridge(deps: BridgeSeedDeps): Promise<BridgeSeedReport
 
   for (const b of PLATFORM_BUSES) {
     if (!(await fresh(busStream(PLATFORM_TENANT, b.name)))) continue;
-    await buses.createBus({ tenant: PLATFORM_TENANT, ...b }, ctx, `bridge-seed/bus/${b.name}`);
+    await buses.createBus(b, ctx, `bridge-seed/bus/${b.name}`);
     created.push(`bus ${b.name}`);
   }
 
@@ -114,14 +114,13 @@ export async function seedBridge(deps: BridgeSeedDeps): Promise<BridgeSeedReport
   }
 
   if (await fresh(configEntryStream(PLATFORM_TENANT, ALERT_ACCOUNT_KEY))) {
-    await config.set({ tenant: PLATFORM_TENANT, key: ALERT_ACCOUNT_KEY, value: 'alerts@platform.local' }, ctx, `bridge-seed/config/${ALERT_ACCOUNT_KEY}`);
+    await config.set({ key: ALERT_ACCOUNT_KEY, value: 'alerts@platform.local' }, ctx, `bridge-seed/config/${ALERT_ACCOUNT_KEY}`);
     created.push(`config ${ALERT_ACCOUNT_KEY}`);
   }
 
   if ((await fresh(ruleStream(PLATFORM_TENANT, ALERT_RULE_ID))) && (await lookup.getBus(PLATFORM_TENANT, 'platform-batch')) !== null) {
     await rules.create(
       {
-        tenant: PLATFORM_TENANT,
         ruleId: ALERT_RULE_ID,
         bus: 'platform-batch',
         busKind: 'platform',

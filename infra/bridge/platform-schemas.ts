@@ -213,14 +213,14 @@ export async function seedPlatformSchemas({ eventStore, clock }: { eventStore: E
     const existing = await reader.load(PLATFORM_TENANT, schemaId);
     if (existing === null) {
       const { created } = await commands.create(
-        { tenant: PLATFORM_TENANT, schemaId, name, content: document },
+        { schemaId, name, content: document },
         ctx,
         `platform-schemas/${schemaId}/create`,
       );
       if (created) report.created.push(schemaId);
     } else if (!existing.deleted) {
       // the same version with the same content is a no-op; with other content a 409 (bump info.version)
-      const { added } = await commands.addVersion(PLATFORM_TENANT, schemaId, { version, content: document }, ctx, `platform-schemas/${schemaId}/${version}`);
+      const { added } = await commands.addVersion(schemaId, { version, content: document }, ctx, `platform-schemas/${schemaId}/${version}`);
       if (added) report.versionsAdded.push({ schemaId, version });
     }
   }

@@ -102,19 +102,18 @@ export async function seedIdentity({ config, eventStore, clock, log }: SeedDeps)
   const tenantNames: Array<[string, string]> = [[PLATFORM_TENANT, 'Platform']];
   if (seed.tenant !== PLATFORM_TENANT) tenantNames.push([seed.tenant, `Demo tenant ${seed.tenant}`]);
   for (const [code, name] of tenantNames) {
-    const { created } = await commands.createTenant({ code, name }, ctx(code), `seed/tenant/${code}`);
+    const { created } = await commands.createTenant({ name }, ctx(code), `seed/tenant/${code}`);
     if (created) report.tenantsCreated.push(code);
   }
 
   // the platform's own admin client (client_credentials)
   const platformUser = await commands.registerUser(
-    { tenant: PLATFORM_TENANT, username: PLATFORM_ADMIN_USERNAME, name: 'Platform administration (machine user)', roles: [IDENTITY_ADMIN_SCOPE] },
+    { username: PLATFORM_ADMIN_USERNAME, name: 'Platform administration (machine user)', roles: [IDENTITY_ADMIN_SCOPE] },
     ctx(PLATFORM_TENANT),
     `seed/user/${PLATFORM_TENANT}/${PLATFORM_ADMIN_USERNAME}`,
   );
   const platformClient = await commands.registerClient(
     {
-      tenant: PLATFORM_TENANT,
       clientId: PLATFORM_ADMIN_CLIENT_ID,
       appName: 'Platform administration',
       grantTypes: ['client_credentials'],
@@ -137,7 +136,6 @@ export async function seedIdentity({ config, eventStore, clock, log }: SeedDeps)
   const adminPassword = seed.adminPassword ?? generatePassword();
   const admin = await commands.registerUser(
     {
-      tenant: seed.tenant,
       username: seed.adminUsername,
       password: adminPassword,
       // a full profile: an ID token with scope `openid profile email` carries every claim of the spec's table
@@ -159,7 +157,7 @@ export async function seedIdentity({ config, eventStore, clock, log }: SeedDeps)
   }
   const serviceUsername = seed.adminUsername === SERVICE_USERNAME ? `${SERVICE_USERNAME}-machine` : SERVICE_USERNAME;
   const service = await commands.registerUser(
-    { tenant: seed.tenant, username: serviceUsername, name: 'Demo service (machine user)', roles: [IDENTITY_ADMIN_SCOPE] },
+    { username: serviceUsername, name: 'Demo service (machine user)', roles: [IDENTITY_ADMIN_SCOPE] },
     ctx(seed.tenant),
     `seed/user/${seed.tenant}/${serviceUsername}`,
   );
@@ -169,7 +167,6 @@ export async function seedIdentity({ config, eventStore, clock, log }: SeedDeps)
   const confidentialGrants: GrantType[] = ['authorization_code', 'client_credentials', 'refresh_token'];
   const confidential = await commands.registerClient(
     {
-      tenant: seed.tenant,
       clientId: seed.clientId,
       appName: 'Demo confidential client',
       redirectUris: [seed.redirectUri],
@@ -195,7 +192,6 @@ export async function seedIdentity({ config, eventStore, clock, log }: SeedDeps)
   const publicGrants: GrantType[] = ['authorization_code', 'refresh_token'];
   const spa = await commands.registerClient(
     {
-      tenant: seed.tenant,
       clientId: seed.publicClientId,
       appName: 'Demo public client (PKCE)',
       redirectUris: [seed.redirectUri],

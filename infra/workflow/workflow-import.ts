@@ -105,7 +105,7 @@ export async function importWorkflowDefinitions(o: { eventStore: EventStore; clo
         summary.unchanged.push(file.path);
         continue;
       }
-      const r = await deploy.deploy(tenant, [{ name, content: file.content }], { tenant, actor: 'platform workflow import' }, `import/${tenant}/${file.path}/${hash}`, `import ${file.path}`);
+      const r = await deploy.deploy([{ name, content: file.content }], { tenant, actor: 'platform workflow import' }, `import/${tenant}/${file.path}/${hash}`, `import ${file.path}`);
       summary.deployed.push({ path: file.path, definitions: r.definitions.map((d) => d.id) });
     } catch (err) {
       if (!isDomainError(err)) throw err;

@@ -85,7 +85,7 @@ export function createWorkflowService(deps: WorkflowServiceDeps): PlatformServic
     caches: [],
     timers: [],
     // the demo tenant may use the workflow from the first start (the README's first tour)
-    seed: () => tenants.enable(seedTenant, { tenant: seedTenant, actor: 'platform.seed' }, `seed/workflow/${seedTenant}`),
+    seed: () => tenants.enable({ tenant: seedTenant, actor: 'platform.seed' }, `seed/workflow/${seedTenant}`),
     close: async () => undefined,
     dispose: async () => undefined,
   };

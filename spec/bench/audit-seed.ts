@@ -15,6 +15,7 @@ import { pino } from 'pino';
 import { v7 as uuidv7 } from 'uuid';
 import { createCatalogCommands } from '../../commands/audit/catalog.commands.ts';
 import { createAuditMetadata } from '../../commands/audit/metadata.cache.ts';
+import { forTenant } from '../../commands/core/envelopes.ts';
 import { eventIdFor } from '../../commands/core/event-id.ts';
 import { createDirectoryCommands } from '../../commands/identity/directory.commands.ts';
 import { ledgerDecider, ledgerStream, type LedgerState } from '../../domain/audit/ledger.decider.ts';
@@ -54,17 +55,17 @@ export async function seedPlatform(dataDir: string, scopes: string[]): Promise<v
   const { eventStore } = platform.stores;
   const ctx = { tenant: 'platform', actor: 'bench' };
   const directory = createDirectoryCommands({ eventStore, clock: systemClock });
-  await directory.createTenant({ code: BENCH_TENANT, name: 'Bench' }, ctx, 'bench/tenant');
-  await directory.registerUser({ tenant: BENCH_TENANT, username: 'bench-svc', name: 'bench' }, { ...ctx, tenant: BENCH_TENANT }, 'bench/user');
+  await directory.createTenant({ name: 'Bench' }, forTenant(ctx, BENCH_TENANT), 'bench/tenant');
+  await directory.registerUser({ username: 'bench-svc', name: 'bench' }, { ...ctx, tenant: BENCH_TENANT }, 'bench/user');
   await directory.registerClient(
-    { tenant: BENCH_TENANT, clientId: 'bench-audit', grantTypes: ['client_credentials'], defaultUser: 'bench-svc', scopes, clientSecret: BENCH_SECRET },
+    { clientId: 'bench-audit', grantTypes: ['client_credentials'], defaultUser: 'bench-svc', scopes, clientSecret: BENCH_SECRET },
     { ...ctx, tenant: BENCH_TENANT },
     'bench/client',
   );
   const catalog = createCatalogCommands({ eventStore, clock: systemClock, metadata: createAuditMetadata({ eventStore }) });
   const rows = [{ module_name: 'm0', transaction_name: 't0' }];
   for (let m = 1; m <= 9; m++) for (let t = 1; t <= 9; t++) rows.push({ module_name: `m${m}`, transaction_name: `t${t}` });
-  await catalog.import(BENCH_TENANT, rows, { tenant: BENCH_TENANT, actor: 'bench' }, 'bench/metadata');
+  await catalog.import(rows, { tenant: BENCH_TENANT, actor: 'bench' }, 'bench/metadata');
   for (const r of [...platform.runners, ...platform.workers]) {
     while ((await r.status()).lag > 0) await new Promise((resolve) => setTimeout(resolve, 20));
   }

@@ -12,6 +12,7 @@ import path from 'node:path';
 import express from 'express';
 import { pino } from 'pino';
 import { createBusCommands } from '../../commands/bridge/buses.commands.ts';
+import { forTenant } from '../../commands/core/envelopes.ts';
 import { createDirectoryCommands } from '../../commands/identity/directory.commands.ts';
 import { startHttpServer } from '../../http/core/server.ts';
 import { systemClock } from '../../infra/core/clock.port.ts';
@@ -35,14 +36,14 @@ if (kind === 'platform-api' || kind === 'platform-all') {
   const ctx = { tenant: 'platform', actor: 'bench' };
   const { eventStore } = platform.stores;
   const directory = createDirectoryCommands({ eventStore, clock: systemClock });
-  await directory.createTenant({ code: 'bench', name: 'Bench' }, ctx, 'bench/tenant');
-  await directory.registerUser({ tenant: 'bench', username: 'bench-svc', name: 'bench' }, { ...ctx, tenant: 'bench' }, 'bench/user');
+  await directory.createTenant({ name: 'Bench' }, forTenant(ctx, 'bench'), 'bench/tenant');
+  await directory.registerUser({ username: 'bench-svc', name: 'bench' }, { ...ctx, tenant: 'bench' }, 'bench/user');
   await directory.registerClient(
-    { tenant: 'bench', clientId: 'bench-publisher', grantTypes: ['client_credentials'], defaultUser: 'bench-svc', scopes: ['bridge:publish'], clientSecret: SECRET },
+    { clientId: 'bench-publisher', grantTypes: ['client_credentials'], defaultUser: 'bench-svc', scopes: ['bridge:publish'], clientSecret: SECRET },
     { ...ctx, tenant: 'bench' },
     'bench/client',
   );
-  await createBusCommands({ eventStore, clock: systemClock }).createBus({ tenant: 'bench', name: 'orders', kind: 'custom' }, { ...ctx, tenant: 'bench' }, 'bench/bus');
+  await createBusCommands({ eventStore, clock: systemClock }).createBus({ name: 'orders', kind: 'custom' }, { ...ctx, tenant: 'bench' }, 'bench/bus');
   for (const r of [...platform.runners, ...platform.workers]) {
     while ((await r.status()).lag > 0) await new Promise((resolve) => setTimeout(resolve, 20));
   }

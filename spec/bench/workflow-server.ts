@@ -25,8 +25,8 @@ process.once('SIGTERM', () => {
 });
 const ctx = { tenant: 'bench', actor: 'bench' };
 const directory = createDirectoryCommands({ eventStore: platform.stores.eventStore, clock: systemClock });
-await directory.registerUser({ tenant: 'bench', username: 'bench-wf', name: 'bench' }, ctx, 'bench/user');
-await directory.registerClient({ tenant: 'bench', clientId: 'bench-wf', grantTypes: ['client_credentials'], defaultUser: 'bench-wf', scopes: ['workflow:user', 'workflow:admin'], clientSecret: SECRET }, ctx, 'bench/client');
+await directory.registerUser({ username: 'bench-wf', name: 'bench' }, ctx, 'bench/user');
+await directory.registerClient({ clientId: 'bench-wf', grantTypes: ['client_credentials'], defaultUser: 'bench-wf', scopes: ['workflow:user', 'workflow:admin'], clientSecret: SECRET }, ctx, 'bench/client');
 const res = await fetch(`${platform.publicBaseUrl}/cas/oidc/token`, {
   method: 'POST',
   headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`bench-wf:${SECRET}`).toString('base64')}` },

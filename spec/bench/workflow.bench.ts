@@ -71,13 +71,13 @@ async function commandHandlers(dir: string, concurrency: number, count: number):
   const eventStore = withBatchedAppends(base);
   try {
     const catalog = createDefinitionCatalog({ eventStore });
-    await createDeployCommands({ eventStore, clock: systemClock, catalog }).deploy('bench', [{ name: 'bench.bpmn', content: XML }], ctx, 'deploy');
+    await createDeployCommands({ eventStore, clock: systemClock, catalog }).deploy([{ name: 'bench.bpmn', content: XML }], ctx, 'deploy');
     const instances = createInstanceCommands({ eventStore, clock: systemClock, catalog });
     let n = 0;
     const one = async () => {
       const i = ++n;
-      let r = await instances.start('bench', { processDefinitionKey: 'bench', queryVariables: { TaskType: 'bench', WorkflowBusinessKey: `bk-${concurrency}-${i}` } }, ctx, `s-${concurrency}-${i}`);
-      for (let step = 0; step < 3; step++) r = await instances.complete('bench', r.tasks[0]!.task.id, {}, ctx, `c-${concurrency}-${i}-${step}`);
+      let r = await instances.start({ processDefinitionKey: 'bench', queryVariables: { TaskType: 'bench', WorkflowBusinessKey: `bk-${concurrency}-${i}` } }, ctx, `s-${concurrency}-${i}`);
+      for (let step = 0; step < 3; step++) r = await instances.complete(r.tasks[0]!.task.id, {}, ctx, `c-${concurrency}-${i}-${step}`);
       if (!r.ended) throw new Error('the instance did not end');
     };
     for (let i = 0; i < 50; i++) await one();
@@ -132,8 +132,8 @@ async function searchAtScale(dir: string) {
   const readStore = createSqliteReadStore({ file: path.join(dir, 'search-read.sqlite') });
   try {
     const catalog = createDefinitionCatalog({ eventStore });
-    await createIndexSchemaCommands({ eventStore, clock: systemClock }).define('bench', 'claims', [{ name: 'Amount', type: 'number', includeAll: false }, { name: 'Region', type: 'string', includeAll: true }], ctx, 'schema');
-    await createDeployCommands({ eventStore, clock: systemClock, catalog }).deploy('bench', [{ name: 'bench.bpmn', content: XML }], ctx, 'deploy');
+    await createIndexSchemaCommands({ eventStore, clock: systemClock }).define('claims', [{ name: 'Amount', type: 'number', includeAll: false }, { name: 'Region', type: 'string', includeAll: true }], ctx, 'schema');
+    await createDeployCommands({ eventStore, clock: systemClock, catalog }).deploy([{ name: 'bench.bpmn', content: XML }], ctx, 'deploy');
     const definition = (await catalog.load('bench', { kind: 'latest', key: 'bench' }))!;
     const lookup: DefinitionLookup = (ref) => (ref.kind === 'id' && ref.id === definition.id ? definition : null);
     const regions = ['eu', 'us', 'apac', 'latam', 'mea'];

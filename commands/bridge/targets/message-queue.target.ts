@@ -36,7 +36,7 @@ export function createMessageQueueTarget(deps: MessageQueueTargetDeps): TargetAd
       const body = 'BODY' in p ? p.BODY : request.payload;
       try {
         const { offset, duplicate } = await topics.enqueue(
-          { tenant: request.tenant, topic, sendType: sendType as MqSendType, apps, body, deliveryId: request.deliveryId },
+          { topic, sendType: sendType as MqSendType, apps, body, deliveryId: request.deliveryId },
           { tenant: request.tenant, actor: `bridge:rule/${request.ruleTenant}/${request.ruleId}`, correlationId: request.deliveryId, causationId: request.attemptId },
         );
         return { ok: true, detail: `topic ${topic} offset ${offset}${duplicate ? ' (already enqueued)' : ''}` };

@@ -17,7 +17,6 @@ export async function respond(ctx: FlowContext, env: Pick<FlowEnv, 'codes' | 'is
   const request = ctx.request as AuthorizationRequest;
   const { code } = await env.codes.issue({
     clientId: client.clientId,
-    tenant: client.tenant,
     redirectUri: request.redirectUri,
     userId: user.userId,
     scopes: grantedScopes(request.scopes, user),
@@ -25,8 +24,7 @@ export async function respond(ctx: FlowContext, env: Pick<FlowEnv, 'codes' | 'is
     ...(request.codeChallenge !== undefined && { codeChallenge: request.codeChallenge, method: request.method ?? 'S256' }),
     authTime: session.authTime,
     sessionId: session.sessionId,
-    context: commandMetadata(ctx.req, { tenant: client.tenant, actor: user.userId }),
-  });
+  }, commandMetadata(ctx.req, { tenant: client.tenant, actor: user.userId }));
   redirectBack(ctx.res, env.issuer, request.redirectUri, { code, state: request.state });
   return 'answered';
 }

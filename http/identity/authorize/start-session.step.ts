@@ -11,7 +11,7 @@ export async function startSession(ctx: FlowContext, env: Pick<FlowEnv, 'session
   const user = fromEarlierStep(ctx.user, 'user');
   const meta = commandMetadata(ctx.req, { tenant: client.tenant, actor: user.userId });
   await env.sessions.end(readCookies(ctx.req)[SESSION_COOKIE], meta);
-  const { cookieValue, session } = await env.sessions.start({ tenant: client.tenant, userId: user.userId, authTime: env.nowSeconds(), context: meta });
+  const { cookieValue, session } = await env.sessions.start({ userId: user.userId, authTime: env.nowSeconds() }, meta);
   ctx.res.append('Set-Cookie', cookie(SESSION_COOKIE, cookieValue, { secure: env.secureCookies, maxAgeSeconds: env.sessionTtlSeconds }));
   ctx.res.append('Set-Cookie', cookie(LOGIN_COOKIE, '', { secure: env.secureCookies, maxAgeSeconds: 0 }));
   ctx.session = session;

@@ -52,7 +52,7 @@ const fields = (o: Partial<RecordFields> = {}): RecordFields => ({
   compress_type: 'none',
   ...o,
 });
-const request = (tenant: string, o: Partial<WriteRequest> = {}): WriteRequest => ({ tenant, fields: fields(), context: { tenant, actor: 'spec' }, ...o });
+const request = (tenant: string, o: Partial<WriteRequest> = {}): WriteRequest => ({ fields: fields(), context: { tenant, actor: 'spec' }, ...o });
 
 /** the tenant's chain as stored: sequences 1..n in order, every hash recomputed */
 async function assertChain(store: EventStore, tenant: string, expected: number): Promise<void> {

@@ -57,15 +57,15 @@ test.after(async () => {
 });
 
 test('each kind is created; answers mask secrets; the reader opens them', async () => {
-  const basic = await connections.create({ tenant: 'acme', name: 'basic', auth: { kind: 'BASIC', username: 'svc', password: CLEAR.password } }, ctx, 'c-basic');
+  const basic = await connections.create({ name: 'basic', auth: { kind: 'BASIC', username: 'svc', password: CLEAR.password } }, ctx, 'c-basic');
   assert.equal(basic.connection.auth, { kind: 'BASIC', username: 'svc', password: '******' });
-  await connections.create({ tenant: 'acme', name: 'fixed', auth: { kind: 'BEARER', source: 'fixed', token: CLEAR.token } }, ctx, 'c-fixed');
+  await connections.create({ name: 'fixed', auth: { kind: 'BEARER', source: 'fixed', token: CLEAR.token } }, ctx, 'c-fixed');
   await connections.create(
-    { tenant: 'acme', name: 'oauth', auth: { kind: 'OAUTH_CLIENT_CREDENTIALS', tokenUrl: 'https://idp.example/token', clientId: 'c1', clientSecret: CLEAR.clientSecret } },
+    { name: 'oauth', auth: { kind: 'OAUTH_CLIENT_CREDENTIALS', tokenUrl: 'https://idp.example/token', clientId: 'c1', clientSecret: CLEAR.clientSecret } },
     ctx,
     'c-oauth',
   );
-  await connections.create({ tenant: 'acme', name: 'key', auth: { kind: 'API_KEY', headerName: 'X-Api-Key', value: CLEAR.apiKey } }, ctx, 'c-key');
+  await connections.create({ name: 'key', auth: { kind: 'API_KEY', headerName: 'X-Api-Key', value: CLEAR.apiKey } }, ctx, 'c-key');
 
   assert.equal((await reader.resolve('acme', 'basic'))?.auth, { kind: 'BASIC', username: 'svc', password: CLEAR.password });
   assert.equal((await reader.resolve('acme', 'fixed'))?.auth, { kind: 'BEARER', source: 'fixed', token: CLEAR.token });
@@ -79,9 +79,9 @@ test('each kind is created; answers mask secrets; the reader opens them', async 
 });
 
 test('update: a left-out secret is kept (still sealed), a new one replaces it', async () => {
-  await connections.update('acme', 'basic', { auth: { kind: 'BASIC', username: 'svc2' } }, ctx, 'u-basic-1');
+  await connections.update('basic', { auth: { kind: 'BASIC', username: 'svc2' } }, ctx, 'u-basic-1');
   assert.equal((await reader.resolve('acme', 'basic'))?.auth, { kind: 'BASIC', username: 'svc2', password: CLEAR.password });
-  await connections.update('acme', 'basic', { auth: { kind: 'BASIC', username: 'svc2', password: `${CLEAR.password}-2` } }, ctx, 'u-basic-2');
+  await connections.update('basic', { auth: { kind: 'BASIC', username: 'svc2', password: `${CLEAR.password}-2` } }, ctx, 'u-basic-2');
   assert.equal((await reader.resolve('acme', 'basic'))?.auth, { kind: 'BASIC', username: 'svc2', password: `${CLEAR.password}-2` });
 });
 
@@ -135,11 +135,11 @@ test('API destinations: a named connection must exist; reader answers the destin
   const store = createSqliteEventStore({ file: eventsFile });
   const cmds = createApiDestinationCommands({ eventStore: store, clock, secret: SECRET });
   try {
-    const d = await cmds.create({ tenant: 'acme', name: 'claims', urlTemplate: { url: 'https://api.example/claims', variables: {} }, method: 'POST', connection: 'key' }, ctx, 'd-1');
+    const d = await cmds.create({ name: 'claims', urlTemplate: { url: 'https://api.example/claims', variables: {} }, method: 'POST', connection: 'key' }, ctx, 'd-1');
     assert.is(d.created, true);
     assert.equal((await createApiDestinationReader({ eventStore: store, secret: SECRET, clock }).get('acme', 'claims'))?.connection, 'key');
     try {
-      await cmds.create({ tenant: 'acme', name: 'other', urlTemplate: { url: 'https://api.example/x', variables: {} }, method: 'POST', connection: 'nope' }, ctx, 'd-2');
+      await cmds.create({ name: 'other', urlTemplate: { url: 'https://api.example/x', variables: {} }, method: 'POST', connection: 'nope' }, ctx, 'd-2');
       assert.unreachable();
     } catch (err) {
       assert.ok(isDomainError(err) && err.code === 'API_DESTINATION.INVALID', String(err));

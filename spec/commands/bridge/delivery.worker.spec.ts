@@ -109,7 +109,7 @@ const target = (service: string, o: Partial<Target> = {}): Target => ({
 /** a rule of acme on its `orders` bus matching `data.kind` */
 async function rule(ruleId: string, kind: string, targets: Target[]) {
   await f.rules.create(
-    { tenant: 'acme', ruleId, bus: 'orders', busKind: 'custom', busOwner: 'acme', name: ruleId, pattern: { data: { kind: [kind] } }, targets },
+    { ruleId, bus: 'orders', busKind: 'custom', busOwner: 'acme', name: ruleId, pattern: { data: { kind: [kind] } }, targets },
     ctxOf('acme'),
     `rule/${ruleId}`,
   );
@@ -159,7 +159,7 @@ test.before(async () => {
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   f = await createBridgeFixture();
-  await f.buses.createBus({ tenant: 'acme', name: 'orders', kind: 'custom' }, ctxOf('acme'), 'bus-acme');
+  await f.buses.createBus({ name: 'orders', kind: 'custom' }, ctxOf('acme'), 'bus-acme');
   await f.catchUpAll();
 });
 test.after(async () => {
@@ -439,7 +439,7 @@ it('params: TENANT_PROFILE from the tenant record, ENV_PARAM from the configurat
     ],
     conversion: { kind: 'complete' },
   });
-  await f.config.set({ tenant: 'acme', key: 'mail.sender', value: 'orders@acme.example' }, ctxOf('acme'), 'cfg-sender');
+  await f.config.set({ key: 'mail.sender', value: 'orders@acme.example' }, ctxOf('acme'), 'cfg-sender');
   await rule('mail-rule', 'mail', [mail(1, 'mail.sender'), mail(2, 'mail.unset')]);
   const { eventKey, n, deliveries } = await publish('mail');
   assert.is(await runDue(), 2);

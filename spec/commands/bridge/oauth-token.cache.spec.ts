@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createOAuthTokenCache, isOAuthTokenError, type OAuthClientCredentials } from '../../../commands/bridge/oauth-token.cache.ts';
+import { forTenant } from '../../../commands/core/envelopes.ts';
 import type { HttpClient } from '../../../infra/core/http-client.port.ts';
 import { manualClock } from '../../../infra/core/clock.port.ts';
 import { loopbackHttpClient as createHttpClient } from '../../infra/net/loopback-client.ts';
@@ -58,10 +59,10 @@ let getUrl = '';
 test.before(async () => {
   idp = await startIdentityPlatform({ redirectUri: 'http://127.0.0.1/callback' });
   const sys = { tenant: 'platform', actor: 'spec' };
-  await idp.commands.createTenant({ code: 'acme', name: 'ACME' }, sys, 'spec/tenant/acme');
-  await idp.commands.registerUser({ tenant: 'acme', username: 'bridge-out', name: 'outbound' }, { ...sys, tenant: 'acme' }, 'spec/user');
+  await idp.commands.createTenant({ name: 'ACME' }, forTenant(sys, 'acme'), 'spec/tenant/acme');
+  await idp.commands.registerUser({ username: 'bridge-out', name: 'outbound' }, { ...sys, tenant: 'acme' }, 'spec/user');
   await idp.commands.registerClient(
-    { tenant: 'acme', clientId: 'acme-outbound', grantTypes: ['client_credentials'], defaultUser: 'bridge-out', scopes: ['claims:write'], clientSecret: CLIENT_SECRET },
+    { clientId: 'acme-outbound', grantTypes: ['client_credentials'], defaultUser: 'bridge-out', scopes: ['claims:write'], clientSecret: CLIENT_SECRET },
     { ...sys, tenant: 'acme' },
     'spec/client',
   );

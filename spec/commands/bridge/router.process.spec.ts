@@ -60,17 +60,16 @@ test.before(async () => {
   f = await createBridgeFixture();
   const platform = ctxOf('platform');
   await seedPlatformSchemas({ eventStore: f.eventStore, clock: f.clock });
-  await f.buses.createBus({ tenant: 'platform', name: 'platform', kind: 'platform' }, platform, 'bus-platform');
+  await f.buses.createBus({ name: 'platform', kind: 'platform' }, platform, 'bus-platform');
   await f.sources.registerSource(
     { busTenant: 'platform', bus: 'platform', name: 'batchv2:job', kind: 'platform', eventTypes: ['batchv2:Alter:JobAlter'], schemaId: PLATFORM_SCHEMA_IDS.jobAlter },
     platform,
     'src-batch',
   );
-  for (const t of ['acme', 'beta']) await f.buses.createBus({ tenant: t, name: 'orders', kind: 'custom' }, ctxOf(t), `bus-${t}`);
+  for (const t of ['acme', 'beta']) await f.buses.createBus({ name: 'orders', kind: 'custom' }, ctxOf(t), `bus-${t}`);
   // the spec's example platform rule: the batch job alert through the platform mail target
   await f.rules.create(
     {
-      tenant: 'platform',
       ruleId: ALERT_RULE,
       bus: 'platform',
       busKind: 'platform',
@@ -82,7 +81,7 @@ test.before(async () => {
     platform,
     'rule-alert',
   );
-  await f.config.set({ tenant: 'platform', key: 'alert.mail.account', value: 'alerts@platform.example' }, platform, 'cfg-1');
+  await f.config.set({ key: 'alert.mail.account', value: 'alerts@platform.example' }, platform, 'cfg-1');
   await f.catchUpAll();
 });
 test.after(async () => f.close());
@@ -101,10 +100,9 @@ test('a platform rule applies to every tenant’s events on the platform bus', a
 });
 
 test('a tenant that opted out: the platform rule is skipped, its own rule on the platform bus applies', async () => {
-  await f.rules.optOut('beta', ALERT_RULE, ctxOf('beta'), 'beta-opt-out');
+  await f.rules.optOut(ALERT_RULE, ctxOf('beta'), 'beta-opt-out');
   await f.rules.create(
     {
-      tenant: 'beta',
       ruleId: 'beta-own-alert',
       bus: 'platform',
       busKind: 'platform',
@@ -133,12 +131,12 @@ test('a tenant that opted out: the platform rule is skipped, its own rule on the
 
 test('tenant rules on same-named custom buses of two tenants do not mix', async () => {
   await f.rules.create(
-    { tenant: 'acme', ruleId: 'acme-big-orders', bus: 'orders', busKind: 'custom', busOwner: 'acme', name: 'big orders', pattern: { data: { amount: [{ numeric: ['>', 100] }] } }, targets: [httpTarget(1, { kind: 'complete' })] },
+    { ruleId: 'acme-big-orders', bus: 'orders', busKind: 'custom', busOwner: 'acme', name: 'big orders', pattern: { data: { amount: [{ numeric: ['>', 100] }] } }, targets: [httpTarget(1, { kind: 'complete' })] },
     ctxOf('acme'),
     'acme-rule-1',
   );
   await f.rules.create(
-    { tenant: 'beta', ruleId: 'beta-all-orders', bus: 'orders', busKind: 'custom', busOwner: 'beta', name: 'all orders', pattern: { source: ['shop:checkout'] }, targets: [httpTarget(1, { kind: 'complete' })] },
+    { ruleId: 'beta-all-orders', bus: 'orders', busKind: 'custom', busOwner: 'beta', name: 'all orders', pattern: { source: ['shop:checkout'] }, targets: [httpTarget(1, { kind: 'complete' })] },
     ctxOf('beta'),
     'beta-rule-1',
   );
@@ -158,7 +156,7 @@ test('tenant rules on same-named custom buses of two tenants do not mix', async 
 test('two tenants may choose the same rule id on the platform bus: each is matched on its own pattern', async () => {
   const rule = (tenant: string, status: string) =>
     f.rules.create(
-      { tenant, ruleId: 'same-id', bus: 'platform', busKind: 'platform', busOwner: 'platform', name: `${tenant} alerts`, pattern: { type: ['batchv2:Alter:JobAlter'], data: { status: [status] } }, targets: [httpTarget(1, { kind: 'complete' })] },
+      { ruleId: 'same-id', bus: 'platform', busKind: 'platform', busOwner: 'platform', name: `${tenant} alerts`, pattern: { type: ['batchv2:Alter:JobAlter'], data: { status: [status] } }, targets: [httpTarget(1, { kind: 'complete' })] },
       ctxOf(tenant),
       `${tenant}-same-id`,
     );
@@ -174,12 +172,12 @@ test('two tenants may choose the same rule id on the platform bus: each is match
 });
 
 test('a disabled rule is not evaluated; enabling it again recompiles the matcher', async () => {
-  await f.rules.disable('acme', 'acme-big-orders', ctxOf('acme'), 'acme-disable');
+  await f.rules.disable('acme-big-orders', ctxOf('acme'), 'acme-disable');
   await f.catchUpAll();
   const off = (await publishAndRoute(order('o-3'), 'acme')).routed;
   assert.equal(off.evaluated, []);
   assert.equal(off.matched, []);
-  await f.rules.enable('acme', 'acme-big-orders', ctxOf('acme'), 'acme-enable');
+  await f.rules.enable('acme-big-orders', ctxOf('acme'), 'acme-enable');
   await f.catchUpAll();
   const on = (await publishAndRoute(order('o-4'), 'acme')).routed;
   assert.equal(on.matched.map((m) => m.ruleId), ['acme-big-orders']);
@@ -189,7 +187,6 @@ test('a disabled rule is not evaluated; enabling it again recompiles the matcher
 test('conversion errors are recorded per target, never a crash', async () => {
   await f.rules.create(
     {
-      tenant: 'acme',
       ruleId: 'acme-conversions',
       bus: 'orders',
       busKind: 'custom',
@@ -225,11 +222,11 @@ test('conversion errors are recorded per target, never a crash', async () => {
 });
 
 test('environment values: the event tenant’s configuration, platform rules fall back to the platform’s', async () => {
-  await f.rules.update('platform', ALERT_RULE, { targets: [{ ...mailTarget(1), conversion: { kind: 'env', key: 'alert.mail.account' } }] }, ctxOf('platform'), 'alert-env');
+  await f.rules.update(ALERT_RULE, { targets: [{ ...mailTarget(1), conversion: { kind: 'env', key: 'alert.mail.account' } }] }, ctxOf('platform'), 'alert-env');
   await f.catchUpAll();
   const platformDefault = (await publishAndRoute(jobAlert('acme', 'alert-acme-3'), 'acme')).routed;
   assert.is(platformDefault.matched[0]!.targets[0]!.payload, 'alerts@platform.example');
-  await f.config.set({ tenant: 'acme', key: 'alert.mail.account', value: 'ops@acme.example' }, ctxOf('acme'), 'cfg-acme');
+  await f.config.set({ key: 'alert.mail.account', value: 'ops@acme.example' }, ctxOf('acme'), 'cfg-acme');
   const own = (await publishAndRoute(jobAlert('acme', 'alert-acme-4'), 'acme')).routed;
   assert.is(own.matched[0]!.targets[0]!.payload, 'ops@acme.example');
 });

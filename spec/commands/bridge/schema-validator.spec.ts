@@ -49,7 +49,7 @@ type Ctx = Record<string, never>;
 const test = suite<Ctx>('schema validator (SQLite)');
 
 test.before(async () => {
-  await commands.create({ tenant: 'acme', schemaId: ORDERS, content: document('1', orderV1) }, acme, 'c-orders');
+  await commands.create({ schemaId: ORDERS, content: document('1', orderV1) }, acme, 'c-orders');
   await seedPlatformSchemas({ eventStore, clock });
 });
 test.after(async () => {
@@ -101,7 +101,7 @@ test('invalid data: every violation, each with its path under data', async () =>
 });
 
 test('versions: the latest by default, `id:version` for another; a new version is seen at once', async () => {
-  const { added } = await commands.addVersion('acme', ORDERS, { content: document('2', orderV2) }, acme, 'c-orders-v2');
+  const { added } = await commands.addVersion(ORDERS, { content: document('2', orderV2) }, acme, 'c-orders-v2');
   assert.ok(added);
   assert.equal((await validator.validate('acme', ORDERS, validOrder))?.map((v) => v.path), ['data.channel']);
   assert.is(await validator.validate('acme', `${ORDERS}:1`, validOrder), null);
@@ -140,44 +140,44 @@ test('platform schemas are visible to every tenant; the tenant\'s own schema of 
   );
   // a platform schema created after a tenant took the same id: that tenant keeps its own
   const shared = '555555555555555';
-  await commands.create({ tenant: 'acme', schemaId: shared, content: document('1', orderV1) }, acme, 'c-shared-acme');
-  await commands.create({ tenant: 'platform', schemaId: shared, content: document('1', { type: 'object', required: ['platformOnly'] }) }, platform, 'c-shared-platform');
+  await commands.create({ schemaId: shared, content: document('1', orderV1) }, acme, 'c-shared-acme');
+  await commands.create({ schemaId: shared, content: document('1', { type: 'object', required: ['platformOnly'] }) }, platform, 'c-shared-platform');
   assert.is(await validator.validate('acme', shared, validOrder), null);
   assert.equal((await validator.validate('globex', shared, validOrder))?.map((v) => v.path), ['data.platformOnly']);
 });
 
 test('a deleted schema refuses new events (SCHEMA.UNKNOWN) but its versions stay readable', async () => {
   const id = '777777777777777';
-  await commands.create({ tenant: 'acme', schemaId: id, content: document('1', orderV1) }, acme, 'c-del');
+  await commands.create({ schemaId: id, content: document('1', orderV1) }, acme, 'c-del');
   assert.is(await validator.validate('acme', id, validOrder), null);
-  const { deleted } = await commands.delete('acme', id, acme, 'c-del-1');
+  const { deleted } = await commands.delete(id, acme, 'c-del-1');
   assert.ok(deleted);
   const details = await rejects(validator.validate('acme', id, validOrder), 'SCHEMA.UNKNOWN', 400);
   assert.is(details.deleted, true);
   const schema = await createSchemaReader({ eventStore }).load('acme', id);
   assert.ok(schema?.deleted && schema.versions.length === 1);
-  assert.is((await commands.delete('acme', id, acme, 'c-del-2')).deleted, false);
+  assert.is((await commands.delete(id, acme, 'c-del-2')).deleted, false);
 });
 
 test('commands: a derived 15-digit id, the same on a retry; a tenant cannot take a platform schema\'s id', async () => {
   const id = derivedSchemaId('acme', 'retry-me');
   assert.ok(SCHEMA_ID.test(id) && id.length === 15 && Number(id) < Number.MAX_SAFE_INTEGER);
-  const first = await commands.create({ tenant: 'acme', content: document('1', orderV1) }, acme, 'retry-me');
-  const again = await commands.create({ tenant: 'acme', content: document('1', orderV1) }, acme, 'retry-me');
+  const first = await commands.create({ content: document('1', orderV1) }, acme, 'retry-me');
+  const again = await commands.create({ content: document('1', orderV1) }, acme, 'retry-me');
   assert.is(first.schema.schemaId, id);
   assert.equal([first.created, again.created, again.schema.schemaId], [true, false, id]);
   assert.is(first.schema.name, 'orders'); // info.title
   assert.equal(first.schema.versions.map((v) => v.version), ['1']); // info.version
   assert.is(derivedSchemaId('globex', 'retry-me') === id, false);
   await rejects(
-    commands.create({ tenant: 'acme', schemaId: PLATFORM_SCHEMA_IDS.createUser, content: document('1', orderV1) }, acme, 'c-steal'),
+    commands.create({ schemaId: PLATFORM_SCHEMA_IDS.createUser, content: document('1', orderV1) }, acme, 'c-steal'),
     'SCHEMA.ALREADY_EXISTS',
     409,
   );
   // same version, same content: no-op; other content: 409
-  const same = await commands.addVersion('acme', ORDERS, { version: '1', content: document('1', orderV1) }, acme, 'c-same');
+  const same = await commands.addVersion(ORDERS, { version: '1', content: document('1', orderV1) }, acme, 'c-same');
   assert.is(same.added, false);
-  await rejects(commands.addVersion('acme', ORDERS, { version: '1', content: document('1', orderV2) }, acme, 'c-change'), 'SCHEMA.VERSION_IMMUTABLE', 409);
+  await rejects(commands.addVersion(ORDERS, { version: '1', content: document('1', orderV2) }, acme, 'c-change'), 'SCHEMA.VERSION_IMMUTABLE', 409);
 });
 
 test('platform schemas: one per pre-set event type, seeded idempotently', async () => {

@@ -93,14 +93,14 @@ test('an OPT_OUT interaction stored alone (crash before the preference append) s
   assert.is(p?.Source, 'INTERACTION');
   assert.is((await policies.preferences.effective('acme', { ...key, NotificationClass: 'MARKETING' })).Allowed, false);
   // the request path (a resend) and the reactor again: the same command id, nothing more appended
-  await policies.interactions.record('acme', interaction, ctx);
+  await policies.interactions.record(interaction, ctx);
   await interactionReactor.drain();
   assert.equal(await types(preferenceStream('acme', key)), ['PreferenceSet']);
 });
 
 test('an OPT_IN recorded through the request and then seen by the reactor is applied once', async () => {
   const key = { RecipientId: 'C-in', Channel: 'EMAIL', NotificationClass: 'MARKETING' };
-  const r = await policies.interactions.record('acme', { InteractionId: 'i-in', Type: 'OPT_IN', RecipientId: 'C-in', Channel: 'EMAIL', NotificationClass: 'MARKETING' }, ctx);
+  const r = await policies.interactions.record({ InteractionId: 'i-in', Type: 'OPT_IN', RecipientId: 'C-in', Channel: 'EMAIL', NotificationClass: 'MARKETING' }, ctx);
   assert.is(r.preference?.Decision, 'ALLOW', 'the immediate answer');
   await interactionReactor.drain();
   assert.equal(await types(preferenceStream('acme', key)), ['PreferenceSet']);
@@ -113,7 +113,7 @@ test('an OPT_IN stored alone and reached late by the reactor does not undo a new
   const old = { InteractionId: 'i-old-in', Type: 'OPT_IN' as const, RecipientId: 'C-late', Channel: 'EMAIL', ReceivedAt: T0 };
   await record({ stream: interactionStream('acme', 'i-old-in'), command: { type: 'RecordInteraction', interaction: old, now: T0 }, commandId: 'interaction/i-old-in/x', now: T0, context: ctx });
   // the customer opts out afterwards, through the request (applied at once)
-  await policies.interactions.record('acme', { InteractionId: 'i-new-out', Type: 'OPT_OUT', RecipientId: 'C-late', Channel: 'EMAIL' }, ctx);
+  await policies.interactions.record({ InteractionId: 'i-new-out', Type: 'OPT_OUT', RecipientId: 'C-late', Channel: 'EMAIL' }, ctx);
   assert.is((await policies.preferences.get('acme', key))?.Decision, 'DENY');
   await interactionReactor.drain();
   assert.is((await policies.preferences.get('acme', key))?.Decision, 'DENY', 'the late OPT_IN must not override the newer OPT_OUT');
@@ -121,7 +121,7 @@ test('an OPT_IN stored alone and reached late by the reactor does not undo a new
 });
 
 test('a reservation appended after its message was cancelled (and the cancel released nothing) is released by the reactor', async () => {
-  await policies.frequencyCaps.save('acme', CAP, ctx, 'cap-b');
+  await policies.frequencyCaps.save(CAP, ctx, 'cap-b');
   await quotaReactor.drain(); // earlier events are not this test's
   const n = await storedNotification('R-late');
   const before = await state(n.stream);
@@ -137,7 +137,7 @@ test('a reservation appended after its message was cancelled (and the cancel rel
 });
 
 test('a reservation of a message still in flight is kept by the reactor', async () => {
-  await policies.frequencyCaps.save('acme', CAP, ctx, 'cap-b');
+  await policies.frequencyCaps.save(CAP, ctx, 'cap-b');
   const n = await storedNotification('R-live');
   const s = await state(n.stream);
   assert.is((await gate.claim({ tenant: 'acme', state: s, message: s.messages[n.messageId]!, now: T0, kind: 'AUTO' })).verdict, 'PASS');
@@ -146,7 +146,7 @@ test('a reservation of a message still in flight is kept by the reactor', async 
 });
 
 test('a manual retry whose start is refused after the gate reserved (ExpiresAt passed in between) releases the slot', async () => {
-  await policies.frequencyCaps.save('acme', CAP, ctx, 'cap-b');
+  await policies.frequencyCaps.save(CAP, ctx, 'cap-b');
   clock.set(T0);
   const n = await storedNotification('R-manual', { expiresAt: new Date(Date.parse(T0) + 3600_000).toISOString(), maxAttempts: 1 });
   const ids = { AttemptId: randomUUID(), ClientRequestId: randomUUID(), CallbackId: 'cb' };
@@ -175,7 +175,7 @@ test('a manual retry whose start is refused after the gate reserved (ExpiresAt p
   const operator = createOperatorCommands({ eventStore, clock, dispatch, gate: slowGate });
   clock.set(new Date(Date.parse(T0) + 600_000));
   try {
-    await operator.retry('acme', n.messageId, { Reason: 'retry it', key: 'k1' }, ctx);
+    await operator.retry(n.messageId, { Reason: 'retry it', key: 'k1' }, ctx);
     assert.unreachable('the start is refused: the notification expired');
   } catch (err) {
     assert.match(String((err as { code?: string }).code), /NOT_ELIGIBLE|STATE_CONFLICT/);

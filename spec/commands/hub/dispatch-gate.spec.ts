@@ -52,7 +52,7 @@ const reason = (d: GateDecision) => (d.verdict === 'SUPPRESS' ? d.reason : d.ver
 const quotaEvents = async (rid: string) => (await storeA.readStream(quotaStream('acme', rid))).map((e) => e.type);
 
 test('20 concurrent claims for one recipient, limit 3, two worker processes: exactly 3 pass, 17 FREQUENCY_CAP_EXCEEDED', async () => {
-  await policies.frequencyCaps.save('acme', { Category: 'MARKETING', Limit: 3, WindowSeconds: 3600 }, ctx, 'cap-1');
+  await policies.frequencyCaps.save({ Category: 'MARKETING', Limit: 3, WindowSeconds: 3600 }, ctx, 'cap-1');
   const states = Array.from({ length: 20 }, () => notification('R-20').state);
   const decisions = await Promise.all(states.map((s, i) => claim(i % 2 === 0 ? gateA : gateB, s)));
   const passed = decisions.filter((d) => d.verdict === 'PASS');
@@ -64,7 +64,7 @@ test('20 concurrent claims for one recipient, limit 3, two worker processes: exa
 });
 
 test('a message holding a reservation takes no new slot on its retries (AUTO or MANUAL), even at the limit', async () => {
-  await policies.frequencyCaps.save('acme', { Category: 'MARKETING', Limit: 1, WindowSeconds: 3600 }, ctx, 'cap-2');
+  await policies.frequencyCaps.save({ Category: 'MARKETING', Limit: 1, WindowSeconds: 3600 }, ctx, 'cap-2');
   const a = notification('R-retry').state;
   assert.is((await claim(gateA, a)).verdict, 'PASS');
   assert.is((await claim(gateB, a)).verdict, 'PASS', 'a second worker claiming the same message');
@@ -74,7 +74,7 @@ test('a message holding a reservation takes no new slot on its retries (AUTO or 
 });
 
 test('a definite rejection releases the uncommitted reservation; an accepted message keeps it', async () => {
-  await policies.frequencyCaps.save('acme', { Category: 'MARKETING', Limit: 1, WindowSeconds: 3600 }, ctx, 'cap-2');
+  await policies.frequencyCaps.save({ Category: 'MARKETING', Limit: 1, WindowSeconds: 3600 }, ctx, 'cap-2');
   const one = notification('R-release', { RetryPolicy: { MaxAttempts: 1, RetryInitialDelaySeconds: 1, RetryBackoffMultiplier: 1, RetryMaxDelaySeconds: 1 } });
   assert.is((await claim(gateA, one.state)).verdict, 'PASS');
   const messageId = Object.keys(one.state.messages)[0]!;
@@ -109,12 +109,12 @@ test('a first claim reads only the window of the recipient\'s quota stream (back
   let read = 0;
   const counting = { ...storeA, readStream: async (...args: Parameters<typeof storeA.readStream>) => { const r = await storeA.readStream(...args); if (args[0] === quotaStream('acme', 'R-old')) read += r.length; return r; } };
   const gate = createDispatchGate({ eventStore: counting, settings, defaultTimeZone: 'UTC' });
-  await policies.frequencyCaps.save('acme', { Category: 'MARKETING', Limit: 2, WindowSeconds: 3 * 86_400 }, ctx, 'cap-old');
+  await policies.frequencyCaps.save({ Category: 'MARKETING', Limit: 2, WindowSeconds: 3 * 86_400 }, ctx, 'cap-old');
   // within 3 days: the reservations of T0-1d, -2d (the one of -3d is at the window's edge: not counted)
   const first = notification('R-old').state;
   assert.is(reason(await claim(gate, first)), 'FREQUENCY_CAP_EXCEEDED');
   assert.ok(read > 0 && read < 300, `read ${read} of 300 events`);
-  await policies.frequencyCaps.save('acme', { Category: 'MARKETING', Limit: 3, WindowSeconds: 3 * 86_400 }, ctx, 'cap-old-3');
+  await policies.frequencyCaps.save({ Category: 'MARKETING', Limit: 3, WindowSeconds: 3 * 86_400 }, ctx, 'cap-old-3');
   assert.is((await claim(gate, first)).verdict, 'PASS');
   // a message that made attempts reads the whole stream (its own slot may be older than the window)
   read = 0;
@@ -125,7 +125,7 @@ test('a first claim reads only the window of the recipient\'s quota stream (back
 });
 
 test('FREQUENCY_IDENTITY_MISSING: a RESPECT cap applies and the message has no RecipientId', async () => {
-  await policies.frequencyCaps.save('acme', { Category: '*', Limit: 5, WindowSeconds: 60 }, ctx, 'cap-3');
+  await policies.frequencyCaps.save({ Category: '*', Limit: 5, WindowSeconds: 60 }, ctx, 'cap-3');
   const s = notification(undefined, { Policies: { PreferencePolicy: 'BYPASS', FrequencyCapPolicy: 'RESPECT', QuietHoursPolicy: 'BYPASS' } }).state;
   assert.is(reason(await claim(gateA, s)), 'FREQUENCY_IDENTITY_MISSING');
   const bypass = notification(undefined, { Policies: { PreferencePolicy: 'BYPASS', FrequencyCapPolicy: 'BYPASS', QuietHoursPolicy: 'BYPASS' } }).state;
@@ -139,17 +139,17 @@ test('preferences are read live at each claim: opt-out, re-allow, and the defaul
   values[SETTING.preferenceDefaultAllow] = 'false';
   assert.is(reason(await claim(gateA, s)), 'PREFERENCE_NOT_ALLOWED');
   clock.set('2026-03-01T09:00:00.000Z');
-  await policies.preferences.set('acme', { RecipientId: 'R-pref', Channel: 'EMAIL', NotificationClass: 'MARKETING' }, 'ALLOW', ctx, 'p-1');
+  await policies.preferences.set({ RecipientId: 'R-pref', Channel: 'EMAIL', NotificationClass: 'MARKETING' }, 'ALLOW', ctx, 'p-1');
   assert.is((await claim(gateB, s)).verdict, 'PASS');
   clock.set('2026-03-01T09:30:00.000Z');
-  await policies.interactions.record('acme', { InteractionId: 'stop-1', Type: 'OPT_OUT', RecipientId: 'R-pref', Channel: 'EMAIL' }, ctx);
+  await policies.interactions.record({ InteractionId: 'stop-1', Type: 'OPT_OUT', RecipientId: 'R-pref', Channel: 'EMAIL' }, ctx);
   assert.is(reason(await claim(gateB, s)), 'PREFERENCE_OPTED_OUT', 'the channel opt-out is later than the class ALLOW');
   values[SETTING.preferenceDefaultAllow] = 'true';
 });
 
 test('quiet hours at claim: tenant-local window across midnight, in the tenant time zone', async () => {
   const s = notification('R-quiet', { Channel: 'SMS', Policies: { PreferencePolicy: 'BYPASS', FrequencyCapPolicy: 'BYPASS', QuietHoursPolicy: 'RESPECT' } }).state;
-  await policies.quietHours.save('acme', { Channel: 'SMS', Windows: [{ Start: '22:00', End: '07:00' }] }, ctx, 'q-1');
+  await policies.quietHours.save({ Channel: 'SMS', Windows: [{ Start: '22:00', End: '07:00' }] }, ctx, 'q-1');
   values[SETTING.timeZone] = 'Europe/Berlin';
   // 21:30Z = 22:30 in Berlin
   assert.equal(await claim(gateA, s, '2026-03-01T21:30:00.000Z'), { verdict: 'DEFER', until: '2026-03-02T06:00:00.000Z', reason: 'QUIET_HOURS' });

@@ -31,16 +31,16 @@ test('the same objects give the same id; a changed part a new one; equal content
   const rules = [rule('r1', 'welcome')];
   const first = content(rules);
   const ctx = { tenant: 't1' };
-  const id = await snapshots.ensure('t1', first, first.Definition, now, ctx);
+  const id = await snapshots.ensure(first, first.Definition, now, ctx);
   assert.match(id, /^snap-[0-9a-f]{32}$/);
-  assert.is(await snapshots.ensure('t1', content(rules), first.Definition, now, ctx), id, 'same parts, new content object');
+  assert.is(await snapshots.ensure(content(rules), first.Definition, now, ctx), id, 'same parts, new content object');
   const changed = content([rule('r1', 'goodbye')]);
-  const other = await snapshots.ensure('t1', changed, changed.Definition, now, ctx);
+  const other = await snapshots.ensure(changed, changed.Definition, now, ctx);
   assert.is.not(other, id, 'a rule changed: another snapshot');
   // the parts as a fresh read would give them: other objects, equal content
   const copy = JSON.parse(JSON.stringify(first)) as SnapshotContent;
-  assert.is(await snapshots.ensure('t1', copy, copy.Definition, now, ctx), id, 'content-addressed, whatever the objects');
-  assert.is(await snapshots.ensure('t1', content(rules), first.Definition, now, ctx), id, 'and the first parts still');
+  assert.is(await snapshots.ensure(copy, copy.Definition, now, ctx), id, 'content-addressed, whatever the objects');
+  assert.is(await snapshots.ensure(content(rules), first.Definition, now, ctx), id, 'and the first parts still');
   assert.equal((await snapshots.get('t1', id))?.Content, first);
   assert.equal((await snapshots.get('t1', other))?.Content.Rules, changed.Rules);
   const captured = (await store.readAll({})).filter((e) => e.type === 'SnapshotCaptured').map((e) => (e.data as { SnapshotId: string }).SnapshotId);

@@ -30,18 +30,20 @@ test.after(async () => {
 const VERIFIER = 'abcdefghij'.repeat(5);
 const CHALLENGE = createHash('sha256').update(VERIFIER).digest('base64url');
 const issue = () =>
-  codes.issue({
-    clientId: 'app',
-    tenant: 'acme',
-    redirectUri: 'https://app.example/cb',
-    userId: 'u1',
-    scopes: ['openid'],
-    nonce: 'n',
-    codeChallenge: CHALLENGE,
-    method: 'S256',
-    authTime: 1_772_359_200,
-    sessionId: 's1',
-  });
+  codes.issue(
+    {
+      clientId: 'app',
+      redirectUri: 'https://app.example/cb',
+      userId: 'u1',
+      scopes: ['openid'],
+      nonce: 'n',
+      codeChallenge: CHALLENGE,
+      method: 'S256',
+      authTime: 1_772_359_200,
+      sessionId: 's1',
+    },
+    { tenant: 'acme', actor: 'u1' },
+  );
 const redeem = (code: string, over: { verifier?: string; redirectUri?: string; clientId?: string } = {}, via = codes) =>
   via.redeem({
     code,

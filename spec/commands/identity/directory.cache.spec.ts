@@ -70,8 +70,8 @@ test.before.each(async (ctx) => {
   ctx.directory = createDirectory({ eventStore, clock: ctx.clock, cache: ctx.cache });
   ctx.here = createDirectoryCommands({ eventStore: ctx.store, clock: ctx.clock, scrypt: FAST });
   ctx.elsewhere = createDirectoryCommands({ eventStore: ctx.other, clock: ctx.clock, scrypt: FAST });
-  await ctx.here.createTenant({ code: 'acme', name: 'Acme', tokenLifetimeSeconds: 600 }, sys, 't-acme');
-  await ctx.here.registerUser({ tenant: 'acme', username: 'svc', password: 'machine password', name: 'Service' }, sys, 'u-svc');
+  await ctx.here.createTenant({ name: 'Acme', tokenLifetimeSeconds: 600 }, sys, 't-acme');
+  await ctx.here.registerUser({ username: 'svc', password: 'machine password', name: 'Service' }, sys, 'u-svc');
 });
 
 test.after.each(async (ctx) => {
@@ -81,7 +81,7 @@ test.after.each(async (ctx) => {
 });
 
 const registerClient = (commands: DirectoryCommands, clientId: string, commandId = `c-${clientId}`) =>
-  commands.registerClient({ tenant: 'acme', clientId, grantTypes: ['client_credentials'], defaultUser: 'svc' }, sys, commandId);
+  commands.registerClient({ clientId, grantTypes: ['client_credentials'], defaultUser: 'svc' }, sys, commandId);
 
 test('a LogConsumer of the directory categories; start() forgets everything and answers START', async (ctx) => {
   assert.is(ctx.cache.name, 'identity.directory-cache');
@@ -117,7 +117,7 @@ test('tenant lifetimes come from memory once it follows the log; before that the
   assert.equal(ctx.reads, { whole: 0, revisionChecks: 0, newer: 0 }, 'live: memory alone');
 
   // another process shortens the lifetime: memory follows as soon as the reader hands it the event
-  await ctx.elsewhere.updateTenant('acme', { tokenLifetimeSeconds: 300 }, sys, 't-acme-2');
+  await ctx.elsewhere.updateTenant({ tokenLifetimeSeconds: 300 }, sys, 't-acme-2');
   await feed(ctx, position);
   assert.is((await ctx.directory.getTenant('acme'))?.tokenLifetimeSeconds, 300);
   assert.equal(ctx.reads, { whole: 0, revisionChecks: 0, newer: 0 });
@@ -164,7 +164,7 @@ test('security decisions are never served stale: a disabled client, a rotated se
   // a user disabled elsewhere
   const user = (await ctx.directory.getUser('acme', registered.defaultUser!))!;
   assert.is(user.status, 'active');
-  await ctx.elsewhere.disableUser('acme', user.userId, sys, 'u-off');
+  await ctx.elsewhere.disableUser(user.userId, sys, 'u-off');
   assert.is((await ctx.directory.getUser('acme', user.userId))?.status, 'disabled');
   assert.is(await ctx.directory.authenticate('acme', 'default', 'svc', 'machine password'), null);
 });

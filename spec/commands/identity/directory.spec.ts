@@ -4,6 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { forTenant } from '../../../commands/core/envelopes.ts';
 import { derivedId } from '../../../commands/core/event-id.ts';
 import { createDirectory } from '../../../commands/identity/directory.lookups.ts';
 import { verifySecret } from '../../../commands/identity/password.hash.ts';
@@ -35,7 +36,7 @@ it.before.each(async (c) => {
   c.clock = manualClock('2026-03-01T10:00:00.000Z');
   c.commands = createDirectoryCommands({ eventStore: c.eventStore, clock: c.clock, scrypt: FAST });
   c.directory = createDirectory({ eventStore: c.eventStore, clock: c.clock });
-  await c.commands.createTenant({ code: 'acme', name: 'Acme', supportMailGroup: 'support@acme.example' }, ctx, 't-acme');
+  await c.commands.createTenant({ name: 'Acme', supportMailGroup: 'support@acme.example' }, ctx, 't-acme');
 });
 it.after.each(async (c) => {
   await c.eventStore.close();
@@ -54,19 +55,19 @@ const rejects = async (p: Promise<unknown>, code: string, status?: number) => {
   throw new assert.Assertion({ message: `expected ${code}`, generated: false, operator: 'rejects', expects: code, actual: 'resolved' });
 };
 
-const ann = { tenant: 'acme', username: 'Ann', password: 'correct horse battery', name: 'Ann Lee', email: 'ann@acme.example', roles: ['identity:admin'] };
+const ann = { username: 'Ann', password: 'correct horse battery', name: 'Ann Lee', email: 'ann@acme.example', roles: ['identity:admin'] };
 
 it('tenant: created with the default token lifetime, read back from its stream', async ({ directory, commands }) => {
   const t = await directory.getTenant('acme');
   assert.equal(t, { code: 'acme', name: 'Acme', tokenLifetimeSeconds: 7200, supportMailGroup: 'support@acme.example', status: 'active' });
-  const { tenant, changed } = await commands.updateTenant('acme', { tokenLifetimeSeconds: 600, supportMailGroup: null }, ctx, 't-acme-2');
+  const { tenant, changed } = await commands.updateTenant({ tokenLifetimeSeconds: 600, supportMailGroup: null }, ctx, 't-acme-2');
   assert.ok(changed);
   assert.equal(tenant, { code: 'acme', name: 'Acme', tokenLifetimeSeconds: 600, status: 'active' });
   assert.equal(await directory.getTenant('acme'), tenant);
   assert.is(await directory.getTenant('nobody'), null);
   assert.is(await directory.getTenant('Bad.Code'), null, 'a malformed code is simply not found');
-  await rejects(commands.createTenant({ code: 'acme', name: 'Again' }, ctx, 't-other'), 'TENANT.ALREADY_EXISTS', 409);
-  await rejects(commands.updateTenant('nobody', { name: 'x' }, ctx, 't-x'), 'TENANT.NOT_FOUND', 404);
+  await rejects(commands.createTenant({ name: 'Again' }, ctx, 't-other'), 'TENANT.ALREADY_EXISTS', 409);
+  await rejects(commands.updateTenant({ name: 'x' }, forTenant(ctx, 'nobody'), 't-x'), 'TENANT.NOT_FOUND', 404);
 });
 
 it('register a user, look them up by username (any case) and id, verify the password', async ({ directory, commands }) => {
@@ -90,25 +91,25 @@ it('register a user, look them up by username (any case) and id, verify the pass
 
 it('a disabled user cannot sign in with the right password; enabled again, it can', async ({ directory, commands }) => {
   const { user } = await commands.registerUser(ann, ctx, 'cmd-ann');
-  const { user: disabled, changed } = await commands.disableUser('acme', user.userId, ctx, 'cmd-disable');
+  const { user: disabled, changed } = await commands.disableUser(user.userId, ctx, 'cmd-disable');
   assert.ok(changed);
   assert.is(disabled.status, 'disabled');
   const found = await directory.findUserByUsername('acme', 'default', 'ann');
   assert.is(await directory.verifyPassword(found!, 'correct horse battery'), false);
   assert.is(await directory.authenticate('acme', 'default', 'ann', 'correct horse battery'), null);
-  assert.is((await commands.disableUser('acme', user.userId, ctx, 'cmd-disable-2')).changed, false, 'disabling twice changes nothing');
-  await commands.enableUser('acme', user.userId, ctx, 'cmd-enable');
+  assert.is((await commands.disableUser(user.userId, ctx, 'cmd-disable-2')).changed, false, 'disabling twice changes nothing');
+  await commands.enableUser(user.userId, ctx, 'cmd-enable');
   assert.is(await directory.verifyPassword((await directory.getUser('acme', user.userId))!, 'correct horse battery'), true);
 });
 
 it('reset password: the old one stops working, the new one works', async ({ directory, commands }) => {
   const { user } = await commands.registerUser(ann, ctx, 'cmd-ann');
-  await commands.resetPassword('acme', user.userId, 'a brand new password', ctx, 'cmd-reset');
+  await commands.resetPassword(user.userId, 'a brand new password', ctx, 'cmd-reset');
   const after = (await directory.getUser('acme', user.userId))!;
   assert.is(await directory.verifyPassword(after, 'correct horse battery'), false);
   assert.is(await directory.verifyPassword(after, 'a brand new password'), true);
-  await rejects(commands.resetPassword('acme', user.userId, 'short', ctx, 'cmd-reset-2'), 'USER.INVALID', 400);
-  await rejects(commands.resetPassword('acme', 'nobody', 'long enough pw', ctx, 'cmd-reset-3'), 'USER.NOT_FOUND', 404);
+  await rejects(commands.resetPassword(user.userId, 'short', ctx, 'cmd-reset-2'), 'USER.INVALID', 400);
+  await rejects(commands.resetPassword('nobody', 'long enough pw', ctx, 'cmd-reset-3'), 'USER.NOT_FOUND', 404);
 });
 
 it('two concurrent registrations of one username: exactly one wins', async ({ directory, commands }) => {
@@ -196,7 +197,7 @@ it('registration is validated before anything is written', async ({ commands, ev
   await rejects(commands.registerUser({ ...ann, email: 'not-an-address' }, ctx, 'cmd-bad-1'), 'USER.INVALID', 400);
   await rejects(commands.registerUser({ ...ann, username: 'has space' }, ctx, 'cmd-bad-2'), 'USER.INVALID', 400);
   await rejects(commands.registerUser({ ...ann, password: 'short' }, ctx, 'cmd-bad-3'), 'USER.INVALID', 400);
-  await rejects(commands.registerUser({ ...ann, tenant: 'globex' }, ctx, 'cmd-bad-4'), 'TENANT.NOT_FOUND', 404);
+  await rejects(commands.registerUser(ann, forTenant(ctx, 'globex'), 'cmd-bad-4'), 'TENANT.NOT_FOUND', 404);
   assert.is((await eventStore.readAll({ limit: 1000 })).length, before);
 });
 
@@ -211,9 +212,8 @@ it('events carry the owning tenant and the caller context in metadata', async ({
 });
 
 it('confidential client: the secret is answered once, verified against its hash, rotated', async ({ commands, directory }) => {
-  const svc = await commands.registerUser({ tenant: 'acme', username: 'svc', name: 'Service' }, ctx, 'cmd-svc');
+  const svc = await commands.registerUser({ username: 'svc', name: 'Service' }, ctx, 'cmd-svc');
   const reg = {
-    tenant: 'acme',
     appName: 'Portal',
     redirectUris: ['https://app.acme.example/cb'],
     grantTypes: ['authorization_code', 'client_credentials', 'refresh_token'],
@@ -245,9 +245,9 @@ it('confidential client: the secret is answered once, verified against its hash,
 });
 
 it('overlapping checks of one secret share one scrypt; different secrets each get their own', async ({ eventStore, clock, commands }) => {
-  await commands.registerUser({ tenant: 'acme', username: 'svc', name: 'Service' }, ctx, 'cmd-svc');
+  await commands.registerUser({ username: 'svc', name: 'Service' }, ctx, 'cmd-svc');
   const { client, clientSecret } = await commands.registerClient(
-    { tenant: 'acme', appName: 'Burst', redirectUris: [], grantTypes: ['client_credentials'], defaultUser: 'svc', scopes: ['identity:admin'] },
+    { appName: 'Burst', redirectUris: [], grantTypes: ['client_credentials'], defaultUser: 'svc', scopes: ['identity:admin'] },
     ctx,
     'cmd-burst',
   );
@@ -275,7 +275,7 @@ it('overlapping checks of one secret share one scrypt; different secrets each ge
 
 it('public client: no secret, never verifies; cannot be rotated', async ({ commands, directory }) => {
   const { client, clientSecret } = await commands.registerClient(
-    { tenant: 'acme', clientId: 'spa', redirectUris: ['http://localhost:5173/cb'], grantTypes: ['authorization_code'], authMethod: 'none' },
+    { clientId: 'spa', redirectUris: ['http://localhost:5173/cb'], grantTypes: ['authorization_code'], authMethod: 'none' },
     ctx,
     'cmd-spa',
   );
@@ -284,27 +284,27 @@ it('public client: no secret, never verifies; cannot be rotated', async ({ comma
   assert.is(await directory.verifyClientSecret(client, 'anything'), false);
   await rejects(commands.rotateClientSecret('spa', ctx, 'cmd-rot'), 'CLIENT.NO_SECRET', 400);
   await rejects(
-    commands.registerClient({ tenant: 'acme', clientId: 'spa', redirectUris: ['http://localhost/cb'], grantTypes: ['authorization_code'], authMethod: 'none' }, ctx, 'cmd-spa-2'),
+    commands.registerClient({ clientId: 'spa', redirectUris: ['http://localhost/cb'], grantTypes: ['authorization_code'], authMethod: 'none' }, ctx, 'cmd-spa-2'),
     'CLIENT.ALREADY_EXISTS',
     409,
   );
 });
 
 it('client registration rules reach the caller as 400 with field names; references are checked', async ({ commands }) => {
-  const err = await rejects(commands.registerClient({ tenant: 'acme', grantTypes: ['authorization_code', 'implicit'] }, ctx, 'c-1'), 'CLIENT.INVALID', 400);
+  const err = await rejects(commands.registerClient({ grantTypes: ['authorization_code', 'implicit'] }, ctx, 'c-1'), 'CLIENT.INVALID', 400);
   const fields = ((err as { details: Array<{ field: string }> }).details).map((d) => d.field);
   assert.ok(fields.includes('grant_type') && fields.includes('signin_redirect_url'), fields.join());
-  await rejects(commands.registerClient({ tenant: 'acme', grantTypes: ['client_credentials'], defaultUser: 'ghost' }, ctx, 'c-2'), 'CLIENT.INVALID', 400);
+  await rejects(commands.registerClient({ grantTypes: ['client_credentials'], defaultUser: 'ghost' }, ctx, 'c-2'), 'CLIENT.INVALID', 400);
   await rejects(
-    commands.registerClient({ tenant: 'acme', grantTypes: ['authorization_code'], redirectUris: ['https://a.example/cb'], allowedAccessTenants: ['nowhere'] }, ctx, 'c-3'),
+    commands.registerClient({ grantTypes: ['authorization_code'], redirectUris: ['https://a.example/cb'], allowedAccessTenants: ['nowhere'] }, ctx, 'c-3'),
     'CLIENT.INVALID',
     400,
   );
-  await rejects(commands.registerClient({ tenant: 'globex', grantTypes: ['authorization_code'], redirectUris: ['https://a.example/cb'] }, ctx, 'c-4'), 'TENANT.NOT_FOUND', 404);
+  await rejects(commands.registerClient({ grantTypes: ['authorization_code'], redirectUris: ['https://a.example/cb'] }, forTenant(ctx, 'globex'), 'c-4'), 'TENANT.NOT_FOUND', 404);
 });
 
 it('update, disable and enable a client', async ({ commands, directory }) => {
-  const { client } = await commands.registerClient({ tenant: 'acme', redirectUris: ['https://a.example/cb'], grantTypes: ['authorization_code'] }, ctx, 'c-upd');
+  const { client } = await commands.registerClient({ redirectUris: ['https://a.example/cb'], grantTypes: ['authorization_code'] }, ctx, 'c-upd');
   const up = await commands.updateClient(client.clientId, { appName: 'Renamed', redirectUris: ['https://a.example/cb', 'https://b.example/cb'] }, ctx, 'c-upd-1');
   assert.ok(up.changed);
   assert.equal(up.client.redirectUris, ['https://a.example/cb', 'https://b.example/cb']);
@@ -321,19 +321,19 @@ it('no secret and no password is ever stored in clear: the events table holds on
   const password = 'my very secret password';
   await c.commands.registerUser({ ...ann, password }, ctx, 'cmd-ann');
   const { clientSecret } = await c.commands.registerClient(
-    { tenant: 'acme', redirectUris: ['https://a.example/cb'], grantTypes: ['authorization_code'] },
+    { redirectUris: ['https://a.example/cb'], grantTypes: ['authorization_code'] },
     ctx,
     'cmd-secret',
   );
   const given = await c.commands.registerClient(
-    { tenant: 'acme', clientId: 'seeded', redirectUris: ['https://a.example/cb'], grantTypes: ['authorization_code'], clientSecret: 'operator-chosen-secret' },
+    { clientId: 'seeded', redirectUris: ['https://a.example/cb'], grantTypes: ['authorization_code'], clientSecret: 'operator-chosen-secret' },
     ctx,
     'cmd-given',
   );
   const rotated = await c.commands.rotateClientSecret(given.client.clientId, ctx, 'cmd-rot');
   const reset = 'another secret password';
   const user = await c.directory.findUserByUsername('acme', 'default', 'ann');
-  await c.commands.resetPassword('acme', user!.userId, reset, ctx, 'cmd-reset');
+  await c.commands.resetPassword(user!.userId, reset, ctx, 'cmd-reset');
 
   const db = new Database(c.file, { readonly: true });
   const rows = db.prepare('SELECT data, metadata FROM events').all() as Array<{ data: string; metadata: string }>;

@@ -31,7 +31,7 @@ test.before.each(async (ctx) => {
   ctx.readStore = createSqliteReadStore({ file: path.join(ctx.dir, 'read-models.sqlite') });
   ctx.clock = manualClock('2026-03-01T10:00:00.000Z');
   ctx.commands = createDirectoryCommands({ eventStore: ctx.eventStore, clock: ctx.clock, scrypt: { N: 1024, r: 8, p: 1 } });
-  await ctx.commands.createTenant({ code: 'acme', name: 'Acme', tokenLifetimeSeconds: 600 }, sys, 't-acme');
+  await ctx.commands.createTenant({ name: 'Acme', tokenLifetimeSeconds: 600 }, { ...sys, tenant: 'acme' }, 't-acme');
   ctx.keyRing = createKeyRing({ eventStore: ctx.eventStore, clock: ctx.clock, secret: 'k'.repeat(48) });
   await ctx.keyRing.ensureKey();
   const directory = createDirectory({ eventStore: ctx.eventStore, clock: ctx.clock });
@@ -71,9 +71,9 @@ test("its token: the token endpoint's client_credentials claims for the client, 
 });
 
 test('the reactor registers the client of every tenant created; a taken username is skipped with a warning', async (ctx) => {
-  await ctx.commands.createTenant({ code: 'beta', name: 'Beta' }, sys, 't-beta');
-  await ctx.commands.registerUser({ tenant: 'beta', username: 'hub-webhooks', name: 'someone else' }, { tenant: 'beta', actor: 'spec' }, 'u-beta');
-  await ctx.commands.createTenant({ code: 'gamma', name: 'Gamma' }, sys, 't-gamma');
+  await ctx.commands.createTenant({ name: 'Beta' }, { ...sys, tenant: 'beta' }, 't-beta');
+  await ctx.commands.registerUser({ username: 'hub-webhooks', name: 'someone else' }, { tenant: 'beta', actor: 'spec' }, 'u-beta');
+  await ctx.commands.createTenant({ name: 'Gamma' }, { ...sys, tenant: 'gamma' }, 't-gamma');
   const warnings: object[] = [];
   const reactor = createTenantMachineClientReactor({
     name: 'spec.machine-clients',

@@ -96,9 +96,9 @@ test.before.each(async (ctx) => {
   ctx.clock = manualClock('2026-03-01T10:00:00.000Z');
   const admin = createDirectoryCommands({ eventStore: ctx.eventStore, clock: ctx.clock, scrypt: { N: 1024, r: 8, p: 1 } });
   const sys = { tenant: 'acme', actor: 'spec' };
-  await admin.createTenant({ code: 'acme', name: 'Acme', tokenLifetimeSeconds: 600 }, sys, 't1');
+  await admin.createTenant({ name: 'Acme', tokenLifetimeSeconds: 600 }, sys, 't1');
   ({ user: ctx.user } = await admin.registerUser(
-    { tenant: 'acme', username: 'alice', password: 'correct horse', name: 'Alice Doe', nickname: 'ali', email: 'alice@acme.test' },
+    { username: 'alice', password: 'correct horse', name: 'Alice Doe', nickname: 'ali', email: 'alice@acme.test' },
     sys,
     'u1',
   ));
@@ -301,7 +301,7 @@ test('refresh: another client, an expired refresh token, a disabled user → inv
 test('refresh after the user was disabled ends the grant', async (ctx) => {
   const res = await issue(ctx, { refresh: true });
   const admin = createDirectoryCommands({ eventStore: ctx.eventStore, clock: ctx.clock, scrypt: { N: 1024, r: 8, p: 1 } });
-  await admin.disableUser('acme', ctx.user.userId, { tenant: 'acme', actor: 'spec' }, 'd1');
+  await admin.disableUser(ctx.user.userId, { tenant: 'acme', actor: 'spec' }, 'd1');
   await rejects(ctx.tokens.refresh(ctx.client, res.refresh_token!, undefined, 'x1'), 'invalid_grant', /disabled/);
   await rejects(ctx.tokens.verifyAccessToken(res.access_token), 'invalid_token', /revoked/);
 });

@@ -2,6 +2,7 @@
 // 127.0.0.1 port 0 with real SQLite stores (identity, bridge, audit; workers on), tenants `acme` and `beta`,
 // and real access tokens from the identity provider (client_credentials clients granted audit scopes).
 import * as assert from 'uvu/assert';
+import { forTenant } from '../../../commands/core/envelopes.ts';
 import { AUDIT_ADMIN_SCOPE, AUDIT_READ_SCOPE, AUDIT_WRITE_SCOPE } from '../../../domain/audit/audit.scopes.ts';
 import { CROSS_TENANT_SCOPE } from '../../../domain/core/access-context.ts';
 import type { PlatformService } from '../../../infra/platform-service.ts';
@@ -36,19 +37,18 @@ export async function startAuditPlatform(o: { env?: Record<string, string> } = {
   const ctx = await startIdentityPlatform({ redirectUri: 'http://127.0.0.1/callback', ...(o.env !== undefined && { env: o.env }) });
   const spec = { tenant: 'platform', actor: 'spec' };
   for (const tenant of TENANTS) {
-    await ctx.commands.createTenant({ code: tenant, name: tenant.toUpperCase() }, spec, `spec/tenant/${tenant}`);
+    await ctx.commands.createTenant({ name: tenant.toUpperCase() }, forTenant(spec, tenant), `spec/tenant/${tenant}`);
   }
   for (const tenant of [...TENANTS, 'platform']) {
-    await ctx.commands.registerUser({ tenant, username: 'audit-svc', name: 'audit service user' }, { ...spec, tenant }, `spec/user/${tenant}`);
+    await ctx.commands.registerUser({ username: 'audit-svc', name: 'audit service user' }, { ...spec, tenant }, `spec/user/${tenant}`);
     await ctx.commands.registerClient(
-      { tenant, clientId: `${tenant}-audit`, grantTypes: ['client_credentials'], defaultUser: 'audit-svc', scopes: ALL_SCOPES, clientSecret: SECRET },
+      { clientId: `${tenant}-audit`, grantTypes: ['client_credentials'], defaultUser: 'audit-svc', scopes: ALL_SCOPES, clientSecret: SECRET },
       { ...spec, tenant },
       `spec/client/${tenant}`,
     );
   }
   await ctx.commands.registerClient(
     {
-      tenant: 'acme',
       clientId: 'acme-cross',
       grantTypes: ['client_credentials'],
       defaultUser: 'audit-svc',

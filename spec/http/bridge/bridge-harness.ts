@@ -2,6 +2,7 @@
 // bridge, workers on) on 127.0.0.1 port 0 with real SQLite stores, tenants `acme` and `beta`, and real
 // access tokens from the identity provider (client_credentials of clients registered with bridge scopes).
 import * as assert from 'uvu/assert';
+import { forTenant } from '../../../commands/core/envelopes.ts';
 import { startIdentityPlatform, type IdentityPlatform } from '../identity/identity-harness.ts';
 
 export const TENANTS = ['acme', 'beta'] as const;
@@ -25,13 +26,12 @@ export async function startBridgePlatform(o: { env?: Record<string, string> } = 
   const ctx = await startIdentityPlatform({ redirectUri: 'http://127.0.0.1/callback', ...(o.env !== undefined && { env: o.env }) });
   const spec = { tenant: 'platform', actor: 'spec' };
   for (const tenant of TENANTS) {
-    await ctx.commands.createTenant({ code: tenant, name: tenant.toUpperCase(), supportMailGroup: `support@${tenant}.example` }, spec, `spec/tenant/${tenant}`);
+    await ctx.commands.createTenant({ name: tenant.toUpperCase(), supportMailGroup: `support@${tenant}.example` }, forTenant(spec, tenant), `spec/tenant/${tenant}`);
   }
   for (const tenant of [...TENANTS, 'platform']) {
-    await ctx.commands.registerUser({ tenant, username: 'bridge-svc', name: 'bridge service user' }, { ...spec, tenant }, `spec/user/${tenant}`);
+    await ctx.commands.registerUser({ username: 'bridge-svc', name: 'bridge service user' }, { ...spec, tenant }, `spec/user/${tenant}`);
     await ctx.commands.registerClient(
       {
-        tenant,
         clientId: `${tenant}-bridge`,
         grantTypes: ['client_credentials'],
         defaultUser: 'bridge-svc',

@@ -9,6 +9,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createApiDestinationCommands, createApiDestinationReader } from '../../../commands/bridge/api-destinations.commands.ts';
 import { createConnectionCommands, createConnectionReader } from '../../../commands/bridge/connections.commands.ts';
+import { forTenant } from '../../../commands/core/envelopes.ts';
 import { createDirectoryCommands } from '../../../commands/identity/directory.commands.ts';
 import { createDestinationsRouter } from '../../../http/bridge/destinations.router.ts';
 import { BRIDGE_ADMIN_BASE, BRIDGE_ADMIN_SCOPE } from '../../../http/bridge/bridge.paths.ts';
@@ -75,7 +76,7 @@ const test = suite('connections and API destinations admin API');
 
 test.before(async () => {
   await identity.keyRing.ensureKey();
-  for (const code of ['acme', 'globex']) await directory.createTenant({ code, name: code }, { tenant: 'platform', actor: 'test' }, `t-${code}`);
+  for (const code of ['acme', 'globex']) await directory.createTenant({ name: code }, forTenant({ tenant: 'platform', actor: 'test' }, code), `t-${code}`);
   app = await startTestApp({
     routers: [
       { service: 'identity', router: identity.router },

@@ -10,6 +10,7 @@ import * as assert from 'uvu/assert';
 import type { DeliveryRequest } from '../../../commands/bridge/delivery.contracts.ts';
 import { createMqConsumers } from '../../../commands/bridge/mq-consumers.commands.ts';
 import { createMessageQueueTarget } from '../../../commands/bridge/targets/message-queue.target.ts';
+import { forTenant } from '../../../commands/core/envelopes.ts';
 import { createDirectoryCommands } from '../../../commands/identity/directory.commands.ts';
 import type { BridgeEvent, Target } from '../../../domain/bridge/model.ts';
 import { BRIDGE_CONSUME_SCOPE, MQ_BASE } from '../../../http/bridge/bridge.paths.ts';
@@ -80,7 +81,7 @@ const test = suite('platform message queue: consumer API');
 
 test.before(async () => {
   await identity.keyRing.ensureKey();
-  for (const code of ['acme', 'globex']) await directory.createTenant({ code, name: code }, { tenant: 'platform', actor: 'test' }, `t-${code}`);
+  for (const code of ['acme', 'globex']) await directory.createTenant({ name: code }, forTenant({ tenant: 'platform', actor: 'test' }, code), `t-${code}`);
   app = await startTestApp({
     routers: [
       { service: 'identity', router: identity.router },

@@ -10,6 +10,7 @@ import * as assert from 'uvu/assert';
 import { createConfigCenter, createConfigCommands } from '../../../commands/bridge/config-center.commands.ts';
 import { createKeyedSecretBox } from '../../../commands/core/secret.box.ts';
 import { createRuleCommands } from '../../../commands/bridge/rules.commands.ts';
+import { forTenant } from '../../../commands/core/envelopes.ts';
 import { createDirectoryCommands } from '../../../commands/identity/directory.commands.ts';
 import type { BusKind } from '../../../domain/bridge/model.ts';
 import { BRIDGE_ADMIN_BASE, BRIDGE_ADMIN_SCOPE } from '../../../http/bridge/bridge.paths.ts';
@@ -67,7 +68,7 @@ const tokenFor = (tenant: string, scopes: string[], name: string) =>
 
 test.before(async () => {
   await identity.keyRing.ensureKey();
-  for (const code of ['platform', 'acme', 'globex']) await directory.createTenant({ code, name: code }, { tenant: 'platform', actor: 'test' }, `t-${code}`);
+  for (const code of ['platform', 'acme', 'globex']) await directory.createTenant({ name: code }, forTenant({ tenant: 'platform', actor: 'test' }, code), `t-${code}`);
   app = await startTestApp({
     routers: [
       { service: 'identity', router: identity.router },

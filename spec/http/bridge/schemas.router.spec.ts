@@ -7,6 +7,7 @@ import { pino } from 'pino';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createSchemaCommands, createSchemaValidator } from '../../../commands/bridge/schemas.commands.ts';
+import { forTenant } from '../../../commands/core/envelopes.ts';
 import { createDirectoryCommands } from '../../../commands/identity/directory.commands.ts';
 import { BRIDGE_ADMIN_BASE, BRIDGE_ADMIN_SCOPE } from '../../../http/bridge/bridge.paths.ts';
 import { createSchemasRouter } from '../../../http/bridge/schemas.router.ts';
@@ -45,7 +46,7 @@ const tokenFor = (tenant: string, scopes: string[], name: string) =>
 
 test.before(async () => {
   await identity.keyRing.ensureKey();
-  for (const code of ['platform', 'acme', 'globex']) await directory.createTenant({ code, name: code }, { tenant: 'platform', actor: 'test' }, `t-${code}`);
+  for (const code of ['platform', 'acme', 'globex']) await directory.createTenant({ name: code }, forTenant({ tenant: 'platform', actor: 'test' }, code), `t-${code}`);
   app = await startTestApp({
     routers: [
       { service: 'identity', router: identity.router },

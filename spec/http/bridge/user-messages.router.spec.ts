@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert';
 import type { DeliveryRequest } from '../../../commands/bridge/delivery.contracts.ts';
 import { createUserMessageBoxTarget } from '../../../commands/bridge/targets/user-message-box.target.ts';
 import { createUserMessageCommands } from '../../../commands/bridge/user-messages.commands.ts';
+import { forTenant } from '../../../commands/core/envelopes.ts';
 import type { BridgeEvent, Target } from '../../../domain/bridge/model.ts';
 import { INBOX_BASE } from '../../../http/bridge/bridge.paths.ts';
 import { createUserMessagesRouter } from '../../../http/bridge/user-messages.router.ts';
@@ -73,9 +74,9 @@ test.before(async () => {
   idp = await startIdentityPlatform({ redirectUri: 'http://127.0.0.1/callback' });
   const spec = { tenant: 'platform', actor: 'spec' };
   for (const tenant of ['acme', 'beta']) {
-    await idp.commands.createTenant({ code: tenant, name: tenant.toUpperCase() }, spec, `spec/tenant/${tenant}`);
+    await idp.commands.createTenant({ name: tenant.toUpperCase() }, forTenant(spec, tenant), `spec/tenant/${tenant}`);
     await idp.commands.registerClient(
-      { tenant, clientId: `${tenant}-portal`, grantTypes: ['password'], clientSecret: 'portal-secret-0123456789' },
+      { clientId: `${tenant}-portal`, grantTypes: ['password'], clientSecret: 'portal-secret-0123456789' },
       { ...spec, tenant },
       `spec/client/${tenant}`,
     );
@@ -86,7 +87,7 @@ test.before(async () => {
     ['beta', 'alice', 'aliceBeta'], // the same user id in another tenant
   ];
   for (const [tenant, userId, key] of users) {
-    await idp.commands.registerUser({ tenant, userId, username: userId, name: userId, password: PASSWORD }, { ...spec, tenant }, `spec/user/${key}`);
+    await idp.commands.registerUser({ userId, username: userId, name: userId, password: PASSWORD }, { ...spec, tenant }, `spec/user/${key}`);
   }
   idp.syncClock();
   for (const [tenant, userId, key] of users) {

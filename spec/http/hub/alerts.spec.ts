@@ -24,7 +24,7 @@ test.before(async () => {
   rx = await startWebhookReceiver((x) => answers.get(x.body.RequestId) ?? 200);
   s = await configure(p, 'acme', { receiverUrl: rx.url, retry: { MaxAttempts: 1, RetryInitialDelaySeconds: 1, RetryBackoffMultiplier: 1, RetryMaxDelaySeconds: 1 } });
   await p.commands.registerClient(
-    { tenant: 'acme', clientId: 'acme-bridge-admin', grantTypes: ['client_credentials'], defaultUser: 'hub-svc', scopes: ['bridge:admin'], clientSecret: SECRET },
+    { clientId: 'acme-bridge-admin', grantTypes: ['client_credentials'], defaultUser: 'hub-svc', scopes: ['bridge:admin'], clientSecret: SECRET },
     { tenant: 'acme', actor: 'spec' },
     'spec/client/acme-bridge-admin',
   );

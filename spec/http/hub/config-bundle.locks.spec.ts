@@ -39,22 +39,22 @@ test('a resent import (same Idempotency-Key) while another import holds the lock
   assert.is(done.body.ImportId, 'bundle-K');
 
   const other = otherProcess();
-  await other.bundle.locks.acquire('acme', ['channels'], 'import-L', spec('acme'));
+  await other.bundle.locks.acquire(['channels'], 'import-L', spec('acme'));
   const resent = await p.call('POST', `${HUB}/configuration-bundle/import`, { token: t, body: { ...first, Channels: [{ Code: 'PAGER', Enabled: true, Description: 'changed' }] }, headers });
   assert.is(resent.status, 409, JSON.stringify(resent.body));
   assert.is(resent.body.code, 'IMPORT.LOCKED');
   assert.equal([resent.body.details.Group, resent.body.details.HeldBy], ['channels', 'import-L']);
   assert.is((await p.call('GET', `${HUB}/channels/PAGER`, { token: t })).body.Description, undefined, 'nothing written under L\'s lock');
   // L still holds it: the refused import released nothing of L's
-  const m = await otherProcess().bundle.locks.acquire('acme', ['channels'], 'import-M', spec('acme')).then(() => 'taken', (e: { code: string }) => e.code);
+  const m = await otherProcess().bundle.locks.acquire(['channels'], 'import-M', spec('acme')).then(() => 'taken', (e: { code: string }) => e.code);
   assert.is(m, 'IMPORT.LOCKED');
-  await other.bundle.locks.release('acme', ['channels'], 'import-L', spec('acme'));
+  await other.bundle.locks.release(['channels'], 'import-L', spec('acme'));
 
   // resent once more, the lock free: it imports, and it leaves the lock free (its release really decided)
   const again = await p.call('POST', `${HUB}/configuration-bundle/import`, { token: t, body: first, headers });
   assert.is(again.status, 200, JSON.stringify(again.body));
-  await other.bundle.locks.acquire('acme', ['channels'], 'import-N', spec('acme'));
-  await other.bundle.locks.release('acme', ['channels'], 'import-N', spec('acme'));
+  await other.bundle.locks.acquire(['channels'], 'import-N', spec('acme'));
+  await other.bundle.locks.release(['channels'], 'import-N', spec('acme'));
 });
 
 test('an import stopped by a concurrent admin edit (409 IMPORT.INCOMPLETE) completes when the same bundle is imported again with the same key, and frees its locks', async () => {
@@ -64,21 +64,21 @@ test('an import stopped by a concurrent admin edit (409 IMPORT.INCOMPLETE) compl
     ...c,
     channels: {
       ...c.channels,
-      create: async (tenant: string, x: Parameters<typeof c.channels.create>[1], ctx: Parameters<typeof c.channels.create>[2], id: string) => {
+      create: async (x: Parameters<typeof c.channels.create>[0], ctx: Parameters<typeof c.channels.create>[1], id: string) => {
         if (interfere) {
           interfere = false;
-          await c.channels.create(tenant, { Code: x.Code, Enabled: false, Description: 'by the admin' }, spec(tenant), `admin/${x.Code}`);
+          await c.channels.create({ Code: x.Code, Enabled: false, Description: 'by the admin' }, spec(ctx.tenant), `admin/${x.Code}`);
         }
-        return c.channels.create(tenant, x, ctx, id);
+        return c.channels.create(x, ctx, id);
       },
     },
   }));
   const body = { Module: 'commhub', FormatVersion: 1, Channels: [{ Code: 'ALPHA', Enabled: true }, { Code: 'BETA', Enabled: true }] };
-  const stopped = await bundle.import('acme', body, spec('acme'), 'bundle-I').catch((e: unknown) => e as { code: string; details: { Stopped: { Id: string } } });
+  const stopped = await bundle.import(body, spec('acme'), 'bundle-I').catch((e: unknown) => e as { code: string; details: { Stopped: { Id: string } } });
   assert.is((stopped as { code: string }).code, 'IMPORT.INCOMPLETE');
   assert.is((stopped as { details: { Stopped: { Id: string } } }).details.Stopped.Id, 'ALPHA');
 
-  const completed = await bundle.import('acme', body, spec('acme'), 'bundle-I');
+  const completed = await bundle.import(body, spec('acme'), 'bundle-I');
   assert.equal(completed.Resources, [
     { Section: 'Channels', Id: 'ALPHA', Action: 'UPDATE' },
     { Section: 'Channels', Id: 'BETA', Action: 'CREATE' },
@@ -87,8 +87,8 @@ test('an import stopped by a concurrent admin edit (409 IMPORT.INCOMPLETE) compl
   assert.is((await p.call('GET', `${HUB}/channels/ALPHA`, { token: t })).body.Enabled, true);
   assert.is((await p.call('GET', `${HUB}/channels/BETA`, { token: t })).status, 200);
   // the locks are free again (an import with another key takes them)
-  await otherProcess().bundle.locks.acquire('acme', ['channels'], 'after-I', spec('acme'));
-  await otherProcess().bundle.locks.release('acme', ['channels'], 'after-I', spec('acme'));
+  await otherProcess().bundle.locks.acquire(['channels'], 'after-I', spec('acme'));
+  await otherProcess().bundle.locks.release(['channels'], 'after-I', spec('acme'));
 });
 
 test.run();

@@ -128,7 +128,7 @@ test('imports cannot interleave: a held group lock answers 409 and writes nothin
     queries: createConfigQueries(readStore),
     drivers: createDriverRegistry([]),
   });
-  await other.locks.acquire('acme', ['channels'], 'other-import', spec('acme'));
+  await other.locks.acquire(['channels'], 'other-import', spec('acme'));
   const t = await p.token('acme');
   const body = { Module: 'commhub', FormatVersion: 1, Channels: [{ Code: 'PAGER', Enabled: true }] };
   const refused = await p.call('POST', `${HUB}/configuration-bundle/import`, { token: t, body });
@@ -136,20 +136,20 @@ test('imports cannot interleave: a held group lock answers 409 and writes nothin
   assert.is(refused.body.code, 'IMPORT.LOCKED');
   assert.equal([refused.body.details.Group, refused.body.details.HeldBy], ['channels', 'other-import']);
   assert.is((await p.call('GET', `${HUB}/channels/PAGER`, { token: t })).status, 404);
-  await other.locks.release('acme', ['channels'], 'other-import', spec('acme'));
+  await other.locks.release(['channels'], 'other-import', spec('acme'));
   const ok = await p.call('POST', `${HUB}/configuration-bundle/import`, { token: t, body });
   assert.is(ok.status, 200, JSON.stringify(ok.body));
 
   // racing for a free lock (expected-revision appends): one wins, the others are refused
   const racers = ['r1', 'r2', 'r3', 'r4', 'r5', 'r6'];
-  const outcomes = await Promise.allSettled(racers.map((id) => other.locks.acquire('acme', ['templates'], id, spec('acme'))));
+  const outcomes = await Promise.allSettled(racers.map((id) => other.locks.acquire(['templates'], id, spec('acme'))));
   const won = outcomes.filter((o) => o.status === 'fulfilled');
   assert.is(won.length, 1);
   for (const o of outcomes) if (o.status === 'rejected') assert.is((o.reason as { code: string }).code, 'IMPORT.LOCKED');
   // the winner "dies" holding it: past its lease (15 minutes) another import takes it
   p.advance(16 * 60_000);
-  await other.locks.acquire('acme', ['templates'], 'after-lease', spec('acme'));
-  await other.locks.release('acme', ['templates'], 'after-lease', spec('acme'));
+  await other.locks.acquire(['templates'], 'after-lease', spec('acme'));
+  await other.locks.release(['templates'], 'after-lease', spec('acme'));
 });
 
 test('two imports at once never interleave: each answers 200 or 409 IMPORT.LOCKED, and the templates end all from one bundle', async () => {
@@ -176,7 +176,7 @@ test('cache clear: a configuration change is visible right after it; unknown buc
   assert.is((await preview()).body.Valid, true);
   // comm-hub.template.max-rendered-length changed in the configuration center (kept 5 s per process; the clock here stands still)
   const center = createConfigCenterCommands({ eventStore: p.platform.stores.eventStore, clock: p.clock });
-  await center.set({ tenant: 'acme', key: 'comm-hub.template.max-rendered-length', value: '10' }, spec('acme'), 'spec/max-length');
+  await center.set({ key: 'comm-hub.template.max-rendered-length', value: '10' }, spec('acme'), 'spec/max-length');
   assert.is((await preview()).body.Valid, true, 'still the kept value');
   const cleared = await p.call('GET', '/public/cache/v1/clear/bucket?bucketCode=hub', { token: t });
   assert.is(cleared.status, 200, JSON.stringify(cleared.body));
@@ -184,7 +184,7 @@ test('cache clear: a configuration change is visible right after it; unknown buc
   const after = await preview();
   assert.is(after.body.Valid, false);
   assert.ok(after.body.Diagnostics.some((d: string) => d.includes('at most 10')), JSON.stringify(after.body));
-  await center.set({ tenant: 'acme', key: 'comm-hub.template.max-rendered-length', value: '65536' }, spec('acme'), 'spec/max-length-back');
+  await center.set({ key: 'comm-hub.template.max-rendered-length', value: '65536' }, spec('acme'), 'spec/max-length-back');
   await p.call('GET', '/public/cache/v1/clear/bucket?bucketCode=hub', { token: t });
 
   const unknown = await p.call('GET', '/public/cache/v1/clear/bucket?bucketCode=workflow', { token: t });
@@ -225,7 +225,7 @@ test('another process\'s definition cache follows the log: an edit made here and
   // the other way round: B edits, and the platform's own cache consumer drops what the platform kept
   const shown = async () => (await p.call('POST', `${HUB}/templates/renderPreviewById?templateId=${templateId}`, { token: t, body: { Context: { Payload: { n: 'Al' }, Variables: { Name: 'Payload.n' } } } })).body.BodyText;
   assert.is(await shown(), 'Hello Al.');
-  await b.templates.update('acme', { ...(await b.templates.get('acme', templateId))!.resource, Body: 'Bye ${Name}.' }, spec('acme'), 'spec/b-edit');
+  await b.templates.update({ ...(await b.templates.get('acme', templateId))!.resource, Body: 'Bye ${Name}.' }, spec('acme'), 'spec/b-edit');
   await p.eventually(async () => ((await shown()) === 'Bye Al.' ? true : undefined), 'the platform to see B\'s edit (its clock stands still: the TTL never ends)');
 });
 

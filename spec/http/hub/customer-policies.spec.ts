@@ -241,7 +241,7 @@ test('end to end: quiet hours keep the message SCHEDULED until the window ends (
   const s = await configure(p, 'acme', { receiverUrl: rx.url, channels: ['PUSH'], preferencePolicy: 'BYPASS' });
   // the tenant's zone (comm-hub.time-zone) through the configuration center, written by a bridge:admin client
   await p.commands.registerClient(
-    { tenant: 'acme', clientId: 'acme-config', grantTypes: ['client_credentials'], defaultUser: 'hub-svc', scopes: ['bridge:admin'], clientSecret: CONFIG_SECRET },
+    { clientId: 'acme-config', grantTypes: ['client_credentials'], defaultUser: 'hub-svc', scopes: ['bridge:admin'], clientSecret: CONFIG_SECRET },
     { tenant: 'acme', actor: 'spec' },
     'spec/client/acme-config',
   );

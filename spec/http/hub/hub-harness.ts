@@ -4,6 +4,7 @@
 // scopes, a platform-tenant client whose token the hub sends to receivers, and helpers that configure a
 // notification end to end (channel, delivery service, template, context, definition, rules).
 import * as assert from 'uvu/assert';
+import { forTenant } from '../../../commands/core/envelopes.ts';
 import { startIdentityPlatform, type IdentityPlatform } from '../identity/identity-harness.ts';
 
 export const TENANTS = ['acme', 'beta'] as const;
@@ -26,12 +27,11 @@ export async function startHubPlatform(o: { env?: Record<string, string> } = {})
   Object.assign(process.env, { HUB_DISPATCH_POLL_MS: '20', HUB_CLIENT_ID: PLATFORM_HUB_CLIENT, HUB_CLIENT_SECRET: SECRET, HUB_PREFERENCE_DEFAULT_ALLOW: 'true', ...o.env });
   const ctx = await startIdentityPlatform({ redirectUri: 'http://127.0.0.1/callback' });
   const spec = { tenant: 'platform', actor: 'spec' };
-  for (const tenant of TENANTS) await ctx.commands.createTenant({ code: tenant, name: tenant.toUpperCase() }, spec, `spec/tenant/${tenant}`);
+  for (const tenant of TENANTS) await ctx.commands.createTenant({ name: tenant.toUpperCase() }, forTenant(spec, tenant), `spec/tenant/${tenant}`);
   for (const tenant of [...TENANTS, 'platform']) {
-    await ctx.commands.registerUser({ tenant, username: 'hub-svc', name: 'hub service user' }, { ...spec, tenant }, `spec/user/${tenant}`);
+    await ctx.commands.registerUser({ username: 'hub-svc', name: 'hub service user' }, { ...spec, tenant }, `spec/user/${tenant}`);
     await ctx.commands.registerClient(
       {
-        tenant,
         clientId: tenant === 'platform' ? PLATFORM_HUB_CLIENT : `${tenant}-hub`,
         grantTypes: ['client_credentials'],
         defaultUser: 'hub-svc',

@@ -26,7 +26,7 @@ test.before(async () => {
   rx = await startWebhookReceiver(() => 200);
   // a client of acme that may write the tenant's configuration (bridge:admin)
   await p.commands.registerClient(
-    { tenant: 'acme', clientId: 'acme-config', grantTypes: ['client_credentials'], defaultUser: 'hub-svc', scopes: ['bridge:admin'], clientSecret: BRIDGE_SECRET },
+    { clientId: 'acme-config', grantTypes: ['client_credentials'], defaultUser: 'hub-svc', scopes: ['bridge:admin'], clientSecret: BRIDGE_SECRET },
     { tenant: 'acme', actor: 'spec' },
     'spec/client/acme-config',
   );

@@ -239,7 +239,7 @@ test('housekeeping: a dry run reports and changes nothing; the real run archives
 
   // a configured retention out of range (more than 36 500 days, as HUB_HOUSEKEEPING_RETENTION_DAYS) is
   // ignored like every numeric comm-hub setting: the default applies
-  await createConfigCenterCommands({ eventStore: p.platform.stores.eventStore, clock: p.clock }).set({ tenant: 'beta', key: 'comm.hub.housekeeping.retention-days', value: '100000' }, { tenant: 'beta', actor: 'spec' }, 'spec/retention');
+  await createConfigCenterCommands({ eventStore: p.platform.stores.eventStore, clock: p.clock }).set({ key: 'comm.hub.housekeeping.retention-days', value: '100000' }, { tenant: 'beta', actor: 'spec' }, 'spec/retention');
   assert.is((await p.call('GET', '/public/cache/v1/clear/bucket?bucketCode=hub', { token: await p.token('beta') })).status, 200);
   // within the retention (the configured default, 90 days): nothing is eligible
   const fresh = await run({});

@@ -29,7 +29,7 @@ test.before(async () => {
     ['acme', 'acme-config', ['bridge:admin']],
     ['platform', 'platform-tenants', ['identity:admin']],
   ] as const) {
-    await p.commands.registerClient({ tenant, clientId, grantTypes: ['client_credentials'], defaultUser: 'hub-svc', scopes: [...scopes], clientSecret: OWN_SECRET }, { ...spec, tenant }, `spec/client/${clientId}`);
+    await p.commands.registerClient({ clientId, grantTypes: ['client_credentials'], defaultUser: 'hub-svc', scopes: [...scopes], clientSecret: OWN_SECRET }, { ...spec, tenant }, `spec/client/${clientId}`);
   }
 });
 test.after(async () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { forTenant } from '../../../commands/core/envelopes.ts';
 import { createDirectory } from '../../../commands/identity/directory.lookups.ts';
 import { createDirectoryCommands } from '../../../commands/identity/directory.commands.ts';
 import { IDENTITY_ADMIN_SCOPE as ADMIN_SCOPE } from '../../../domain/identity/identity.scopes.ts';
@@ -30,7 +31,7 @@ const BASE = '/cas/admin/v1';
 test.before(async () => {
   auth = await createTestAuth();
   const sys = { tenant: 'platform', actor: 'test' };
-  for (const code of ['platform', 'acme', 'globex']) await commands.createTenant({ code, name: code.toUpperCase() }, sys, `t-${code}`);
+  for (const code of ['platform', 'acme', 'globex']) await commands.createTenant({ name: code.toUpperCase() }, forTenant(sys, code), `t-${code}`);
   app = await startTestApp({
     routers: [{ service: 'identity', router: createAdminRouter({ directory, commands, readStore, auth, clock }) }],
   });

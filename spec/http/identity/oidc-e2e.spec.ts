@@ -277,7 +277,7 @@ flows('password grant: only for clients registered with it', async () => {
   assert.is(refused.status, 400);
   assert.is(((await refused.json()) as { error: string }).error, 'unauthorized_client');
   const reg = await ctx.commands.registerClient(
-    { tenant: SEED.tenant, clientId: 'legacy-app', grantTypes: ['password'], authMethod: 'client_secret_basic' },
+    { clientId: 'legacy-app', grantTypes: ['password'], authMethod: 'client_secret_basic' },
     { tenant: SEED.tenant, actor: 'spec' },
     'spec/legacy-app',
   );
@@ -293,7 +293,6 @@ flows('private_key_jwt (RFC 7523) with openid-client PrivateKeyJwt', async () =>
   const jwk = { ...(await exportJWK(publicKey)), kid: 'rp-key-1', alg: 'RS256', use: 'sig' } as PublicJwk;
   await ctx.commands.registerClient(
     {
-      tenant: SEED.tenant,
       clientId: 'jwt-app',
       grantTypes: ['client_credentials'],
       authMethod: 'private_key_jwt',

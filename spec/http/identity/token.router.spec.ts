@@ -5,6 +5,7 @@ import { Router } from 'express';
 import * as oidc from 'openid-client';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { forTenant } from '../../../commands/core/envelopes.ts';
 import { createClientAuthenticator } from '../../../commands/identity/client.authenticator.ts';
 import { createDirectoryCommands } from '../../../commands/identity/directory.commands.ts';
 import { createDirectory } from '../../../commands/identity/directory.lookups.ts';
@@ -44,17 +45,16 @@ test.before(async (ctx) => {
   const directory = createDirectory({ eventStore, clock });
   const admin = createDirectoryCommands({ eventStore, clock, scrypt: { N: 1024, r: 8, p: 1 } });
   const sys = { tenant: 'acme', actor: 'spec' };
-  await admin.createTenant({ code: 'acme', name: 'Acme' }, sys, 't-acme');
-  await admin.createTenant({ code: 'beta', name: 'Beta' }, sys, 't-beta');
+  await admin.createTenant({ name: 'Acme' }, sys, 't-acme');
+  await admin.createTenant({ name: 'Beta' }, forTenant(sys, 'beta'), 't-beta');
   ({ user: ctx.alice } = await admin.registerUser(
-    { tenant: 'acme', username: 'alice', password: 'correct horse', name: 'Alice Doe', nickname: 'ali', email: 'alice@acme.test' },
+    { username: 'alice', password: 'correct horse', name: 'Alice Doe', nickname: 'ali', email: 'alice@acme.test' },
     sys,
     'u-alice',
   ));
   const register = async (tenant: string, clientId: string, extra: Record<string, unknown> = {}) => {
     const r = await admin.registerClient(
       {
-        tenant,
         clientId,
         grantTypes: ['authorization_code', 'refresh_token'],
         redirectUris: ['https://app.test/cb'],

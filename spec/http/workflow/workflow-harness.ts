@@ -3,6 +3,7 @@
 // real access tokens (client_credentials of clients registered with the workflow scopes), and helpers to
 // deploy files (multipart), call the API and wait for the projections.
 import * as assert from 'uvu/assert';
+import { forTenant } from '../../../commands/core/envelopes.ts';
 import { startIdentityPlatform, type IdentityPlatform } from '../identity/identity-harness.ts';
 
 export const TENANTS = ['acme', 'beta'] as const;
@@ -26,12 +27,12 @@ export async function startWorkflowPlatform(o: { env?: Record<string, string>; e
   const ctx = await startIdentityPlatform({ redirectUri: 'http://127.0.0.1/callback', ...(o.env !== undefined && { env: o.env }) });
   const spec = { tenant: 'platform', actor: 'spec' };
   for (const tenant of TENANTS) {
-    await ctx.commands.createTenant({ code: tenant, name: tenant.toUpperCase(), supportMailGroup: `support@${tenant}.example` }, spec, `spec/tenant/${tenant}`);
+    await ctx.commands.createTenant({ name: tenant.toUpperCase(), supportMailGroup: `support@${tenant}.example` }, forTenant(spec, tenant), `spec/tenant/${tenant}`);
   }
   for (const tenant of [...TENANTS, 'platform']) {
-    await ctx.commands.registerUser({ tenant, username: 'wf-svc', name: 'workflow service user' }, { ...spec, tenant }, `spec/user/${tenant}`);
+    await ctx.commands.registerUser({ username: 'wf-svc', name: 'workflow service user' }, { ...spec, tenant }, `spec/user/${tenant}`);
     await ctx.commands.registerClient(
-      { tenant, clientId: `${tenant}-wf`, grantTypes: ['client_credentials'], defaultUser: 'wf-svc', scopes: ALL_SCOPES, clientSecret: SECRET },
+      { clientId: `${tenant}-wf`, grantTypes: ['client_credentials'], defaultUser: 'wf-svc', scopes: ALL_SCOPES, clientSecret: SECRET },
       { ...spec, tenant },
       `spec/client/${tenant}`,
     );
@@ -162,10 +163,10 @@ export async function openWorkflowPlatform(o: { dir: string; clock: { now(): Dat
   if (o.setup) {
     const commands = createDirectoryCommands({ eventStore, clock: o.clock });
     const spec = { tenant: 'platform', actor: 'spec' };
-    await commands.createTenant({ code: 'acme', name: 'ACME', supportMailGroup: 'support@acme.example' }, spec, 'spec/tenant/acme');
-    await commands.registerUser({ tenant: 'acme', username: 'wf-svc', name: 'workflow service user' }, { ...spec, tenant: 'acme' }, 'spec/user/acme');
+    await commands.createTenant({ name: 'ACME', supportMailGroup: 'support@acme.example' }, forTenant(spec, 'acme'), 'spec/tenant/acme');
+    await commands.registerUser({ username: 'wf-svc', name: 'workflow service user' }, { ...spec, tenant: 'acme' }, 'spec/user/acme');
     await commands.registerClient(
-      { tenant: 'acme', clientId: 'acme-wf', grantTypes: ['client_credentials'], defaultUser: 'wf-svc', scopes: ALL_SCOPES, clientSecret: SECRET },
+      { clientId: 'acme-wf', grantTypes: ['client_credentials'], defaultUser: 'wf-svc', scopes: ALL_SCOPES, clientSecret: SECRET },
       { ...spec, tenant: 'acme' },
       'spec/client/acme',
     );

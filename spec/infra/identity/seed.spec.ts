@@ -179,7 +179,7 @@ it('a start that died half-way is completed by the next one', async (c) => {
 
 it('a store that already has tenants but no seed record is left alone', async (c) => {
   const commands = createDirectoryCommands({ eventStore: c.eventStore, clock: c.clock, scrypt: { N: 1024, r: 8, p: 1 } });
-  await commands.createTenant({ code: 'existing', name: 'Existing' }, { tenant: 'existing' }, 'x');
+  await commands.createTenant({ name: 'Existing' }, { tenant: 'existing' }, 'x');
   const count = await allEvents(c.eventStore);
   assert.is(await seedIdentity({ config: config(), eventStore: c.eventStore, clock: c.clock, log: logTo(c.logs) }), null);
   assert.is(await allEvents(c.eventStore), count);

@@ -45,7 +45,7 @@ async function caughtUp() {
 
 const customRule = (ruleId: string, bus = 'orders', tenant = 'acme') =>
   commands.create(
-    { tenant, ruleId, bus, busKind: 'custom', busOwner: tenant, name: ruleId, pattern: { source: ['shop:orders'] }, targets: [httpTarget()] },
+    { ruleId, bus, busKind: 'custom', busOwner: tenant, name: ruleId, pattern: { source: ['shop:orders'] }, targets: [httpTarget()] },
     { tenant, actor: 'spec' },
     cmd(),
   );
@@ -77,12 +77,12 @@ test('disable removes a rule from the index, enable brings it back; each changes
   await caughtUp();
   const both = await index.rulesForBus('orders');
   assert.equal(ids(both), ['r1', 'r2']);
-  await commands.disable('acme', 'r2', acme, cmd());
+  await commands.disable('r2', acme, cmd());
   await caughtUp();
   const disabled = await index.rulesForBus('orders');
   assert.equal(ids(disabled), ['r1']);
   assert.is.not(disabled.version, both.version);
-  await commands.enable('acme', 'r2', acme, cmd());
+  await commands.enable('r2', acme, cmd());
   await caughtUp();
   const again = await index.rulesForBus('orders');
   assert.equal(ids(again), ['r1', 'r2']);
@@ -93,19 +93,19 @@ test('disable removes a rule from the index, enable brings it back; each changes
 
 test('an update changes the rule and the version; an update that changes nothing does not', async () => {
   const before = await index.rulesForBus('orders');
-  await commands.update('acme', 'r1', { pattern: { source: ['shop:returns'] } }, acme, cmd());
+  await commands.update('r1', { pattern: { source: ['shop:returns'] } }, acme, cmd());
   await caughtUp();
   const after = await index.rulesForBus('orders');
   assert.equal(after.rules.find((r) => r.ruleId === 'r1')!.pattern, { source: ['shop:returns'] });
   assert.is.not(after.version, before.version);
-  await commands.update('acme', 'r1', { pattern: { source: ['shop:returns'] } }, acme, cmd());
+  await commands.update('r1', { pattern: { source: ['shop:returns'] } }, acme, cmd());
   await caughtUp();
   assert.is((await index.rulesForBus('orders')).version, after.version);
 });
 
 test('delete removes the rule', async () => {
   const before = await index.rulesForBus('orders');
-  await commands.delete('acme', 'r2', acme, cmd());
+  await commands.delete('r2', acme, cmd());
   await caughtUp();
   const after = await index.rulesForBus('orders');
   assert.equal(ids(after), ['r1']);
@@ -123,19 +123,19 @@ test('owner narrows to one tenant’s bus of that name; other buses are not mixe
   assert.equal(ids(await index.rulesForBus('other')), ['x1']);
   // a change on another bus leaves this bus's version alone
   const v = (await index.rulesForBus('orders', 'acme')).version;
-  await commands.disable('acme', 'x1', acme, cmd());
+  await commands.disable('x1', acme, cmd());
   await caughtUp();
   assert.is((await index.rulesForBus('orders', 'acme')).version, v);
 });
 
 test('platform bus: the platform rules and the tenants’ own rules there', async () => {
   await commands.create(
-    { tenant: 'platform', ruleId: 'batch-alert', bus: 'platform', busKind: 'platform', busOwner: 'platform', name: 'Batch alert mail', pattern: alertPattern, targets: [mailTarget()] },
+    { ruleId: 'batch-alert', bus: 'platform', busKind: 'platform', busOwner: 'platform', name: 'Batch alert mail', pattern: alertPattern, targets: [mailTarget()] },
     platform,
     cmd(),
   );
   await commands.create(
-    { tenant: 'acme', ruleId: 'acme-alert', bus: 'platform', busKind: 'platform', busOwner: 'platform', name: 'Our alert', pattern: alertPattern, targets: [httpTarget()] },
+    { ruleId: 'acme-alert', bus: 'platform', busKind: 'platform', busOwner: 'platform', name: 'Our alert', pattern: alertPattern, targets: [httpTarget()] },
     acme,
     cmd(),
   );
@@ -151,7 +151,7 @@ test('platform bus: the platform rules and the tenants’ own rules there', asyn
 
 test('opt-outs: per tenant, on and off; unknown or non-platform rules are 404', async () => {
   assert.equal(await index.optedOut('acme'), new Set());
-  const out = await commands.optOut('acme', 'batch-alert', acme, cmd());
+  const out = await commands.optOut('batch-alert', acme, cmd());
   assert.equal(out, { ruleId: 'batch-alert', optedOut: true, changed: true });
   await caughtUp();
   assert.equal(await index.optedOut('acme'), new Set(['batch-alert']));
@@ -161,12 +161,12 @@ test('opt-outs: per tenant, on and off; unknown or non-platform rules are 404', 
   assert.equal(ids(await index.rulesForBus('platform', 'platform')), ['acme-alert', 'batch-alert']);
   assert.equal((await queries.optOutsOf('acme')).get('batch-alert'), '2026-03-01T10:00:00.000Z');
 
-  await commands.optIn('acme', 'batch-alert', acme, cmd());
+  await commands.optIn('batch-alert', acme, cmd());
   await caughtUp();
   assert.equal(await index.optedOut('acme'), new Set());
   for (const ruleId of ['nope', 'acme-alert']) {
     try {
-      await commands.optOut('acme', ruleId, acme, cmd());
+      await commands.optOut(ruleId, acme, cmd());
       assert.unreachable(ruleId);
     } catch (err) {
       assert.is((err as { code?: string }).code, 'RULE.NOT_FOUND', ruleId);
@@ -187,7 +187,7 @@ test('queries: a tenant lists its own rules; platform rules listed apart', async
 });
 
 test('the same command id twice creates one rule', async () => {
-  const input = { tenant: 'acme', bus: 'orders', busKind: 'custom' as const, busOwner: 'acme', name: 'twice', pattern: { source: ['a'] }, targets: [httpTarget()] };
+  const input = { bus: 'orders', busKind: 'custom' as const, busOwner: 'acme', name: 'twice', pattern: { source: ['a'] }, targets: [httpTarget()] };
   const first = await commands.create(input, acme, 'same-id');
   const second = await commands.create(input, acme, 'same-id');
   assert.is(first.created, true);

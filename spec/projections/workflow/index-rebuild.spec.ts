@@ -32,14 +32,14 @@ test('changes made while the index is being rebuilt are in the new generation af
   try {
     const catalog = createDefinitionCatalog({ eventStore });
     const ctx = { tenant: 'acme', actor: 'spec' };
-    await createDeployCommands({ eventStore, clock: systemClock, catalog }).deploy('acme', [{ name: 'k.bpmn', content: sequenceXml('k', ['a', 'b']) }], ctx, 'd1');
+    await createDeployCommands({ eventStore, clock: systemClock, catalog }).deploy([{ name: 'k.bpmn', content: sequenceXml('k', ['a', 'b']) }], ctx, 'd1');
     const instances = createInstanceCommands({ eventStore, clock: systemClock, catalog });
     const started: Array<Awaited<ReturnType<typeof instances.start>>> = [];
     for (let i = 0; i < 7; i++) {
-      started.push(await instances.start('acme', { processDefinitionKey: 'k', indexSchema: 'idx', queryVariables: { TaskType: 't', WorkflowBusinessKey: `bk-${i}`, Score: i } }, ctx, `s${i}`));
+      started.push(await instances.start({ processDefinitionKey: 'k', indexSchema: 'idx', queryVariables: { TaskType: 't', WorkflowBusinessKey: `bk-${i}`, Score: i } }, ctx, `s${i}`));
     }
     const schemas = createIndexSchemaCommands({ eventStore, clock: systemClock });
-    await schemas.define('acme', 'idx', [{ name: 'Score', type: 'number', includeAll: false }], ctx, 'schema-1');
+    await schemas.define('idx', [{ name: 'Score', type: 'number', includeAll: false }], ctx, 'schema-1');
     await settle();
     const queries = createTaskQueries({ readStore, eventStore });
     assert.equal((await queries.index('acme', 'idx')).building?.generation, 2, 'tasks exist: the first schema is built beside');
@@ -53,7 +53,7 @@ test('changes made while the index is being rebuilt are in the new generation af
       pageSize: 3,
       // a completion lands after the bulk copy read its task, before the switch
       afterBulk: async () => {
-        await instances.complete('acme', started[0]!.tasks[0]!.task.id, { controlVariables: {} }, ctx, 'c0');
+        await instances.complete(started[0]!.tasks[0]!.task.id, { controlVariables: {} }, ctx, 'c0');
         await settle();
       },
     });

@@ -78,7 +78,7 @@ const request = (name: string): DeliveryRequest => {
 const ctx = { tenant: 'acme', actor: 'spec@acme' };
 let n = 0;
 const create = async (name: string, url: string, connection?: string) =>
-  (await destinations.create({ tenant: 'acme', name, urlTemplate: { url, variables: {} }, method: 'POST', ...(connection !== undefined && { connection }) }, ctx, `d-${++n}`)).signingSecret!;
+  (await destinations.create({ name, urlTemplate: { url, variables: {} }, method: 'POST', ...(connection !== undefined && { connection }) }, ctx, `d-${++n}`)).signingSecret!;
 const failure = (o: DeliveryOutcome) => {
   assert.is(o.ok, false, JSON.stringify(o));
   return o as Extract<DeliveryOutcome, { ok: false }>;
@@ -124,7 +124,7 @@ test('a delivery is signed with the destination’s secret: webhook-id and Idemp
 
 test('rotation: during the overlap both secrets sign (either verifies), after it only the new one', async () => {
   const first = await create('rotating', `${base}/rotating`);
-  const rotation = await destinations.rotateSigningSecret('acme', 'rotating', undefined, ctx, 'rot-1');
+  const rotation = await destinations.rotateSigningSecret('rotating', undefined, ctx, 'rot-1');
   const second = rotation.signingSecret!;
   assert.is(rotation.previousValidUntil, '2026-03-02T10:00:00.000Z');
   assert.ok((await target.deliver(request('rotating'))).ok);
@@ -139,7 +139,7 @@ test('rotation: during the overlap both secrets sign (either verifies), after it
   assert.ok(verifies(second, after));
   assert.not.ok(verifies(first, after), 'the previous secret no longer signs');
   // a replay of the rotation (same command id) makes no new secret and shows none
-  const replay = await destinations.rotateSigningSecret('acme', 'rotating', undefined, ctx, 'rot-1');
+  const replay = await destinations.rotateSigningSecret('rotating', undefined, ctx, 'rot-1');
   assert.equal([replay.replayed, replay.signingSecret], [true, undefined]);
 });
 
@@ -164,7 +164,7 @@ test('a destination on a refused address fails without retry, saying why; nothin
 
 test('an OAuth token URL on a refused address fails without retry too (and the client secret is not in the error)', async () => {
   await connections.create(
-    { tenant: 'acme', name: 'oauth-internal', auth: { kind: 'OAUTH_CLIENT_CREDENTIALS', tokenUrl: `${base}/token`, clientId: 'c1', clientSecret: 'client-secret-value', method: 'GET', clientAuth: 'client_secret_post' } },
+    { name: 'oauth-internal', auth: { kind: 'OAUTH_CLIENT_CREDENTIALS', tokenUrl: `${base}/token`, clientId: 'c1', clientSecret: 'client-secret-value', method: 'GET', clientAuth: 'client_secret_post' } },
     ctx,
     'c-1',
   );

@@ -105,7 +105,6 @@ async function destination(name: string, o: { url: string | UrlTemplate; method?
   const urlTemplate = typeof o.url === 'string' ? { url: o.url, variables: {} } : o.url;
   await destinations.create(
     {
-      tenant: o.tenant ?? 'acme',
       name,
       urlTemplate,
       method: o.method ?? 'POST',
@@ -123,7 +122,7 @@ const test = suite('API destination target (TypeId 4) against a real receiver');
 test.before(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const conn = (name: string, auth: Record<string, unknown>, tenant = 'acme') => connections.create({ tenant, name, auth }, ctx(tenant), `conn-${name}-${tenant}`);
+  const conn = (name: string, auth: Record<string, unknown>, tenant = 'acme') => connections.create({ name, auth }, ctx(tenant), `conn-${name}-${tenant}`);
   await conn('basic', { kind: 'BASIC', username: 'svc-user', password: 'pa:ss wörd' });
   await conn('caller', { kind: 'BEARER', source: 'caller' });
   await conn('fixed', { kind: 'BEARER', source: 'fixed', token: 'fixed-token-123' });
@@ -131,8 +130,8 @@ test.before(async () => {
   await conn('jsonpath', { kind: 'BEARER', source: 'jsonpath', path: '$.data.token' });
   await conn('oauth', { kind: 'OAUTH_CLIENT_CREDENTIALS', tokenUrl: `${base}/oauth/token`, clientId: 'bridge', clientSecret: 'oauth-client-secret' });
   await conn('apikey', { kind: 'API_KEY', headerName: 'X-Api-Key', value: 'key-value-42' });
-  await config.set({ tenant: 'acme', key: 'alert.token', value: 'config-token-abc' }, ctx(), 'cfg-1');
-  await config.set({ tenant: 'acme', key: 'orders.base', value: base }, ctx(), 'cfg-2');
+  await config.set({ key: 'alert.token', value: 'config-token-abc' }, ctx(), 'cfg-1');
+  await config.set({ key: 'orders.base', value: base }, ctx(), 'cfg-2');
   for (const c of ['basic', 'caller', 'fixed', 'config', 'jsonpath', 'oauth', 'apikey']) await destination(`to-${c}`, { url: `${base}/auth/${c}`, connection: c });
 });
 test.after(async () => {
@@ -284,7 +283,7 @@ test('no retry for what a retry cannot fix: unknown destination, missing connect
 });
 
 test('a platform rule: the platform’s destination, the event tenant’s configuration first', async () => {
-  await config.set({ tenant: 'platform', key: 'orders.base', value: 'http://127.0.0.1:9' }, ctx('platform'), 'cfg-p');
+  await config.set({ key: 'orders.base', value: 'http://127.0.0.1:9' }, ctx('platform'), 'cfg-p');
   await destination('platform-orders', { tenant: 'platform', url: { url: '${base}/platform/${orderId}', variables: { base: 'config:orders.base', orderId: '$.data.amount' } } });
   const outcome = await target.deliver(request({ NAME: 'platform-orders' }, { tenant: 'acme', ruleTenant: 'platform' }));
   assert.is(outcome.ok, true, JSON.stringify(outcome));
