@@ -106,6 +106,14 @@ export type WorkEngine = {
   wake(): void;
   /** claims and runs every item due now, one at a time (tests, one-off runs); answers how many */
   runDue(): Promise<number>;
+  /**
+   * Resolves once the engine is at rest: no look for items under way or pending, nothing in flight, none of
+   * its items run by another way (busy), and no free item due now. Where one is due, it looks at once (as
+   * its poll would). A stopped engine is at rest once its items in hand are done. Answers whether it was at
+   * rest already when called (nothing to wait for). Tests wait for this before asserting that something did
+   * not happen; a drain can too.
+   */
+  settled(): Promise<boolean>;
   status(): Promise<WorkEngineStatus>;
 };
 
@@ -146,6 +154,10 @@ export function createWorkEngine<T extends DueItem>(o: WorkEngineOptions<T>): Wo
   /** the last look for due items stopped with every slot taken: a finished item makes it look again */
   let full = false;
   let wakeUp: (() => void) | undefined;
+  /** store calls claiming items now (the loop's, runDue's) */
+  let claiming = 0;
+  /** settled() calls waiting for the engine to come to rest */
+  const resting = new Set<() => void>();
 
   const leaseUntil = (at: Date) => new Date(at.getTime() + leaseMs).toISOString();
 
@@ -154,12 +166,27 @@ export function createWorkEngine<T extends DueItem>(o: WorkEngineOptions<T>): Wo
     const at = clock.now();
     const iso = at.toISOString();
     const busy = o.busy?.() ?? [];
-    return (await o.items()).findManyAndUpdate(
-      { ...o.filter, ...(busy.length > 0 && { id: { $nin: busy } }), dueAt: { $lte: iso }, leaseUntil: { $lt: iso } },
-      { $set: { leaseUntil: leaseUntil(at), leaseOwner: owner }, $inc: { leases: 1 } },
-      { sort, limit },
-    );
+    claiming++;
+    try {
+      return await (await o.items()).findManyAndUpdate(
+        { ...o.filter, ...(busy.length > 0 && { id: { $nin: busy } }), dueAt: { $lte: iso }, leaseUntil: { $lt: iso } },
+        { $set: { leaseUntil: leaseUntil(at), leaseOwner: owner }, $inc: { leases: 1 } },
+        { sort, limit },
+      );
+    } finally {
+      claiming--;
+    }
   }
+
+  /** waiting for its poll or a wake, or stopped, with nothing in hand and no look to come before the poll */
+  let waiting = false;
+  const atRest = () => running.size === 0 && claiming === 0 && (abort === undefined || (waiting && !woken && refill === undefined));
+  function checkRest() {
+    if (resting.size === 0 || !atRest()) return;
+    for (const resolve of [...resting]) resolve();
+    resting.clear();
+  }
+  const rest = () => new Promise<void>((resolve) => resting.add(resolve));
 
   /** an item that waited for its key: still ours? (its lease may have run out and gone to another process) */
   async function renew(item: T): Promise<boolean> {
@@ -194,6 +221,7 @@ export function createWorkEngine<T extends DueItem>(o: WorkEngineOptions<T>): Wo
       else active.set(item.id, n);
       if (key !== undefined && chains.get(key) === run) chains.delete(key);
       running.delete(done);
+      queueMicrotask(checkRest);
       // slots came free: look again only if the last look stopped for want of them, and once a claim's worth
       // is free (one claim, one commit for claimBatch items instead of one per finished item), or shortly
       // after if fewer come free (slow items hold the rest); due items that came since are announced by the
@@ -213,6 +241,7 @@ export function createWorkEngine<T extends DueItem>(o: WorkEngineOptions<T>): Wo
     refill = setTimeout(() => {
       refill = undefined;
       if (full) wake();
+      else checkRest();
     }, refillMs);
     refill.unref();
   }
@@ -252,11 +281,14 @@ export function createWorkEngine<T extends DueItem>(o: WorkEngineOptions<T>): Wo
           clearTimeout(timer);
           signal.removeEventListener('abort', done);
           wakeUp = undefined;
+          waiting = false;
           resolve();
         };
         const timer = setTimeout(done, pollMs);
         wakeUp = done;
+        waiting = true;
         signal.addEventListener('abort', done, { once: true });
+        checkRest();
       });
     }
   }
@@ -282,6 +314,7 @@ export function createWorkEngine<T extends DueItem>(o: WorkEngineOptions<T>): Wo
       abort = undefined;
       loop = undefined;
       state = 'stopped';
+      checkRest();
     },
     wake,
     async runDue() {
@@ -291,6 +324,24 @@ export function createWorkEngine<T extends DueItem>(o: WorkEngineOptions<T>): Wo
         if (item === undefined) return ran;
         ran++;
         await dispatch(item);
+      }
+    },
+    async settled() {
+      let calm = true;
+      for (;;) {
+        if (!atRest()) {
+          calm = false;
+          await rest();
+        }
+        if (abort === undefined) return calm;
+        const busy = o.busy?.() ?? [];
+        const iso = clock.now().toISOString();
+        const due = busy.length > 0 ? 1 : await (await o.items()).count({ ...o.filter, dueAt: { $lte: iso }, leaseUntil: { $lt: iso } });
+        if (due === 0 && atRest()) return calm;
+        calm = false;
+        // items run by another way tell the engine nothing when they end: look again shortly
+        if (busy.length > 0) await new Promise((resolve) => setTimeout(resolve, refillMs));
+        else if (atRest()) wake();
       }
     },
     async status() {

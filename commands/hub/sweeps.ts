@@ -233,6 +233,11 @@ export function createSweeps(deps: SweepDeps) {
       await ensureRuns();
       return (await runsEngine.runDue()) + (await repairEngine.runDue());
     },
+    async settled() {
+      // a run wakes the repairs it wrote before it ends: once the runs are at rest, the repairs are told
+      const runs = await runsEngine.settled();
+      return (await repairEngine.settled()) && runs;
+    },
     async status() {
       const [a, b] = await Promise.all([runsEngine.status(), repairEngine.status()]);
       return { ...a, inFlight: a.inFlight + b.inFlight, backlog: a.backlog + b.backlog, ...((a.lastError ?? b.lastError) !== undefined && { lastError: a.lastError ?? b.lastError }) };

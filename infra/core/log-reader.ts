@@ -71,7 +71,11 @@ export type LogReader = {
   stop(): Promise<void>;
   status(): ConsumerStatus[];
   stats(): LogReaderStats;
-  /** resolves when every consumer is on the shared tail and the tail has read everything up to `position` */
+  /**
+   * Resolves when every consumer is on the shared tail (or retired) and has handled everything up to
+   * `position`, the engines woken for it included (afterPage has run): with the log's head, the process has
+   * caught up (lag 0)
+   */
   reached(position: string, signal?: AbortSignal): Promise<void>;
 };
 
@@ -171,6 +175,8 @@ export function createLogReader(o: LogReaderOptions): LogReader {
   let tailLoop: Promise<void> | undefined;
   /** position of the last page the shared loop took from the store (undefined until the tail has started) */
   let readUpTo: string | undefined;
+  /** position of the last page the shared loop handed out whose consumers and afterPage are done */
+  let handledUpTo: string | undefined;
   const progress = new Set<() => void>();
   const notify = () => {
     for (const f of [...progress]) f();
@@ -283,6 +289,7 @@ export function createLogReader(o: LogReaderOptions): LogReader {
         if (readUpTo === undefined) {
           after = await eventStore.headPosition();
           readUpTo = after;
+          handledUpTo = after;
           notify();
         }
         const rate = eventRate();
@@ -322,6 +329,7 @@ export function createLogReader(o: LogReaderOptions): LogReader {
           await Promise.all(alone.map((s) => deliver(s, page, signal)));
           await Promise.all([...batches].map(([batch, members]) => deliverBatch(batch, members, page, signal)));
           o.afterPage?.(page);
+          handledUpTo = page.position;
           notify();
           if ((gather || emptyRun) && coalesceMs > 0) await gatherPause(signal);
         }
@@ -340,6 +348,7 @@ export function createLogReader(o: LogReaderOptions): LogReader {
       abort = new AbortController();
       const signal = abort.signal;
       readUpTo = undefined;
+      handledUpTo = undefined;
       tailLoop = tail(signal);
       for (const slot of slots) slot.loop = catchUp(slot, signal);
     },
@@ -370,7 +379,7 @@ export function createLogReader(o: LogReaderOptions): LogReader {
     stats: () => ({ ...stats }),
     reached(position, signal) {
       const done = () =>
-        readUpTo !== undefined && readUpTo >= position && slots.every((s) => s.state === 'joined' || s.state === 'retired');
+        handledUpTo !== undefined && handledUpTo >= position && slots.every((s) => s.state === 'joined' || s.state === 'retired');
       if (done()) return Promise.resolve();
       return new Promise<void>((resolve, reject) => {
         const check = () => {

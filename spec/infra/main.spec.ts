@@ -13,6 +13,7 @@ import { startPlatform } from '../../infra/main.ts';
 import { createSqliteEventStore } from '../../infra/sqlite/event-store.sqlite.ts';
 import { createSqliteReadStore } from '../../infra/sqlite/read-store.sqlite.ts';
 import { readModel } from '../../projections/core/read-model.ts';
+import { eventually } from '../core/eventually.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'main-'));
 const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'silent', OUTBOUND_ALLOW: '127.0.0.1,::1,localhost' });
@@ -53,14 +54,6 @@ function switchable(inner: EventStore) {
 
 const ev = (n: number) => ({ id: eventIdFor(`m${n}`, 0), type: 'ThingHappened', data: { n }, metadata: { tenant: 't', occurredAt: `2026-11-22T00:00:${String(n).padStart(2, '0')}.000Z`, schemaVersion: 1 } });
 
-async function until(cond: () => Promise<boolean>, what: string) {
-  for (let i = 0; i < 400; i++) {
-    if (await cond().catch(() => false)) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 test('a store outage: ready answers 503 while it lasts, the process stays up, and projections recover after', async () => {
   const sqlite = createSqliteEventStore({ file: path.join(dir, 'events.sqlite'), pollIntervalMs: 20 });
   const { store, state } = switchable(sqlite);
@@ -73,11 +66,11 @@ test('a store outage: ready answers 503 while it lasts, the process stays up, an
   const ready = () => fetch(`${platform.url}/health/ready`);
   const streams = readModel(readStore, 'core.streams', 'streams');
   await sqlite.append('thing-t.1', [ev(1)], 'no_stream');
-  await until(async () => (await streams.get('thing-t.1')) !== null, 'first projection');
+  await eventually(async () => (await streams.get('thing-t.1')) !== null, 'first projection');
   assert.is((await ready()).status, 200);
 
   state.down = true;
-  await until(async () => (await ready()).status === 503, 'ready 503');
+  await eventually(async () => (await ready()).status === 503, 'ready 503');
   const report = (await (await ready()).json()) as { checks: Array<{ name: string; ok: boolean; detail?: string }> };
   const es = report.checks.find((c) => c.name === 'eventStore')!;
   assert.is(es.ok, false);
@@ -86,8 +79,8 @@ test('a store outage: ready answers 503 while it lasts, the process stays up, an
   await sqlite.append('thing-t.2', [ev(2)], 'no_stream'); // another process keeps writing meanwhile
 
   state.down = false;
-  await until(async () => (await ready()).status === 200, 'ready 200 again');
-  await until(async () => (await streams.get('thing-t.2')) !== null, 'projection caught up after the outage');
+  await eventually(async () => (await ready()).status === 200, 'ready 200 again');
+  await eventually(async () => (await streams.get('thing-t.2')) !== null, 'projection caught up after the outage');
   await platform.stop();
 });
 

@@ -13,6 +13,7 @@ import type { HttpClient } from '../../../infra/core/http-client.port.ts';
 import { manualClock } from '../../../infra/core/clock.port.ts';
 import { loopbackHttpClient as createHttpClient } from '../../infra/net/loopback-client.ts';
 import { startIdentityPlatform, type IdentityPlatform } from '../../http/identity/identity-harness.ts';
+import { eventually } from '../../core/eventually.ts';
 
 // characters that must survive the form encoding of client_secret_basic (RFC 6749 2.3.1)
 const CLIENT_SECRET = 'bridge secret+with:special/chars&=%';
@@ -203,7 +204,7 @@ test('concurrent callers share one fetch', async () => {
   const key = { tenant: 'acme', connection: 'concurrent', revision: 0 };
   const calls = Array.from({ length: 8 }, () => cache.token(key, getConfig()));
   // every caller is waiting on the one request the server holds
-  for (let i = 0; i < 200 && server.seen.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+  await eventually(() => server.seen.length > 0, 'the server holds the one request');
   release();
   const tokens = await Promise.all(calls);
   server.setHold(Promise.resolve());

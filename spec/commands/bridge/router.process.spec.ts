@@ -7,6 +7,7 @@ import type { EventRoutedData } from '../../../domain/bridge/published-event.dec
 import { REACTOR_CHECKPOINTS } from '../../../commands/core/reactor.ts';
 import { PLATFORM_SCHEMA_IDS, seedPlatformSchemas } from '../../../infra/bridge/platform-schemas.ts';
 import { createBridgeFixture, ctxOf, httpTarget, mailTarget, type BridgeFixture } from './bridge-fixture.ts';
+import { eventually } from '../../core/eventually.ts';
 
 const test = suite('bridge router process');
 
@@ -267,7 +268,7 @@ test('the live worker routes as events arrive and stops cleanly', async () => {
   worker.start();
   const { eventId } = await f.publisher.publish(order('o-8'), caller('acme'), {}, f.cmd('put'));
   const stream = `published-acme.${eventId}`;
-  for (let i = 0; i < 500 && (await f.eventStore.readStream(stream)).length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+  await eventually(async () => (await f.eventStore.readStream(stream)).length >= 2, 'the event routed');
   assert.equal((await f.eventStore.readStream(stream)).map((e) => e.type), ['EventAccepted', 'EventRouted']);
   await worker.stop();
   assert.is((await worker.status()).state, 'stopped');

@@ -11,6 +11,7 @@ import { createSqliteReadStore } from '../../../infra/sqlite/read-store.sqlite.t
 import type { Projection } from '../../../projections/core/projection.ts';
 import { createProjectionRunner } from '../../../projections/core/projection-runner.ts';
 import { liveCollection } from '../../../projections/core/writable-model.ts';
+import { caughtUp as caughtUpAll, eventually } from '../../core/eventually.ts';
 
 /** Test-only: reminders become due items; a sent reminder leaves the read model. */
 const reminders: Projection = {
@@ -43,9 +44,7 @@ async function send(item: DueItem) {
 const scheduler = (readStore: typeof readStoreA, owner: string) =>
   createDueWorkScheduler({ items: liveCollection<DueItem>(readStore, 'test.reminders', 'due'), clock, owner, leaseMs: 60_000, handle: send });
 
-async function caughtUp() {
-  for (let i = 0; i < 400 && (await runner.status()).lag > 0; i++) await new Promise((r) => setTimeout(r, 10));
-}
+const caughtUp = () => caughtUpAll(runner);
 
 test.before(async () => {
   for (let i = 0; i < 10; i++) {
@@ -95,7 +94,7 @@ test('start/stop: the loop picks up work that becomes due', async () => {
   await eventStore.append('reminder-t.loop', [{ id: eventIdFor('loop', 0), type: 'ReminderScheduled', data: { dueAt: clock.now().toISOString() }, metadata: meta }], 'no_stream');
   await caughtUp();
   s.start();
-  for (let i = 0; i < 400 && !handled.includes('reminder-t.loop'); i++) await new Promise((r) => setTimeout(r, 10));
+  await eventually(() => handled.includes('reminder-t.loop'), 'the loop ran the item');
   await s.stop();
   assert.ok(handled.includes('reminder-t.loop'));
 });

@@ -7,6 +7,7 @@ import { createWorkEngine, type DueItem } from '../../../commands/core/work-engi
 import { manualClock } from '../../../infra/core/clock.port.ts';
 import type { Collection, ReadStore } from '../../../infra/core/read-store.port.ts';
 import { createSqliteReadStore } from '../../../infra/sqlite/read-store.sqlite.ts';
+import { eventually } from '../../core/eventually.ts';
 
 type Item = DueItem & { key?: string; n: number };
 type Ctx = { dir: string; a: ReadStore; b: ReadStore };
@@ -55,17 +56,13 @@ function handler(items: () => Promise<Collection<Item>>, o: { ms?: number } = {}
   };
 }
 
-async function until(cond: () => boolean, what: string) {
-  for (let i = 0; i < 500 && !cond(); i++) await sleep(10);
-  if (!cond()) throw new Error(`timed out: ${what}`);
-}
 
 test('runs up to `concurrency` items at once, each once', async ({ a }) => {
   await seed(await due(a)(), 20);
   const h = handler(due(a));
   const engine = createWorkEngine<Item>({ name: 'e', items: due(a), clock, concurrency: 4, handle: h.handle, pollMs: 10 });
   engine.start();
-  await until(() => h.runs.length === 20, 'all items');
+  await eventually(() => h.runs.length === 20, 'all items');
   await engine.stop();
   assert.is(h.max(), 4);
   assert.is(new Set(h.runs.map((r) => r.id)).size, 20);
@@ -91,7 +88,7 @@ test('items sharing a key run one at a time, in claim order; other keys go on be
   const h = handler(due(a), { ms: 8 });
   const engine = createWorkEngine<Item>({ name: 'e', items: due(a), clock, concurrency: 6, keyOf: (i) => i.key, handle: h.handle, pollMs: 10 });
   engine.start();
-  await until(() => h.runs.length === 12, 'all items');
+  await eventually(() => h.runs.length === 12, 'all items');
   await engine.stop();
   const ordered = h.runs.filter((r) => r.key === 'ordered').map((r) => r.n);
   assert.equal(ordered, [0, 3, 6, 9], 'in claim order');
@@ -106,7 +103,7 @@ test('two engines on two store connections (two processes) never run the same it
   const eb = createWorkEngine<Item>({ name: 'b', items: due(b), clock, concurrency: 4, handle: hb.handle, pollMs: 5 });
   ea.start();
   eb.start();
-  await until(() => ha.runs.length + hb.runs.length === 40, 'all items');
+  await eventually(() => ha.runs.length + hb.runs.length === 40, 'all items');
   await Promise.all([ea.stop(), eb.stop()]);
   const ids = [...ha.runs, ...hb.runs].map((r) => r.id);
   assert.is(new Set(ids).size, 40, 'each item ran exactly once');
@@ -137,19 +134,19 @@ test('free slots are claimed in one store call; a finished item makes the engine
   // no poll during the test: only the engine's own looks (start, finished items while full) claim
   const engine = createWorkEngine<Item>({ name: 'e', items, clock, concurrency: 4, handle: h.handle, pollMs: 60_000 });
   engine.start();
-  await until(() => h.runs.length === 10, 'all items, without a poll');
+  await eventually(() => h.runs.length === 10, 'all items, without a poll');
   assert.equal(claims[0], { limit: 4, got: 4 }, 'the first look fills every slot with one call');
   assert.ok(claims.length < 10, `fewer claims than items (${claims.length})`);
   assert.is(h.max(), 4);
   const looks = claims.length;
-  await sleep(30);
+  await engine.settled();
   assert.is(claims.length, looks, 'the last items finished with slots free: no further look');
 
   // two due items, four slots: one look takes both, and their ends cause no look
   await seed(await items(), 2);
   engine.wake();
-  await until(() => h.runs.length === 12, 'the two');
-  await sleep(30);
+  await eventually(() => h.runs.length === 12, 'the two');
+  await engine.settled();
   await engine.stop();
   assert.equal(claims.slice(looks), [{ limit: 4, got: 2 }]);
 });
@@ -162,7 +159,7 @@ test("while every slot is taken, a finished item makes the engine look again onl
   // no refill look during the test: only a claim's worth of free slots makes the engine look again
   const engine = createWorkEngine<Item>({ name: 'e', items, clock, concurrency: 8, claimBatch: 4, handle: slow.handle, pollMs: 60_000, refillMs: 60_000 });
   engine.start();
-  await until(() => h.runs.length === 24, 'all items, without a poll');
+  await eventually(() => h.runs.length === 24, 'all items, without a poll');
   await engine.stop();
   assert.ok(claims.every((c) => c.limit === 4), `every look asks for a whole batch: ${JSON.stringify(claims)}`);
   assert.ok(claims.length <= 8, `about one claim per 4 items (${claims.length})`);
@@ -178,11 +175,11 @@ test('a full engine with fewer than a claim\'s worth of slots free looks again a
   const handle = async (item: Item) => (item.n < 3 ? held.then(() => h.handle(item)) : h.handle(item));
   const engine = createWorkEngine<Item>({ name: 'e', items, clock, concurrency: 4, claimBatch: 4, handle, pollMs: 60_000, refillMs: 5 });
   engine.start();
-  await until(() => h.runs.length === 1, 'the quick item');
-  await until(() => claims.length === 2, 'a second look for the one free slot');
+  await eventually(() => h.runs.length === 1, 'the quick item');
+  await eventually(() => claims.length === 2, 'a second look for the one free slot');
   assert.equal(claims[1], { limit: 1, got: 1 });
   release();
-  await until(() => h.runs.length === 6, 'all items');
+  await eventually(() => h.runs.length === 6, 'all items');
   await engine.stop();
 });
 
@@ -193,13 +190,13 @@ test('a burst is shared by two engines looking at once (two processes), each cla
   const eb = createWorkEngine<Item>({ name: 'b', items: due(b), clock, concurrency: 16, handle: hb.handle, pollMs: 60_000 });
   ea.start();
   eb.start();
-  await sleep(20);
+  await Promise.all([ea.settled(), eb.settled()]);
   for (let burst = 0; burst < 5; burst++) {
     const before = ha.runs.length + hb.runs.length;
     await seed(await due(a)(), 12);
     ea.wake();
     eb.wake();
-    await until(() => ha.runs.length + hb.runs.length === before + 12, `burst ${burst}`);
+    await eventually(() => ha.runs.length + hb.runs.length === before + 12, `burst ${burst}`);
   }
   await Promise.all([ea.stop(), eb.stop()]);
   assert.is(ha.runs.length + hb.runs.length, 60, 'each item of each burst ran once');
@@ -223,21 +220,74 @@ test('wake() makes an idle engine look at once; a failing item keeps its lease u
     },
   });
   engine.start();
-  await sleep(20); // idle now, its next poll a minute away
+  await engine.settled(); // idle now, its next poll a minute away
   await seed(await items(), 1);
   engine.wake();
-  await until(() => runs.length === 1, 'woken');
+  await eventually(() => runs.length === 1, 'woken');
   fail = false;
   engine.wake();
-  await sleep(30);
+  await engine.settled();
   assert.is(runs.length, 1, 'leased: not run again before the lease expires');
   const s = await engine.status();
   assert.is(s.backlog, 0);
   clock.advance(60_001);
   engine.wake();
-  await until(() => runs.length === 2, 'after the lease');
+  await eventually(() => runs.length === 2, 'after the lease');
   await engine.stop();
   assert.equal(await (await items()).find({}), []);
+});
+
+test('settled() waits for the items in flight, answers whether the engine was at rest already, and resolves at once on a stopped engine', async ({ a }) => {
+  const items = due(a);
+  await seed(await items(), 3);
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((r) => (release = r));
+  const h = handler(items);
+  const engine = createWorkEngine<Item>({ name: 'e', items, clock, concurrency: 4, pollMs: 60_000, handle: async (item) => held.then(() => h.handle(item)) });
+  assert.is(await engine.settled(), true, 'stopped, nothing in hand');
+  engine.start();
+  let settled = false;
+  const waiting = engine.settled().then((calm) => ((settled = true), calm));
+  await eventually(() => engine.status().then((s) => s.inFlight === 3), 'the three in flight');
+  assert.is(settled, false, 'not at rest while items run');
+  release();
+  assert.is(await waiting, false, 'it had to wait');
+  assert.is(h.runs.length, 3, 'every item ran before it settled');
+  assert.is(await engine.settled(), true, 'at rest: nothing to wait for');
+  await engine.stop();
+});
+
+test('settled() on an engine with an item due now that no look has seen yet (no wake, the poll far away) looks at once and waits for it', async ({ a }) => {
+  const items = due(a);
+  const h = handler(items);
+  const engine = createWorkEngine<Item>({ name: 'e', items, clock, pollMs: 60_000, handle: h.handle });
+  engine.start();
+  await engine.settled(); // its first look found nothing
+  await seed(await items(), 2);
+  assert.is(await engine.settled(), false);
+  assert.equal(h.runs.map((r) => r.id), ['i000', 'i001']);
+  await engine.stop();
+});
+
+test('settled() waits while items of the engine are run by another way (busy), which tells it nothing when they end', async ({ a }) => {
+  const items = due(a);
+  await seed(await items(), 1);
+  const busy = new Set(['i000']);
+  let asked = 0;
+  const h = handler(items);
+  const engine = createWorkEngine<Item>({ name: 'e', items, clock, pollMs: 60_000, refillMs: 5, handle: h.handle, busy: () => (asked++, [...busy]) });
+  engine.start();
+  // the other way has moved the item already (its outcome rewrote it) but is still running
+  await (await items()).delete('i000');
+  let settled = false;
+  const waiting = engine.settled().then(() => (settled = true));
+  const before = asked;
+  await eventually(() => asked >= before + 3, 'settled() looked again while the other way ran');
+  assert.is(settled, false, 'not at rest while the other way runs an item');
+  busy.clear();
+  await waiting;
+  assert.is(h.runs.length, 0, 'the engine never ran it');
+  await engine.stop();
 });
 
 test.run();

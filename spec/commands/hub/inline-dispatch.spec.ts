@@ -11,6 +11,7 @@ import type { RecordedEvent } from '../../../domain/core/event.ts';
 import { acceptedEvent as notificationAccepted, planned } from '../../domain/hub/notification-fixtures.ts';
 import type { ReadStore } from '../../../infra/core/read-store.port.ts';
 import { createSqliteReadStore } from '../../../infra/sqlite/read-store.sqlite.ts';
+import { eventually } from '../../core/eventually.ts';
 
 type Ctx = { dir: string; store: ReadStore };
 const test = suite<Ctx>('hub inline dispatch: the acceptance state handed on, the work it started left alone by the engine', {} as Ctx);
@@ -51,7 +52,8 @@ function fakeProcess(step: (messageId: string) => DispatchStep) {
   return { process, calls };
 }
 
-const settled = () => new Promise((r) => setTimeout(r, 5));
+/** the inline runs it started have ended (what the inline dispatch reports: nothing running) */
+const settled = (inline: { runningIds(): readonly string[] }) => eventually(() => inline.runningIds().length === 0, 'the inline runs ended');
 
 test('the acceptance state goes to the first step; a started attempt is remembered by message, kind and due time', async () => {
   const { process, calls } = fakeProcess((id) => (id === 'm1' ? 'submitted' : 'deferred'));
@@ -59,7 +61,7 @@ test('the acceptance state goes to the first step; a started attempt is remember
   const inline = createInlineDispatch({ process, maxInFlight: 4, enabled: () => true, unstarted: () => unstarted++ });
   const state = accepted('m1', 'm2');
   inline('hubNotification-t1.n1', ['m1', 'm2'], state);
-  await settled();
+  await settled(inline);
   assert.equal(calls.map((c) => [c.messageId, c.known === state]), [['m1', true], ['m2', true]]);
   assert.ok(inline.started({ id: 'm1', kind: 'dispatch', dueAt: DUE }));
   assert.not.ok(inline.started({ id: 'm1', kind: 'dispatch', dueAt: '2026-11-26T10:05:00.000Z' }), 'rescheduled: other work');
@@ -73,7 +75,7 @@ test('what it remembers is bounded: the oldest go first', async () => {
   const { process } = fakeProcess(() => 'submitted');
   const inline = createInlineDispatch({ process, maxInFlight: 8, enabled: () => true, remember: 2 });
   for (const id of ['a', 'b', 'c']) inline(`hubNotification-t1.${id}`, [id], accepted(id));
-  await settled();
+  await settled(inline);
   assert.equal(['a', 'b', 'c'].map((id) => inline.started({ id, kind: 'dispatch', dueAt: DUE })), [false, true, true]);
 });
 
@@ -84,7 +86,7 @@ test('the dispatch worker claims a started item and leaves it alone; other due w
   const { process: inlineProcess } = fakeProcess(() => 'submitted');
   const inline = createInlineDispatch({ process: inlineProcess, maxInFlight: 4, enabled: () => true });
   inline('hubNotification-t1.n1', ['m1'], accepted('m1'));
-  await settled();
+  await settled(inline);
   const engineSide = fakeProcess(() => 'nothing');
   const worker = createDispatchWorker({ items: async () => due, clock, process: engineSide.process, leaseMs: 60_000, inline });
   await due.upsert({ ...base, id: 'm1', kind: 'dispatch', dueAt: DUE });
@@ -113,14 +115,14 @@ test('a page wakes the engine only for work due now that the inline dispatch nei
   const worker = createDispatchWorker({ items: async () => due, clock, process, leaseMs: 60_000, inline });
   const wants = (p: LogPage) => worker.wantsPage!(p);
   inline('hubNotification-t1.n1', ['done', 'slow'], accepted('done', 'slow'));
-  await settled();
+  await eventually(() => inline.runningIds().join() === 'slow', 'the quick run ended, the slow one runs');
   assert.not.ok(wants(page(acceptedEvent(['done', 'slow']))), 'one started, one running: nothing for the engine');
   assert.ok(wants(page(acceptedEvent(['done', 'other']))), 'a message the inline dispatch did not take (beyond its bound, another process): wake');
   assert.not.ok(wants(page(acceptedEvent(['later'], '2026-11-26T10:05:00.000Z'))), 'due later: the poll finds it');
   assert.ok(wants(page({ stream: 'hubNotification-t1.n1', type: 'MessagePromoted', data: { MessageId: 'waiting', DueAt: DUE } })), 'a promotion due now');
   assert.not.ok(wants(page({ stream: 'bridgeBus-t1.b', type: 'NotificationAccepted', data: {} })), 'another category');
   release();
-  await settled();
+  await settled(inline);
   assert.not.ok(wants(page(acceptedEvent(['slow']))), 'the slow one has started by now');
   const without = createDispatchWorker({ items: async () => due, clock, process, leaseMs: 60_000 });
   assert.is(without.wantsPage, undefined, 'without an inline dispatch every page that feeds it wakes it');
@@ -182,7 +184,7 @@ test('a page\'s acceptance the inline dispatch has taken (all of it or one messa
   const { process: inlineProcess } = fakeProcess(() => 'submitted');
   const inline = createInlineDispatch({ process: inlineProcess, maxInFlight: 4, enabled: () => true });
   inline('hubNotification-t1.n1', ['m1', 'm2'], accepted('m1', 'm2'));
-  await settled();
+  await settled(inline);
   const engineSide = fakeProcess(() => 'nothing');
   const worker = createDispatchWorker({ items: async () => due, clock, process: engineSide.process, leaseMs: 60_000, inline });
   const later = { ...recordedAcceptance('hubNotification-t1.n3'), data: notificationAccepted({ messages: [planned(1, { MessageId: 'm9', DueAt: '2026-11-26T11:00:00.000Z' })] }).data } as RecordedEvent;
@@ -208,7 +210,7 @@ test('one claim of the dispatch worker fills every free slot', async ({ store })
   const worker = createDispatchWorker({ items: async () => counted, clock, process, leaseMs: 60_000, concurrency: 8, pollMs: 60_000 });
   worker.start();
   try {
-    for (let i = 0; i < 100 && calls.length < 8; i++) await settled();
+    await eventually(() => calls.length >= 8, 'the claimed items started');
     assert.is(calls.length, 8, 'every slot taken');
     assert.is(limits[0], 8, 'by the first claim');
   } finally {

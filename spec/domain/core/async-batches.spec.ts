@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { batches } from '../../../domain/core/async-batches.ts';
+import { eventually } from '../../core/eventually.ts';
 
 test('items already available are grouped up to maxSize', async () => {
   async function* source() {
@@ -57,8 +58,7 @@ test('breaking out closes the source', async () => {
     assert.equal(b, [0, 1, 2, 3]);
     break;
   }
-  await new Promise((r) => setTimeout(r, 5));
-  assert.ok(closed);
+  await eventually(() => closed, 'the source closed');
 });
 
 test.run();

@@ -7,6 +7,7 @@ import { AUDIT_ADMIN_SCOPE, AUDIT_READ_SCOPE, AUDIT_WRITE_SCOPE } from '../../..
 import { CROSS_TENANT_SCOPE } from '../../../domain/core/access-context.ts';
 import type { PlatformService } from '../../../infra/platform-service.ts';
 import { startIdentityPlatform, type IdentityPlatform } from '../identity/identity-harness.ts';
+import { eventually } from '../../core/eventually.ts';
 
 export const TENANTS = ['acme', 'beta'] as const;
 export const V3 = '/api/platform/audit/1.0/audit/v3';
@@ -23,7 +24,8 @@ export type AuditPlatform = IdentityPlatform & {
   /** a token of tenant acme's cross-tenant client (allowed_access_tenants: beta) */
   crossToken(scopes: string[]): Promise<string>;
   call(method: string, path: string, o?: { token?: string; body?: unknown; raw?: string | Uint8Array | FormData; headers?: Record<string, string> }): Promise<Answer>;
-  eventually<T>(probe: () => Promise<T | undefined>, what: string): Promise<T>;
+  /** spec/core/eventually.ts */
+  eventually: typeof eventually;
   audit(): PlatformService;
   /** creates module and transaction (idempotent for the spec's purposes) */
   metadata(token: string, module: string, transactions: Array<string | { transaction_name: string; transaction_vendor?: string }>): Promise<void>;
@@ -89,14 +91,6 @@ export async function startAuditPlatform(o: { env?: Record<string, string> } = {
       // not JSON: the text
     }
     return { status: res.status, body: parsed, headers: res.headers, text };
-  };
-  const eventually = async <T>(probe: () => Promise<T | undefined>, what: string): Promise<T> => {
-    for (let i = 0; i < 1000; i++) {
-      const v = await probe();
-      if (v !== undefined) return v;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    throw new Error(`never happened: ${what}`);
   };
   return {
     ...ctx,

@@ -4,6 +4,7 @@
 import * as assert from 'uvu/assert';
 import { forTenant } from '../../../commands/core/envelopes.ts';
 import { startIdentityPlatform, type IdentityPlatform } from '../identity/identity-harness.ts';
+import { eventually } from '../../core/eventually.ts';
 
 export const TENANTS = ['acme', 'beta'] as const;
 export const PUT_EVENT = '/api/platform/platform-pub/eventBridge/event/v1/putEvent';
@@ -15,8 +16,8 @@ export type BridgePlatform = IdentityPlatform & {
   token(tenant: string, scopes?: string[]): Promise<string>;
   /** JSON request with a bearer token; answers status, body and headers */
   call(method: string, path: string, o?: { token?: string; body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
-  /** polls `probe` (no timing asserted) until it answers something other than undefined */
-  eventually<T>(probe: () => Promise<T | undefined>, what: string): Promise<T>;
+  /** spec/core/eventually.ts */
+  eventually: typeof eventually;
 };
 
 const SECRET = 'bridge-spec-secret-0123456789';
@@ -74,14 +75,6 @@ export async function startBridgePlatform(o: { env?: Record<string, string> } = 
       // not JSON: the text
     }
     return { status: res.status, body, headers: res.headers };
-  };
-  const eventually = async <T>(probe: () => Promise<T | undefined>, what: string): Promise<T> => {
-    for (let i = 0; i < 1000; i++) {
-      const v = await probe();
-      if (v !== undefined) return v;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    throw new Error(`never happened: ${what}`);
   };
   return { ...ctx, token, call, eventually };
 }

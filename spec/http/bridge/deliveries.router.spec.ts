@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ADMIN, anEvent, PUT_EVENT, startBridgePlatform, type BridgePlatform } from './bridge-harness.ts';
+import { quiet } from '../../core/quiet.ts';
 
 // The delivery administration over HTTP, end to end: the whole platform (identity, bridge, workers) with
 // the real preset HTTP client target posting to a real receiver in this process (SERVICE_REGISTRY).
@@ -43,9 +44,8 @@ const settle = <T>(probe: () => Promise<T | undefined>, what: string) =>
     const v = await probe();
     if (v !== undefined) return v;
     p.clock.advance(20_000);
-    await new Promise((r) => setTimeout(r, 20));
     return undefined;
-  }, what);
+  }, { what, intervalMs: 30 });
 
 const lastDelivery = async (eventId: string) => {
   const t = await p.call('GET', `${ADMIN}/trace/events/${eventId}`, { token: acme });
@@ -178,7 +178,7 @@ test('ErrorTolerance NONE: the rule target blocks, visibly in its status and the
     return r.body.counts.waiting === 3 ? true : undefined;
   }, 'the later deliveries wait');
   p.clock.advance(3_600_000);
-  await new Promise((r) => setTimeout(r, 100));
+  await quiet(p.platform);
   assert.is((await lastDelivery(second.eventId))!.status, 'scheduled', 'not attempted while blocked');
   const before = calls.length;
 

@@ -14,6 +14,7 @@ import * as assert from 'uvu/assert';
 import { deliveryIdFor } from '../../../commands/bridge/delivery.scheduler.ts';
 import { UNCERTAIN_ERROR, type DeliveryAttemptFailedData } from '../../../domain/bridge/delivery.decider.ts';
 import { createSqliteEventStore } from '../../../infra/sqlite/event-store.sqlite.ts';
+import { eventually } from '../../core/eventually.ts';
 
 const EVENTS = 1000;
 const KILL_AFTER = 300; // deliveries the receiver has seen when the process is killed
@@ -146,7 +147,7 @@ test(`SIGKILL during a burst of ${EVENTS} events: after a restart every event is
   await burst(second);
   assert.is(keys.filter((k) => k !== undefined).length, EVENTS, 'every event accepted');
   const expected = keys.map((k) => deliveryIdFor(k!, TENANT, RULE, 1));
-  for (let i = 0; i < 6000 && expected.some((id) => !seen.has(id)); i++) await new Promise((r) => setTimeout(r, 10));
+  await eventually(() => expected.every((id) => seen.has(id)), { what: 'every event delivered', timeoutMs: 60_000 }).catch(() => undefined);
   const missing = expected.filter((id) => !seen.has(id));
   assert.is(missing.length, 0, `${missing.length} events never delivered`);
   second.child.kill('SIGTERM');

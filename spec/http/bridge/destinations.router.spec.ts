@@ -25,6 +25,7 @@ import { integrationsProjection } from '../../../projections/bridge/integrations
 import { createProjectionRunner } from '../../../projections/core/projection-runner.ts';
 import { startTestApp, type TestApp } from '../core/harness.ts';
 import { machineToken } from '../identity/machine-token.ts';
+import { caughtUp as caughtUpAll } from '../../core/eventually.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'destinations-router-'));
 const eventStore = createSqliteEventStore({ file: path.join(dir, 'events.sqlite'), pollIntervalMs: 20 });
@@ -64,13 +65,7 @@ const noSecretIn = (r: Reply) => {
   for (const s of SECRETS) assert.not.ok(r.text.includes(s), `the answer holds a secret: ${r.text}`);
   assert.not.ok(r.text.includes('enc:v1:'), 'the answer holds a sealed secret');
 };
-async function caughtUp() {
-  for (let i = 0; i < 1000; i++) {
-    if ((await runner.status()).lag === 0) return;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  throw new Error('the projection did not catch up');
-}
+const caughtUp = () => caughtUpAll(runner);
 
 const test = suite('connections and API destinations admin API');
 

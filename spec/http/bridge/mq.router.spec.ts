@@ -24,6 +24,7 @@ import { createSqliteEventStore } from '../../../infra/sqlite/event-store.sqlite
 import { createSqliteReadStore } from '../../../infra/sqlite/read-store.sqlite.ts';
 import { startTestApp, type TestApp } from '../core/harness.ts';
 import { machineToken } from '../identity/machine-token.ts';
+import { eventually } from '../../core/eventually.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'mq-router-'));
 const eventStore = createSqliteEventStore({ file: path.join(dir, 'events.sqlite'), pollIntervalMs: 20 });
@@ -169,7 +170,7 @@ test('two groups of one service are independent', async () => {
 
 test('long poll: a pull with wait returns when a message arrives', async () => {
   const pending = pull('audit-svc', 'alerts', 'wait=20');
-  while (consumers.waiting() === 0) await new Promise((r) => setTimeout(r, 5));
+  await eventually(() => consumers.waiting() > 0, 'the pull waits');
   await send('alerts', { SEND_TYPE: 'APP', APP_NAME: 'audit-svc', BODY: { alert: 'disk full' } });
   const r = await pending;
   assert.is(r.status, 200);
@@ -178,7 +179,7 @@ test('long poll: a pull with wait returns when a message arrives', async () => {
 
 test('long poll: a message for another app does not answer the wait (it is skipped)', async () => {
   const pending = pull('billing-svc', 'alerts', 'wait=20');
-  while (consumers.waiting() === 0) await new Promise((r) => setTimeout(r, 5));
+  await eventually(() => consumers.waiting() > 0, 'the pull waits');
   await send('alerts', { SEND_TYPE: 'APP', APP_NAME: 'audit-svc', BODY: { alert: 'not for billing' } });
   await send('alerts', { SEND_TYPE: 'BROADCAST', BODY: { alert: 'for all' } });
   assert.equal(bodies(await pending), [{ alert: 'for all' }]);

@@ -28,6 +28,7 @@ import { createRulesIndex } from '../../../projections/bridge/rules-index.ts';
 import { rulesProjection } from '../../../projections/bridge/rules.projection.ts';
 import { startTestApp, type TestApp } from '../core/harness.ts';
 import { machineToken } from '../identity/machine-token.ts';
+import { caughtUp as caughtUpAll } from '../../core/eventually.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'rules-router-'));
 const eventStore = createSqliteEventStore({ file: path.join(dir, 'events.sqlite'), pollIntervalMs: 20 });
@@ -108,14 +109,7 @@ async function call(method: string, url: string, token: string | undefined, body
 }
 const fieldsOf = (r: Reply) => (r.body.details as Array<{ field: string }>).map((d) => d.field).sort();
 
-async function caughtUp() {
-  for (let i = 0; i < 1000; i++) {
-    const statuses = await Promise.all(runners.map((r) => r.status()));
-    if (statuses.every((s) => s.lag === 0)) return;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  throw new Error('projections did not catch up');
-}
+const caughtUp = () => caughtUpAll(...runners);
 
 /** the spec's API destination sample, PascalCase as the spec writes it */
 const pascalTarget = {

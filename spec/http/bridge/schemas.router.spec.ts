@@ -24,6 +24,7 @@ import { schemasProjection } from '../../../projections/bridge/schemas.projectio
 import { startTestApp, type TestApp } from '../core/harness.ts';
 import { machineToken } from '../identity/machine-token.ts';
 import { registryDocument } from '../../domain/bridge/schema-documents.ts';
+import { caughtUp as caughtUpAll } from '../../core/eventually.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'schemas-router-'));
 const eventStore = createSqliteEventStore({ file: path.join(dir, 'events.sqlite'), pollIntervalMs: 20 });
@@ -89,13 +90,7 @@ async function call(method: string, url: string, token: string | undefined, body
   return { status: res.status, body: parsed, text, headers: res.headers };
 }
 
-async function caughtUp() {
-  for (let i = 0; i < 500; i++) {
-    if ((await runner.status()).lag === 0) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error('projection did not catch up');
-}
+const caughtUp = () => caughtUpAll(runner);
 
 const document = (version: string, claimProps: Record<string, unknown> = { claimNo: { type: 'string' } }) =>
   registryDocument({

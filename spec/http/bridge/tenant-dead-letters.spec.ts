@@ -34,9 +34,8 @@ const settle = <T>(probe: () => Promise<T | undefined>, what: string) =>
     const v = await probe();
     if (v !== undefined) return v;
     p.clock.advance(20_000);
-    await new Promise((r) => setTimeout(r, 20));
     return undefined;
-  }, what);
+  }, { what, intervalMs: 30 });
 
 const list = (query = '', token = acme) => p.call('GET', `${DLQ}${query}`, { token });
 type Entry = { deliveryId: string; ruleId: string; targetId: number; typeId: number; errorClass: string; deadLetteredAt: string; eventId: string };

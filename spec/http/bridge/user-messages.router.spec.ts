@@ -19,6 +19,7 @@ import { withBoundPort } from '../../../infra/main.ts';
 import { createUserMessageQueries, userMessagesProjection } from '../../../projections/bridge/user-messages.projection.ts';
 import { createProjectionRunner } from '../../../projections/core/projection-runner.ts';
 import { startIdentityPlatform, type IdentityPlatform } from '../identity/identity-harness.ts';
+import { eventually } from '../../core/eventually.ts';
 
 // The inbox API on a real HTTP server, behind the platform's bearer middleware, with real user tokens
 // (password grant) from the running identity provider, and messages put in by the real target adapter.
@@ -55,16 +56,6 @@ async function call(method: string, path: string, token?: string, headers: Recor
   const res = await fetch(`${inbox}${path}`, { method, headers: { ...headers, ...(token !== undefined && { authorization: `Bearer ${token}` }) } });
   const text = await res.text();
   return { status: res.status, body: text === '' ? undefined : (JSON.parse(text) as any), headers: res.headers };
-}
-
-/** polls until `probe` answers something (the projection catches up); no timing asserted */
-async function eventually<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
-  for (let i = 0; i < 1000; i++) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`never happened: ${what}`);
 }
 
 const unread = async (who: string) => (await call('GET', `${INBOX_BASE}/unread-count`, tokens[who])).body.unread as number;

@@ -2,6 +2,7 @@ import { Router } from 'express';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from './harness.ts';
+import { eventually } from '../../core/eventually.ts';
 
 const router = Router();
 router.post('/api/platform/rules/:id', (req, res) => {
@@ -32,9 +33,7 @@ Log('one info line per request with method, route, status, ms and both ids', asy
   assert.is(res.status, 201);
   await res.arrayBuffer();
   // the line is written when the response finishes, which the client may see first
-  for (let i = 0; i < 50 && !app.logs.some((l) => l.requestId === 'req-log-1'); i++) {
-    await new Promise((r) => setTimeout(r, 5));
-  }
+  await eventually(() => app.logs.some((l) => l.requestId === 'req-log-1'), 'the request line');
   const lines = app.logs.filter((l) => l.requestId === 'req-log-1');
   assert.is(lines.length, 1);
   const line = lines[0];
@@ -57,9 +56,7 @@ Log('one info line per request with method, route, status, ms and both ids', asy
 
 Log('unmatched requests are logged with route "unmatched"', async ({ app }) => {
   await (await fetch(`${app.url}/nope`, { headers: { 'x-request-id': 'req-log-2' } })).arrayBuffer();
-  for (let i = 0; i < 50 && !app.logs.some((l) => l.requestId === 'req-log-2'); i++) {
-    await new Promise((r) => setTimeout(r, 5));
-  }
+  await eventually(() => app.logs.some((l) => l.requestId === 'req-log-2'), 'the request line');
   const line = app.logs.find((l) => l.requestId === 'req-log-2' && l.msg === 'request completed');
   assert.ok(line);
   assert.is(line.route, 'unmatched');

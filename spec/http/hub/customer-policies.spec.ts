@@ -9,6 +9,7 @@ import * as assert from 'uvu/assert';
 import { BRIDGE_ADMIN_BASE } from '../../../http/bridge/bridge.paths.ts';
 import { aSend, configure, HUB, startHubPlatform, type HubPlatform } from './hub-harness.ts';
 import { sendReceipt, startWebhookReceiver, type Behaviour, type Submission, type WebhookReceiver } from './fixtures/webhook-receiver.ts';
+import { quiet } from '../../core/quiet.ts';
 
 let p: HubPlatform;
 let rx: WebhookReceiver;
@@ -39,7 +40,7 @@ const messageWhere = (tenant: string, id: string, what: string, pred: (m: any) =
     return pred(m) ? m : undefined;
   }, what);
 const submissions = (requestId: string): Submission[] => rx.received.filter((s) => s.body.RequestId === requestId);
-const settle = () => new Promise((r) => setTimeout(r, 100));
+const settle = () => quiet(p.platform);
 const CONFIG_SECRET = 'config-spec-secret-0123456789';
 /** a token of acme's bridge:admin client (registered by the test that writes configuration) */
 async function configToken(): Promise<string> {

@@ -10,6 +10,7 @@ import { readModel } from '../../../projections/core/read-model.ts';
 import { DISPATCH_PROJECTION, type HubDueDoc } from '../../../projections/hub/dispatch.projection.ts';
 import { aSend, configure, HUB, startHubPlatform, type HubPlatform } from './hub-harness.ts';
 import { sendReceipt, startWebhookReceiver, type Behaviour, type Submission, type WebhookReceiver } from './fixtures/webhook-receiver.ts';
+import { caughtUp } from '../../core/eventually.ts';
 
 let p: HubPlatform;
 let rx: WebhookReceiver;
@@ -45,7 +46,7 @@ const messageWhere = (messageId: string, what: string, pred: (m: any) => boolean
   });
 /** the message's due item (automatic work scheduled for it), once the projection caught up with the log */
 const dueItem = async (messageId: string) => {
-  for (const r of p.platform.runners) while ((await r.status()).lag > 0) await new Promise((x) => setTimeout(x, 5));
+  await caughtUp(...p.platform.runners);
   return readModel<HubDueDoc>(p.platform.stores.readStore, DISPATCH_PROJECTION, 'due').get(messageId);
 };
 const submissions = (requestId: string): Submission[] => rx.received.filter((s) => s.body.RequestId === requestId);

@@ -6,6 +6,7 @@
 import * as assert from 'uvu/assert';
 import { forTenant } from '../../../commands/core/envelopes.ts';
 import { startIdentityPlatform, type IdentityPlatform } from '../identity/identity-harness.ts';
+import { eventually } from '../../core/eventually.ts';
 
 export const TENANTS = ['acme', 'beta'] as const;
 export const HUB = '/comm/v1';
@@ -15,7 +16,8 @@ export const PLATFORM_HUB_CLIENT = 'hub-platform';
 export type HubPlatform = IdentityPlatform & {
   token(tenant: string, scopes?: string[]): Promise<string>;
   call(method: string, path: string, o?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
-  eventually<T>(probe: () => Promise<T | undefined>, what: string): Promise<T>;
+  /** spec/core/eventually.ts */
+  eventually: typeof eventually;
   /** advances the manual clock and wakes the dispatch worker */
   advance(ms: number): void;
 };
@@ -71,14 +73,6 @@ export async function startHubPlatform(o: { env?: Record<string, string> } = {})
       // not JSON
     }
     return { status: res.status, body, headers: res.headers };
-  };
-  const eventually = async <T>(probe: () => Promise<T | undefined>, what: string): Promise<T> => {
-    for (let i = 0; i < 1500; i++) {
-      const v = await probe();
-      if (v !== undefined) return v;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    throw new Error(`never happened: ${what}`);
   };
   const advance = (ms: number) => {
     ctx.clock.advance(ms);

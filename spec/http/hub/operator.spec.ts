@@ -16,6 +16,8 @@ import { DISPATCH_PROJECTION, type HubDueDoc } from '../../../projections/hub/di
 import { ALERTS_PROJECTION } from '../../../projections/hub/alerts.projection.ts';
 import { aSend, configure, HUB, startHubPlatform, type HubPlatform } from './hub-harness.ts';
 import { sendReceipt, startWebhookReceiver, type Behaviour, type Submission, type WebhookReceiver } from './fixtures/webhook-receiver.ts';
+import { caughtUp as caughtUpAll } from '../../core/eventually.ts';
+import { quiet } from '../../core/quiet.ts';
 
 let p: HubPlatform;
 let rx: WebhookReceiver;
@@ -46,9 +48,7 @@ const messageWhere = (messageId: string, what: string, pred: (m: any) => boolean
     return pred(m) ? m : undefined;
   }, what);
 const submissions = (requestId: string): Submission[] => rx.received.filter((s) => s.body.RequestId === requestId);
-const caughtUp = async () => {
-  for (const r of p.platform.runners) while ((await r.status()).lag > 0) await new Promise((x) => setTimeout(x, 5));
-};
+const caughtUp = () => caughtUpAll(...p.platform.runners);
 const dueItem = async (messageId: string) => {
   await caughtUp();
   return readModel<HubDueDoc>(p.platform.stores.readStore, DISPATCH_PROJECTION, 'due').get(messageId);
@@ -85,7 +85,7 @@ test('a message failing permanently, then a manual retry: exactly one MANUAL att
   assert.is(again.status, 200);
   assert.is(again.body.AttemptId, first.body.AttemptId);
   assert.is(again.body.Replayed, true);
-  await new Promise((r) => setTimeout(r, 50));
+  await quiet(p.platform);
   assert.is(submissions(ack.RequestId).length, 2);
 
   // another explicit retry now: the message is ACCEPTED, not FAILED
@@ -114,7 +114,7 @@ test('two operators retrying at once (different requests): one MANUAL attempt, t
     assert.is(r.status, 409);
     assert.ok(['ATTEMPT_IN_FLIGHT', 'AWAITING_RECEIPT'].includes(r.body.details.Reason), JSON.stringify(r.body));
   }
-  await new Promise((x) => setTimeout(x, 50));
+  await quiet(p.platform);
   assert.is(submissions(ack.RequestId).length, 2, 'the receiver saw the first attempt and exactly one manual one');
 });
 
@@ -359,7 +359,7 @@ test('cancel of a SCHEDULED message: CANCELLED, its due item goes, nothing is se
   assert.is(other.status, 409);
   assert.is(other.body.details.Reason, 'TERMINAL');
   p.advance(2 * 3_600_000);
-  await new Promise((x) => setTimeout(x, 100));
+  await quiet(p.platform);
   assert.is(submissions(ack.RequestId).length, 0);
   assert.is((await message(id)).State, 'CANCELLED');
   const tl = await timeline(id);

@@ -14,6 +14,8 @@ import { DISPATCH_PROJECTION, type HubDueDoc } from '../../../projections/hub/di
 import { aSend, configure, HUB, startHubPlatform, type HubPlatform, type Setup } from './hub-harness.ts';
 import { sweepCollections } from './fixtures/sweep-collections.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './fixtures/webhook-receiver.ts';
+import { caughtUp as caughtUpAll } from '../../core/eventually.ts';
+import { quiet } from '../../core/quiet.ts';
 
 let p: HubPlatform;
 let rx: WebhookReceiver;
@@ -34,9 +36,7 @@ test.after(async () => {
   await p.platform.stop();
 });
 
-const caughtUp = async () => {
-  for (const r of p.platform.runners) while ((await r.status()).lag > 0) await new Promise((x) => setTimeout(x, 5));
-};
+const caughtUp = () => caughtUpAll(...p.platform.runners);
 const message = async (id: string) => (await p.call('GET', `${HUB}/messages/getById?messageId=${id}`, { token: await p.token('acme') })).body;
 const submissions = (requestId: string) => rx.received.filter((x) => x.body.RequestId === requestId);
 const inMinutes = (m: number) => new Date(p.clock.now().getTime() + m * 60_000).toISOString();
@@ -67,7 +67,7 @@ test('scheduled sweep: a SCHEDULED message past due whose item was lost is put b
   assert.is(m.AttemptDetails.length, 1);
   const run = await p.platform.stores.readStore.collection<any>(SWEEP_RUNS).get('scheduled');
   assert.ok(run.lastFound >= 1, JSON.stringify(run));
-  await new Promise((r) => setTimeout(r, 200));
+  await quiet(p.platform);
   assert.is(submissions(lost.requestId).length, 1, 'exactly once');
 });
 
@@ -103,7 +103,7 @@ test('retry sweep: a FAILED message whose retry item was lost gets its retry onc
     return x.State === 'ACCEPTED' ? x : undefined;
   }, 'the retry sweep recovered the retry');
   assert.is(m.AttemptDetails.length, 2);
-  await new Promise((x) => setTimeout(x, 200));
+  await quiet(p.platform);
   assert.is(submissions(body.RequestId).length, 2, 'the first attempt and one retry');
 });
 
@@ -147,7 +147,7 @@ test('alert sweep: an alert whose outbox item was lost before publication is put
   assert.ok(item, 'the alert has its outbox item');
   assert.ok(await outbox.delete(item.id), 'the outbox item is lost');
   publisher.start();
-  await new Promise((x) => setTimeout(x, 200));
+  await quiet(p.platform);
   const publications = readStore.collection<any>(ALERT_PUBLICATIONS);
   assert.is(await publications.get(item.id), null, 'nothing publishes it without the sweep');
   p.advance(3 * 60_000);

@@ -17,6 +17,8 @@ import { TCC_PROJECTION } from '../../../projections/hub/tcc.projection.ts';
 import type { CommandDueItem } from '../../../commands/hub/command.worker.ts';
 import { aSend, configure, HUB, startHubPlatform, type HubPlatform, type Setup } from './hub-harness.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './fixtures/webhook-receiver.ts';
+import { caughtUp as caughtUpAll } from '../../core/eventually.ts';
+import { quiet } from '../../core/quiet.ts';
 
 const STALE_MS = 5000;
 let p: HubPlatform;
@@ -36,15 +38,9 @@ test.after(async () => {
 
 const call = async (op: string, body: unknown) => p.call('POST', `${HUB}/notifications/tcc/${op}`, { token: await p.token('acme'), body });
 const branch = () => ({ Xid: `xid-${process.pid}-${++xid}`, BranchId: 'hub-send' });
-const caughtUp = async () => {
-  for (const r of p.platform.runners) while ((await r.status()).lag > 0) await new Promise((x) => setTimeout(x, 5));
-};
+const caughtUp = () => caughtUpAll(...p.platform.runners);
 const submissions = (requestId: string) => rx.received.filter((x) => x.body.RequestId === requestId);
-const settle = async () => {
-  await caughtUp();
-  await new Promise((r) => setTimeout(r, 150));
-  await caughtUp();
-};
+const settle = () => quiet(p.platform);
 const hubService = () => p.platform.services.find((x) => x.name === 'hub')!;
 const commandWorker = () => hubService().engines.find((e) => e.name === 'hub.command-worker')!;
 

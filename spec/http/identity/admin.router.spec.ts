@@ -15,6 +15,7 @@ import { createProjectionRunner } from '../../../projections/core/projection-run
 import { directoryProjection } from '../../../projections/identity/directory.projection.ts';
 import { startTestApp, type TestApp } from '../core/harness.ts';
 import { createTestAuth, type TestAuth } from './admin-test-auth.ts';
+import { caughtUp as caughtUpAll } from '../../core/eventually.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'admin-router-'));
 const eventStore = createSqliteEventStore({ file: path.join(dir, 'events.sqlite'), pollIntervalMs: 20 });
@@ -66,13 +67,7 @@ async function call(method: string, url: string, token: string | undefined, body
 const fieldsOf = (r: Reply) => (r.body.details as Array<{ field: string }>).map((d) => d.field).sort();
 
 /** the projection has applied everything appended so far */
-async function caughtUp() {
-  for (let i = 0; i < 500; i++) {
-    if ((await runner.status()).lag === 0) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error('projection did not catch up');
-}
+const caughtUp = () => caughtUpAll(runner);
 
 const client = {
   signin_redirect_url: 'https://app.acme.example/cb',

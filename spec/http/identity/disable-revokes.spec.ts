@@ -9,6 +9,7 @@ import { startPlatform, type RunningPlatform } from '../../../infra/main.ts';
 import { createSqliteEventStore } from '../../../infra/sqlite/event-store.sqlite.ts';
 import { createSqliteReadStore } from '../../../infra/sqlite/read-store.sqlite.ts';
 import { SEED, signIn, startIdentityPlatform, type CookieJar, type IdentityPlatform } from './identity-harness.ts';
+import { eventually } from '../../core/eventually.ts';
 
 const REDIRECT = 'https://rp.example/callback';
 const ctx: IdentityPlatform = await startIdentityPlatform({ redirectUri: REDIRECT });
@@ -159,11 +160,7 @@ test('in every process: another process on the same stores refuses them too, als
 
   assert.is((await adminCall('POST', `/users/${created.body.user_id}/disable`)).status, 200);
   // the other process learns it from the log (one page of its log reader): no restart, no cache to wait out
-  let seen = 0;
-  for (let i = 0; i < 200 && seen !== 401; i++) {
-    seen = (await verdicts(carol.access, other)).validate;
-    if (seen !== 401) await new Promise((r) => setTimeout(r, 10));
-  }
+  await eventually(async () => (await verdicts(carol.access, other)).validate === 401, 'the other process refuses the token');
   assert.equal(await verdicts(carol.access, other), REFUSED);
 
   // a process started after the disabling answers from the read model until its memory has caught up

@@ -5,6 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { manualClock } from '../../../infra/core/clock.port.ts';
 import { BASE, openWorkflowPlatform, startBody } from './workflow-harness.ts';
+import { eventually } from '../../core/eventually.ts';
 
 // BPMN timers are due items of the core's work engine: a boundary timer scheduled before a restart fires
 // after it, in the new process, once the (injected) clock passes its due time; an intermediate timer catch
@@ -31,15 +32,6 @@ const xml = `<?xml version="1.0" encoding="UTF-8"?>
     <endEvent id="end2"/>
   </process>
 </definitions>`;
-
-async function eventually<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
-  for (let i = 0; i < 1000; i++) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`never happened: ${what}`);
-}
 
 test('a timer scheduled before a restart fires after it; catch events wait; non-interrupting timers keep the task', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'workflow-timers-'));

@@ -6,6 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { eventIdFor } from '../../../commands/core/event-id.ts';
 import { createSqliteEventStore } from '../../../infra/sqlite/event-store.sqlite.ts';
+import { eventually } from '../../core/eventually.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const bin = path.join(root, 'bin/platform.js');
@@ -78,21 +79,18 @@ test('start serves health, metrics and JSON 404s, projects, and shuts down on SI
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  let url = '';
-  for (let i = 0; i < 300 && !url; i++) {
-    await new Promise((r) => setTimeout(r, 50));
-    url = /Platform listening on (http:\/\/\S+)/.exec(out)?.[1] ?? '';
-  }
-  assert.ok(url, `no banner in: ${out}`);
+  const url = await eventually(() => {
+    const m = /Platform listening on (http:\/\/\S+)/.exec(out);
+    assert.ok(m, `no banner in: ${out}`);
+    return m[1]!;
+  }, { what: 'the banner', timeoutMs: 15_000, intervalMs: 50 });
   assert.match(out, /services {8}: audit, hub/);
-  let ready: Response | undefined;
-  for (let i = 0; i < 100; i++) {
-    ready = await fetch(`${url}/health/ready`);
-    if (ready.status === 200) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  assert.is(ready!.status, 200);
-  const report = (await ready!.json()) as { checks: Array<{ name: string; ok: boolean }> };
+  const ready = await eventually(async () => {
+    const r = await fetch(`${url}/health/ready`);
+    assert.is(r.status, 200, await r.clone().text());
+    return r;
+  }, { what: 'ready', intervalMs: 50 });
+  const report = (await ready.json()) as { checks: Array<{ name: string; ok: boolean }> };
   assert.ok(report.checks.some((c) => c.name === 'projection:core.streams' && c.ok));
   const missing = await fetch(`${url}/api/nothing-here`);
   assert.is(missing.status, 404);
@@ -108,11 +106,11 @@ test('start --services none: a worker process with health and metrics but no ser
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  let url = '';
-  for (let i = 0; i < 300 && !url; i++) {
-    await new Promise((r) => setTimeout(r, 50));
-    url = /Platform listening on (http:\/\/\S+)/.exec(out)?.[1] ?? '';
-  }
+  const url = await eventually(() => {
+    const m = /Platform listening on (http:\/\/\S+)/.exec(out);
+    assert.ok(m, `no banner in: ${out}`);
+    return m[1]!;
+  }, { what: 'the banner', timeoutMs: 15_000, intervalMs: 50 });
   assert.match(out, /services {8}: none \(worker process\)/);
   assert.is((await fetch(`${url}/health/live`)).status, 200);
   assert.is((await fetch(`${url}/cas/oidc/jwks`)).status, 404);

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { eventually } from '../../core/eventually.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const tmp = mkdtempSync(path.join(tmpdir(), 'compiled-start-'));
@@ -49,20 +50,17 @@ test('the compiled platform starts without sources, is ready, and stops on SIGTE
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  let url = '';
-  for (let i = 0; i < 600 && !url && child.exitCode === null; i++) {
-    await new Promise((r) => setTimeout(r, 50));
-    url = /Platform listening on (http:\/\/\S+)/.exec(out)?.[1] ?? '';
-  }
-  assert.ok(url, `no banner in: ${out}`);
+  const url = await eventually(() => {
+    const m = /Platform listening on (http:\/\/\S+)/.exec(out);
+    assert.ok(m, `no banner in: ${out}`);
+    return m[1]!;
+  }, { what: 'the banner', timeoutMs: 30_000, intervalMs: 50 });
   assert.match(out, /code {12}: compiled \(dist\/\)/);
-  let ready: Response | undefined;
-  for (let i = 0; i < 200; i++) {
-    ready = await fetch(`${url}/health/ready`);
-    if (ready.status === 200) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  assert.is(ready!.status, 200, await ready!.text());
+  await eventually(async () => {
+    const ready = await fetch(`${url}/health/ready`);
+    assert.is(ready.status, 200, await ready.text());
+    return true;
+  }, { what: 'ready', intervalMs: 50 });
   assert.is((await fetch(`${url}/.well-known/openid-configuration`)).status, 200);
   child.kill('SIGTERM');
   assert.is(await exited, 0, out);

@@ -10,6 +10,7 @@ import type { LogConsumer } from '../../../infra/core/log-consumer.ts';
 import { createLogReader, unionFilter } from '../../../infra/core/log-reader.ts';
 import { START } from '../../../infra/core/position.ts';
 import { createSqliteEventStore, type SqliteEventStore } from '../../../infra/sqlite/event-store.sqlite.ts';
+import { eventually } from '../../core/eventually.ts';
 
 type Ctx = { dir: string; store: SqliteEventStore };
 const test = suite<Ctx>('log reader: one read per page for every consumer', {} as Ctx);
@@ -174,6 +175,22 @@ test('the slowest consumer sets the pace: no page is read while one is being han
   await reader.stop();
 });
 
+test('reached(head) resolves once the page at the head is handled by every consumer and afterPage has run, not when it is read', async ({ store }) => {
+  const slow = recorder('slow', undefined, { slowMs: 30 });
+  const woken: string[] = [];
+  const reader = createLogReader({ eventStore: store, consumers: [slow.consumer], afterPage: (page) => woken.push(page.position) });
+  reader.start();
+  await reader.reached(await store.headPosition());
+  await append(store, 'acct');
+  const head = await store.headPosition();
+  // the tail has taken the page from the store and is handing it out (the slow consumer holds it)
+  await eventually(() => reader.stats().tailEvents === 1, 'the tail read the page');
+  await reader.reached(head);
+  assert.equal(slow.seen.map((e) => e.position), [head], 'the consumer handled the event');
+  assert.ok(woken.includes(head), 'the engines were woken for the page');
+  await reader.stop();
+});
+
 /**
  * A store whose tail pages come as scripted (how many events, and how long the store waits before it has
  * them); answers, per page, how long the reader took from handling it to asking for the next.
@@ -216,7 +233,7 @@ async function gapsAfterPages(store: SqliteEventStore, script: Array<{ events: n
   };
   const reader = createLogReader({ eventStore: scripted, consumers: [consumer], coalesceMs: 60, coalesceAbove: 1000, ...(o.pageSize !== undefined && { pageSize: o.pageSize }), ...(o.gatherSliceMs !== undefined && { gatherSliceMs: o.gatherSliceMs }) });
   reader.start();
-  for (let i = 0; i < 300 && handledAt.length < script.length; i++) await new Promise((r) => setTimeout(r, 10));
+  await eventually(() => handledAt.length === script.length, 'every scripted page handled');
   await reader.stop();
   assert.is(handledAt.length, script.length);
   return script.slice(0, -1).map((_, i) => askedAt[i + 1]! - handledAt[i]!);

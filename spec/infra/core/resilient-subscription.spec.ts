@@ -91,7 +91,8 @@ test('pulls from the reader only when the consumer asks (backpressure)', async (
   };
   const iterator = resilientSubscription(source)[Symbol.asyncIterator]();
   await iterator.next();
-  await new Promise((r) => setTimeout(r, 10));
+  // the source is in memory (no I/O, no timer): a turn of the event loop runs every read-ahead there could be
+  await new Promise((r) => setImmediate(r));
   assert.is(pulled, 1);
   await iterator.next();
   assert.is(pulled, 2);

@@ -13,6 +13,7 @@ import { createSmtpMailSender, type SmtpMailSender } from '../../../infra/net/sm
 import { webhookHeaders } from '../../../infra/net/webhook-signature.ts';
 import { aSend, configure, HUB, startHubPlatform } from '../../http/hub/hub-harness.ts';
 import { startSmtpTestServer, type SmtpTestServer } from '../net/smtp-test-server.ts';
+import { eventually } from '../../core/eventually.ts';
 
 const SECRET = `whsec_${Buffer.from('receiver-spec-secret-0123456789ab').toString('base64')}`;
 let dir: string;
@@ -71,13 +72,6 @@ async function post(rx: EmailReceiver, body: Record<string, unknown>, o: { secre
 }
 const start = (file: string, extra: Partial<Parameters<typeof startEmailReceiver>[0]> = {}) =>
   startEmailReceiver({ file: path.join(dir, file), mail, from: 'Hub <noreply@hub.example>', signingSecrets: [SECRET], pollMs: 20, ...extra });
-const until = async (what: string, probe: () => boolean) => {
-  for (let i = 0; i < 500; i++) {
-    if (probe()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`never happened: ${what}`);
-};
 
 test('a submission is stored and answered 202; sent once through SMTP (Message-ID from the attempt); DELIVERED reported; a repeat is 200 and not resent', async () => {
   const rx = await start('a.sqlite');
@@ -86,7 +80,7 @@ test('a submission is stored and answered 202; sent once through SMTP (Message-I
     const first = await post(rx, s);
     assert.equal([first.status, first.body.Duplicate], [202, false]);
     assert.ok(rx.store.get(s.ClientRequestId), 'stored before the answer');
-    await until('the receipt', () => receipts.some((r) => r.callbackId === s.CallbackId));
+    await eventually(() => receipts.some((r) => r.callbackId === s.CallbackId), 'the receipt');
     const again = await post(rx, s);
     assert.equal([again.status, again.body.Duplicate], [200, true]);
     await rx.runDue();
@@ -120,15 +114,15 @@ test('an SMTP 5xx refusal is reported FAILED (Retryable false); temporary failur
     smtp.onData = () => ({ code: 550, message: 'mailbox unavailable' });
     const s = submission();
     await post(rx, s);
-    await until('the FAILED receipt', () => receipts.some((r) => r.callbackId === s.CallbackId));
+    await eventually(() => receipts.some((r) => r.callbackId === s.CallbackId), 'the FAILED receipt');
     assert.equal(receipts.find((r) => r.callbackId === s.CallbackId)!.body, { Status: 'FAILED', ProviderRef: 'smtp 550: Message failed: 550 mailbox unavailable', Retryable: false });
     smtp.onData = () => ({ code: 451, message: 'try later' });
     const t = submission();
     await post(rx, t);
-    await until('a first temporary failure', () => rx.store.get(t.ClientRequestId)!.tries === 1);
+    await eventually(() => rx.store.get(t.ClientRequestId)!.tries === 1, 'a first temporary failure');
     clock += 60_000;
     await rx.runDue();
-    await until('the retryable FAILED receipt', () => receipts.some((r) => r.callbackId === t.CallbackId));
+    await eventually(() => receipts.some((r) => r.callbackId === t.CallbackId), 'the retryable FAILED receipt');
     assert.is(receipts.find((r) => r.callbackId === t.CallbackId)!.body.Retryable, true);
   } finally {
     smtp.onData = () => undefined;
@@ -148,12 +142,12 @@ test('durable: what was accepted before a stop is sent and reported after the re
   let offset = 5000;
   const second = await start('d.sqlite', { now: () => Date.now() + offset });
   try {
-    await until('sent after the restart', () => second.store.get(s.ClientRequestId)!.state === 'reporting');
+    await eventually(() => second.store.get(s.ClientRequestId)!.state === 'reporting', 'sent after the restart');
     assert.is(receipts.some((r) => r.callbackId === s.CallbackId), false);
     hubAnswers = 200;
     offset += 120_000;
     await second.runDue();
-    await until('reported', () => receipts.some((r) => r.callbackId === s.CallbackId));
+    await eventually(() => receipts.some((r) => r.callbackId === s.CallbackId), 'reported');
     assert.is(second.store.get(s.ClientRequestId)!.state, 'done');
   } finally {
     hubAnswers = 200;

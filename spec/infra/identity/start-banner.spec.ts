@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { eventually } from '../../core/eventually.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const bin = path.join(root, 'bin/platform.js');
@@ -20,12 +21,12 @@ async function startOnce(check?: (base: string) => Promise<void>): Promise<strin
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  let base = '';
-  for (let i = 0; i < 600 && !base; i++) {
-    await new Promise((r) => setTimeout(r, 50));
-    // the banner is printed in one write: once its URL is there, the whole banner is
-    base = /public base URL : (http:\/\/\S+)/.exec(out)?.[1] ?? '';
-  }
+  // the banner is printed in one write: once its URL is there, the whole banner is
+  const base = await eventually(() => {
+    const m = /public base URL : (http:\/\/\S+)/.exec(out);
+    assert.ok(m, `no banner in: ${out}`);
+    return m[1]!;
+  }, { what: 'the banner', timeoutMs: 30_000, intervalMs: 50 });
   assert.ok(base, `no banner in: ${out}`);
   await check?.(base);
   child.kill('SIGTERM');

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createOutboundHttpClient } from '../../../infra/net/outbound-http.client.ts';
+import { eventually } from '../../core/eventually.ts';
 
 const test = suite('outbound HTTP client (undici adapter of the HttpClient port)');
 // the receiver is on loopback: allowed the way the tests and the demo allow it (OUTBOUND_ALLOW)
@@ -140,7 +141,7 @@ test('an abort rejects with an AbortError, even while the body is being read', a
   const controller = new AbortController();
   const pending = http.send({ method: 'GET', url: `${base}/hang`, signal: controller.signal });
   // the server has answered the headers and part of the body, then goes quiet
-  while (hanging.length === 0) await new Promise((r) => setImmediate(r));
+  await eventually(() => hanging.length > 0, { what: 'the server went quiet mid-body', intervalMs: 1 });
   controller.abort();
   try {
     await pending;

@@ -12,6 +12,7 @@ import { createProjectionRunner } from '../../../projections/core/projection-run
 import { createRulesIndex } from '../../../projections/bridge/rules-index.ts';
 import { createRuleQueries, rulesProjection } from '../../../projections/bridge/rules.projection.ts';
 import { alertPattern, httpTarget, mailTarget } from '../../domain/bridge/rule-fixtures.ts';
+import { caughtUp as caughtUpAll } from '../../core/eventually.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'rules-index-'));
 const eventStore = createSqliteEventStore({ file: path.join(dir, 'events.sqlite'), pollIntervalMs: 20 });
@@ -35,13 +36,7 @@ test.after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function caughtUp() {
-  for (let i = 0; i < 1000; i++) {
-    if ((await runner.status()).lag === 0) return;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  throw new Error('projection did not catch up');
-}
+const caughtUp = () => caughtUpAll(runner);
 
 const customRule = (ruleId: string, bus = 'orders', tenant = 'acme') =>
   commands.create(

@@ -14,6 +14,7 @@ import { readCheckpoint } from '../../../projections/core/checkpoints.ts';
 import { physicalName } from '../../../projections/core/projection.ts';
 import { rebuildProjection } from '../../../projections/core/rebuild.ts';
 import { ledgerProjection } from '../../core/fixtures/ledger.projection.ts';
+import { eventually } from '../../core/eventually.ts';
 
 const TOTAL = 50_000;
 const STREAMS = 1_000;
@@ -57,17 +58,15 @@ test(`SIGKILL while projecting ${TOTAL} events, restart: identical to a rebuild 
 
   // first run: kill it hard somewhere in the middle
   const first = runWorker();
-  let killedAt = 0;
-  while (true) {
-    await new Promise((r) => setTimeout(r, 10));
-    const cp = await readCheckpoint(readStore, 'test.ledger').catch(() => null);
-    const at = cp ? positionValue(cp.position) : 0;
-    if (at >= TOTAL * 0.2) {
-      first.child.kill('SIGKILL');
-      killedAt = at;
-      break;
-    }
-  }
+  const killedAt = await eventually(
+    async () => {
+      const cp = await readCheckpoint(readStore, 'test.ledger').catch(() => null);
+      const at = cp ? positionValue(cp.position) : 0;
+      return at >= TOTAL * 0.2 ? at : undefined;
+    },
+    { what: 'the first run past a fifth of the log', timeoutMs: 120_000 },
+  );
+  first.child.kill('SIGKILL');
   await first.exited;
   const afterKill = await readCheckpoint(readStore, 'test.ledger');
   assert.ok(afterKill && positionValue(afterKill.position) < TOTAL, `killed too late: ${afterKill?.position}`);

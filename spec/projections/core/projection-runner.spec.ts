@@ -17,6 +17,7 @@ import { createProjectionRunner } from '../../../projections/core/projection-run
 import { readModel } from '../../../projections/core/read-model.ts';
 import { rebuildProjection } from '../../../projections/core/rebuild.ts';
 import { ledgerProjection, type Balance } from '../../core/fixtures/ledger.projection.ts';
+import { eventually } from '../../core/eventually.ts';
 
 type Ctx = { dir: string; eventStore: EventStore; readStore: ReadStore };
 const it = suite<Ctx>('projection runner', {} as Ctx);
@@ -45,25 +46,17 @@ async function noise(store: EventStore) {
   await store.append(`other-t.n${++seq}`, [{ id: eventIdFor(`n${seq}`, 0), type: 'Noise', data: {}, metadata: { tenant: 't', occurredAt: 'x', schemaVersion: 1 } }], 'any');
 }
 
-async function until(cond: () => Promise<boolean>, what: string) {
-  for (let i = 0; i < 500; i++) {
-    if (await cond()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 it('catches up, goes live, keeps the checkpoint with the read model, reports lag 0 when done', async ({ eventStore, readStore }) => {
   await deposit(eventStore, 'a', 10, true);
   await deposit(eventStore, 'b', 5, true);
   const runner = createProjectionRunner({ eventStore, readStore, projection: ledgerProjection(), clock: systemClock });
   runner.start();
   const balances = readModel<Balance>(readStore, 'test.ledger', 'balances');
-  await until(async () => (await balances.get('account-t.b'))?.balance === 5, 'catch-up');
+  await eventually(async () => (await balances.get('account-t.b'))?.balance === 5, 'catch-up');
   await deposit(eventStore, 'a', 7);
   await noise(eventStore);
-  await until(async () => (await balances.get('account-t.a'))?.balance === 17, 'live event');
-  await until(async () => (await runner.status()).lag === 0, 'lag 0');
+  await eventually(async () => (await balances.get('account-t.a'))?.balance === 17, 'live event');
+  await eventually(async () => (await runner.status()).lag === 0, 'lag 0');
   const s = await runner.status();
   assert.is(s.state, 'running');
   assert.is(s.generation, 1);
@@ -78,7 +71,7 @@ it('lag counts pending events of its own categories only', async ({ eventStore, 
   const before = await runner.status();
   assert.ok(before.lag > 0, 'pending account events show as lag');
   runner.start();
-  await until(async () => (await runner.status()).lag === 0, 'lag 0');
+  await eventually(async () => (await runner.status()).lag === 0, 'lag 0');
   await noise(eventStore);
   assert.is((await runner.status()).lag, 0, 'noise in other categories is not lag');
   await runner.stop();
@@ -98,7 +91,7 @@ it('a failing apply is retried from the checkpoint: nothing lost, nothing double
   const runner = createProjectionRunner({ eventStore, readStore, projection: flaky, clock: systemClock, retryDelayMs: 5 });
   runner.start();
   const balances = readModel<Balance>(readStore, 'test.ledger', 'balances');
-  await until(async () => (await runner.status()).lag === 0, 'recovery');
+  await eventually(async () => (await runner.status()).lag === 0, 'recovery');
   const a = await balances.get('account-t.a');
   assert.is(a!.balance, 20);
   assert.is(a!.events, 21);
@@ -109,14 +102,14 @@ it('a version bump rebuilds beside the live collections, then readers switch', a
   for (let i = 0; i < 30; i++) await deposit(eventStore, `x${i % 3}`, 2, i < 3);
   const v1 = createProjectionRunner({ eventStore, readStore, projection: ledgerProjection(1), clock: systemClock });
   v1.start();
-  await until(async () => (await v1.status()).lag === 0, 'v1');
+  await eventually(async () => (await v1.status()).lag === 0, 'v1');
   await v1.stop();
   const balances = readModel<Balance>(readStore, 'test.ledger', 'balances');
   const before = await balances.find({}, { sort: { id: 1 } });
 
   const v2 = createProjectionRunner({ eventStore, readStore, projection: ledgerProjection(2), clock: systemClock });
   v2.start();
-  await until(async () => (await v2.status()).version === 2 && (await v2.status()).lag === 0, 'v2');
+  await eventually(async () => (await v2.status()).version === 2 && (await v2.status()).lag === 0, 'v2');
   const s = await v2.status();
   assert.is(s.generation, 2);
   assert.equal(await balances.find({}, { sort: { id: 1 } }), before, 'same content read from the new generation');
@@ -142,7 +135,7 @@ it('rebuild while the live runner runs and events keep coming: the switch loses 
   await new Promise((res) => setTimeout(res, 30));
   writing = false;
   await writer;
-  await until(async () => (await runner.status()).lag === 0, 'catch-up after switch');
+  await eventually(async () => (await runner.status()).lag === 0, 'catch-up after switch');
   const cp = await readCheckpoint(readStore, 'test.ledger');
   assert.is(cp!.generation, 2);
   const total = (await eventStore.readAll({ filter: { categories: ['account'] }, limit: 100_000 })).length;

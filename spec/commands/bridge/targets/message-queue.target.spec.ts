@@ -14,6 +14,7 @@ import type { BridgeEvent, Target } from '../../../../domain/bridge/model.ts';
 import { manualClock } from '../../../../infra/core/clock.port.ts';
 import { createSqliteEventStore } from '../../../../infra/sqlite/event-store.sqlite.ts';
 import { createSqliteReadStore } from '../../../../infra/sqlite/read-store.sqlite.ts';
+import { eventually } from '../../../core/eventually.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'mq-target-'));
 const eventStore = createSqliteEventStore({ file: path.join(dir, 'events.sqlite'), pollIntervalMs: 20 });
@@ -134,7 +135,7 @@ test('long poll: a waiting pull returns when a message arrives', async () => {
   const head = await topics.head('acme', 'claims');
   await consumers.ack({ ...group('billing-svc'), offset: head });
   const pending = consumers.pull({ ...group('billing-svc'), max: 10, waitMs: 30_000 });
-  while (consumers.waiting() === 0) await new Promise((r) => setTimeout(r, 5));
+  await eventually(() => consumers.waiting() > 0, 'the pull waits');
   await target.deliver(broadcast({ woke: true }));
   const r = await pending;
   assert.equal(r.messages.map((m) => m.body), [{ woke: true }]);

@@ -9,6 +9,7 @@ import type { BridgeEvent, Target } from '../../../../domain/bridge/model.ts';
 import { RECEIVED_EVENT_PATH, receivedEventHandler } from '../../../../http/bridge/sdk/index.ts';
 import { createOutboundHttpClient } from '../../../../infra/net/outbound-http.client.ts';
 import { loopbackHttpClient as createHttpClient } from '../../../infra/net/loopback-client.ts';
+import { eventually } from '../../../core/eventually.ts';
 
 const test = suite('preset HTTP client target (TypeId 3) against a receiver built with the SDK');
 
@@ -202,7 +203,7 @@ test('the per-call timeout (the request’s AbortSignal) is retryable', async ()
   const before = received.length;
   const pending = target().deliver(request({ SERVICE_NAME: 'hang', BODY: { a: 1 } }, { signal: controller.signal }));
   // the receiver got it and is still working on it when the time is up
-  while (held.length === 0 || received.length === before) await new Promise((r) => setImmediate(r));
+  await eventually(() => held.length > 0 && received.length > before, { what: 'the receiver holds the request', intervalMs: 1 });
   controller.abort(new DOMException('timed out after 5000 ms', 'TimeoutError'));
   const f = failure(await pending);
   assert.is(f.retryable, true);
