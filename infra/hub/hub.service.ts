@@ -184,7 +184,7 @@ export function createHubService(deps: HubServiceDeps): PlatformService {
     name: 'hub',
     router,
     registry,
-    // customer policies: a message that ended with nothing committed gives its quota slot back (README "Customer policies")
+    // customer policies: a message that ended with nothing committed gives its quota slot back (docs/hub.md#customer-policies)
     reactors: [
       createQuotaReleaseReactor({ eventStore, readStore, clock, gate, log: hubLog.child({ worker: QUOTA_RELEASE_REACTOR }) }),
       // an OPT_OUT / OPT_IN interaction always changes the preference, even after a crash between the two appends
