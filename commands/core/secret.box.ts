@@ -11,8 +11,9 @@ import { isSealed, type SealedSecret } from '../../domain/bridge/connection.deci
  * copied into another connection, field or key does not open.
  *
  * Sealed forms (what the log stores), base64url parts:
- * - `enc:v1:<salt>.<iv>.<tag>.<ciphertext>` (connections, caller tokens, signing secrets);
- * - `enc:v2:<kid>.<salt>.<iv>.<tag>.<ciphertext>` (configuration values): `kid` names the key-encryption
+ * - `enc:v1:<salt>.<iv>.<tag>.<ciphertext>` (connections, caller tokens, API destinations' signing secrets;
+ *   the hub's signing secrets sealed by earlier versions);
+ * - `enc:v2:<kid>.<salt>.<iv>.<tag>.<ciphertext>` (configuration values, the hub's signing secrets): `kid` names the key-encryption
  *   secret it was sealed under (a fingerprint of it, never the secret), so after a rotation of
  *   KEY_ENCRYPTION_SECRET (the former one in KEY_ENCRYPTION_SECRET_PREVIOUS) the value opens with the
  *   right secret at once, and `platform keys rotate-config` knows which values to seal again.

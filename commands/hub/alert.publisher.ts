@@ -98,7 +98,7 @@ export function createAlertPublisher(deps: {
   async function publish(item: Pick<AlertDueItem, 'id' | 'stream' | 'tenant'>): Promise<'published' | 'duplicate' | 'gone'> {
     const events = await deps.eventStore.readStream(item.stream);
     const alert = events.find((e) => e.id === item.id);
-    // a housekept notification (README "Housekeeping") keeps no publication record: an item of it (a
+    // a housekept notification (docs/hub.md#housekeeping) keeps no publication record: an item of it (a
     // projection rebuild writes AlertRaised's item before it applies NotificationHousekept) is dropped
     const housekept = events.some((e) => e.type === 'NotificationHousekept');
     const event = alert === undefined || housekept ? null : deadLetterEvent(alert, events);

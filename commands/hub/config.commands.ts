@@ -73,7 +73,8 @@ function streamCache(clock: Clock, ttlMs: number) {
 
 /** a fresh Standard Webhooks secret: `whsec_` + base64 of 32 random bytes */
 export const newSigningSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
-const secretAad = (tenant: string, serviceId: string) => `hub-service/${tenant}/${serviceId}`;
+/** the associated data binding a sealed signing secret to its service */
+export const secretAad = (tenant: string, serviceId: string) => `hub-service/${tenant}/${serviceId}`;
 
 /** the create, update, delete and get of one simple resource kind */
 type Cache = ReturnType<typeof streamCache>;

@@ -14,7 +14,7 @@ import { readPreference, readPreferenceFacts } from './dispatch-gate.ts';
 import type { HubSettings } from './hub.contracts.ts';
 
 /**
- * The customer-policy commands and live reads (README "Customer policies"): preferences, interactions,
+ * The customer-policy commands and live reads (docs/hub.md#customer-policies): preferences, interactions,
  * frequency caps, quiet hours and a recipient's quota usage. Reads by key come from the streams (live);
  * listings (a recipient's preferences, interactions) from the `hub.customer` read model.
  *

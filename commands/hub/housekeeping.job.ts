@@ -11,7 +11,7 @@ import { commandHandler } from '../core/command-handler.ts';
 import { numberSetting, SETTING, type HubSettings } from './hub.contracts.ts';
 
 /**
- * The housekeeping job (spec "Housekeeping (batch job)"; README "Housekeeping"): removes eligible completed
+ * The housekeeping job (spec "Housekeeping (batch job)"; docs/hub.md#housekeeping): removes eligible completed
  * notifications of a tenant from the read side, archiving them first when asked.
  *
  * - Retention: the parameter `days`, else the tenant's `comm.hub.housekeeping.retention-days` (configuration

@@ -55,11 +55,11 @@ export const SETTING = {
   timeZone: 'comm-hub.time-zone',
   clientId: 'comm-hub.auth.client-id',
   clientSecret: 'comm-hub.auth.client-secret',
-  // customer policies (README "Customer policies"): what a preference lookup gives when nothing allows
+  // customer policies (docs/hub.md#customer-policies): what a preference lookup gives when nothing allows
   preferenceDefaultAllow: 'comm-hub.preference.default-allow',
-  // spec "Recovery properties": the hub's switch per tenant (commands/hub/hub-switch.ts; README "Hub switch")
+  // spec "Recovery properties": the hub's switch per tenant (commands/hub/hub-switch.ts; docs/hub.md#hub-switch)
   enabled: 'comm-hub.enabled',
-  // spec "Recovery properties" (README "Sweeps and the command worker")
+  // spec "Recovery properties" (docs/hub.md#sweeps-and-the-command-worker)
   commandWorkerEnabled: 'comm-hub.command-worker.enabled',
   commandWorkerIntervalMs: 'comm-hub.command-worker.interval-ms',
   commandWorkerStaleIntervalMs: 'comm-hub.command-worker.stale-interval-ms',
@@ -70,7 +70,7 @@ export const SETTING = {
   sweepStaleIntervalMs: 'comm-hub.sweep.stale-interval-ms',
   sweepReceiptTimeoutIntervalMs: 'comm-hub.sweep.receipt-timeout-interval-ms',
   sweepAlertIntervalMs: 'comm-hub.sweep.alert-interval-ms',
-  // housekeeping's retention (spec: the business-config key, spelled `comm.hub.…`; README "Housekeeping")
+  // housekeeping's retention (spec: the business-config key, spelled `comm.hub.…`; docs/hub.md#housekeeping)
   housekeepingRetentionDays: 'comm.hub.housekeeping.retention-days',
 } as const;
 

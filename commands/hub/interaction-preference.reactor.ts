@@ -8,12 +8,12 @@ import { createReactor, type Reactor, type ReactorLog } from '../core/reactor.ts
 import type { CustomerPolicies } from './customer-policy.commands.ts';
 
 /**
- * Applies the preference change of every recorded OPT_OUT / OPT_IN interaction (README "Customer
- * policies"). The interaction request sets the preference itself right after storing the interaction (the
- * immediate answer), but that is a second append: a process stopping between the two would leave the
- * consent unchanged. This checkpointed reactor on `InteractionRecorded` makes it certain: its checkpoint
- * moves after the change is stored (at-least-once), and the change's command id is derived from the
- * InteractionId (`interaction/<id>/preference`, the same as the request's), so whichever runs second
+ * Applies the preference change of every recorded OPT_OUT / OPT_IN interaction
+ * (docs/hub.md#customer-policies). The interaction request sets the preference itself right after storing the
+ * interaction (the immediate answer), but that is a second append: a process stopping between the two would
+ * leave the consent unchanged. This checkpointed reactor on `InteractionRecorded` makes it certain: its
+ * checkpoint moves after the change is stored (at-least-once), and the change's command id is derived from
+ * the InteractionId (`interaction/<id>/preference`, the same as the request's), so whichever runs second
  * appends nothing. A late application never overrides a newer decision: when the preference's stream has an
  * event after the interaction (a later interaction, an API change, or this one's own application), the
  * reactor leaves it, so an old OPT_IN reached late cannot undo a newer OPT_OUT.

@@ -16,7 +16,7 @@ import { notificationIdFor } from './send.commands.ts';
  * message bodies are not shown: the stored payload is masked, these views are too; the timeline keeps
  * every event's facts (attempts, answers, receipts, ignored evidence, alerts).
  *
- * A notification housekeeping removed (README "Housekeeping") is gone from these views as from every read
+ * A notification housekeeping removed (docs/hub.md#housekeeping) is gone from these views as from every read
  * model: they answer 404 saying when it was housekept and where it was archived. Its stream is kept (the
  * event log is never deleted), so a send replay of its RequestId still answers the stored acknowledgement.
  */

@@ -10,12 +10,12 @@ import { createReactor, type Reactor, type ReactorLog } from '../core/reactor.ts
 import type { DispatchGate } from './dispatch-gate.ts';
 
 /**
- * Gives a message's frequency-quota slot back when the message ended with nothing committed (README
- * "Customer policies": a definite final failure, a suppression, an expiry or a cancellation with no attempt
- * accepted, delivered, uncertain or lost), whatever path ended it: the dispatch worker (which also releases
- * at once, dispatch.process.ts), an operator's cancel or manual receipt, a receipt, a sweep. A checkpointed
- * reactor on the notification streams' ending events: at-least-once, and the release is idempotent (the
- * quota decider releases a held slot once), so a crash anywhere only delays it.
+ * Gives a message's frequency-quota slot back when the message ended with nothing committed
+ * (docs/hub.md#customer-policies: a definite final failure, a suppression, an expiry or a cancellation with
+ * no attempt accepted, delivered, uncertain or lost), whatever path ended it: the dispatch worker (which also
+ * releases at once, dispatch.process.ts), an operator's cancel or manual receipt, a receipt, a sweep. A
+ * checkpointed reactor on the notification streams' ending events: at-least-once, and the release is
+ * idempotent (the quota decider releases a held slot once), so a crash anywhere only delays it.
  *
  * It also reacts to the reservation itself (`QuotaReserved` on the recipient's quota stream): a claim reads
  * the message, reserves, then starts the attempt; a cancellation (or expiry, suppression) and its release

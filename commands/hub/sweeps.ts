@@ -142,7 +142,7 @@ export function createSweeps(deps: SweepDeps) {
       if (page.length === 0) break;
       for (const e of page) {
         looked++;
-        // a housekept notification's alerts have no publication record any more (README "Housekeeping"): settled
+        // a housekept notification's alerts have no publication record any more (docs/hub.md#housekeeping): settled
         if ((await publications.get(e.id)) === null && !(await housekeptStream(e.stream))) {
           stopAt ??= cursor ?? '';
           if ((await outbox.get(e.id)) === null) {

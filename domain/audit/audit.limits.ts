@@ -1,6 +1,7 @@
 /**
- * The audit service's documented limits (README "Audit log"); the spec shows none ("Maximum return_size and
- * other audit limits: not shown"). The request schemas (http/audit) and the validators here share them.
+ * The audit service's documented limits (docs/audit.md#what-the-platform-chose-where-the-spec-is-silent); the
+ * spec shows none ("Maximum return_size and other audit limits: not shown"). The request schemas (http/audit)
+ * and the validators here share them.
  */
 
 /** module and transaction names: 1-128 letters, digits and `_ . : @ -`, starting with a letter or digit */

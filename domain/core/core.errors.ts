@@ -23,7 +23,7 @@ export const CORE_ERRORS = {
   /** a body, query, path or header field is invalid (one detail per field) */
   'REQUEST.INVALID': 400,
   'REQUEST.MALFORMED_JSON': 400,
-  /** an input limit (README "Input limits") */
+  /** an input limit (docs/architecture.md#input-limits) */
   'REQUEST.LIMIT_EXCEEDED': 400,
   'REQUEST.ABORTED': 400,
   'REQUEST.SIZE_MISMATCH': 400,

@@ -5,7 +5,7 @@
  * at 1000 levels, MongoDB's BSON at 100), while 5,000 levels overflow the stack of every recursive
  * function that walks it (JSON.stringify, the pattern validator, canonicalJson) and answer 500.
  *
- * Where they are checked (the README's "Input limits" lists the figures):
+ * Where they are checked (docs/architecture.md#input-limits lists the figures):
  * - every JSON request body, right after parsing (http/core/body-limits.ts): REQUEST_BODY_LIMITS, 400
  *   REQUEST.LIMIT_EXCEEDED;
  * - event data at putEvent/putEvents (put-event.validate.ts, per entry of a batch): EVENT_DATA_LIMITS;
@@ -103,7 +103,7 @@ export const SCHEMA_DOCUMENT_LIMITS: JsonLimits = {
   maxKeyLength: 1024,
 };
 
-/** How each limit is named in messages and in the README. */
+/** How each limit is named in messages (docs/architecture.md#input-limits tabulates them). */
 export const LIMIT_LABELS: Record<LimitName, string> = {
   depth: 'nesting depth',
   keys: 'keys per object',

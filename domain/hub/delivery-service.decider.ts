@@ -11,7 +11,8 @@ import { canonicalJson } from './resource.decider.ts';
  * Webhooks, `whsec_…`) is a credential: generated when the service is created, kept sealed (AES-256-GCM,
  * the command layer seals it) in its own event, never in the service's Settings, so configuration snapshots
  * (which copy the service) never hold it. A rotation keeps the previous secret signing too until
- * `PreviousUntil` (both signatures are sent during the overlap).
+ * `PreviousUntil` (both signatures are sent during the overlap). After a change of the key-encryption
+ * secret, `ResealSecret` issues the same secrets sealed again (a SigningSecretIssued with the same overlap).
  */
 export const DELIVERY_SERVICE_CATEGORY = 'hubService';
 export const deliveryServiceStream = (tenant: string, id: string) => streamName(DELIVERY_SERVICE_CATEGORY, tenant, id);
@@ -27,7 +28,9 @@ export type DeliveryServiceCommand =
   | { type: 'Create'; resource: DeliveryService; sealedSecret: SealedSecret; now: string }
   | { type: 'Update'; resource: DeliveryService; now: string }
   | { type: 'Delete'; now: string }
-  | { type: 'RotateSecret'; sealedSecret: SealedSecret; overlapUntil: string; now: string };
+  | { type: 'RotateSecret'; sealedSecret: SealedSecret; overlapUntil: string; now: string }
+  /** the secrets in force, sealed again by the caller (the same clear values): the overlap is kept as it is */
+  | { type: 'ResealSecret'; sealedSecret: SealedSecret; previousSealed?: SealedSecret; now: string };
 
 export type SigningSecrets = { current: SealedSecret; previous?: SealedSecret; previousUntil?: string };
 
@@ -99,6 +102,21 @@ export const deliveryServiceDecider: Decider<DeliveryServiceCommand, DeliverySer
               ServiceId: state.resource.ServiceId,
               Sealed: command.sealedSecret,
               ...(previous !== undefined && command.overlapUntil > command.now && { PreviousSealed: previous, PreviousUntil: command.overlapUntil }),
+              At: command.now,
+            },
+          },
+        ];
+      }
+      case 'ResealSecret': {
+        if (state.status !== 'live' || state.signing === undefined) throw hubError('DELIVERY_SERVICE.NOT_FOUND', 'no such delivery service');
+        const until = state.signing.previousUntil;
+        return [
+          {
+            type: 'SigningSecretIssued',
+            data: {
+              ServiceId: state.resource.ServiceId,
+              Sealed: command.sealedSecret,
+              ...(command.previousSealed !== undefined && until !== undefined && { PreviousSealed: command.previousSealed, PreviousUntil: until }),
               At: command.now,
             },
           },

@@ -15,7 +15,7 @@ import type { Message } from './notification.model.ts';
  * never over the limit, whatever the number of workers.
  *
  * A first claim reads the stream back only as far as the cap's window (at least a day), a message that
- * made attempts reads it whole (commands/hub/dispatch-gate.ts); see README "Customer policies".
+ * made attempts reads it whole (commands/hub/dispatch-gate.ts); see docs/hub.md#customer-policies.
  */
 export const QUOTA_CATEGORY = 'hubQuota';
 export const quotaStream = (tenant: string, recipientId: string) => streamName(QUOTA_CATEGORY, tenant, encodeURIComponent(recipientId));

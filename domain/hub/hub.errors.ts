@@ -79,7 +79,7 @@ export const HUB_ERRORS = {
   /** the notification changed between the job's check and its removal (it is kept) */
   'HOUSEKEEPING.NOT_ELIGIBLE': 409,
 
-  // customer policies (README "Customer policies"; preference, interaction, frequency-cap, frequency-quota, quiet-hours)
+  // customer policies (docs/hub.md#customer-policies; preference, interaction, frequency-cap, frequency-quota, quiet-hours)
   'PREFERENCE.INVALID': 400,
   'PREFERENCE.NOT_FOUND': 404,
   'INTERACTION.INVALID': 400,
@@ -95,7 +95,7 @@ export const HUB_ERRORS = {
   /** a reservation would exceed the recipient's frequency cap (the dispatch gate suppresses the message) */
   'QUOTA.EXCEEDED': 409,
 
-  // TCC (README "TCC"; domain/hub/tcc.decider.ts)
+  // TCC (docs/hub.md#tcc; domain/hub/tcc.decider.ts)
   /** Confirm of a branch no Try prepared */
   'TCC.NOT_FOUND': 404,
   /** the branch was cancelled (or rolled back before its Try: the tombstone refuses the late Try) */

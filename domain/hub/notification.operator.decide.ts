@@ -11,7 +11,7 @@ import { TERMINAL_STATES, type Message, type NotificationEvent } from './notific
  *
  * One pure eligibility function per action answers both `GET /messages/actionEligibility` and the decider
  * (which rechecks at execution on the stream's state): what the screen showed and what the server does
- * cannot disagree. Decisions where the spec is silent (README "Operator actions"):
+ * cannot disagree. Decisions where the spec is silent (docs/hub.md#operator-actions):
  *
  * - RETRY: only a FAILED message the automatic cycle has given up on (FinalFailure: no retry pending), that
  *   was sent before (its content and service exist), not past ExpiresAt, whose role is not complete and

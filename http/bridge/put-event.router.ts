@@ -33,7 +33,7 @@ import { BRIDGE_PUBLISH_SCOPE, PUT_EVENT_PATH, PUT_EVENTS_PATH } from './bridge.
  * and refuses more than MAX_EVENT_BYTES with 413 EVENT.TOO_LARGE. Bodies above the app's limit are refused
  * by the parser itself (413 REQUEST.TOO_LARGE).
  *
- * Input limits (domain/core/input-limits.ts, README "Input limits"): the app holds every body to the
+ * Input limits (domain/core/input-limits.ts, docs/architecture.md#input-limits): the app holds every body to the
  * general limits before this router runs (64 levels deep …: 400 REQUEST.LIMIT_EXCEEDED, for the whole
  * batch), and validatePutEvent holds each event's data to the limits of event data (32 levels deep …: 400
  * EVENT.INVALID naming the path and the limit; in a batch, that entry's error). So nothing deeper is

@@ -21,7 +21,7 @@ import { commandMetadata, type CommandMetadata } from './request-context.ts';
  */
 
 export type TenancyRule = {
-  /** the `platform` tenant's administrators may name any tenant (where the README says so) */
+  /** the `platform` tenant's administrators may name any tenant (where the service says so: docs/architecture.md#http) */
   platformAdminsNameAny: boolean;
 };
 

@@ -16,7 +16,7 @@ import { FREQUENCY_CAPS_PATH, HUB_ADMIN_SCOPE, HUB_OPERATOR_SCOPE, HUB_SEND_SCOP
 import { pageQuery } from './hub.schemas.ts';
 
 /**
- * The customer-policy API (README "Customer policies"; paths ours, the spec does not show them), under
+ * The customer-policy API (docs/hub.md#customer-policies; paths ours, the spec does not show them), under
  * `/comm/v1`, the token's tenant:
  *
  *   /preferences                 GET ?recipientId (a recipient's stored preferences) · PUT {RecipientId, Channel,

@@ -1,7 +1,7 @@
 /**
  * The notification hub's paths and scopes, in one place (DESIGN "Services as modules"). The business API
  * base is the spec's `/comm/v1`; the OpenAPI group `connecthub` is served at `/v3/api-docs/connecthub`.
- * Administration paths are not shown by the spec: these are ours (README "Notification hub").
+ * Administration paths are not shown by the spec: these are ours (docs/hub.md#endpoints).
  */
 import { HUB_BASE, RECEIPT_PATH } from '../../domain/hub/hub.paths.ts';
 
@@ -21,14 +21,14 @@ export const TCC_CONFIRM_PATH = `${TCC_BASE}/confirm`;
 export const TCC_CANCEL_PATH = `${TCC_BASE}/cancel`;
 export const TCC_GET_PATH = `${TCC_BASE}/getById`;
 export const CALLBACK_ID_HEADER = 'x-comm-callback-id';
-/** operator actions (spec: retry and actionEligibility; the others' paths are not shown: ours, README "Operator actions") */
+/** operator actions (spec: retry and actionEligibility; the others' paths are not shown: ours, docs/hub.md#operator-actions) */
 export const MESSAGE_RETRY_PATH = `${HUB_BASE}/messages/retry`;
 export const MESSAGE_ELIGIBILITY_PATH = `${HUB_BASE}/messages/actionEligibility`;
 export const MESSAGE_CANCEL_PATH = `${HUB_BASE}/messages/cancel`;
 export const NOTIFICATION_CANCEL_PATH = `${HUB_BASE}/notifications/cancel`;
 export const MESSAGE_MANUAL_RECEIPT_PATH = `${HUB_BASE}/messages/manualReceipt`;
 export const MESSAGE_COMPLETE_ROLE_PATH = `${HUB_BASE}/messages/completeRole`;
-/** housekeeping job (ours, README "Housekeeping") */
+/** housekeeping job (ours, docs/hub.md#housekeeping) */
 export const HOUSEKEEPING_RUN_PATH = `${HUB_BASE}/housekeeping/run`;
 
 export const CHANNELS_PATH = `${HUB_BASE}/channels`;
@@ -41,7 +41,7 @@ export const DEFINITIONS_PATH = `${HUB_BASE}/definitions`;
 export const RULES_PATH = `${HUB_BASE}/delivery-rules`;
 export const SNAPSHOTS_PATH = `${HUB_BASE}/configuration-snapshots`;
 
-/** customer policies (README "Customer policies"; the spec does not show these paths: ours) */
+/** customer policies (docs/hub.md#customer-policies; the spec does not show these paths: ours) */
 export const PREFERENCES_PATH = `${HUB_BASE}/preferences`;
 export const INTERACTIONS_PATH = `${HUB_BASE}/interactions`;
 export const FREQUENCY_CAPS_PATH = `${HUB_BASE}/frequency-caps`;

@@ -20,7 +20,7 @@ import {
 } from './hub.paths.ts';
 
 /**
- * Operator actions and housekeeping (README "Operator actions", "Housekeeping"):
+ * Operator actions and housekeeping (docs/hub.md#operator-actions, docs/hub.md#housekeeping):
  *
  *   POST /comm/v1/messages/retry?messageId=            {Reason}  one MANUAL attempt (scope hub:operator)
  *   GET  /comm/v1/messages/actionEligibility?messageId=          {Actions: {RETRY|CANCEL|MANUAL_RECEIPT|COMPLETE_CHAIN: {Eligible, Reason?, Message?}}}

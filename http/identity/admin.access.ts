@@ -5,10 +5,10 @@ import type { CommandMetadata } from '../core/request-context.ts';
 import { commandContext, isPlatformAdmin, mayActOn, PLATFORM_ADMINS_NAME_ANY, targetTenant, tenantOf } from '../core/tenancy.ts';
 
 /*
- * Tenant isolation of the administration API: the platform's tenancy rule (http/core/tenancy.ts) with the
- * README's addition for this API: the `platform` tenant's admins may name any tenant, and alone create
- * tenants. A tenant admin naming another tenant gets 403 TENANT.FORBIDDEN (unless its token may cross to
- * it: scope tenant:cross and the tenant in its client's allowed_access_tenants).
+ * Tenant isolation of the administration API: the platform's tenancy rule (http/core/tenancy.ts) with this
+ * API's addition (docs/identity.md#administration-api): the `platform` tenant's admins may name any tenant,
+ * and alone create tenants. A tenant admin naming another tenant gets 403 TENANT.FORBIDDEN (unless its token
+ * may cross to it: scope tenant:cross and the tenant in its client's allowed_access_tenants).
  */
 
 /** the tenant an admin request acts on: the token's, or the one it names when the tenancy rule allows */

@@ -1,8 +1,9 @@
 /**
  * The identity provider's paths and scopes, in one place (DESIGN "Services as modules"). The spec puts the
- * endpoints under `/cas/...`; the issuer is the public base URL without a path (README "Identity provider"),
- * so discovery documents live at the root. The scopes themselves live in domain/identity/identity.scopes.ts
- * so that the seed (infra) and the commands can use them too.
+ * endpoints under `/cas/...`; the issuer is the public base URL without a path
+ * (docs/decisions/0024-issuer-without-path.md), so discovery documents live at the root. The scopes
+ * themselves live in domain/identity/identity.scopes.ts so that the seed (infra) and the commands can use
+ * them too.
  */
 export { CROSS_TENANT_SCOPE, IDENTITY_ADMIN_SCOPE, OIDC_SCOPES } from '../../domain/identity/identity.scopes.ts';
 

@@ -2,8 +2,9 @@ import { ConfigError } from '../core/config.ts';
 import { envInt } from '../core/env-int.ts';
 
 /**
- * The audit service's settings (README "Configuration"), from the environment, checked when the service is
- * built (at start): a bad value stops the process with one line per problem, as infra/core/config.ts does.
+ * The audit service's settings (docs/configuration.md#audit-log), from the environment, checked when the
+ * service is built (at start): a bad value stops the process with one line per problem, as
+ * infra/core/config.ts does.
  */
 export type AuditConfig = {
   /** AUDIT_SCROLL_IDLE_SECONDS: a scroll expires this long after its last page (default 300) */

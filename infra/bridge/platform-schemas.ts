@@ -154,7 +154,7 @@ export function platformSchemaDocuments(): PlatformSchemaDocument[] {
       }),
     },
     {
-      // the notification hub's dead-letter alert (README "Dead-letter alerts"; commands/hub/alert.publisher.ts)
+      // the notification hub's dead-letter alert (docs/hub.md#dead-letter-alerts; commands/hub/alert.publisher.ts)
       schemaId: PLATFORM_SCHEMA_IDS.commhubDeadLetter,
       name: 'Notification hub dead-letter alert',
       source: 'commhub:alert',

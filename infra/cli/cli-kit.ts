@@ -94,7 +94,7 @@ export function helpText(command: CliCommand, path: string): string {
     lines.push('', `Each has its own help: platform ${path} <subcommand> --help`);
   }
   if (command.examples.length > 0) lines.push('', 'examples:', ...command.examples.map((e) => `  ${e}`));
-  lines.push('', EXIT_CODES_HELP, '', 'Configuration comes from environment variables (README "Configuration").');
+  lines.push('', EXIT_CODES_HELP, '', 'Configuration comes from environment variables (docs/configuration.md).');
   return lines.join('\n');
 }
 

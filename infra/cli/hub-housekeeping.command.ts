@@ -31,7 +31,7 @@ function print(out: (line: string) => void, r: HousekeepingReport) {
   for (const a of r.ArchivedTo ?? []) out(`  archived to DATA_DIR/${a}`);
 }
 
-/** `platform hub-housekeeping` (README "Housekeeping") */
+/** `platform hub-housekeeping` (docs/hub.md#housekeeping) */
 export const hubHousekeepingCommand: CliCommand = {
   name: 'hub-housekeeping',
   summary: "the notification hub's housekeeping job: completed notifications off the read side (dry run by default)",

@@ -31,11 +31,12 @@ options:
 
 const rotateConfig: CliCommand = {
   name: 'rotate-config',
-  summary: 'seal configuration and connection secrets again under the current key-encryption secret',
+  summary: 'seal configuration, connection and hub signing secrets again under the current key-encryption secret',
   usage: ['keys rotate-config'],
   description: `After KEY_ENCRYPTION_SECRET was changed (the former secret in KEY_ENCRYPTION_SECRET_PREVIOUS, comma-
-separated): seals every secret configuration value and connection secret sealed under a previous secret, or
-written in clear by an earlier version, again under the current one, by appending new events. Run it once
+separated): seals every secret configuration value, connection secret and hub delivery-service signing
+secret sealed under a previous secret, or written in clear by an earlier version, again under the current
+one, by appending new events. Run it once
 after the change (again is harmless); then \`platform keys rotate\` for the signing keys. The previous
 secret can go once the signing keys it encrypted have expired and no API destination created before the
 change remains (their signing secrets keep the old sealing).`,

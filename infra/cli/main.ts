@@ -22,7 +22,7 @@ export function overview(commands: CliCommand[] = cliCommands()): string {
     '',
     EXIT_CODES_HELP,
     '',
-    'Configuration comes from environment variables (README "Configuration").',
+    'Configuration comes from environment variables (docs/configuration.md).',
   ].join('\n');
 }
 

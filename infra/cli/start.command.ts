@@ -63,6 +63,7 @@ options:
     });
     const kinds = platform.stores.kinds;
     const base = platform.publicBaseUrl;
+    const local = reachableUrl(platform.url);
     io.out(
       [
         `Platform listening on ${platform.url}`,
@@ -75,7 +76,8 @@ options:
         `  event store     : ${kinds.eventStore}${kinds.eventStore === 'sqlite' ? ` (${cfg.dataDir})` : ''}`,
         `  read store      : ${kinds.readStore}`,
         `  code            : ${compiled() ? 'compiled (dist/)' : 'TypeScript sources (tsx)'}`,
-        `  health          : ${base}/health/ready   metrics: ${base}/metrics`,
+        // health and metrics are this process's own: the bound address (a worker process's PORT, not the API's)
+        `  health          : ${local}/health/ready   metrics: ${local}/metrics`,
         ...(services.includes('identity') ? [`  identity        : ${base}/.well-known/openid-configuration`] : []),
         // first start only: generated passwords and secrets, shown this once (never logged)
         ...(platform.identitySeed ? ['', ...describeSeed(platform.identitySeed)] : []),
@@ -85,6 +87,14 @@ options:
     return EXIT.ok;
   },
 };
+
+/** the bound URL, a wildcard address (HOST=0.0.0.0 or ::) named by this host's loopback address */
+export function reachableUrl(bound: string): string {
+  const u = new URL(bound);
+  if (u.hostname === '0.0.0.0') u.hostname = '127.0.0.1';
+  else if (u.hostname === '[::]') u.hostname = '[::1]';
+  return u.origin;
+}
 
 /** whether this code runs compiled (dist/*.js) rather than from the TypeScript sources */
 const compiled = (): boolean => import.meta.url.endsWith('.js');

@@ -5,7 +5,7 @@ import { DEFAULT_GATHER_MS } from './log-reader.ts';
 
 /**
  * Configuration from environment variables, validated at start: a bad value stops the process with one
- * clear line per problem instead of failing later. Every variable is listed in the README.
+ * clear line per problem instead of failing later. Every variable is listed in docs/configuration.md.
  */
 export type Config = {
   port: number;

@@ -8,7 +8,7 @@ import type { ServiceDeps } from '../platform-service.ts';
 import { hubCollection } from './hub-recovery.ts';
 
 /**
- * The housekeeping archive (README "Housekeeping"): JSON lines under `<DATA_DIR>/archive/hub-housekeeping/
+ * The housekeeping archive (docs/hub.md#housekeeping): JSON lines under `<DATA_DIR>/archive/hub-housekeeping/
  * <tenant>/<YYYY-MM-DD>.jsonl` (the run's UTC date), one line per removed notification, appended and
  * fsynced before the job removes anything (answered as `archive/hub-housekeeping/…`, relative to DATA_DIR): a crash after the archive and before the removal leaves an
  * archived notification still on the read side (the next run archives it again), never the reverse.

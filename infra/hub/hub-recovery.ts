@@ -21,10 +21,10 @@ import type { HubConfig } from './hub.config.ts';
 import { dueIndex } from '../../domain/core/due-index.ts';
 
 /**
- * The hub's recovery machinery, composed (README "TCC", "Sweeps and the command worker",
- * "Dead-letter alerts"): TCC commands and the command worker, the dead-letter alert outbox publishing into
- * the event bridge in process (the bridge's own putEvent over the shared log: wherever the bridge's router
- * runs, it routes the event), and the sweeps. Every engine here runs where workers run.
+ * The hub's recovery machinery, composed (docs/hub.md#tcc, docs/hub.md#sweeps-and-the-command-worker,
+ * docs/hub.md#dead-letter-alerts): TCC commands and the command worker, the dead-letter alert outbox
+ * publishing into the event bridge in process (the bridge's own putEvent over the shared log: wherever the
+ * bridge's router runs, it routes the event), and the sweeps. Every engine here runs where workers run.
  */
 export function createHubRecovery(o: {
   deps: ServiceDeps;

@@ -6,10 +6,10 @@ import { DEFAULT_DISPATCH_CONCURRENCY } from '../../commands/hub/dispatch.worker
 
 /**
  * The notification hub's process configuration (environment variables, validated when the hub is built;
- * listed in the README). Per-tenant properties the spec names (`comm-hub.webhook.*-timeout-ms`,
- * `comm-hub.template.max-rendered-length`, `comm-hub.time-zone`, `comm-hub.auth.client-id` / `-secret`)
- * are read at use time from the configuration center (tenant, then platform tenant); these variables are
- * their process defaults.
+ * listed in docs/configuration.md#notification-hub). Per-tenant properties the spec names
+ * (`comm-hub.webhook.*-timeout-ms`, `comm-hub.template.max-rendered-length`, `comm-hub.time-zone`,
+ * `comm-hub.auth.client-id` / `-secret`) are read at use time from the configuration center (tenant, then
+ * platform tenant); these variables are their process defaults.
  */
 export type HubConfig = {
   /** HUB_DISPATCH_CONCURRENCY: message steps in flight per worker process */

@@ -1,5 +1,4 @@
 import { createConfigCenter } from '../../commands/bridge/config-center.commands.ts';
-import { createSecretBox } from '../../commands/core/secret.box.ts';
 import { createConfigCommands } from '../../commands/hub/config.commands.ts';
 import { createDispatchProcess } from '../../commands/hub/dispatch.process.ts';
 import { createDispatchGate } from '../../commands/hub/dispatch-gate.ts';
@@ -12,7 +11,7 @@ import { createDispatchWorker, createInlineDispatch, type DispatchDueItem } from
 import type { CommDeliveryDriver } from '../../commands/hub/driver.contracts.ts';
 import { createDriverRegistry } from '../../commands/hub/driver.registry.ts';
 import { createRestWebhookDriver } from '../../commands/hub/drivers/rest-webhook.driver.ts';
-import { SETTING, type HubSettings, type SecretSealer, type TenantTokens } from '../../commands/hub/hub.contracts.ts';
+import { SETTING, type HubSettings, type TenantTokens } from '../../commands/hub/hub.contracts.ts';
 import { createProgressQueries } from '../../commands/hub/progress.queries.ts';
 import { createReceipts } from '../../commands/hub/receipts.commands.ts';
 import { createSender } from '../../commands/hub/send.commands.ts';
@@ -28,7 +27,6 @@ import { DISPATCH_PROJECTION } from '../../projections/hub/dispatch.projection.t
 import { createSnapshotQueries } from '../../projections/hub/snapshots.projection.ts';
 import { liveCollection } from '../../projections/core/writable-model.ts';
 import type { HttpClient } from '../core/http-client.port.ts';
-import { loadKeyEncryptionSecret } from '../identity/key-secret.ts';
 import { lazyConfigBox } from '../identity/config-box.ts';
 import { createOutboundHttpClient } from '../net/outbound-http.client.ts';
 import type { PlatformService, ServiceDeps } from '../platform-service.ts';
@@ -63,13 +61,15 @@ export function createHubService(deps: HubServiceDeps): PlatformService {
   const hub = deps.hub ?? loadHubConfig(process.env, config);
   const hubLog = log.child({ service: 'hub' });
 
-  let sealer: SecretSealer | undefined;
-  const secretSealer = () => (sealer ??= createSecretBox(loadKeyEncryptionSecret(config)));
+  // signing secrets are sealed with the current key-encryption secret's key id and open under the previous
+  // ones too (KEY_ENCRYPTION_SECRET_PREVIOUS), as configuration values do: a rotation does not stop webhooks
+  const box = lazyConfigBox(config);
+  const secretSealer = () => box;
 
   const settings =
     deps.settings ??
     createHubSettings({
-      configCenter: createConfigCenter({ eventStore, box: lazyConfigBox(config) }),
+      configCenter: createConfigCenter({ eventStore, box }),
       clock,
       defaults: {
         [SETTING.connectTimeoutMs]: String(hub.connectTimeoutMs),
@@ -184,7 +184,7 @@ export function createHubService(deps: HubServiceDeps): PlatformService {
     name: 'hub',
     router,
     registry,
-    // customer policies: a message that ended with nothing committed gives its quota slot back (README "Customer policies")
+    // customer policies: a message that ended with nothing committed gives its quota slot back (docs/hub.md#customer-policies)
     reactors: [
       createQuotaReleaseReactor({ eventStore, readStore, clock, gate, log: hubLog.child({ worker: QUOTA_RELEASE_REACTOR }) }),
       // an OPT_OUT / OPT_IN interaction always changes the preference, even after a crash between the two appends

@@ -16,8 +16,8 @@ import { setBounded } from '../core/bounded.ts';
  * hashes (a notification's is derived from its RequestId), so an index on the name takes each insert on a
  * page of its own: indexed by (name, revision), every event of such a stream dirtied one more index page to
  * write at its commit and copy at the next checkpoint (the hub's three events per send in three commits:
- * README "Notification hub"). By number, a stream's later events go where the newest streams are. The price:
- * a stream's first event takes two index entries where it took one.
+ * docs/decisions/0004-numbered-stream-layout.md). By number, a stream's later events go where the newest
+ * streams are. The price: a stream's first event takes two index entries where it took one.
  *
  * Files written before streams were numbered (`legacy`: events indexed by (stream, revision)) keep their
  * layout and are read and appended as they were.

@@ -16,7 +16,7 @@ export const alertsProjection: Projection = {
   name: ALERTS_PROJECTION,
   version: 1,
   categories: [NOTIFICATION_CATEGORY],
-  // NotificationHousekept: housekeeping removed the notification from the read side (README "Housekeeping")
+  // NotificationHousekept: housekeeping removed the notification from the read side (docs/hub.md#housekeeping)
   eventTypes: ['AlertRaised', 'NotificationHousekept'],
   collections: { outbox: { indexes: [dueIndex()] } },
   async apply(events, store) {

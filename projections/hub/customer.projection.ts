@@ -6,7 +6,7 @@ import { readModel } from '../core/read-model.ts';
 import type { Page } from './snapshots.projection.ts';
 
 /**
- * `hub.customer`: the listings of the customer-policy API (README "Customer policies"): a recipient's
+ * `hub.customer`: the listings of the customer-policy API (docs/hub.md#customer-policies): a recipient's
  * preferences, and interactions by recipient or handling status. The dispatch gate never reads these (it
  * reads the streams: preferences are checked live); a listing may lag a write by a moment.
  */

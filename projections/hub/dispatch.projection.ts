@@ -31,7 +31,7 @@ export const dispatchProjection: Projection = {
   async apply(events, store) {
     const due = store.collection<HubDueDoc>('due');
     for (const recorded of events) {
-      // housekeeping removed the (completed) notification from the read side (README "Housekeeping"):
+      // housekeeping removed the (completed) notification from the read side (docs/hub.md#housekeeping):
       // nothing of it stays, whatever earlier events left (a rebuild removes it again)
       if (recorded.type === 'NotificationHousekept') await due.deleteMany({ stream: recorded.stream });
       for (const { messageId, work } of workAfter(recorded as unknown as NotificationEvent)) {

@@ -6,7 +6,7 @@ import { SNAPSHOTS_PROJECTION, type SnapshotUseDoc } from './snapshots.projectio
 import { SWEEP_PROJECTION } from './sweep.projection.ts';
 
 /**
- * The read side housekeeping works on (commands/hub/housekeeping.job.ts, README "Housekeeping"):
+ * The read side housekeeping works on (commands/hub/housekeeping.job.ts, docs/hub.md#housekeeping):
  * - candidates: the tenant's notifications accepted before a time, from `hub.snapshots` `uses` (one row per
  *   accepted notification), in keyset pages on (AcceptedAt, id) so rows removed meanwhile shift nothing;
  * - readSide: the rows the hub's projections keep for one notification (its `uses` row, its messages' due

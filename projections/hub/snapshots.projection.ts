@@ -19,7 +19,7 @@ export const snapshotsProjection: Projection = {
   name: SNAPSHOTS_PROJECTION,
   version: 1,
   categories: [SNAPSHOT_CATEGORY, NOTIFICATION_CATEGORY],
-  // NotificationHousekept: housekeeping removed the notification from the read side (README "Housekeeping")
+  // NotificationHousekept: housekeeping removed the notification from the read side (docs/hub.md#housekeeping)
   eventTypes: ['SnapshotCaptured', 'NotificationAccepted', 'NotificationHousekept'],
   collections: {
     snapshots: { indexes: [{ name: 'by_definition', fields: { tenant: 1, DefinitionId: 1, CapturedAt: -1 } }] },

@@ -41,7 +41,7 @@ export const sweepProjection: Projection = {
         known.set(recorded.stream, e.data.Notification.ExpiresAt);
         if (e.data.Notification.ExpiresAt !== undefined) await expiries.upsert({ id: recorded.stream, expiresAt: e.data.Notification.ExpiresAt });
       }
-      // housekeeping removed the (completed) notification from the read side (README "Housekeeping")
+      // housekeeping removed the (completed) notification from the read side (docs/hub.md#housekeeping)
       if (e.type === 'NotificationHousekept') {
         await expiries.delete(recorded.stream);
         known.set(recorded.stream, undefined);

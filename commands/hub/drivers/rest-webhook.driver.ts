@@ -10,8 +10,9 @@ import { numberSetting, SETTING, TenantTokenError, type HubSettings, type Tenant
  * redirects never followed).
  *
  * - Body (JSON): the content (Subject, BodyText or BodyHtml, or for PROVIDER_MANAGED the template identity
- *   and Parameters), the recipient, ClientRequestId, CallbackId, CallbackPath (and CallbackUrl), the
- *   attempt number, the receipt mode and the notification's references (see the README for the schema).
+ *   and Parameters), the recipient, ClientRequestId, CallbackId, CallbackPath (and CallbackUrl), the attempt
+ *   number, the receipt mode and the notification's references (docs/hub.md#the-rest_webhook-driver has the
+ *   schema).
  * - Headers: `Authorization: Bearer <platform tenant token>` (TenantTokens: a configured client's, else the
  *   tenant's machine client's, minted in-process; none: no header),
  *   Standard Webhooks `webhook-id` (= ClientRequestId), `webhook-timestamp`, `webhook-signature` under the
@@ -38,7 +39,7 @@ export type RestWebhookDeps = {
   defaults?: { connectTimeoutMs?: number; readTimeoutMs?: number };
 };
 
-/** what the receiver gets (documented in the README and the receiver contract) */
+/** what the receiver gets (documented in docs/hub.md#the-rest_webhook-driver and the receiver contract) */
 export function webhookBody(r: DriverRequest): Record<string, unknown> {
   const m = r.message;
   const c = m.Content;

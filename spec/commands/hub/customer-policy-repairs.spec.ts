@@ -1,4 +1,4 @@
-// Customer-policy effects that must not be lost between two appends (README "Customer policies"), over real
+// Customer-policy effects that must not be lost between two appends (docs/hub.md#customer-policies), over real
 // SQLite stores and the real reactors (drained by hand), commands and dispatch gate:
 // - an OPT_OUT interaction stored without its preference change (the process stopped between the two
 //   appends) still changes the preference once hub.interaction-preference runs; applied once only;

@@ -56,4 +56,22 @@ test('delivery services: created with a sealed signing secret; a rotation keeps 
   assert.is(JSON.stringify(state.status === 'live' ? state.resource : {}).includes('enc:'), false);
 });
 
+test('delivery services: ResealSecret issues the secrets in force sealed again, with the same overlap end', () => {
+  const s = { ServiceId: 'mail', DriverType: 'REST_WEBHOOK', Settings: { Url: 'https://x' }, ReceiptMode: 'ACCEPTANCE_ONLY' as const };
+  const until = '2026-01-02T00:00:00.000Z';
+  const created = deliveryServiceDecider.decide({ type: 'Create', resource: s, sealedSecret: 'enc:1', now: AT }, deliveryServiceDecider.initialState());
+  const rotated = [...created, ...deliveryServiceDecider.decide({ type: 'RotateSecret', sealedSecret: 'enc:2', overlapUntil: until, now: AT }, fold(deliveryServiceDecider, created))];
+  const later = '2026-01-01T06:00:00.000Z';
+  const spec = deciderSpec(deliveryServiceDecider);
+  spec.given(rotated).when({ type: 'ResealSecret', sealedSecret: 'enc:2b', previousSealed: 'enc:1b', now: later }).then([
+    { type: 'SigningSecretIssued', data: { ServiceId: 'mail', Sealed: 'enc:2b', PreviousSealed: 'enc:1b', PreviousUntil: until, At: later } },
+  ]);
+  spec.given(created).when({ type: 'ResealSecret', sealedSecret: 'enc:1b', now: later }).then([{ type: 'SigningSecretIssued', data: { ServiceId: 'mail', Sealed: 'enc:1b', At: later } }]);
+  const resealed = deliveryServiceDecider.decide({ type: 'ResealSecret', sealedSecret: 'enc:2b', previousSealed: 'enc:1b', now: later }, fold(deliveryServiceDecider, rotated));
+  const state = fold(deliveryServiceDecider, [...rotated, ...resealed]);
+  assert.equal(signingSecretsAt(state, '2026-01-01T12:00:00.000Z'), ['enc:2b', 'enc:1b']);
+  assert.equal(signingSecretsAt(state, until), ['enc:2b']);
+  spec.given([]).when({ type: 'ResealSecret', sealedSecret: 'enc:1b', now: later }).thenThrows('DELIVERY_SERVICE.NOT_FOUND', 404);
+});
+
 test.run();

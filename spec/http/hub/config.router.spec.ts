@@ -46,7 +46,7 @@ test('delivery services: driverTypes; validateSettings is local; the signing sec
   assert.match(created.body.SigningSecret, /^whsec_/);
   const read = await call('GET', '/delivery-services/mail');
   assert.is(read.body.SigningSecret, undefined);
-  assert.not.match(JSON.stringify(read.body), /whsec_|enc:v1/);
+  assert.not.match(JSON.stringify(read.body), /whsec_|enc:v\d/);
   const rotated = await call('POST', '/delivery-services/mail/rotate-signing-secret', { OverlapSeconds: 3600 });
   assert.match(rotated.body.SigningSecret, /^whsec_/);
   assert.is.not(rotated.body.SigningSecret, created.body.SigningSecret);

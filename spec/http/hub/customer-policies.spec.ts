@@ -1,4 +1,4 @@
-// Customer policies through the whole platform (README "Customer policies"): the preference, interaction,
+// Customer policies through the whole platform (docs/hub.md#customer-policies): the preference, interaction,
 // frequency-cap and quiet-hours APIs, and sends through the dispatch gate to a real webhook receiver:
 // suppressed by an opt-out (the receiver sees nothing), by the default (comm-hub.preference.default-allow
 // false), by a frequency cap under 20 concurrent sends (exactly the limit reaches the receiver), and held

@@ -22,12 +22,20 @@ export type HubPlatform = IdentityPlatform & {
   advance(ms: number): void;
 };
 
-export async function startHubPlatform(o: { env?: Record<string, string> } = {}): Promise<HubPlatform> {
+export async function startHubPlatform(
+  o: {
+    env?: Record<string, string>;
+    /** the platform's configuration variables (loadConfig: KEY_ENCRYPTION_SECRET …), besides the harness's */
+    platformEnv?: Record<string, string>;
+    /** DATA_DIR kept on stop, for a restart on the same stores (the caller removes it) */
+    dataDir?: string;
+  } = {},
+): Promise<HubPlatform> {
   // the hub reads its own settings from the environment when it is built
   // comm-hub.preference.default-allow is false by default (spec): most hub specs store no preferences and
   // their definitions RESPECT them, so the harness allows by default; customer-policies.spec.ts sets false
   Object.assign(process.env, { HUB_DISPATCH_POLL_MS: '20', HUB_CLIENT_ID: PLATFORM_HUB_CLIENT, HUB_CLIENT_SECRET: SECRET, HUB_PREFERENCE_DEFAULT_ALLOW: 'true', ...o.env });
-  const ctx = await startIdentityPlatform({ redirectUri: 'http://127.0.0.1/callback' });
+  const ctx = await startIdentityPlatform({ redirectUri: 'http://127.0.0.1/callback', ...(o.platformEnv !== undefined && { env: o.platformEnv }), ...(o.dataDir !== undefined && { dataDir: o.dataDir }) });
   const spec = { tenant: 'platform', actor: 'spec' };
   for (const tenant of TENANTS) await ctx.commands.createTenant({ name: tenant.toUpperCase() }, forTenant(spec, tenant), `spec/tenant/${tenant}`);
   for (const tenant of [...TENANTS, 'platform']) {

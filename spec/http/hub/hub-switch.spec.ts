@@ -1,4 +1,4 @@
-// `comm-hub.enabled` (README "Hub switch") through the whole platform with a real webhook receiver and the
+// `comm-hub.enabled` (docs/hub.md#hub-switch) through the whole platform with a real webhook receiver and the
 // manual clock: switched off for acme in the configuration center (the bridge's config API), a send is
 // still accepted and stored (201) but the receiver sees nothing: the dispatch item is held (pushed back by
 // HUB_HOLD_MS, not dropped) and a manual retry answers 409 HUB.DISABLED; beta, still on, is sent at once;

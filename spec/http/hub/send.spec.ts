@@ -149,7 +149,7 @@ test('snapshots: an unchanged configuration reuses the snapshot; an edit makes a
   assert.is(snap.status, 200);
   assert.is(snap.body.Content.Templates[0].Body, 'Dear ${Name}, you pay ${Amount}.');
   assert.is(snap.body.DefinitionId, setup.definitionId);
-  assert.not.match(JSON.stringify(snap.body), /whsec_|enc:v1|jane@/);
+  assert.not.match(JSON.stringify(snap.body), /whsec_|enc:v\d|jane@/);
   const list = await p.eventually(async () => {
     const r = await p.call('GET', `${HUB}/configuration-snapshots/list?definitionId=${setup.definitionId}`, { token });
     return r.body.Total >= 2 ? r.body : undefined;

@@ -35,8 +35,13 @@ export type IdentityPlatform = {
   stop(): Promise<void>;
 };
 
-export async function startIdentityPlatform(o: { redirectUri: string; env?: Record<string, string> }): Promise<IdentityPlatform> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'identity-e2e-'));
+export async function startIdentityPlatform(o: {
+  redirectUri: string;
+  env?: Record<string, string>;
+  /** DATA_DIR, kept on stop (a restart on the same stores; the caller removes it); default: a fresh temporary folder, removed on stop */
+  dataDir?: string;
+}): Promise<IdentityPlatform> {
+  const dir = o.dataDir ?? mkdtempSync(path.join(tmpdir(), 'identity-e2e-'));
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -84,7 +89,7 @@ export async function startIdentityPlatform(o: { redirectUri: string; env?: Reco
     syncClock: () => clock.set(new Date(Math.max(Date.now(), clock.now().getTime()))),
     async stop() {
       await platform.stop();
-      rmSync(dir, { recursive: true, force: true });
+      if (o.dataDir === undefined) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

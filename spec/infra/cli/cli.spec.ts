@@ -99,10 +99,14 @@ test('start serves health, metrics and JSON 404s, projects, and shuts down on SI
   assert.match(metrics, /projection_lag_positions\{projection="core.streams"\} 0/);
   child.kill('SIGTERM');
   assert.is(await exited, 0);
+  // health and metrics: the address this process is bound to
+  assert.ok(out.includes(`health          : ${url}/health/ready   metrics: ${url}/metrics`), out);
 });
 
-test('start --services none: a worker process with health and metrics but no service routes', async () => {
-  const child = spawn(process.execPath, [bin, 'start', '--services', 'none'], { cwd: root, env: { ...env, DATA_DIR: `${dir}-none` }, stdio: ['ignore', 'pipe', 'pipe'] });
+test('start --services none: a worker process with health and metrics (on its own address) but no service routes', async () => {
+  // the public base URL is the API process's: the worker's health is where the worker listens
+  const workerEnv = { ...env, DATA_DIR: `${dir}-none`, PUBLIC_BASE_URL: 'https://api.example.test' };
+  const child = spawn(process.execPath, [bin, 'start', '--services', 'none'], { cwd: root, env: workerEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
@@ -116,6 +120,8 @@ test('start --services none: a worker process with health and metrics but no ser
   assert.is((await fetch(`${url}/cas/oidc/jwks`)).status, 404);
   child.kill('SIGTERM');
   assert.is(await exited, 0);
+  assert.match(out, /public base URL : https:\/\/api\.example\.test\n/);
+  assert.ok(out.includes(`health          : ${url}/health/ready   metrics: ${url}/metrics`), out);
   rmSync(`${dir}-none`, { recursive: true, force: true });
 });
 

@@ -1,4 +1,4 @@
-// Housekeeping removes a notification from the read side (README "Housekeeping"): every hub projection
+// Housekeeping removes a notification from the read side (docs/hub.md#housekeeping): every hub projection
 // that keeps rows of a notification deletes them all when it applies NotificationHousekept, whatever the
 // earlier events left, so a rebuild (every event applied again from the start, here on a new generation)
 // ends without them too; another notification's rows stay.
