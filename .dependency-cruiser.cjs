@@ -20,7 +20,7 @@ module.exports = {
       name: 'commands-only-domain-and-ports',
       severity: 'error',
       from: { path: '^commands/' },
-      to: { path: '^(http|projections|spec)/|' + ADAPTERS + '|^infra/(?!core/)' },
+      to: { path: `^(http|projections|spec)/|${ADAPTERS}|^infra/(?!core/)` },
     },
     {
       name: 'projections-only-domain-and-ports',

@@ -8,24 +8,6 @@ import { identityModule } from './identity/identity.module.ts';
 import { workflowModule } from './workflow/workflow.module.ts';
 import type { DeciderRegistry, ServiceModule, ServiceName } from './platform-service.ts';
 
-/** A service whose issue has not landed yet: its paths fall through to the JSON 404. */
-const notYet = (name: ServiceName): ServiceModule => ({
-  name,
-  projections: () => [],
-  deciders: () => ({}),
-  create: async () => ({
-    name,
-    router: Router(),
-    reactors: [],
-    engines: [],
-    caches: [],
-    timers: [],
-    seed: async () => undefined,
-    close: async () => undefined,
-    dispose: async () => undefined,
-  }),
-});
-
 /**
  * The platform's services, in build order: the composition root, health, metrics and the CLI loop over
  * this list, so a new service is one entry here. Identity comes first: the others verify tokens with it.

@@ -9,7 +9,7 @@ import {
   maskConnectionAuth,
   MAX_SECRET_LENGTH,
   SECRET_FIELDS,
-  SECRET_MASK,
+  type SECRET_MASK,
   type ConnectionAuth,
   type ConnectionAuthInput,
   type ConnectionEvent,

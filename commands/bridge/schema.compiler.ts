@@ -1,7 +1,7 @@
 import AjvModule from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { DomainError } from '../../domain/core/domain-error.ts';
+import type { DomainError } from '../../domain/core/domain-error.ts';
 import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
 import { businessDataJsonSchema, businessDataSchemaName, NULLABLE_WRAPPER, type JsonSchemaObject, type SchemaProblem } from '../../domain/bridge/openapi-schema.ts';
 import { MAX_LISTED_PROBLEMS } from '../../domain/bridge/schema.decider.ts';

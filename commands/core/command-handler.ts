@@ -2,7 +2,7 @@ import type { Decider } from '../../domain/core/decider.ts';
 import { coreError } from '../../domain/core/core.errors.ts';
 import type { DomainEvent, EventEnvelope, RecordedEvent } from '../../domain/core/event.ts';
 import type { EventStore, ExpectedRevision } from '../../infra/core/event-store.port.ts';
-import { isWrongExpectedRevision, WrongExpectedRevisionError } from '../../infra/core/store-errors.ts';
+import { isWrongExpectedRevision, type WrongExpectedRevisionError } from '../../infra/core/store-errors.ts';
 import { envelopesFor, type CommandContext } from './envelopes.ts';
 
 export type { CommandContext } from './envelopes.ts';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { fold, type Decider } from '../../domain/core/decider.ts';
+import type { Decider } from '../../domain/core/decider.ts';
 import { loadAggregate as load } from '../core/load-aggregate.ts';
 import type { DomainEvent } from '../../domain/core/event.ts';
 import { parseStreamName } from '../../domain/core/stream-name.ts';

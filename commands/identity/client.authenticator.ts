@@ -114,7 +114,7 @@ export function createClientAuthenticator(deps: ClientAuthDeps) {
   const load = async (clientId: string, accepts: (m: AuthMethod) => boolean, basic: boolean): Promise<Client> => {
     if (clientId.length === 0 || clientId.length > 200) throw failed('client authentication failed', basic);
     const client = await deps.directory.getClient(clientId);
-    if (!client || client.status !== 'active') throw failed('client authentication failed', basic);
+    if (client?.status !== 'active') throw failed('client authentication failed', basic);
     if (!accepts(client.authMethod)) throw failed('client authentication failed: method not registered for this client', basic);
     return client;
   };

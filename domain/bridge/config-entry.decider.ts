@@ -57,7 +57,7 @@ const invalidEntry = (violations: Violation[]): never => {
 export const configEntryDecider: Decider<ConfigEntryCommand, ConfigEntryEvent, ConfigEntryState> = {
   initialState: () => ({ status: 'none' }),
 
-  evolve(state, event) {
+  evolve(_state, event) {
     switch (event.type) {
       case 'ConfigValueSet': {
         const d = event.data;

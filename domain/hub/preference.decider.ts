@@ -45,7 +45,7 @@ export function checkPreferenceKey(k: PreferenceKey): Violation[] {
 
 export const preferenceDecider: Decider<PreferenceCommand, PreferenceEvent, PreferenceState> = {
   initialState: () => ({ preference: null }),
-  evolve(state, e) {
+  evolve(_state, e) {
     switch (e.type) {
       case 'PreferenceSet':
         return { preference: e.data };

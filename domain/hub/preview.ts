@@ -247,7 +247,7 @@ export function previewRule(input: RulePreviewInput): RulePreview {
   if (plan !== undefined && !plan.ok) {
     outcome = { State: 'INVALID', Reason: 'RECIPIENTS_INVALID' };
     diagnostics.push(...plan.violations.map((v) => `${v.field} ${v.message}`));
-  } else if (plan !== undefined && plan.ok) {
+  } else if (plan?.ok) {
     const m = plan.messages[0]!;
     outcome = { State: m.State, ...(m.Reason !== undefined && { Reason: m.Reason }) };
     for (const d of m.Diagnostics ?? []) if (!diagnostics.includes(d)) diagnostics.push(d);

@@ -34,7 +34,7 @@ export function render(text: string, variables: Readonly<Record<string, unknown>
   const unknown = placeholders(text).filter((n) => !declared.has(n));
   if (unknown.length > 0) return { ok: false, error: `the template names variables the context definition does not declare: ${unknown.join(', ')}` };
   const missing: string[] = [];
-  const out = text.replace(PLACEHOLDER, (whole, name: string | undefined) => {
+  const out = text.replace(PLACEHOLDER, (_whole, name: string | undefined) => {
     if (name === undefined) return '${';
     const value = variables[name];
     if (value === undefined || value === null) missing.push(name);

@@ -8,7 +8,7 @@ import type { RetryPolicy } from './config.model.ts';
  * wait. Manual attempts neither use nor restore the automatic budget.
  */
 export function retryDelaySeconds(policy: RetryPolicy, failedAttempt: number): number {
-  const raw = policy.RetryInitialDelaySeconds * Math.pow(policy.RetryBackoffMultiplier, Math.max(0, failedAttempt - 1));
+  const raw = policy.RetryInitialDelaySeconds * policy.RetryBackoffMultiplier ** Math.max(0, failedAttempt - 1);
   return Math.ceil(Math.min(policy.RetryMaxDelaySeconds, raw));
 }
 

@@ -76,7 +76,7 @@ export function createTokenEndpointRouter(deps: TokenEndpointDeps): Router {
       const redeemed = await deps.codes.redeem({ code, clientId: client.clientId, redirectUri, codeVerifier });
       const { issued } = redeemed;
       const user = await deps.directory.getUser(issued.tenant, issued.userId);
-      if (!user || user.status !== 'active') throw new OAuthError('invalid_grant', 'the user of this code is no longer active');
+      if (user?.status !== 'active') throw new OAuthError('invalid_grant', 'the user of this code is no longer active');
       const response = await deps.tokens.issue({
         client,
         tenant: issued.tenant,

@@ -3,7 +3,7 @@ import type { DeployCommands } from '../../commands/workflow/deploy.commands.ts'
 import { localDateTime } from '../../domain/workflow/time/iso8601.ts';
 import { commandIdFrom } from '../core/command-id.ts';
 import type { RouteRegistry } from '../core/route-registry.ts';
-import { commandContext, tenantOf } from '../core/tenancy.ts';
+import { commandContext, } from '../core/tenancy.ts';
 import { readDeploymentUpload } from './multipart.ts';
 import { workflowRoute } from './workflow.route.ts';
 

@@ -68,7 +68,7 @@ export const projectionsCommand: CliCommand = {
     await withStores(io, async (stores) => {
       const parked = new Map<string, number>();
       for (const p of await listParked(stores.readStore)) parked.set(p.projection, (parked.get(p.projection) ?? 0) + 1);
-      io.out('projection'.padEnd(28) + 'version  generation  position              lag       parked');
+      io.out(`${'projection'.padEnd(28)}version  generation  position              lag       parked`);
       for (const projection of platformProjections()) {
         const s = await projectionStatus(stores.eventStore, stores.readStore, projection, 'stopped');
         io.out(`${s.name.padEnd(28)}${String(s.version).padEnd(9)}${String(s.generation).padEnd(12)}${s.position.padEnd(22)}${String(s.lag).padEnd(10)}${parked.get(s.name) ?? 0}`);

@@ -66,7 +66,6 @@ const NO_UPPER_BOUND = Number.MAX_SAFE_INTEGER;
 
 export function createSqliteEventStore(options: SqliteEventStoreOptions): SqliteEventStore {
   const { file } = options;
-  const pollIntervalMs = options.pollIntervalMs ?? 200;
   if (file !== ':memory:' && file !== '') mkdirSync(dirname(file), { recursive: true });
 
   // busy timeout: several processes share the file; a writer waits up to 5 s for the write lock.

@@ -10,7 +10,7 @@ import {
   CONNECTION_CATEGORY,
   CONNECTION_EVENT_TYPES,
   maskConnectionAuth,
-  SECRET_MASK,
+  type SECRET_MASK,
   type ConnectionAuth,
   type ConnectionEvent,
 } from '../../domain/bridge/connection.decider.ts';

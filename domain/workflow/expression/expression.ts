@@ -51,8 +51,8 @@ export function syntaxProblem(expr: Expr): string | undefined {
 }
 
 const scopeOf = (ctx: ExpressionContext): JuelScope => ({
-  has: (name) => Object.prototype.hasOwnProperty.call(ctx.variables, name) || (ctx.implicit !== undefined && Object.prototype.hasOwnProperty.call(ctx.implicit, name)),
-  get: (name) => (Object.prototype.hasOwnProperty.call(ctx.variables, name) ? ctx.variables[name] : ctx.implicit?.[name]),
+  has: (name) => Object.hasOwn(ctx.variables, name) || (ctx.implicit !== undefined && Object.hasOwn(ctx.implicit, name)),
+  get: (name) => (Object.hasOwn(ctx.variables, name) ? ctx.variables[name] : ctx.implicit?.[name]),
 });
 
 /** Evaluates an expression to its value. */

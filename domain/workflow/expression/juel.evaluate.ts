@@ -124,7 +124,7 @@ function member(base: unknown, key: unknown): unknown {
   }
   if (typeof base === 'object') {
     const k = toText(key);
-    return Object.prototype.hasOwnProperty.call(base, k) ? (base as Record<string, unknown>)[k] ?? null : null;
+    return  Object.hasOwn(base, k) ? (base as Record<string, unknown>)[k] ?? null : null;
   }
   return fail(`cannot read property '${toText(key)}' of ${typeName(base)}`);
 }

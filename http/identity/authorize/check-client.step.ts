@@ -7,7 +7,7 @@ export async function checkClient(ctx: FlowContext, env: Pick<FlowEnv, 'director
   const clientId = one(ctx.params, 'client_id', repeatedPage);
   if (clientId === undefined) throw badRequestPage('The request has no client_id.');
   const client = clientId.length <= 200 ? await env.directory.getClient(clientId) : null;
-  if (!client || client.status !== 'active') throw badRequestPage('The application (client_id) is unknown.');
+  if (client?.status !== 'active') throw badRequestPage('The application (client_id) is unknown.');
   ctx.client = client;
   ctx.request.clientId = clientId;
 }

@@ -16,6 +16,6 @@ export async function loadAccount(ctx: FlowContext, env: Pick<FlowEnv, 'director
   // max_age=0 asks for a fresh login, like prompt=login (an authentication this very second included)
   if (request.maxAge !== undefined && (request.maxAge === 0 || env.nowSeconds() - session.authTime > request.maxAge)) return;
   const user = await env.directory.getUser(session.tenant, session.userId);
-  if (!user || user.status !== 'active' || user.directory !== client.userSourceId) return;
+  if (user?.status !== 'active' || user.directory !== client.userSourceId) return;
   ctx.user = user;
 }

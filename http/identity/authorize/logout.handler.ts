@@ -47,7 +47,7 @@ export const createLogoutHandler =
     if (target !== undefined) {
       if (clientId === undefined) throw signOutRejected('post_logout_redirect_uri needs client_id or id_token_hint.');
       const client = await deps.directory.getClient(clientId);
-      if (!client || client.status !== 'active') throw signOutRejected('The application (client_id) is unknown.');
+      if (client?.status !== 'active') throw signOutRejected('The application (client_id) is unknown.');
       if (!client.postLogoutRedirectUris.includes(target)) {
         throw signOutRejected('The post_logout_redirect_uri is not registered for this application.');
       }

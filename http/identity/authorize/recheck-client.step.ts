@@ -6,7 +6,7 @@ import type { FlowContext, FlowEnv } from './flow.context.ts';
 export async function recheckClient(ctx: FlowContext, env: Pick<FlowEnv, 'directory'>): Promise<void> {
   const request = ctx.request as AuthorizationRequest;
   const client = await env.directory.getClient(request.clientId);
-  if (!client || client.status !== 'active' || !client.redirectUris.includes(request.redirectUri)) {
+  if (client?.status !== 'active' || !client.redirectUris.includes(request.redirectUri)) {
     throw badRequestPage('The application is no longer available.');
   }
   ctx.client = client;

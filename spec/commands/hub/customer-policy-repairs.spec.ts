@@ -23,7 +23,7 @@ import { createQuotaReleaseReactor } from '../../../commands/hub/quota-release.r
 import type { Snapshots } from '../../../commands/hub/snapshots.ts';
 import { fold } from '../../../domain/core/decider.ts';
 import type { AcceptedNotification } from '../../../domain/hub/dispatch-gate.ts';
-import { quotaDecider, quotaStream } from '../../../domain/hub/frequency-quota.decider.ts';
+import { quotaStream } from '../../../domain/hub/frequency-quota.decider.ts';
 import { interactionDecider, interactionStream } from '../../../domain/hub/interaction.decider.ts';
 import { notificationDecider, notificationStream, type NotificationCommand } from '../../../domain/hub/notification.decider.ts';
 import type { NotificationEvent } from '../../../domain/hub/notification.model.ts';

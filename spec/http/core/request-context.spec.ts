@@ -21,7 +21,7 @@ router.post('/ctx', async (req, res) => {
   await new Promise((r) => setTimeout(r, 1));
   res.json({ fromStorage: currentRequestContext(), body: req.body as unknown });
 });
-router.post('/commands', (req, res) => {
+router.post('/commands', (_req, res) => {
   res.json(commandMetadata(res, { tenant: 'acme', actor: 'user-1' }));
 });
 

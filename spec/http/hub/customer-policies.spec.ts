@@ -238,7 +238,7 @@ test('end to end: a retry takes no new slot; a cancelled message with a pending 
 });
 
 test('end to end: quiet hours keep the message SCHEDULED until the window ends (a fixed instant on the manual clock, an overnight window in Europe/Berlin); a release past ExpiresAt expires it', async () => {
-  const t = await admin();
+  const _t = await admin();
   const s = await configure(p, 'acme', { receiverUrl: rx.url, channels: ['PUSH'], preferencePolicy: 'BYPASS' });
   // the tenant's zone (comm-hub.time-zone) through the configuration center, written by a bridge:admin client
   await p.commands.registerClient(

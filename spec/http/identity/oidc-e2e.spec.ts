@@ -7,7 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { PublicJwk } from '../../../domain/identity/model.ts';
 import { looksLikeStack } from '../core/harness.ts';
-import { CookieJar, formFields, SEED, signIn, startIdentityPlatform, type IdentityPlatform } from './identity-harness.ts';
+import { CookieJar, formFields, SEED, signIn, startIdentityPlatform, } from './identity-harness.ts';
 
 const REDIRECT = 'https://rp.example/callback';
 const ctx = await startIdentityPlatform({ redirectUri: REDIRECT, env: { LOGIN_MAX_FAILURES: '3' } });

@@ -24,7 +24,7 @@ export const callActivity: ElementHandler = {
     const variables: Record<string, unknown> = model.inAll ? { ...caller.variables } : {};
     for (const m of model.inputs) {
       if (m.sourceExpression !== undefined) variables[m.target] = run.evaluate(el, m.sourceExpression);
-      else if (m.source !== undefined && Object.prototype.hasOwnProperty.call(caller.variables, m.source)) variables[m.target] = caller.variables[m.source];
+      else if (m.source !== undefined && Object.hasOwn(caller.variables, m.source)) variables[m.target] = caller.variables[m.source];
     }
     const businessKey = model.businessKey === undefined ? caller.businessKey : (textOf(run.evaluate(el, model.businessKey)) ?? caller.businessKey);
 
@@ -60,7 +60,7 @@ export function returnFromCall(run: Run, child: ProcessInstance): void {
   const out: Record<string, unknown> = model.outAll ? { ...child.variables } : {};
   for (const m of model.outputs) {
     if (m.sourceExpression !== undefined) out[m.target] = run.evaluate({ instanceId: child.id, elementId: callEl.elementId }, m.sourceExpression);
-    else if (m.source !== undefined && Object.prototype.hasOwnProperty.call(child.variables, m.source)) out[m.target] = child.variables[m.source];
+    else if (m.source !== undefined && Object.hasOwn(child.variables, m.source)) out[m.target] = child.variables[m.source];
   }
   if (Object.keys(out).length > 0) run.emit({ type: 'VariablesSet', data: { instanceId: callEl.instanceId, variables: out } });
   run.leave(callEl);
