@@ -11,7 +11,7 @@ import { requestLogging } from './request-log.ts';
 import { gatedRouter } from './router-gate.ts';
 import { wholeBodies } from './whole-body.ts';
 
-export type ServiceName = 'bridge' | 'identity' | 'audit' | 'workflow' | 'hub';
+export type ServiceName = 'bridge' | 'identity' | 'audit' | 'workflow' | 'hub' | 'portal';
 
 /** A service's router. It is mounted at `/` and declares the spec's full paths (`/api/platform/…`, `/cas/…`). */
 export type ServiceRouter = { service: ServiceName; router: Router };
