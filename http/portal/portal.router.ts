@@ -49,6 +49,6 @@ export function createPortalRouter(deps: PortalRouterDeps): Router {
   });
   router.use(createAuthRouter({ ...deps, registry }));
   router.all(`${PORTAL_API_BASE}/*splat`, apiProxy({ sessions: deps.sessions, apiBases: PROXIED_API_BASES }));
-  router.use(createSpaRouter({ distDir: deps.distDir, issuer: deps.issuer }));
+  router.use(createSpaRouter({ distDir: deps.distDir, issuer: deps.issuer, defaultTenant: deps.defaultTenant }));
   return router;
 }

@@ -19,9 +19,13 @@ export type SpaRouterDeps = {
   distDir: string;
   /** the issuer (PUBLIC_BASE_URL): the sign-in form leads there */
   issuer: string;
+  /** the sign-in page's tenant field starts with it (SEED_TENANT) */
+  defaultTenant: string;
 };
 
 export const NONCE_PLACEHOLDER = '__CSP_NONCE__';
+export const DEFAULT_TENANT_PLACEHOLDER = '__DEFAULT_TENANT__';
+const attribute = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export function contentSecurityPolicy(issuer: string, nonce?: string): string {
   return [
@@ -61,7 +65,8 @@ export function createSpaRouter(deps: SpaRouterDeps): Router {
     return cached.html;
   };
 
-  router.get(PORTAL_BASE, (_req, res) => res.redirect(301, `${PORTAL_BASE}/`));
+  // `/portal` to `/portal/` (express's routing would also match `/portal/` here: only the bare path moves)
+  router.get(PORTAL_BASE, (req, res, next) => (req.path === PORTAL_BASE ? res.redirect(302, `${PORTAL_BASE}/${req.url.slice(PORTAL_BASE.length)}`) : next()));
 
   router.use(
     `${PORTAL_BASE}/assets`,
@@ -78,7 +83,7 @@ export function createSpaRouter(deps: SpaRouterDeps): Router {
     }),
   );
 
-  router.get(`${PORTAL_BASE}/*splat`, (req, res, next) => {
+  router.get([`${PORTAL_BASE}/`, `${PORTAL_BASE}/*splat`], (req, res, next) => {
     // the backend's own paths are answered (or refused) by their routers, never by the page
     if (req.path.startsWith(`${PORTAL_API_BASE}/`) || req.path.startsWith(`${PORTAL_AUTH_BASE}/`)) return next();
     const html = indexHtml();
@@ -99,7 +104,7 @@ export function createSpaRouter(deps: SpaRouterDeps): Router {
     const nonce = randomBytes(16).toString('base64');
     securityHeaders(res, issuer, nonce)
       .set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' })
-      .send(html.replaceAll(NONCE_PLACEHOLDER, nonce));
+      .send(html.replaceAll(NONCE_PLACEHOLDER, nonce).replaceAll(DEFAULT_TENANT_PLACEHOLDER, attribute(deps.defaultTenant)));
   });
 
   return router;
