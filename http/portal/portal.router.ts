@@ -4,7 +4,7 @@ import { AUDIT_BASE } from '../audit/audit.paths.ts';
 import { BRIDGE_BASE } from '../bridge/bridge.paths.ts';
 import { openApiDocument } from '../core/openapi.ts';
 import { createRouteRegistry, type RouteRegistry } from '../core/route-registry.ts';
-import { HUB_BASE } from '../hub/hub.paths.ts';
+import { CACHE_CLEAR_PATH, HUB_BASE } from '../hub/hub.paths.ts';
 import { ADMIN_BASE } from '../identity/identity.paths.ts';
 import { WORKFLOW_BASES } from '../workflow/workflow.paths.ts';
 import { apiProxy } from './api-proxy.ts';
@@ -15,7 +15,7 @@ import type { PortalClients, PortalProvider, Sealer } from './portal.ports.ts';
 import { createSpaRouter } from './spa.router.ts';
 
 /** The API paths the proxy passes on: every service's base (spec/http/portal checks them against the OpenAPI documents). */
-export const PROXIED_API_BASES: readonly string[] = [`${BRIDGE_BASE}/`, `${ADMIN_BASE}/`, `${AUDIT_BASE}/`, `${HUB_BASE}/`, ...WORKFLOW_BASES.map((b) => `${b}/`)];
+export const PROXIED_API_BASES: readonly string[] = [`${BRIDGE_BASE}/`, `${ADMIN_BASE}/`, `${AUDIT_BASE}/`, `${HUB_BASE}/`, CACHE_CLEAR_PATH, ...WORKFLOW_BASES.map((b) => `${b}/`)];
 
 /**
  * The portal, served by the platform at `/portal` (one router, mounted before the service routers):
