@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useRouter } from '@tanstack/react-router';
 import { sessionQuery } from '../api/session.ts';
 import { Page } from './page.tsx';
-import { visibleAreas } from './shell.tsx';
+import { visibleAreas } from './area-nav.ts';
 
 /** The areas the session may open, each with its entries. */
 export function HomePage() {

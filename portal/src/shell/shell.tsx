@@ -1,26 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet, useRouter, useRouterState } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
-import { hasScopes, sessionQuery, signOut, type Session } from '../api/session.ts';
+import { sessionQuery, signOut } from '../api/session.ts';
 import { useStatus } from '../ui/status.tsx';
-import type { AreaMeta } from './area-meta.ts';
+import { navGroups, visibleAreas } from './area-nav.ts';
 import { PRODUCT } from './page.tsx';
 import { TenantPicker } from './tenant-picker.tsx';
-
-/** the areas a session may open, in the navigation's order */
-export const visibleAreas = (areas: readonly AreaMeta[], session: Session | null | undefined) => areas.filter((a) => hasScopes(session, a.scopes));
-
-/** navigation groups: areas under the same heading (Public Setting > Event Bridge) stay together */
-export function navGroups(areas: readonly AreaMeta[]): Array<{ heading: string; areas: AreaMeta[] }> {
-  const groups: Array<{ heading: string; areas: AreaMeta[] }> = [];
-  for (const area of areas) {
-    const heading = area.group ?? area.title;
-    const group = groups.find((g) => g.heading === heading);
-    if (group) group.areas.push(area);
-    else groups.push({ heading, areas: [area] });
-  }
-  return groups;
-}
 
 /**
  * The frame of every page: the header (product, the signed-in tenant and user, the target-tenant picker

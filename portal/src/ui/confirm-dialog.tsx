@@ -21,8 +21,13 @@ export function ConfirmDialog(props: {
   useEffect(() => {
     const dialog = ref.current;
     if (dialog === null) return;
+    // the dialog leaves the page with its owner's render, so it gives the focus back itself
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     if (!dialog.open) dialog.showModal();
-    return () => dialog.close();
+    return () => {
+      dialog.close();
+      if (opener?.isConnected) opener.focus();
+    };
   }, []);
   return (
     <dialog

@@ -84,7 +84,8 @@ export function PagedTable<T>(props: PagedTableProps<T>) {
       </tr>
     );
   } else if (query.data === undefined) {
-    body = Array.from({ length: paged ? Math.min(pageSize, 10) : 5 }, (_, i) => (
+    // a full page of placeholder rows: the rows that arrive take their place without moving what follows
+    body = Array.from({ length: paged ? pageSize : 5 }, (_, i) => (
       <tr key={i} className="skeleton-row" aria-hidden="true">
         {props.columns.map((c) => (
           <td key={c.key}>
