@@ -46,9 +46,9 @@ type AxeViolation = { id: string; impact: string | null; help: string; nodes: Ar
 
 /** the serious and critical violations axe-core finds on the page as it is */
 export async function axeViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(o: object): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const axe = (globalThis as unknown as { axe: { run(o: object): Promise<{ violations: AxeViolation[] }> } }).axe;
     return (await axe.run({ resultTypes: ['violations'] })).violations;
   });
   return violations
