@@ -77,6 +77,7 @@ options:
         `  code            : ${compiled() ? 'compiled (dist/)' : 'TypeScript sources (tsx)'}`,
         `  health          : ${base}/health/ready   metrics: ${base}/metrics`,
         ...(services.includes('identity') ? [`  identity        : ${base}/.well-known/openid-configuration`] : []),
+        ...(services.includes('portal') ? [`  portal          : ${base}/portal/ (sign in as the tenant's admin)`] : []),
         // first start only: generated passwords and secrets, shown this once (never logged)
         ...(platform.identitySeed ? ['', ...describeSeed(platform.identitySeed)] : []),
       ].join('\n'),

@@ -81,6 +81,8 @@ export function createPortalService({ config, eventStore, readStore, clock, log 
         name: 'portal-sessions-purge',
         everyMs: PURGE_EVERY_MS,
         run: async () => {
+          // a worker process may run this where no process served the portal yet
+          await sessions.ensure();
           await sessions.purgeExpired();
         },
       },
