@@ -42,6 +42,20 @@ module.exports = {
       to: { path: '^spec/' },
     },
     {
+      name: 'portal-app-is-browser-code',
+      comment: 'the web console (portal/src) runs in the browser: its own modules, packages, and the scope constants of domain/',
+      severity: 'error',
+      from: { path: '^portal/src/' },
+      to: { path: '^(commands|projections|http|infra|spec)/|^domain/(?!.*\\.scopes\\.ts$)' },
+    },
+    {
+      name: 'platform-never-imports-the-portal-app',
+      comment: 'the platform serves the built portal (portal/dist); it imports none of its sources',
+      severity: 'error',
+      from: { path: '^(domain|commands|projections|http|infra)/' },
+      to: { path: '^portal/' },
+    },
+    {
       name: 'no-unresolvable',
       comment: 'an import that does not resolve would slip past every other rule',
       severity: 'error',

@@ -1,13 +1,15 @@
 # The platform's production image: build, then a slim non-root runtime.
 #   docker build -t insurer-platform .
 #   docker compose up -d          # with EventStoreDB and MongoDB (docker-compose.yml)
-# The runtime runs the compiled JavaScript (dist/); no TypeScript loader, no compiler, no dev dependencies.
+# The runtime runs the compiled JavaScript (dist/) and serves the built portal (portal/dist); no TypeScript
+# loader, no compiler, no dev dependencies.
 
-# ---- build: dependencies (better-sqlite3 compiles here when no prebuilt binary fits), then tsc ----
+# ---- build: dependencies (better-sqlite3 compiles here when no prebuilt binary fits), then the production
+# builds that `npm ci` makes (its prepare script): tsc into dist/, and the portal (vite) into portal/dist ----
 FROM node:20-bookworm AS build
 WORKDIR /app
 # the dependency layer is built before the sources are copied (kept while only sources change): npm ci's
-# prepare script (bin/prepare.js) finds no tsconfig.build.json yet and skips the build, done once below
+# prepare script (bin/prepare.js) finds no tsconfig.build.json yet and skips the builds, run once below
 COPY package.json package-lock.json ./
 COPY bin/prepare.js ./bin/
 RUN npm ci --no-audit --no-fund
@@ -17,7 +19,8 @@ COPY commands ./commands
 COPY projections ./projections
 COPY http ./http
 COPY infra ./infra
-RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+COPY portal ./portal
+RUN npm run build && npm run build:portal && npm prune --omit=dev --no-audit --no-fund
 
 # ---- runtime ----
 FROM node:20-bookworm-slim AS runtime
@@ -28,6 +31,8 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# the web console, served at /portal
+COPY --from=build /app/portal/dist ./portal/dist
 COPY package.json ./
 COPY bin/platform.js ./bin/
 # the embedded stores and the generated key-encryption secret live in /data (a volume): owned by the

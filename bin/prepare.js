@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// npm's `prepare` script, run by `npm ci` and `npm install`: the production build (`npm run build`, dist/),
-// so that the CLI and `npm start` run compiled code on a fresh clone (bin/platform.js takes dist/ while no
+// npm's `prepare` script, run by `npm ci` and `npm install`: the production builds (`npm run build`, dist/,
+// then `npm run build:portal`, portal/dist, the web console served at /portal), so that the CLI and `npm start` run compiled code on a fresh clone (bin/platform.js takes dist/ while no
 // source is newer) instead of compiling every module through tsx on each command. It skips, saying why,
 // where it cannot or need not build: without typescript (an install without dev dependencies:
 // `npm ci --omit=dev`, NODE_ENV=production) and without tsconfig.build.json (the Dockerfile installs the
@@ -29,5 +29,15 @@ try {
 if (!existsSync(project)) skip('no tsconfig.build.json here yet');
 
 const r = spawnSync(process.execPath, [tsc, '-p', project], { cwd: root, stdio: 'inherit' });
-if (r.status !== 0) console.error(`prepare: the build (tsc -p tsconfig.build.json) failed${r.status === null ? ` (${r.signal})` : ''}`);
-process.exit(r.status ?? 1);
+if (r.status !== 0) {
+  console.error(`prepare: the build (tsc -p tsconfig.build.json) failed${r.status === null ? ` (${r.signal})` : ''}`);
+  process.exit(r.status ?? 1);
+}
+if (!existsSync(path.join(root, 'portal', 'vite.config.ts'))) skip('no portal/vite.config.ts here yet');
+// npm sets npm_execpath to its own CLI while it runs a script
+const npm = process.env.npm_execpath;
+const p = npm
+  ? spawnSync(process.execPath, [npm, 'run', '--silent', 'build:portal'], { cwd: root, stdio: 'inherit' })
+  : spawnSync('npm', ['run', '--silent', 'build:portal'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
+if (p.status !== 0) console.error(`prepare: the portal's build (npm run build:portal) failed${p.status === null ? ` (${p.signal})` : ''}`);
+process.exit(p.status ?? 1);

@@ -13,7 +13,7 @@ import type { EventStore } from './core/event-store.port.ts';
 import type { LogConsumer } from './core/log-consumer.ts';
 import type { ReadStore } from './core/read-store.port.ts';
 
-export const SERVICES = ['bridge', 'identity', 'audit', 'workflow', 'hub'] as const;
+export const SERVICES = ['bridge', 'identity', 'audit', 'workflow', 'hub', 'portal'] as const;
 export type ServiceName = (typeof SERVICES)[number];
 
 /** Deciders by stream category, for `platform replay --state`. */

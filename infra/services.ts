@@ -5,14 +5,17 @@ import { auditModule } from './audit/audit.module.ts';
 import { bridgeModule } from './bridge/bridge.module.ts';
 import { hubModule } from './hub/hub.module.ts';
 import { identityModule } from './identity/identity.module.ts';
+import { portalModule } from './portal/portal.module.ts';
 import { workflowModule } from './workflow/workflow.module.ts';
 import type { DeciderRegistry, ServiceModule, ServiceName } from './platform-service.ts';
 
 /**
  * The platform's services, in build order: the composition root, health, metrics and the CLI loop over
- * this list, so a new service is one entry here. Identity comes first: the others verify tokens with it.
+ * this list, so a new service is one entry here. The portal comes first: its router hands `/portal/api/…`
+ * on to the routers after it (it needs nothing built before it). Identity comes next: the others verify
+ * tokens with it.
  */
-export const platformModules = (): ServiceModule[] => [identityModule, bridgeModule, auditModule, workflowModule, hubModule];
+export const platformModules = (): ServiceModule[] => [portalModule, identityModule, bridgeModule, auditModule, workflowModule, hubModule];
 
 /** Every projection the platform runs: the core's stream catalog, then each service's. */
 export const platformProjections = (): Projection[] => [streamsProjection, ...platformModules().flatMap((m) => m.projections())];

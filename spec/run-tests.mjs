@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs every spec file (uvu) in its own Node process, two at a time (the machine has 2 cores), so that
+// Runs every spec file (uvu) of spec/ and portal/spec/ in its own Node process, two at a time (the machine has 2 cores), so that
 // servers, environment and module state never leak between files. Prints each file's result and ends
 // with one line `N passed, M failed` (CI reads it). Arguments filter files by substring.
 import { spawn } from 'node:child_process';
@@ -9,7 +9,8 @@ import { availableParallelism } from 'node:os';
 
 const root = new URL('..', import.meta.url).pathname;
 const filters = process.argv.slice(2);
-const files = walk(join(root, 'spec'))
+// the platform's specs, and the portal's own (portal/spec: its browser and component tests)
+const files = [...walk(join(root, 'spec')), ...walk(join(root, 'portal', 'spec'))]
   .filter((f) => f.endsWith('.spec.ts'))
   .map((f) => relative(root, f))
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))

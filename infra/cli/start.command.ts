@@ -79,6 +79,7 @@ options:
         // health and metrics are this process's own: the bound address (a worker process's PORT, not the API's)
         `  health          : ${local}/health/ready   metrics: ${local}/metrics`,
         ...(services.includes('identity') ? [`  identity        : ${base}/.well-known/openid-configuration`] : []),
+        ...(services.includes('portal') ? [`  portal          : ${base}/portal/ (sign in as the tenant's admin)`] : []),
         // first start only: generated passwords and secrets, shown this once (never logged)
         ...(platform.identitySeed ? ['', ...describeSeed(platform.identitySeed)] : []),
       ].join('\n'),

@@ -46,6 +46,15 @@ export type Config = {
    * loopback, private, link-local and metadata destination is refused.
    */
   outboundAllow: string[];
+  portal: PortalConfig;
+};
+
+export type PortalConfig = {
+  /**
+   * PORTAL_PROVIDER_URL: where the portal's backend reaches the identity provider's token, revocation and
+   * key endpoints (default: PUBLIC_BASE_URL); the browser is always sent to PUBLIC_BASE_URL
+   */
+  providerUrl: string | undefined;
 };
 
 export type BridgeConfig = {
@@ -229,6 +238,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtp,
     serviceRegistry: parseServiceRegistry(env.SERVICE_REGISTRY, problems),
     outboundAllow: outboundAllow.entries,
+    portal: { providerUrl: url('PORTAL_PROVIDER_URL', ['http:', 'https:'])?.replace(/\/+$/, '') },
     bridge: {
       deliveryTimeoutMs: int('DELIVERY_TIMEOUT_MS', 5000, 100, 600_000),
       deliveryLeaseMs: int('DELIVERY_LEASE_MS', 30_000, 1000, 3_600_000),

@@ -20,7 +20,7 @@ import { isWrongExpectedRevision } from '../core/store-errors.ts';
  *   client `platform-admin` (client_credentials only, scope identity:admin): the one way to get a token
  *   that may create tenants through the admin API;
  * - the demo tenant (SEED_TENANT), its admin user (SEED_ADMIN_USERNAME / SEED_ADMIN_PASSWORD, generated
- *   when unset; role identity:admin; a full profile: SEED_ADMIN_NAME, SEED_ADMIN_NICKNAME, SEED_ADMIN_EMAIL,
+ *   when unset; every service's scopes as roles; a full profile: SEED_ADMIN_NAME, SEED_ADMIN_NICKNAME, SEED_ADMIN_EMAIL,
  *   so the first tour's ID token carries every claim of the spec's table) and a machine user `demo-service` (role identity:admin), the
  *   subject of the demo client's client_credentials tokens;
  * - the confidential demo client (SEED_CLIENT_ID, secret SEED_CLIENT_SECRET or generated;
@@ -60,6 +60,8 @@ export const SEED_STREAM = streamName('identitySeed', PLATFORM_TENANT, 'first-st
 export const PLATFORM_ADMIN_CLIENT_ID = 'platform-admin';
 const PLATFORM_ADMIN_USERNAME = 'platform-admin';
 const SERVICE_USERNAME = 'demo-service';
+/** every service's scopes: the demo client's, and the demo admin's roles */
+const SERVICE_SCOPES = [IDENTITY_ADMIN_SCOPE, BRIDGE_PUBLISH_SCOPE, BRIDGE_ADMIN_SCOPE, BRIDGE_CONSUME_SCOPE, AUDIT_WRITE_SCOPE, AUDIT_READ_SCOPE, AUDIT_ADMIN_SCOPE, HUB_SEND_SCOPE, HUB_ADMIN_SCOPE, HUB_OPERATOR_SCOPE, WORKFLOW_USER_SCOPE, WORKFLOW_ADMIN_SCOPE];
 
 /** the seed's own markers (no aggregate decides them): envelopes from the one envelope builder */
 const seedEvent = (type: string, data: object, at: string, correlationId: string) =>
@@ -142,7 +144,8 @@ export async function seedIdentity({ config, eventStore, clock, log }: SeedDeps)
       name: seed.adminName,
       nickname: seed.adminNickname,
       email: seed.adminEmail,
-      roles: [IDENTITY_ADMIN_SCOPE],
+      // every service's scopes: the demo admin signs in to the portal and sees every area
+      roles: SERVICE_SCOPES,
     },
     ctx(seed.tenant),
     `seed/user/${seed.tenant}/${seed.adminUsername}`,
@@ -175,7 +178,7 @@ export async function seedIdentity({ config, eventStore, clock, log }: SeedDeps)
       authMethod: 'client_secret_basic',
       defaultUser: service.user.userId,
       // the demo client may try every service from the first start: the bridge's, the audit log's, the hub's and the workflow's scopes too
-      scopes: [IDENTITY_ADMIN_SCOPE, BRIDGE_PUBLISH_SCOPE, BRIDGE_ADMIN_SCOPE, BRIDGE_CONSUME_SCOPE, AUDIT_WRITE_SCOPE, AUDIT_READ_SCOPE, AUDIT_ADMIN_SCOPE, HUB_SEND_SCOPE, HUB_ADMIN_SCOPE, HUB_OPERATOR_SCOPE, WORKFLOW_USER_SCOPE, WORKFLOW_ADMIN_SCOPE],
+      scopes: SERVICE_SCOPES,
       ...(seed.clientSecret !== undefined && { clientSecret: seed.clientSecret }),
     },
     ctx(seed.tenant),

@@ -18,6 +18,7 @@ import { identityBench } from './identity.bench.ts';
 import { logReaderBench } from './log-reader.bench.ts';
 import { thisMachine } from './machine.ts';
 import { matcherBench } from './matcher.bench.ts';
+import { portalBench } from './portal.bench.ts';
 import { readRecordedRows, recordFailure, recordRowsTo } from './recorded-rows.ts';
 import { workflowBench } from './workflow.bench.ts';
 
@@ -31,6 +32,7 @@ const sections: Array<[string, () => Promise<void>]> = [
   ['audit', auditBench],
   ['hub', hubBench],
   ['workflow', workflowBench],
+  ['portal', portalBench],
 ];
 const order = sections.map(([name]) => name);
 const DOC = path.resolve(import.meta.dirname, '../../docs/benchmarks.md');

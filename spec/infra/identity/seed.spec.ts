@@ -5,7 +5,11 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createDirectory } from '../../../commands/identity/directory.lookups.ts';
 import { createDirectoryCommands } from '../../../commands/identity/directory.commands.ts';
+import { AUDIT_SCOPES } from '../../../domain/audit/audit.scopes.ts';
+import { BRIDGE_SCOPES } from '../../../domain/bridge/bridge.scopes.ts';
+import { HUB_SCOPES } from '../../../domain/hub/hub.scopes.ts';
 import { IDENTITY_ADMIN_SCOPE as ADMIN_SCOPE } from '../../../domain/identity/identity.scopes.ts';
+import { WORKFLOW_SCOPES } from '../../../domain/workflow/workflow.scopes.ts';
 import { manualClock } from '../../../infra/core/clock.port.ts';
 import { loadConfig } from '../../../infra/core/config.ts';
 import type { EventStore } from '../../../infra/core/event-store.port.ts';
@@ -39,11 +43,11 @@ it('first start creates the tenants, users and clients, with generated secrets r
   assert.equal(report.tenantsCreated, ['platform', 'demo']);
   const directory = createDirectory({ eventStore: c.eventStore, clock: c.clock });
 
-  // the admin: generated password that works, admin role
+  // the admin: generated password that works, every service's scopes as roles (the portal shows it every area)
   assert.ok(report.admin?.password && report.admin.password.length >= 20);
   const admin = await directory.findUserByUsername('demo', 'default', 'admin');
   assert.ok(admin);
-  assert.equal(admin.roles, [ADMIN_SCOPE]);
+  assert.equal([...admin.roles].sort(), [ADMIN_SCOPE, ...BRIDGE_SCOPES, ...AUDIT_SCOPES, ...HUB_SCOPES, ...WORKFLOW_SCOPES].sort());
   assert.is(await directory.verifyPassword(admin, report.admin.password), true);
 
   // the confidential client

@@ -1,0 +1,9 @@
+import { bridgeArea } from './bridge/bridge.area.tsx';
+import { ssoArea } from './sso/sso.area.tsx';
+
+/**
+ * The portal's areas, in the navigation's order: an area is a folder of src/areas and one entry here
+ * (shell/area.tsx says what the folder holds). Areas not built yet have no entry: the portal offers no
+ * placeholder.
+ */
+export const AREAS = [bridgeArea, ssoArea] as const;

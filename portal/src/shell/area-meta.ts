@@ -1,0 +1,16 @@
+/** What the shell knows of an area: its name, where it sits in the navigation, and the scopes it needs. */
+export type AreaNavItem = { to: string; label: string };
+
+export type AreaMeta = {
+  /** the area's path segment (`/portal/<id>/…`) */
+  id: string;
+  title: string;
+  /** the navigation heading the area sits under (Public Setting); absent: its own title */
+  group?: string;
+  /** one sentence on the home page */
+  description: string;
+  /** every one of them is needed to see the area (the session's scopes, from the user's roles) */
+  scopes: readonly string[];
+  /** the area's entries in the navigation */
+  nav: readonly AreaNavItem[];
+};

@@ -1,0 +1,37 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { createRootRouteWithContext, redirect, retainSearchParams } from '@tanstack/react-router';
+import { sessionQuery } from '../api/session.ts';
+import type { AreaMeta } from './area-meta.ts';
+import { NotFoundPage } from './not-found.page.tsx';
+import { Shell } from './shell.tsx';
+
+/** What every route can read: the query cache and the areas the shell offers. */
+export type RouterContext = { queryClient: QueryClient; areas: readonly AreaMeta[] };
+
+export type RootSearch = { tenant?: string };
+
+const SIGN_IN = '/sign-in';
+
+/** a path of the app (without the router's /portal base) as the backend's returnTo wants it */
+export const portalPath = (pathname: string, search = ''): string => `/portal${pathname.replace(/^\/portal(?=\/|$)/, '') || '/'}${search}`;
+
+/**
+ * The root of the routes: the shell around every page. Before any page loads, the session is known (one
+ * GET /portal/auth/session, cached): without one, every page but the sign-in sends the browser there,
+ * remembering where it was going. The target tenant (`?tenant=`) stays on every link.
+ */
+export const rootRoute = createRootRouteWithContext<RouterContext>()({
+  validateSearch: (search: Record<string, unknown>): RootSearch =>
+    typeof search.tenant === 'string' && /^[a-z0-9][a-z0-9_-]{0,62}$/.test(search.tenant) ? { tenant: search.tenant } : {},
+  search: { middlewares: [retainSearchParams(['tenant'])] },
+  beforeLoad: async ({ context, location }) => {
+    const session = await context.queryClient.ensureQueryData(sessionQuery);
+    const onSignIn = location.pathname.replace(/^\/portal/, '') === SIGN_IN;
+    if (session === null && !onSignIn) {
+      throw redirect({ to: SIGN_IN, search: { returnTo: portalPath(location.pathname, location.searchStr) } as never });
+    }
+    return { session };
+  },
+  component: Shell,
+  notFoundComponent: NotFoundPage,
+});
