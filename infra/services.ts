@@ -1,4 +1,3 @@
-import { Router } from 'express';
 import type { Projection } from '../projections/core/projection.ts';
 import { streamsProjection } from '../projections/core/streams.projection.ts';
 import { auditModule } from './audit/audit.module.ts';
@@ -7,7 +6,7 @@ import { hubModule } from './hub/hub.module.ts';
 import { identityModule } from './identity/identity.module.ts';
 import { portalModule } from './portal/portal.module.ts';
 import { workflowModule } from './workflow/workflow.module.ts';
-import type { DeciderRegistry, ServiceModule, ServiceName } from './platform-service.ts';
+import type { DeciderRegistry, ServiceModule } from './platform-service.ts';
 
 /**
  * The platform's services, in build order: the composition root, health, metrics and the CLI loop over

@@ -19,6 +19,7 @@ import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { commandHandler, forTenant, type CommandContext } from '../core/command-handler.ts';
 import { createSecretBox, type KeySecrets, type SecretBox } from '../core/secret.box.ts';
+import { hasControlCharacters } from '../../domain/core/control-characters.ts';
 
 /**
  * Connections (the API destinations' outbound authentication): create, update, delete, read. Secrets
@@ -83,7 +84,7 @@ function sealAuth(box: SecretBox, tenant: string, name: string, input: Connectio
   for (const field of SECRET_FIELDS[kind]) {
     const clear = input[field];
     if (clear === undefined) continue;
-    if (typeof clear !== 'string' || clear.length === 0 || clear.length > MAX_SECRET_LENGTH || /[\u0000-\u001f\u007f]/.test(clear)) {
+    if (typeof clear !== 'string' || clear.length === 0 || clear.length > MAX_SECRET_LENGTH || hasControlCharacters(clear)) {
       throw bridgeError('CONNECTION.INVALID', `invalid connection: auth.${field} must be 1-${MAX_SECRET_LENGTH} characters without control characters`, [
         { field: `auth.${field}`, message: `must be a string of 1-${MAX_SECRET_LENGTH} characters without control characters` },
       ]);

@@ -25,6 +25,7 @@ import type { DriverRegistry } from './driver.registry.ts';
  */
 export type ImportAction = 'CREATE' | 'UPDATE' | 'UNCHANGED';
 /** `write` runs in the context the plan was made in (its tenant's) */
+// biome-ignore lint/suspicious/noConfusingVoidType: a write is a command call that may or may not answer an id
 export type Planned = { section: BundleSection; id: string; action: ImportAction; write: (commandId: string) => Promise<string | void> };
 export type ImportPlan = { planned: Planned[]; violations: Violation[] };
 

@@ -5,6 +5,7 @@ import { streamName } from '../core/stream-name.ts';
 import { isConfigKey } from './config-entry.decider.ts';
 import { checkJsonPath } from './conversion/json-path.ts';
 import { at, type Violation } from './violation.ts';
+import { hasControlCharacters } from '../core/control-characters.ts';
 
 /**
  * A connection (spec "Connection" and "Authentication"): the outbound authentication that API
@@ -115,7 +116,7 @@ const invalid = (violations: Violation[]): never => {
 };
 
 const str = (v: unknown, min: number, max: number): v is string => typeof v === 'string' && v.length >= min && v.length <= max;
-const noControl = (s: string) => !/[\u0000-\u001f\u007f]/.test(s);
+const noControl = (s: string) => !hasControlCharacters(s);
 
 /** `${alert.token}` or `alert.token` → `alert.token` */
 export const configKeyOf = (raw: string): string => {

@@ -30,7 +30,10 @@ export function checkAttachments(attachments: readonly AttachmentInput[]): Viola
   if (attachments.length > MAX_ATTACHMENTS) v.push({ field: 'Attachments', message: `must have at most ${MAX_ATTACHMENTS} entries` });
   attachments.forEach((a, i) => {
     const f = (name: string) => `Attachments.${i}${name === '' ? '' : `.${name}`}`;
-    if (typeof a !== 'object' || a === null) return void v.push({ field: f(''), message: 'must be an object' });
+    if (typeof a !== 'object' || a === null) {
+      v.push({ field: f(''), message: 'must be an object' });
+      return;
+    }
     if (typeof a.DocId !== 'string' || a.DocId.trim() === '' || a.DocId.length > 256) v.push({ field: f('DocId'), message: 'is required: a document reference of 1-256 characters' });
     const mode = a.DeliveryMode ?? DEFAULT_DELIVERY_MODE;
     if (!(DELIVERY_MODES as readonly string[]).includes(mode)) v.push({ field: f('DeliveryMode'), message: `must be one of ${DELIVERY_MODES.join(', ')}` });

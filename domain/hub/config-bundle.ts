@@ -74,9 +74,15 @@ export function checkBundleShape(input: unknown): { ok: true; bundle: ConfigBund
     if (raw.length > MAX_BUNDLE_ITEMS) v.push({ field: section, message: `must have at most ${MAX_BUNDLE_ITEMS} entries` });
     const seen = new Set<string>();
     raw.forEach((item, i) => {
-      if (!isObject(item)) return void v.push({ field: `${section}.${i}`, message: 'must be an object' });
+      if (!isObject(item)) {
+        v.push({ field: `${section}.${i}`, message: 'must be an object' });
+        return;
+      }
       const id = item[idField];
-      if (typeof id !== 'string' || id === '') return void v.push({ field: `${section}.${i}.${idField}`, message: 'is required' });
+      if (typeof id !== 'string' || id === '') {
+        v.push({ field: `${section}.${i}.${idField}`, message: 'is required' });
+        return;
+      }
       if (seen.has(id)) v.push({ field: `${section}.${i}.${idField}`, message: `${id} is given twice` });
       seen.add(id);
     });

@@ -123,7 +123,9 @@ export function locateAll(root: unknown, steps: readonly PathStep[]): PathStep[]
         if (isObject(v) && Object.hasOwn(v, step.name)) next.push({ value: v[step.name], at: [...at, step] });
       } else if (step.kind === 'index') {
         if (Array.isArray(v) && step.index < v.length) next.push({ value: v[step.index], at: [...at, step] });
-      } else if (Array.isArray(v)) v.forEach((e, index) => next.push({ value: e, at: [...at, { kind: 'index', index }] }));
+      } else if (Array.isArray(v)) v.forEach((e, index) => {
+          next.push({ value: e, at: [...at, { kind: 'index', index }] });
+        });
       else if (isObject(v)) for (const [name, e] of Object.entries(v)) next.push({ value: e, at: [...at, { kind: 'member', name }] });
     }
     current = next;

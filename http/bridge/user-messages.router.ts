@@ -185,7 +185,7 @@ export function createUserMessagesRouter(deps: UserMessagesRouterDeps): Router {
       tags: ['inbox'],
     },
     async (req, res) => {
-      const { tenant, userId } = who(res);
+      const { userId } = who(res);
       const messageId = String(req.params.messageId);
       const message = await commands.markRead(userId, messageId, ctx(res), commandIdFrom(req));
       res.json(view(message));

@@ -16,10 +16,15 @@ export function middlewareChain(handlers: RequestHandler[]): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     let i = 0;
     const step = (err?: unknown): void => {
-      if (err === 'router') return next(err);
-      if (err && err !== 'route') return next(err);
+      if (err === 'router' || (err && err !== 'route')) {
+        next(err);
+        return;
+      }
       const handler = handlers[i++];
-      if (handler === undefined) return next();
+      if (handler === undefined) {
+        next();
+        return;
+      }
       try {
         const result = handler(req, res, step) as unknown;
         if (isPromise(result)) result.then(undefined, (e: unknown) => step(e || new Error('Rejected promise')));

@@ -1,4 +1,5 @@
 import { PORTAL_API_BASE, PORTAL_AUTH_BASE, PORTAL_BASE } from './portal.paths.ts';
+import { hasControlCharacters } from '../../domain/core/control-characters.ts';
 
 const MAX_RETURN_TO = 2000;
 
@@ -11,7 +12,7 @@ export function safeReturnTo(value: unknown, origin: string): string | null {
   if (value === undefined || value === '') return `${PORTAL_BASE}/`;
   if (typeof value !== 'string' || value.length > MAX_RETURN_TO) return null;
   // a path, not a scheme-relative or absolute URL; no backslash (browsers read it as a slash)
-  if (!value.startsWith('/') || value.startsWith('//') || value.includes('\\') || /[\u0000-\u001f\u007f]/.test(value)) return null;
+  if (!value.startsWith('/') || value.startsWith('//') || value.includes('\\') || hasControlCharacters(value)) return null;
   let url: URL;
   try {
     url = new URL(value, origin);

@@ -35,7 +35,10 @@ export function withBatchedAppends(store: EventStore, o: { maxBatch?: number } =
     }
     try {
       const results = await store.appendMany(batch.map((p) => p.request));
-      results.forEach((r, i) => (r instanceof Error ? batch[i]!.reject(r) : batch[i]!.resolve(r)));
+      results.forEach((r, i) => {
+        if (r instanceof Error) batch[i]!.reject(r);
+        else batch[i]!.resolve(r);
+      });
     } catch (err) {
       if (isStoreUnavailable(err)) {
         for (const p of batch) p.reject(err);

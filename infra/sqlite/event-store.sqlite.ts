@@ -123,8 +123,12 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
     // committed under the write lock: this transaction's events end their categories
     const categories = committed.map((c) => categoryOf(c.stream));
     const ends = new Map<string, number>();
-    committed.forEach((c, i) => ends.set(categories[i]!, Math.max(ends.get(categories[i]!) ?? 0, c.last)));
-    committed.forEach((c, i) => heads.learn(c.stream, c.revision, foreign, ends.get(categories[i]!)));
+    committed.forEach((c, i) => {
+      ends.set(categories[i]!, Math.max(ends.get(categories[i]!) ?? 0, c.last));
+    });
+    committed.forEach((c, i) => {
+      heads.learn(c.stream, c.revision, foreign, ends.get(categories[i]!));
+    });
   };
   /** other connections' commits seen so far, probing first (PRAGMA data_version: a few µs) */
   const foreignNow = () => {

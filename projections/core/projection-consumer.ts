@@ -37,7 +37,7 @@ export type ProjectionConsumerOptions = {
  * projection goes on. A store outage is never parked: it is retried until the store is back.
  */
 export function createProjectionConsumer(o: ProjectionConsumerOptions): LogConsumer {
-  const { eventStore, readStore, projection, clock } = o;
+  const { readStore, projection, clock } = o;
   const maxAttempts = o.maxAttempts ?? 3;
   const now = () => clock.now().toISOString();
   const ensured = ensureOnce(readStore);

@@ -46,7 +46,9 @@ export function commentsOf(file: string, text: string): Text[] {
     text
       .slice(start, end)
       .split('\n')
-      .forEach((t, k) => out.push({ file, line: startLine + k, text: t }));
+      .forEach((t, k) => {
+        out.push({ file, line: startLine + k, text: t });
+      });
   };
   const skipString = (quote: string) => {
     i++;

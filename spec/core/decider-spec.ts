@@ -18,6 +18,7 @@ export function deciderSpec<C, E extends DomainEvent, S>(decider: Decider<C, E, 
             return decider.decide(command, state);
           };
           return {
+            // biome-ignore lint/suspicious/noThenProperty: given/when/then is the spec language; nothing awaits this object
             then(expected: E[]) {
               assert.equal(run(), expected);
             },

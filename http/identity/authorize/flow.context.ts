@@ -60,6 +60,7 @@ export type FlowEnv = {
 };
 
 /** `'answered'`: the step has sent the response and the flow ends. */
+// biome-ignore lint/suspicious/noConfusingVoidType: a step that only checks is a plain void function
 export type StepOutcome = void | 'answered';
 
 /** One step; its function name is its name in the flow. */

@@ -19,7 +19,9 @@ export function checkLiteral(v: unknown, where: string): void {
   }
   if (v === null) return;
   if (Array.isArray(v)) {
-    v.forEach((el, i) => checkLiteral(el, `${where}[${i}]`));
+    v.forEach((el, i) => {
+      checkLiteral(el, `${where}[${i}]`);
+    });
     return;
   }
   if (!isPlainObject(v)) failFilter(`${where}: only JSON values are supported (got ${Object.prototype.toString.call(v)})`);

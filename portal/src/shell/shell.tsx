@@ -21,6 +21,7 @@ export function Shell() {
   const first = useRef(true);
   const notify = useStatus();
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a navigation (a new pathname) closes the menu
   useEffect(() => setMenuOpen(false), [pathname]);
   // after a navigation has rendered its page (lazy chunks included): the focus goes to the new heading
   useEffect(

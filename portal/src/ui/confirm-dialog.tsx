@@ -44,6 +44,7 @@ export function ConfirmDialog(props: {
       </h2>
       {props.children !== undefined && <div className="dialog-body">{props.children}</div>}
       <div className="dialog-actions">
+        {/* biome-ignore lint/a11y/noAutofocus: an opened dialog moves the focus inside, onto its safe choice (WAI-ARIA dialog pattern) */}
         <button type="button" className="button" onClick={props.onCancel} autoFocus>
           {props.cancelLabel ?? 'Cancel'}
         </button>

@@ -86,6 +86,8 @@ export function PagedTable<T>(props: PagedTableProps<T>) {
   } else if (query.data === undefined) {
     // a full page of placeholder rows: the rows that arrive take their place without moving what follows
     body = Array.from({ length: paged ? pageSize : 5 }, (_, i) => (
+      // biome-ignore lint/suspicious/noArrayIndexKey: placeholder rows have nothing but their place
+      // biome-ignore lint/a11y/noAriaHiddenOnFocusable: placeholder rows hold no control and nothing to read
       <tr key={i} className="skeleton-row" aria-hidden="true">
         {props.columns.map((c) => (
           <td key={c.key}>
@@ -124,6 +126,8 @@ export function PagedTable<T>(props: PagedTableProps<T>) {
     <div className="paged-table">
       {props.toolbar !== undefined && <div className="table-toolbar">{props.toolbar}</div>}
       {/* focusable: a table wider than the screen scrolls, by keyboard too */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take the focus (axe: scrollable-region-focusable) */}
+      {/* biome-ignore lint/a11y/useSemanticElements: a div region wraps the table; a section would add a landmark per list */}
       <div className="table-scroll" role="region" aria-label={props.caption} tabIndex={0}>
         <table className="table" aria-busy={query.isFetching ? true : undefined}>
           <caption className={props.captionHidden ? 'visually-hidden' : undefined}>{props.caption}</caption>

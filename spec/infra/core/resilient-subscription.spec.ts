@@ -102,6 +102,7 @@ test('pulls from the reader only when the consumer asks (backpressure)', async (
 test('abort while waiting to reconnect ends the iteration', async () => {
   const controller = new AbortController();
   const failed = deferred();
+  // biome-ignore lint/correctness/useYield: a source that fails before its first event
   const source = async function* (): AsyncGenerator<RecordedEvent> {
     throw new Error('down');
   };

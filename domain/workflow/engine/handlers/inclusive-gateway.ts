@@ -35,10 +35,15 @@ export function fire(run: Run, el: ElementInstance): void {
   }
   const flows = run.model(el.instanceId).flows;
   const outgoing = model.outgoing.map((k) => flows[k]!);
-  if (outgoing.length === 0) return run.leave(el, []);
   const taken = outgoing.filter((f) => f.key !== model.default && (f.condition === undefined || run.condition(el, f.condition)));
-  if (taken.length > 0) return run.leave(el, taken);
-  if (model.default !== undefined) return run.leave(el, [flows[model.default]!]);
+  if (outgoing.length === 0 || taken.length > 0) {
+    run.leave(el, taken);
+    return;
+  }
+  if (model.default !== undefined) {
+    run.leave(el, [flows[model.default]!]);
+    return;
+  }
   throw workflowError(
     'GATEWAY.NO_OUTGOING_FLOW',
     `No outgoing sequence flow for the element with id '${el.elementId}' could be selected for continuing the process`,

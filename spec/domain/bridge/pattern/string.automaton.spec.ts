@@ -38,7 +38,9 @@ test('a shared automaton == each matcher on its own', () => {
   fc.assert(
     fc.property(fc.array(matcher, { maxLength: 20 }), fc.array(text, { maxLength: 8 }), (ms, inputs) => {
       const auto = createStringAutomaton<number>();
-      ms.forEach((m, i) => auto.add(tokensOf(m), i));
+      ms.forEach((m, i) => {
+        auto.add(tokensOf(m), i);
+      });
       for (const s of inputs) {
         const got = new Set<number>();
         auto.run(s, (t) => got.add(t));
