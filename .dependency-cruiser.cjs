@@ -14,7 +14,10 @@ module.exports = {
       comment: 'domain/ does not touch the network, the disk or the clock through node modules',
       severity: 'error',
       from: { path: '^domain/' },
-      to: { dependencyTypes: ['core'], path: '^(fs|node:fs|net|node:net|http|node:http|https|node:https|child_process|node:child_process|fs/promises|node:fs/promises)$' },
+      to: {
+        dependencyTypes: ['core'],
+        path: '^(fs|node:fs|net|node:net|http|node:http|https|node:https|child_process|node:child_process|fs/promises|node:fs/promises)$',
+      },
     },
     {
       name: 'commands-only-domain-and-ports',
@@ -43,7 +46,8 @@ module.exports = {
     },
     {
       name: 'portal-app-is-browser-code',
-      comment: 'the web console (portal/src) runs in the browser: its own modules, packages, and the scope constants of domain/',
+      comment:
+        'the web console (portal/src) runs in the browser: its own modules, packages, and the scope constants of domain/',
       severity: 'error',
       from: { path: '^portal/src/' },
       to: { path: '^(commands|projections|http|infra|spec)/|^domain/(?!.*\\.scopes\\.ts$)' },
@@ -74,6 +78,10 @@ module.exports = {
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     // packages that publish only an `exports` map (bpmn-moddle) resolve through it, as Node resolves them
-    enhancedResolveOptions: { extensions: ['.ts', '.js'], exportsFields: ['exports'], conditionNames: ['import', 'node', 'default'] },
+    enhancedResolveOptions: {
+      extensions: ['.ts', '.js'],
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'node', 'default'],
+    },
   },
 };

@@ -31,7 +31,8 @@ function newestSource() {
   return newest;
 }
 
-const useCompiled = process.env.PLATFORM_SOURCES !== '1' && existsSync(compiled) && newestSource() <= statSync(compiled).mtimeMs;
+const useCompiled =
+  process.env.PLATFORM_SOURCES !== '1' && existsSync(compiled) && newestSource() <= statSync(compiled).mtimeMs;
 
 if (useCompiled) {
   const { main } = await import(compiled);

@@ -38,6 +38,13 @@ if (!existsSync(path.join(root, 'portal', 'vite.config.ts'))) skip('no portal/vi
 const npm = process.env.npm_execpath;
 const p = npm
   ? spawnSync(process.execPath, [npm, 'run', '--silent', 'build:portal'], { cwd: root, stdio: 'inherit' })
-  : spawnSync('npm', ['run', '--silent', 'build:portal'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
-if (p.status !== 0) console.error(`prepare: the portal's build (npm run build:portal) failed${p.status === null ? ` (${p.signal})` : ''}`);
+  : spawnSync('npm', ['run', '--silent', 'build:portal'], {
+      cwd: root,
+      stdio: 'inherit',
+      shell: process.platform === 'win32',
+    });
+if (p.status !== 0)
+  console.error(
+    `prepare: the portal's build (npm run build:portal) failed${p.status === null ? ` (${p.signal})` : ''}`,
+  );
 process.exit(p.status ?? 1);

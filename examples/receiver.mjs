@@ -4,13 +4,26 @@
 import { createServer } from 'node:http';
 
 const port = Number(process.argv[2] ?? process.env.RECEIVER_PORT ?? 9099);
-const shown = ['content-type', 'idempotency-key', 'webhook-id', 'webhook-timestamp', 'webhook-signature', 'x-delivery-id', 'x-comm-callback-id', 'authorization'];
+const shown = [
+  'content-type',
+  'idempotency-key',
+  'webhook-id',
+  'webhook-timestamp',
+  'webhook-signature',
+  'x-delivery-id',
+  'x-comm-callback-id',
+  'authorization',
+];
 
 createServer((req, res) => {
   const chunks = [];
   req.on('data', (c) => chunks.push(c));
   req.on('end', () => {
-    const headers = Object.fromEntries(shown.filter((h) => req.headers[h] !== undefined).map((h) => [h, h === 'authorization' ? 'Bearer …' : req.headers[h]]));
+    const headers = Object.fromEntries(
+      shown
+        .filter((h) => req.headers[h] !== undefined)
+        .map((h) => [h, h === 'authorization' ? 'Bearer …' : req.headers[h]]),
+    );
     console.log(`${req.method} ${req.url} ${JSON.stringify(headers)}\n${Buffer.concat(chunks).toString('utf8')}\n`);
     res.writeHead(204).end();
   });

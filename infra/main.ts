@@ -8,16 +8,22 @@ import { startHttpServer } from '../http/core/server.ts';
 import { createProjectionGroup } from '../projections/core/projection-group.ts';
 import type { ProjectionStatus } from '../projections/core/projection-status.ts';
 import { withBatchedAppends } from './core/batched-appends.ts';
-import { systemClock, type Clock } from './core/clock.port.ts';
+import { type Clock, systemClock } from './core/clock.port.ts';
 import type { Config } from './core/config.ts';
+import { createEngineWaker } from './core/engine-waker.ts';
 import type { LogConsumer } from './core/log-consumer.ts';
 import { createLogReader, type LogReader } from './core/log-reader.ts';
 import { isStoreUnavailable } from './core/store-errors.ts';
 import type { SeedReport } from './identity/seed.ts';
-import { SERVICES, type PlatformService, type ServiceDeps, type ServiceName } from './platform-service.ts';
-import { projectionStatuses, reactorStatuses, readiness, registerWorkerMetrics, type RunningParts } from './platform-status.ts';
+import { type PlatformService, SERVICES, type ServiceDeps, type ServiceName } from './platform-service.ts';
+import {
+  projectionStatuses,
+  type RunningParts,
+  reactorStatuses,
+  readiness,
+  registerWorkerMetrics,
+} from './platform-status.ts';
 import { platformModules, platformProjections } from './services.ts';
-import { createEngineWaker } from './core/engine-waker.ts';
 import { openStores, type Stores } from './stores.ts';
 
 export { SERVICES, type ServiceName } from './platform-service.ts';
@@ -145,11 +151,19 @@ export async function startPlatform(o: StartOptions): Promise<RunningPlatform> {
       readStore,
       projections,
       clock,
-      onParked: (projection, position, error) => log.error({ projection, position, err: error instanceof Error ? error.message : String(error) }, 'event parked: the projection could not apply it'),
+      onParked: (projection, position, error) =>
+        log.error(
+          { projection, position, err: error instanceof Error ? error.message : String(error) },
+          'event parked: the projection could not apply it',
+        ),
     });
     const reactors: Reactor[] = workers ? built.flatMap((s) => s.reactors) : [];
     const engines = workers ? built.flatMap((s) => s.engines) : [];
-    const consumers: LogConsumer[] = [...built.flatMap((s) => s.caches), ...group.consumers, ...reactors.map((r) => r.consumer)];
+    const consumers: LogConsumer[] = [
+      ...built.flatMap((s) => s.caches),
+      ...group.consumers,
+      ...reactors.map((r) => r.consumer),
+    ];
     if (consumers.length > 0) {
       reader = createLogReader({
         eventStore,
@@ -164,14 +178,27 @@ export async function startPlatform(o: StartOptions): Promise<RunningPlatform> {
       for (const e of engines) e.start();
       for (const timer of built.flatMap((s) => s.timers)) {
         const t = setInterval(() => {
-          timer.run().catch((err: unknown) => log.warn({ timer: timer.name, err: err instanceof Error ? err.message : String(err) }, 'timer failed'));
+          timer
+            .run()
+            .catch((err: unknown) =>
+              log.warn({ timer: timer.name, err: err instanceof Error ? err.message : String(err) }, 'timer failed'),
+            );
         }, timer.everyMs);
         t.unref();
         timers.push(t);
       }
     }
 
-    parts = { eventStore, readStore, storeKinds: stores.kinds, reader, projections, rebuilding: group.rebuilding, reactors, engines };
+    parts = {
+      eventStore,
+      readStore,
+      storeKinds: stores.kinds,
+      reader,
+      projections,
+      rebuilding: group.rebuilding,
+      reactors,
+      engines,
+    };
     registerWorkerMetrics(registry, parts);
     const app = createApp({
       routers: built.filter((s) => selected.has(s.name)).map((s) => ({ service: s.name, router: s.router })),
@@ -220,9 +247,14 @@ export function withBoundPort(config: Config, boundUrl: string): Config {
   if (base.port !== '0') return config;
   base.port = new URL(boundUrl).port;
   const publicBaseUrl = base.origin;
-  const rebase = (u: string) => (u.startsWith(`${config.publicBaseUrl}/`) ? publicBaseUrl + u.slice(config.publicBaseUrl.length) : u);
+  const rebase = (u: string) =>
+    u.startsWith(`${config.publicBaseUrl}/`) ? publicBaseUrl + u.slice(config.publicBaseUrl.length) : u;
   const seed = config.identity.seed;
-  return { ...config, publicBaseUrl, identity: { ...config.identity, seed: { ...seed, redirectUri: rebase(seed.redirectUri) } } };
+  return {
+    ...config,
+    publicBaseUrl,
+    identity: { ...config.identity, seed: { ...seed, redirectUri: rebase(seed.redirectUri) } },
+  };
 }
 
 /** Runs `task` every `intervalMs` until it succeeds once (or the returned stop is called). */

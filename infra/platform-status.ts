@@ -4,7 +4,7 @@ import type { WorkEngine, WorkEngineStatus } from '../commands/core/work-engine.
 import type { ReadinessCheck, ReadinessReport } from '../http/core/health.ts';
 import { listParked } from '../projections/core/parked-events.ts';
 import type { Projection } from '../projections/core/projection.ts';
-import { projectionState, projectionStatus, type ProjectionStatus } from '../projections/core/projection-status.ts';
+import { type ProjectionStatus, projectionState, projectionStatus } from '../projections/core/projection-status.ts';
 import type { EventStore } from './core/event-store.port.ts';
 import { consumerLag } from './core/lag.ts';
 import type { LogReader } from './core/log-reader.ts';
@@ -36,7 +36,13 @@ export async function projectionStatuses(parts: RunningParts): Promise<Projectio
   const out: ProjectionStatus[] = [];
   for (const projection of parts.projections) {
     const c = consumers.get(projection.name);
-    const s = await projectionStatus(parts.eventStore, parts.readStore, projection, projectionState(c, rebuilding.has(projection.name)), c?.lastError);
+    const s = await projectionStatus(
+      parts.eventStore,
+      parts.readStore,
+      projection,
+      projectionState(c, rebuilding.has(projection.name)),
+      c?.lastError,
+    );
     out.push({ ...s, parked: parked.get(projection.name) ?? 0 });
   }
   return out;
@@ -49,13 +55,26 @@ export async function reactorStatuses(parts: RunningParts): Promise<ReactorStatu
     const c = consumers.get(r.name);
     const position = c?.position ?? (await r.status()).position;
     const { head, lag } = await consumerLag(parts.eventStore, position, r.consumer.filter);
-    const state = c === undefined || c.state === 'stopped' || c.state === 'retired' ? 'stopped' : c.state === 'retrying' ? 'retrying' : 'running';
-    out.push({ name: r.name, position, head, lag, state, ...(c?.lastError !== undefined && { lastError: c.lastError }) });
+    const state =
+      c === undefined || c.state === 'stopped' || c.state === 'retired'
+        ? 'stopped'
+        : c.state === 'retrying'
+          ? 'retrying'
+          : 'running';
+    out.push({
+      name: r.name,
+      position,
+      head,
+      lag,
+      state,
+      ...(c?.lastError !== undefined && { lastError: c.lastError }),
+    });
   }
   return out;
 }
 
-export const engineStatuses = (parts: RunningParts): Promise<WorkEngineStatus[]> => Promise.all(parts.engines.map((e) => e.status()));
+export const engineStatuses = (parts: RunningParts): Promise<WorkEngineStatus[]> =>
+  Promise.all(parts.engines.map((e) => e.status()));
 
 /**
  * Ready: both stores answer, no projection or reactor lags more than `maxLag` or is retrying, no engine is
@@ -64,7 +83,10 @@ export const engineStatuses = (parts: RunningParts): Promise<WorkEngineStatus[]>
  */
 export async function readiness(parts: RunningParts, maxLag: number): Promise<ReadinessReport> {
   const checks: Array<ReadinessCheck & { parked?: number; backlog?: number }> = [];
-  for (const [name, store] of [['eventStore', parts.eventStore], ['readStore', parts.readStore]] as const) {
+  for (const [name, store] of [
+    ['eventStore', parts.eventStore],
+    ['readStore', parts.readStore],
+  ] as const) {
     try {
       await store.ping();
       checks.push({ name, ok: true, detail: parts.storeKinds[name] });
@@ -74,14 +96,35 @@ export async function readiness(parts: RunningParts, maxLag: number): Promise<Re
   }
   try {
     for (const s of await projectionStatuses(parts)) {
-      checks.push({ name: `projection:${s.name}`, ok: s.lag <= maxLag && s.state !== 'retrying', lag: s.lag, detail: s.lastError ?? s.state });
-      if ((s.parked ?? 0) > 0) checks.push({ name: `parked:${s.name}`, ok: true, parked: s.parked!, detail: `${s.parked} parked event(s): platform projections retry ${s.name}` });
+      checks.push({
+        name: `projection:${s.name}`,
+        ok: s.lag <= maxLag && s.state !== 'retrying',
+        lag: s.lag,
+        detail: s.lastError ?? s.state,
+      });
+      if ((s.parked ?? 0) > 0)
+        checks.push({
+          name: `parked:${s.name}`,
+          ok: true,
+          parked: s.parked!,
+          detail: `${s.parked} parked event(s): platform projections retry ${s.name}`,
+        });
     }
     for (const s of await reactorStatuses(parts)) {
-      checks.push({ name: `worker:${s.name}`, ok: s.lag <= maxLag && s.state !== 'retrying', lag: s.lag, detail: s.lastError ?? s.state });
+      checks.push({
+        name: `worker:${s.name}`,
+        ok: s.lag <= maxLag && s.state !== 'retrying',
+        lag: s.lag,
+        detail: s.lastError ?? s.state,
+      });
     }
     for (const s of await engineStatuses(parts)) {
-      checks.push({ name: `worker:${s.name}`, ok: s.backlog <= maxLag && s.state !== 'retrying', backlog: s.backlog, detail: s.lastError ?? s.state });
+      checks.push({
+        name: `worker:${s.name}`,
+        ok: s.backlog <= maxLag && s.state !== 'retrying',
+        backlog: s.backlog,
+        detail: s.lastError ?? s.state,
+      });
     }
   } catch (err) {
     checks.push({ name: 'workers', ok: false, detail: message(err) });

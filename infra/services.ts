@@ -4,9 +4,9 @@ import { auditModule } from './audit/audit.module.ts';
 import { bridgeModule } from './bridge/bridge.module.ts';
 import { hubModule } from './hub/hub.module.ts';
 import { identityModule } from './identity/identity.module.ts';
+import type { DeciderRegistry, ServiceModule } from './platform-service.ts';
 import { portalModule } from './portal/portal.module.ts';
 import { workflowModule } from './workflow/workflow.module.ts';
-import type { DeciderRegistry, ServiceModule } from './platform-service.ts';
 
 /**
  * The platform's services, in build order: the composition root, health, metrics and the CLI loop over
@@ -14,10 +14,21 @@ import type { DeciderRegistry, ServiceModule } from './platform-service.ts';
  * on to the routers after it (it needs nothing built before it). Identity comes next: the others verify
  * tokens with it.
  */
-export const platformModules = (): ServiceModule[] => [portalModule, identityModule, bridgeModule, auditModule, workflowModule, hubModule];
+export const platformModules = (): ServiceModule[] => [
+  portalModule,
+  identityModule,
+  bridgeModule,
+  auditModule,
+  workflowModule,
+  hubModule,
+];
 
 /** Every projection the platform runs: the core's stream catalog, then each service's. */
-export const platformProjections = (): Projection[] => [streamsProjection, ...platformModules().flatMap((m) => m.projections())];
+export const platformProjections = (): Projection[] => [
+  streamsProjection,
+  ...platformModules().flatMap((m) => m.projections()),
+];
 
 /** Deciders by stream category, for `platform replay --state`. */
-export const platformDeciders = (): DeciderRegistry => Object.assign({}, ...platformModules().map((m) => m.deciders())) as DeciderRegistry;
+export const platformDeciders = (): DeciderRegistry =>
+  Object.assign({}, ...platformModules().map((m) => m.deciders())) as DeciderRegistry;

@@ -23,17 +23,29 @@ const eventLogFile = (dataDir: string) => path.join(dataDir, 'events.sqlite');
  * The production adapters are imported only when configured: their drivers (@eventstore/db-client, mongodb)
  * cost about 50 MB of resident memory in every process that loads them.
  */
-export async function openStores(config: Pick<Config, 'dataDir' | 'esdbUrl' | 'mongodbUrl' | 'mongodbDatabase'> & Partial<Pick<Config, 'sqliteCheckpointMs'>>): Promise<Stores> {
+export async function openStores(
+  config: Pick<Config, 'dataDir' | 'esdbUrl' | 'mongodbUrl' | 'mongodbDatabase'> &
+    Partial<Pick<Config, 'sqliteCheckpointMs'>>,
+): Promise<Stores> {
   const eventStore = config.esdbUrl
     ? (await import('./esdb/event-store.esdb.ts')).createEsdbEventStore({ connectionString: config.esdbUrl })
     : createSqliteEventStore({ file: eventLogFile(config.dataDir), checkpointIntervalMs: config.sqliteCheckpointMs });
   const readStore = config.mongodbUrl
-    ? (await import('./mongo/read-store.mongo.ts')).createMongoReadStore({ url: config.mongodbUrl, database: config.mongodbDatabase })
-    : createSqliteReadStore({ file: path.join(config.dataDir, 'read-models.sqlite'), checkpointIntervalMs: config.sqliteCheckpointMs });
+    ? (await import('./mongo/read-store.mongo.ts')).createMongoReadStore({
+        url: config.mongodbUrl,
+        database: config.mongodbDatabase,
+      })
+    : createSqliteReadStore({
+        file: path.join(config.dataDir, 'read-models.sqlite'),
+        checkpointIntervalMs: config.sqliteCheckpointMs,
+      });
   return {
     eventStore,
     readStore,
-    kinds: { eventStore: config.esdbUrl ? 'eventstoredb' : 'sqlite', readStore: config.mongodbUrl ? 'mongodb' : 'sqlite' },
+    kinds: {
+      eventStore: config.esdbUrl ? 'eventstoredb' : 'sqlite',
+      readStore: config.mongodbUrl ? 'mongodb' : 'sqlite',
+    },
     async close() {
       await Promise.allSettled([eventStore.close(), readStore.close()]);
     },

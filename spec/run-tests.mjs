@@ -4,8 +4,8 @@
 // with one line `N passed, M failed` (CI reads it). Arguments filter files by substring.
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
 import { availableParallelism } from 'node:os';
+import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const filters = process.argv.slice(2);
@@ -32,7 +32,10 @@ const failures = [];
 function runFile(file) {
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn(process.execPath, ['--import', 'tsx', file], { cwd: root, env: { ...process.env, FORCE_COLOR: '0' } });
+    const child = spawn(process.execPath, ['--import', 'tsx', file], {
+      cwd: root,
+      env: { ...process.env, FORCE_COLOR: '0' },
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
@@ -42,7 +45,8 @@ function runFile(file) {
     }, TIMEOUT_MS);
     child.on('close', (code) => {
       clearTimeout(timer);
-      const num = (label) => [...out.matchAll(new RegExp(`${label}:\\s+(\\d+)`, 'g'))].reduce((s, m) => s + Number(m[1]), 0);
+      const num = (label) =>
+        [...out.matchAll(new RegExp(`${label}:\\s+(\\d+)`, 'g'))].reduce((s, m) => s + Number(m[1]), 0);
       const total = num('Total');
       const ok = num('Passed');
       const skip = num('Skipped');
@@ -53,7 +57,9 @@ function runFile(file) {
       failed += bad;
       const secs = ((Date.now() - started) / 1000).toFixed(1);
       const skippedLine = out.split('\n').find((l) => l.startsWith('SKIPPED:'));
-      console.log(`${bad === 0 ? 'ok  ' : 'FAIL'} ${file}  (${ok} passed${bad ? `, ${bad} failed` : ''}${skippedLine ? `; ${skippedLine}` : ''}; ${secs}s)`);
+      console.log(
+        `${bad === 0 ? 'ok  ' : 'FAIL'} ${file}  (${ok} passed${bad ? `, ${bad} failed` : ''}${skippedLine ? `; ${skippedLine}` : ''}; ${secs}s)`,
+      );
       if (bad > 0) failures.push({ file, out });
       resolve();
     });
@@ -61,9 +67,12 @@ function runFile(file) {
 }
 
 const queue = [...files];
-const workers = Array.from({ length: Math.min(Number(process.env.SPEC_JOBS ?? availableParallelism()), 2) }, async () => {
-  while (queue.length > 0) await runFile(queue.shift());
-});
+const workers = Array.from(
+  { length: Math.min(Number(process.env.SPEC_JOBS ?? availableParallelism()), 2) },
+  async () => {
+    while (queue.length > 0) await runFile(queue.shift());
+  },
+);
 await Promise.all(workers);
 
 for (const f of failures) {

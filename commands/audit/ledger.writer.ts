@@ -1,12 +1,17 @@
 import { v7 as uuidv7 } from 'uuid';
-import { ledgerDecider, ledgerStream, type AuditRecordedData, type LedgerState } from '../../domain/audit/ledger.decider.ts';
+import {
+  type AuditRecordedData,
+  type LedgerState,
+  ledgerDecider,
+  ledgerStream,
+} from '../../domain/audit/ledger.decider.ts';
 import { fingerprintOf, type RecordFields } from '../../domain/audit/record.ts';
 import { coreError } from '../../domain/core/core.errors.ts';
 import type { EventEnvelope, RecordedEvent } from '../../domain/core/event.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { isWrongExpectedRevision } from '../../infra/core/store-errors.ts';
-import { envelopesFor, type CommandContext } from '../core/envelopes.ts';
+import { type CommandContext, envelopesFor } from '../core/envelopes.ts';
 
 /**
  * The audit log's writer: per tenant one chain (domain/audit/ledger.decider.ts), appended with the
@@ -106,7 +111,13 @@ export function createLedgerWriter(deps: LedgerWriterDeps): LedgerWriter {
     return chain;
   };
 
-  const entryOf = (d: AuditRecordedData): KeyEntry => ({ id: d.id, sequence: d.sequence, hash: d.hash, time: d.time, ...(d.fingerprint !== undefined && { fingerprint: d.fingerprint }) });
+  const entryOf = (d: AuditRecordedData): KeyEntry => ({
+    id: d.id,
+    sequence: d.sequence,
+    hash: d.hash,
+    time: d.time,
+    ...(d.fingerprint !== undefined && { fingerprint: d.fingerprint }),
+  });
 
   /** folds events read from the stream (after the head) into the head and the known keys */
   function absorb(chain: Chain, events: RecordedEvent[]): void {
@@ -147,10 +158,14 @@ export function createLedgerWriter(deps: LedgerWriterDeps): LedgerWriter {
 
   const replayOf = (p: Pending, entry: KeyEntry): WriteResult => {
     if (entry.fingerprint !== undefined && entry.fingerprint !== p.fingerprint) {
-      throw coreError('REQUEST.IDEMPOTENCY_KEY_REUSED', `the Idempotency-Key ${p.request.idempotencyKey} was used for another record`, {
-        idempotencyKey: p.request.idempotencyKey,
-        sequence: entry.sequence,
-      });
+      throw coreError(
+        'REQUEST.IDEMPOTENCY_KEY_REUSED',
+        `the Idempotency-Key ${p.request.idempotencyKey} was used for another record`,
+        {
+          idempotencyKey: p.request.idempotencyKey,
+          sequence: entry.sequence,
+        },
+      );
     }
     return { id: entry.id, sequence: entry.sequence, hash: entry.hash, time: entry.time, replayed: true };
   };
@@ -162,7 +177,8 @@ export function createLedgerWriter(deps: LedgerWriterDeps): LedgerWriter {
       batch.map(async (p) => {
         const key = p.request.idempotencyKey;
         let known = key === undefined ? undefined : chain.keys.get(key);
-        if (known === undefined && key !== undefined && askProjection) known = (await deps.projectedKey(chain.tenant, key)) ?? undefined;
+        if (known === undefined && key !== undefined && askProjection)
+          known = (await deps.projectedKey(chain.tenant, key)) ?? undefined;
         if (known === undefined) return void fresh.push(p);
         try {
           p.resolve(replayOf(p, known));
@@ -183,12 +199,21 @@ export function createLedgerWriter(deps: LedgerWriterDeps): LedgerWriter {
     for (const p of batch) {
       const key = p.request.idempotencyKey;
       const [event] = ledgerDecider.decide(
-        { type: 'RecordAudit', id: p.id, tenant: chain.tenant, fields: p.request.fields, now, ...(key !== undefined && { idempotency_key: key, fingerprint: p.fingerprint }) },
+        {
+          type: 'RecordAudit',
+          id: p.id,
+          tenant: chain.tenant,
+          fields: p.request.fields,
+          now,
+          ...(key !== undefined && { idempotency_key: key, fingerprint: p.fingerprint }),
+        },
         state,
       );
       state = ledgerDecider.evolve(state, event!);
       data.push(event!.data);
-      envelopes.push(...envelopesFor([event!], { stream: chain.stream, commandId: p.id, now, context: p.request.context }));
+      envelopes.push(
+        ...envelopesFor([event!], { stream: chain.stream, commandId: p.id, now, context: p.request.context }),
+      );
     }
     return { envelopes, data };
   }
@@ -204,7 +229,11 @@ export function createLedgerWriter(deps: LedgerWriterDeps): LedgerWriter {
         if (!isWrongExpectedRevision(err)) throw err;
         stats.conflicts += 1;
         if (attempt >= maxAttempts) {
-          throw coreError('CONCURRENCY.CONFLICT', `the audit chain of tenant ${chain.tenant} kept changing; retry the write`, { stream: chain.stream });
+          throw coreError(
+            'CONCURRENCY.CONFLICT',
+            `the audit chain of tenant ${chain.tenant} kept changing; retry the write`,
+            { stream: chain.stream },
+          );
         }
         await readAfter(chain, head.revision + 1);
         pending = await withoutKnownKeys(chain, pending, false);
@@ -263,7 +292,11 @@ export function createLedgerWriter(deps: LedgerWriterDeps): LedgerWriter {
         if (inflight !== undefined) {
           return inflight.result.then((r) => {
             if (inflight.fingerprint !== fingerprint) {
-              throw coreError('REQUEST.IDEMPOTENCY_KEY_REUSED', `the Idempotency-Key ${key} was used for another record`, { idempotencyKey: key, sequence: r.sequence });
+              throw coreError(
+                'REQUEST.IDEMPOTENCY_KEY_REUSED',
+                `the Idempotency-Key ${key} was used for another record`,
+                { idempotencyKey: key, sequence: r.sequence },
+              );
             }
             return { ...r, replayed: true };
           });
@@ -291,4 +324,3 @@ export function createLedgerWriter(deps: LedgerWriterDeps): LedgerWriter {
     stats: () => ({ ...stats }),
   };
 }
-

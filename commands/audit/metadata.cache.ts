@@ -1,5 +1,18 @@
-import { catalogDecider, CATALOG_CATEGORY, catalogStream, transactionsNamed, type CatalogState, type TransactionInfo } from '../../domain/audit/catalog.decider.ts';
-import { BUILT_IN_LEVELS, LEVELS_CATEGORY, levelsDecider, levelsStream, type LevelsState } from '../../domain/audit/warning-levels.decider.ts';
+import {
+  CATALOG_CATEGORY,
+  type CatalogState,
+  catalogDecider,
+  catalogStream,
+  type TransactionInfo,
+  transactionsNamed,
+} from '../../domain/audit/catalog.decider.ts';
+import {
+  BUILT_IN_LEVELS,
+  LEVELS_CATEGORY,
+  type LevelsState,
+  levelsDecider,
+  levelsStream,
+} from '../../domain/audit/warning-levels.decider.ts';
 import type { Decider } from '../../domain/core/decider.ts';
 import type { DomainEvent, RecordedEvent } from '../../domain/core/event.ts';
 import { categoryOf } from '../../domain/core/stream-name.ts';
@@ -40,8 +53,12 @@ export type AuditMetadata = LogConsumer & {
 type Kind = 'catalog' | 'levels';
 type Entry = { kind: Kind; revision: number; state: unknown };
 type AnyDecider = Pick<Decider<unknown, DomainEvent, unknown>, 'initialState' | 'evolve'>;
-const deciders: Record<Kind, AnyDecider> = { catalog: catalogDecider as unknown as AnyDecider, levels: levelsDecider as unknown as AnyDecider };
-const kindOf = (category: string): Kind | undefined => (category === CATALOG_CATEGORY ? 'catalog' : category === LEVELS_CATEGORY ? 'levels' : undefined);
+const deciders: Record<Kind, AnyDecider> = {
+  catalog: catalogDecider as unknown as AnyDecider,
+  levels: levelsDecider as unknown as AnyDecider,
+};
+const kindOf = (category: string): Kind | undefined =>
+  category === CATALOG_CATEGORY ? 'catalog' : category === LEVELS_CATEGORY ? 'levels' : undefined;
 
 export function createAuditMetadata(deps: { eventStore: EventStore }): AuditMetadata {
   const { eventStore } = deps;
@@ -53,7 +70,8 @@ export function createAuditMetadata(deps: { eventStore: EventStore }): AuditMeta
   let liveAt: string | undefined;
   let live = false;
 
-  const fold = (kind: Kind, state: unknown, events: RecordedEvent[]) => events.reduce((s, e) => deciders[kind].evolve(s, e as unknown as DomainEvent), state);
+  const fold = (kind: Kind, state: unknown, events: RecordedEvent[]) =>
+    events.reduce((s, e) => deciders[kind].evolve(s, e as unknown as DomainEvent), state);
 
   const keep = (stream: string, entry: Entry, gen: number) => {
     if (gen !== generation || entry.revision < 0) return;
@@ -85,7 +103,8 @@ export function createAuditMetadata(deps: { eventStore: EventStore }): AuditMeta
     return { state: entry.state, revision: entry.revision };
   }
 
-  const catalog = (tenant: string, freshness: Freshness) => lookup('catalog', catalogStream(tenant), freshness) as Promise<Cached<CatalogState>>;
+  const catalog = (tenant: string, freshness: Freshness) =>
+    lookup('catalog', catalogStream(tenant), freshness) as Promise<Cached<CatalogState>>;
   const levels = (freshness: Freshness) => lookup('levels', levelsStream(), freshness) as Promise<Cached<LevelsState>>;
 
   const named = (state: CatalogState, name: string): TransactionInfo[] => {
@@ -123,7 +142,8 @@ export function createAuditMetadata(deps: { eventStore: EventStore }): AuditMeta
         if (kind === undefined) continue;
         const held = entries.get(e.stream);
         if (held === undefined) {
-          if (e.revision === 0) entries.set(e.stream, { kind, revision: 0, state: fold(kind, deciders[kind].initialState(), [e]) });
+          if (e.revision === 0)
+            entries.set(e.stream, { kind, revision: 0, state: fold(kind, deciders[kind].initialState(), [e]) });
         } else if (e.revision === held.revision + 1) {
           entries.set(e.stream, { kind, revision: e.revision, state: fold(kind, held.state, [e]) });
         } else if (e.revision > held.revision + 1) entries.delete(e.stream); // a gap: lookups read the stream

@@ -1,9 +1,15 @@
+import {
+  type RetentionEvent,
+  type RetentionState,
+  retentionCutoff,
+  retentionDecider,
+  retentionStream,
+} from '../../domain/audit/retention.decider.ts';
 import { fold } from '../../domain/core/decider.ts';
-import { retentionCutoff, retentionDecider, retentionStream, type RetentionEvent, type RetentionState } from '../../domain/audit/retention.decider.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import type { Collection } from '../../infra/core/read-store.port.ts';
-import { commandHandler, type CommandContext } from '../core/command-handler.ts';
+import { type CommandContext, commandHandler } from '../core/command-handler.ts';
 import { createWorkEngine, type DueItem, type WorkEngine, type WorkEngineLog } from '../core/work-engine.ts';
 
 /** the due item of a tenant's daily retention run (projections/audit/retention.projection.ts) */
@@ -17,11 +23,20 @@ export function createRetentionCommands(deps: { eventStore: EventStore; clock: C
   const handle = commandHandler(eventStore, retentionDecider);
   return {
     async get(tenant: string): Promise<RetentionState> {
-      return fold(retentionDecider, (await eventStore.readStream(retentionStream(tenant))) as unknown as RetentionEvent[]);
+      return fold(
+        retentionDecider,
+        (await eventStore.readStream(retentionStream(tenant))) as unknown as RetentionEvent[],
+      );
     },
     async set(days: number | null, ctx: CommandContext, commandId: string): Promise<RetentionState> {
       const now = clock.now().toISOString();
-      const result = await handle({ stream: retentionStream(ctx.tenant), command: { type: 'SetRetention', days, now }, commandId, now, context: ctx });
+      const result = await handle({
+        stream: retentionStream(ctx.tenant),
+        command: { type: 'SetRetention', days, now },
+        commandId,
+        now,
+        context: ctx,
+      });
       return result.state;
     },
   };
@@ -55,7 +70,10 @@ export function createRetentionWorker(deps: {
     ...(deps.log !== undefined && { log: deps.log }),
     async handle(item) {
       // the setting as it is now (the item may predate a change)
-      const days = fold(retentionDecider, (await eventStore.readStream(retentionStream(item.tenant))) as unknown as RetentionEvent[]).days;
+      const days = fold(
+        retentionDecider,
+        (await eventStore.readStream(retentionStream(item.tenant))) as unknown as RetentionEvent[],
+      ).days;
       if (days === null) return; // cleared: the projection removes the item
       const now = clock.now();
       const cutoff = retentionCutoff(now, days);

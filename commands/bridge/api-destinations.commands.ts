@@ -1,23 +1,28 @@
 import { randomBytes } from 'node:crypto';
-import { fold } from '../../domain/core/decider.ts';
-import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
 import {
-  apiDestinationDecider,
-  apiDestinationStream,
-  DEFAULT_SIGNING_OVERLAP_SECONDS,
-  DESTINATION_NAME,
   type ApiDestination,
   type ApiDestinationCommand,
   type ApiDestinationEvent,
   type ApiDestinationState,
+  apiDestinationDecider,
+  apiDestinationStream,
+  DEFAULT_SIGNING_OVERLAP_SECONDS,
+  DESTINATION_NAME,
   type DestinationDefinition,
   type HttpMethodName,
 } from '../../domain/bridge/api-destination.decider.ts';
-import { CONNECTION_NAME, connectionDecider, connectionStream, type ConnectionEvent } from '../../domain/bridge/connection.decider.ts';
+import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
+import {
+  CONNECTION_NAME,
+  type ConnectionEvent,
+  connectionDecider,
+  connectionStream,
+} from '../../domain/bridge/connection.decider.ts';
 import type { UrlTemplate } from '../../domain/bridge/destination-url.ts';
+import { fold } from '../../domain/core/decider.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
-import { commandHandler, type CommandContext } from '../core/command-handler.ts';
+import { type CommandContext, commandHandler } from '../core/command-handler.ts';
 import { createSecretBox, type KeySecrets, type SecretBox } from '../core/secret.box.ts';
 
 /**
@@ -61,12 +66,21 @@ export const newSigningSecret = (): string => `whsec_${randomBytes(32).toString(
 const signingAad = (tenant: string, name: string) => `apiDestination/${tenant}/${name}/signingSecret`;
 
 const view = (state: ApiDestinationState, revision: number): ApiDestinationView | null =>
-  state.status === 'exists' ? { ...state.destination, createdAt: state.createdAt, updatedAt: state.updatedAt, revision } : null;
+  state.status === 'exists'
+    ? { ...state.destination, createdAt: state.createdAt, updatedAt: state.updatedAt, revision }
+    : null;
 
-async function loadState(eventStore: EventStore, tenant: string, name: string): Promise<{ state: ApiDestinationState; revision: number } | null> {
+async function loadState(
+  eventStore: EventStore,
+  tenant: string,
+  name: string,
+): Promise<{ state: ApiDestinationState; revision: number } | null> {
   if (!DESTINATION_NAME.test(name)) return null;
   const events = await eventStore.readStream(apiDestinationStream(tenant, name));
-  return { state: fold(apiDestinationDecider, events as unknown as ApiDestinationEvent[]), revision: events.length - 1 };
+  return {
+    state: fold(apiDestinationDecider, events as unknown as ApiDestinationEvent[]),
+    revision: events.length - 1,
+  };
 }
 
 async function load(eventStore: EventStore, tenant: string, name: string): Promise<ApiDestinationView | null> {
@@ -83,7 +97,11 @@ export type ApiDestinationReaderDeps = {
 };
 
 /** The delivery's reader: the destination with its signing secrets opened (one stream read per call). */
-export function createApiDestinationReader({ eventStore, secret, clock }: ApiDestinationReaderDeps): ApiDestinationReader {
+export function createApiDestinationReader({
+  eventStore,
+  secret,
+  clock,
+}: ApiDestinationReaderDeps): ApiDestinationReader {
   const box = createSecretBox(secret);
   return {
     async get(tenant, name) {
@@ -96,7 +114,8 @@ export function createApiDestinationReader({ eventStore, secret, clock }: ApiDes
       if (state.signing !== undefined) {
         signingSecrets.push(open(state.signing.current));
         const previous = state.signing.previous;
-        if (previous !== undefined && previous.validUntil > clock.now().toISOString()) signingSecrets.push(open(previous.secret));
+        if (previous !== undefined && previous.validUntil > clock.now().toISOString())
+          signingSecrets.push(open(previous.secret));
       }
       return { ...view(state, loaded.revision)!, signingSecrets };
     },
@@ -137,22 +156,39 @@ export function createApiDestinationCommands({ eventStore, clock, secret }: ApiD
 
   const run = async (name: string, command: ApiDestinationCommand, ctx: CommandContext, commandId: string) => {
     if (!DESTINATION_NAME.test(name)) throw notFound();
-    const r = await handle({ stream: apiDestinationStream(ctx.tenant, name), command, commandId, now: command.now, context: ctx });
+    const r = await handle({
+      stream: apiDestinationStream(ctx.tenant, name),
+      command,
+      commandId,
+      now: command.now,
+      context: ctx,
+    });
     return { destination: view(r.state, r.revision), replayed: r.replayed };
   };
 
   return {
     /** `signingSecret`: the new destination's signing secret in clear, answered once (absent on a replay) */
-    async create(input: CreateApiDestinationInput, ctx: CommandContext, commandId: string): Promise<{ destination: ApiDestinationView; created: boolean; signingSecret?: string }> {
+    async create(
+      input: CreateApiDestinationInput,
+      ctx: CommandContext,
+      commandId: string,
+    ): Promise<{ destination: ApiDestinationView; created: boolean; signingSecret?: string }> {
       if (!DESTINATION_NAME.test(input.name)) {
-        throw bridgeError('API_DESTINATION.INVALID', 'invalid API destination: name must be 1-64 letters, digits, _ or -', [
-          { field: 'name', message: 'must be 1-64 letters, digits, _ or -, starting with a letter or digit' },
-        ]);
+        throw bridgeError(
+          'API_DESTINATION.INVALID',
+          'invalid API destination: name must be 1-64 letters, digits, _ or -',
+          [{ field: 'name', message: 'must be 1-64 letters, digits, _ or -, starting with a letter or digit' }],
+        );
       }
       await requireConnection(ctx.tenant, input.connection);
       const signingSecret = newSigningSecret();
       const sealed = box().seal(signingSecret, signingAad(ctx.tenant, input.name));
-      const { destination, replayed } = await run(input.name, { type: 'CreateApiDestination', ...input, tenant: ctx.tenant, signingSecret: sealed, now: now() }, ctx, commandId);
+      const { destination, replayed } = await run(
+        input.name,
+        { type: 'CreateApiDestination', ...input, tenant: ctx.tenant, signingSecret: sealed, now: now() },
+        ctx,
+        commandId,
+      );
       if (destination === null) throw notFound();
       return { destination, created: !replayed, ...(!replayed && { signingSecret }) };
     },
@@ -161,14 +197,24 @@ export function createApiDestinationCommands({ eventStore, clock, secret }: ApiD
      * A new signing secret (answered once); the current one keeps signing beside it for `overlapSeconds`
      * (default 24 h; 0: it stops at once).
      */
-    async rotateSigningSecret(name: string, overlapSeconds: number | undefined, ctx: CommandContext, commandId: string): Promise<SigningSecretRotation> {
+    async rotateSigningSecret(
+      name: string,
+      overlapSeconds: number | undefined,
+      ctx: CommandContext,
+      commandId: string,
+    ): Promise<SigningSecretRotation> {
       if (!DESTINATION_NAME.test(name)) throw notFound();
       const { tenant } = ctx;
       const signingSecret = newSigningSecret();
       const at = now();
       const r = await handle({
         stream: apiDestinationStream(tenant, name),
-        command: { type: 'RotateApiDestinationSigningSecret', secret: box().seal(signingSecret, signingAad(tenant, name)), overlapSeconds: overlapSeconds ?? DEFAULT_SIGNING_OVERLAP_SECONDS, now: at },
+        command: {
+          type: 'RotateApiDestinationSigningSecret',
+          secret: box().seal(signingSecret, signingAad(tenant, name)),
+          overlapSeconds: overlapSeconds ?? DEFAULT_SIGNING_OVERLAP_SECONDS,
+          now: at,
+        },
         commandId,
         now: at,
         context: ctx,
@@ -176,11 +222,17 @@ export function createApiDestinationCommands({ eventStore, clock, secret }: ApiD
       const destination = view(r.state, r.revision);
       if (destination === null) throw notFound();
       const rotated = r.events.find((e) => e.type === 'ApiDestinationSigningSecretRotated');
-      const previousValidUntil = (rotated?.data as { previousValidUntil?: string | null } | undefined)?.previousValidUntil ?? null;
+      const previousValidUntil =
+        (rotated?.data as { previousValidUntil?: string | null } | undefined)?.previousValidUntil ?? null;
       return { destination, ...(!r.replayed && { signingSecret }), previousValidUntil, replayed: r.replayed };
     },
 
-    async update(name: string, changes: ApiDestinationChanges, ctx: CommandContext, commandId: string): Promise<ApiDestinationView> {
+    async update(
+      name: string,
+      changes: ApiDestinationChanges,
+      ctx: CommandContext,
+      commandId: string,
+    ): Promise<ApiDestinationView> {
       await requireConnection(ctx.tenant, changes.connection);
       const { destination } = await run(name, { type: 'UpdateApiDestination', changes, now: now() }, ctx, commandId);
       if (destination === null) throw notFound();

@@ -37,8 +37,12 @@ export type SchemaValidator = {
 };
 
 export type ConversionResult =
-  | { ok: true; payload: unknown; /** template variables whose path found nothing (left empty) */ missing: string[] }
+  | { ok: true; payload: unknown /** template variables whose path found nothing (left empty) */; missing: string[] }
   | { ok: false; error: string };
 
 /** Renders a target's payload; never throws for bad content: failures are results (recorded in the trace). */
-export type Convert = (event: BridgeEvent, conversion: Conversion, env: (key: string) => Promise<string | undefined>) => Promise<ConversionResult>;
+export type Convert = (
+  event: BridgeEvent,
+  conversion: Conversion,
+  env: (key: string) => Promise<string | undefined>,
+) => Promise<ConversionResult>;

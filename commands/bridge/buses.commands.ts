@@ -1,10 +1,10 @@
 import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
-import { busDecider, busStream, type BusEvent, type BusRef } from '../../domain/bridge/bus.decider.ts';
+import { type BusEvent, type BusRef, busDecider, busStream } from '../../domain/bridge/bus.decider.ts';
 import { eventSourceDecider, eventSourceStream, type SourceEvent } from '../../domain/bridge/event-source.decider.ts';
-import { PLATFORM_TENANT, type Bus, type BusKind, type EventSource } from '../../domain/bridge/model.ts';
+import { type Bus, type BusKind, type EventSource, PLATFORM_TENANT } from '../../domain/bridge/model.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
-import { commandHandler, forTenant, type CommandContext } from '../core/command-handler.ts';
+import { type CommandContext, commandHandler, forTenant } from '../core/command-handler.ts';
 import { createStreamCache } from '../core/stream-cache.ts';
 
 /**
@@ -32,7 +32,10 @@ export type BusLookupDeps = {
 
 export function createBusLookup({ eventStore, platformSourceNamed }: BusLookupDeps): BusLookup {
   const buses = createStreamCache<BusEvent, ReturnType<typeof busDecider.initialState>>(eventStore, busDecider);
-  const sources = createStreamCache<SourceEvent, ReturnType<typeof eventSourceDecider.initialState>>(eventStore, eventSourceDecider);
+  const sources = createStreamCache<SourceEvent, ReturnType<typeof eventSourceDecider.initialState>>(
+    eventStore,
+    eventSourceDecider,
+  );
   return {
     async getBus(tenant, name) {
       const { state } = await buses.load(busStream(tenant, name));
@@ -60,7 +63,11 @@ export function createBusCommands({ eventStore, clock }: { eventStore: EventStor
   const now = () => clock.now().toISOString();
 
   return {
-    async createBus(input: CreateBusInput, ctx: CommandContext, commandId: string): Promise<{ bus: Bus; created: boolean }> {
+    async createBus(
+      input: CreateBusInput,
+      ctx: CommandContext,
+      commandId: string,
+    ): Promise<{ bus: Bus; created: boolean }> {
       const tenant = input.kind === 'custom' ? ctx.tenant : PLATFORM_TENANT;
       const result = await handle({
         stream: busStream(tenant, input.name),

@@ -63,7 +63,11 @@ export function createCallerTokens({ readStore, clock, secret }: CallerTokensDep
     async keep(eventKey, token, expiresAt) {
       const at = typeof expiresAt === 'string' ? new Date(expiresAt) : expiresAt;
       if (Number.isNaN(at.getTime())) throw new Error('caller token: invalid expiry');
-      await (await tokens()).upsert({ id: eventKey, sealed: box.seal(token, callerTokenAad(eventKey)), expiresAt: at.toISOString() });
+      await (await tokens()).upsert({
+        id: eventKey,
+        sealed: box.seal(token, callerTokenAad(eventKey)),
+        expiresAt: at.toISOString(),
+      });
     },
     async has(eventKey) {
       return (await (await tokens()).get(eventKey)) !== null;

@@ -1,18 +1,18 @@
-import { fold } from '../../domain/core/decider.ts';
 import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
 import {
+  type ConfigEntryEvent,
+  type ConfigEntryState,
   configEntryDecider,
   configEntryStream,
   isConfigKey,
   MAX_CONFIG_VALUE_LENGTH,
-  type ConfigEntryEvent,
-  type ConfigEntryState,
 } from '../../domain/bridge/config-entry.decider.ts';
+import { fold } from '../../domain/core/decider.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
-import { commandHandler, forTenant, type CommandContext } from '../core/command-handler.ts';
-import type { ConfigCenter } from './bridge.contracts.ts';
+import { type CommandContext, commandHandler, forTenant } from '../core/command-handler.ts';
 import { isKeyedSealed, type KeyedSecretBox } from '../core/secret.box.ts';
+import type { ConfigCenter } from './bridge.contracts.ts';
 
 /**
  * The configuration center (entries per tenant, `configEntry-<tenant>.<key>`). Secret values are encrypted
@@ -25,7 +25,14 @@ import { isKeyedSealed, type KeyedSecretBox } from '../core/secret.box.ts';
  */
 
 /** An entry as stored (with its value in clear: the admin API masks secrets, see http/bridge/rules.router.ts). */
-export type ConfigEntryView = { tenant: string; key: string; value: string; secret: boolean; updatedAt: string; revision: number };
+export type ConfigEntryView = {
+  tenant: string;
+  key: string;
+  value: string;
+  secret: boolean;
+  updatedAt: string;
+  revision: number;
+};
 
 export type ConfigBoxDeps = {
   /** seals and opens secret values; without it a secret value can be neither written nor read */
@@ -35,7 +42,9 @@ export type ConfigBoxDeps = {
 const notFound = () => bridgeError('CONFIG.NOT_FOUND', 'no such configuration key');
 const configAad = (tenant: string, key: string) => `config/${tenant}/${key}`;
 const noBox = () =>
-  new Error('the configuration center needs the key-encryption secret for secret values (createConfigCommands / createConfigCenter `box`)');
+  new Error(
+    'the configuration center needs the key-encryption secret for secret values (createConfigCommands / createConfigCenter `box`)',
+  );
 
 type Stored = { state: ConfigEntryState; revision: number };
 
@@ -54,11 +63,22 @@ function clearValue(state: Extract<ConfigEntryState, { status: 'set' }>, box: Ke
 
 const view = ({ state, revision }: Stored, box: KeyedSecretBox | undefined): ConfigEntryView | null =>
   state.status === 'set'
-    ? { tenant: state.tenant, key: state.key, value: clearValue(state, box), secret: state.secret, updatedAt: state.updatedAt, revision }
+    ? {
+        tenant: state.tenant,
+        key: state.key,
+        value: clearValue(state, box),
+        secret: state.secret,
+        updatedAt: state.updatedAt,
+        revision,
+      }
     : null;
 
 /** The configuration center's writes: set and remove a key of a tenant (idempotent per command id). */
-export function createConfigCommands({ eventStore, clock, box }: { eventStore: EventStore; clock: Clock } & ConfigBoxDeps) {
+export function createConfigCommands({
+  eventStore,
+  clock,
+  box,
+}: { eventStore: EventStore; clock: Clock } & ConfigBoxDeps) {
   const handle = commandHandler(eventStore, configEntryDecider);
   const now = () => clock.now().toISOString();
   return {
@@ -69,7 +89,10 @@ export function createConfigCommands({ eventStore, clock, box }: { eventStore: E
     ): Promise<{ entry: ConfigEntryView; changed: boolean }> {
       if (!isConfigKey(input.key)) {
         throw bridgeError('CONFIG.INVALID', 'invalid configuration entry: key is not a configuration key', [
-          { field: 'key', message: 'must be dot-separated segments of letters, digits, _ and - (at most 128 characters)' },
+          {
+            field: 'key',
+            message: 'must be dot-separated segments of letters, digits, _ and - (at most 128 characters)',
+          },
         ]);
       }
       const { tenant } = ctx;
@@ -81,7 +104,10 @@ export function createConfigCommands({ eventStore, clock, box }: { eventStore: E
       if (secret) {
         if (typeof value !== 'string' || value.length > MAX_CONFIG_VALUE_LENGTH) {
           // the decider's own check, on the clear value (a sealed one is longer)
-          configEntryDecider.decide({ type: 'SetConfigValue', tenant, key: input.key, value, secret: false, now: now() }, { status: 'none' });
+          configEntryDecider.decide(
+            { type: 'SetConfigValue', tenant, key: input.key, value, secret: false, now: now() },
+            { status: 'none' },
+          );
         }
         if (box === undefined) throw noBox();
         // the same secret again changes nothing (a sealed value differs at every sealing)
@@ -106,7 +132,13 @@ export function createConfigCommands({ eventStore, clock, box }: { eventStore: E
     async remove(key: string, ctx: CommandContext, commandId: string): Promise<void> {
       if (!isConfigKey(key)) throw notFound();
       const at = now();
-      await handle({ stream: configEntryStream(ctx.tenant, key), command: { type: 'RemoveConfigValue', now: at }, commandId, now: at, context: ctx });
+      await handle({
+        stream: configEntryStream(ctx.tenant, key),
+        command: { type: 'RemoveConfigValue', now: at },
+        commandId,
+        now: at,
+        context: ctx,
+      });
     },
 
     /** the entry as its stream says now, with its value in clear (secret or not) */
@@ -120,13 +152,19 @@ export function createConfigCommands({ eventStore, clock, box }: { eventStore: E
      * (sealed under a previous one, or written in clear by an earlier version) is sealed again and appended
      * as a new ConfigValueSet. Answers what it did; values no secret opens are listed, left as they are.
      */
-    async reseal(ctx: CommandContext): Promise<{ resealed: string[]; current: number; failed: Array<{ entry: string; error: string }> }> {
+    async reseal(
+      ctx: CommandContext,
+    ): Promise<{ resealed: string[]; current: number; failed: Array<{ entry: string; error: string }> }> {
       if (box === undefined) throw noBox();
       const result = { resealed: [] as string[], current: 0, failed: [] as Array<{ entry: string; error: string }> };
       const streams = new Set<string>();
       let after: string | undefined;
       for (;;) {
-        const page = await eventStore.readAll({ ...(after !== undefined && { after }), filter: { categories: ['configEntry'] }, limit: 1000 });
+        const page = await eventStore.readAll({
+          ...(after !== undefined && { after }),
+          filter: { categories: ['configEntry'] },
+          limit: 1000,
+        });
         for (const e of page) streams.add(e.stream);
         if (page.length < 1000) break;
         after = page[page.length - 1]!.position;
@@ -150,7 +188,14 @@ export function createConfigCommands({ eventStore, clock, box }: { eventStore: E
         const at = now();
         await handle({
           stream,
-          command: { type: 'SetConfigValue', tenant: state.tenant, key: state.key, value: box.seal(clear, configAad(state.tenant, state.key)), secret: true, now: at },
+          command: {
+            type: 'SetConfigValue',
+            tenant: state.tenant,
+            key: state.key,
+            value: box.seal(clear, configAad(state.tenant, state.key)),
+            secret: true,
+            now: at,
+          },
           // one command per entry, key and revision: a rerun after a crash seals each entry once
           commandId: `rotate-config/${box.kid}/${stream}@${events.length - 1}`,
           now: at,

@@ -1,25 +1,25 @@
-import { assertNever, fold } from '../../domain/core/decider.ts';
 import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
 import {
   AUTH_KINDS,
   CONNECTION_CATEGORY,
   CONNECTION_NAME,
-  connectionDecider,
-  connectionStream,
-  maskConnectionAuth,
-  MAX_SECRET_LENGTH,
-  SECRET_FIELDS,
-  type SECRET_MASK,
   type ConnectionAuth,
   type ConnectionAuthInput,
   type ConnectionEvent,
   type ConnectionState,
+  connectionDecider,
+  connectionStream,
+  MAX_SECRET_LENGTH,
+  maskConnectionAuth,
+  SECRET_FIELDS,
+  type SECRET_MASK,
 } from '../../domain/bridge/connection.decider.ts';
+import { hasControlCharacters } from '../../domain/core/control-characters.ts';
+import { assertNever, fold } from '../../domain/core/decider.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
-import { commandHandler, forTenant, type CommandContext } from '../core/command-handler.ts';
+import { type CommandContext, commandHandler, forTenant } from '../core/command-handler.ts';
 import { createSecretBox, type KeySecrets, type SecretBox } from '../core/secret.box.ts';
-import { hasControlCharacters } from '../../domain/core/control-characters.ts';
 
 /**
  * Connections (the API destinations' outbound authentication): create, update, delete, read. Secrets
@@ -65,7 +65,11 @@ const view = (state: ConnectionState, revision: number): ConnectionView | null =
       }
     : null;
 
-async function load(eventStore: EventStore, tenant: string, name: string): Promise<{ state: ConnectionState; revision: number } | null> {
+async function load(
+  eventStore: EventStore,
+  tenant: string,
+  name: string,
+): Promise<{ state: ConnectionState; revision: number } | null> {
   if (!CONNECTION_NAME.test(name)) return null;
   const events = await eventStore.readStream(connectionStream(tenant, name));
   return { state: fold(connectionDecider, events as unknown as ConnectionEvent[]), revision: events.length - 1 };
@@ -84,10 +88,22 @@ function sealAuth(box: SecretBox, tenant: string, name: string, input: Connectio
   for (const field of SECRET_FIELDS[kind]) {
     const clear = input[field];
     if (clear === undefined) continue;
-    if (typeof clear !== 'string' || clear.length === 0 || clear.length > MAX_SECRET_LENGTH || hasControlCharacters(clear)) {
-      throw bridgeError('CONNECTION.INVALID', `invalid connection: auth.${field} must be 1-${MAX_SECRET_LENGTH} characters without control characters`, [
-        { field: `auth.${field}`, message: `must be a string of 1-${MAX_SECRET_LENGTH} characters without control characters` },
-      ]);
+    if (
+      typeof clear !== 'string' ||
+      clear.length === 0 ||
+      clear.length > MAX_SECRET_LENGTH ||
+      hasControlCharacters(clear)
+    ) {
+      throw bridgeError(
+        'CONNECTION.INVALID',
+        `invalid connection: auth.${field} must be 1-${MAX_SECRET_LENGTH} characters without control characters`,
+        [
+          {
+            field: `auth.${field}`,
+            message: `must be a string of 1-${MAX_SECRET_LENGTH} characters without control characters`,
+          },
+        ],
+      );
     }
     out[field] = box.seal(clear, secretAad(tenant, name, field));
   }
@@ -127,7 +143,11 @@ export function createConnectionCommands({ eventStore, clock, secret }: Connecti
   };
 
   return {
-    async create(input: CreateConnectionInput, ctx: CommandContext, commandId: string): Promise<{ connection: ConnectionView; created: boolean }> {
+    async create(
+      input: CreateConnectionInput,
+      ctx: CommandContext,
+      commandId: string,
+    ): Promise<{ connection: ConnectionView; created: boolean }> {
       if (!CONNECTION_NAME.test(input.name)) {
         throw bridgeError('CONNECTION.INVALID', 'invalid connection: name must be 1-64 letters, digits, _ or -', [
           { field: 'name', message: 'must be 1-64 letters, digits, _ or -, starting with a letter or digit' },
@@ -153,7 +173,12 @@ export function createConnectionCommands({ eventStore, clock, secret }: Connecti
       return { connection, created: !r.replayed };
     },
 
-    async update(name: string, changes: ConnectionChanges, ctx: CommandContext, commandId: string): Promise<ConnectionView> {
+    async update(
+      name: string,
+      changes: ConnectionChanges,
+      ctx: CommandContext,
+      commandId: string,
+    ): Promise<ConnectionView> {
       const { tenant } = ctx;
       const at = now();
       const r = await handle({
@@ -177,7 +202,13 @@ export function createConnectionCommands({ eventStore, clock, secret }: Connecti
 
     async delete(name: string, ctx: CommandContext, commandId: string): Promise<void> {
       const at = now();
-      await handle({ stream: connectionStream(ctx.tenant, checkedName(name)), command: { type: 'DeleteConnection', now: at }, commandId, now: at, context: ctx });
+      await handle({
+        stream: connectionStream(ctx.tenant, checkedName(name)),
+        command: { type: 'DeleteConnection', now: at },
+        commandId,
+        now: at,
+        context: ctx,
+      });
     },
 
     /**
@@ -185,13 +216,19 @@ export function createConnectionCommands({ eventStore, clock, secret }: Connecti
      * cannot open (sealed under a previous one) gets its secrets sealed again, as an UpdateConnection with
      * the same clear auth. Answers `<tenant>/<name>` of those resealed, and those no secret opens.
      */
-    async reseal(ctx: CommandContext): Promise<{ resealed: string[]; current: number; failed: Array<{ entry: string; error: string }> }> {
+    async reseal(
+      ctx: CommandContext,
+    ): Promise<{ resealed: string[]; current: number; failed: Array<{ entry: string; error: string }> }> {
       const current = createSecretBox(typeof secret === 'string' ? secret : secret.current);
       const result = { resealed: [] as string[], current: 0, failed: [] as Array<{ entry: string; error: string }> };
       const streams = new Set<string>();
       let after: string | undefined;
       for (;;) {
-        const page = await eventStore.readAll({ ...(after !== undefined && { after }), filter: { categories: [CONNECTION_CATEGORY] }, limit: 1000 });
+        const page = await eventStore.readAll({
+          ...(after !== undefined && { after }),
+          filter: { categories: [CONNECTION_CATEGORY] },
+          limit: 1000,
+        });
         for (const e of page) streams.add(e.stream);
         if (page.length < 1000) break;
         after = page[page.length - 1]!.position;
@@ -219,7 +256,11 @@ export function createConnectionCommands({ eventStore, clock, secret }: Connecti
         const at = now();
         await handle({
           stream,
-          command: { type: 'UpdateConnection', changes: { auth: sealAuth(box, c.tenant, c.name, clear as unknown as ConnectionAuthInput) }, now: at },
+          command: {
+            type: 'UpdateConnection',
+            changes: { auth: sealAuth(box, c.tenant, c.name, clear as unknown as ConnectionAuthInput) },
+            now: at,
+          },
           commandId: `rotate-config/${stream}@${events.length - 1}`,
           now: at,
           context: forTenant(ctx, c.tenant),
@@ -240,14 +281,25 @@ export function createConnectionCommands({ eventStore, clock, secret }: Connecti
 export type ConnectionCommands = ReturnType<typeof createConnectionCommands>;
 
 /** The delivery's reader: the connection with its secrets opened (one stream read per call). */
-export function createConnectionReader({ eventStore, secret }: { eventStore: EventStore; secret: string | KeySecrets }): ConnectionReader {
+export function createConnectionReader({
+  eventStore,
+  secret,
+}: {
+  eventStore: EventStore;
+  secret: string | KeySecrets;
+}): ConnectionReader {
   const box = createSecretBox(secret);
   return {
     async resolve(tenant, name) {
       const loaded = await load(eventStore, tenant, name);
       if (loaded === null || loaded.state.status !== 'exists') return null;
       const c = loaded.state.connection;
-      return { tenant: c.tenant, name: c.name, revision: loaded.revision, auth: openAuth(box, c.tenant, c.name, c.auth) };
+      return {
+        tenant: c.tenant,
+        name: c.name,
+        revision: loaded.revision,
+        auth: openAuth(box, c.tenant, c.name, c.auth),
+      };
     },
   };
 }

@@ -1,21 +1,21 @@
-import { fold } from '../../domain/core/decider.ts';
-import { isDomainError } from '../../domain/core/domain-error.ts';
 import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
-import type { RecordedEvent } from '../../domain/core/event.ts';
-import { parseStreamName } from '../../domain/core/stream-name.ts';
 import {
   DELIVERY_ID,
-  deliveryDecider,
   type DeliveryAttemptFailedData,
   type DeliveryDeadLetteredData,
   type DeliveryEvent,
+  deliveryDecider,
 } from '../../domain/bridge/delivery.decider.ts';
+import { type DeliveryErrorClass, deliveryErrorClass } from '../../domain/bridge/delivery-error-class.ts';
 import type { BridgeEvent } from '../../domain/bridge/model.ts';
-import { deliveryErrorClass, type DeliveryErrorClass } from '../../domain/bridge/delivery-error-class.ts';
-import { ruleTargetKey, type RuleTargetRef } from '../../domain/bridge/rule-target-state.decider.ts';
+import { type RuleTargetRef, ruleTargetKey } from '../../domain/bridge/rule-target-state.decider.ts';
+import { fold } from '../../domain/core/decider.ts';
+import { isDomainError } from '../../domain/core/domain-error.ts';
+import type { RecordedEvent } from '../../domain/core/event.ts';
+import { parseStreamName } from '../../domain/core/stream-name.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
-import { commandHandler, forTenant, type CommandContext } from '../core/command-handler.ts';
+import { type CommandContext, commandHandler, forTenant } from '../core/command-handler.ts';
 
 /**
  * The dead letter queue per rule target (spec Limits: "the dead message queue is scoped by task"): list,
@@ -46,7 +46,13 @@ export type DeadLetterEntry = {
 };
 
 /** The tenant-wide list's filters (projections/bridge/deliveries.projection.ts DeadLetterFilter). */
-export type DeadLetterFilter = { ruleId?: string; typeId?: number; errorClass?: DeliveryErrorClass; from?: string; to?: string };
+export type DeadLetterFilter = {
+  ruleId?: string;
+  typeId?: number;
+  errorClass?: DeliveryErrorClass;
+  from?: string;
+  to?: string;
+};
 
 /** What a tenant-wide redrive takes: delivery ids, or a filter (at most MAX_REDRIVE_SELECTION either way). */
 export type DeadLetterSelection = { deliveryIds: string[] } | { filter: DeadLetterFilter };
@@ -54,16 +60,27 @@ export const MAX_REDRIVE_SELECTION = 1000;
 
 /** The read side the commands need (projections/bridge/deliveries.projection.ts createDeliveryQueries). */
 export type DeadLetterIndex = {
-  deadLetters(ruleTarget: string, page: { limit: number; offset: number }): Promise<{ items: Array<DeadLetterDocLike>; total: number }>;
+  deadLetters(
+    ruleTarget: string,
+    page: { limit: number; offset: number },
+  ): Promise<{ items: Array<DeadLetterDocLike>; total: number }>;
   deadLetter(ruleTarget: string, deliveryId: string): Promise<DeadLetterDocLike | null>;
   deadLetterRefs(ruleTarget: string): Promise<Array<{ deliveryId: string; stream: string }>>;
-  tenantDeadLetters(ruleTenant: string, filter: DeadLetterFilter, page: { limit: number; offset: number }): Promise<{ items: Array<DeadLetterDocLike>; total: number }>;
+  tenantDeadLetters(
+    ruleTenant: string,
+    filter: DeadLetterFilter,
+    page: { limit: number; offset: number },
+  ): Promise<{ items: Array<DeadLetterDocLike>; total: number }>;
   tenantDeadLetterRefs(
     ruleTenant: string,
     select: { deliveryIds: string[] } | { filter: DeadLetterFilter; limit: number },
   ): Promise<Array<{ deliveryId: string; stream: string }>>;
 };
-type DeadLetterDocLike = Omit<DeadLetterEntry, 'deliveryId' | 'typeId' | 'errorClass'> & { id: string; typeId?: number; errorClass?: DeliveryErrorClass };
+type DeadLetterDocLike = Omit<DeadLetterEntry, 'deliveryId' | 'typeId' | 'errorClass'> & {
+  id: string;
+  typeId?: number;
+  errorClass?: DeliveryErrorClass;
+};
 
 export type DeadLetterDetail = DeadLetterEntry &
   RuleTargetRef & {
@@ -72,10 +89,18 @@ export type DeadLetterDetail = DeadLetterEntry &
     /** the converted payload, unchanged */
     payload: unknown;
     /** every attempt of the delivery's life, oldest first */
-    history: Array<{ attemptId: string; attempt: number; at: string; status: 'succeeded' | 'failed'; error?: string; httpStatus?: number }>;
+    history: Array<{
+      attemptId: string;
+      attempt: number;
+      at: string;
+      status: 'succeeded' | 'failed';
+      error?: string;
+      httpStatus?: number;
+    }>;
   };
 
-const notFound = (deliveryId: string) => bridgeError('DEAD_LETTER.NOT_FOUND', 'no such dead letter for this rule target', { deliveryId });
+const notFound = (deliveryId: string) =>
+  bridgeError('DEAD_LETTER.NOT_FOUND', 'no such dead letter for this rule target', { deliveryId });
 
 const entryOf = (d: DeadLetterDocLike): DeadLetterEntry => ({
   deliveryId: d.id,
@@ -95,7 +120,17 @@ const entryOf = (d: DeadLetterDocLike): DeadLetterEntry => ({
   attempts: d.attempts,
 });
 
-export function createDeadLetterCommands({ eventStore, clock, index, onRedriven }: { eventStore: EventStore; clock: Clock; index: DeadLetterIndex; onRedriven?(stream: string): void }) {
+export function createDeadLetterCommands({
+  eventStore,
+  clock,
+  index,
+  onRedriven,
+}: {
+  eventStore: EventStore;
+  clock: Clock;
+  index: DeadLetterIndex;
+  onRedriven?(stream: string): void;
+}) {
   const handle = commandHandler(eventStore, deliveryDecider);
 
   async function entry(ref: RuleTargetRef, deliveryId: string): Promise<DeadLetterDocLike> {
@@ -105,7 +140,12 @@ export function createDeadLetterCommands({ eventStore, clock, index, onRedriven 
     return doc;
   }
 
-  async function run(stream: string, type: 'RedriveDelivery' | 'PurgeDelivery', ctx: CommandContext, commandId: string): Promise<boolean> {
+  async function run(
+    stream: string,
+    type: 'RedriveDelivery' | 'PurgeDelivery',
+    ctx: CommandContext,
+    commandId: string,
+  ): Promise<boolean> {
     const now = clock.now().toISOString();
     const by = ctx.actor ?? 'unknown';
     const r = await handle({
@@ -120,7 +160,10 @@ export function createDeadLetterCommands({ eventStore, clock, index, onRedriven 
   }
 
   return {
-    async list(ref: RuleTargetRef, page: { limit: number; offset: number }): Promise<{ items: DeadLetterEntry[]; total: number }> {
+    async list(
+      ref: RuleTargetRef,
+      page: { limit: number; offset: number },
+    ): Promise<{ items: DeadLetterEntry[]; total: number }> {
       const r = await index.deadLetters(ruleTargetKey(ref), page);
       return { items: r.items.map(entryOf), total: r.total };
     },
@@ -130,14 +173,30 @@ export function createDeadLetterCommands({ eventStore, clock, index, onRedriven 
       const doc = await entry(ref, deliveryId);
       const events = (await eventStore.readStream(doc.stream)) as unknown as Array<RecordedEvent & DeliveryEvent>;
       const state = fold(deliveryDecider, events);
-      const dead = [...events].reverse().find((e) => e.type === 'DeliveryDeadLettered')?.data as DeliveryDeadLetteredData | undefined;
+      const dead = [...events].reverse().find((e) => e.type === 'DeliveryDeadLettered')?.data as
+        | DeliveryDeadLetteredData
+        | undefined;
       if (state.status !== 'dead-lettered' || dead === undefined) throw notFound(deliveryId);
       const history: DeadLetterDetail['history'] = [];
       for (const e of events) {
-        if (e.type === 'DeliverySucceeded') history.push({ attemptId: e.data.attemptId, attempt: e.data.attempt, at: e.data.at, status: 'succeeded', ...(e.data.httpStatus !== undefined && { httpStatus: e.data.httpStatus }) });
+        if (e.type === 'DeliverySucceeded')
+          history.push({
+            attemptId: e.data.attemptId,
+            attempt: e.data.attempt,
+            at: e.data.at,
+            status: 'succeeded',
+            ...(e.data.httpStatus !== undefined && { httpStatus: e.data.httpStatus }),
+          });
         if (e.type === 'DeliveryAttemptFailed') {
           const f = e.data as DeliveryAttemptFailedData;
-          history.push({ attemptId: f.attemptId, attempt: f.attempt, at: f.at, status: 'failed', error: f.error, ...(f.httpStatus !== undefined && { httpStatus: f.httpStatus }) });
+          history.push({
+            attemptId: f.attemptId,
+            attempt: f.attempt,
+            at: f.at,
+            status: 'failed',
+            error: f.error,
+            ...(f.httpStatus !== undefined && { httpStatus: f.httpStatus }),
+          });
         }
       }
       return {
@@ -154,7 +213,11 @@ export function createDeadLetterCommands({ eventStore, clock, index, onRedriven 
     },
 
     /** one tenant's dead letters across its rules and targets (the rules' tenant), oldest first */
-    async listTenant(ruleTenant: string, filter: DeadLetterFilter, page: { limit: number; offset: number }): Promise<{ items: DeadLetterEntry[]; total: number }> {
+    async listTenant(
+      ruleTenant: string,
+      filter: DeadLetterFilter,
+      page: { limit: number; offset: number },
+    ): Promise<{ items: DeadLetterEntry[]; total: number }> {
       const r = await index.tenantDeadLetters(ruleTenant, filter, page);
       return { items: r.items.map(entryOf), total: r.total };
     },
@@ -165,10 +228,16 @@ export function createDeadLetterCommands({ eventStore, clock, index, onRedriven 
      * MAX_REDRIVE_SELECTION that match a filter.
      * Each is its own command (`<commandId>/<deliveryId>`): a retried request redrives nothing twice.
      */
-    async redriveSelection(selection: DeadLetterSelection, ctx: CommandContext, commandId: string): Promise<{ redriven: string[]; skipped: string[] }> {
+    async redriveSelection(
+      selection: DeadLetterSelection,
+      ctx: CommandContext,
+      commandId: string,
+    ): Promise<{ redriven: string[]; skipped: string[] }> {
       const refs = await index.tenantDeadLetterRefs(
         ctx.tenant,
-        'deliveryIds' in selection ? { deliveryIds: selection.deliveryIds.slice(0, MAX_REDRIVE_SELECTION) } : { filter: selection.filter, limit: MAX_REDRIVE_SELECTION },
+        'deliveryIds' in selection
+          ? { deliveryIds: selection.deliveryIds.slice(0, MAX_REDRIVE_SELECTION) }
+          : { filter: selection.filter, limit: MAX_REDRIVE_SELECTION },
       );
       const redriven: string[] = [];
       for (const d of refs) {

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
+import { type DeliveryScheduledData, deliveryDecider, deliveryStream } from '../../domain/bridge/delivery.decider.ts';
+import type { Target } from '../../domain/bridge/model.ts';
+import type { EventRoutedData } from '../../domain/bridge/published-event.decider.ts';
+import { type RuleEvent, ruleDecider, ruleStream } from '../../domain/bridge/rule.decider.ts';
 import { fold } from '../../domain/core/decider.ts';
 import type { RecordedEvent } from '../../domain/core/event.ts';
 import { parseStreamName } from '../../domain/core/stream-name.ts';
-import { deliveryDecider, deliveryStream, type DeliveryScheduledData } from '../../domain/bridge/delivery.decider.ts';
-import type { Target } from '../../domain/bridge/model.ts';
-import type { EventRoutedData } from '../../domain/bridge/published-event.decider.ts';
-import { ruleDecider, ruleStream, type RuleEvent } from '../../domain/bridge/rule.decider.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { commandHandler } from '../core/command-handler.ts';
@@ -41,13 +41,19 @@ export function createDeliveryScheduler(deps: DeliverySchedulerDeps) {
 
   /** the rule's target record now (null: the rule or the target was deleted since routing) */
   async function currentTarget(ruleTenant: string, ruleId: string, targetId: number): Promise<Target | null> {
-    const state = fold(ruleDecider, (await eventStore.readStream(ruleStream(ruleTenant, ruleId))) as unknown as RuleEvent[]);
+    const state = fold(
+      ruleDecider,
+      (await eventStore.readStream(ruleStream(ruleTenant, ruleId))) as unknown as RuleEvent[],
+    );
     if (state.status !== 'exists') return null;
     return state.rule.targets.find((t) => t.id === targetId) ?? null;
   }
 
   /** Schedules the deliveries of one EventRouted (nothing for those already scheduled). */
-  async function schedule(recorded: Pick<RecordedEvent, 'id' | 'type' | 'data' | 'stream' | 'metadata'>, known?: KnownTarget): Promise<ScheduledDelivery[]> {
+  async function schedule(
+    recorded: Pick<RecordedEvent, 'id' | 'type' | 'data' | 'stream' | 'metadata'>,
+    known?: KnownTarget,
+  ): Promise<ScheduledDelivery[]> {
     if (recorded.type !== 'EventRouted') return [];
     const routed = recorded.data as EventRoutedData;
     const tenant = parseStreamName(recorded.stream)?.tenant ?? recorded.metadata.tenant;
@@ -70,7 +76,9 @@ export function createDeliveryScheduler(deps: DeliverySchedulerDeps) {
               publishedStream: recorded.stream,
               platform: rule.platform,
               typeId: t.typeId,
-              target: known?.(rule.ruleTenant, rule.ruleId, t.targetId) ?? (await currentTarget(rule.ruleTenant, rule.ruleId, t.targetId)),
+              target:
+                known?.(rule.ruleTenant, rule.ruleId, t.targetId) ??
+                (await currentTarget(rule.ruleTenant, rule.ruleId, t.targetId)),
               payload: t.payload ?? null,
               dueAt: now,
             };
@@ -82,7 +90,9 @@ export function createDeliveryScheduler(deps: DeliverySchedulerDeps) {
               context: {
                 tenant,
                 actor: 'system:bridge-delivery',
-                ...(recorded.metadata.correlationId !== undefined && { correlationId: recorded.metadata.correlationId }),
+                ...(recorded.metadata.correlationId !== undefined && {
+                  correlationId: recorded.metadata.correlationId,
+                }),
                 causationId: recorded.id,
               },
               from: 'new',

@@ -3,12 +3,12 @@ import type { EventStore } from '../../infra/core/event-store.port.ts';
 import type { Collection } from '../../infra/core/read-store.port.ts';
 import { createWorkEngine, type DueItem, type WorkEngine, type WorkEngineLog } from '../core/work-engine.ts';
 import type { ConfigCenter } from './bridge.contracts.ts';
-import type { TargetAdapter } from './delivery.contracts.ts';
-import { createDeliveryProcess, type DeliveryStep } from './delivery/delivery.process.ts';
 import type { TenantProfile } from './delivery/delivery.params.ts';
+import { createDeliveryProcess, type DeliveryStep } from './delivery/delivery.process.ts';
+import type { TargetAdapter } from './delivery.contracts.ts';
 
-export type { DeliveryStep } from './delivery/delivery.process.ts';
 export type { TenantProfile } from './delivery/delivery.params.ts';
+export type { DeliveryStep } from './delivery/delivery.process.ts';
 
 /**
  * The delivery worker on the core's work engine: the due items of the
@@ -61,7 +61,10 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   const adapterFor =
     typeof deps.adapters === 'function'
       ? deps.adapters
-      : ((list: ReadonlyArray<TargetAdapter>) => (typeId: number) => list.find((a) => a.typeId === typeId))(deps.adapters);
+      : (
+          (list: ReadonlyArray<TargetAdapter>) => (typeId: number) =>
+            list.find((a) => a.typeId === typeId)
+        )(deps.adapters);
   const { advance } = createDeliveryProcess({
     eventStore: deps.eventStore,
     clock: deps.clock,

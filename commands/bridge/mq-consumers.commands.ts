@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
-import { coreError } from '../../domain/core/core.errors.ts';
 import { MQ_TOPIC_CATEGORY, mqTopicStream, visibleTo } from '../../domain/bridge/mq.decider.ts';
+import { coreError } from '../../domain/core/core.errors.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import type { Doc, ReadStore } from '../../infra/core/read-store.port.ts';
@@ -143,7 +143,11 @@ export function createMqConsumers(deps: MqConsumersDeps): MqConsumers {
       try {
         const after = await eventStore.headPosition();
         markReady();
-        for await (const e of eventStore.subscribeAll({ after, filter: { categories: [MQ_TOPIC_CATEGORY] }, signal: abort.signal })) {
+        for await (const e of eventStore.subscribeAll({
+          after,
+          filter: { categories: [MQ_TOPIC_CATEGORY] },
+          signal: abort.signal,
+        })) {
           wake(`stream:${e.stream}`);
         }
       } catch (err) {
@@ -176,7 +180,11 @@ export function createMqConsumers(deps: MqConsumersDeps): MqConsumers {
   };
 
   const check = (g: GroupRef) => {
-    if (!MQ_GROUP_NAME.test(g.group)) throw bridgeError('MQ.GROUP_INVALID', 'a group is 1-100 letters, digits or _ . : - starting with a letter or digit');
+    if (!MQ_GROUP_NAME.test(g.group))
+      throw bridgeError(
+        'MQ.GROUP_INVALID',
+        'a group is 1-100 letters, digits or _ . : - starting with a letter or digit',
+      );
   };
 
   /** visible messages after `committed` (up to max), and how far the scan got */
@@ -228,8 +236,16 @@ export function createMqConsumers(deps: MqConsumersDeps): MqConsumers {
           if (!leased) {
             const { found, scannedTo, capped } = await scan(ref, doc.committed, max);
             if (found.length > 0) {
-              const lease: MqLease = { id: randomUUID(), until: new Date(now.getTime() + leaseMs).toISOString(), from: doc.committed + 1, to: found[found.length - 1]!.offset };
-              const taken = await groups().findOneAndUpdate({ id: doc.id, version: doc.version }, { $set: { lease, version: doc.version + 1, updatedAt: now.toISOString() } });
+              const lease: MqLease = {
+                id: randomUUID(),
+                until: new Date(now.getTime() + leaseMs).toISOString(),
+                from: doc.committed + 1,
+                to: found[found.length - 1]!.offset,
+              };
+              const taken = await groups().findOneAndUpdate(
+                { id: doc.id, version: doc.version },
+                { $set: { lease, version: doc.version + 1, updatedAt: now.toISOString() } },
+              );
               if (taken === null) continue; // another consumer of the group moved first: look again
               return { messages: found, committedOffset: doc.committed, lease };
             }
@@ -261,11 +277,15 @@ export function createMqConsumers(deps: MqConsumersDeps): MqConsumers {
 
     async ack(o) {
       check(o);
-      if (!Number.isInteger(o.offset) || o.offset < 0) throw bridgeError('MQ.OFFSET_INVALID', 'offset must be an integer ≥ 0');
+      if (!Number.isInteger(o.offset) || o.offset < 0)
+        throw bridgeError('MQ.OFFSET_INVALID', 'offset must be an integer ≥ 0');
       const ref: GroupRef = { tenant: o.tenant, app: o.app, group: o.group, topic: o.topic };
       const head = await topics.head(o.tenant, o.topic);
       if (o.offset > head) {
-        throw bridgeError('MQ.OFFSET_INVALID', `offset ${o.offset} is beyond the topic's newest message (${head})`, { offset: o.offset, headOffset: head });
+        throw bridgeError('MQ.OFFSET_INVALID', `offset ${o.offset} is beyond the topic's newest message (${head})`, {
+          offset: o.offset,
+          headOffset: head,
+        });
       }
       for (let attempt = 0; attempt < 50; attempt++) {
         const doc = await load(ref);
@@ -273,7 +293,14 @@ export function createMqConsumers(deps: MqConsumersDeps): MqConsumers {
         const release = doc.lease !== null && o.offset >= doc.lease.to;
         const updated = await groups().findOneAndUpdate(
           { id: doc.id, version: doc.version },
-          { $set: { committed: o.offset, lease: release ? null : doc.lease, version: doc.version + 1, updatedAt: clock.now().toISOString() } },
+          {
+            $set: {
+              committed: o.offset,
+              lease: release ? null : doc.lease,
+              version: doc.version + 1,
+              updatedAt: clock.now().toISOString(),
+            },
+          },
         );
         if (updated !== null) {
           wake(`group:${doc.id}`);

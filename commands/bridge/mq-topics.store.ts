@@ -1,15 +1,15 @@
 import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
-import type { RecordedEvent } from '../../domain/core/event.ts';
 import {
+  type EnqueueMessage,
+  type MessageEnqueuedData,
   MQ_TOPIC,
   mqTopicDecider,
   mqTopicStream,
-  type EnqueueMessage,
-  type MessageEnqueuedData,
 } from '../../domain/bridge/mq.decider.ts';
+import type { RecordedEvent } from '../../domain/core/event.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
-import { commandHandler, type CommandContext } from '../core/command-handler.ts';
+import { type CommandContext, commandHandler } from '../core/command-handler.ts';
 
 /**
  * The platform message queue's topic logs (domain/bridge/mq.decider.ts): appending a message and reading
@@ -34,12 +34,20 @@ export type MqTopics = {
   head(tenant: string, topic: string): Promise<number>;
 };
 
-export const toMqMessage = (e: RecordedEvent): MqMessage => ({ ...(e.data as MessageEnqueuedData), offset: e.revision });
+export const toMqMessage = (e: RecordedEvent): MqMessage => ({
+  ...(e.data as MessageEnqueuedData),
+  offset: e.revision,
+});
 
 export function createMqTopics({ eventStore, clock }: { eventStore: EventStore; clock: Clock }): MqTopics {
   const enqueue = commandHandler(eventStore, mqTopicDecider);
   const checked = (topic: string) => {
-    if (!MQ_TOPIC.test(topic)) throw bridgeError('MQ.TOPIC_INVALID', 'TOPIC: a topic is 1-200 letters, digits or _ . : - starting with a letter or digit', [{ field: 'TOPIC', message: 'must be 1-200 letters, digits or _ . : - starting with a letter or digit' }]);
+    if (!MQ_TOPIC.test(topic))
+      throw bridgeError(
+        'MQ.TOPIC_INVALID',
+        'TOPIC: a topic is 1-200 letters, digits or _ . : - starting with a letter or digit',
+        [{ field: 'TOPIC', message: 'must be 1-200 letters, digits or _ . : - starting with a letter or digit' }],
+      );
     return topic;
   };
 
@@ -64,12 +72,18 @@ export function createMqTopics({ eventStore, clock }: { eventStore: EventStore; 
 
     async read(tenant, topic, after, limit) {
       if (limit <= 0) return [];
-      const events = await eventStore.readStream(mqTopicStream(tenant, checked(topic)), { fromRevision: Math.max(0, after + 1), limit });
+      const events = await eventStore.readStream(mqTopicStream(tenant, checked(topic)), {
+        fromRevision: Math.max(0, after + 1),
+        limit,
+      });
       return events.map(toMqMessage);
     },
 
     async head(tenant, topic) {
-      const [last] = await eventStore.readStream(mqTopicStream(tenant, checked(topic)), { direction: 'backwards', limit: 1 });
+      const [last] = await eventStore.readStream(mqTopicStream(tenant, checked(topic)), {
+        direction: 'backwards',
+        limit: 1,
+      });
       return last === undefined ? -1 : last.revision;
     },
   };

@@ -1,6 +1,6 @@
 import type { ConnectionAuth } from '../../domain/bridge/connection.decider.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
-import { isDestinationRefused, type HttpClient, type HttpResponse } from '../../infra/core/http-client.port.ts';
+import { type HttpClient, type HttpResponse, isDestinationRefused } from '../../infra/core/http-client.port.ts';
 
 /**
  * Access tokens of OAuth client-credentials connections (spec "Authentication": client-credentials grant
@@ -47,7 +47,11 @@ export const isOAuthTokenError = (e: unknown): e is OAuthTokenError => e instanc
 
 export type OAuthTokenCache = {
   /** a valid access token for the connection: cached, or fetched (once for concurrent callers) */
-  token(key: OAuthTokenKey & { revision: number }, config: OAuthClientCredentials, signal?: AbortSignal): Promise<string>;
+  token(
+    key: OAuthTokenKey & { revision: number },
+    config: OAuthClientCredentials,
+    signal?: AbortSignal,
+  ): Promise<string>;
   /** drops the cached token (only `token`, when given) */
   invalidate(key: OAuthTokenKey, token?: string): void;
 };
@@ -100,12 +104,18 @@ function tokenError(res: HttpResponse): OAuthTokenError {
   let reason = '';
   try {
     const body = JSON.parse(res.body) as { error?: unknown; error_description?: unknown };
-    if (typeof body.error === 'string') reason = `: ${body.error}${typeof body.error_description === 'string' ? ` (${body.error_description})` : ''}`;
+    if (typeof body.error === 'string')
+      reason = `: ${body.error}${typeof body.error_description === 'string' ? ` (${body.error_description})` : ''}`;
   } catch {
     // not JSON: the status says enough
   }
   const retryable = res.status === 408 || res.status === 429 || res.status >= 500;
-  return new OAuthTokenError(clip(`the token endpoint answered ${res.status}${reason}`), retryable, res.status, res.retryAfterMs);
+  return new OAuthTokenError(
+    clip(`the token endpoint answered ${res.status}${reason}`),
+    retryable,
+    res.status,
+    res.retryAfterMs,
+  );
 }
 
 export function createOAuthTokenCache(o: OAuthTokenCacheOptions): OAuthTokenCache {
@@ -122,14 +132,24 @@ export function createOAuthTokenCache(o: OAuthTokenCacheOptions): OAuthTokenCach
       res = await o.http.send(tokenRequest(config, fetchTimeoutMs));
     } catch (err) {
       // the SSRF guard's message names the host and address only, never the URL's query
-      if (isDestinationRefused(err)) throw new OAuthTokenError(`the token endpoint cannot be called: ${err.message}`, false);
+      if (isDestinationRefused(err))
+        throw new OAuthTokenError(`the token endpoint cannot be called: ${err.message}`, false);
       const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
       // the client's message may quote the URL, which holds the client secret with GET + client_secret_post
-      const why = [config.clientSecret, formEncode(config.clientSecret), encodeURIComponent(config.clientSecret)].reduce(
+      const why = [
+        config.clientSecret,
+        formEncode(config.clientSecret),
+        encodeURIComponent(config.clientSecret),
+      ].reduce(
         (text, secret) => (secret.length > 0 ? text.split(secret).join('******') : text),
         err instanceof Error ? err.message : String(err),
       );
-      throw new OAuthTokenError(timedOut ? `the token endpoint did not answer within ${fetchTimeoutMs} ms` : `the token endpoint could not be reached: ${clip(why)}`, true);
+      throw new OAuthTokenError(
+        timedOut
+          ? `the token endpoint did not answer within ${fetchTimeoutMs} ms`
+          : `the token endpoint could not be reached: ${clip(why)}`,
+        true,
+      );
     }
     if (res.status !== 200) throw tokenError(res);
     let body: { access_token?: unknown; token_type?: unknown; expires_in?: unknown };
@@ -139,9 +159,14 @@ export function createOAuthTokenCache(o: OAuthTokenCacheOptions): OAuthTokenCach
       throw new OAuthTokenError('the token endpoint answered 200 without a JSON body', false, 200);
     }
     const token = body?.access_token;
-    if (typeof token !== 'string' || token.length === 0) throw new OAuthTokenError('the token endpoint answered without an access_token', false, 200);
+    if (typeof token !== 'string' || token.length === 0)
+      throw new OAuthTokenError('the token endpoint answered without an access_token', false, 200);
     if (body.token_type !== undefined && String(body.token_type).toLowerCase() !== 'bearer') {
-      throw new OAuthTokenError(`the token endpoint answered token_type ${clip(String(body.token_type), 40)} (only Bearer is supported)`, false, 200);
+      throw new OAuthTokenError(
+        `the token endpoint answered token_type ${clip(String(body.token_type), 40)} (only Bearer is supported)`,
+        false,
+        200,
+      );
     }
     const expiresIn = body.expires_in === undefined ? defaultTtl : Number(body.expires_in);
     const lifetime = Number.isFinite(expiresIn) ? expiresIn : defaultTtl;
@@ -168,7 +193,8 @@ export function createOAuthTokenCache(o: OAuthTokenCacheOptions): OAuthTokenCach
       const id = keyOf(key);
       const cached = cache.get(id);
       if (cached !== undefined) {
-        if (cached.revision === key.revision && cached.expiresAt > o.clock.now().getTime()) return Promise.resolve(cached.token);
+        if (cached.revision === key.revision && cached.expiresAt > o.clock.now().getTime())
+          return Promise.resolve(cached.token);
         cache.delete(id);
       }
       const inFlight = pending.get(id);

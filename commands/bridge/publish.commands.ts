@@ -1,22 +1,22 @@
 import { createHash } from 'node:crypto';
-import { isDomainError } from '../../domain/core/domain-error.ts';
 import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
 import { resolveBusRef } from '../../domain/bridge/bus.decider.ts';
-import { MAX_BATCH_EVENTS, PLATFORM_TENANT, type BridgeEvent, type Bus } from '../../domain/bridge/model.ts';
+import { type BridgeEvent, type Bus, MAX_BATCH_EVENTS, PLATFORM_TENANT } from '../../domain/bridge/model.ts';
 import {
-  publishedEventDecider,
-  publishedStream,
   type EventAcceptedData,
   type Publisher,
+  publishedEventDecider,
+  publishedStream,
 } from '../../domain/bridge/published-event.decider.ts';
 import { validatePutEvent } from '../../domain/bridge/put-event.validate.ts';
+import { isDomainError } from '../../domain/core/domain-error.ts';
+import { addBounded } from '../../infra/core/bounded.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { commandHandler } from '../core/command-handler.ts';
+import type { SchemaValidator } from './bridge.contracts.ts';
 import type { BusLookup } from './buses.commands.ts';
 import type { CallerTokens } from './caller-tokens.store.ts';
-import type { SchemaValidator } from './bridge.contracts.ts';
-import { addBounded } from '../../infra/core/bounded.ts';
 
 /**
  * putEvent. One event: validate → resolve the bus → publishing rules → schema → accept.
@@ -78,7 +78,9 @@ const busNotFound = (name: string) => bridgeError('BUS.NOT_FOUND', `no bus ${nam
 const canonical = (v: unknown): string => {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
   if (typeof v === 'object' && v !== null) {
-    const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries = Object.entries(v as Record<string, unknown>)
+      .filter(([, x]) => x !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${canonical(x)}`).join(',')}}`;
   }
   return JSON.stringify(v) ?? 'null';
@@ -104,19 +106,26 @@ export function createPublisher({ eventStore, clock, buses, schemaValidator, cal
     const ref = resolveBusRef(event.eventBusName, caller.tenant);
     if (ref === null) throw busNotFound(event.eventBusName);
     if (ref.tenant !== caller.tenant && ref.tenant !== PLATFORM_TENANT) {
-      throw forbidden('tenant events can only be published to the tenant’s own custom bus', { eventBusName: event.eventBusName });
+      throw forbidden('tenant events can only be published to the tenant’s own custom bus', {
+        eventBusName: event.eventBusName,
+      });
     }
     const bus = await buses.getBus(ref.tenant, ref.name);
     if (bus === null) throw busNotFound(event.eventBusName);
     if (bus.kind === 'custom') {
       if (bus.tenant !== caller.tenant) {
-        throw forbidden('tenant events can only be published to the tenant’s own custom bus', { eventBusName: event.eventBusName });
+        throw forbidden('tenant events can only be published to the tenant’s own custom bus', {
+          eventBusName: event.eventBusName,
+        });
       }
       if (await buses.isPlatformSource(event.source)) {
-        throw forbidden(`${event.source} is a platform event source: platform event sources can only send to the platform bus`, {
-          eventBusName: event.eventBusName,
-          source: event.source,
-        });
+        throw forbidden(
+          `${event.source} is a platform event source: platform event sources can only send to the platform bus`,
+          {
+            eventBusName: event.eventBusName,
+            source: event.source,
+          },
+        );
       }
       return { bus, schemaId: event.dataSchemaId };
     }
@@ -128,11 +137,15 @@ export function createPublisher({ eventStore, clock, buses, schemaValidator, cal
       );
     }
     if (source.eventTypes.length > 0 && !source.eventTypes.includes(event.type)) {
-      throw bridgeError('SOURCE.TYPE_NOT_ALLOWED', `event source ${source.name} is not registered to publish ${event.type} on ${bus.name}`, {
-        source: source.name,
-        type: event.type,
-        eventTypes: source.eventTypes,
-      });
+      throw bridgeError(
+        'SOURCE.TYPE_NOT_ALLOWED',
+        `event source ${source.name} is not registered to publish ${event.type} on ${bus.name}`,
+        {
+          source: source.name,
+          type: event.type,
+          eventTypes: source.eventTypes,
+        },
+      );
     }
     return { bus, schemaId: event.dataSchemaId ?? source.schemaId };
   }
@@ -144,7 +157,10 @@ export function createPublisher({ eventStore, clock, buses, schemaValidator, cal
     } catch (err) {
       if (isDomainError(err) && err.code === 'SCHEMA.UNKNOWN') {
         throw bridgeError('SCHEMA.UNKNOWN', `no schema ${schemaId} in the registry`, [
-          { field: event.dataSchemaId !== undefined ? 'dataSchemaId' : 'source', message: `names no schema in the registry (${schemaId})` },
+          {
+            field: event.dataSchemaId !== undefined ? 'dataSchemaId' : 'source',
+            message: `names no schema in the registry (${schemaId})`,
+          },
         ]);
       }
       throw err;
@@ -159,7 +175,12 @@ export function createPublisher({ eventStore, clock, buses, schemaValidator, cal
     }
   }
 
-  async function publish(input: unknown, caller: Publisher, ctx: PublishContext, commandId: string): Promise<PublishResult> {
+  async function publish(
+    input: unknown,
+    caller: Publisher,
+    ctx: PublishContext,
+    commandId: string,
+  ): Promise<PublishResult> {
     const validated = validatePutEvent(input);
     if (!validated.ok) {
       throw bridgeError(
@@ -240,7 +261,12 @@ export function createPublisher({ eventStore, clock, buses, schemaValidator, cal
    * does not stop the others; the answer lists one result per entry. Store failures are not an entry's
    * fault: they fail the whole request (503), and a retry with the same Idempotency-Key is safe.
    */
-  async function publishBatch(inputs: unknown[], caller: Publisher, ctx: PublishContext, commandId: string): Promise<BatchResult> {
+  async function publishBatch(
+    inputs: unknown[],
+    caller: Publisher,
+    ctx: PublishContext,
+    commandId: string,
+  ): Promise<BatchResult> {
     if (inputs.length === 0 || inputs.length > MAX_BATCH_EVENTS) {
       throw bridgeError('EVENT.BATCH_SIZE', `a batch holds 1-${MAX_BATCH_EVENTS} events, got ${inputs.length}`, [
         { field: '', message: `must hold 1-${MAX_BATCH_EVENTS} events` },
@@ -252,7 +278,11 @@ export function createPublisher({ eventStore, clock, buses, schemaValidator, cal
         entries.push(await publish(input, caller, ctx, `${commandId}/${i}`));
       } catch (err) {
         if (!isDomainError(err)) throw err;
-        entries.push({ errorCode: err.code, errorMessage: err.message, ...(err.details !== undefined && err.details !== null && { details: err.details }) });
+        entries.push({
+          errorCode: err.code,
+          errorMessage: err.message,
+          ...(err.details !== undefined && err.details !== null && { details: err.details }),
+        });
       }
     }
     return { failedEntryCount: entries.filter((e) => 'errorCode' in e).length, entries };

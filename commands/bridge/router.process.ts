@@ -1,11 +1,17 @@
-import { isPatternError, parsePattern, compileRules, type CompiledRules, type Pattern } from '../../domain/bridge/pattern/index.ts';
-import { PLATFORM_TENANT, type Conversion, type Rule } from '../../domain/bridge/model.ts';
+import { type Conversion, PLATFORM_TENANT, type Rule } from '../../domain/bridge/model.ts';
 import {
-  PUBLISHED_CATEGORY,
-  publishedEventDecider,
+  type CompiledRules,
+  compileRules,
+  isPatternError,
+  type Pattern,
+  parsePattern,
+} from '../../domain/bridge/pattern/index.ts';
+import {
   type EventAcceptedData,
   type EventRoutedData,
   type MatchedRule,
+  PUBLISHED_CATEGORY,
+  publishedEventDecider,
   type RoutedTarget,
   type SkippedRule,
 } from '../../domain/bridge/published-event.decider.ts';
@@ -13,11 +19,11 @@ import type { RecordedEvent } from '../../domain/core/event.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import type { ReadStore } from '../../infra/core/read-store.port.ts';
-import { commandHandler } from '../core/command-handler.ts';
 import { isWrongExpectedRevision } from '../../infra/core/store-errors.ts';
+import { commandHandler } from '../core/command-handler.ts';
 import { createReactor, type Reactor, type ReactorLog } from '../core/reactor.ts';
-import { createDeliveryScheduler, type KnownTarget } from './delivery.scheduler.ts';
 import type { ConfigCenter, ConversionResult, Convert, RulesIndex } from './bridge.contracts.ts';
+import { createDeliveryScheduler, type KnownTarget } from './delivery.scheduler.ts';
 
 /**
  * The routing process manager: every EventAccepted is matched against the rules that
@@ -93,7 +99,10 @@ export function createEventRouter(deps: EventRouterDeps) {
       } catch (err) {
         if (!isPatternError(err)) throw err;
         invalid.add(ruleKey(rule));
-        log?.warn({ ruleId: rule.ruleId, bus, err: err.message }, 'stored rule pattern does not parse; it never matches');
+        log?.warn(
+          { ruleId: rule.ruleId, bus, err: err.message },
+          'stored rule pattern does not parse; it never matches',
+        );
       }
     }
     const entry = { version, matcher: compileRules(parsed), invalid };
@@ -101,7 +110,11 @@ export function createEventRouter(deps: EventRouterDeps) {
     return entry;
   }
 
-  async function renderTarget(accepted: EventAcceptedData, rule: Rule, target: Rule['targets'][number]): Promise<RoutedTarget> {
+  async function renderTarget(
+    accepted: EventAcceptedData,
+    rule: Rule,
+    target: Rule['targets'][number],
+  ): Promise<RoutedTarget> {
     const tenant = accepted.tenant;
     const env = async (key: string) => {
       const own = await configCenter.get(tenant, key);
@@ -125,7 +138,10 @@ export function createEventRouter(deps: EventRouterDeps) {
   }
 
   /** The routing decision for an accepted event (no write). */
-  async function decideRouting(accepted: EventAcceptedData, used?: Map<string, Rule>): Promise<Omit<EventRoutedData, 'routedAt' | 'key'>> {
+  async function decideRouting(
+    accepted: EventAcceptedData,
+    used?: Map<string, Rule>,
+  ): Promise<Omit<EventRoutedData, 'routedAt' | 'key'>> {
     const { version, rules } = await index.rulesForBus(accepted.bus, accepted.busTenant);
     const tenant = accepted.tenant;
     const optedOut = await index.optedOut(tenant);
@@ -137,7 +153,8 @@ export function createEventRouter(deps: EventRouterDeps) {
       const platform = isPlatformRule(rule);
       if (!platform && rule.tenant !== tenant) continue; // another tenant's rule: not this event's business
       if (platform && accepted.busTenant !== PLATFORM_TENANT) continue; // platform rules live on platform buses only
-      const skip = (reason: SkippedRule['reason']) => skipped.push({ ruleId: rule.ruleId, ruleTenant: rule.tenant, platform, reason });
+      const skip = (reason: SkippedRule['reason']) =>
+        skipped.push({ ruleId: rule.ruleId, ruleTenant: rule.tenant, platform, reason });
       if (platform && tenant !== PLATFORM_TENANT && optedOut.has(rule.ruleId)) skip('opted-out');
       else if (!rule.enabled) skip('disabled');
       else if (bus.invalid.has(ruleKey(rule))) skip('invalid-pattern');
@@ -165,7 +182,9 @@ export function createEventRouter(deps: EventRouterDeps) {
    * route(), also answering the EventRouted event as appended (or as found, when routed before) and the
    * rules' target records routing used, so delivery scheduling follows without reading them again.
    */
-  async function routeAndRecord(recorded: RecordedEvent): Promise<{ routed: EventRoutedData; event: RoutedEvent; targets: KnownTarget } | null> {
+  async function routeAndRecord(
+    recorded: RecordedEvent,
+  ): Promise<{ routed: EventRoutedData; event: RoutedEvent; targets: KnownTarget } | null> {
     if (recorded.type !== 'EventAccepted') return null;
     const accepted = recorded.data as EventAcceptedData;
     const used = new Map<string, Rule>();
@@ -186,16 +205,24 @@ export function createEventRouter(deps: EventRouterDeps) {
     // EventAccepted opens its stream: routing is decided on it as the log gave it, without reading the
     // stream back; a stream that has moved on (a duplicate's note, a routing done before a restart) makes
     // the append conflict, and the stream is then read as usual (a routing done before is found there)
-    const firstOfStream = recorded.revision === 0 ? { state: publishedEventDecider.evolve(publishedEventDecider.initialState(), recorded as never), revision: 0 } : undefined;
-    const result = firstOfStream === undefined ? await handle(envelope) : await handle({ ...envelope, from: firstOfStream }).catch((err: unknown) => {
-      if (!isWrongExpectedRevision(err)) throw err;
-      return handle(envelope);
-    });
+    const firstOfStream =
+      recorded.revision === 0
+        ? { state: publishedEventDecider.evolve(publishedEventDecider.initialState(), recorded as never), revision: 0 }
+        : undefined;
+    const result =
+      firstOfStream === undefined
+        ? await handle(envelope)
+        : await handle({ ...envelope, from: firstOfStream }).catch((err: unknown) => {
+            if (!isWrongExpectedRevision(err)) throw err;
+            return handle(envelope);
+          });
     if (result.state.status !== 'routed') return null;
     const event = result.events.find((e) => e.type === 'EventRouted');
     if (event === undefined) return null;
     const targets: KnownTarget = (ruleTenant, ruleId, targetId) =>
-      result.replayed ? undefined : (used.get(`${ruleTenant}/${ruleId}`)?.targets.find((t) => t.id === targetId) ?? null);
+      result.replayed
+        ? undefined
+        : (used.get(`${ruleTenant}/${ruleId}`)?.targets.find((t) => t.id === targetId) ?? null);
     return { routed: result.state.routed, event: { ...event, stream: recorded.stream }, targets };
   }
 

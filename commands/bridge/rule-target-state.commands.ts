@@ -1,17 +1,17 @@
-import { fold } from '../../domain/core/decider.ts';
 import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
 import { RULE_ID, ruleStream } from '../../domain/bridge/rule.decider.ts';
 import {
-  ruleTargetDecider,
-  ruleTargetStream,
   type BlockingDelivery,
   type RuleTargetEvent,
   type RuleTargetRef,
   type RuleTargetState,
+  ruleTargetDecider,
+  ruleTargetStream,
 } from '../../domain/bridge/rule-target-state.decider.ts';
+import { fold } from '../../domain/core/decider.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
-import { commandHandler, forTenant, type CommandContext } from '../core/command-handler.ts';
+import { type CommandContext, commandHandler, forTenant } from '../core/command-handler.ts';
 
 /**
  * Blocking and resuming a rule target (ErrorTolerance NONE; domain/bridge/rule-target-state.decider.ts).
@@ -39,7 +39,10 @@ export function createRuleTargetCommands({ eventStore, clock }: { eventStore: Ev
   const handle = commandHandler(eventStore, ruleTargetDecider);
 
   async function state(ref: RuleTargetRef): Promise<RuleTargetState> {
-    return fold(ruleTargetDecider, (await eventStore.readStream(ruleTargetStream(ref))) as unknown as RuleTargetEvent[]);
+    return fold(
+      ruleTargetDecider,
+      (await eventStore.readStream(ruleTargetStream(ref))) as unknown as RuleTargetEvent[],
+    );
   }
 
   return {
@@ -56,7 +59,12 @@ export function createRuleTargetCommands({ eventStore, clock }: { eventStore: Ev
     },
 
     /** idempotent per (delivery, round) */
-    async block(ref: RuleTargetRef, blocking: Omit<BlockingDelivery, 'at'>, ctx: CommandContext, commandId: string): Promise<RuleTargetView> {
+    async block(
+      ref: RuleTargetRef,
+      blocking: Omit<BlockingDelivery, 'at'>,
+      ctx: CommandContext,
+      commandId: string,
+    ): Promise<RuleTargetView> {
       const now = clock.now().toISOString();
       const r = await handle({
         stream: ruleTargetStream(ref),
@@ -69,7 +77,11 @@ export function createRuleTargetCommands({ eventStore, clock }: { eventStore: Ev
     },
 
     /** 409 RULE_TARGET.NOT_BLOCKED when it is not blocked */
-    async resume(ref: RuleTargetRef, ctx: CommandContext, commandId: string): Promise<{ target: RuleTargetView; released: BlockingDelivery[] }> {
+    async resume(
+      ref: RuleTargetRef,
+      ctx: CommandContext,
+      commandId: string,
+    ): Promise<{ target: RuleTargetView; released: BlockingDelivery[] }> {
       const now = clock.now().toISOString();
       const r = await handle({
         stream: ruleTargetStream(ref),
@@ -79,7 +91,8 @@ export function createRuleTargetCommands({ eventStore, clock }: { eventStore: Ev
         context: forTenant(ctx, ref.ruleTenant),
       });
       const resumed = r.events.find((e) => e.type === 'RuleTargetResumed');
-      if (resumed === undefined && !r.replayed) throw bridgeError('RULE_TARGET.NOT_BLOCKED', 'the rule target is not blocked', ref);
+      if (resumed === undefined && !r.replayed)
+        throw bridgeError('RULE_TARGET.NOT_BLOCKED', 'the rule target is not blocked', ref);
       const released = resumed !== undefined ? (resumed.data as { released: BlockingDelivery[] }).released : [];
       return { target: view(ref, r.state), released };
     },

@@ -1,16 +1,24 @@
-import { fold } from '../../domain/core/decider.ts';
 import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
-import { PLATFORM_TENANT, type BusKind, type Target } from '../../domain/bridge/model.ts';
+import { type BusKind, PLATFORM_TENANT, type Target } from '../../domain/bridge/model.ts';
 import {
-  ruleOptOutDecider,
-  ruleOptOutStream,
   type RuleOptOutCommand,
   type RuleOptOutEvent,
+  ruleOptOutDecider,
+  ruleOptOutStream,
 } from '../../domain/bridge/platform-rule-opt-out.decider.ts';
-import { RULE_ID, ruleDecider, ruleStream, type RuleCommand, type RuleEvent, type RuleState, type RuleView } from '../../domain/bridge/rule.decider.ts';
+import {
+  RULE_ID,
+  type RuleCommand,
+  type RuleEvent,
+  type RuleState,
+  type RuleView,
+  ruleDecider,
+  ruleStream,
+} from '../../domain/bridge/rule.decider.ts';
+import { fold } from '../../domain/core/decider.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
-import { commandHandler, type CommandContext } from '../core/command-handler.ts';
+import { type CommandContext, commandHandler } from '../core/command-handler.ts';
 import { derivedId } from '../core/event-id.ts';
 
 export type RuleCommandsDeps = { eventStore: EventStore; clock: Clock };
@@ -44,7 +52,14 @@ export type { RuleView };
 
 const view = (state: RuleState, revision: number): RuleView | null =>
   state.status === 'exists'
-    ? { ...state.rule, busKind: state.busKind, busOwner: state.busOwner, createdAt: state.createdAt, updatedAt: state.updatedAt, revision }
+    ? {
+        ...state.rule,
+        busKind: state.busKind,
+        busOwner: state.busOwner,
+        createdAt: state.createdAt,
+        updatedAt: state.updatedAt,
+        revision,
+      }
     : null;
 
 const notFound = () => bridgeError('RULE.NOT_FOUND', 'no such rule');
@@ -70,12 +85,28 @@ export function createRuleCommands({ eventStore, clock }: RuleCommandsDeps) {
     return view(fold(ruleDecider, events as unknown as RuleEvent[]), events.length - 1);
   };
 
-  const run = async (ruleId: string, command: RuleCommand, ctx: CommandContext, commandId: string): Promise<RuleView | null> => {
-    const r = await rules({ stream: ruleStream(ctx.tenant, checkedId(ruleId)), command, commandId, now: command.now, context: ctx });
+  const run = async (
+    ruleId: string,
+    command: RuleCommand,
+    ctx: CommandContext,
+    commandId: string,
+  ): Promise<RuleView | null> => {
+    const r = await rules({
+      stream: ruleStream(ctx.tenant, checkedId(ruleId)),
+      command,
+      commandId,
+      now: command.now,
+      context: ctx,
+    });
     return view(r.state, r.revision);
   };
 
-  const existing = async (ruleId: string, command: RuleCommand, ctx: CommandContext, commandId: string): Promise<RuleView> => {
+  const existing = async (
+    ruleId: string,
+    command: RuleCommand,
+    ctx: CommandContext,
+    commandId: string,
+  ): Promise<RuleView> => {
     const v = await run(ruleId, command, ctx, commandId);
     if (v === null) throw notFound();
     return v;
@@ -101,7 +132,11 @@ export function createRuleCommands({ eventStore, clock }: RuleCommandsDeps) {
   };
 
   return {
-    async create(input: CreateRuleInput, ctx: CommandContext, commandId: string): Promise<{ rule: RuleView; created: boolean }> {
+    async create(
+      input: CreateRuleInput,
+      ctx: CommandContext,
+      commandId: string,
+    ): Promise<{ rule: RuleView; created: boolean }> {
       const ruleId = input.ruleId ?? derivedId(`rule/${ctx.tenant}/${commandId}`);
       if (!RULE_ID.test(ruleId)) {
         throw bridgeError('RULE.INVALID', 'invalid rule: ruleId must be 1-64 letters, digits, _ or -', [
@@ -141,13 +176,22 @@ export function createRuleCommands({ eventStore, clock }: RuleCommandsDeps) {
     },
 
     /** the rule as its stream says now (strongly consistent), null when absent or deleted */
-    get: (tenant: string, ruleId: string): Promise<RuleView | null> => (RULE_ID.test(ruleId) ? load(tenant, ruleId) : Promise.resolve(null)),
+    get: (tenant: string, ruleId: string): Promise<RuleView | null> =>
+      RULE_ID.test(ruleId) ? load(tenant, ruleId) : Promise.resolve(null),
 
     /** `ctx.tenant` switches the platform rule `ruleId` off for its own events */
     optOut: (ruleId: string, ctx: CommandContext, commandId: string) =>
-      runOptOut({ type: 'OptOutOfPlatformRule', tenant: ctx.tenant, ruleId: checkedId(ruleId), now: now() }, ctx, commandId),
+      runOptOut(
+        { type: 'OptOutOfPlatformRule', tenant: ctx.tenant, ruleId: checkedId(ruleId), now: now() },
+        ctx,
+        commandId,
+      ),
     optIn: (ruleId: string, ctx: CommandContext, commandId: string) =>
-      runOptOut({ type: 'OptInToPlatformRule', tenant: ctx.tenant, ruleId: checkedId(ruleId), now: now() }, ctx, commandId),
+      runOptOut(
+        { type: 'OptInToPlatformRule', tenant: ctx.tenant, ruleId: checkedId(ruleId), now: now() },
+        ctx,
+        commandId,
+      ),
     async isOptedOut(tenant: string, ruleId: string): Promise<boolean> {
       if (!RULE_ID.test(ruleId)) return false;
       const events = await eventStore.readStream(ruleOptOutStream(tenant, ruleId));

@@ -1,10 +1,16 @@
-import AjvModule from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import AjvModule from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { DomainError } from '../../domain/core/domain-error.ts';
 import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
-import { businessDataJsonSchema, businessDataSchemaName, NULLABLE_WRAPPER, type JsonSchemaObject, type SchemaProblem } from '../../domain/bridge/openapi-schema.ts';
+import {
+  businessDataJsonSchema,
+  businessDataSchemaName,
+  type JsonSchemaObject,
+  NULLABLE_WRAPPER,
+  type SchemaProblem,
+} from '../../domain/bridge/openapi-schema.ts';
 import { MAX_LISTED_PROBLEMS } from '../../domain/bridge/schema.decider.ts';
+import type { DomainError } from '../../domain/core/domain-error.ts';
 
 /**
  * The schema registry's ajv glue (here, not in domain/, which does not use ajv): one ajv configuration for the
@@ -24,7 +30,15 @@ const addFormats = addFormatsModule.default;
  */
 export function createDataAjv() {
   // verbose: errors carry their schema, which is how the nullable wrapper's own errors are recognised
-  const ajv = new Ajv({ allErrors: true, verbose: true, strict: false, allowUnionTypes: true, useDefaults: false, coerceTypes: false, validateFormats: true });
+  const ajv = new Ajv({
+    allErrors: true,
+    verbose: true,
+    strict: false,
+    allowUnionTypes: true,
+    useDefaults: false,
+    coerceTypes: false,
+    validateFormats: true,
+  });
   addFormats(ajv);
   return ajv;
 }
@@ -51,19 +65,26 @@ const at = (path: string, key: string | number): string => (path === '' ? String
 
 /** ajv errors as violations; `root` names the validated value (`data` → `data.amount`). */
 export function toViolations(errors: readonly ErrorObject[], root: string): DataViolation[] {
-  const wrapperNoise = (e: ErrorObject) => (e.parentSchema as { $comment?: unknown } | undefined)?.$comment === NULLABLE_WRAPPER;
-  return errors.filter((e) => !wrapperNoise(e)).map((e) => {
-    const base = e.instancePath.split('/').slice(1).map(unescapePointer).reduce((p, s) => at(p, s), root);
-    const params = e.params as Record<string, unknown>;
-    switch (e.keyword) {
-      case 'required':
-        return { path: at(base, String(params.missingProperty)), message: 'is required', keyword: e.keyword };
-      case 'additionalProperties':
-        return { path: at(base, String(params.additionalProperty)), message: 'is not allowed', keyword: e.keyword };
-      default:
-        return { path: base, message: e.message ?? 'is invalid', keyword: e.keyword };
-    }
-  });
+  const wrapperNoise = (e: ErrorObject) =>
+    (e.parentSchema as { $comment?: unknown } | undefined)?.$comment === NULLABLE_WRAPPER;
+  return errors
+    .filter((e) => !wrapperNoise(e))
+    .map((e) => {
+      const base = e.instancePath
+        .split('/')
+        .slice(1)
+        .map(unescapePointer)
+        .reduce((p, s) => at(p, s), root);
+      const params = e.params as Record<string, unknown>;
+      switch (e.keyword) {
+        case 'required':
+          return { path: at(base, String(params.missingProperty)), message: 'is required', keyword: e.keyword };
+        case 'additionalProperties':
+          return { path: at(base, String(params.additionalProperty)), message: 'is not allowed', keyword: e.keyword };
+        default:
+          return { path: base, message: e.message ?? 'is invalid', keyword: e.keyword };
+      }
+    });
 }
 
 /**
@@ -79,10 +100,22 @@ export function compileProblems(document: unknown, prefix = ''): SchemaProblem[]
     return [];
   } catch (err) {
     const name = businessDataSchemaName(document) ?? converted.name;
-    return [{ path: at(at(at(prefix, 'components'), 'schemas'), name), message: `does not compile: ${(err as Error).message.split('\n', 1)[0]}` }];
+    return [
+      {
+        path: at(at(at(prefix, 'components'), 'schemas'), name),
+        message: `does not compile: ${(err as Error).message.split('\n', 1)[0]}`,
+      },
+    ];
   }
 }
 
 /** SCHEMA.INVALID for compile problems, as the decider answers its own (schema.decider.ts). */
 export const compileFailure = (problems: SchemaProblem[]): DomainError =>
-  bridgeError('SCHEMA.INVALID', `invalid schema: ${problems.slice(0, 5).map((p) => `${p.path} ${p.message}`).join('; ')}`, problems.slice(0, MAX_LISTED_PROBLEMS));
+  bridgeError(
+    'SCHEMA.INVALID',
+    `invalid schema: ${problems
+      .slice(0, 5)
+      .map((p) => `${p.path} ${p.message}`)
+      .join('; ')}`,
+    problems.slice(0, MAX_LISTED_PROBLEMS),
+  );

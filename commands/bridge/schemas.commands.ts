@@ -1,27 +1,27 @@
 import { createHash } from 'node:crypto';
 import type { ValidateFunction } from 'ajv';
-import { fold, type Decider } from '../../domain/core/decider.ts';
 import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
-import type { RecordedEvent } from '../../domain/core/event.ts';
 import { PLATFORM_TENANT } from '../../domain/bridge/model.ts';
 import { businessDataJsonSchema } from '../../domain/bridge/openapi-schema.ts';
 import {
   findVersion,
   latestVersion,
   parseDataSchemaId,
-  schemaDecider,
-  schemaStream,
   type Schema,
   type SchemaCommand,
   type SchemaEvent,
   type SchemaState,
+  schemaDecider,
+  schemaStream,
 } from '../../domain/bridge/schema.decider.ts';
+import { type Decider, fold } from '../../domain/core/decider.ts';
+import type { RecordedEvent } from '../../domain/core/event.ts';
+import { setNewest } from '../../infra/core/bounded.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
-import { commandHandler, type CommandContext } from '../core/command-handler.ts';
+import { type CommandContext, commandHandler } from '../core/command-handler.ts';
 import type { SchemaValidator, SchemaViolation } from './bridge.contracts.ts';
 import { compileFailure, compileJsonSchema, compileProblems, toViolations } from './schema.compiler.ts';
-import { setNewest } from '../../infra/core/bounded.ts';
 
 export type SchemaCommandsDeps = { eventStore: EventStore; clock: Clock };
 
@@ -79,7 +79,8 @@ export function createSchemaReader({ eventStore }: { eventStore: EventStore }) {
 
 export type SchemaReader = ReturnType<typeof createSchemaReader>;
 
-const ownersFor = (tenant: string): string[] => (tenant === PLATFORM_TENANT ? [PLATFORM_TENANT] : [tenant, PLATFORM_TENANT]);
+const ownersFor = (tenant: string): string[] =>
+  tenant === PLATFORM_TENANT ? [PLATFORM_TENANT] : [tenant, PLATFORM_TENANT];
 
 /**
  * The schema decider plus the one check that needs ajv, which domain/ does not use: a new version's
@@ -108,13 +109,18 @@ export function createSchemaCommands({ eventStore, clock }: SchemaCommandsDeps) 
   const reader = createSchemaReader({ eventStore });
   const now = () => clock.now().toISOString();
   const existing = (state: SchemaState): Schema => {
-    if (state.status !== 'exists') throw new Error('schema command: the aggregate does not exist after a successful command');
+    if (state.status !== 'exists')
+      throw new Error('schema command: the aggregate does not exist after a successful command');
     return state.schema;
   };
 
   return {
     /** answers the schema; `created` is false when the command was a retry of an earlier one */
-    async create(input: CreateSchemaInput, ctx: CommandContext, commandId: string): Promise<{ schema: Schema; created: boolean }> {
+    async create(
+      input: CreateSchemaInput,
+      ctx: CommandContext,
+      commandId: string,
+    ): Promise<{ schema: Schema; created: boolean }> {
       const { tenant } = ctx;
       const schemaId = input.schemaId ?? derivedSchemaId(tenant, commandId);
       if (tenant !== PLATFORM_TENANT && (await reader.load(PLATFORM_TENANT, schemaId)) !== null) {
@@ -161,7 +167,11 @@ export function createSchemaCommands({ eventStore, clock }: SchemaCommandsDeps) 
     },
 
     /** marks the schema deleted (its versions stay readable); `deleted` is false when it already was */
-    async delete(schemaId: string, ctx: CommandContext, commandId: string): Promise<{ schema: Schema; deleted: boolean }> {
+    async delete(
+      schemaId: string,
+      ctx: CommandContext,
+      commandId: string,
+    ): Promise<{ schema: Schema; deleted: boolean }> {
       const result = await handle({
         stream: schemaStream(ctx.tenant, schemaId),
         command: { type: 'DeleteSchema', now: now() },
@@ -226,7 +236,9 @@ export function createSchemaValidator(deps: SchemaValidatorDeps): SchemaValidato
 
   async function current(stream: string): Promise<SchemaState> {
     const cached = streams.get(stream) ?? { revision: -1, state: schemaDecider.initialState() };
-    const newer = (await eventStore.readStream(stream, { fromRevision: cached.revision + 1 })) as unknown as RecordedEvent[];
+    const newer = (await eventStore.readStream(stream, {
+      fromRevision: cached.revision + 1,
+    })) as unknown as RecordedEvent[];
     if (newer.length === 0) {
       streams.set(stream, cached);
       return cached.state;
@@ -248,7 +260,11 @@ export function createSchemaValidator(deps: SchemaValidatorDeps): SchemaValidato
       fn = compileJsonSchema(converted.schema);
     } catch (err) {
       // validated when the version was added: only a converter change could make a stored version unusable
-      throw bridgeError('SCHEMA.UNUSABLE', `schema ${dataSchemaId} cannot be used to validate: ${(err as Error).message}`, { dataSchemaId });
+      throw bridgeError(
+        'SCHEMA.UNUSABLE',
+        `schema ${dataSchemaId} cannot be used to validate: ${(err as Error).message}`,
+        { dataSchemaId },
+      );
     }
     compiled.set(key, fn);
     return fn;
@@ -257,7 +273,11 @@ export function createSchemaValidator(deps: SchemaValidatorDeps): SchemaValidato
   return {
     async validate(tenant: string, dataSchemaId: string, data: unknown): Promise<SchemaViolation[] | null> {
       const ref = parseDataSchemaId(dataSchemaId);
-      if (ref === null) throw unknownSchema(dataSchemaId, `dataSchemaId ${JSON.stringify(dataSchemaId)} is not <schemaId> or <schemaId>:<version>`);
+      if (ref === null)
+        throw unknownSchema(
+          dataSchemaId,
+          `dataSchemaId ${JSON.stringify(dataSchemaId)} is not <schemaId> or <schemaId>:<version>`,
+        );
       let found: { stream: string; schema: Schema } | undefined;
       for (const owner of ownersFor(tenant)) {
         const stream = schemaStream(owner, ref.schemaId);
@@ -272,7 +292,9 @@ export function createSchemaValidator(deps: SchemaValidatorDeps): SchemaValidato
       if (schema.deleted) throw unknownSchema(dataSchemaId, `schema ${ref.schemaId} was deleted`, { deleted: true });
       const version = ref.version === undefined ? latestVersion(schema) : findVersion(schema, ref.version);
       if (version === undefined) {
-        throw unknownSchema(dataSchemaId, `schema ${ref.schemaId} has no version ${ref.version ?? ''}`, { version: ref.version });
+        throw unknownSchema(dataSchemaId, `schema ${ref.schemaId} has no version ${ref.version ?? ''}`, {
+          version: ref.version,
+        });
       }
       const fn = validatorFor(`${stream}@${version.version}`, version.content, dataSchemaId);
       if (fn(data)) return null;

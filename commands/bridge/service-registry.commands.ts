@@ -1,17 +1,17 @@
 import { createHash } from 'node:crypto';
-import { fold } from '../../domain/core/decider.ts';
 import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
 import { PLATFORM_TENANT } from '../../domain/bridge/model.ts';
 import {
   SERVICE_NAME,
-  serviceEntryDecider,
-  serviceEntryStream,
   type ServiceEntry,
   type ServiceEntryEvent,
+  serviceEntryDecider,
+  serviceEntryStream,
 } from '../../domain/bridge/service-entry.decider.ts';
+import { fold } from '../../domain/core/decider.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
-import { commandHandler, type CommandContext } from '../core/command-handler.ts';
+import { type CommandContext, commandHandler } from '../core/command-handler.ts';
 
 /**
  * The service registry as a configuration resource: per-tenant entries (name → base URL
@@ -24,7 +24,10 @@ export type ResolvedService = ServiceEntry & { scope: 'tenant' | 'platform' };
 
 async function readEntry(eventStore: EventStore, tenant: string, name: string): Promise<ServiceEntry | null> {
   if (!SERVICE_NAME.test(name)) return null;
-  const state = fold(serviceEntryDecider, (await eventStore.readStream(serviceEntryStream(tenant, name))) as unknown as ServiceEntryEvent[]);
+  const state = fold(
+    serviceEntryDecider,
+    (await eventStore.readStream(serviceEntryStream(tenant, name))) as unknown as ServiceEntryEvent[],
+  );
   return state.status === 'set' ? state.entry : null;
 }
 
@@ -32,7 +35,11 @@ export function createServiceRegistry({ eventStore, clock }: { eventStore: Event
   const handle = commandHandler(eventStore, serviceEntryDecider);
   const now = () => clock.now().toISOString();
 
-  async function set(input: { name: string; baseUrl: string; receivePath?: string }, ctx: CommandContext, commandId: string) {
+  async function set(
+    input: { name: string; baseUrl: string; receivePath?: string },
+    ctx: CommandContext,
+    commandId: string,
+  ) {
     const at = now();
     const r = await handle({
       stream: serviceEntryStream(ctx.tenant, input.name),
@@ -42,7 +49,8 @@ export function createServiceRegistry({ eventStore, clock }: { eventStore: Event
       context: ctx,
     });
     // a replayed set (same command id) of an entry removed since
-    if (r.state.status !== 'set') throw bridgeError('SERVICE.NOT_FOUND', 'the service entry was removed since this request was first made');
+    if (r.state.status !== 'set')
+      throw bridgeError('SERVICE.NOT_FOUND', 'the service entry was removed since this request was first made');
     return { entry: r.state.entry, changed: !r.replayed && r.events.length > 0 };
   }
 
@@ -51,7 +59,13 @@ export function createServiceRegistry({ eventStore, clock }: { eventStore: Event
 
     async remove(name: string, ctx: CommandContext, commandId: string): Promise<void> {
       const at = now();
-      await handle({ stream: serviceEntryStream(ctx.tenant, name), command: { type: 'RemoveServiceEntry', now: at }, commandId, now: at, context: ctx });
+      await handle({
+        stream: serviceEntryStream(ctx.tenant, name),
+        command: { type: 'RemoveServiceEntry', now: at },
+        commandId,
+        now: at,
+        context: ctx,
+      });
     },
 
     /** the tenant's own entry (not the platform's) */

@@ -3,8 +3,8 @@ import { eventSourceDecider, eventSourceStream } from '../../domain/bridge/event
 import type { EventSource, SourceKind } from '../../domain/bridge/model.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
-import { commandHandler, forTenant, type CommandContext } from '../core/command-handler.ts';
-import { requireBus, type BusLookup } from './buses.commands.ts';
+import { type CommandContext, commandHandler, forTenant } from '../core/command-handler.ts';
+import { type BusLookup, requireBus } from './buses.commands.ts';
 
 export type RegisterSourceInput = {
   /** the bus's owner and name, already resolved */
@@ -33,9 +33,17 @@ export type SourceCommands = ReturnType<typeof createSourceCommands>;
 export function createSourceCommands({ eventStore, clock, buses, schemaExists }: SourceCommandsDeps) {
   const handle = commandHandler(eventStore, eventSourceDecider);
   return {
-    async registerSource(input: RegisterSourceInput, ctx: CommandContext, commandId: string): Promise<{ source: EventSource; changed: boolean }> {
+    async registerSource(
+      input: RegisterSourceInput,
+      ctx: CommandContext,
+      commandId: string,
+    ): Promise<{ source: EventSource; changed: boolean }> {
       const bus = await requireBus(buses, input.busTenant, input.bus);
-      if (input.schemaId !== undefined && schemaExists !== undefined && !(await schemaExists(bus.tenant, input.schemaId))) {
+      if (
+        input.schemaId !== undefined &&
+        schemaExists !== undefined &&
+        !(await schemaExists(bus.tenant, input.schemaId))
+      ) {
         throw bridgeError('SCHEMA.UNKNOWN', `no schema ${input.schemaId} in the registry`, [
           { field: 'schemaId', message: 'names no schema in the registry' },
         ]);

@@ -1,15 +1,15 @@
-import { isDomainError } from '../../domain/core/domain-error.ts';
 import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
-import { fold } from '../../domain/core/decider.ts';
 import {
-  userMessageDecider,
-  userMessageStream,
   type UserMessageDeliveredData,
   type UserMessageEvent,
+  userMessageDecider,
+  userMessageStream,
 } from '../../domain/bridge/user-message.decider.ts';
+import { fold } from '../../domain/core/decider.ts';
+import { isDomainError } from '../../domain/core/domain-error.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
-import { commandHandler, type CommandContext } from '../core/command-handler.ts';
+import { type CommandContext, commandHandler } from '../core/command-handler.ts';
 
 /**
  * A user's own actions on her inbox (the user message box target's messages): mark one message read,
@@ -42,17 +42,30 @@ export function createUserMessageCommands({ eventStore, clock }: { eventStore: E
     });
     // (a replayed command id answers without deciding: the owner is checked here too)
     if (r.state.status !== 'delivered' || r.state.message.userId !== userId) throw notFound();
-    const view: UserMessageView = { ...r.state.message, read: true, ...(r.state.readAt !== undefined && { readAt: r.state.readAt }) };
+    const view: UserMessageView = {
+      ...r.state.message,
+      read: true,
+      ...(r.state.readAt !== undefined && { readAt: r.state.readAt }),
+    };
     return { view, changed: !r.replayed && r.events.length > 0 };
   }
 
   return {
     /** marks one message read (again: no change); answers the message */
-    markRead: async (userId: string, messageId: string, ctx: CommandContext, commandId: string): Promise<UserMessageView> =>
-      (await mark(userId, messageId, ctx, commandId)).view,
+    markRead: async (
+      userId: string,
+      messageId: string,
+      ctx: CommandContext,
+      commandId: string,
+    ): Promise<UserMessageView> => (await mark(userId, messageId, ctx, commandId)).view,
 
     /** marks each of `messageIds` read (those already read count for nothing); answers how many changed */
-    async markAllRead(userId: string, messageIds: string[], ctx: CommandContext, commandId: string): Promise<{ marked: number }> {
+    async markAllRead(
+      userId: string,
+      messageIds: string[],
+      ctx: CommandContext,
+      commandId: string,
+    ): Promise<{ marked: number }> {
       let marked = 0;
       for (const messageId of messageIds) {
         try {
@@ -74,7 +87,11 @@ export function createUserMessageCommands({ eventStore, clock }: { eventStore: E
     const events = await eventStore.readStream(userMessageStream(tenant, messageId));
     const state = fold(userMessageDecider, events as unknown as UserMessageEvent[]);
     if (state.status !== 'delivered' || state.message.userId !== userId) return null;
-    return { ...state.message, read: state.readAt !== undefined, ...(state.readAt !== undefined && { readAt: state.readAt }) };
+    return {
+      ...state.message,
+      read: state.readAt !== undefined,
+      ...(state.readAt !== undefined && { readAt: state.readAt }),
+    };
   }
 }
 

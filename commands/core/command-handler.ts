@@ -1,9 +1,9 @@
-import type { Decider } from '../../domain/core/decider.ts';
 import { coreError } from '../../domain/core/core.errors.ts';
+import type { Decider } from '../../domain/core/decider.ts';
 import type { DomainEvent, EventEnvelope, RecordedEvent } from '../../domain/core/event.ts';
 import type { EventStore, ExpectedRevision } from '../../infra/core/event-store.port.ts';
 import { isWrongExpectedRevision, type WrongExpectedRevisionError } from '../../infra/core/store-errors.ts';
-import { envelopesFor, type CommandContext } from './envelopes.ts';
+import { type CommandContext, envelopesFor } from './envelopes.ts';
 
 export type { CommandContext } from './envelopes.ts';
 export { forTenant } from './envelopes.ts';
@@ -71,7 +71,12 @@ export function commandHandler<C, E extends DomainEvent, S>(
   };
 
   /** decides on `state` (at `revision`) and appends with `expected`; a conflict is thrown */
-  async function decideAndAppend(envelope: CommandEnvelope<C, S>, state: S, revision: number, expected: ExpectedRevision): Promise<CommandResult<E, S>> {
+  async function decideAndAppend(
+    envelope: CommandEnvelope<C, S>,
+    state: S,
+    revision: number,
+    expected: ExpectedRevision,
+  ): Promise<CommandResult<E, S>> {
     const { decided, state: after } = decideAll(envelope.command, state);
     if (decided.length === 0) return { events: [], state, revision, replayed: false };
     const toAppend = envelopesFor(decided, { ...envelope, schemaVersion });
@@ -105,7 +110,8 @@ export function commandHandler<C, E extends DomainEvent, S>(
         throw err;
       }
     }
-    if (from !== undefined) return decideAndAppend(envelope, from.state, from.revision, from.revision < 0 ? 'no_stream' : from.revision);
+    if (from !== undefined)
+      return decideAndAppend(envelope, from.state, from.revision, from.revision < 0 ? 'no_stream' : from.revision);
 
     let lastConflict: WrongExpectedRevisionError | undefined;
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {

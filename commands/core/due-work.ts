@@ -9,7 +9,13 @@ export type { DueItem } from './work-engine.ts';
  * (findOneAndUpdate), so workers on several processes never run the same item at the same time. The work
  * engine (work-engine.ts) claims the same way; this is the one-item form for tools and tests.
  */
-export async function claimDueItem<T extends DueItem>(items: Collection<T>, now: Date, owner: string, leaseMs: number, filter: Record<string, unknown> = {}): Promise<T | null> {
+export async function claimDueItem<T extends DueItem>(
+  items: Collection<T>,
+  now: Date,
+  owner: string,
+  leaseMs: number,
+  filter: Record<string, unknown> = {},
+): Promise<T | null> {
   const at = now.toISOString();
   return items.findOneAndUpdate(
     { ...filter, dueAt: { $lte: at }, leaseUntil: { $lt: at } },

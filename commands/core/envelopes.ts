@@ -14,7 +14,8 @@ export type CommandContext = {
  * manager for the tenant of an event, a resource owned by the platform): the one way a context is
  * re-targeted, so the tenant is never passed beside a context.
  */
-export const forTenant = <C extends CommandContext>(ctx: C, tenant: string): C => (ctx.tenant === tenant ? ctx : { ...ctx, tenant });
+export const forTenant = <C extends CommandContext>(ctx: C, tenant: string): C =>
+  ctx.tenant === tenant ? ctx : { ...ctx, tenant };
 
 /**
  * The one place event metadata is built: the decided events of one command, with ids derived from the

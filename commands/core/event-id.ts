@@ -21,7 +21,8 @@ NAMESPACE_BYTES.copy(input);
 function uuidV5(name: string): string {
   // a lone surrogate has no UTF-8: encoding would turn it into U+FFFD and make two different names one id
   // (the uuid package refused such names too)
-  if (LONE_SURROGATE.test(name)) throw new TypeError('a derived id needs well-formed text: the name holds a lone surrogate');
+  if (LONE_SURROGATE.test(name))
+    throw new TypeError('a derived id needs well-formed text: the name holds a lone surrogate');
   if (16 + 3 * name.length > input.length) {
     input = Buffer.alloc(16 + 3 * name.length); // a UTF-16 unit is at most 3 bytes of UTF-8
     NAMESPACE_BYTES.copy(input);

@@ -14,7 +14,8 @@ let next = POOL_BYTES;
  * cookies, client secrets, keys, salts) keep their own `randomBytes`.
  */
 export function randomToken(bytes: number): string {
-  if (!Number.isInteger(bytes) || bytes < 1 || bytes > 256) throw new RangeError(`randomToken: ${bytes} bytes (1 to 256)`);
+  if (!Number.isInteger(bytes) || bytes < 1 || bytes > 256)
+    throw new RangeError(`randomToken: ${bytes} bytes (1 to 256)`);
   if (next + bytes > POOL_BYTES) {
     randomFillSync(pool);
     next = 0;

@@ -1,7 +1,7 @@
 import type { RecordedEvent } from '../../domain/core/event.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
-import type { AllFilter, EventStore } from '../../infra/core/event-store.port.ts';
 import { matchesFilter } from '../../infra/core/event-filter.ts';
+import type { AllFilter, EventStore } from '../../infra/core/event-store.port.ts';
 import { consumerLag } from '../../infra/core/lag.ts';
 import type { LogConsumer } from '../../infra/core/log-consumer.ts';
 import { createLogReader } from '../../infra/core/log-reader.ts';
@@ -84,7 +84,8 @@ export function createReactor(o: ReactorOptions): Reactor {
     (async (events: RecordedEvent[]) => {
       for (const e of events) await o.handle!(e);
     });
-  if (o.handle === undefined && o.handlePage === undefined) throw new Error(`reactor ${name}: give handle or handlePage`);
+  if (o.handle === undefined && o.handlePage === undefined)
+    throw new Error(`reactor ${name}: give handle or handlePage`);
 
   const checkpoints = () => readStore.collection<Checkpoint>(REACTOR_CHECKPOINTS);
   async function readPosition(): Promise<string> {
@@ -94,7 +95,8 @@ export function createReactor(o: ReactorOptions): Reactor {
     }
     return (await checkpoints().get(name))?.position ?? START;
   }
-  const savePosition = (at: string) => checkpoints().upsert({ id: name, position: at, updatedAt: clock.now().toISOString() });
+  const savePosition = (at: string) =>
+    checkpoints().upsert({ id: name, position: at, updatedAt: clock.now().toISOString() });
 
   const consumer: LogConsumer = {
     name,
@@ -137,7 +139,12 @@ export function createReactor(o: ReactorOptions): Reactor {
       const s = reader?.status()[0];
       const at = await readPosition();
       const { head, lag } = await consumerLag(eventStore, at, filter);
-      const state = s === undefined || s.state === 'stopped' || s.state === 'retired' ? 'stopped' : s.state === 'retrying' ? 'retrying' : 'running';
+      const state =
+        s === undefined || s.state === 'stopped' || s.state === 'retired'
+          ? 'stopped'
+          : s.state === 'retrying'
+            ? 'retrying'
+            : 'running';
       return { name, position: at, head, lag, state, ...(s?.lastError !== undefined && { lastError: s.lastError }) };
     },
     async drain() {

@@ -46,11 +46,14 @@ export type KeyedSecretBox = {
 export const isKeyedSealed = (s: unknown): s is string => typeof s === 'string' && SEALED_V2.test(s);
 
 /** A key-encryption secret's id: 8 base64url characters of a one-way derivation (the secret is not recoverable). */
-export const secretKid = (secret: string): string => Buffer.from(hkdfSync('sha256', secret, 'platform key id', 'key id v1', 6)).toString('base64url');
+export const secretKid = (secret: string): string =>
+  Buffer.from(hkdfSync('sha256', secret, 'platform key id', 'key id v1', 6)).toString('base64url');
 
 const secretsOf = (s: string | KeySecrets): string[] => {
   const all = typeof s === 'string' ? [s] : [s.current, ...(s.previous ?? [])];
-  for (const secret of all) if (typeof secret !== 'string' || secret.length < 32) throw new Error('the key-encryption secret must be at least 32 characters');
+  for (const secret of all)
+    if (typeof secret !== 'string' || secret.length < 32)
+      throw new Error('the key-encryption secret must be at least 32 characters');
   return all;
 };
 
@@ -90,7 +93,10 @@ export function createSecretBox(secret: string | KeySecrets): SecretBox {
     seal: (clear, aad) => `enc:v1:${b64(encrypt(secrets[0]!, HKDF_INFO, clear, aad))}`,
     open(sealed, aad) {
       if (!isSealed(sealed)) throw new Error('not a sealed secret');
-      const parts = sealed.slice('enc:v1:'.length).split('.').map((p) => Buffer.from(p, 'base64url'));
+      const parts = sealed
+        .slice('enc:v1:'.length)
+        .split('.')
+        .map((p) => Buffer.from(p, 'base64url'));
       for (const s of secrets) {
         const clear = decrypt(s, HKDF_INFO, parts, aad);
         if (clear !== undefined) return clear;
@@ -114,8 +120,16 @@ export function createKeyedSecretBox(secret: string | KeySecrets): KeyedSecretBo
       const m = SEALED_V2.exec(sealed);
       if (m === null) throw new Error('not a sealed secret');
       const s = byKid.get(m[1]!);
-      if (s === undefined) throw new Error(`cannot decrypt a secret sealed under key ${m[1]}: give its key-encryption secret in KEY_ENCRYPTION_SECRET_PREVIOUS`);
-      const clear = decrypt(s, HKDF_INFO_V2, m.slice(2, 6).map((p) => Buffer.from(p!, 'base64url')), aad);
+      if (s === undefined)
+        throw new Error(
+          `cannot decrypt a secret sealed under key ${m[1]}: give its key-encryption secret in KEY_ENCRYPTION_SECRET_PREVIOUS`,
+        );
+      const clear = decrypt(
+        s,
+        HKDF_INFO_V2,
+        m.slice(2, 6).map((p) => Buffer.from(p!, 'base64url')),
+        aad,
+      );
       if (clear === undefined) throw cannotOpen('secret (it was moved, or altered)');
       return clear;
     },

@@ -1,7 +1,7 @@
 import type { Decider } from '../../domain/core/decider.ts';
 import type { DomainEvent } from '../../domain/core/event.ts';
-import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { setNewest } from '../../infra/core/bounded.ts';
+import type { EventStore } from '../../infra/core/event-store.port.ts';
 
 /**
  * Aggregate states kept in memory and brought up to date on every load by reading only the events after

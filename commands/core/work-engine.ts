@@ -180,7 +180,8 @@ export function createWorkEngine<T extends DueItem>(o: WorkEngineOptions<T>): Wo
 
   /** waiting for its poll or a wake, or stopped, with nothing in hand and no look to come before the poll */
   let waiting = false;
-  const atRest = () => running.size === 0 && claiming === 0 && (abort === undefined || (waiting && !woken && refill === undefined));
+  const atRest = () =>
+    running.size === 0 && claiming === 0 && (abort === undefined || (waiting && !woken && refill === undefined));
   function checkRest() {
     if (resting.size === 0 || !atRest()) return;
     for (const resolve of [...resting]) resolve();
@@ -191,7 +192,10 @@ export function createWorkEngine<T extends DueItem>(o: WorkEngineOptions<T>): Wo
   /** an item that waited for its key: still ours? (its lease may have run out and gone to another process) */
   async function renew(item: T): Promise<boolean> {
     const at = clock.now();
-    const renewed = await (await o.items()).findOneAndUpdate({ id: item.id, leaseOwner: owner }, { $set: { leaseUntil: leaseUntil(at) } });
+    const renewed = await (await o.items()).findOneAndUpdate(
+      { id: item.id, leaseOwner: owner },
+      { $set: { leaseUntil: leaseUntil(at) } },
+    );
     return renewed !== null;
   }
 
@@ -200,7 +204,10 @@ export function createWorkEngine<T extends DueItem>(o: WorkEngineOptions<T>): Wo
       if (waited && !(await renew(item))) return;
       await o.handle(item);
     } catch (err) {
-      o.log?.error({ engine: name, item: item.id, err: message(err) }, 'due item failed; it is tried again when its lease runs out');
+      o.log?.error(
+        { engine: name, item: item.id, err: message(err) },
+        'due item failed; it is tried again when its lease runs out',
+      );
     }
   }
 
@@ -336,7 +343,10 @@ export function createWorkEngine<T extends DueItem>(o: WorkEngineOptions<T>): Wo
         if (abort === undefined) return calm;
         const busy = o.busy?.() ?? [];
         const iso = clock.now().toISOString();
-        const due = busy.length > 0 ? 1 : await (await o.items()).count({ ...o.filter, dueAt: { $lte: iso }, leaseUntil: { $lt: iso } });
+        const due =
+          busy.length > 0
+            ? 1
+            : await (await o.items()).count({ ...o.filter, dueAt: { $lte: iso }, leaseUntil: { $lt: iso } });
         if (due === 0 && atRest()) return calm;
         calm = false;
         // items run by another way tell the engine nothing when they end: look again shortly

@@ -34,10 +34,22 @@ export const ALERT_BUS = 'platform';
 export const ALERT_PUBLICATIONS = 'hub_alert_publications';
 
 /** the bridge's putEvent, in process, on behalf of a tenant (infra/hub composes it over the bridge's publisher) */
-export type AlertBus = { publish(tenant: string, event: Record<string, unknown>, commandId: string): Promise<{ eventId: string; duplicate: boolean }> };
+export type AlertBus = {
+  publish(
+    tenant: string,
+    event: Record<string, unknown>,
+    commandId: string,
+  ): Promise<{ eventId: string; duplicate: boolean }>;
+};
 
 export type AlertDueItem = DueItem & { stream: string; tenant: string; messageId: string };
-export type AlertPublication = Doc & { id: string; tenant: string; bridgeEventId: string; duplicate: boolean; publishedAt: string };
+export type AlertPublication = Doc & {
+  id: string;
+  tenant: string;
+  bridgeEventId: string;
+  duplicate: boolean;
+  publishedAt: string;
+};
 
 /** the CloudEvent of one AlertRaised, from the notification's stream (deterministic: the same alert gives the same event) */
 export function deadLetterEvent(alert: RecordedEvent, streamEvents: RecordedEvent[]): Record<string, unknown> | null {
@@ -50,8 +62,18 @@ export function deadLetterEvent(alert: RecordedEvent, streamEvents: RecordedEven
   const n = state.notification;
   const m = state.messages[d.MessageId];
   const attempt = m?.Attempts.find((a) => a.AttemptId === d.AttemptId);
-  const uncertain = (upTo as NotificationEvent[]).filter((e): e is Extract<NotificationEvent, { type: 'MessageUncertain' }> => e.type === 'MessageUncertain' && e.data.MessageId === d.MessageId && e.data.AttemptId === d.AttemptId).at(-1);
-  const failed = (upTo as NotificationEvent[]).filter((e): e is Extract<NotificationEvent, { type: 'MessageFailed' }> => e.type === 'MessageFailed' && e.data.MessageId === d.MessageId && e.data.AttemptId === d.AttemptId).at(-1);
+  const uncertain = (upTo as NotificationEvent[])
+    .filter(
+      (e): e is Extract<NotificationEvent, { type: 'MessageUncertain' }> =>
+        e.type === 'MessageUncertain' && e.data.MessageId === d.MessageId && e.data.AttemptId === d.AttemptId,
+    )
+    .at(-1);
+  const failed = (upTo as NotificationEvent[])
+    .filter(
+      (e): e is Extract<NotificationEvent, { type: 'MessageFailed' }> =>
+        e.type === 'MessageFailed' && e.data.MessageId === d.MessageId && e.data.AttemptId === d.AttemptId,
+    )
+    .at(-1);
   const httpStatus = uncertain?.data.HttpStatus ?? failed?.data.HttpStatus ?? attempt?.HttpStatus;
   return {
     id: alert.id,
@@ -94,8 +116,12 @@ export function createAlertPublisher(deps: {
   pollMs?: number;
   owner?: string;
   log?: WorkEngineLog;
-}): WorkEngine & { publish(item: Pick<AlertDueItem, 'id' | 'stream' | 'tenant'>): Promise<'published' | 'duplicate' | 'gone'> } {
-  async function publish(item: Pick<AlertDueItem, 'id' | 'stream' | 'tenant'>): Promise<'published' | 'duplicate' | 'gone'> {
+}): WorkEngine & {
+  publish(item: Pick<AlertDueItem, 'id' | 'stream' | 'tenant'>): Promise<'published' | 'duplicate' | 'gone'>;
+} {
+  async function publish(
+    item: Pick<AlertDueItem, 'id' | 'stream' | 'tenant'>,
+  ): Promise<'published' | 'duplicate' | 'gone'> {
     const events = await deps.eventStore.readStream(item.stream);
     const alert = events.find((e) => e.id === item.id);
     // a housekept notification (docs/hub.md#housekeeping) keeps no publication record: an item of it (a
@@ -109,7 +135,13 @@ export function createAlertPublisher(deps: {
     // a command id of its own per publication: a repeat reaches the bridge's (source, id) duplicate rule,
     // which answers `duplicate: true` and routes nothing again
     const r = await deps.bus.publish(item.tenant, event, `hub-alert/${item.id}/${randomUUID()}`);
-    await (await deps.publications()).upsert({ id: item.id, tenant: item.tenant, bridgeEventId: r.eventId, duplicate: r.duplicate, publishedAt: deps.clock.now().toISOString() });
+    await (await deps.publications()).upsert({
+      id: item.id,
+      tenant: item.tenant,
+      bridgeEventId: r.eventId,
+      duplicate: r.duplicate,
+      publishedAt: deps.clock.now().toISOString(),
+    });
     await (await deps.items()).delete(item.id);
     return r.duplicate ? 'duplicate' : 'published';
   }

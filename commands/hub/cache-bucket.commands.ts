@@ -3,7 +3,7 @@ import { cacheBucketDecider, cacheBucketStream } from '../../domain/hub/cache-bu
 import { hubError } from '../../domain/hub/hub.errors.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
-import { commandHandler, type CommandContext } from '../core/command-handler.ts';
+import { type CommandContext, commandHandler } from '../core/command-handler.ts';
 import type { ConfigCommands } from './config.commands.ts';
 import type { HubSettings } from './hub.contracts.ts';
 
@@ -16,19 +16,39 @@ import type { HubSettings } from './hub.contracts.ts';
  */
 export const HUB_BUCKET = 'hub';
 
-export function createCacheBucket(deps: { eventStore: EventStore; clock: Clock; cache: ConfigCommands['cache']; settings: HubSettings }) {
+export function createCacheBucket(deps: {
+  eventStore: EventStore;
+  clock: Clock;
+  cache: ConfigCommands['cache'];
+  settings: HubSettings;
+}) {
   const handle = commandHandler(deps.eventStore, cacheBucketDecider);
   return {
     /** clears the context's tenant's entries (every tenant's for the platform tenant) */
-    async clear(bucketCode: string, ctx: CommandContext, commandId: string): Promise<{ BucketCode: string; Scope: string; ClearedAt: string }> {
+    async clear(
+      bucketCode: string,
+      ctx: CommandContext,
+      commandId: string,
+    ): Promise<{ BucketCode: string; Scope: string; ClearedAt: string }> {
       const { tenant } = ctx;
-      if (bucketCode !== HUB_BUCKET) throw hubError('CACHE.BUCKET_UNKNOWN', `no cache bucket ${bucketCode} here (the hub's bucket is ${HUB_BUCKET})`, { bucketCode });
+      if (bucketCode !== HUB_BUCKET)
+        throw hubError(
+          'CACHE.BUCKET_UNKNOWN',
+          `no cache bucket ${bucketCode} here (the hub's bucket is ${HUB_BUCKET})`,
+          { bucketCode },
+        );
       const scope = tenant === PLATFORM_TENANT ? '*' : tenant;
       const now = deps.clock.now().toISOString();
       // this process at once (the answer promises it); the others when they read the event
       deps.cache.clearScope(scope);
       deps.settings.clear?.(scope);
-      await handle({ stream: cacheBucketStream(tenant, bucketCode), command: { type: 'Clear', bucketCode, scope, now }, commandId, now, context: ctx });
+      await handle({
+        stream: cacheBucketStream(tenant, bucketCode),
+        command: { type: 'Clear', bucketCode, scope, now },
+        commandId,
+        now,
+        context: ctx,
+      });
       return { BucketCode: bucketCode, Scope: scope, ClearedAt: now };
     },
   };

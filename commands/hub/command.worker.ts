@@ -1,7 +1,7 @@
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { Collection } from '../../infra/core/read-store.port.ts';
 import { createWorkEngine, type DueItem, type WorkEngine, type WorkEngineLog } from '../core/work-engine.ts';
-import { SETTING, type HubSettings } from './hub.contracts.ts';
+import { type HubSettings, SETTING } from './hub.contracts.ts';
 import { holdDueItem, hubEnabledValue } from './hub-switch.ts';
 import type { TccCommands } from './tcc.commands.ts';
 
@@ -41,7 +41,8 @@ export function createCommandWorker(deps: {
     async handle(item) {
       if (!hubEnabledValue(await deps.settings.get(item.tenant, SETTING.commandWorkerEnabled))) return;
       // `comm-hub.enabled` off for the tenant: the command stays READY and is looked at again shortly
-      if (!hubEnabledValue(await deps.settings.get(item.tenant, SETTING.enabled))) return holdDueItem(await deps.items(), item, deps.clock);
+      if (!hubEnabledValue(await deps.settings.get(item.tenant, SETTING.enabled)))
+        return holdDueItem(await deps.items(), item, deps.clock);
       await deps.tcc.materialize(item.stream, item.leases ?? 1, item.leaseOwner ?? COMMAND_WORKER_NAME);
     },
   });

@@ -1,17 +1,35 @@
 import { randomUUID } from 'node:crypto';
 import { fold } from '../../domain/core/decider.ts';
 import { DomainError } from '../../domain/core/domain-error.ts';
-import { BUNDLE_MODULE, checkBundleShape, groupsOf, makeBundle, type BundleSection, type ConfigBundle } from '../../domain/hub/config-bundle.ts';
-import type { Channel, ContextDefinition, Definition, DeliveryRule, DeliveryService, Template } from '../../domain/hub/config.model.ts';
-import { frequencyCapDecider, frequencyCapsStream, type FrequencyCapState } from '../../domain/hub/frequency-cap.decider.ts';
+import type {
+  Channel,
+  ContextDefinition,
+  Definition,
+  DeliveryRule,
+  DeliveryService,
+  Template,
+} from '../../domain/hub/config.model.ts';
+import {
+  BUNDLE_MODULE,
+  type BundleSection,
+  type ConfigBundle,
+  checkBundleShape,
+  groupsOf,
+  makeBundle,
+} from '../../domain/hub/config-bundle.ts';
+import {
+  type FrequencyCapState,
+  frequencyCapDecider,
+  frequencyCapsStream,
+} from '../../domain/hub/frequency-cap.decider.ts';
 import { hubError } from '../../domain/hub/hub.errors.ts';
 import { importLockDecider, importLockStream, type ResourceGroup } from '../../domain/hub/import-lock.decider.ts';
-import { quietHoursDecider, quietHoursStream, type QuietHoursState } from '../../domain/hub/quiet-hours.ts';
+import { type QuietHoursState, quietHoursDecider, quietHoursStream } from '../../domain/hub/quiet-hours.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
-import { commandHandler, type CommandContext } from '../core/command-handler.ts';
-import { createImportPlanner, type ImportAction } from './config-bundle.plan.ts';
+import { type CommandContext, commandHandler } from '../core/command-handler.ts';
 import type { ConfigCommands } from './config.commands.ts';
+import { createImportPlanner, type ImportAction } from './config-bundle.plan.ts';
 import type { DriverRegistry } from './driver.registry.ts';
 
 export type { ImportAction } from './config-bundle.plan.ts';
@@ -57,7 +75,12 @@ export type ConfigListings = {
   templates(tenant: string, code: string | undefined, pageNo: number, pageSize: number): Promise<Listing<Template>>;
   contexts(tenant: string, pageNo: number, pageSize: number): Promise<Listing<ContextDefinition>>;
   definitions(tenant: string, code: string | undefined, pageNo: number, pageSize: number): Promise<Listing<Definition>>;
-  rules(tenant: string, definitionId: string | undefined, pageNo: number, pageSize: number): Promise<Listing<DeliveryRule>>;
+  rules(
+    tenant: string,
+    definitionId: string | undefined,
+    pageNo: number,
+    pageSize: number,
+  ): Promise<Listing<DeliveryRule>>;
 };
 
 export type ConfigBundleDeps = {
@@ -98,7 +121,13 @@ export function createConfigBundle(deps: ConfigBundleDeps) {
         for (const group of groups) {
           const at = now();
           const until = new Date(Date.parse(at) + (deps.lockMs ?? DEFAULT_IMPORT_LOCK_MS)).toISOString();
-          await lockHandler({ stream: importLockStream(tenant, group), command: { type: 'Acquire', group, importId, now: at, until }, commandId: `import/${importId}/lock/${group}/${randomUUID()}`, now: at, context: ctx });
+          await lockHandler({
+            stream: importLockStream(tenant, group),
+            command: { type: 'Acquire', group, importId, now: at, until },
+            commandId: `import/${importId}/lock/${group}/${randomUUID()}`,
+            now: at,
+            context: ctx,
+          });
           taken.push(group);
         }
       } catch (err) {
@@ -109,7 +138,13 @@ export function createConfigBundle(deps: ConfigBundleDeps) {
     async release(groups: ResourceGroup[], importId: string, ctx: CommandContext): Promise<void> {
       for (const group of groups) {
         const at = now();
-        await lockHandler({ stream: importLockStream(ctx.tenant, group), command: { type: 'Release', group, importId, now: at }, commandId: `import/${importId}/unlock/${group}/${randomUUID()}`, now: at, context: ctx });
+        await lockHandler({
+          stream: importLockStream(ctx.tenant, group),
+          command: { type: 'Release', group, importId, now: at },
+          commandId: `import/${importId}/unlock/${group}/${randomUUID()}`,
+          now: at,
+          context: ctx,
+        });
       }
     },
   };
@@ -126,35 +161,74 @@ export function createConfigBundle(deps: ConfigBundleDeps) {
       all((n) => q.definitions(tenant, undefined, n, PAGE)),
       all((n) => q.rules(tenant, undefined, n, PAGE)),
     ]);
-    const [caps, quiet] = await Promise.all([eventStore.readStream(frequencyCapsStream(tenant)), eventStore.readStream(quietHoursStream(tenant))]);
+    const [caps, quiet] = await Promise.all([
+      eventStore.readStream(frequencyCapsStream(tenant)),
+      eventStore.readStream(quietHoursStream(tenant)),
+    ]);
     const capState: FrequencyCapState = fold(frequencyCapDecider, caps as never);
     const quietState: QuietHoursState = fold(quietHoursDecider, quiet as never);
     return makeBundle(tenant, now(), {
       FrequencyCaps: Object.values(capState.caps),
       QuietHours: Object.values(quietState.channels),
-      Channels: await live(channels.map((x) => ({ id: x.Code })), async (id) => (await c.channels.get(tenant, id))?.resource ?? null),
-      DeliveryServices: await live(services.map((x) => ({ id: x.ServiceId })), async (id) => (await c.services.get(tenant, id))?.resource ?? null),
-      Templates: await live(templates.map((x) => ({ id: x.TemplateId })), async (id) => (await c.templates.get(tenant, id))?.resource ?? null),
-      ContextDefinitions: await live(contexts.map((x) => ({ id: x.ContextDefinitionId })), async (id) => (await c.contexts.get(tenant, id))?.resource ?? null),
-      Definitions: await live(definitions.map((x) => ({ id: x.DefinitionId })), (id) => c.definitions.get(tenant, id)),
-      DeliveryRules: await live(rules.map((x) => ({ id: x.RuleId })), (id) => c.rules.get(tenant, id)),
+      Channels: await live(
+        channels.map((x) => ({ id: x.Code })),
+        async (id) => (await c.channels.get(tenant, id))?.resource ?? null,
+      ),
+      DeliveryServices: await live(
+        services.map((x) => ({ id: x.ServiceId })),
+        async (id) => (await c.services.get(tenant, id))?.resource ?? null,
+      ),
+      Templates: await live(
+        templates.map((x) => ({ id: x.TemplateId })),
+        async (id) => (await c.templates.get(tenant, id))?.resource ?? null,
+      ),
+      ContextDefinitions: await live(
+        contexts.map((x) => ({ id: x.ContextDefinitionId })),
+        async (id) => (await c.contexts.get(tenant, id))?.resource ?? null,
+      ),
+      Definitions: await live(
+        definitions.map((x) => ({ id: x.DefinitionId })),
+        (id) => c.definitions.get(tenant, id),
+      ),
+      DeliveryRules: await live(
+        rules.map((x) => ({ id: x.RuleId })),
+        (id) => c.rules.get(tenant, id),
+      ),
     });
   }
-
 
   /** imports a bundle into the context's tenant */
   async function importBundle(input: unknown, ctx: CommandContext, importId: string): Promise<ImportResult> {
     const shape = checkBundleShape(input);
-    if (!shape.ok) throw hubError('IMPORT.INVALID', `the bundle is not a ${BUNDLE_MODULE} bundle: ${shape.violations.map((v) => `${v.field} ${v.message}`).join('; ')}`, shape.violations);
+    if (!shape.ok)
+      throw hubError(
+        'IMPORT.INVALID',
+        `the bundle is not a ${BUNDLE_MODULE} bundle: ${shape.violations.map((v) => `${v.field} ${v.message}`).join('; ')}`,
+        shape.violations,
+      );
     const bundle = shape.bundle;
     const groups = groupsOf(bundle);
     await locks.acquire(groups, importId, ctx);
     try {
       const { planned, violations } = await plan(bundle, ctx);
       if (violations.length > 0) {
-        throw hubError('IMPORT.INVALID', `nothing was imported: ${violations.length} resource(s) refused (${violations.slice(0, 5).map((v) => `${v.field} ${v.message}`).join('; ')}${violations.length > 5 ? '; …' : ''})`, violations);
+        throw hubError(
+          'IMPORT.INVALID',
+          `nothing was imported: ${violations.length} resource(s) refused (${violations
+            .slice(0, 5)
+            .map((v) => `${v.field} ${v.message}`)
+            .join('; ')}${violations.length > 5 ? '; …' : ''})`,
+          violations,
+        );
       }
-      const result: ImportResult = { ImportId: importId, Created: 0, Updated: 0, Unchanged: 0, Resources: [], SigningSecrets: {} };
+      const result: ImportResult = {
+        ImportId: importId,
+        Created: 0,
+        Updated: 0,
+        Unchanged: 0,
+        Resources: [],
+        SigningSecrets: {},
+      };
       for (const p of planned) {
         try {
           const secret = await p.write(`import/${importId}/${p.section}/${p.id}`);
@@ -162,10 +236,14 @@ export function createConfigBundle(deps: ConfigBundleDeps) {
         } catch (err) {
           if (err instanceof DomainError) {
             // a concurrent edit outside imports: say how far it got
-            throw hubError('IMPORT.INCOMPLETE', `the import stopped at ${p.section} ${p.id} (${err.code}: ${err.message}); import the bundle again to complete it`, {
-              Stopped: { Section: p.section, Id: p.id, Code: err.code },
-              Written: result.Resources,
-            });
+            throw hubError(
+              'IMPORT.INCOMPLETE',
+              `the import stopped at ${p.section} ${p.id} (${err.code}: ${err.message}); import the bundle again to complete it`,
+              {
+                Stopped: { Section: p.section, Id: p.id, Code: err.code },
+                Written: result.Resources,
+              },
+            );
           }
           throw err;
         }

@@ -1,10 +1,29 @@
 import type { Decider } from '../../domain/core/decider.ts';
 import { DomainError } from '../../domain/core/domain-error.ts';
 import type { DomainEvent } from '../../domain/core/event.ts';
-import { channelDecider, channelStream, contextDecider, contextStream, templateDecider, templateStream } from '../../domain/hub/config.deciders.ts';
+import {
+  channelDecider,
+  channelStream,
+  contextDecider,
+  contextStream,
+  templateDecider,
+  templateStream,
+} from '../../domain/hub/config.deciders.ts';
+import {
+  type Channel,
+  type ContextDefinition,
+  type DeliveryService,
+  parseDefinitionId,
+  parseRuleId,
+  type Template,
+} from '../../domain/hub/config.model.ts';
 import type { BundleSection, ConfigBundle } from '../../domain/hub/config-bundle.ts';
-import { parseDefinitionId, parseRuleId, type Channel, type ContextDefinition, type DeliveryService, type Template } from '../../domain/hub/config.model.ts';
-import { definitionDecider, definitionStream, type DefinitionCommand, type DefinitionState } from '../../domain/hub/definition.decider.ts';
+import {
+  type DefinitionCommand,
+  type DefinitionState,
+  definitionDecider,
+  definitionStream,
+} from '../../domain/hub/definition.decider.ts';
 import { deliveryServiceDecider, deliveryServiceStream } from '../../domain/hub/delivery-service.decider.ts';
 import { frequencyCapDecider, frequencyCapsStream } from '../../domain/hub/frequency-cap.decider.ts';
 import { hubError, type Violation } from '../../domain/hub/hub.errors.ts';
@@ -12,7 +31,7 @@ import { quietHoursDecider, quietHoursStream } from '../../domain/hub/quiet-hour
 import { canonicalJson, type ResourceCommand, type ResourceState } from '../../domain/hub/resource.decider.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
-import { commandHandler, type CommandContext, type CommandEnvelope } from '../core/command-handler.ts';
+import { type CommandContext, type CommandEnvelope, commandHandler } from '../core/command-handler.ts';
 import { loadAggregate } from '../core/load-aggregate.ts';
 import type { ConfigCommands } from './config.commands.ts';
 import type { DriverRegistry } from './driver.registry.ts';
@@ -25,11 +44,21 @@ import type { DriverRegistry } from './driver.registry.ts';
  */
 export type ImportAction = 'CREATE' | 'UPDATE' | 'UNCHANGED';
 /** `write` runs in the context the plan was made in (its tenant's) */
-// biome-ignore lint/suspicious/noConfusingVoidType: a write is a command call that may or may not answer an id
-export type Planned = { section: BundleSection; id: string; action: ImportAction; write: (commandId: string) => Promise<string | void> };
+export type Planned = {
+  section: BundleSection;
+  id: string;
+  action: ImportAction;
+  // biome-ignore lint/suspicious/noConfusingVoidType: a write is a command call that may or may not answer an id
+  write: (commandId: string) => Promise<string | void>;
+};
 export type ImportPlan = { planned: Planned[]; violations: Violation[] };
 
-export type ImportPlannerDeps = { eventStore: EventStore; clock: Clock; config: ConfigCommands; drivers: DriverRegistry };
+export type ImportPlannerDeps = {
+  eventStore: EventStore;
+  clock: Clock;
+  config: ConfigCommands;
+  drivers: DriverRegistry;
+};
 
 export function createImportPlanner(deps: ImportPlannerDeps) {
   const { eventStore, config: c } = deps;
@@ -45,11 +74,23 @@ export function createImportPlanner(deps: ImportPlannerDeps) {
     const refused = (field: string, err: unknown) => {
       if (!(err instanceof DomainError)) throw err;
       const details = Array.isArray(err.details) ? (err.details as Violation[]) : [];
-      if (details.length > 0) for (const d of details) violations.push({ field: `${field}.${d.field}`, message: `${err.code}: ${d.message}` });
+      if (details.length > 0)
+        for (const d of details)
+          violations.push({ field: `${field}.${d.field}`, message: `${err.code}: ${d.message}` });
       else violations.push({ field, message: `${err.code}: ${err.message}` });
     };
 
-    const simple = async <T>(section: BundleSection, items: T[], decider: Decider<ResourceCommand<T>, DomainEvent, ResourceState<T>>, streamOf: (id: string) => string, idOf: (t: T) => string, api: { create: (t: T, ctx: CommandContext, id: string) => Promise<unknown>; update: (t: T, ctx: CommandContext, id: string) => Promise<unknown> }) => {
+    const simple = async <T>(
+      section: BundleSection,
+      items: T[],
+      decider: Decider<ResourceCommand<T>, DomainEvent, ResourceState<T>>,
+      streamOf: (id: string) => string,
+      idOf: (t: T) => string,
+      api: {
+        create: (t: T, ctx: CommandContext, id: string) => Promise<unknown>;
+        update: (t: T, ctx: CommandContext, id: string) => Promise<unknown>;
+      },
+    ) => {
       for (const [i, item] of items.entries()) {
         const id = idOf(item);
         try {
@@ -60,37 +101,80 @@ export function createImportPlanner(deps: ImportPlannerDeps) {
             continue;
           }
           decider.decide({ type: live ? 'Update' : 'Create', resource: item, now: now() }, state);
-          planned.push({ section, id, action: live ? 'UPDATE' : 'CREATE', write: async (commandId) => void (await (live ? api.update : api.create)(item, ctx, commandId)) });
+          planned.push({
+            section,
+            id,
+            action: live ? 'UPDATE' : 'CREATE',
+            write: async (commandId) => void (await (live ? api.update : api.create)(item, ctx, commandId)),
+          });
         } catch (err) {
           refused(`${section}.${i}`, err);
         }
       }
     };
 
-    await simple<Channel>('Channels', bundle.Channels, channelDecider as never, (id) => channelStream(tenant, id), (x) => x.Code, c.channels);
+    await simple<Channel>(
+      'Channels',
+      bundle.Channels,
+      channelDecider as never,
+      (id) => channelStream(tenant, id),
+      (x) => x.Code,
+      c.channels,
+    );
     // delivery services: the driver checks the settings; a created one gets a new signing secret
     for (const [i, s] of bundle.DeliveryServices.entries()) {
       try {
         deps.drivers.validate(s.DriverType, s.Settings, s.Channel);
-        const { state } = await loadAggregate(eventStore, deliveryServiceDecider, deliveryServiceStream(tenant, s.ServiceId));
+        const { state } = await loadAggregate(
+          eventStore,
+          deliveryServiceDecider,
+          deliveryServiceStream(tenant, s.ServiceId),
+        );
         const live = state.status === 'live';
         if (live && canonicalJson(state.resource) === canonicalJson(s)) {
-          planned.push({ section: 'DeliveryServices', id: s.ServiceId, action: 'UNCHANGED', write: async () => undefined });
+          planned.push({
+            section: 'DeliveryServices',
+            id: s.ServiceId,
+            action: 'UNCHANGED',
+            write: async () => undefined,
+          });
           continue;
         }
-        deliveryServiceDecider.decide(live ? { type: 'Update', resource: s, now: now() } : { type: 'Create', resource: s, sealedSecret: 'dry-run', now: now() }, state);
+        deliveryServiceDecider.decide(
+          live
+            ? { type: 'Update', resource: s, now: now() }
+            : { type: 'Create', resource: s, sealedSecret: 'dry-run', now: now() },
+          state,
+        );
         planned.push({
           section: 'DeliveryServices',
           id: s.ServiceId,
           action: live ? 'UPDATE' : 'CREATE',
-          write: async (commandId) => (live ? void (await c.services.update(s, ctx, commandId)) : (await c.services.create(s as DeliveryService, ctx, commandId)).signingSecret),
+          write: async (commandId) =>
+            live
+              ? void (await c.services.update(s, ctx, commandId))
+              : (await c.services.create(s as DeliveryService, ctx, commandId)).signingSecret,
         });
       } catch (err) {
         refused(`DeliveryServices.${i}`, err);
       }
     }
-    await simple<Template>('Templates', bundle.Templates, templateDecider as never, (id) => templateStream(tenant, id), (x) => x.TemplateId, c.templates);
-    await simple<ContextDefinition>('ContextDefinitions', bundle.ContextDefinitions, contextDecider as never, (id) => contextStream(tenant, id), (x) => x.ContextDefinitionId, c.contexts);
+    await simple<Template>(
+      'Templates',
+      bundle.Templates,
+      templateDecider as never,
+      (id) => templateStream(tenant, id),
+      (x) => x.TemplateId,
+      c.templates,
+    );
+    await simple<ContextDefinition>(
+      'ContextDefinitions',
+      bundle.ContextDefinitions,
+      contextDecider as never,
+      (id) => contextStream(tenant, id),
+      (x) => x.ContextDefinitionId,
+      c.contexts,
+    );
 
     // definitions, then rules, each notification code's stream folded once and carried through the bundle
     const states = new Map<string, DefinitionState>();
@@ -108,7 +192,15 @@ export function createImportPlanner(deps: ImportPlannerDeps) {
       states.set(code, s);
     };
     /** a definition version or a rule, against `current` (its stored self): unchanged, or decided in memory on its code's state and planned */
-    const planInDefinition = async (section: 'Definitions' | 'DeliveryRules', id: string, code: string, item: unknown, current: unknown, command: (exists: boolean) => DefinitionCommand, write: (exists: boolean) => Planned['write']) => {
+    const planInDefinition = async (
+      section: 'Definitions' | 'DeliveryRules',
+      id: string,
+      code: string,
+      item: unknown,
+      current: unknown,
+      command: (exists: boolean) => DefinitionCommand,
+      write: (exists: boolean) => Planned['write'],
+    ) => {
       if (current !== undefined && canonicalJson(current) === canonicalJson(item)) {
         planned.push({ section, id, action: 'UNCHANGED', write: async () => undefined });
         return;
@@ -121,7 +213,9 @@ export function createImportPlanner(deps: ImportPlannerDeps) {
       try {
         const parsed = parseDefinitionId(d.DefinitionId);
         if (parsed === null || parsed.code !== d.NotificationCode || parsed.version !== d.Version) {
-          throw hubError('DEFINITION.INVALID', 'DefinitionId must be <NotificationCode>:<Version> of the definition', [{ field: 'DefinitionId', message: 'must be <NotificationCode>:<Version>' }]);
+          throw hubError('DEFINITION.INVALID', 'DefinitionId must be <NotificationCode>:<Version> of the definition', [
+            { field: 'DefinitionId', message: 'must be <NotificationCode>:<Version>' },
+          ]);
         }
         const { DefinitionId: _id, ...input } = d;
         await planInDefinition(
@@ -130,8 +224,14 @@ export function createImportPlanner(deps: ImportPlannerDeps) {
           d.NotificationCode,
           d,
           (await stateOf(d.NotificationCode)).versions[d.Version],
-          (exists) => (exists ? { type: 'UpdateDefinition', definition: d, now: now() } : { type: 'CreateDefinition', definition: input, now: now() }),
-          (exists) => async (commandId) => void (await (exists ? c.definitions.update(d, ctx, commandId) : c.definitions.create(input, ctx, commandId))),
+          (exists) =>
+            exists
+              ? { type: 'UpdateDefinition', definition: d, now: now() }
+              : { type: 'CreateDefinition', definition: input, now: now() },
+          (exists) => async (commandId) =>
+            void (await (exists
+              ? c.definitions.update(d, ctx, commandId)
+              : c.definitions.create(input, ctx, commandId))),
         );
       } catch (err) {
         refused(`Definitions.${i}`, err);
@@ -141,7 +241,9 @@ export function createImportPlanner(deps: ImportPlannerDeps) {
       try {
         const parsed = parseRuleId(r.RuleId);
         if (parsed === null || parsed.definitionId !== r.DefinitionId) {
-          throw hubError('DELIVERY_RULE.INVALID', 'RuleId must be <DefinitionId>:<RuleKey> of the rule', [{ field: 'RuleId', message: 'must be <DefinitionId>:<RuleKey>' }]);
+          throw hubError('DELIVERY_RULE.INVALID', 'RuleId must be <DefinitionId>:<RuleKey> of the rule', [
+            { field: 'RuleId', message: 'must be <DefinitionId>:<RuleKey>' },
+          ]);
         }
         await planInDefinition(
           'DeliveryRules',
@@ -149,8 +251,10 @@ export function createImportPlanner(deps: ImportPlannerDeps) {
           parsed.code,
           r,
           (await stateOf(parsed.code)).rules[r.RuleId],
-          (exists) => (exists ? { type: 'UpdateRule', rule: r, now: now() } : { type: 'CreateRule', rule: r, now: now() }),
-          (exists) => async (commandId) => void (await (exists ? c.rules.update(r, ctx, commandId) : c.rules.create(r, ctx, commandId))),
+          (exists) =>
+            exists ? { type: 'UpdateRule', rule: r, now: now() } : { type: 'CreateRule', rule: r, now: now() },
+          (exists) => async (commandId) =>
+            void (await (exists ? c.rules.update(r, ctx, commandId) : c.rules.create(r, ctx, commandId))),
         );
       } catch (err) {
         refused(`DeliveryRules.${i}`, err);
@@ -165,7 +269,13 @@ export function createImportPlanner(deps: ImportPlannerDeps) {
       decider: Decider<C, E, S>,
       handler: (envelope: CommandEnvelope<C>) => Promise<unknown>,
       stream: string,
-      o: { idOf: (t: T) => string; currentOf: (s: S, t: T) => R | undefined; same: (current: R, t: T) => boolean; command: (t: T, now: string) => C; bare: (t: T) => T },
+      o: {
+        idOf: (t: T) => string;
+        currentOf: (s: S, t: T) => R | undefined;
+        same: (current: R, t: T) => boolean;
+        command: (t: T, now: string) => C;
+        bare: (t: T) => T;
+      },
     ) => {
       let { state } = await loadAggregate(eventStore, decider, stream);
       for (const [i, item] of items.entries()) {
@@ -188,13 +298,20 @@ export function createImportPlanner(deps: ImportPlannerDeps) {
         }
       }
     };
-    await policies('FrequencyCaps', bundle.FrequencyCaps, frequencyCapDecider, capsHandler, frequencyCapsStream(tenant), {
-      idOf: (cap) => cap.Category,
-      currentOf: (s, cap) => s.caps[cap.Category],
-      same: (current, cap) => current.Limit === cap.Limit && current.WindowSeconds === cap.WindowSeconds,
-      command: (cap, at) => ({ type: 'SaveFrequencyCap' as const, cap, now: at }),
-      bare: (cap) => ({ Category: cap.Category, Limit: cap.Limit, WindowSeconds: cap.WindowSeconds }),
-    });
+    await policies(
+      'FrequencyCaps',
+      bundle.FrequencyCaps,
+      frequencyCapDecider,
+      capsHandler,
+      frequencyCapsStream(tenant),
+      {
+        idOf: (cap) => cap.Category,
+        currentOf: (s, cap) => s.caps[cap.Category],
+        same: (current, cap) => current.Limit === cap.Limit && current.WindowSeconds === cap.WindowSeconds,
+        command: (cap, at) => ({ type: 'SaveFrequencyCap' as const, cap, now: at }),
+        bare: (cap) => ({ Category: cap.Category, Limit: cap.Limit, WindowSeconds: cap.WindowSeconds }),
+      },
+    );
     await policies('QuietHours', bundle.QuietHours, quietHoursDecider, quietHandler, quietHoursStream(tenant), {
       idOf: (hours) => hours.Channel,
       currentOf: (s, hours) => s.channels[hours.Channel],

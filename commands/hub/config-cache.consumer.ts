@@ -23,9 +23,19 @@ import type { ConfigCommands } from './config.commands.ts';
  */
 export const CONFIG_CACHE_CONSUMER = 'hub.config-cache';
 
-const CONFIG_CATEGORIES = [CHANNEL_CATEGORY, TEMPLATE_CATEGORY, CONTEXT_CATEGORY, DELIVERY_SERVICE_CATEGORY, DEFINITION_CATEGORY];
+const CONFIG_CATEGORIES = [
+  CHANNEL_CATEGORY,
+  TEMPLATE_CATEGORY,
+  CONTEXT_CATEGORY,
+  DELIVERY_SERVICE_CATEGORY,
+  DEFINITION_CATEGORY,
+];
 
-export function createConfigCacheConsumer(deps: { eventStore: EventStore; cache: ConfigCommands['cache']; onClear?: (scope: string) => void }): LogConsumer {
+export function createConfigCacheConsumer(deps: {
+  eventStore: EventStore;
+  cache: ConfigCommands['cache'];
+  onClear?: (scope: string) => void;
+}): LogConsumer {
   let position = '';
   return {
     name: CONFIG_CACHE_CONSUMER,

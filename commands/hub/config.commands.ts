@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { Decider } from '../../domain/core/decider.ts';
-import { loadAggregate as load } from '../core/load-aggregate.ts';
 import type { DomainEvent } from '../../domain/core/event.ts';
 import { parseStreamName } from '../../domain/core/stream-name.ts';
 import {
@@ -11,14 +10,35 @@ import {
   templateDecider,
   templateStream,
 } from '../../domain/hub/config.deciders.ts';
-import { parseDefinitionId, parseRuleId, type Channel, type ContextDefinition, type Definition, type DeliveryRule, type DeliveryService, type Template } from '../../domain/hub/config.model.ts';
-import { definitionDecider, definitionStream, rulesOf, type DefinitionInput, type DefinitionState } from '../../domain/hub/definition.decider.ts';
-import { deliveryServiceDecider, deliveryServiceStream, signingSecretsAt, type DeliveryServiceState } from '../../domain/hub/delivery-service.decider.ts';
+import {
+  type Channel,
+  type ContextDefinition,
+  type Definition,
+  type DeliveryRule,
+  type DeliveryService,
+  parseDefinitionId,
+  parseRuleId,
+  type Template,
+} from '../../domain/hub/config.model.ts';
+import {
+  type DefinitionInput,
+  type DefinitionState,
+  definitionDecider,
+  definitionStream,
+  rulesOf,
+} from '../../domain/hub/definition.decider.ts';
+import {
+  type DeliveryServiceState,
+  deliveryServiceDecider,
+  deliveryServiceStream,
+  signingSecretsAt,
+} from '../../domain/hub/delivery-service.decider.ts';
 import { hubError } from '../../domain/hub/hub.errors.ts';
 import type { ResourceCommand, ResourceState } from '../../domain/hub/resource.decider.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
-import { commandHandler, type CommandContext } from '../core/command-handler.ts';
+import { type CommandContext, commandHandler } from '../core/command-handler.ts';
+import { loadAggregate as load } from '../core/load-aggregate.ts';
 import type { DriverRegistry } from './driver.registry.ts';
 import type { SecretSealer } from './hub.contracts.ts';
 
@@ -136,9 +156,30 @@ export function createConfigCommands(deps: ConfigDeps) {
     }
   };
 
-  const channels = simpleResource<Channel>(deps, cache, channelDecider as never, channelStream, (c) => c.Code, () => hubError('CHANNEL.NOT_FOUND', 'no such channel'));
-  const templates = simpleResource<Template>(deps, cache, templateDecider as never, templateStream, (t) => t.TemplateId, () => hubError('TEMPLATE.NOT_FOUND', 'no such template'));
-  const contexts = simpleResource<ContextDefinition>(deps, cache, contextDecider as never, contextStream, (c) => c.ContextDefinitionId, () => hubError('CONTEXT.NOT_FOUND', 'no such context definition'));
+  const channels = simpleResource<Channel>(
+    deps,
+    cache,
+    channelDecider as never,
+    channelStream,
+    (c) => c.Code,
+    () => hubError('CHANNEL.NOT_FOUND', 'no such channel'),
+  );
+  const templates = simpleResource<Template>(
+    deps,
+    cache,
+    templateDecider as never,
+    templateStream,
+    (t) => t.TemplateId,
+    () => hubError('TEMPLATE.NOT_FOUND', 'no such template'),
+  );
+  const contexts = simpleResource<ContextDefinition>(
+    deps,
+    cache,
+    contextDecider as never,
+    contextStream,
+    (c) => c.ContextDefinitionId,
+    () => hubError('CONTEXT.NOT_FOUND', 'no such context definition'),
+  );
 
   // ---- delivery services: settings checked by their driver; a signing secret issued at creation ----
   const handleService = commandHandler(eventStore, deliveryServiceDecider);
@@ -147,7 +188,11 @@ export function createConfigCommands(deps: ConfigDeps) {
     return { resource: state.resource, revision, createdAt: state.createdAt, updatedAt: state.updatedAt };
   };
   const services = {
-    async create(service: DeliveryService, ctx: CommandContext, commandId: string): Promise<Saved<DeliveryService> & { signingSecret?: string }> {
+    async create(
+      service: DeliveryService,
+      ctx: CommandContext,
+      commandId: string,
+    ): Promise<Saved<DeliveryService> & { signingSecret?: string }> {
       drivers.validate(service.DriverType, service.Settings, service.Channel);
       const { tenant } = ctx;
       const secret = newSigningSecret();
@@ -156,7 +201,12 @@ export function createConfigCommands(deps: ConfigDeps) {
       const r = await writing(stream, () =>
         handleService({
           stream,
-          command: { type: 'Create', resource: service, sealedSecret: deps.sealer().seal(secret, secretAad(tenant, service.ServiceId)), now: at },
+          command: {
+            type: 'Create',
+            resource: service,
+            sealedSecret: deps.sealer().seal(secret, secretAad(tenant, service.ServiceId)),
+            now: at,
+          },
           commandId,
           now: at,
           context: ctx,
@@ -169,13 +219,23 @@ export function createConfigCommands(deps: ConfigDeps) {
       drivers.validate(service.DriverType, service.Settings, service.Channel);
       const at = now();
       const stream = deliveryServiceStream(ctx.tenant, service.ServiceId);
-      const r = await writing(stream, () => handleService({ stream, command: { type: 'Update', resource: service, now: at }, commandId, now: at, context: ctx }));
+      const r = await writing(stream, () =>
+        handleService({
+          stream,
+          command: { type: 'Update', resource: service, now: at },
+          commandId,
+          now: at,
+          context: ctx,
+        }),
+      );
       return serviceResult(r.state, r.revision);
     },
     async remove(serviceId: string, ctx: CommandContext, commandId: string): Promise<void> {
       const at = now();
       const stream = deliveryServiceStream(ctx.tenant, serviceId);
-      await writing(stream, () => handleService({ stream, command: { type: 'Delete', now: at }, commandId, now: at, context: ctx }));
+      await writing(stream, () =>
+        handleService({ stream, command: { type: 'Delete', now: at }, commandId, now: at, context: ctx }),
+      );
     },
     async get(tenant: string, serviceId: string): Promise<Saved<DeliveryService> | null> {
       const stream = deliveryServiceStream(tenant, serviceId);
@@ -183,7 +243,12 @@ export function createConfigCommands(deps: ConfigDeps) {
       return state.status === 'live' ? serviceResult(state, revision) : null;
     },
     /** a new signing secret, answered once; the previous one keeps signing for `overlapSeconds` */
-    async rotateSigningSecret(serviceId: string, overlapSeconds: number, ctx: CommandContext, commandId: string): Promise<{ signingSecret?: string; previousValidUntil?: string }> {
+    async rotateSigningSecret(
+      serviceId: string,
+      overlapSeconds: number,
+      ctx: CommandContext,
+      commandId: string,
+    ): Promise<{ signingSecret?: string; previousValidUntil?: string }> {
       const { tenant } = ctx;
       const secret = newSigningSecret();
       const at = now();
@@ -192,7 +257,12 @@ export function createConfigCommands(deps: ConfigDeps) {
       const r = await writing(stream, () =>
         handleService({
           stream,
-          command: { type: 'RotateSecret', sealedSecret: deps.sealer().seal(secret, secretAad(tenant, serviceId)), overlapUntil: until, now: at },
+          command: {
+            type: 'RotateSecret',
+            sealedSecret: deps.sealer().seal(secret, secretAad(tenant, serviceId)),
+            overlapUntil: until,
+            now: at,
+          },
           commandId,
           now: at,
           context: ctx,
@@ -223,15 +293,26 @@ export function createConfigCommands(deps: ConfigDeps) {
   };
   const codeOf = (definitionId: string) => {
     const p = parseDefinitionId(definitionId);
-    if (p === null) throw hubError('DEFINITION.NOT_FOUND', `${definitionId} is not a definition id (<NotificationCode>:<version>)`, { DefinitionId: definitionId });
+    if (p === null)
+      throw hubError('DEFINITION.NOT_FOUND', `${definitionId} is not a definition id (<NotificationCode>:<version>)`, {
+        DefinitionId: definitionId,
+      });
     return p;
   };
   const ruleParts = (ruleId: string) => {
     const p = parseRuleId(ruleId);
-    if (p === null) throw hubError('DELIVERY_RULE.NOT_FOUND', `${ruleId} is not a rule id (<NotificationCode>:<version>:<key>)`, { RuleId: ruleId });
+    if (p === null)
+      throw hubError('DELIVERY_RULE.NOT_FOUND', `${ruleId} is not a rule id (<NotificationCode>:<version>:<key>)`, {
+        RuleId: ruleId,
+      });
     return p;
   };
-  const runDefinition = (code: string, command: Parameters<typeof definitionDecider.decide>[0], ctx: CommandContext, commandId: string) => {
+  const runDefinition = (
+    code: string,
+    command: Parameters<typeof definitionDecider.decide>[0],
+    ctx: CommandContext,
+    commandId: string,
+  ) => {
     const stream = definitionStream(ctx.tenant, code);
     return writing(stream, () => handleDefinition({ stream, command, commandId, now: command.now, context: ctx }));
   };
@@ -242,7 +323,12 @@ export function createConfigCommands(deps: ConfigDeps) {
 
   const definitions = {
     async create(input: DefinitionInput, ctx: CommandContext, commandId: string): Promise<Definition> {
-      const r = await runDefinition(input.NotificationCode, { type: 'CreateDefinition', definition: input, now: now() }, ctx, commandId);
+      const r = await runDefinition(
+        input.NotificationCode,
+        { type: 'CreateDefinition', definition: input, now: now() },
+        ctx,
+        commandId,
+      );
       const saved = r.events.find((e) => e.type === 'DefinitionSaved');
       if (saved !== undefined) return (saved.data as { Definition: Definition }).Definition;
       // a replayed create: the version it made
@@ -250,7 +336,12 @@ export function createConfigCommands(deps: ConfigDeps) {
       return definitionOf(r.state, version);
     },
     async update(definition: Definition, ctx: CommandContext, commandId: string): Promise<Definition> {
-      const r = await runDefinition(definition.NotificationCode, { type: 'UpdateDefinition', definition, now: now() }, ctx, commandId);
+      const r = await runDefinition(
+        definition.NotificationCode,
+        { type: 'UpdateDefinition', definition, now: now() },
+        ctx,
+        commandId,
+      );
       return definitionOf(r.state, definition.Version);
     },
     async remove(definitionId: string, ctx: CommandContext, commandId: string): Promise<void> {

@@ -1,15 +1,34 @@
 import { createHash } from 'node:crypto';
-import { loadAggregate as load } from '../core/load-aggregate.ts';
 import type { DomainEvent } from '../../domain/core/event.ts';
-import { frequencyCapDecider, frequencyCapsStream, type FrequencyCap } from '../../domain/hub/frequency-cap.decider.ts';
+import { type FrequencyCap, frequencyCapDecider, frequencyCapsStream } from '../../domain/hub/frequency-cap.decider.ts';
 import { quotaDecider, quotaStream, usage } from '../../domain/hub/frequency-quota.decider.ts';
 import { hubError } from '../../domain/hub/hub.errors.ts';
-import { interactionDecider, interactionStream, preferenceChangeOf, type Interaction, type InteractionInput } from '../../domain/hub/interaction.decider.ts';
-import { effectivePreference, preferenceDecider, preferenceStream, type Preference, type PreferenceAnswer, type PreferenceDecision, type PreferenceKey } from '../../domain/hub/preference.decider.ts';
-import { quietHoursDecider, quietHoursStream, type ChannelQuietHours } from '../../domain/hub/quiet-hours.ts';
+import {
+  type Interaction,
+  type InteractionInput,
+  interactionDecider,
+  interactionStream,
+  preferenceChangeOf,
+} from '../../domain/hub/interaction.decider.ts';
+import {
+  effectivePreference,
+  type Preference,
+  type PreferenceAnswer,
+  type PreferenceDecision,
+  type PreferenceKey,
+  preferenceDecider,
+  preferenceStream,
+} from '../../domain/hub/preference.decider.ts';
+import { type ChannelQuietHours, quietHoursDecider, quietHoursStream } from '../../domain/hub/quiet-hours.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
-import { commandHandler, type CommandContext, type CommandEnvelope, type CommandResult } from '../core/command-handler.ts';
+import {
+  type CommandContext,
+  type CommandEnvelope,
+  type CommandResult,
+  commandHandler,
+} from '../core/command-handler.ts';
+import { loadAggregate as load } from '../core/load-aggregate.ts';
 import { readPreference, readPreferenceFacts } from './dispatch-gate.ts';
 import type { HubSettings } from './hub.contracts.ts';
 
@@ -29,7 +48,11 @@ export type CustomerPolicyDeps = { eventStore: EventStore; clock: Clock; setting
  * the command id of a recorded interaction: its id and content (a resend with the same content is a replay;
  * other content under the same id is decided, and refused as INTERACTION.EXISTS)
  */
-const contentHash = (i: object) => createHash('sha256').update(JSON.stringify(Object.entries(i).sort(([a], [b]) => a.localeCompare(b)))).digest('hex').slice(0, 32);
+const contentHash = (i: object) =>
+  createHash('sha256')
+    .update(JSON.stringify(Object.entries(i).sort(([a], [b]) => a.localeCompare(b))))
+    .digest('hex')
+    .slice(0, 32);
 
 export function createCustomerPolicies(deps: CustomerPolicyDeps) {
   const { eventStore } = deps;
@@ -39,12 +62,24 @@ export function createCustomerPolicies(deps: CustomerPolicyDeps) {
   const caps = commandHandler(eventStore, frequencyCapDecider);
   const quiet = commandHandler(eventStore, quietHoursDecider);
   /** one command on a stream of the context's tenant, decided at the clock's now */
-  function run<C, E extends DomainEvent, S>(handle: (e: CommandEnvelope<C, S>) => Promise<CommandResult<E, S>>, stream: string, ctx: CommandContext, commandId: string, command: (at: string) => C) {
+  function run<C, E extends DomainEvent, S>(
+    handle: (e: CommandEnvelope<C, S>) => Promise<CommandResult<E, S>>,
+    stream: string,
+    ctx: CommandContext,
+    commandId: string,
+    command: (at: string) => C,
+  ) {
     const at = now();
     return handle({ stream, command: command(at), commandId, now: at, context: ctx });
   }
 
-  async function setPreference(key: PreferenceKey, decision: PreferenceDecision, ctx: CommandContext, commandId: string, interactionId?: string): Promise<Preference> {
+  async function setPreference(
+    key: PreferenceKey,
+    decision: PreferenceDecision,
+    ctx: CommandContext,
+    commandId: string,
+    interactionId?: string,
+  ): Promise<Preference> {
     const r = await run(prefs, preferenceStream(ctx.tenant, key), ctx, commandId, (at) => ({
       type: 'SetPreference' as const,
       key,
@@ -64,16 +99,27 @@ export function createCustomerPolicies(deps: CustomerPolicyDeps) {
   async function applyInteraction(interaction: InteractionInput, ctx: CommandContext): Promise<Preference | undefined> {
     const change = preferenceChangeOf(interaction);
     if (change === null) return undefined;
-    return setPreference(change.key, change.Decision, { ...ctx, causationId: interaction.InteractionId }, `interaction/${interaction.InteractionId}/preference`, interaction.InteractionId);
+    return setPreference(
+      change.key,
+      change.Decision,
+      { ...ctx, causationId: interaction.InteractionId },
+      `interaction/${interaction.InteractionId}/preference`,
+      interaction.InteractionId,
+    );
   }
 
   return {
     applyInteraction,
     preferences: {
       get: (tenant: string, key: PreferenceKey) => readPreference(eventStore, tenant, key),
-      set: (key: PreferenceKey, decision: PreferenceDecision, ctx: CommandContext, commandId: string) => setPreference(key, decision, ctx, commandId),
+      set: (key: PreferenceKey, decision: PreferenceDecision, ctx: CommandContext, commandId: string) =>
+        setPreference(key, decision, ctx, commandId),
       async remove(key: PreferenceKey, ctx: CommandContext, commandId: string): Promise<void> {
-        await run(prefs, preferenceStream(ctx.tenant, key), ctx, commandId, (at) => ({ type: 'RemovePreference' as const, key, now: at }));
+        await run(prefs, preferenceStream(ctx.tenant, key), ctx, commandId, (at) => ({
+          type: 'RemovePreference' as const,
+          key,
+          now: at,
+        }));
       },
       /** what the dispatch gate would answer now for a recipient, channel and class (RESPECT policy) */
       async effective(tenant: string, key: PreferenceKey): Promise<PreferenceAnswer> {
@@ -86,14 +132,34 @@ export function createCustomerPolicies(deps: CustomerPolicyDeps) {
         return (await load(eventStore, interactionDecider, interactionStream(tenant, id))).state.interaction;
       },
       /** records it (201 first time, or the stored one on an equivalent resend) and applies an OPT_OUT / OPT_IN to the preference */
-      async record(given: Omit<InteractionInput, 'ReceivedAt'> & { ReceivedAt?: string }, ctx: CommandContext): Promise<{ interaction: Interaction; created: boolean; preference?: Preference }> {
+      async record(
+        given: Omit<InteractionInput, 'ReceivedAt'> & { ReceivedAt?: string },
+        ctx: CommandContext,
+      ): Promise<{ interaction: Interaction; created: boolean; preference?: Preference }> {
         const at = now();
         const input: InteractionInput = { ...given, ReceivedAt: given.ReceivedAt ?? at };
-        const r = await interactions({ stream: interactionStream(ctx.tenant, input.InteractionId), command: { type: 'RecordInteraction', interaction: input, now: at }, commandId: `interaction/${input.InteractionId}/${contentHash(given)}`, now: at, context: ctx });
+        const r = await interactions({
+          stream: interactionStream(ctx.tenant, input.InteractionId),
+          command: { type: 'RecordInteraction', interaction: input, now: at },
+          commandId: `interaction/${input.InteractionId}/${contentHash(given)}`,
+          now: at,
+          context: ctx,
+        });
         const preference = await applyInteraction(r.state.interaction!, ctx);
-        return { interaction: r.state.interaction!, created: r.events.length > 0 && !r.replayed, ...(preference !== undefined && { preference }) };
+        return {
+          interaction: r.state.interaction!,
+          created: r.events.length > 0 && !r.replayed,
+          ...(preference !== undefined && { preference }),
+        };
       },
-      async handle(id: string, resolution: 'HANDLED' | 'DISMISSED', note: string | undefined, by: string, ctx: CommandContext, commandId: string): Promise<Interaction> {
+      async handle(
+        id: string,
+        resolution: 'HANDLED' | 'DISMISSED',
+        note: string | undefined,
+        by: string,
+        ctx: CommandContext,
+        commandId: string,
+      ): Promise<Interaction> {
         const r = await run(interactions, interactionStream(ctx.tenant, id), ctx, commandId, (at) => ({
           type: 'HandleInteraction' as const,
           InteractionId: id,
@@ -110,23 +176,43 @@ export function createCustomerPolicies(deps: CustomerPolicyDeps) {
         const { state } = await load(eventStore, frequencyCapDecider, frequencyCapsStream(tenant));
         return Object.values(state.caps).sort((a, b) => a.Category.localeCompare(b.Category));
       },
-      async save(cap: FrequencyCap, ctx: CommandContext, commandId: string): Promise<FrequencyCap & { UpdatedAt: string }> {
-        const r = await run(caps, frequencyCapsStream(ctx.tenant), ctx, commandId, (at) => ({ type: 'SaveFrequencyCap' as const, cap, now: at }));
+      async save(
+        cap: FrequencyCap,
+        ctx: CommandContext,
+        commandId: string,
+      ): Promise<FrequencyCap & { UpdatedAt: string }> {
+        const r = await run(caps, frequencyCapsStream(ctx.tenant), ctx, commandId, (at) => ({
+          type: 'SaveFrequencyCap' as const,
+          cap,
+          now: at,
+        }));
         return r.state.caps[cap.Category]!;
       },
       async remove(category: string, ctx: CommandContext, commandId: string): Promise<void> {
-        await run(caps, frequencyCapsStream(ctx.tenant), ctx, commandId, (at) => ({ type: 'RemoveFrequencyCap' as const, Category: category, now: at }));
+        await run(caps, frequencyCapsStream(ctx.tenant), ctx, commandId, (at) => ({
+          type: 'RemoveFrequencyCap' as const,
+          Category: category,
+          now: at,
+        }));
       },
       /** a recipient's reservations in the longest configured window, and the usage against each cap now */
       async usage(tenant: string, recipientId: string) {
         const at = now();
-        const [{ state: quota }, { state: capState }] = await Promise.all([load(eventStore, quotaDecider, quotaStream(tenant, recipientId)), load(eventStore, frequencyCapDecider, frequencyCapsStream(tenant))]);
+        const [{ state: quota }, { state: capState }] = await Promise.all([
+          load(eventStore, quotaDecider, quotaStream(tenant, recipientId)),
+          load(eventStore, frequencyCapDecider, frequencyCapsStream(tenant)),
+        ]);
         const list = Object.values(capState.caps);
         const longest = Math.max(0, ...list.map((c) => c.WindowSeconds));
         const from = new Date(Date.parse(at) - longest * 1000).toISOString();
         return {
           RecipientId: recipientId,
-          Caps: list.map((c) => ({ Category: c.Category, Limit: c.Limit, WindowSeconds: c.WindowSeconds, Used: usage(quota, c, at) })),
+          Caps: list.map((c) => ({
+            Category: c.Category,
+            Limit: c.Limit,
+            WindowSeconds: c.WindowSeconds,
+            Used: usage(quota, c, at),
+          })),
           Reservations: Object.values(quota.reservations)
             .filter((r) => r.At > from)
             .sort((a, b) => a.At.localeCompare(b.At)),
@@ -141,15 +227,28 @@ export function createCustomerPolicies(deps: CustomerPolicyDeps) {
       async get(tenant: string, channel: string): Promise<ChannelQuietHours & { UpdatedAt: string }> {
         const { state } = await load(eventStore, quietHoursDecider, quietHoursStream(tenant));
         const h = state.channels[channel];
-        if (h === undefined) throw hubError('QUIET_HOURS.NOT_FOUND', `no quiet hours for channel ${channel}`, { Channel: channel });
+        if (h === undefined)
+          throw hubError('QUIET_HOURS.NOT_FOUND', `no quiet hours for channel ${channel}`, { Channel: channel });
         return h;
       },
-      async save(hours: ChannelQuietHours, ctx: CommandContext, commandId: string): Promise<ChannelQuietHours & { UpdatedAt: string }> {
-        const r = await run(quiet, quietHoursStream(ctx.tenant), ctx, commandId, (at) => ({ type: 'SaveQuietHours' as const, hours, now: at }));
+      async save(
+        hours: ChannelQuietHours,
+        ctx: CommandContext,
+        commandId: string,
+      ): Promise<ChannelQuietHours & { UpdatedAt: string }> {
+        const r = await run(quiet, quietHoursStream(ctx.tenant), ctx, commandId, (at) => ({
+          type: 'SaveQuietHours' as const,
+          hours,
+          now: at,
+        }));
         return r.state.channels[hours.Channel]!;
       },
       async remove(channel: string, ctx: CommandContext, commandId: string): Promise<void> {
-        await run(quiet, quietHoursStream(ctx.tenant), ctx, commandId, (at) => ({ type: 'RemoveQuietHours' as const, Channel: channel, now: at }));
+        await run(quiet, quietHoursStream(ctx.tenant), ctx, commandId, (at) => ({
+          type: 'RemoveQuietHours' as const,
+          Channel: channel,
+          now: at,
+        }));
       },
     },
   };

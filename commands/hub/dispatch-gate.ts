@@ -1,20 +1,39 @@
 import { randomUUID } from 'node:crypto';
+import { coreError } from '../../domain/core/core.errors.ts';
 import { fold } from '../../domain/core/decider.ts';
 import { isDomainError } from '../../domain/core/domain-error.ts';
-import { coreError } from '../../domain/core/core.errors.ts';
 import type { RecordedEvent } from '../../domain/core/event.ts';
-import { isWrongExpectedRevision } from '../../infra/core/store-errors.ts';
-import { evaluateDispatchGate, factsNeeded, type AcceptedNotification, type GateDecision, type GateFacts, type GateKind } from '../../domain/hub/dispatch-gate.ts';
+import {
+  type AcceptedNotification,
+  evaluateDispatchGate,
+  factsNeeded,
+  type GateDecision,
+  type GateFacts,
+  type GateKind,
+} from '../../domain/hub/dispatch-gate.ts';
 import { capFor, frequencyCapDecider, frequencyCapsStream } from '../../domain/hub/frequency-cap.decider.ts';
-import { quotaDecider, quotaReleasable, quotaStream, type QuotaEvent, type QuotaState } from '../../domain/hub/frequency-quota.decider.ts';
+import {
+  type QuotaEvent,
+  type QuotaState,
+  quotaDecider,
+  quotaReleasable,
+  quotaStream,
+} from '../../domain/hub/frequency-quota.decider.ts';
 import type { Message } from '../../domain/hub/notification.model.ts';
-import { ANY_CLASS, preferenceDecider, preferenceStream, type Preference, type PreferenceKey } from '../../domain/hub/preference.decider.ts';
+import {
+  ANY_CLASS,
+  type Preference,
+  type PreferenceKey,
+  preferenceDecider,
+  preferenceStream,
+} from '../../domain/hub/preference.decider.ts';
 import { quietHoursDecider, quietHoursStream } from '../../domain/hub/quiet-hours.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
+import { isWrongExpectedRevision } from '../../infra/core/store-errors.ts';
 import { commandHandler } from '../core/command-handler.ts';
 import { loadAggregate } from '../core/load-aggregate.ts';
 import { createStreamCache } from '../core/stream-cache.ts';
-import { SETTING, type HubSettings } from './hub.contracts.ts';
+import { type HubSettings, SETTING } from './hub.contracts.ts';
 
 /**
  * The dispatch gate with its live facts (spec "Dispatch gate"; the decision itself is the pure
@@ -33,9 +52,20 @@ import { SETTING, type HubSettings } from './hub.contracts.ts';
 export type DispatchGateDeps = { eventStore: EventStore; settings: HubSettings; defaultTimeZone: string };
 
 export type DispatchGate = {
-  claim(input: { tenant: string; state: AcceptedNotification; message: Message; now: string; kind: GateKind }): Promise<GateDecision>;
+  claim(input: {
+    tenant: string;
+    state: AcceptedNotification;
+    message: Message;
+    now: string;
+    kind: GateKind;
+  }): Promise<GateDecision>;
   /** after an outcome: releases the message's slot when it ended without any accepted or uncertain attempt */
-  releaseIfUncommitted(input: { tenant: string; state: AcceptedNotification; messageId: string; now: string }): Promise<boolean>;
+  releaseIfUncommitted(input: {
+    tenant: string;
+    state: AcceptedNotification;
+    messageId: string;
+    now: string;
+  }): Promise<boolean>;
 };
 
 const SYSTEM = 'system:hub-dispatch-gate';
@@ -44,12 +74,21 @@ const MAX_RESERVE_ROUNDS = 64;
 const QUOTA_PAGE = 256;
 
 /** a recipient's stored preference for one channel and class, live from its stream */
-export async function readPreference(eventStore: EventStore, tenant: string, key: PreferenceKey): Promise<Preference | null> {
+export async function readPreference(
+  eventStore: EventStore,
+  tenant: string,
+  key: PreferenceKey,
+): Promise<Preference | null> {
   return (await loadAggregate(eventStore, preferenceDecider, preferenceStream(tenant, key))).state.preference;
 }
 
 /** the gate's preference facts for a recipient, channel and class: the class's own and the channel's `*` preference, and the default */
-export async function readPreferenceFacts(eventStore: EventStore, settings: HubSettings, tenant: string, key: PreferenceKey): Promise<NonNullable<GateFacts['preference']>> {
+export async function readPreferenceFacts(
+  eventStore: EventStore,
+  settings: HubSettings,
+  tenant: string,
+  key: PreferenceKey,
+): Promise<NonNullable<GateFacts['preference']>> {
   const [exact, channelWide, allow] = await Promise.all([
     key.NotificationClass === ANY_CLASS ? Promise.resolve(null) : readPreference(eventStore, tenant, key),
     readPreference(eventStore, tenant, { ...key, NotificationClass: ANY_CLASS }),
@@ -77,14 +116,27 @@ export function createDispatchGate(deps: DispatchGateDeps): DispatchGate {
     }
     const collected: RecordedEvent[] = [];
     for (let from: number | undefined; ; ) {
-      const page = await eventStore.readStream(stream, { direction: 'backwards', limit: QUOTA_PAGE, ...(from !== undefined && { fromRevision: from }) });
+      const page = await eventStore.readStream(stream, {
+        direction: 'backwards',
+        limit: QUOTA_PAGE,
+        ...(from !== undefined && { fromRevision: from }),
+      });
       collected.push(...page);
       const oldest = page.at(-1);
-      if (oldest === undefined || page.length < QUOTA_PAGE || oldest.revision === 0 || (oldest.data as { At: string }).At <= horizon) break;
+      if (
+        oldest === undefined ||
+        page.length < QUOTA_PAGE ||
+        oldest.revision === 0 ||
+        (oldest.data as { At: string }).At <= horizon
+      )
+        break;
       from = oldest.revision - 1;
     }
     collected.reverse();
-    return { state: fold(quotaDecider, collected as unknown as QuotaEvent[]), revision: collected.at(-1)?.revision ?? -1 };
+    return {
+      state: fold(quotaDecider, collected as unknown as QuotaEvent[]),
+      revision: collected.at(-1)?.revision ?? -1,
+    };
   }
 
   async function facts(tenant: string, state: AcceptedNotification, m: Message): Promise<GateFacts> {
@@ -95,14 +147,21 @@ export function createDispatchGate(deps: DispatchGateDeps): DispatchGate {
     if (need.preference && rid !== undefined) {
       jobs.push(
         (async () => {
-          out.preference = await readPreferenceFacts(eventStore, settings, tenant, { RecipientId: rid, Channel: m.Channel, NotificationClass: state.notification.NotificationClass });
+          out.preference = await readPreferenceFacts(eventStore, settings, tenant, {
+            RecipientId: rid,
+            Channel: m.Channel,
+            NotificationClass: state.notification.NotificationClass,
+          });
         })(),
       );
     }
     if (need.quietHours) {
       jobs.push(
         (async () => {
-          const [{ state: hours }, zone] = await Promise.all([quietHours.load(quietHoursStream(tenant)), settings.get(tenant, SETTING.timeZone)]);
+          const [{ state: hours }, zone] = await Promise.all([
+            quietHours.load(quietHoursStream(tenant)),
+            settings.get(tenant, SETTING.timeZone),
+          ]);
           const windows = hours.channels[m.Channel]?.Windows ?? [];
           out.quietHours = { windows, timeZone: zone ?? deps.defaultTimeZone };
         })(),
@@ -128,7 +187,10 @@ export function createDispatchGate(deps: DispatchGateDeps): DispatchGate {
       const stream = quotaStream(tenant, q.RecipientId);
       // a first claim needs the reservations of the cap's window only (and a day back: its own slot, taken by
       // a claim that lost the race or crashed before its attempt); a message that made attempts reads it all
-      const horizon = message.Attempts.length > 0 ? null : new Date(Date.parse(now) - Math.max(q.Cap.WindowSeconds, 86_400) * 1000).toISOString();
+      const horizon =
+        message.Attempts.length > 0
+          ? null
+          : new Date(Date.parse(now) - Math.max(q.Cap.WindowSeconds, 86_400) * 1000).toISOString();
       for (let round = 0; round < MAX_RESERVE_ROUNDS; round++) {
         const { state, revision } = await recentQuota(stream, horizon);
         try {
@@ -142,7 +204,8 @@ export function createDispatchGate(deps: DispatchGateDeps): DispatchGate {
           });
           return decision;
         } catch (err) {
-          if (isDomainError(err) && err.code === 'QUOTA.EXCEEDED') return { verdict: 'SUPPRESS', reason: 'FREQUENCY_CAP_EXCEEDED', detail: err.message };
+          if (isDomainError(err) && err.code === 'QUOTA.EXCEEDED')
+            return { verdict: 'SUPPRESS', reason: 'FREQUENCY_CAP_EXCEEDED', detail: err.message };
           // another claim took a slot since the read: count again
           if (isWrongExpectedRevision(err)) continue;
           throw err;
@@ -153,10 +216,17 @@ export function createDispatchGate(deps: DispatchGateDeps): DispatchGate {
     async releaseIfUncommitted({ tenant, state, messageId, now }) {
       const m = state.messages[messageId];
       const rid = m?.Recipient?.RecipientId;
-      if (m === undefined || rid === undefined || m.Policies.FrequencyCapPolicy !== 'RESPECT' || !quotaReleasable(m)) return false;
+      if (m === undefined || rid === undefined || m.Policies.FrequencyCapPolicy !== 'RESPECT' || !quotaReleasable(m))
+        return false;
       const r = await reserve({
         stream: quotaStream(tenant, rid),
-        command: { type: 'ReleaseQuota', RecipientId: rid, MessageId: m.MessageId, Reason: `${m.State}${m.Reason !== undefined ? ` ${m.Reason}` : ''} without acceptance`, now },
+        command: {
+          type: 'ReleaseQuota',
+          RecipientId: rid,
+          MessageId: m.MessageId,
+          Reason: `${m.State}${m.Reason !== undefined ? ` ${m.Reason}` : ''} without acceptance`,
+          now,
+        },
         commandId: `quota-release/${m.MessageId}/${randomUUID()}`,
         now,
         context: { tenant, actor: SYSTEM, causationId: m.MessageId },

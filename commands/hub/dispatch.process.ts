@@ -1,22 +1,32 @@
 import { fold } from '../../domain/core/decider.ts';
-import type { RecordedEvent } from '../../domain/core/event.ts';
 import { isDomainError } from '../../domain/core/domain-error.ts';
+import type { RecordedEvent } from '../../domain/core/event.ts';
 import { classify, type Observation, type Outcome } from '../../domain/hub/classification.ts';
-import { nextWork } from '../../domain/hub/message-work.ts';
-import { expiredAt, mayStartAutomatic, notificationDecider, type NotificationCommand } from '../../domain/hub/notification.decider.ts';
 import { RECEIPT_PATH } from '../../domain/hub/hub.paths.ts';
-import { callbackIdOf, type Message, type NotificationEvent, type NotificationState } from '../../domain/hub/notification.model.ts';
+import { nextWork } from '../../domain/hub/message-work.ts';
+import {
+  expiredAt,
+  mayStartAutomatic,
+  type NotificationCommand,
+  notificationDecider,
+} from '../../domain/hub/notification.decider.ts';
+import {
+  callbackIdOf,
+  type Message,
+  type NotificationEvent,
+  type NotificationState,
+} from '../../domain/hub/notification.model.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { isWrongExpectedRevision } from '../../infra/core/store-errors.ts';
 import { commandHandler } from '../core/command-handler.ts';
-import type { ConfigCommands } from './config.commands.ts';
-import type { DriverRegistry } from './driver.registry.ts';
-import type { Snapshots } from './snapshots.ts';
-import type { DispatchGate } from './dispatch-gate.ts';
-import type { HubSwitch } from './hub-switch.ts';
 import { newCommandId } from '../core/event-id.ts';
 import { randomToken } from '../core/random-token.ts';
+import type { ConfigCommands } from './config.commands.ts';
+import type { DispatchGate } from './dispatch-gate.ts';
+import type { DriverRegistry } from './driver.registry.ts';
+import type { HubSwitch } from './hub-switch.ts';
+import type { Snapshots } from './snapshots.ts';
 
 /**
  * What is due now for one message, decided from the notification's stream (the
@@ -37,10 +47,28 @@ import { randomToken } from '../core/random-token.ts';
  * A message whose service cannot be used (its driver gone, the service deleted with its credentials)
  * fails its attempt without a call, permanently.
  */
-export type DispatchStep = 'submitted' | 'expired' | 'lost' | 'deadline-passed' | 'not-due' | 'nothing' | 'raced' | 'missing' | 'suppressed' | 'deferred' | 'held';
+export type DispatchStep =
+  | 'submitted'
+  | 'expired'
+  | 'lost'
+  | 'deadline-passed'
+  | 'not-due'
+  | 'nothing'
+  | 'raced'
+  | 'missing'
+  | 'suppressed'
+  | 'deferred'
+  | 'held';
 
 /** the steps that appended an event, with the revision of the state they were decided on */
-const APPENDED: ReadonlySet<DispatchStep> = new Set<DispatchStep>(['submitted', 'expired', 'lost', 'deadline-passed', 'suppressed', 'deferred']);
+const APPENDED: ReadonlySet<DispatchStep> = new Set<DispatchStep>([
+  'submitted',
+  'expired',
+  'lost',
+  'deadline-passed',
+  'suppressed',
+  'deferred',
+]);
 
 /**
  * How far a state handed to advance holds: `current`, the state the caller's own append just left (the
@@ -68,7 +96,14 @@ export type DispatchDeps = {
 };
 
 /** a notification's state at a revision, with what its appends carry on (tenant, correlation, causation) */
-export type LoadedNotification = { state: Extract<NotificationState, { status: 'accepted' }>; revision: number; tenant: string; correlationId?: string; causationId?: string; actor?: string };
+export type LoadedNotification = {
+  state: Extract<NotificationState, { status: 'accepted' }>;
+  revision: number;
+  tenant: string;
+  correlationId?: string;
+  causationId?: string;
+  actor?: string;
+};
 
 /** a notification's state at `revision`, its appends carrying on from its first event (the acceptance) */
 export const loadedNotification = (
@@ -101,7 +136,8 @@ export function createDispatchProcess(deps: DispatchDeps) {
   const now = () => clock.now().toISOString();
   const callbackUrl = `${deps.publicBaseUrl.replace(/\/+$/, '')}${RECEIPT_PATH}`;
 
-  const load = async (stream: string): Promise<LoadedNotification | null> => notificationOf(await eventStore.readStream(stream));
+  const load = async (stream: string): Promise<LoadedNotification | null> =>
+    notificationOf(await eventStore.readStream(stream));
 
   const context = (l: LoadedNotification) => ({
     tenant: l.tenant,
@@ -111,9 +147,21 @@ export function createDispatchProcess(deps: DispatchDeps) {
   });
 
   /** on the state just read, with its revision: another worker writing first makes this Raced */
-  async function applyOn(stream: string, l: LoadedNotification, command: NotificationCommand | NotificationCommand[], commandId: string) {
+  async function applyOn(
+    stream: string,
+    l: LoadedNotification,
+    command: NotificationCommand | NotificationCommand[],
+    commandId: string,
+  ) {
     try {
-      return await decide({ stream, command, commandId, now: now(), context: context(l), from: { state: l.state, revision: l.revision } });
+      return await decide({
+        stream,
+        command,
+        commandId,
+        now: now(),
+        context: context(l),
+        from: { state: l.state, revision: l.revision },
+      });
     } catch (err) {
       if (isWrongExpectedRevision(err)) throw new Raced(stream);
       throw err;
@@ -121,10 +169,19 @@ export function createDispatchProcess(deps: DispatchDeps) {
   }
 
   /** read, decide, retry on a conflict: an outcome must be recorded whatever came in meanwhile */
-  const applyFresh = (stream: string, l: LoadedNotification, command: NotificationCommand | NotificationCommand[], commandId: string) =>
-    decide({ stream, command, commandId, now: now(), context: context(l) });
+  const applyFresh = (
+    stream: string,
+    l: LoadedNotification,
+    command: NotificationCommand | NotificationCommand[],
+    commandId: string,
+  ) => decide({ stream, command, commandId, now: now(), context: context(l) });
 
-  async function attempt(stream: string, l: LoadedNotification, m: Message, manual?: ManualAttempt): Promise<DispatchStep> {
+  async function attempt(
+    stream: string,
+    l: LoadedNotification,
+    m: Message,
+    manual?: ManualAttempt,
+  ): Promise<DispatchStep> {
     const tenant = l.tenant;
     const n = l.state.notification;
     const snapshot = await deps.snapshots.get(tenant, n.SnapshotId);
@@ -133,14 +190,27 @@ export function createDispatchProcess(deps: DispatchDeps) {
     const secrets = service === undefined ? null : await deps.config.services.signingSecrets(tenant, service.ServiceId);
 
     const attemptNo = m.Attempts.length + 1;
-    const ids = { AttemptId: newCommandId(), ClientRequestId: newCommandId(), CallbackId: callbackIdOf(tenant, m.MessageId, attemptNo, randomToken(16)) };
+    const ids = {
+      AttemptId: newCommandId(),
+      ClientRequestId: newCommandId(),
+      CallbackId: callbackIdOf(tenant, m.MessageId, attemptNo, randomToken(16)),
+    };
     const settings = service?.Settings ?? {};
-    const callMs = (typeof settings.ConnectTimeoutMs === 'number' ? settings.ConnectTimeoutMs : 5000) + (typeof settings.ReadTimeoutMs === 'number' ? settings.ReadTimeoutMs : 10_000);
+    const callMs =
+      (typeof settings.ConnectTimeoutMs === 'number' ? settings.ConnectTimeoutMs : 5000) +
+      (typeof settings.ReadTimeoutMs === 'number' ? settings.ReadTimeoutMs : 10_000);
     const outcomeDueBy = new Date(Date.parse(now()) + deps.outcomeAfterMs(callMs)).toISOString();
     const start: NotificationCommand =
       manual === undefined
         ? { type: 'StartAttempt', MessageId: m.MessageId, ...ids, Kind: 'AUTO', OutcomeDueBy: outcomeDueBy, now: now() }
-        : { type: 'StartManualAttempt', MessageId: m.MessageId, ...ids, OutcomeDueBy: outcomeDueBy, Reason: manual.Reason, now: now() };
+        : {
+            type: 'StartManualAttempt',
+            MessageId: m.MessageId,
+            ...ids,
+            OutcomeDueBy: outcomeDueBy,
+            Reason: manual.Reason,
+            now: now(),
+          };
     const startId = manual?.commandId ?? `attempt/${ids.AttemptId}`;
 
     const unusable =
@@ -154,7 +224,12 @@ export function createDispatchProcess(deps: DispatchDeps) {
     if (unusable !== undefined) {
       // nothing to call: the attempt and its failure in one append
       const outcome = classify({ kind: 'not-sent', permanent: true, message: unusable });
-      await applyOn(stream, l, [start, { type: 'RecordOutcome', MessageId: m.MessageId, AttemptId: ids.AttemptId, outcome, now: now() }], startId);
+      await applyOn(
+        stream,
+        l,
+        [start, { type: 'RecordOutcome', MessageId: m.MessageId, AttemptId: ids.AttemptId, outcome, now: now() }],
+        startId,
+      );
       return 'submitted';
     }
     const started = await applyOn(stream, l, start, startId);
@@ -164,7 +239,12 @@ export function createDispatchProcess(deps: DispatchDeps) {
         tenant,
         notification: n,
         message: m,
-        attempt: { AttemptId: ids.AttemptId, AttemptNo: attemptNo, ClientRequestId: ids.ClientRequestId, CallbackId: ids.CallbackId },
+        attempt: {
+          AttemptId: ids.AttemptId,
+          AttemptNo: attemptNo,
+          ClientRequestId: ids.ClientRequestId,
+          CallbackId: ids.CallbackId,
+        },
         service: service!,
         signingSecrets: secrets!,
         callbackPath: RECEIPT_PATH,
@@ -172,14 +252,30 @@ export function createDispatchProcess(deps: DispatchDeps) {
       });
     } catch (err) {
       // a driver must not throw; one that does may have sent: uncertain
-      observation = { kind: 'failure', phase: 'exchange', reason: 'network', message: err instanceof Error ? err.message : String(err) };
+      observation = {
+        kind: 'failure',
+        phase: 'exchange',
+        reason: 'network',
+        message: err instanceof Error ? err.message : String(err),
+      };
     }
     const outcome: Outcome = classify(observation);
-    const record: NotificationCommand = { type: 'RecordOutcome', MessageId: m.MessageId, AttemptId: ids.AttemptId, outcome, now: now() };
+    const record: NotificationCommand = {
+      type: 'RecordOutcome',
+      MessageId: m.MessageId,
+      AttemptId: ids.AttemptId,
+      outcome,
+      now: now(),
+    };
     let after;
     try {
       // usually nothing came in during the call: decide on the state we left
-      after = await applyOn(stream, { ...l, state: started.state as LoadedNotification['state'], revision: started.revision }, record, `outcome/${ids.AttemptId}`);
+      after = await applyOn(
+        stream,
+        { ...l, state: started.state as LoadedNotification['state'], revision: started.revision },
+        record,
+        `outcome/${ids.AttemptId}`,
+      );
     } catch (err) {
       if (!(err instanceof Raced)) throw err;
       // a receipt (or another writer) came first: decide on what the stream says now
@@ -194,7 +290,12 @@ export function createDispatchProcess(deps: DispatchDeps) {
    * expiry: null when the attempt may start (its quota slot, if any, is reserved); else what was recorded
    * instead (SUPPRESSED with the reason, the due time moved by quiet hours, EXPIRED), never an attempt.
    */
-  async function gateDenies(stream: string, l: LoadedNotification, m: Message, at: string): Promise<DispatchStep | null> {
+  async function gateDenies(
+    stream: string,
+    l: LoadedNotification,
+    m: Message,
+    at: string,
+  ): Promise<DispatchStep | null> {
     const d = await deps.gate!.claim({ tenant: l.tenant, state: l.state, message: m, now: at, kind: 'AUTO' });
     switch (d.verdict) {
       case 'PASS':
@@ -204,12 +305,22 @@ export function createDispatchProcess(deps: DispatchDeps) {
       case 'EXPIRE':
         return expire(stream, l, m, at);
       case 'SUPPRESS': {
-        const r = await applyOn(stream, l, { type: 'SuppressByPolicy', MessageId: m.MessageId, Reason: d.reason, now: at }, `suppress/${m.MessageId}`);
+        const r = await applyOn(
+          stream,
+          l,
+          { type: 'SuppressByPolicy', MessageId: m.MessageId, Reason: d.reason, now: at },
+          `suppress/${m.MessageId}`,
+        );
         await settleQuota(l.tenant, r.state, m.MessageId);
         return 'suppressed';
       }
       case 'DEFER':
-        await applyOn(stream, l, { type: 'DeferForQuietHours', MessageId: m.MessageId, Until: d.until, now: at }, `defer/${m.MessageId}/${m.Attempts.length}/${d.until}`);
+        await applyOn(
+          stream,
+          l,
+          { type: 'DeferForQuietHours', MessageId: m.MessageId, Until: d.until, now: at },
+          `defer/${m.MessageId}/${m.Attempts.length}/${d.until}`,
+        );
         return 'deferred';
     }
   }
@@ -240,7 +351,12 @@ export function createDispatchProcess(deps: DispatchDeps) {
    * leaves this message's work undone; its due item would otherwise wait out its lease. The appends'
    * expected revisions still keep a message from being called twice.
    */
-  async function advance(stream: string, messageId: string, known?: LoadedNotification, freshness: Freshness = 'current'): Promise<DispatchStep> {
+  async function advance(
+    stream: string,
+    messageId: string,
+    known?: LoadedNotification,
+    freshness: Freshness = 'current',
+  ): Promise<DispatchStep> {
     let step: DispatchStep = 'raced';
     if (known !== undefined && freshness === 'maybe-older') {
       step = await advanceOnce(stream, messageId, known);
@@ -249,7 +365,8 @@ export function createDispatchProcess(deps: DispatchDeps) {
       if (!APPENDED.has(step)) step = 'raced';
       known = undefined;
     }
-    for (let i = 0; i < 5 && step === 'raced'; i++) step = await advanceOnce(stream, messageId, i === 0 ? known : undefined);
+    for (let i = 0; i < 5 && step === 'raced'; i++)
+      step = await advanceOnce(stream, messageId, i === 0 ? known : undefined);
     return step;
   }
 
@@ -291,12 +408,25 @@ export function createDispatchProcess(deps: DispatchDeps) {
           return await attempt(stream, l, m);
         case 'lost-check': {
           const id = m.ActiveAttemptId!;
-          deps.log?.warn({ stream, messageId, attemptId: id }, 'attempt without outcome: the process stopped during the call; the outcome is uncertain');
-          await applyOn(stream, l, { type: 'RecordLostAttempt', MessageId: m.MessageId, AttemptId: id, now: at }, `lost/${id}`);
+          deps.log?.warn(
+            { stream, messageId, attemptId: id },
+            'attempt without outcome: the process stopped during the call; the outcome is uncertain',
+          );
+          await applyOn(
+            stream,
+            l,
+            { type: 'RecordLostAttempt', MessageId: m.MessageId, AttemptId: id, now: at },
+            `lost/${id}`,
+          );
           return 'lost';
         }
         case 'receipt-deadline':
-          await applyOn(stream, l, { type: 'PassReceiptDeadline', MessageId: m.MessageId, now: at }, `deadline/${m.ActiveAttemptId}`);
+          await applyOn(
+            stream,
+            l,
+            { type: 'PassReceiptDeadline', MessageId: m.MessageId, now: at },
+            `deadline/${m.ActiveAttemptId}`,
+          );
           return 'deadline-passed';
       }
     } catch (err) {
@@ -311,12 +441,25 @@ export function createDispatchProcess(deps: DispatchDeps) {
    * revision (the decider rechecks eligibility), so of two concurrent requests only one calls; the caller
    * checked replays, eligibility and the customer policies first. 'raced': the stream moved, check again.
    */
-  async function manualAttempt(stream: string, messageId: string, manual: ManualAttempt): Promise<'submitted' | 'raced' | 'missing'> {
+  async function manualAttempt(
+    stream: string,
+    messageId: string,
+    manual: ManualAttempt,
+  ): Promise<'submitted' | 'raced' | 'missing'> {
     const l = await load(stream);
     const m = l?.state.messages[messageId];
     if (l === null || m === undefined) return 'missing';
     try {
-      await attempt(stream, { ...l, actor: manual.actor, ...(manual.correlationId !== undefined && { correlationId: manual.correlationId }) }, m, manual);
+      await attempt(
+        stream,
+        {
+          ...l,
+          actor: manual.actor,
+          ...(manual.correlationId !== undefined && { correlationId: manual.correlationId }),
+        },
+        m,
+        manual,
+      );
       return 'submitted';
     } catch (err) {
       if (err instanceof Raced) return 'raced';

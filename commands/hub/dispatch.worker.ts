@@ -1,15 +1,15 @@
-import type { Clock } from '../../infra/core/clock.port.ts';
-import type { Collection } from '../../infra/core/read-store.port.ts';
-import { createWorkEngine, type DueItem, type WorkEngine, type WorkEngineLog } from '../core/work-engine.ts';
+import type { RecordedEvent } from '../../domain/core/event.ts';
 import { nextWork, workAfter } from '../../domain/hub/message-work.ts';
 import { NOTIFICATION_CATEGORY } from '../../domain/hub/notification.decider.ts';
 import { NOTIFICATION_EVENT_TYPES, type NotificationEvent } from '../../domain/hub/notification.model.ts';
-import type { AllFilter, LogPage } from '../../infra/core/event-store.port.ts';
-import { matchesFilter } from '../../infra/core/event-filter.ts';
-import { notificationOf, type DispatchProcess, type LoadedNotification } from './dispatch.process.ts';
-import { holdDueItem } from './hub-switch.ts';
 import { addBounded, setBounded } from '../../infra/core/bounded.ts';
-import type { RecordedEvent } from '../../domain/core/event.ts';
+import type { Clock } from '../../infra/core/clock.port.ts';
+import { matchesFilter } from '../../infra/core/event-filter.ts';
+import type { AllFilter, LogPage } from '../../infra/core/event-store.port.ts';
+import type { Collection } from '../../infra/core/read-store.port.ts';
+import { createWorkEngine, type DueItem, type WorkEngine, type WorkEngineLog } from '../core/work-engine.ts';
+import { type DispatchProcess, type LoadedNotification, notificationOf } from './dispatch.process.ts';
+import { holdDueItem } from './hub-switch.ts';
 
 /**
  * The hub's dispatch worker on the core's work engine: the due items of the `hub.dispatch` read model
@@ -33,11 +33,18 @@ export type DispatchWorkerDeps = {
   owner?: string;
   log?: WorkEngineLog;
   /** this process's inline dispatch: the messages it is advancing right now, and the due work it has done */
-  inline?: { running(messageId: string): boolean; runningIds(): readonly string[]; started(item: Pick<DispatchDueItem, 'id' | 'kind' | 'dueAt'>): boolean };
+  inline?: {
+    running(messageId: string): boolean;
+    runningIds(): readonly string[];
+    started(item: Pick<DispatchDueItem, 'id' | 'kind' | 'dueAt'>): boolean;
+  };
 };
 
 /** the events the hub.dispatch projection turns into due items */
-const NOTIFICATION_EVENTS: AllFilter = { categories: [NOTIFICATION_CATEGORY], eventTypes: [...NOTIFICATION_EVENT_TYPES] };
+const NOTIFICATION_EVENTS: AllFilter = {
+  categories: [NOTIFICATION_CATEGORY],
+  eventTypes: [...NOTIFICATION_EVENT_TYPES],
+};
 
 /**
  * Beside an inline dispatch, a page wakes the engine only when one of its notification events leaves a
@@ -54,7 +61,8 @@ type WorkChange = ReturnType<typeof workAfter>[number];
 
 /** whether the inline dispatch runs this message or has started this work of it */
 const takenInline = (inline: DispatchWorkerDeps['inline'], { messageId, work }: WorkChange) =>
-  inline !== undefined && (inline.running(messageId) || (work !== null && inline.started({ id: messageId, kind: work.kind, dueAt: work.at })));
+  inline !== undefined &&
+  (inline.running(messageId) || (work !== null && inline.started({ id: messageId, kind: work.kind, dueAt: work.at })));
 
 const dueNow = ({ work }: WorkChange, now: string) => work !== null && work.at <= now;
 
@@ -95,7 +103,12 @@ export function createDispatchWorker(deps: DispatchWorkerDeps): WorkEngine {
     const now = deps.clock.now();
     const iso = now.toISOString();
     for (const e of page.events) {
-      if (e.type === 'NotificationAccepted' && e.revision === 0 && matchesFilter(NOTIFICATION_EVENTS, e) && remembered(e, iso)) {
+      if (
+        e.type === 'NotificationAccepted' &&
+        e.revision === 0 &&
+        matchesFilter(NOTIFICATION_EVENTS, e) &&
+        remembered(e, iso)
+      ) {
         setBounded(acceptances, e.stream, { event: e, seenAt: now.getTime() }, REMEMBERED_ACCEPTANCES);
       }
     }
@@ -125,7 +138,10 @@ export function createDispatchWorker(deps: DispatchWorkerDeps): WorkEngine {
     ...(deps.owner !== undefined && { owner: deps.owner }),
     ...(deps.log !== undefined && { log: deps.log }),
     // not claimed while the inline dispatch below advances them (no lease, no hold to write)
-    ...(inline !== undefined && { busy: inline.runningIds, wantsPage: (page: LogPage) => leavesWork(page, inline, deps.clock.now().toISOString()) }),
+    ...(inline !== undefined && {
+      busy: inline.runningIds,
+      wantsPage: (page: LogPage) => leavesWork(page, inline, deps.clock.now().toISOString()),
+    }),
     sawPage,
     async handle(item) {
       // This very work (message, kind and due time) was started by an inline run that has finished: the item
@@ -143,7 +159,8 @@ export function createDispatchWorker(deps: DispatchWorkerDeps): WorkEngine {
       }
       // `comm-hub.enabled` off for the item's tenant: the step ran nothing; look again shortly, not after the whole lease
       const seen = acceptedState(item);
-      if ((await deps.process.advance(item.stream, item.id, seen, 'maybe-older')) === 'held') await holdDueItem(await deps.items(), item, deps.clock);
+      if ((await deps.process.advance(item.stream, item.id, seen, 'maybe-older')) === 'held')
+        await holdDueItem(await deps.items(), item, deps.clock);
     },
   });
 }
@@ -188,7 +205,12 @@ export function createInlineDispatch(o: {
           if (!submitted || work === null) return;
           addBounded(started, workKey(id, work.kind, work.at), remember);
         })
-        .catch((err: unknown) => o.log?.error({ stream, messageId: id, err: err instanceof Error ? err.message : String(err) }, 'inline dispatch failed; the due item takes it'))
+        .catch((err: unknown) =>
+          o.log?.error(
+            { stream, messageId: id, err: err instanceof Error ? err.message : String(err) },
+            'inline dispatch failed; the due item takes it',
+          ),
+        )
         .finally(() => {
           running.delete(id);
           if (!submitted) o.unstarted?.();
@@ -198,6 +220,7 @@ export function createInlineDispatch(o: {
   return Object.assign(start, {
     running: (messageId: string) => running.has(messageId),
     runningIds: () => [...running],
-    started: (item: Pick<DispatchDueItem, 'id' | 'kind' | 'dueAt'>) => started.has(workKey(item.id, item.kind, item.dueAt)),
+    started: (item: Pick<DispatchDueItem, 'id' | 'kind' | 'dueAt'>) =>
+      started.has(workKey(item.id, item.kind, item.dueAt)),
   });
 }

@@ -23,7 +23,10 @@ export type DeliveryAttempt = {
 
 export type DriverRequest = {
   tenant: string;
-  notification: Pick<NotificationRecord, 'NotificationId' | 'RequestId' | 'NotificationCode' | 'SenderApp' | 'RefType' | 'RefNumber' | 'ExpiresAt'>;
+  notification: Pick<
+    NotificationRecord,
+    'NotificationId' | 'RequestId' | 'NotificationCode' | 'SenderApp' | 'RefType' | 'RefNumber' | 'ExpiresAt'
+  >;
   message: Message;
   attempt: DeliveryAttempt;
   /** the delivery service as the accepted snapshot captured it */

@@ -26,13 +26,19 @@ export function createDriverRegistry(drivers: readonly CommDeliveryDriver[]): Dr
     validate(driverType, settings, channel) {
       const driver = byType.get(driverType);
       if (driver === undefined) {
-        throw hubError('DELIVERY_SERVICE.DRIVER_UNKNOWN', `no delivery driver ${driverType}; registered: ${[...byType.keys()].sort().join(', ')}`, [
-          { field: 'DriverType', message: `must be one of ${[...byType.keys()].sort().join(', ')}` },
-        ]);
+        throw hubError(
+          'DELIVERY_SERVICE.DRIVER_UNKNOWN',
+          `no delivery driver ${driverType}; registered: ${[...byType.keys()].sort().join(', ')}`,
+          [{ field: 'DriverType', message: `must be one of ${[...byType.keys()].sort().join(', ')}` }],
+        );
       }
       const violations = driver.validateSettings(settings, channel);
       if (violations.length > 0) {
-        throw hubError('DELIVERY_SERVICE.SETTINGS_INVALID', `invalid ${driverType} settings: ${violations.map((v) => `${v.field} ${v.message}`).join('; ')}`, violations);
+        throw hubError(
+          'DELIVERY_SERVICE.SETTINGS_INVALID',
+          `invalid ${driverType} settings: ${violations.map((v) => `${v.field} ${v.message}`).join('; ')}`,
+          violations,
+        );
       }
     },
   };

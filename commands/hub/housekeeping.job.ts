@@ -1,14 +1,14 @@
 import { fold } from '../../domain/core/decider.ts';
 import { isDomainError } from '../../domain/core/domain-error.ts';
 import { hubError } from '../../domain/hub/hub.errors.ts';
-import { notificationDecider, notificationStream, type Live } from '../../domain/hub/notification.decider.ts';
-import { housekeepingVerdict, type HousekeepingReason } from '../../domain/hub/notification.housekeeping.ts';
+import { type Live, notificationDecider, notificationStream } from '../../domain/hub/notification.decider.ts';
+import { type HousekeepingReason, housekeepingVerdict } from '../../domain/hub/notification.housekeeping.ts';
 import type { NotificationEvent } from '../../domain/hub/notification.model.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { isWrongExpectedRevision } from '../../infra/core/store-errors.ts';
 import { commandHandler } from '../core/command-handler.ts';
-import { numberSetting, SETTING, type HubSettings } from './hub.contracts.ts';
+import { type HubSettings, numberSetting, SETTING } from './hub.contracts.ts';
 
 /**
  * The housekeeping job (spec "Housekeeping (batch job)"; docs/hub.md#housekeeping): removes eligible completed
@@ -31,13 +31,24 @@ import { numberSetting, SETTING, type HubSettings } from './hub.contracts.ts';
  * - Paging: candidates are read `pageSize` at a time (keyset on AcceptedAt, NotificationId); `limit` caps
  *   the notifications removed (or, in a dry run, reported as removable) in one run.
  */
-export type HousekeepingParams = { days?: number; dryRun?: boolean; archiveBeforeDelete?: boolean; pageSize?: number; limit?: number };
+export type HousekeepingParams = {
+  days?: number;
+  dryRun?: boolean;
+  archiveBeforeDelete?: boolean;
+  pageSize?: number;
+  limit?: number;
+};
 
 export type HousekeepingCandidate = { NotificationId: string; AcceptedAt: string };
 
 export type HousekeepingPorts = {
   /** notifications of the tenant accepted before `acceptedBefore`, ordered by (AcceptedAt, NotificationId), after `after` */
-  candidates(tenant: string, acceptedBefore: string, after: HousekeepingCandidate | undefined, pageSize: number): Promise<HousekeepingCandidate[]>;
+  candidates(
+    tenant: string,
+    acceptedBefore: string,
+    after: HousekeepingCandidate | undefined,
+    pageSize: number,
+  ): Promise<HousekeepingCandidate[]>;
   /** the read-model rows kept for a notification (what the removal deletes), by collection */
   readSide(tenant: string, notificationId: string, messageIds: string[]): Promise<Record<string, unknown[]>>;
   /** writes archive records durably (one JSON line each); answers where they went */
@@ -46,7 +57,12 @@ export type HousekeepingPorts = {
   forgetAlerts(alertIds: string[]): Promise<void>;
 };
 
-export type HousekeepingDeps = HousekeepingPorts & { eventStore: EventStore; clock: Clock; settings: HubSettings; defaultRetentionDays: number };
+export type HousekeepingDeps = HousekeepingPorts & {
+  eventStore: EventStore;
+  clock: Clock;
+  settings: HubSettings;
+  defaultRetentionDays: number;
+};
 
 export type HousekeepingReport = {
   Tenant: string;
@@ -76,24 +92,51 @@ export function createHousekeepingJob(deps: HousekeepingDeps) {
   const { eventStore, clock } = deps;
   const handle = commandHandler(eventStore, notificationDecider);
 
-  async function retention(tenant: string, days: number | undefined): Promise<{ days: number; source: HousekeepingReport['RetentionSource'] }> {
+  async function retention(
+    tenant: string,
+    days: number | undefined,
+  ): Promise<{ days: number; source: HousekeepingReport['RetentionSource'] }> {
     if (days !== undefined) return { days, source: 'PARAMETER' };
     // a configured value that is not a retention (-1, or 0 to 36 500 days as HUB_HOUSEKEEPING_RETENTION_DAYS) is ignored, like other numeric settings
-    return { days: await numberSetting(deps.settings, tenant, SETTING.housekeepingRetentionDays, deps.defaultRetentionDays, -1, MAX_RETENTION_DAYS), source: 'CONFIGURATION' };
+    return {
+      days: await numberSetting(
+        deps.settings,
+        tenant,
+        SETTING.housekeepingRetentionDays,
+        deps.defaultRetentionDays,
+        -1,
+        MAX_RETENTION_DAYS,
+      ),
+      source: 'CONFIGURATION',
+    };
   }
 
   async function run(tenant: string, params: HousekeepingParams = {}): Promise<HousekeepingReport> {
     const problems: string[] = [];
-    if (params.days !== undefined && (!Number.isInteger(params.days) || params.days < -1)) problems.push('days must be -1 (disabled) or a whole number of days ≥ 0');
+    if (params.days !== undefined && (!Number.isInteger(params.days) || params.days < -1))
+      problems.push('days must be -1 (disabled) or a whole number of days ≥ 0');
     const pageSize = params.pageSize ?? HOUSEKEEPING_DEFAULTS.pageSize;
     const limit = params.limit ?? HOUSEKEEPING_DEFAULTS.limit;
-    if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > HOUSEKEEPING_DEFAULTS.maxPageSize) problems.push(`pageSize must be 1 to ${HOUSEKEEPING_DEFAULTS.maxPageSize}`);
-    if (!Number.isInteger(limit) || limit < 1 || limit > HOUSEKEEPING_DEFAULTS.maxLimit) problems.push(`limit must be 1 to ${HOUSEKEEPING_DEFAULTS.maxLimit}`);
+    if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > HOUSEKEEPING_DEFAULTS.maxPageSize)
+      problems.push(`pageSize must be 1 to ${HOUSEKEEPING_DEFAULTS.maxPageSize}`);
+    if (!Number.isInteger(limit) || limit < 1 || limit > HOUSEKEEPING_DEFAULTS.maxLimit)
+      problems.push(`limit must be 1 to ${HOUSEKEEPING_DEFAULTS.maxLimit}`);
     if (problems.length > 0) throw hubError('HOUSEKEEPING.INVALID', problems.join('; '), { problems });
 
     const dryRun = params.dryRun ?? true;
     const r = await retention(tenant, params.days);
-    const report: HousekeepingReport = { Tenant: tenant, DryRun: dryRun, Disabled: r.days === -1, RetentionDays: r.days, RetentionSource: r.source, Scanned: 0, Removed: [], Kept: {}, KeptSample: [], LimitReached: false };
+    const report: HousekeepingReport = {
+      Tenant: tenant,
+      DryRun: dryRun,
+      Disabled: r.days === -1,
+      RetentionDays: r.days,
+      RetentionSource: r.source,
+      Scanned: 0,
+      Removed: [],
+      Kept: {},
+      KeptSample: [],
+      LimitReached: false,
+    };
     if (report.Disabled) return report;
     const now = clock.now().toISOString();
     const cutoff = new Date(Date.parse(now) - r.days * 86_400_000).toISOString();
@@ -124,10 +167,20 @@ export function createHousekeepingJob(deps: HousekeepingDeps) {
           if (v.Reason !== 'ALREADY_REMOVED') keep(c.NotificationId, v.Reason);
           continue;
         }
-        eligible.push({ state, revision: events.length - 1, completedAt: v.CompletedAt, alertIds: events.filter((x) => x.type === 'AlertRaised').map((x) => x.id) });
+        eligible.push({
+          state,
+          revision: events.length - 1,
+          completedAt: v.CompletedAt,
+          alertIds: events.filter((x) => x.type === 'AlertRaised').map((x) => x.id),
+        });
       }
       if (dryRun) {
-        for (const e of eligible) report.Removed.push({ NotificationId: e.state.notification.NotificationId, RequestId: e.state.notification.RequestId, CompletedAt: e.completedAt });
+        for (const e of eligible)
+          report.Removed.push({
+            NotificationId: e.state.notification.NotificationId,
+            RequestId: e.state.notification.RequestId,
+            CompletedAt: e.completedAt,
+          });
       } else if (eligible.length > 0) {
         let archivedTo: string | undefined;
         if (params.archiveBeforeDelete === true) {
@@ -151,10 +204,15 @@ export function createHousekeepingJob(deps: HousekeepingDeps) {
               context: { tenant, actor: 'system:hub-housekeeping' },
               from: { state: e.state, revision: e.revision },
             });
-            report.Removed.push({ NotificationId: id, RequestId: e.state.notification.RequestId, CompletedAt: e.completedAt });
+            report.Removed.push({
+              NotificationId: id,
+              RequestId: e.state.notification.RequestId,
+              CompletedAt: e.completedAt,
+            });
           } catch (err) {
             // it changed after the check (a late receipt …): kept; its archive line stays, harmless
-            if (isWrongExpectedRevision(err) || (isDomainError(err) && err.code === 'HOUSEKEEPING.NOT_ELIGIBLE')) keep(id, 'CHANGED');
+            if (isWrongExpectedRevision(err) || (isDomainError(err) && err.code === 'HOUSEKEEPING.NOT_ELIGIBLE'))
+              keep(id, 'CHANGED');
             else throw err;
           }
         }
@@ -181,7 +239,15 @@ export function createHousekeepingJob(deps: HousekeepingDeps) {
       Payload: n.Payload,
       Messages: state.order.map((id) => {
         const m = state.messages[id]!;
-        return { MessageId: m.MessageId, Role: m.Role, Channel: m.Channel, State: m.State, ...(m.Reason !== undefined && { Reason: m.Reason }), Attempts: m.Attempts.length, UpdatedAt: m.UpdatedAt };
+        return {
+          MessageId: m.MessageId,
+          Role: m.Role,
+          Channel: m.Channel,
+          State: m.State,
+          ...(m.Reason !== undefined && { Reason: m.Reason }),
+          Attempts: m.Attempts.length,
+          UpdatedAt: m.UpdatedAt,
+        };
       }),
       ReadSide: await deps.readSide(tenant, n.NotificationId, state.order),
     };

@@ -1,7 +1,7 @@
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { Collection } from '../../infra/core/read-store.port.ts';
 import type { DueItem } from '../core/work-engine.ts';
-import { SETTING, type HubSettings } from './hub.contracts.ts';
+import { type HubSettings, SETTING } from './hub.contracts.ts';
 
 /**
  * `comm-hub.enabled` (spec "Recovery properties", default true): the hub's switch per tenant, read through
@@ -31,5 +31,8 @@ export function createHubSwitch(settings: HubSettings): HubSwitch {
  */
 export async function holdDueItem<T extends DueItem>(items: Collection<T>, item: T, clock: Clock): Promise<void> {
   const until = new Date(clock.now().getTime() + HUB_HOLD_MS).toISOString();
-  await items.findOneAndUpdate({ id: item.id, ...(item.leaseOwner !== undefined && { leaseOwner: item.leaseOwner }) }, { $set: { leaseUntil: until } });
+  await items.findOneAndUpdate(
+    { id: item.id, ...(item.leaseOwner !== undefined && { leaseOwner: item.leaseOwner }) },
+    { $set: { leaseUntil: until } },
+  );
 }

@@ -75,7 +75,14 @@ export const SETTING = {
 } as const;
 
 /** a numeric setting: the configured integer when it is one within [min, max], else the fallback */
-export async function numberSetting(settings: HubSettings, tenant: string, key: string, fallback: number, min: number, max: number): Promise<number> {
+export async function numberSetting(
+  settings: HubSettings,
+  tenant: string,
+  key: string,
+  fallback: number,
+  min: number,
+  max: number,
+): Promise<number> {
   const raw = await settings.get(tenant, key);
   if (raw === undefined) return fallback;
   const n = Number(raw);

@@ -1,5 +1,9 @@
 import type { RecordedEvent } from '../../domain/core/event.ts';
-import { INTERACTION_CATEGORY, preferenceChangeOf, type InteractionEvent } from '../../domain/hub/interaction.decider.ts';
+import {
+  INTERACTION_CATEGORY,
+  type InteractionEvent,
+  preferenceChangeOf,
+} from '../../domain/hub/interaction.decider.ts';
 import { preferenceStream } from '../../domain/hub/preference.decider.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
@@ -33,7 +37,10 @@ export function createInteractionPreferenceReactor(deps: {
     const { At: _at, ...interaction } = e.data;
     const change = preferenceChangeOf(interaction);
     if (change === null) return;
-    const [last] = await deps.eventStore.readStream(preferenceStream(event.metadata.tenant, change.key), { direction: 'backwards', limit: 1 });
+    const [last] = await deps.eventStore.readStream(preferenceStream(event.metadata.tenant, change.key), {
+      direction: 'backwards',
+      limit: 1,
+    });
     if (last !== undefined && last.position > event.position) return;
     await deps.policies.applyInteraction(interaction, {
       tenant: event.metadata.tenant,

@@ -1,13 +1,24 @@
 import { fold } from '../../domain/core/decider.ts';
 import { hubError } from '../../domain/hub/hub.errors.ts';
-import { notificationDecider, notificationStream, type Live, type NotificationCommand } from '../../domain/hub/notification.decider.ts';
-import { notificationIdOfMessage, type Message, type NotificationEvent } from '../../domain/hub/notification.model.ts';
-import { operatorEligibility, refuse, retryEligibility, type Eligibility, type OperatorAction } from '../../domain/hub/notification.operator.decide.ts';
+import {
+  type Live,
+  type NotificationCommand,
+  notificationDecider,
+  notificationStream,
+} from '../../domain/hub/notification.decider.ts';
+import { type Message, type NotificationEvent, notificationIdOfMessage } from '../../domain/hub/notification.model.ts';
+import {
+  type Eligibility,
+  type OperatorAction,
+  operatorEligibility,
+  refuse,
+  retryEligibility,
+} from '../../domain/hub/notification.operator.decide.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
-import { commandHandler, type CommandContext } from '../core/command-handler.ts';
-import type { DispatchGate } from './dispatch-gate.ts';
+import { type CommandContext, commandHandler } from '../core/command-handler.ts';
 import type { DispatchProcess } from './dispatch.process.ts';
+import type { DispatchGate } from './dispatch-gate.ts';
 import type { HubSwitch } from './hub-switch.ts';
 
 /**
@@ -82,24 +93,53 @@ export function createOperatorCommands(deps: OperatorDeps) {
     return state.status === 'accepted' ? { state, events: events as unknown as Loaded['events'] } : null;
   }
 
-  async function loadMessage(tenant: string, messageId: string): Promise<Loaded & { m: Message; notificationId: string }> {
+  async function loadMessage(
+    tenant: string,
+    messageId: string,
+  ): Promise<Loaded & { m: Message; notificationId: string }> {
     const notificationId = notificationIdOfMessage(messageId);
     const loaded = notificationId === null ? null : await load(tenant, notificationId);
     const m = loaded?.state.messages[messageId];
-    if (loaded === null || m === undefined || notificationId === null) throw hubError('MESSAGE.NOT_FOUND', 'no such message', { MessageId: messageId });
+    if (loaded === null || m === undefined || notificationId === null)
+      throw hubError('MESSAGE.NOT_FOUND', 'no such message', { MessageId: messageId });
     return { ...loaded, m, notificationId };
   }
 
   /** one operator command on the stream (read, decide, append with the revision; a conflict re-decides) */
-  async function run(notificationId: string, command: NotificationCommand, commandId: string, context: CommandContext): Promise<ActionResult> {
-    const r = await handle({ stream: notificationStream(context.tenant, notificationId), command, commandId, now: now(), context });
+  async function run(
+    notificationId: string,
+    command: NotificationCommand,
+    commandId: string,
+    context: CommandContext,
+  ): Promise<ActionResult> {
+    const r = await handle({
+      stream: notificationStream(context.tenant, notificationId),
+      command,
+      commandId,
+      now: now(),
+      context,
+    });
     const state = r.state as Live;
-    const touched = [...new Set(r.events.map((e) => (e.data as { MessageId?: string }).MessageId).filter((x): x is string => x !== undefined))];
-    return { NotificationId: notificationId, Messages: touched.map((id) => ({ MessageId: id, State: state.messages[id]!.State })), Replayed: r.replayed };
+    const touched = [
+      ...new Set(
+        r.events.map((e) => (e.data as { MessageId?: string }).MessageId).filter((x): x is string => x !== undefined),
+      ),
+    ];
+    return {
+      NotificationId: notificationId,
+      Messages: touched.map((id) => ({ MessageId: id, State: state.messages[id]!.State })),
+      Replayed: r.replayed,
+    };
   }
 
   /** one operator command on a message (`<action>/<MessageId>/<key>`); the answer names the message */
-  async function runOnMessage(messageId: string, command: NotificationCommand, action: string, key: string, context: CommandContext): Promise<ActionResult> {
+  async function runOnMessage(
+    messageId: string,
+    command: NotificationCommand,
+    action: string,
+    key: string,
+    context: CommandContext,
+  ): Promise<ActionResult> {
     const { notificationId } = await loadMessage(context.tenant, messageId);
     return { MessageId: messageId, ...(await run(notificationId, command, `${action}/${messageId}/${key}`, context)) };
   }
@@ -123,15 +163,30 @@ export function createOperatorCommands(deps: OperatorDeps) {
 
   /** the manual attempt a request with this command id started, if any */
   const startedBy = (l: Loaded, commandId: string, messageId: string) =>
-    l.events.find((e) => e.type === 'AttemptStarted' && e.metadata.commandId === commandId && (e.data as { MessageId: string }).MessageId === messageId)?.data as { AttemptId: string } | undefined;
+    l.events.find(
+      (e) =>
+        e.type === 'AttemptStarted' &&
+        e.metadata.commandId === commandId &&
+        (e.data as { MessageId: string }).MessageId === messageId,
+    )?.data as { AttemptId: string } | undefined;
 
   return {
     async eligibility(tenant: string, messageId: string): Promise<EligibilityView> {
       const { state, m, notificationId } = await loadMessage(tenant, messageId);
-      return { MessageId: m.MessageId, NotificationId: notificationId, State: m.State, DeliveryUncertain: m.DeliveryUncertain, Actions: operatorEligibility(state, m, now()) };
+      return {
+        MessageId: m.MessageId,
+        NotificationId: notificationId,
+        State: m.State,
+        DeliveryUncertain: m.DeliveryUncertain,
+        Actions: operatorEligibility(state, m, now()),
+      };
     },
 
-    async retry(messageId: string, input: { Reason: string; key: string }, context: CommandContext): Promise<RetryResult> {
+    async retry(
+      messageId: string,
+      input: { Reason: string; key: string },
+      context: CommandContext,
+    ): Promise<RetryResult> {
       const { tenant } = context;
       const commandId = `manual-retry/${messageId}/${input.key}`;
       let claimed = false;
@@ -143,7 +198,8 @@ export function createOperatorCommands(deps: OperatorDeps) {
         // when the message (FAILED final, cancelled …) holds nothing committed
         if (claimed && deps.gate !== undefined) {
           const fresh = await loadMessage(tenant, messageId).catch(() => null);
-          if (fresh !== null) await deps.gate.releaseIfUncommitted({ tenant, state: fresh.state, messageId, now: now() });
+          if (fresh !== null)
+            await deps.gate.releaseIfUncommitted({ tenant, state: fresh.state, messageId, now: now() });
         }
         throw err;
       }
@@ -155,7 +211,11 @@ export function createOperatorCommands(deps: OperatorDeps) {
           if (earlier !== undefined) return retryView(l.state, messageId, earlier.AttemptId, true);
           // the hub switched off for the tenant: no new attempt (a replay of one made before still answers)
           if (deps.hubSwitch !== undefined && !(await deps.hubSwitch.enabled(tenant)))
-            throw hubError('HUB.DISABLED', 'the notification hub is switched off for this tenant (comm-hub.enabled false): no attempt was made', { Action: 'RETRY', MessageId: messageId });
+            throw hubError(
+              'HUB.DISABLED',
+              'the notification hub is switched off for this tenant (comm-hub.enabled false): no attempt was made',
+              { Action: 'RETRY', MessageId: messageId },
+            );
           const at = now();
           refuse('RETRY', l.m, retryEligibility(l.state, l.m, at));
           if (deps.gate !== undefined) {
@@ -165,13 +225,31 @@ export function createOperatorCommands(deps: OperatorDeps) {
                 claimed = g.reserve !== null;
                 break;
               case 'EXPIRE':
-                throw hubError('OPERATOR.NOT_ELIGIBLE', 'RETRY is not possible: the notification expired', { Action: 'RETRY', MessageId: messageId, State: l.m.State, Reason: 'EXPIRED' });
+                throw hubError('OPERATOR.NOT_ELIGIBLE', 'RETRY is not possible: the notification expired', {
+                  Action: 'RETRY',
+                  MessageId: messageId,
+                  State: l.m.State,
+                  Reason: 'EXPIRED',
+                });
               case 'SUPPRESS':
-                throw hubError('OPERATOR.DENIED_BY_POLICY', `the manual retry is denied: ${g.reason}; no attempt was made`, { Action: 'RETRY', MessageId: messageId, Reason: g.reason });
+                throw hubError(
+                  'OPERATOR.DENIED_BY_POLICY',
+                  `the manual retry is denied: ${g.reason}; no attempt was made`,
+                  { Action: 'RETRY', MessageId: messageId, Reason: g.reason },
+                );
               case 'DEFER':
-                throw hubError('OPERATOR.DENIED_BY_POLICY', `the manual retry is denied: quiet hours until ${g.until}; no attempt was made`, { Action: 'RETRY', MessageId: messageId, Reason: g.reason, Until: g.until });
+                throw hubError(
+                  'OPERATOR.DENIED_BY_POLICY',
+                  `the manual retry is denied: quiet hours until ${g.until}; no attempt was made`,
+                  { Action: 'RETRY', MessageId: messageId, Reason: g.reason, Until: g.until },
+                );
               case 'NOT_DUE':
-                throw hubError('OPERATOR.NOT_ELIGIBLE', `RETRY is not possible: ${g.reason}`, { Action: 'RETRY', MessageId: messageId, State: l.m.State, Reason: 'NOT_DUE' });
+                throw hubError('OPERATOR.NOT_ELIGIBLE', `RETRY is not possible: ${g.reason}`, {
+                  Action: 'RETRY',
+                  MessageId: messageId,
+                  State: l.m.State,
+                  Reason: 'NOT_DUE',
+                });
             }
           }
           const step = await deps.dispatch.manualAttempt(notificationStream(tenant, l.notificationId), messageId, {
@@ -184,20 +262,41 @@ export function createOperatorCommands(deps: OperatorDeps) {
           if (step === 'raced') continue; // the stream moved between our read and the append: look again
           const after = await loadMessage(tenant, messageId);
           const mine = startedBy(after, commandId, messageId);
-          if (mine === undefined) throw hubError('MESSAGE.STATE_CONFLICT', 'the manual attempt was not recorded', { MessageId: messageId });
+          if (mine === undefined)
+            throw hubError('MESSAGE.STATE_CONFLICT', 'the manual attempt was not recorded', { MessageId: messageId });
           return retryView(after.state, messageId, mine.AttemptId, false);
         }
         throw hubError('MESSAGE.STATE_CONFLICT', 'the message kept changing: try again', { MessageId: messageId });
       }
     },
 
-    cancelMessage(messageId: string, input: { Reason: string; key: string }, context: CommandContext): Promise<ActionResult> {
-      return runOnMessage(messageId, { type: 'CancelUnsent', MessageId: messageId, Reason: input.Reason, now: now() }, 'cancel', input.key, context);
+    cancelMessage(
+      messageId: string,
+      input: { Reason: string; key: string },
+      context: CommandContext,
+    ): Promise<ActionResult> {
+      return runOnMessage(
+        messageId,
+        { type: 'CancelUnsent', MessageId: messageId, Reason: input.Reason, now: now() },
+        'cancel',
+        input.key,
+        context,
+      );
     },
 
-    async cancelNotification(notificationId: string, input: { Reason: string; key: string }, context: CommandContext): Promise<ActionResult> {
-      if ((await load(context.tenant, notificationId)) === null) throw hubError('NOTIFICATION.NOT_FOUND', 'no such notification', { NotificationId: notificationId });
-      return run(notificationId, { type: 'CancelUnsent', Reason: input.Reason, now: now() }, `cancel/${notificationId}/${input.key}`, context);
+    async cancelNotification(
+      notificationId: string,
+      input: { Reason: string; key: string },
+      context: CommandContext,
+    ): Promise<ActionResult> {
+      if ((await load(context.tenant, notificationId)) === null)
+        throw hubError('NOTIFICATION.NOT_FOUND', 'no such notification', { NotificationId: notificationId });
+      return run(
+        notificationId,
+        { type: 'CancelUnsent', Reason: input.Reason, now: now() },
+        `cancel/${notificationId}/${input.key}`,
+        context,
+      );
     },
 
     manualReceipt(
@@ -216,8 +315,18 @@ export function createOperatorCommands(deps: OperatorDeps) {
       return runOnMessage(messageId, command, 'manual-receipt', input.key, context);
     },
 
-    completeRole(messageId: string, input: { Reason: string; key: string }, context: CommandContext): Promise<ActionResult> {
-      return runOnMessage(messageId, { type: 'CompleteRole', MessageId: messageId, Reason: input.Reason, now: now() }, 'complete-role', input.key, context);
+    completeRole(
+      messageId: string,
+      input: { Reason: string; key: string },
+      context: CommandContext,
+    ): Promise<ActionResult> {
+      return runOnMessage(
+        messageId,
+        { type: 'CompleteRole', MessageId: messageId, Reason: input.Reason, now: now() },
+        'complete-role',
+        input.key,
+        context,
+      );
     },
   };
 }

@@ -1,24 +1,32 @@
-import { templateIdOf, type Channel, type ContextDefinition, type DeliveryRule, type DeliveryService, type MaskMethod, type Template } from '../../domain/hub/config.model.ts';
+import {
+  type Channel,
+  type ContextDefinition,
+  type DeliveryRule,
+  type DeliveryService,
+  type MaskMethod,
+  type Template,
+  templateIdOf,
+} from '../../domain/hub/config.model.ts';
 import { hubError, type Violation } from '../../domain/hub/hub.errors.ts';
 import { checkMaskPattern, maskWith } from '../../domain/hub/masking.ts';
 import { languageFor } from '../../domain/hub/plan.ts';
 import {
-  checkContentInput,
-  checkContextInput,
-  contentOfTemplate,
-  previewContent,
-  previewExtraction,
-  previewRule,
-  sampleOf,
   type ContentInput,
   type ContentPreview,
   type ContextInput,
+  checkContentInput,
+  checkContextInput,
+  contentOfTemplate,
   type ExtractionPreview,
+  previewContent,
+  previewExtraction,
+  previewRule,
   type RulePreview,
+  sampleOf,
 } from '../../domain/hub/preview.ts';
 import type { RecipientInput } from '../../domain/hub/send-request.ts';
 import type { ConfigCommands } from './config.commands.ts';
-import { numberSetting, SETTING, type HubSettings } from './hub.contracts.ts';
+import { type HubSettings, numberSetting, SETTING } from './hub.contracts.ts';
 
 /**
  * The hub's previews (spec "Send request rules" 6 and 7, and the stored-content template previews): they
@@ -33,7 +41,12 @@ import { numberSetting, SETTING, type HubSettings } from './hub.contracts.ts';
 export type ContextChoice = {
   ContextDefinitionId?: string;
   SamplePayload?: Record<string, unknown>;
-  Context?: { Payload?: Record<string, unknown>; Contexts?: Record<string, string>; Variables?: Record<string, string>; SensitiveFields?: ContextInput['SensitiveFields'] };
+  Context?: {
+    Payload?: Record<string, unknown>;
+    Contexts?: Record<string, string>;
+    Variables?: Record<string, string>;
+    SensitiveFields?: ContextInput['SensitiveFields'];
+  };
 };
 
 export type RulePreviewRequest = {
@@ -52,12 +65,18 @@ export type PreviewDeps = {
 
 /** 400 PREVIEW.INVALID listing the violations, if any */
 function refuseInvalid(what: string, violations: Violation[]): void {
-  if (violations.length > 0) throw hubError('PREVIEW.INVALID', `invalid ${what}: ${violations.map((v) => `${v.field} ${v.message}`).join('; ')}`, violations);
+  if (violations.length > 0)
+    throw hubError(
+      'PREVIEW.INVALID',
+      `invalid ${what}: ${violations.map((v) => `${v.field} ${v.message}`).join('; ')}`,
+      violations,
+    );
 }
 
 export function createPreviews(deps: PreviewDeps) {
   const { config } = deps;
-  const maxLength = (tenant: string) => numberSetting(deps.settings, tenant, SETTING.maxRenderedLength, deps.defaults.maxRenderedLength, 1, 10_000_000);
+  const maxLength = (tenant: string) =>
+    numberSetting(deps.settings, tenant, SETTING.maxRenderedLength, deps.defaults.maxRenderedLength, 1, 10_000_000);
 
   async function savedContext(tenant: string, id: string): Promise<ContextDefinition> {
     const saved = await config.contexts.get(tenant, id);
@@ -66,14 +85,28 @@ export function createPreviews(deps: PreviewDeps) {
   }
 
   /** the context and sample of a saved or inline choice (none: no context, an empty sample) */
-  async function resolveContext(tenant: string, c: ContextChoice): Promise<{ context: ContextInput | undefined; payload: Record<string, unknown> }> {
+  async function resolveContext(
+    tenant: string,
+    c: ContextChoice,
+  ): Promise<{ context: ContextInput | undefined; payload: Record<string, unknown> }> {
     if (c.Context !== undefined) {
       if (c.ContextDefinitionId !== undefined || c.SamplePayload !== undefined) {
-        throw hubError('PREVIEW.CONTEXT_MODE_CONFLICT', 'give either a saved context (ContextDefinitionId, SamplePayload) or an inline Context, not both', [
-          { field: c.ContextDefinitionId !== undefined ? 'ContextDefinitionId' : 'SamplePayload', message: 'is not combined with an inline Context' },
-        ]);
+        throw hubError(
+          'PREVIEW.CONTEXT_MODE_CONFLICT',
+          'give either a saved context (ContextDefinitionId, SamplePayload) or an inline Context, not both',
+          [
+            {
+              field: c.ContextDefinitionId !== undefined ? 'ContextDefinitionId' : 'SamplePayload',
+              message: 'is not combined with an inline Context',
+            },
+          ],
+        );
       }
-      const context: ContextInput = { Contexts: c.Context.Contexts ?? {}, Variables: c.Context.Variables ?? {}, SensitiveFields: c.Context.SensitiveFields ?? [] };
+      const context: ContextInput = {
+        Contexts: c.Context.Contexts ?? {},
+        Variables: c.Context.Variables ?? {},
+        SensitiveFields: c.Context.SensitiveFields ?? [],
+      };
       const violations = checkContextInput(context, 'Context.');
       refuseInvalid('inline context', violations);
       return { context, payload: c.Context.Payload ?? {} };
@@ -89,16 +122,29 @@ export function createPreviews(deps: PreviewDeps) {
     const violations = checkContentInput(input);
     refuseInvalid('content', violations);
     const { context, payload } = await resolveContext(tenant, choice);
-    const [preview, channel] = await Promise.all([maxLength(tenant).then((max) => previewContent(input, context, payload, max)), config.channels.get(tenant, input.Channel)]);
+    const [preview, channel] = await Promise.all([
+      maxLength(tenant).then((max) => previewContent(input, context, payload, max)),
+      config.channels.get(tenant, input.Channel),
+    ]);
     // a send would fail CHANNEL_NOT_REGISTERED: say so (the content itself may still be fine)
-    if (channel === null || !channel.resource.Enabled) preview.Diagnostics.push(`channel ${input.Channel} is not registered (or disabled) in CommHubChannel`);
+    if (channel === null || !channel.resource.Enabled)
+      preview.Diagnostics.push(`channel ${input.Channel} is not registered (or disabled) in CommHubChannel`);
     return preview;
   }
 
   return {
     /** POST /context-definitions/previewExtraction */
-    extraction(input: { Payload?: Record<string, unknown>; Contexts?: Record<string, string>; Variables?: Record<string, string>; SensitiveFields?: ContextInput['SensitiveFields'] }): ExtractionPreview {
-      const context: ContextInput = { Contexts: input.Contexts ?? {}, Variables: input.Variables ?? {}, SensitiveFields: input.SensitiveFields ?? [] };
+    extraction(input: {
+      Payload?: Record<string, unknown>;
+      Contexts?: Record<string, string>;
+      Variables?: Record<string, string>;
+      SensitiveFields?: ContextInput['SensitiveFields'];
+    }): ExtractionPreview {
+      const context: ContextInput = {
+        Contexts: input.Contexts ?? {},
+        Variables: input.Variables ?? {},
+        SensitiveFields: input.SensitiveFields ?? [],
+      };
       const violations = checkContextInput(context);
       refuseInvalid('context', violations);
       return previewExtraction(context, input.Payload ?? {});
@@ -108,18 +154,33 @@ export function createPreviews(deps: PreviewDeps) {
     content,
 
     /** POST /templates/renderPreview: the stored ACTIVE template of a code, channel and exact language */
-    async renderStored(tenant: string, ids: { TemplateCode: string; Channel: string; LanguageId: string }, choice: ContextChoice): Promise<ContentPreview & { TemplateId: string }> {
+    async renderStored(
+      tenant: string,
+      ids: { TemplateCode: string; Channel: string; LanguageId: string },
+      choice: ContextChoice,
+    ): Promise<ContentPreview & { TemplateId: string }> {
       const templateId = templateIdOf(ids);
       const saved = await config.templates.get(tenant, templateId);
-      if (saved === null || saved.resource.Status !== 'ACTIVE') throw hubError('TEMPLATE.NOT_FOUND', `no ACTIVE template ${templateId} (exact language; no fallback)`, { TemplateId: templateId });
+      if (saved === null || saved.resource.Status !== 'ACTIVE')
+        throw hubError('TEMPLATE.NOT_FOUND', `no ACTIVE template ${templateId} (exact language; no fallback)`, {
+          TemplateId: templateId,
+        });
       return { TemplateId: templateId, ...(await content(tenant, contentOfTemplate(saved.resource), choice)) };
     },
 
     /** POST /templates/renderPreviewById?templateId=: a stored template in any status (drafts are previewed before activation) */
-    async renderById(tenant: string, templateId: string, choice: ContextChoice): Promise<ContentPreview & { TemplateId: string; Status: Template['Status'] }> {
+    async renderById(
+      tenant: string,
+      templateId: string,
+      choice: ContextChoice,
+    ): Promise<ContentPreview & { TemplateId: string; Status: Template['Status'] }> {
       const saved = await config.templates.get(tenant, templateId);
       if (saved === null) throw hubError('TEMPLATE.NOT_FOUND', `no template ${templateId}`, { TemplateId: templateId });
-      return { TemplateId: templateId, Status: saved.resource.Status, ...(await content(tenant, contentOfTemplate(saved.resource), choice)) };
+      return {
+        TemplateId: templateId,
+        Status: saved.resource.Status,
+        ...(await content(tenant, contentOfTemplate(saved.resource), choice)),
+      };
     },
 
     /** POST /context-definitions/previewMasking: one value masked with one method */
@@ -127,19 +188,39 @@ export function createPreviews(deps: PreviewDeps) {
       if (input.Method === 'REGEX') {
         const why = checkMaskPattern(input.Pattern);
         if (why !== null) throw hubError('PREVIEW.INVALID', why, [{ field: 'Pattern', message: why }]);
-      } else if (input.Pattern !== undefined) throw hubError('PREVIEW.INVALID', 'Pattern is only for Method REGEX', [{ field: 'Pattern', message: 'is only for Method REGEX' }]);
+      } else if (input.Pattern !== undefined)
+        throw hubError('PREVIEW.INVALID', 'Pattern is only for Method REGEX', [
+          { field: 'Pattern', message: 'is only for Method REGEX' },
+        ]);
       return { Masked: maskWith(input.Value, input.Method, input.Pattern), Method: input.Method };
     },
 
     /** POST /delivery-rules/preview: an unsaved rule against a saved definition version */
     async rule(tenant: string, input: RulePreviewRequest): Promise<RulePreview> {
       const definition = await config.definitions.get(tenant, input.DefinitionId);
-      if (definition === null) throw hubError('DEFINITION.NOT_FOUND', `no definition ${input.DefinitionId}`, { DefinitionId: input.DefinitionId });
-      const context = definition.ContextDefinitionId === undefined ? undefined : ((await config.contexts.get(tenant, definition.ContextDefinitionId))?.resource ?? undefined);
-      const rule: DeliveryRule = { ...input.Rule, RuleId: `${input.DefinitionId}:preview`, DefinitionId: input.DefinitionId, Enabled: input.Rule.Enabled ?? true };
-      const request = { Recipients: input.Recipients ?? [], ...(input.LanguageId !== undefined && { LanguageId: input.LanguageId }) };
+      if (definition === null)
+        throw hubError('DEFINITION.NOT_FOUND', `no definition ${input.DefinitionId}`, {
+          DefinitionId: input.DefinitionId,
+        });
+      const context =
+        definition.ContextDefinitionId === undefined
+          ? undefined
+          : ((await config.contexts.get(tenant, definition.ContextDefinitionId))?.resource ?? undefined);
+      const rule: DeliveryRule = {
+        ...input.Rule,
+        RuleId: `${input.DefinitionId}:preview`,
+        DefinitionId: input.DefinitionId,
+        Enabled: input.Rule.Enabled ?? true,
+      };
+      const request = {
+        Recipients: input.Recipients ?? [],
+        ...(input.LanguageId !== undefined && { LanguageId: input.LanguageId }),
+      };
       const language = languageFor(rule, request, definition);
-      const templateId = language === undefined ? undefined : templateIdOf({ TemplateCode: rule.TemplateCode, Channel: rule.Channel, LanguageId: language });
+      const templateId =
+        language === undefined
+          ? undefined
+          : templateIdOf({ TemplateCode: rule.TemplateCode, Channel: rule.Channel, LanguageId: language });
       const [template, service, channel] = await Promise.all([
         templateId === undefined ? null : config.templates.get(tenant, templateId),
         config.services.get(tenant, rule.ServiceId),
@@ -151,7 +232,9 @@ export function createPreviews(deps: PreviewDeps) {
         rule,
         payload: sampleOf(input.SamplePayload, context),
         request,
-        templates: new Map<string, Template>(template === null || templateId === undefined ? [] : [[templateId, template.resource]]),
+        templates: new Map<string, Template>(
+          template === null || templateId === undefined ? [] : [[templateId, template.resource]],
+        ),
         services: new Map<string, DeliveryService>(service === null ? [] : [[rule.ServiceId, service.resource]]),
         channels: new Map<string, Channel>(channel === null ? [] : [[rule.Channel, channel.resource]]),
         maxRenderedLength: await maxLength(tenant),

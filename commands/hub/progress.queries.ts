@@ -5,7 +5,12 @@ import { toLocal } from '../../domain/hub/local-time.ts';
 import { maskText } from '../../domain/hub/masking.ts';
 import { progressOf } from '../../domain/hub/message-work.ts';
 import { notificationDecider, notificationStream } from '../../domain/hub/notification.decider.ts';
-import { notificationIdOfMessage, type Message, type NotificationEvent, type NotificationState } from '../../domain/hub/notification.model.ts';
+import {
+  type Message,
+  type NotificationEvent,
+  type NotificationState,
+  notificationIdOfMessage,
+} from '../../domain/hub/notification.model.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { notificationIdFor } from './send.commands.ts';
 
@@ -25,26 +30,38 @@ type Live = Extract<NotificationState, { status: 'accepted' }>;
 const maskAddress = (a: string) => maskText(a, a.includes('@') ? 'EMAIL' : 'KEEP_EDGES');
 
 export function createProgressQueries({ eventStore }: { eventStore: EventStore }) {
-  async function load(tenant: string, notificationId: string): Promise<{ state: Live; events: RecordedEvent[] } | null> {
+  async function load(
+    tenant: string,
+    notificationId: string,
+  ): Promise<{ state: Live; events: RecordedEvent[] } | null> {
     const events = await eventStore.readStream(notificationStream(tenant, notificationId));
     const state = fold(notificationDecider, events as unknown as NotificationEvent[]);
     return state.status === 'accepted' ? { state, events } : null;
   }
 
   /** a housekept notification's 404: when it was housekept (the tenant's local time) and where it was archived */
-  function housekept(loaded: { state: Live; events: RecordedEvent[] }, code: 'NOTIFICATION.NOT_FOUND' | 'MESSAGE.NOT_FOUND', what: Record<string, string | undefined>) {
+  function housekept(
+    loaded: { state: Live; events: RecordedEvent[] },
+    code: 'NOTIFICATION.NOT_FOUND' | 'MESSAGE.NOT_FOUND',
+    what: Record<string, string | undefined>,
+  ) {
     const e = loaded.events.findLast((x) => x.type === 'NotificationHousekept');
     const archivedTo = (e?.data as { ArchivedTo?: string } | undefined)?.ArchivedTo;
     const at = toLocal(loaded.state.housekeptAt!, loaded.state.notification.TimeZone);
-    return hubError(code, `notification ${loaded.state.notification.NotificationId} was housekept at ${at} (${archivedTo !== undefined ? `archived: ${archivedTo}` : 'not archived'})`, {
-      ...what,
-      NotificationId: loaded.state.notification.NotificationId,
-      HousekeptAt: at,
-      ...(archivedTo !== undefined && { ArchivedTo: archivedTo }),
-    });
+    return hubError(
+      code,
+      `notification ${loaded.state.notification.NotificationId} was housekept at ${at} (${archivedTo !== undefined ? `archived: ${archivedTo}` : 'not archived'})`,
+      {
+        ...what,
+        NotificationId: loaded.state.notification.NotificationId,
+        HousekeptAt: at,
+        ...(archivedTo !== undefined && { ArchivedTo: archivedTo }),
+      },
+    );
   }
 
-  const local = (state: Live) => (iso: string | undefined) => (iso === undefined ? undefined : toLocal(iso, state.notification.TimeZone));
+  const local = (state: Live) => (iso: string | undefined) =>
+    iso === undefined ? undefined : toLocal(iso, state.notification.TimeZone);
 
   function messageSummary(state: Live, m: Message) {
     const t = local(state);
@@ -102,7 +119,8 @@ export function createProgressQueries({ eventStore }: { eventStore: EventStore }
     const notificationId = notificationIdOfMessage(messageId);
     const loaded = notificationId === null ? null : await load(tenant, notificationId);
     const m = loaded?.state.messages[messageId];
-    if (loaded === null || m === undefined) throw hubError('MESSAGE.NOT_FOUND', 'no such message', { MessageId: messageId });
+    if (loaded === null || m === undefined)
+      throw hubError('MESSAGE.NOT_FOUND', 'no such message', { MessageId: messageId });
     if (loaded.state.housekeptAt !== undefined) throw housekept(loaded, 'MESSAGE.NOT_FOUND', { MessageId: messageId });
     return { ...loaded, m };
   }
@@ -124,8 +142,21 @@ export function createProgressQueries({ eventStore }: { eventStore: EventStore }
         ...messageSummary(state, m),
         NotificationId: state.notification.NotificationId,
         RequestId: state.notification.RequestId,
-        ...(m.Recipient !== undefined && { Recipient: { ...(m.Recipient.RecipientId !== undefined && { RecipientId: m.Recipient.RecipientId }), Address: maskAddress(m.Recipient.Address) } }),
-        ...(c !== undefined && { Content: { TemplateMode: c.TemplateMode, TemplateId: c.TemplateId, LanguageId: c.LanguageId, ContentType: c.ContentType, ...(c.Subject !== undefined && { Subject: c.Subject }) } }),
+        ...(m.Recipient !== undefined && {
+          Recipient: {
+            ...(m.Recipient.RecipientId !== undefined && { RecipientId: m.Recipient.RecipientId }),
+            Address: maskAddress(m.Recipient.Address),
+          },
+        }),
+        ...(c !== undefined && {
+          Content: {
+            TemplateMode: c.TemplateMode,
+            TemplateId: c.TemplateId,
+            LanguageId: c.LanguageId,
+            ContentType: c.ContentType,
+            ...(c.Subject !== undefined && { Subject: c.Subject }),
+          },
+        }),
         ...(m.ServiceId !== undefined && { ServiceId: m.ServiceId }),
         ...(m.ReceiptMode !== undefined && { ReceiptMode: m.ReceiptMode }),
         DueAt: t(m.DueAt),
@@ -149,18 +180,40 @@ export function createProgressQueries({ eventStore }: { eventStore: EventStore }
       const entries = [];
       for (const e of events) {
         if (e.type === 'NotificationAccepted') {
-          const planned = (e.data as { Messages: Array<{ MessageId: string; State: string; Reason?: string; Diagnostics?: string[] }> }).Messages.find((x) => x.MessageId === m.MessageId);
+          const planned = (
+            e.data as { Messages: Array<{ MessageId: string; State: string; Reason?: string; Diagnostics?: string[] }> }
+          ).Messages.find((x) => x.MessageId === m.MessageId);
           if (planned !== undefined) {
-            entries.push({ Revision: e.revision, Type: 'MessagePrepared', At: t(e.metadata.occurredAt), Data: { State: planned.State, ...(planned.Reason !== undefined && { Reason: planned.Reason }), ...(planned.Diagnostics !== undefined && { Diagnostics: planned.Diagnostics }) } });
+            entries.push({
+              Revision: e.revision,
+              Type: 'MessagePrepared',
+              At: t(e.metadata.occurredAt),
+              Data: {
+                State: planned.State,
+                ...(planned.Reason !== undefined && { Reason: planned.Reason }),
+                ...(planned.Diagnostics !== undefined && { Diagnostics: planned.Diagnostics }),
+              },
+            });
           }
           continue;
         }
         const data = e.data as { MessageId?: string; At?: string };
         if (data.MessageId !== m.MessageId) continue;
         const { MessageId: _id, At, ...rest } = data;
-        entries.push({ Revision: e.revision, Type: e.type, At: t(At ?? e.metadata.occurredAt), Actor: e.metadata.actor, Data: rest });
+        entries.push({
+          Revision: e.revision,
+          Type: e.type,
+          At: t(At ?? e.metadata.occurredAt),
+          Actor: e.metadata.actor,
+          Data: rest,
+        });
       }
-      return { MessageId: m.MessageId, NotificationId: state.notification.NotificationId, State: m.State, Events: entries };
+      return {
+        MessageId: m.MessageId,
+        NotificationId: state.notification.NotificationId,
+        State: m.State,
+        Events: entries,
+      };
     },
   };
 }

@@ -1,8 +1,17 @@
 import { fold } from '../../domain/core/decider.ts';
 import type { RecordedEvent } from '../../domain/core/event.ts';
 import { QUOTA_CATEGORY, type QuotaEvent } from '../../domain/hub/frequency-quota.decider.ts';
-import { NOTIFICATION_CATEGORY, notificationDecider, notificationStream } from '../../domain/hub/notification.decider.ts';
-import { notificationIdOfMessage, type Message, type MessageState, type NotificationEvent } from '../../domain/hub/notification.model.ts';
+import {
+  NOTIFICATION_CATEGORY,
+  notificationDecider,
+  notificationStream,
+} from '../../domain/hub/notification.decider.ts';
+import {
+  type Message,
+  type MessageState,
+  type NotificationEvent,
+  notificationIdOfMessage,
+} from '../../domain/hub/notification.model.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import type { ReadStore } from '../../infra/core/read-store.port.ts';
@@ -31,9 +40,20 @@ const ENDINGS = ['MessageFailed', 'MessageSuppressed', 'MessageExpired', 'Messag
 /** states no attempt can follow: a reservation made on them is never used */
 const NO_ATTEMPT_AFTER: readonly MessageState[] = ['CANCELLED', 'EXPIRED', 'SUPPRESSED'];
 
-export function createQuotaReleaseReactor(deps: { eventStore: EventStore; readStore: ReadStore; clock: Clock; gate: Pick<DispatchGate, 'releaseIfUncommitted'>; log?: ReactorLog }): Reactor {
+export function createQuotaReleaseReactor(deps: {
+  eventStore: EventStore;
+  readStore: ReadStore;
+  clock: Clock;
+  gate: Pick<DispatchGate, 'releaseIfUncommitted'>;
+  log?: ReactorLog;
+}): Reactor {
   /** gives the message's slot back, on its notification's state now */
-  async function release(tenant: string, stream: string, messageId: string, onlyIf: (m: Message | undefined) => boolean = () => true) {
+  async function release(
+    tenant: string,
+    stream: string,
+    messageId: string,
+    onlyIf: (m: Message | undefined) => boolean = () => true,
+  ) {
     const events = await deps.eventStore.readStream(stream);
     const state = fold(notificationDecider, events as unknown as NotificationEvent[]);
     if (state.status !== 'accepted' || !onlyIf(state.messages[messageId])) return;
@@ -47,7 +67,12 @@ export function createQuotaReleaseReactor(deps: { eventStore: EventStore; readSt
       const { MessageId } = (event as unknown as Extract<QuotaEvent, { type: 'QuotaReserved' }>).data;
       const notificationId = notificationIdOfMessage(MessageId);
       if (notificationId === null) return;
-      return release(tenant, notificationStream(tenant, notificationId), MessageId, (m) => m !== undefined && NO_ATTEMPT_AFTER.includes(m.State));
+      return release(
+        tenant,
+        notificationStream(tenant, notificationId),
+        MessageId,
+        (m) => m !== undefined && NO_ATTEMPT_AFTER.includes(m.State),
+      );
     }
     const e = event as unknown as NotificationEvent;
     if (e.type === 'MessageFailed' && !e.data.Final) return; // a pending retry keeps its slot

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { isDomainError } from '../../domain/core/domain-error.ts';
-import { notificationDecider, notificationStream } from '../../domain/hub/notification.decider.ts';
 import { hubError } from '../../domain/hub/hub.errors.ts';
+import { notificationDecider, notificationStream } from '../../domain/hub/notification.decider.ts';
 import { parseCallbackId, type ReceiptStatus } from '../../domain/hub/notification.model.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
@@ -26,22 +26,34 @@ export function createReceipts({ eventStore, clock }: { eventStore: EventStore; 
       const ref = parseCallbackId(input.CallbackId);
       if (ref === null) throw hubError('RECEIPT.UNKNOWN_CALLBACK', 'X-Comm-Callback-Id names no attempt');
       const at = clock.now().toISOString();
-      const key = createHash('sha256').update(JSON.stringify([input.CallbackId, input.Status, input.ProviderRef ?? null, input.Retryable ?? null])).digest('hex');
+      const key = createHash('sha256')
+        .update(JSON.stringify([input.CallbackId, input.Status, input.ProviderRef ?? null, input.Retryable ?? null]))
+        .digest('hex');
       let r;
       try {
         r = await handle({
-        stream: notificationStream(ref.tenant, ref.notificationId),
-        command: { type: 'ApplyReceipt', CallbackId: input.CallbackId, MessageId: ref.messageId, Status: input.Status, ...(input.ProviderRef !== undefined && { ProviderRef: input.ProviderRef }), ...(input.Retryable !== undefined && { Retryable: input.Retryable }), now: at },
-        commandId: `receipt/${key}`,
-        now: at,
-        context: { tenant: ref.tenant, actor: 'receiver' },
+          stream: notificationStream(ref.tenant, ref.notificationId),
+          command: {
+            type: 'ApplyReceipt',
+            CallbackId: input.CallbackId,
+            MessageId: ref.messageId,
+            Status: input.Status,
+            ...(input.ProviderRef !== undefined && { ProviderRef: input.ProviderRef }),
+            ...(input.Retryable !== undefined && { Retryable: input.Retryable }),
+            now: at,
+          },
+          commandId: `receipt/${key}`,
+          now: at,
+          context: { tenant: ref.tenant, actor: 'receiver' },
         });
       } catch (err) {
         // a well-formed id for no notification or message is as unknown as a malformed one
-        if (isDomainError(err) && (err.code === 'NOTIFICATION.NOT_FOUND' || err.code === 'MESSAGE.NOT_FOUND')) throw hubError('RECEIPT.UNKNOWN_CALLBACK', 'X-Comm-Callback-Id names no attempt');
+        if (isDomainError(err) && (err.code === 'NOTIFICATION.NOT_FOUND' || err.code === 'MESSAGE.NOT_FOUND'))
+          throw hubError('RECEIPT.UNKNOWN_CALLBACK', 'X-Comm-Callback-Id names no attempt');
         throw err;
       }
-      if (r.state.status !== 'accepted') throw hubError('RECEIPT.UNKNOWN_CALLBACK', 'X-Comm-Callback-Id names no attempt');
+      if (r.state.status !== 'accepted')
+        throw hubError('RECEIPT.UNKNOWN_CALLBACK', 'X-Comm-Callback-Id names no attempt');
       const m = r.state.messages[ref.messageId]!;
       const ignored = r.events.find((e) => e.type === 'ReceiptIgnored');
       return {

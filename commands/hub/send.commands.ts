@@ -1,23 +1,35 @@
 import { createHash } from 'node:crypto';
 import { fold } from '../../domain/core/decider.ts';
-import { templateIdOf, type Channel, type ContextDefinition, type DeliveryService, type Template } from '../../domain/hub/config.model.ts';
-import { rulesOf, selectDefinition } from '../../domain/hub/definition.decider.ts';
 import { DomainError } from '../../domain/core/domain-error.ts';
+import {
+  type Channel,
+  type ContextDefinition,
+  type DeliveryService,
+  type Template,
+  templateIdOf,
+} from '../../domain/hub/config.model.ts';
+import { rulesOf, selectDefinition } from '../../domain/hub/definition.decider.ts';
 import { hubError } from '../../domain/hub/hub.errors.ts';
 import { isTimeZone } from '../../domain/hub/local-time.ts';
 import { maskPayload } from '../../domain/hub/masking.ts';
 import { notificationDecider, notificationStream } from '../../domain/hub/notification.decider.ts';
-import type { Acknowledgement, NotificationEvent, NotificationRecord, NotificationState, PlannedMessage } from '../../domain/hub/notification.model.ts';
+import type {
+  Acknowledgement,
+  NotificationEvent,
+  NotificationRecord,
+  NotificationState,
+  PlannedMessage,
+} from '../../domain/hub/notification.model.ts';
 import { languageFor, planMessages } from '../../domain/hub/plan.ts';
 import { normalizeSendRequest, requestFingerprint, type SendRequestInput } from '../../domain/hub/send-request.ts';
 import type { SnapshotContent } from '../../domain/hub/snapshot.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
-import { commandHandler, type CommandContext } from '../core/command-handler.ts';
+import { type CommandContext, commandHandler } from '../core/command-handler.ts';
 import { derivedId, newCommandId } from '../core/event-id.ts';
 import type { ConfigCommands } from './config.commands.ts';
-import { loadedNotification, type LoadedNotification } from './dispatch.process.ts';
-import { numberSetting, SETTING, type HubSettings } from './hub.contracts.ts';
+import { type LoadedNotification, loadedNotification } from './dispatch.process.ts';
+import { type HubSettings, numberSetting, SETTING } from './hub.contracts.ts';
 import type { Snapshots } from './snapshots.ts';
 
 /**
@@ -49,7 +61,14 @@ export type SendResult = { status: 201 | 200; acknowledgement: Acknowledgement }
 /** a send request prepared for acceptance (or found accepted already: the replay's answer) */
 export type Prepared =
   | { kind: 'replay'; result: SendResult }
-  | { kind: 'new'; stream: string; hash: string; notification: NotificationRecord; messages: PlannedMessage[]; acknowledgement: Acknowledgement };
+  | {
+      kind: 'new';
+      stream: string;
+      hash: string;
+      notification: NotificationRecord;
+      messages: PlannedMessage[];
+      acknowledgement: Acknowledgement;
+    };
 
 export type SenderDeps = {
   eventStore: EventStore;
@@ -66,7 +85,8 @@ export type SenderDeps = {
   afterAccept?: (stream: string, plannedMessageIds: string[], accepted: LoadedNotification) => void;
 };
 
-export const notificationIdFor = (tenant: string, requestId: string) => derivedId(`hub-notification/${tenant}/${requestId}`);
+export const notificationIdFor = (tenant: string, requestId: string) =>
+  derivedId(`hub-notification/${tenant}/${requestId}`);
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 /** the request's normalized fingerprint hashed: what an equivalent replay shares (a TCC Try's repeat too) */
@@ -79,10 +99,14 @@ export function createSender(deps: SenderDeps) {
   const replay = (state: NotificationState, hash: string): SendResult => {
     if (state.status !== 'accepted') throw new Error('replay of a notification that is not there');
     if (state.notification.RequestHash !== hash) {
-      throw hubError('SEND.REQUEST_CONFLICT', `RequestId ${state.notification.RequestId} was accepted with other content`, {
-        RequestId: state.notification.RequestId,
-        NotificationId: state.notification.NotificationId,
-      });
+      throw hubError(
+        'SEND.REQUEST_CONFLICT',
+        `RequestId ${state.notification.RequestId} was accepted with other content`,
+        {
+          RequestId: state.notification.RequestId,
+          NotificationId: state.notification.NotificationId,
+        },
+      );
     }
     return { status: 200, acknowledgement: state.acknowledgement };
   };
@@ -95,7 +119,9 @@ export function createSender(deps: SenderDeps) {
   /** the stored notification's answer to a request of this hash (200, or 409), or null: the RequestId is new */
   async function storedAnswer(stream: string, hash: string): Promise<SendResult | null> {
     const existing = await eventStore.readStream(stream);
-    return existing.length > 0 ? replay(fold(notificationDecider, existing as unknown as NotificationEvent[]), hash) : null;
+    return existing.length > 0
+      ? replay(fold(notificationDecider, existing as unknown as NotificationEvent[]), hash)
+      : null;
   }
 
   /**
@@ -104,13 +130,21 @@ export function createSender(deps: SenderDeps) {
    * `readFirst: false` (a send): the stream is read only if a new snapshot would be captured; the caller
    * answers a replay from the append's conflict, or from the stream when this throws.
    */
-  async function prepare(input: SendRequestInput, ctx: CommandContext, o: { readFirst?: boolean } = {}): Promise<Prepared> {
+  async function prepare(
+    input: SendRequestInput,
+    ctx: CommandContext,
+    o: { readFirst?: boolean } = {},
+  ): Promise<Prepared> {
     const { tenant } = ctx;
     const readFirst = o.readFirst ?? true;
     const timeZone = await timeZoneOf(tenant);
     const normalized = normalizeSendRequest(input, timeZone);
     if (!normalized.ok) {
-      throw hubError('SEND.INVALID', `invalid send request: ${normalized.violations.map((v) => `${v.field} ${v.message}`).join('; ')}`, normalized.violations);
+      throw hubError(
+        'SEND.INVALID',
+        `invalid send request: ${normalized.violations.map((v) => `${v.field} ${v.message}`).join('; ')}`,
+        normalized.violations,
+      );
     }
     const request = normalized.request;
     const hash = requestHashOf(input);
@@ -126,32 +160,79 @@ export function createSender(deps: SenderDeps) {
     const definitions = await config.definitions.state(tenant, request.NotificationCode);
     const definition = selectDefinition(definitions, now);
     if (definition === undefined) {
-      throw hubError('SEND.DEFINITION_NOT_FOUND', `no enabled definition of ${request.NotificationCode} is effective at ${now}`, { NotificationCode: request.NotificationCode });
+      throw hubError(
+        'SEND.DEFINITION_NOT_FOUND',
+        `no enabled definition of ${request.NotificationCode} is effective at ${now}`,
+        { NotificationCode: request.NotificationCode },
+      );
     }
     const rules = rulesOf(definitions, definition.DefinitionId);
     const context: ContextDefinition | undefined =
-      definition.ContextDefinitionId === undefined ? undefined : ((await config.contexts.get(tenant, definition.ContextDefinitionId))?.resource ?? undefined);
+      definition.ContextDefinitionId === undefined
+        ? undefined
+        : ((await config.contexts.get(tenant, definition.ContextDefinitionId))?.resource ?? undefined);
 
     // this instant's configuration for the rules: templates in the resolved language, services, channels
     const templateIds = new Set<string>();
     for (const rule of rules) {
       const language = languageFor(rule, request, definition);
-      if (language !== undefined) templateIds.add(templateIdOf({ TemplateCode: rule.TemplateCode, Channel: rule.Channel, LanguageId: language }));
+      if (language !== undefined)
+        templateIds.add(templateIdOf({ TemplateCode: rule.TemplateCode, Channel: rule.Channel, LanguageId: language }));
     }
     const [templates, services, channels] = await Promise.all([
       loadAll<Template>([...templateIds], async (id) => (await config.templates.get(tenant, id))?.resource),
-      loadAll<DeliveryService>([...new Set(rules.map((r) => r.ServiceId))], async (id) => (await config.services.get(tenant, id))?.resource),
-      loadAll<Channel>([...new Set(rules.map((r) => r.Channel))], async (code) => (await config.channels.get(tenant, code))?.resource),
+      loadAll<DeliveryService>(
+        [...new Set(rules.map((r) => r.ServiceId))],
+        async (id) => (await config.services.get(tenant, id))?.resource,
+      ),
+      loadAll<Channel>(
+        [...new Set(rules.map((r) => r.Channel))],
+        async (code) => (await config.channels.get(tenant, code))?.resource,
+      ),
     ]);
-    const maxRenderedLength = await numberSetting(deps.settings, tenant, SETTING.maxRenderedLength, deps.defaults.maxRenderedLength, 1, 10_000_000);
+    const maxRenderedLength = await numberSetting(
+      deps.settings,
+      tenant,
+      SETTING.maxRenderedLength,
+      deps.defaults.maxRenderedLength,
+      1,
+      10_000_000,
+    );
 
-    const plan = planMessages({ notificationId, now, request, definition, context, rules, templates, services, channels, maxRenderedLength });
-    if (!plan.ok) throw hubError('SEND.RECIPIENTS_INVALID', `invalid Recipients: ${plan.violations.map((v) => `${v.field} ${v.message}`).join('; ')}`, plan.violations);
+    const plan = planMessages({
+      notificationId,
+      now,
+      request,
+      definition,
+      context,
+      rules,
+      templates,
+      services,
+      channels,
+      maxRenderedLength,
+    });
+    if (!plan.ok)
+      throw hubError(
+        'SEND.RECIPIENTS_INVALID',
+        `invalid Recipients: ${plan.violations.map((v) => `${v.field} ${v.message}`).join('; ')}`,
+        plan.violations,
+      );
     if (plan.messages.every((m) => m.State === 'FAILED')) {
       throw hubError(
         'SEND.NOT_SENDABLE',
-        plan.messages.length === 0 ? `definition ${definition.DefinitionId} has no enabled delivery rule` : 'every message fails synchronous validation: nothing was stored',
-        { DefinitionId: definition.DefinitionId, Messages: plan.messages.map((m) => ({ Role: m.Role, Channel: m.Channel, RuleId: m.RuleId, Reason: m.Reason, Diagnostics: m.Diagnostics })) },
+        plan.messages.length === 0
+          ? `definition ${definition.DefinitionId} has no enabled delivery rule`
+          : 'every message fails synchronous validation: nothing was stored',
+        {
+          DefinitionId: definition.DefinitionId,
+          Messages: plan.messages.map((m) => ({
+            Role: m.Role,
+            Channel: m.Channel,
+            RuleId: m.RuleId,
+            Reason: m.Reason,
+            Diagnostics: m.Diagnostics,
+          })),
+        },
       );
     }
 
@@ -195,7 +276,13 @@ export function createSender(deps: SenderDeps) {
       RequestId: request.RequestId,
       SnapshotId: snapshotId,
       AcceptedAt: now,
-      Messages: plan.messages.map((m) => ({ MessageId: m.MessageId, Role: m.Role, Channel: m.Channel, State: m.State, ...(m.Reason !== undefined && { Reason: m.Reason }) })),
+      Messages: plan.messages.map((m) => ({
+        MessageId: m.MessageId,
+        Role: m.Role,
+        Channel: m.Channel,
+        State: m.State,
+        ...(m.Reason !== undefined && { Reason: m.Reason }),
+      })),
     };
     return { kind: 'new', stream, hash, notification, messages: plan.messages, acknowledgement };
   }
@@ -209,7 +296,13 @@ export function createSender(deps: SenderDeps) {
     const now = clock.now().toISOString();
     const r = await handle({
       stream: p.stream,
-      command: { type: 'Accept', notification: p.notification, messages: p.messages, acknowledgement: p.acknowledgement, now },
+      command: {
+        type: 'Accept',
+        notification: p.notification,
+        messages: p.messages,
+        acknowledgement: p.acknowledgement,
+        now,
+      },
       // a fresh command id per request (hence fresh event ids): a concurrent send of the same RequestId, with
       // the same content or not, must meet a conflict (then 200 or 409), not an append the store would take
       // for a retry of the same write because its event ids are already stored; time-ordered (a UUID v7),
@@ -222,7 +315,11 @@ export function createSender(deps: SenderDeps) {
     if (r.duplicate === true) return replay(r.state, p.hash);
     const first = r.events[0];
     if (deps.afterAccept !== undefined && r.state.status === 'accepted' && first !== undefined) {
-      deps.afterAccept(p.stream, p.messages.filter((m) => m.State === 'PLANNED').map((m) => m.MessageId), loadedNotification(r.state, r.revision, first));
+      deps.afterAccept(
+        p.stream,
+        p.messages.filter((m) => m.State === 'PLANNED').map((m) => m.MessageId),
+        loadedNotification(r.state, r.revision, first),
+      );
     }
     return { status: 201, acknowledgement: p.acknowledgement };
   }
@@ -236,7 +333,8 @@ export function createSender(deps: SenderDeps) {
       // refused on this instant's configuration (404, 422, a recipient rule): a replay of a stored notification
       // is answered from it instead. A malformed request stays a 400 whatever its RequestId names (it was
       // refused before the stream was read when sends read it first), and a 409 has read the stream already.
-      if (!(err instanceof DomainError) || err.code === 'SEND.INVALID' || err.code === 'SEND.REQUEST_CONFLICT') throw err;
+      if (!(err instanceof DomainError) || err.code === 'SEND.INVALID' || err.code === 'SEND.REQUEST_CONFLICT')
+        throw err;
       const stored = await storedAnswerOf(ctx.tenant, input);
       if (stored !== null) return stored;
       throw err;

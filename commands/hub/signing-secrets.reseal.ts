@@ -2,14 +2,14 @@ import { fold } from '../../domain/core/decider.ts';
 import { parseStreamName } from '../../domain/core/stream-name.ts';
 import {
   DELIVERY_SERVICE_CATEGORY,
+  type DeliveryServiceEvent,
   deliveryServiceDecider,
   signingSecretsAt,
-  type DeliveryServiceEvent,
 } from '../../domain/hub/delivery-service.decider.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
+import { type CommandContext, commandHandler } from '../core/command-handler.ts';
 import type { KeyedSecretBox } from '../core/secret.box.ts';
-import { commandHandler, type CommandContext } from '../core/command-handler.ts';
 import { secretAad } from './config.commands.ts';
 
 export type ResealResult = { resealed: string[]; current: number; failed: Array<{ entry: string; error: string }> };
@@ -21,14 +21,21 @@ export type ResealResult = { resealed: string[]; current: number; failed: Array<
  * secrets and the same overlap end (ResealSecret). A previous secret whose overlap is over signs nothing
  * any more and is left out. Answers `<tenant>/<ServiceId>` of those resealed, and those no secret opens.
  */
-export async function resealSigningSecrets(deps: { eventStore: EventStore; clock: Clock; box: KeyedSecretBox }, ctx: CommandContext): Promise<ResealResult> {
+export async function resealSigningSecrets(
+  deps: { eventStore: EventStore; clock: Clock; box: KeyedSecretBox },
+  ctx: CommandContext,
+): Promise<ResealResult> {
   const { eventStore, clock, box } = deps;
   const handle = commandHandler(eventStore, deliveryServiceDecider);
   const result: ResealResult = { resealed: [], current: 0, failed: [] };
   const streams = new Set<string>();
   let after: string | undefined;
   for (;;) {
-    const page = await eventStore.readAll({ ...(after !== undefined && { after }), filter: { categories: [DELIVERY_SERVICE_CATEGORY] }, limit: 1000 });
+    const page = await eventStore.readAll({
+      ...(after !== undefined && { after }),
+      filter: { categories: [DELIVERY_SERVICE_CATEGORY] },
+      limit: 1000,
+    });
     for (const e of page) streams.add(e.stream);
     if (page.length < 1000) break;
     after = page[page.length - 1]!.position;
@@ -56,7 +63,12 @@ export async function resealSigningSecrets(deps: { eventStore: EventStore; clock
     }
     await handle({
       stream,
-      command: { type: 'ResealSecret', sealedSecret: box.seal(clear[0]!, aad), ...(clear[1] !== undefined && { previousSealed: box.seal(clear[1], aad) }), now },
+      command: {
+        type: 'ResealSecret',
+        sealedSecret: box.seal(clear[0]!, aad),
+        ...(clear[1] !== undefined && { previousSealed: box.seal(clear[1], aad) }),
+        now,
+      },
       commandId: `rotate-config/${stream}@${events.length - 1}`,
       now,
       context: { ...ctx, tenant: name.tenant },

@@ -1,10 +1,16 @@
 import { createHash } from 'node:crypto';
 import { fold } from '../../domain/core/decider.ts';
 import type { Definition } from '../../domain/hub/config.model.ts';
-import { snapshotDecider, snapshotStream, snapshotText, type SnapshotContent, type SnapshotEvent } from '../../domain/hub/snapshot.ts';
-import type { EventStore } from '../../infra/core/event-store.port.ts';
-import { commandHandler, type CommandContext } from '../core/command-handler.ts';
+import {
+  type SnapshotContent,
+  type SnapshotEvent,
+  snapshotDecider,
+  snapshotStream,
+  snapshotText,
+} from '../../domain/hub/snapshot.ts';
 import { setBounded } from '../../infra/core/bounded.ts';
+import type { EventStore } from '../../infra/core/event-store.port.ts';
+import { type CommandContext, commandHandler } from '../core/command-handler.ts';
 
 /**
  * Configuration snapshots as immutable, content-addressed records (domain/hub/snapshot.ts): SnapshotId is
@@ -27,7 +33,10 @@ export function createSnapshots({ eventStore }: { eventStore: EventStore }) {
     const key = `${tenant}/${snapshotId}`;
     const hit = cache.get(key);
     if (hit !== undefined) return hit;
-    const state = fold(snapshotDecider, (await eventStore.readStream(snapshotStream(tenant, snapshotId))) as unknown as SnapshotEvent[]);
+    const state = fold(
+      snapshotDecider,
+      (await eventStore.readStream(snapshotStream(tenant, snapshotId))) as unknown as SnapshotEvent[],
+    );
     if (state.status !== 'captured') return null;
     remember(key, state.snapshot);
     return state.snapshot;
@@ -41,7 +50,17 @@ export function createSnapshots({ eventStore }: { eventStore: EventStore }) {
    */
   const ids = new WeakMap<object, Array<{ parts: unknown[]; id: string }>>();
   function idOf(content: SnapshotContent): string {
-    const parts = [content.Definition, content.ContextDefinition, ...content.Rules, 'templates', ...content.Templates, 'services', ...content.Services, 'channels', ...content.Channels];
+    const parts = [
+      content.Definition,
+      content.ContextDefinition,
+      ...content.Rules,
+      'templates',
+      ...content.Templates,
+      'services',
+      ...content.Services,
+      'channels',
+      ...content.Channels,
+    ];
     const known = ids.get(content.Definition) ?? [];
     const hit = known.find((k) => k.parts.length === parts.length && k.parts.every((p, i) => p === parts[i]));
     if (hit !== undefined) return hit.id;
@@ -62,9 +81,23 @@ export function createSnapshots({ eventStore }: { eventStore: EventStore }) {
       const snapshotId = idOf(content);
       if (cache.has(`${tenant}/${snapshotId}`)) return snapshotId;
       if ((await get(tenant, snapshotId)) !== null) return snapshotId;
-      const snapshot: SnapshotRecord = { SnapshotId: snapshotId, DefinitionId: definition.DefinitionId, NotificationCode: definition.NotificationCode, Version: definition.Version, Content: content, CapturedAt: now };
+      const snapshot: SnapshotRecord = {
+        SnapshotId: snapshotId,
+        DefinitionId: definition.DefinitionId,
+        NotificationCode: definition.NotificationCode,
+        Version: definition.Version,
+        Content: content,
+        CapturedAt: now,
+      };
       // two sends capturing the same new snapshot at once: one appends, the other finds it (from: 'new')
-      await handle({ stream: snapshotStream(tenant, snapshotId), command: { type: 'Capture', snapshot }, commandId: `snapshot/${snapshotId}`, now, context: ctx, from: 'new' });
+      await handle({
+        stream: snapshotStream(tenant, snapshotId),
+        command: { type: 'Capture', snapshot },
+        commandId: `snapshot/${snapshotId}`,
+        now,
+        context: ctx,
+        from: 'new',
+      });
       return snapshotId;
     },
   };

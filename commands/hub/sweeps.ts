@@ -1,12 +1,12 @@
 import { PLATFORM_TENANT } from '../../domain/core/access-context.ts';
-import { NOTIFICATION_CATEGORY } from '../../domain/hub/notification.decider.ts';
 import type { WorkKind } from '../../domain/hub/message-work.ts';
+import { NOTIFICATION_CATEGORY } from '../../domain/hub/notification.decider.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import type { Collection, Doc, Filter } from '../../infra/core/read-store.port.ts';
 import { createWorkEngine, type DueItem, type WorkEngine, type WorkEngineLog } from '../core/work-engine.ts';
 import type { AlertDueItem, AlertPublication } from './alert.publisher.ts';
-import { numberSetting, SETTING, type HubSettings } from './hub.contracts.ts';
+import { type HubSettings, numberSetting, SETTING } from './hub.contracts.ts';
 import { holdDueItem, hubEnabledValue } from './hub-switch.ts';
 
 /**
@@ -51,7 +51,12 @@ export const SWEEP_REPAIRS = 'hub_sweep_repairs';
 /** candidates looked at per run (the rest: the next run) */
 export const SWEEP_BATCH = 500;
 
-const WORK_OF: Record<Exclude<SweepName, 'alert' | 'expiry'>, WorkKind> = { retry: 'retry', scheduled: 'dispatch', stale: 'lost-check', 'receipt-timeout': 'receipt-deadline' };
+const WORK_OF: Record<Exclude<SweepName, 'alert' | 'expiry'>, WorkKind> = {
+  retry: 'retry',
+  scheduled: 'dispatch',
+  stale: 'lost-check',
+  'receipt-timeout': 'receipt-deadline',
+};
 
 /** one per sweep: when it is next due; its last run (when, how many items it put back), how many scans it made; the alert sweep's cursor */
 export type SweepRunDoc = DueItem & { lastRunAt?: string; lastFound?: number; runs?: number; cursor?: string };
@@ -60,7 +65,8 @@ type OpenWork = Doc & { stream: string; tenant: string; kind: string; at: string
 type DispatchItem = Doc & { kind: string; dueAt: string };
 
 /** the platform-wide value of a `comm-hub.*` switch (sweeps are not per tenant: they scan every tenant) */
-const flag = (raw: string | undefined, fallback: boolean) => (raw === undefined ? fallback : raw.trim().toLowerCase() === 'true');
+const flag = (raw: string | undefined, fallback: boolean) =>
+  raw === undefined ? fallback : raw.trim().toLowerCase() === 'true';
 
 export type SweepDeps = {
   eventStore: EventStore;
@@ -93,15 +99,31 @@ export function createSweeps(deps: SweepDeps) {
   const nowIso = () => clock.now().toISOString();
 
   async function intervalOf(name: SweepName): Promise<number> {
-    return numberSetting(deps.settings, PLATFORM_TENANT, SWEEP_INTERVAL[name].key, SWEEP_INTERVAL[name].defaultMs, 1000, 86_400_000);
+    return numberSetting(
+      deps.settings,
+      PLATFORM_TENANT,
+      SWEEP_INTERVAL[name].key,
+      SWEEP_INTERVAL[name].defaultMs,
+      1000,
+      86_400_000,
+    );
   }
-  const enabled = async () => flag(await deps.settings.get(PLATFORM_TENANT, SETTING.sweepEnabled), deps.enabledByDefault);
+  const enabled = async () =>
+    flag(await deps.settings.get(PLATFORM_TENANT, SETTING.sweepEnabled), deps.enabledByDefault);
 
   /** writes a repair item for a message unless one is there (a leased one is being run) */
   async function repair(w: OpenWork, sweep: SweepName, now: string): Promise<boolean> {
     const repairs = await deps.repairs();
     if ((await repairs.get(w.id)) !== null) return false;
-    await repairs.upsert({ id: w.id, stream: w.stream, tenant: w.tenant, kind: w.kind, sweep, dueAt: now, leaseUntil: '' });
+    await repairs.upsert({
+      id: w.id,
+      stream: w.stream,
+      tenant: w.tenant,
+      kind: w.kind,
+      sweep,
+      dueAt: now,
+      leaseUntil: '',
+    });
     return true;
   }
 
@@ -109,8 +131,14 @@ export function createSweeps(deps: SweepDeps) {
   async function scan(name: SweepName): Promise<number> {
     const now = nowIso();
     if (name === 'alert') return scanAlerts();
-    const filter: Filter = name === 'expiry' ? { kind: { $in: ['dispatch', 'retry'] }, expiresAt: { $lte: now } } : { kind: WORK_OF[name], at: { $lte: now } };
-    const candidates = await (await deps.open()).find(filter, { sort: name === 'expiry' ? { expiresAt: 1 } : { at: 1 }, limit: SWEEP_BATCH });
+    const filter: Filter =
+      name === 'expiry'
+        ? { kind: { $in: ['dispatch', 'retry'] }, expiresAt: { $lte: now } }
+        : { kind: WORK_OF[name], at: { $lte: now } };
+    const candidates = await (await deps.open()).find(filter, {
+      sort: name === 'expiry' ? { expiresAt: 1 } : { at: 1 },
+      limit: SWEEP_BATCH,
+    });
     const due = await deps.dispatchDue();
     let found = 0;
     for (const w of candidates) {
@@ -127,7 +155,8 @@ export function createSweeps(deps: SweepDeps) {
    * alert that is published; it stops at the first one that is not, which gets an outbox item again
    * (unless it has one) and is looked at again next run.
    */
-  const housekeptStream = async (stream: string) => (await deps.eventStore.readStream(stream)).some((x) => x.type === 'NotificationHousekept');
+  const housekeptStream = async (stream: string) =>
+    (await deps.eventStore.readStream(stream)).some((x) => x.type === 'NotificationHousekept');
 
   async function scanAlerts(): Promise<number> {
     const runs = await deps.runs();
@@ -138,7 +167,11 @@ export function createSweeps(deps: SweepDeps) {
     const outbox = await deps.alertOutbox();
     const publications = await deps.publications();
     for (let looked = 0; looked < SWEEP_BATCH * 4; ) {
-      const page = await deps.eventStore.readAll({ ...(cursor !== undefined && { after: cursor }), filter: { categories: [NOTIFICATION_CATEGORY], eventTypes: ['AlertRaised'] }, limit: SWEEP_BATCH });
+      const page = await deps.eventStore.readAll({
+        ...(cursor !== undefined && { after: cursor }),
+        filter: { categories: [NOTIFICATION_CATEGORY], eventTypes: ['AlertRaised'] },
+        limit: SWEEP_BATCH,
+      });
       if (page.length === 0) break;
       for (const e of page) {
         looked++;
@@ -147,7 +180,15 @@ export function createSweeps(deps: SweepDeps) {
           stopAt ??= cursor ?? '';
           if ((await outbox.get(e.id)) === null) {
             const data = e.data as { MessageId: string; At: string };
-            await outbox.upsert({ id: e.id, stream: e.stream, tenant: e.metadata.tenant, kind: 'alert', messageId: data.MessageId, dueAt: data.At, leaseUntil: '' });
+            await outbox.upsert({
+              id: e.id,
+              stream: e.stream,
+              tenant: e.metadata.tenant,
+              kind: 'alert',
+              messageId: data.MessageId,
+              dueAt: data.At,
+              leaseUntil: '',
+            });
             found++;
           }
         }
@@ -180,7 +221,12 @@ export function createSweeps(deps: SweepDeps) {
       }
       const at = clock.now();
       await (await deps.runs()).patch(run.id, {
-        $set: { dueAt: new Date(at.getTime() + (await intervalOf(name))).toISOString(), leaseUntil: '', lastRunAt: at.toISOString(), ...(found !== undefined && { lastFound: found }) },
+        $set: {
+          dueAt: new Date(at.getTime() + (await intervalOf(name))).toISOString(),
+          leaseUntil: '',
+          lastRunAt: at.toISOString(),
+          ...(found !== undefined && { lastFound: found }),
+        },
         ...(found !== undefined && { $inc: { runs: 1 } }),
       });
     },
@@ -197,7 +243,8 @@ export function createSweeps(deps: SweepDeps) {
     ...(deps.log !== undefined && { log: deps.log }),
     async handle(item) {
       // `comm-hub.enabled` off for the item's tenant: the repair is held (kept, looked at again shortly)
-      if (!hubEnabledValue(await deps.settings.get(item.tenant, SETTING.enabled))) return holdDueItem(await deps.repairs(), item, clock);
+      if (!hubEnabledValue(await deps.settings.get(item.tenant, SETTING.enabled)))
+        return holdDueItem(await deps.repairs(), item, clock);
       if ((await deps.advance(item.stream, item.id)) === 'held') return holdDueItem(await deps.repairs(), item, clock);
       await (await deps.repairs()).delete(item.id);
     },
@@ -206,7 +253,8 @@ export function createSweeps(deps: SweepDeps) {
   /** the run documents, one per sweep, due at once when new */
   async function ensureRuns(): Promise<void> {
     const runs = await deps.runs();
-    for (const name of SWEEPS) if ((await runs.get(name)) === null) await runs.upsert({ id: name, dueAt: nowIso(), leaseUntil: '' });
+    for (const name of SWEEPS)
+      if ((await runs.get(name)) === null) await runs.upsert({ id: name, dueAt: nowIso(), leaseUntil: '' });
   }
 
   /** both engines as one: the sweep runs and the repairs they write */
@@ -216,7 +264,12 @@ export function createSweeps(deps: SweepDeps) {
     fedBy: [],
     start() {
       void ensureRuns()
-        .catch((err: unknown) => deps.log?.error({ err: err instanceof Error ? err.message : String(err) }, 'hub sweeps: cannot create the run documents; the next start will'))
+        .catch((err: unknown) =>
+          deps.log?.error(
+            { err: err instanceof Error ? err.message : String(err) },
+            'hub sweeps: cannot create the run documents; the next start will',
+          ),
+        )
         .finally(() => {
           runsEngine.start();
           repairEngine.start();
@@ -240,7 +293,12 @@ export function createSweeps(deps: SweepDeps) {
     },
     async status() {
       const [a, b] = await Promise.all([runsEngine.status(), repairEngine.status()]);
-      return { ...a, inFlight: a.inFlight + b.inFlight, backlog: a.backlog + b.backlog, ...((a.lastError ?? b.lastError) !== undefined && { lastError: a.lastError ?? b.lastError }) };
+      return {
+        ...a,
+        inFlight: a.inFlight + b.inFlight,
+        backlog: a.backlog + b.backlog,
+        ...((a.lastError ?? b.lastError) !== undefined && { lastError: a.lastError ?? b.lastError }),
+      };
     },
   };
   return { engine, scan, ensureRuns, runsEngine, repairEngine };

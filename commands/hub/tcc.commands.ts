@@ -1,15 +1,25 @@
 import { fold } from '../../domain/core/decider.ts';
-import type { RecordedEvent } from '../../domain/core/event.ts';
 import { isDomainError } from '../../domain/core/domain-error.ts';
+import type { RecordedEvent } from '../../domain/core/event.ts';
 import { hubError } from '../../domain/hub/hub.errors.ts';
 import { notificationStream } from '../../domain/hub/notification.decider.ts';
 import type { Acknowledgement, NotificationEvent } from '../../domain/hub/notification.model.ts';
 import type { SendRequestInput } from '../../domain/hub/send-request.ts';
-import { lateTryRefusal, retriedTryConflict, tccDecider, tccStream, tccView, type TccEvent, type TccResult, type TccState, type TccView } from '../../domain/hub/tcc.decider.ts';
+import {
+  lateTryRefusal,
+  retriedTryConflict,
+  type TccEvent,
+  type TccResult,
+  type TccState,
+  type TccView,
+  tccDecider,
+  tccStream,
+  tccView,
+} from '../../domain/hub/tcc.decider.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { isWrongExpectedRevision } from '../../infra/core/store-errors.ts';
-import { commandHandler, type CommandContext } from '../core/command-handler.ts';
+import { type CommandContext, commandHandler } from '../core/command-handler.ts';
 import { derivedId } from '../core/event-id.ts';
 import { requestHashOf, type Sender } from './send.commands.ts';
 
@@ -42,14 +52,17 @@ export type TccDeps = {
 
 export const tccCommandId = (tenant: string, ids: TccIds) => derivedId(`hub-tcc/${tenant}/${ids.Xid}/${ids.BranchId}`);
 
-const isStale = (err: unknown) => isWrongExpectedRevision(err) || (isDomainError(err) && err.code === 'TCC.STALE_FENCE');
+const isStale = (err: unknown) =>
+  isWrongExpectedRevision(err) || (isDomainError(err) && err.code === 'TCC.STALE_FENCE');
 
 export function createTccCommands(deps: TccDeps) {
   const { eventStore, clock } = deps;
   const handle = commandHandler(eventStore, tccDecider);
   const now = () => clock.now().toISOString();
 
-  async function load(stream: string): Promise<{ state: TccState; revision: number; tenant?: string; tried?: RecordedEvent }> {
+  async function load(
+    stream: string,
+  ): Promise<{ state: TccState; revision: number; tenant?: string; tried?: RecordedEvent }> {
     const events = await eventStore.readStream(stream);
     const tried = events.find((e) => e.type === 'TccTried');
     return {
@@ -76,17 +89,24 @@ export function createTccCommands(deps: TccDeps) {
     if (before.state.status !== 'none') {
       // a repeated Try (the coordinator's retry): the original answer, whatever happened since (even after
       // materialization, when preparing again would find the RequestId taken); other content: 409
-      const conflict = retriedTryConflict(before.state, { RequestHash: requestHashOf(input), RequestId: input.RequestId });
+      const conflict = retriedTryConflict(before.state, {
+        RequestHash: requestHashOf(input),
+        RequestId: input.RequestId,
+      });
       if (conflict !== null) throw conflict;
       return viewOf(before.state);
     }
     const prepared = await deps.sender.prepare(input, ctx);
     if (prepared.kind === 'replay') {
       // the RequestId was accepted outside this branch: a branch can only prepare a send not yet made
-      throw hubError('TCC.CONFLICT', `RequestId ${prepared.result.acknowledgement.RequestId} was accepted already (not by this branch)`, {
-        RequestId: prepared.result.acknowledgement.RequestId,
-        NotificationId: prepared.result.acknowledgement.NotificationId,
-      });
+      throw hubError(
+        'TCC.CONFLICT',
+        `RequestId ${prepared.result.acknowledgement.RequestId} was accepted already (not by this branch)`,
+        {
+          RequestId: prepared.result.acknowledgement.RequestId,
+          NotificationId: prepared.result.acknowledgement.NotificationId,
+        },
+      );
     }
     const r = await handle({
       stream,
@@ -97,7 +117,11 @@ export function createTccCommands(deps: TccDeps) {
         RequestId: prepared.notification.RequestId,
         NotificationId: prepared.notification.NotificationId,
         RequestHash: prepared.hash,
-        Prepared: { Notification: prepared.notification, Messages: prepared.messages, Acknowledgement: prepared.acknowledgement },
+        Prepared: {
+          Notification: prepared.notification,
+          Messages: prepared.messages,
+          Acknowledgement: prepared.acknowledgement,
+        },
         now: now(),
       },
       commandId: `tcc-try/${CommandId}/${prepared.hash}`,
@@ -109,7 +133,13 @@ export function createTccCommands(deps: TccDeps) {
 
   async function confirm(ids: TccIds, ctx: CommandContext): Promise<TccView> {
     const CommandId = tccCommandId(ctx.tenant, ids);
-    const r = await handle({ stream: tccStream(ctx.tenant, CommandId), command: { type: 'Confirm', now: now() }, commandId: `tcc-confirm/${CommandId}`, now: now(), context: ctx });
+    const r = await handle({
+      stream: tccStream(ctx.tenant, CommandId),
+      command: { type: 'Confirm', now: now() },
+      commandId: `tcc-confirm/${CommandId}`,
+      now: now(),
+      context: ctx,
+    });
     return viewOf(r.state);
   }
 
@@ -137,9 +167,21 @@ export function createTccCommands(deps: TccDeps) {
     const l = await load(stream);
     if (l.state.status !== 'READY' || l.tenant === undefined || l.tried === undefined) return 'nothing';
     const tenant = l.tenant;
-    const ctx: CommandContext = { tenant, actor: 'system:hub-command-worker', causationId: l.tried.id, ...(l.tried.metadata.correlationId !== undefined && { correlationId: l.tried.metadata.correlationId }) };
+    const ctx: CommandContext = {
+      tenant,
+      actor: 'system:hub-command-worker',
+      causationId: l.tried.id,
+      ...(l.tried.metadata.correlationId !== undefined && { correlationId: l.tried.metadata.correlationId }),
+    };
     try {
-      await handle({ stream, command: { type: 'Claim', Fence: fence, Owner: owner, now: now() }, commandId: `tcc-claim/${fence}`, now: now(), context: ctx, from: { state: l.state, revision: l.revision } });
+      await handle({
+        stream,
+        command: { type: 'Claim', Fence: fence, Owner: owner, now: now() },
+        commandId: `tcc-claim/${fence}`,
+        now: now(),
+        context: ctx,
+        from: { state: l.state, revision: l.revision },
+      });
     } catch (err) {
       if (isStale(err)) return 'stale';
       throw err;
@@ -151,7 +193,17 @@ export function createTccCommands(deps: TccDeps) {
     let error: string | undefined;
     const target = notificationStream(tenant, t.NotificationId);
     try {
-      await deps.sender.accept({ kind: 'new', stream: target, hash: t.RequestHash, notification: p.Notification, messages: p.Messages, acknowledgement: p.Acknowledgement }, ctx);
+      await deps.sender.accept(
+        {
+          kind: 'new',
+          stream: target,
+          hash: t.RequestHash,
+          notification: p.Notification,
+          messages: p.Messages,
+          acknowledgement: p.Acknowledgement,
+        },
+        ctx,
+      );
     } catch (err) {
       if (!(isDomainError(err) && err.code === 'SEND.REQUEST_CONFLICT')) throw err;
     }
@@ -159,8 +211,11 @@ export function createTccCommands(deps: TccDeps) {
     // died after accepting meets the stream and is answered as a replay): accepted by this branch (its
     // causation is this branch's TccTried: the original result), by another send of the RequestId with the
     // same content, or with other content.
-    const first = (await eventStore.readStream(target, { limit: 1 }))[0] as (RecordedEvent & Extract<NotificationEvent, { type: 'NotificationAccepted' }>) | undefined;
-    if (first === undefined || first.type !== 'NotificationAccepted') throw new Error(`${target}: no acceptance after accepting`);
+    const first = (await eventStore.readStream(target, { limit: 1 }))[0] as
+      | (RecordedEvent & Extract<NotificationEvent, { type: 'NotificationAccepted' }>)
+      | undefined;
+    if (first === undefined || first.type !== 'NotificationAccepted')
+      throw new Error(`${target}: no acceptance after accepting`);
     if (first.metadata.causationId === l.tried.id) {
       result = 'CREATED';
       acknowledgement = first.data.Acknowledgement;
@@ -174,7 +229,14 @@ export function createTccCommands(deps: TccDeps) {
     try {
       await handle({
         stream,
-        command: { type: 'Materialize', Fence: fence, Result: result, ...(acknowledgement !== undefined && { Acknowledgement: acknowledgement }), ...(error !== undefined && { Error: error }), now: now() },
+        command: {
+          type: 'Materialize',
+          Fence: fence,
+          Result: result,
+          ...(acknowledgement !== undefined && { Acknowledgement: acknowledgement }),
+          ...(error !== undefined && { Error: error }),
+          now: now(),
+        },
         commandId: `tcc-materialize/${fence}`,
         now: now(),
         context: ctx,

@@ -1,6 +1,12 @@
 import type { Clock } from '../../infra/core/clock.port.ts';
-import { isDestinationRefused, type HttpClient } from '../../infra/core/http-client.port.ts';
-import { SETTING, TenantTokenError, type HubSettings, type TenantTokenMinter, type TenantTokens } from './hub.contracts.ts';
+import { type HttpClient, isDestinationRefused } from '../../infra/core/http-client.port.ts';
+import {
+  type HubSettings,
+  SETTING,
+  TenantTokenError,
+  type TenantTokenMinter,
+  type TenantTokens,
+} from './hub.contracts.ts';
 
 /**
  * The platform tenant token webhook calls carry (spec "Authentication": "Outbound webhook calls are
@@ -65,8 +71,12 @@ export function createTenantTokenCache(o: TenantTokenCacheOptions): TenantTokens
         timeoutMs: fetchTimeoutMs,
       });
     } catch (err) {
-      if (isDestinationRefused(err)) throw new TenantTokenError(`the token endpoint cannot be called: ${err.message}`, false);
-      throw new TenantTokenError(`the token endpoint could not be reached: ${err instanceof Error ? err.message : String(err)}`, true);
+      if (isDestinationRefused(err))
+        throw new TenantTokenError(`the token endpoint cannot be called: ${err.message}`, false);
+      throw new TenantTokenError(
+        `the token endpoint could not be reached: ${err instanceof Error ? err.message : String(err)}`,
+        true,
+      );
     }
     if (res.status !== 200) {
       let why = '';
@@ -76,7 +86,10 @@ export function createTenantTokenCache(o: TenantTokenCacheOptions): TenantTokens
       } catch {
         // the status says enough
       }
-      throw new TenantTokenError(`the token endpoint answered ${res.status}${why}`, !(res.status === 400 || res.status === 401 || res.status === 403));
+      throw new TenantTokenError(
+        `the token endpoint answered ${res.status}${why}`,
+        !(res.status === 400 || res.status === 401 || res.status === 403),
+      );
     }
     let body: { access_token?: unknown; expires_in?: unknown };
     try {
@@ -84,7 +97,8 @@ export function createTenantTokenCache(o: TenantTokenCacheOptions): TenantTokens
     } catch {
       throw new TenantTokenError('the token endpoint answered 200 without JSON', true);
     }
-    if (typeof body.access_token !== 'string' || body.access_token === '') throw new TenantTokenError('the token endpoint answered without an access_token', false);
+    if (typeof body.access_token !== 'string' || body.access_token === '')
+      throw new TenantTokenError('the token endpoint answered without an access_token', false);
     const lifetime = typeof body.expires_in === 'number' && Number.isFinite(body.expires_in) ? body.expires_in : 60;
     return { token: body.access_token, clientId, expiresAt: keepUntil(lifetime) };
   }
@@ -94,9 +108,14 @@ export function createTenantTokenCache(o: TenantTokenCacheOptions): TenantTokens
     try {
       minted = await o.mint!(tenant);
     } catch (err) {
-      throw new TenantTokenError(`the tenant's token could not be minted: ${err instanceof Error ? err.message : String(err)}`, true);
+      throw new TenantTokenError(
+        `the tenant's token could not be minted: ${err instanceof Error ? err.message : String(err)}`,
+        true,
+      );
     }
-    return minted === undefined ? undefined : { token: minted.token, clientId: MINTED, expiresAt: keepUntil(minted.expiresIn) };
+    return minted === undefined
+      ? undefined
+      : { token: minted.token, clientId: MINTED, expiresAt: keepUntil(minted.expiresIn) };
   }
 
   return {
@@ -108,7 +127,8 @@ export function createTenantTokenCache(o: TenantTokenCacheOptions): TenantTokens
       if (!configured && o.mint === undefined) return undefined;
       const source = configured ? clientId : MINTED;
       const cached = cache.get(tenant);
-      if (cached !== undefined && cached.clientId === source && cached.expiresAt > o.clock.now().getTime()) return cached.token;
+      if (cached !== undefined && cached.clientId === source && cached.expiresAt > o.clock.now().getTime())
+        return cached.token;
       const key = `${tenant}\n${source}`;
       let p = pending.get(key);
       if (p === undefined) {

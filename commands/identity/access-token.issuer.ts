@@ -1,8 +1,8 @@
-import { sign as rsaSign, type KeyObject } from 'node:crypto';
+import { type KeyObject, sign as rsaSign } from 'node:crypto';
 import type { Client } from '../../domain/identity/model.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
-import type { Directory, IdTokenInput } from './identity.contracts.ts';
 import { randomToken } from '../core/random-token.ts';
+import type { Directory, IdTokenInput } from './identity.contracts.ts';
 import type { KeyRing } from './signing-key.ring.ts';
 
 /**
@@ -20,14 +20,29 @@ import type { KeyRing } from './signing-key.ring.ts';
  */
 export type JwtClaims = Record<string, unknown>;
 
-export type AccessTokenInput = { jti: string; iat: number; exp: number; client: string; tenant: string; subject: string; scopes: string[] };
+export type AccessTokenInput = {
+  jti: string;
+  iat: number;
+  exp: number;
+  client: string;
+  tenant: string;
+  subject: string;
+  scopes: string[];
+};
 
 export type TokenIssuer = {
   nowSeconds(): number;
   /** expires_in for a token of this tenant */
   accessTtl(tenant: string): Promise<number>;
   accessToken(a: AccessTokenInput): Promise<string>;
-  idToken(client: Client, tenant: string, scopes: string[], input: IdTokenInput, iat: number, exp: number): Promise<string>;
+  idToken(
+    client: Client,
+    tenant: string,
+    scopes: string[],
+    input: IdTokenInput,
+    iat: number,
+    exp: number,
+  ): Promise<string>;
   /** a short JWT for internal use (exchange codes etc.); its audience is never accepted as an access token */
   internal(claims: JwtClaims, ttlSeconds: number): Promise<string>;
 };
@@ -96,7 +111,8 @@ export function createTokenIssuer(deps: TokenIssuerDeps): TokenIssuer {
         jti: a.jti,
       }),
 
-    idToken: (client, tenant, scopes, input, iat, exp) => sign(idTokenClaims(issuer, client, tenant, scopes, input, iat, exp)),
+    idToken: (client, tenant, scopes, input, iat, exp) =>
+      sign(idTokenClaims(issuer, client, tenant, scopes, input, iat, exp)),
 
     internal(claims, ttlSeconds) {
       const iat = nowSeconds();

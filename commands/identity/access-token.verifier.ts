@@ -1,10 +1,10 @@
-import { compactVerify, errors as joseErrors, jwtVerify, type JWTHeaderParameters, type JWTPayload } from 'jose';
+import { compactVerify, type JWTHeaderParameters, type JWTPayload, errors as joseErrors, jwtVerify } from 'jose';
 import type { AccessContext } from '../../domain/identity/model.ts';
+import { setBounded } from '../../infra/core/bounded.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import { OAuthError } from './oauth.error.ts';
 import type { RevocationList, TokenRef } from './revocations.checker.ts';
 import type { KeyRing } from './signing-key.ring.ts';
-import { setBounded } from '../../infra/core/bounded.ts';
 
 /**
  * Verifies what access-token.issuer.ts signed: access tokens (signature by kid, exp, iss, aud, typ, the
@@ -33,11 +33,21 @@ export const MAX_TOKEN_LENGTH = 8192;
 /** how many verified tokens are remembered (the oldest is forgotten first) */
 const VERIFIED_TOKENS = 10_000;
 
-export function createTokenVerifier(deps: { clock: Clock; keyRing: Pick<KeyRing, 'verificationKey'>; issuer: string; revocations: RevocationList }): TokenVerifier {
+export function createTokenVerifier(deps: {
+  clock: Clock;
+  keyRing: Pick<KeyRing, 'verificationKey'>;
+  issuer: string;
+  revocations: RevocationList;
+}): TokenVerifier {
   const { clock, keyRing, issuer } = deps;
 
   const getKey = async (header: JWTHeaderParameters) => {
-    if (header.alg !== 'RS256' || typeof header.kid !== 'string' || header.kid.length === 0 || header.kid.length > 128) {
+    if (
+      header.alg !== 'RS256' ||
+      typeof header.kid !== 'string' ||
+      header.kid.length === 0 ||
+      header.kid.length > 128
+    ) {
       throw new TokenRejected('the token is not signed by this issuer');
     }
     const key = await keyRing.verificationKey(header.kid);
@@ -55,12 +65,14 @@ export function createTokenVerifier(deps: { clock: Clock; keyRing: Pick<KeyRing,
 
   return {
     async verifyAccessTokenClaims(token) {
-      if (typeof token !== 'string' || token.length === 0 || token.length > MAX_TOKEN_LENGTH) throw invalidToken('malformed token');
+      if (typeof token !== 'string' || token.length === 0 || token.length > MAX_TOKEN_LENGTH)
+        throw invalidToken('malformed token');
       const known = verified.get(token);
       if (known !== undefined) {
         if (known.claims.exp * 1000 > clock.now().getTime()) {
           // the revocation list and its rules (a disabled client or user), on every use of a remembered token
-          if (await deps.revocations.isRevoked(tokenRef(known.claims))) throw invalidToken('the access token was revoked');
+          if (await deps.revocations.isRevoked(tokenRef(known.claims)))
+            throw invalidToken('the access token was revoked');
           return known;
         }
         verified.delete(token); // expired: the full check below says so
@@ -79,7 +91,12 @@ export function createTokenVerifier(deps: { clock: Clock; keyRing: Pick<KeyRing,
         throw invalidToken(describeJoseError(err));
       }
       const c = payload as Partial<AccessTokenClaims>;
-      if (typeof c.scope !== 'string' || typeof c.client_id !== 'string' || typeof c.tenant !== 'string' || typeof c.jti !== 'string') {
+      if (
+        typeof c.scope !== 'string' ||
+        typeof c.client_id !== 'string' ||
+        typeof c.tenant !== 'string' ||
+        typeof c.jti !== 'string'
+      ) {
         throw invalidToken('not an access token');
       }
       const claims = c as AccessTokenClaims;
@@ -100,7 +117,12 @@ export function createTokenVerifier(deps: { clock: Clock; keyRing: Pick<KeyRing,
     },
 
     async verifySigned(token) {
-      const { payload } = await jwtVerify(token, getKey, { issuer, audience: issuer, algorithms: ['RS256'], currentDate: clock.now() });
+      const { payload } = await jwtVerify(token, getKey, {
+        issuer,
+        audience: issuer,
+        algorithms: ['RS256'],
+        currentDate: clock.now(),
+      });
       return payload as Partial<AccessTokenClaims>;
     },
 
@@ -137,7 +159,13 @@ export function createTokenVerifier(deps: { clock: Clock; keyRing: Pick<KeyRing,
 }
 
 /** What the revocation list and its rules look at: the jti, and who the token was issued to, when. */
-const tokenRef = (c: AccessTokenClaims): TokenRef => ({ jti: c.jti, iat: c.iat, clientId: c.client_id, tenant: c.tenant, subject: c.sub });
+const tokenRef = (c: AccessTokenClaims): TokenRef => ({
+  jti: c.jti,
+  iat: c.iat,
+  clientId: c.client_id,
+  tenant: c.tenant,
+  subject: c.sub,
+});
 
 /** A failure of the key lookup: its message is safe to show. */
 class TokenRejected extends Error {}

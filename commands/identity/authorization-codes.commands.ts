@@ -1,14 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { isDomainError } from '../../domain/core/domain-error.ts';
-import { codeDecider, codeStream, type CodeIssuedData } from '../../domain/identity/code.decider.ts';
+import { type CodeIssuedData, codeDecider, codeStream } from '../../domain/identity/code.decider.ts';
 import type { PkceMethod } from '../../domain/identity/pkce.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
-import { commandHandler, type CommandContext } from '../core/command-handler.ts';
+import { type CommandContext, commandHandler } from '../core/command-handler.ts';
+import { newCommandId } from '../core/event-id.ts';
+import { grantIdForCode } from './grants/grant.ids.ts';
 import type { TokenService } from './identity.contracts.ts';
 import { OAuthError } from './oauth.error.ts';
-import { grantIdForCode } from './grants/grant.ids.ts';
-import { newCommandId } from '../core/event-id.ts';
 
 /** The code's stream id: its SHA-256, so the log never holds a redeemable code. */
 export const codeIdOf = (code: string): string => createHash('sha256').update(code, 'utf8').digest('hex');
@@ -61,7 +61,10 @@ export function createCodes(deps: {
   };
 
   return {
-    async issue(input: IssueCodeInput, ctx: CommandContext): Promise<{ code: string; codeId: string; expiresAt: string }> {
+    async issue(
+      input: IssueCodeInput,
+      ctx: CommandContext,
+    ): Promise<{ code: string; codeId: string; expiresAt: string }> {
       const code = randomBytes(32).toString('base64url');
       const codeId = codeIdOf(code);
       const now = deps.clock.now();
@@ -74,7 +77,10 @@ export function createCodes(deps: {
         userId: input.userId,
         scopes: input.scopes,
         ...(input.nonce !== undefined && { nonce: input.nonce }),
-        ...(input.codeChallenge !== undefined && { codeChallenge: input.codeChallenge, method: input.method ?? 'S256' }),
+        ...(input.codeChallenge !== undefined && {
+          codeChallenge: input.codeChallenge,
+          method: input.method ?? 'S256',
+        }),
         authTime: input.authTime,
         ...(input.sessionId !== undefined && { sessionId: input.sessionId }),
         expiresAt,
@@ -101,28 +107,38 @@ export function createCodes(deps: {
       const codeId = codeIdOf(input.code);
       // the grant's id is fixed by the code (grants/grant.ids.ts): a reuse revokes it even before it exists
       const grantId = grantIdForCode(codeId);
-      const pkce = input.codeVerifier === undefined ? undefined : { verifier: input.codeVerifier, verifierS256: s256(input.codeVerifier) };
+      const pkce =
+        input.codeVerifier === undefined
+          ? undefined
+          : { verifier: input.codeVerifier, verifierS256: s256(input.codeVerifier) };
       let result;
       try {
         result = await handle({
           stream: codeStream(codeId),
           command: {
             type: 'RedeemCode',
-            data: { codeId, clientId: input.clientId, redirectUri: input.redirectUri, pkce, grantId, now: deps.clock.now().toISOString() },
+            data: {
+              codeId,
+              clientId: input.clientId,
+              redirectUri: input.redirectUri,
+              pkce,
+              grantId,
+              now: deps.clock.now().toISOString(),
+            },
           },
           commandId: newCommandId(),
           now: deps.clock.now().toISOString(),
           context: { tenant: 'platform', ...input.context, actor: input.clientId },
         });
       } catch (err) {
-        if (isDomainError(err) && err.code.startsWith('CODE.')) throw new OAuthError('invalid_grant', describe(err.code), { cause: err });
+        if (isDomainError(err) && err.code.startsWith('CODE.'))
+          throw new OAuthError('invalid_grant', describe(err.code), { cause: err });
         throw err;
       }
       if (result.events.some((e) => e.type === 'CodeReuseDetected')) return reuseDetected(codeId);
       if (result.state.status !== 'redeemed') throw new OAuthError('server_error', 'the code could not be redeemed');
       return { codeId, grantId, issued: result.state.code };
     },
-
   };
 }
 

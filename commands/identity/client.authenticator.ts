@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
-import { createLocalJWKSet, decodeJwt, errors as joseErrors, jwtVerify, type JSONWebKeySet } from 'jose';
+import { createLocalJWKSet, decodeJwt, type JSONWebKeySet, errors as joseErrors, jwtVerify } from 'jose';
 import type { AuthMethod, Client } from '../../domain/identity/model.ts';
 import { PLATFORM_TENANT } from '../../domain/identity/model.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { isWrongExpectedRevision } from '../../infra/core/store-errors.ts';
-import type { Directory } from './identity.contracts.ts';
 import { envelopesFor } from '../core/envelopes.ts';
-import { OAuthError } from './oauth.error.ts';
 import { newCommandId } from '../core/event-id.ts';
+import type { Directory } from './identity.contracts.ts';
+import { OAuthError } from './oauth.error.ts';
 
 /**
  * Client authentication at the token endpoint (and introspection, revocation, exchange codes), as a list
@@ -101,12 +101,24 @@ function presented(req: ClientAuthRequest): Presented {
   const assertion = str(body, 'client_assertion');
   const assertionType = str(body, 'client_assertion_type');
   if (assertion !== undefined) p.assertion = { type: assertionType, jwt: assertion };
-  else if (assertionType !== undefined) throw new OAuthError('invalid_request', 'client_assertion_type without client_assertion');
+  else if (assertionType !== undefined)
+    throw new OAuthError('invalid_request', 'client_assertion_type without client_assertion');
   return p;
 }
 
 export function createClientAuthenticator(deps: ClientAuthDeps) {
-  const algorithms = deps.algorithms ?? ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
+  const algorithms = deps.algorithms ?? [
+    'RS256',
+    'RS384',
+    'RS512',
+    'PS256',
+    'PS384',
+    'PS512',
+    'ES256',
+    'ES384',
+    'ES512',
+    'EdDSA',
+  ];
   const audiences = [deps.issuer, ...deps.endpoints];
   const tolerance = deps.clockToleranceSeconds ?? 5;
 
@@ -115,7 +127,8 @@ export function createClientAuthenticator(deps: ClientAuthDeps) {
     if (clientId.length === 0 || clientId.length > 200) throw failed('client authentication failed', basic);
     const client = await deps.directory.getClient(clientId);
     if (client?.status !== 'active') throw failed('client authentication failed', basic);
-    if (!accepts(client.authMethod)) throw failed('client authentication failed: method not registered for this client', basic);
+    if (!accepts(client.authMethod))
+      throw failed('client authentication failed: method not registered for this client', basic);
     return client;
   };
   const hasSecret = (m: AuthMethod) => m === 'client_secret_basic' || m === 'client_secret_post';
@@ -187,7 +200,8 @@ export function createClientAuthenticator(deps: ClientAuthDeps) {
         requiredClaims: ['exp', 'jti'],
       }));
     } catch (err) {
-      if (err instanceof joseErrors.JOSEError) throw failed(`client_assertion rejected: ${assertionReason(err)}`, false);
+      if (err instanceof joseErrors.JOSEError)
+        throw failed(`client_assertion rejected: ${assertionReason(err)}`, false);
       throw err;
     }
     if (typeof payload.jti !== 'string' || payload.jti.length === 0 || payload.jti.length > 256) {
@@ -205,13 +219,21 @@ export function createClientAuthenticator(deps: ClientAuthDeps) {
     try {
       await deps.eventStore.append(
         stream,
-        envelopesFor([{ type: 'ClientAssertionUsed', data: { clientId, jtiHash: id, expiresAt: new Date(exp * 1000).toISOString() } }], {
-          stream,
-          // a fresh command id: a same-id append would be taken for an idempotent retry and succeed
-          commandId: newCommandId(),
-          now,
-          context: { tenant: PLATFORM_TENANT, actor: clientId },
-        }),
+        envelopesFor(
+          [
+            {
+              type: 'ClientAssertionUsed',
+              data: { clientId, jtiHash: id, expiresAt: new Date(exp * 1000).toISOString() },
+            },
+          ],
+          {
+            stream,
+            // a fresh command id: a same-id append would be taken for an idempotent retry and succeed
+            commandId: newCommandId(),
+            now,
+            context: { tenant: PLATFORM_TENANT, actor: clientId },
+          },
+        ),
         'no_stream',
       );
     } catch (err) {

@@ -1,10 +1,10 @@
 import type { Decider } from '../../domain/core/decider.ts';
 import type { DomainEvent, RecordedEvent } from '../../domain/core/event.ts';
 import { categoryOf } from '../../domain/core/stream-name.ts';
-import { clientDecider, type ClientState } from '../../domain/identity/client.decider.ts';
-import { tenantDecider, type TenantState } from '../../domain/identity/tenant.decider.ts';
-import { userDecider, type UserState } from '../../domain/identity/user.decider.ts';
-import { usernameDecider, type UsernameState } from '../../domain/identity/username.decider.ts';
+import { type ClientState, clientDecider } from '../../domain/identity/client.decider.ts';
+import { type TenantState, tenantDecider } from '../../domain/identity/tenant.decider.ts';
+import { type UserState, userDecider } from '../../domain/identity/user.decider.ts';
+import { type UsernameState, usernameDecider } from '../../domain/identity/username.decider.ts';
 import type { EventStore, LogPage } from '../../infra/core/event-store.port.ts';
 import type { LogConsumer } from '../../infra/core/log-consumer.ts';
 import { START } from '../../infra/core/position.ts';
@@ -49,7 +49,10 @@ export const DIRECTORY_CATEGORIES: DirectoryKind[] = Object.keys(deciders) as Di
 /** verified: confirmed against the stream's current revision; recent: memory when it follows the log */
 export type Freshness = 'verified' | 'recent';
 
-export type Cached<S> = { state: S; /** revision of the stream's last event folded in; -1: no stream */ revision: number };
+export type Cached<S> = {
+  state: S /** revision of the stream's last event folded in; -1: no stream */;
+  revision: number;
+};
 
 export type DirectoryCacheStats = {
   /** answered from memory without asking the store */
@@ -148,7 +151,11 @@ export function createDirectoryCache(deps: { eventStore: EventStore }): Director
         if (held === undefined) {
           // a stream's first event starts it; a later one means memory lost track (a gap): lookups read it
           if (e.revision !== 0) continue;
-          entries.set(e.stream, { kind: category, revision: 0, state: fold(category, deciderOf(category).initialState(), [e]) });
+          entries.set(e.stream, {
+            kind: category,
+            revision: 0,
+            state: fold(category, deciderOf(category).initialState(), [e]),
+          });
         } else if (e.revision === held.revision + 1) {
           entries.set(e.stream, { kind: held.kind, revision: e.revision, state: fold(held.kind, held.state, [e]) });
         } else if (e.revision > held.revision + 1) {

@@ -1,31 +1,53 @@
-import { coreError } from '../../domain/core/core.errors.ts';
-import { identityError, type IdentityErrorCode } from '../../domain/identity/identity.errors.ts';
 import { randomBytes } from 'node:crypto';
+import { coreError } from '../../domain/core/core.errors.ts';
 import { fold } from '../../domain/core/decider.ts';
 import {
+  type ClientChanges,
+  type ClientRegistration,
   clientDecider,
   clientStream,
   REGISTRATION_DEFAULTS,
   usesSecret,
-  type ClientChanges,
-  type ClientRegistration,
 } from '../../domain/identity/client.decider.ts';
-import { DEFAULT_USER_SOURCE, type Client, type PublicJwk, type Tenant, type User } from '../../domain/identity/model.ts';
-import { DEFAULT_TOKEN_LIFETIME_SECONDS, TENANT_CODE, tenantDecider, tenantStream } from '../../domain/identity/tenant.decider.ts';
+import { type IdentityErrorCode, identityError } from '../../domain/identity/identity.errors.ts';
+import {
+  type Client,
+  DEFAULT_USER_SOURCE,
+  type PublicJwk,
+  type Tenant,
+  type User,
+} from '../../domain/identity/model.ts';
+import {
+  DEFAULT_TOKEN_LIFETIME_SECONDS,
+  TENANT_CODE,
+  tenantDecider,
+  tenantStream,
+} from '../../domain/identity/tenant.decider.ts';
 import {
   DIRECTORY_ID,
-  userDecider,
-  userStream,
   type UserCommand,
   type UserProfileChanges,
+  userDecider,
+  userStream,
 } from '../../domain/identity/user.decider.ts';
-import { usernameDecider, usernameKey, usernameStream, type UsernameEvent } from '../../domain/identity/username.decider.ts';
+import {
+  type UsernameEvent,
+  usernameDecider,
+  usernameKey,
+  usernameStream,
+} from '../../domain/identity/username.decider.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
-import { commandHandler, forTenant, type CommandContext } from '../core/command-handler.ts';
+import { type CommandContext, commandHandler, forTenant } from '../core/command-handler.ts';
 import { derivedId } from '../core/event-id.ts';
 import { createDirectory } from './directory.lookups.ts';
-import { DEFAULT_SCRYPT_PARAMS, generateClientSecret, hashSecret, MAX_SECRET_LENGTH, type ScryptParams } from './password.hash.ts';
+import {
+  DEFAULT_SCRYPT_PARAMS,
+  generateClientSecret,
+  hashSecret,
+  MAX_SECRET_LENGTH,
+  type ScryptParams,
+} from './password.hash.ts';
 
 export type DirectoryCommandsDeps = {
   eventStore: EventStore;
@@ -151,7 +173,9 @@ export function createDirectoryCommands(deps: DirectoryCommandsDeps) {
   const resolveDefaultUser = async (tenant: string, userSourceId: string, given: string): Promise<string> => {
     const byId = await directory.getUser(tenant, given);
     if (byId !== null) return byId.userId;
-    const byName = DIRECTORY_ID.test(userSourceId) ? await directory.findUserByUsername(tenant, userSourceId, given) : null;
+    const byName = DIRECTORY_ID.test(userSourceId)
+      ? await directory.findUserByUsername(tenant, userSourceId, given)
+      : null;
     if (byName !== null) return byName.userId;
     throw clientInvalid('default_user', `no user with id or username ${JSON.stringify(given)} in tenant ${tenant}`);
   };
@@ -165,7 +189,11 @@ export function createDirectoryCommands(deps: DirectoryCommandsDeps) {
     return state.user;
   };
 
-  async function registerUser(input: RegisterUserInput, ctx: CommandContext, commandId: string): Promise<{ user: User; created: boolean }> {
+  async function registerUser(
+    input: RegisterUserInput,
+    ctx: CommandContext,
+    commandId: string,
+  ): Promise<{ user: User; created: boolean }> {
     const { tenant } = ctx;
     const dir = input.directory ?? DEFAULT_USER_SOURCE;
     if (!TENANT_CODE.test(tenant)) throw identityError('TENANT.NOT_FOUND', `no tenant ${tenant}`, { tenant });
@@ -203,7 +231,10 @@ export function createDirectoryCommands(deps: DirectoryCommandsDeps) {
     // 1. the username, atomically (no_stream on a fresh reservation stream). A reservation held by a user
     // that was never written (or that belongs to another registration) is reclaimable after the grace period.
     const reservationStream = usernameStream(tenant, dir, input.username);
-    const reservation = fold(usernameDecider, (await eventStore.readStream(reservationStream)) as unknown as UsernameEvent[]);
+    const reservation = fold(
+      usernameDecider,
+      (await eventStore.readStream(reservationStream)) as unknown as UsernameEvent[],
+    );
     let reclaimFrom: string | undefined;
     if (reservation.status === 'reserved' && reservation.userId !== userId) {
       const holder = await directory.getUser(tenant, reservation.userId);
@@ -296,7 +327,10 @@ export function createDirectoryCommands(deps: DirectoryCommandsDeps) {
       { type: 'RegisterClient', registration, ...(secretWanted && { secretHash: 'pending' }), now: at },
       clientDecider.initialState(),
     );
-    if (input.clientSecret !== undefined && (input.clientSecret.length < MIN_PASSWORD_LENGTH || input.clientSecret.length > MAX_SECRET_LENGTH)) {
+    if (
+      input.clientSecret !== undefined &&
+      (input.clientSecret.length < MIN_PASSWORD_LENGTH || input.clientSecret.length > MAX_SECRET_LENGTH)
+    ) {
       throw clientInvalid('client_secret', `must be ${MIN_PASSWORD_LENGTH}-${MAX_SECRET_LENGTH} characters`);
     }
     await checkTenantsExist(registration.allowedAccessTenants);
@@ -331,17 +365,30 @@ export function createDirectoryCommands(deps: DirectoryCommandsDeps) {
   ) {
     const stream = clientStream(client.clientId);
     const at = now();
-    const result = await clients({ stream, command, commandId: commandId, now: at, context: forTenant(ctx, client.tenant) });
+    const result = await clients({
+      stream,
+      command,
+      commandId: commandId,
+      now: at,
+      context: forTenant(ctx, client.tenant),
+    });
     deps.onEvents?.(result.events);
     return { client: stateClient(result.state), result };
   }
 
   return {
-    async createTenant(input: CreateTenantInput, ctx: CommandContext, commandId: string): Promise<{ tenant: Tenant; created: boolean }> {
+    async createTenant(
+      input: CreateTenantInput,
+      ctx: CommandContext,
+      commandId: string,
+    ): Promise<{ tenant: Tenant; created: boolean }> {
       const code = ctx.tenant;
       if (!TENANT_CODE.test(code)) {
         throw identityError('TENANT.INVALID', 'invalid tenant: code must be a tenant code', [
-          { field: 'code', message: 'must be 1-63 lower-case letters, digits, _ or -, starting with a letter or digit' },
+          {
+            field: 'code',
+            message: 'must be 1-63 lower-case letters, digits, _ or -, starting with a letter or digit',
+          },
         ]);
       }
       const stream = tenantStream(code);
@@ -364,7 +411,11 @@ export function createDirectoryCommands(deps: DirectoryCommandsDeps) {
       return { tenant: result.state.tenant, created: !result.replayed };
     },
 
-    async updateTenant(changes: UpdateTenantInput, ctx: CommandContext, commandId: string): Promise<Changed<{ tenant: Tenant }>> {
+    async updateTenant(
+      changes: UpdateTenantInput,
+      ctx: CommandContext,
+      commandId: string,
+    ): Promise<Changed<{ tenant: Tenant }>> {
       await requireTenant(ctx.tenant);
       const stream = tenantStream(ctx.tenant);
       const at = now();
@@ -393,24 +444,47 @@ export function createDirectoryCommands(deps: DirectoryCommandsDeps) {
     async resetPassword(userId: string, password: string, ctx: CommandContext, commandId: string) {
       checkPassword(password, 'USER.INVALID', 'password');
       await requireUser(ctx.tenant, userId);
-      return userCommand(userId, { type: 'ResetPassword', passwordHash: await hash(password), now: now() }, ctx, commandId);
+      return userCommand(
+        userId,
+        { type: 'ResetPassword', passwordHash: await hash(password), now: now() },
+        ctx,
+        commandId,
+      );
     },
 
     registerClient,
 
-    async updateClient(clientId: string, changes: ClientChanges, ctx: CommandContext, commandId: string): Promise<Changed<{ client: Client }>> {
+    async updateClient(
+      clientId: string,
+      changes: ClientChanges,
+      ctx: CommandContext,
+      commandId: string,
+    ): Promise<Changed<{ client: Client }>> {
       const client = await requireClient(clientId);
       const resolved: ClientChanges = { ...changes };
       if (changes.allowedAccessTenants !== undefined) await checkTenantsExist(changes.allowedAccessTenants);
       if (typeof changes.defaultUser === 'string') {
-        resolved.defaultUser = await resolveDefaultUser(client.tenant, changes.userSourceId ?? client.userSourceId, changes.defaultUser);
+        resolved.defaultUser = await resolveDefaultUser(
+          client.tenant,
+          changes.userSourceId ?? client.userSourceId,
+          changes.defaultUser,
+        );
       }
-      const { client: after, result } = await clientCommand(client, { type: 'UpdateClient', changes: resolved, now: now() }, ctx, commandId);
+      const { client: after, result } = await clientCommand(
+        client,
+        { type: 'UpdateClient', changes: resolved, now: now() },
+        ctx,
+        commandId,
+      );
       return { client: after, changed: !result.replayed && result.events.length > 0 };
     },
 
     /** A new secret, answered once (absent on a retry of the same command: only its hash was kept). */
-    async rotateClientSecret(clientId: string, ctx: CommandContext, commandId: string): Promise<{ client: Client; clientSecret?: string; rotated: boolean }> {
+    async rotateClientSecret(
+      clientId: string,
+      ctx: CommandContext,
+      commandId: string,
+    ): Promise<{ client: Client; clientSecret?: string; rotated: boolean }> {
       const client = await requireClient(clientId);
       if (!usesSecret(client.authMethod)) {
         // let the decider refuse it, without spending a scrypt first
@@ -418,22 +492,41 @@ export function createDirectoryCommands(deps: DirectoryCommandsDeps) {
       }
       const secret = generateClientSecret();
       const secretHash = await hash(secret);
-      const { client: after, result } = await clientCommand(client, { type: 'RotateClientSecret', secretHash, now: now() }, ctx, commandId);
+      const { client: after, result } = await clientCommand(
+        client,
+        { type: 'RotateClientSecret', secretHash, now: now() },
+        ctx,
+        commandId,
+      );
       if (result.replayed) return { client: after, rotated: false };
       const stored = await requireClient(clientId);
       const ours = stored.secretHash === secretHash;
       return { client: stored, rotated: ours, ...(ours && { clientSecret: secret }) };
     },
 
-    async disableClient(clientId: string, ctx: CommandContext, commandId: string): Promise<Changed<{ client: Client }>> {
+    async disableClient(
+      clientId: string,
+      ctx: CommandContext,
+      commandId: string,
+    ): Promise<Changed<{ client: Client }>> {
       const client = await requireClient(clientId);
-      const { client: after, result } = await clientCommand(client, { type: 'DisableClient', now: now() }, ctx, commandId);
+      const { client: after, result } = await clientCommand(
+        client,
+        { type: 'DisableClient', now: now() },
+        ctx,
+        commandId,
+      );
       return { client: after, changed: !result.replayed && result.events.length > 0 };
     },
 
     async enableClient(clientId: string, ctx: CommandContext, commandId: string): Promise<Changed<{ client: Client }>> {
       const client = await requireClient(clientId);
-      const { client: after, result } = await clientCommand(client, { type: 'EnableClient', now: now() }, ctx, commandId);
+      const { client: after, result } = await clientCommand(
+        client,
+        { type: 'EnableClient', now: now() },
+        ctx,
+        commandId,
+      );
       return { client: after, changed: !result.replayed && result.events.length > 0 };
     },
   };

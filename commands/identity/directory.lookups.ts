@@ -52,7 +52,12 @@ const VERIFIED_SECRET_MAX = 10_000;
  * digest that overlap share one scrypt: a client's burst of token requests just after a start (16 at once
  * in the benchmark) costs one derivation, not one each; different secrets still cost one each.
  */
-export function createDirectory({ eventStore, clock, cache = createDirectoryCache({ eventStore }), verifySecret: verify = verifySecret }: DirectoryDeps): DirectoryService {
+export function createDirectory({
+  eventStore,
+  clock,
+  cache = createDirectoryCache({ eventStore }),
+  verifySecret: verify = verifySecret,
+}: DirectoryDeps): DirectoryService {
   const verifiedSecrets = new Map<string, number>();
   /** scrypt checks under way, by the same digest as verifiedSecrets (an entry lives while its check runs) */
   const verifying = new Map<string, Promise<boolean>>();
@@ -66,12 +71,18 @@ export function createDirectory({ eventStore, clock, cache = createDirectoryCach
   };
 
   const findUserByUsername = async (tenant: string, directory: string, username: string): Promise<User | null> => {
-    if (!TENANT_CODE.test(tenant) || !DIRECTORY_ID.test(directory) || username.length === 0 || username.length > 128) return null;
-    const { state: reservation } = await cache.lookup('username', usernameStream(tenant, directory, username), 'verified');
+    if (!TENANT_CODE.test(tenant) || !DIRECTORY_ID.test(directory) || username.length === 0 || username.length > 128)
+      return null;
+    const { state: reservation } = await cache.lookup(
+      'username',
+      usernameStream(tenant, directory, username),
+      'verified',
+    );
     if (reservation.status !== 'reserved') return null;
     const user = await getUser(tenant, reservation.userId);
     // a reservation whose user was never written, or that belongs to another registration, finds nobody
-    if (user === null || user.directory !== directory || usernameKey(user.username) !== usernameKey(username)) return null;
+    if (user === null || user.directory !== directory || usernameKey(user.username) !== usernameKey(username))
+      return null;
     return user;
   };
 

@@ -80,7 +80,12 @@ export type TokenService = {
    */
   issue(input: IssueInput): Promise<TokenResponse & { grantId: string }>;
   /** rotation: the presented refresh token is spent; reuse of a spent one revokes the whole grant */
-  refresh(client: Client, refreshToken: string, scopes: string[] | undefined, commandId: string): Promise<TokenResponse>;
+  refresh(
+    client: Client,
+    refreshToken: string,
+    scopes: string[] | undefined,
+    commandId: string,
+  ): Promise<TokenResponse>;
   /** revokes every token of the grants started from this authorization code */
   revokeByCode(codeId: string, reason: string): Promise<void>;
   /** RFC 7009: an access or refresh token of this client; unknown tokens are not an error */

@@ -29,16 +29,22 @@ export type LimitVerdict = { allowed: true } | { allowed: false; retryAfterSecon
 
 export type LoginLimiter = ReturnType<typeof createLoginLimiter>;
 
-export function createLoginLimiter(deps: { readStore: ReadStore; clock: Clock; maxFailures: number; windowSeconds?: number }) {
+export function createLoginLimiter(deps: {
+  readStore: ReadStore;
+  clock: Clock;
+  maxFailures: number;
+  windowSeconds?: number;
+}) {
   const windowMs = (deps.windowSeconds ?? DEFAULT_LOGIN_WINDOW_SECONDS) * 1000;
   const userLimit = deps.maxFailures;
   const ipLimit = deps.maxFailures * IP_LIMIT_FACTOR;
   const collection = () => deps.readStore.collection<FailureDoc>(LOGIN_FAILURES_COLLECTION);
   let ensured: Promise<void> | undefined;
-  const ensure = () => (ensured ??= deps.readStore.ensureCollection(LOGIN_FAILURES_COLLECTION).catch((err: unknown) => {
-    ensured = undefined;
-    throw err;
-  }));
+  const ensure = () =>
+    (ensured ??= deps.readStore.ensureCollection(LOGIN_FAILURES_COLLECTION).catch((err: unknown) => {
+      ensured = undefined;
+      throw err;
+    }));
 
   const idOf = (key: string) => createHash('sha256').update(key, 'utf8').digest('base64url');
   const keysOf = (k: LoginAttemptKeys): Array<{ id: string; limit: number }> => {
@@ -92,7 +98,9 @@ export function createLoginLimiter(deps: { readStore: ReadStore; clock: Clock; m
           retryAfterMs = Math.max(retryAfterMs, oldest + windowMs - now);
         }
       }
-      return retryAfterMs > 0 ? { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) } : { allowed: true };
+      return retryAfterMs > 0
+        ? { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) }
+        : { allowed: true };
     },
 
     /** A wrong password, an unknown user or a disabled one: all count the same. */

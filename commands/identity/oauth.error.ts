@@ -24,7 +24,11 @@ export class OAuthError extends Error {
     this.headers = options.headers ?? {};
   }
 
-  toResponse(): { status: number; body: { error: OAuthErrorCode; error_description: string }; headers: Record<string, string> } {
+  toResponse(): {
+    status: number;
+    body: { error: OAuthErrorCode; error_description: string };
+    headers: Record<string, string>;
+  } {
     return {
       status: this.status,
       body: { error: this.code, error_description: this.description },

@@ -1,8 +1,15 @@
 import type { DomainEvent } from '../../domain/core/event.ts';
 import type { AccessTokenRef, GrantState } from '../../domain/identity/grant.decider.ts';
+import {
+  cutoffOf,
+  latestCutoff,
+  revokedByCutoff,
+  ruleKeysOf,
+  type TokenOwner,
+  type TokenRef,
+} from '../../domain/identity/revocation.rules.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import { grantIdOf } from './grants/grant.ids.ts';
-import { cutoffOf, latestCutoff, revokedByCutoff, ruleKeysOf, type TokenOwner, type TokenRef } from '../../domain/identity/revocation.rules.ts';
 
 export type { TokenOwner, TokenRef } from '../../domain/identity/revocation.rules.ts';
 
@@ -71,7 +78,16 @@ export function createRevocationsChecker(deps: {
 
     async isRevoked(token) {
       if (revokedHere.has(token.jti)) return true;
-      if (revokedByCutoff(token.iat, latestCutoff(cutoffsHere, ruleKeysOf({ clientId: token.clientId, tenant: token.tenant, subject: token.subject })))) return true;
+      if (
+        revokedByCutoff(
+          token.iat,
+          latestCutoff(
+            cutoffsHere,
+            ruleKeysOf({ clientId: token.clientId, tenant: token.tenant, subject: token.subject }),
+          ),
+        )
+      )
+        return true;
       if (deps.revocations) return deps.revocations.isRevoked(token);
       const grantId = grantIdOf(token.jti);
       if (grantId === undefined) return true;

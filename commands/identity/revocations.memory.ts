@@ -1,9 +1,16 @@
-import { GRANT_CATEGORY, type AccessTokenRef } from '../../domain/identity/grant.decider.ts';
+import { type AccessTokenRef, GRANT_CATEGORY } from '../../domain/identity/grant.decider.ts';
+import {
+  cutoffOf,
+  latestCutoff,
+  RULE_CATEGORIES,
+  RULE_EVENT_TYPES,
+  revokedByCutoff,
+  ruleKeysOf,
+} from '../../domain/identity/revocation.rules.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import type { LogConsumer } from '../../infra/core/log-consumer.ts';
 import { START } from '../../infra/core/position.ts';
-import { cutoffOf, latestCutoff, revokedByCutoff, RULE_CATEGORIES, RULE_EVENT_TYPES, ruleKeysOf } from '../../domain/identity/revocation.rules.ts';
 import type { RevocationList } from './revocations.checker.ts';
 
 /**
@@ -19,7 +26,11 @@ export type RevocationMemory = LogConsumer & RevocationList;
 
 const PRUNE_EVERY = 1_000;
 
-export function createRevocationMemory(deps: { eventStore: EventStore; clock: Clock; fallback: RevocationList }): RevocationMemory {
+export function createRevocationMemory(deps: {
+  eventStore: EventStore;
+  clock: Clock;
+  fallback: RevocationList;
+}): RevocationMemory {
   /** jti -> exp (unix seconds) */
   const revoked = new Map<string, number>();
   /** rule key -> cutoff (unix seconds) */
@@ -39,7 +50,10 @@ export function createRevocationMemory(deps: { eventStore: EventStore; clock: Cl
 
   return {
     name: 'identity.revocations-memory',
-    filter: { categories: [GRANT_CATEGORY, ...RULE_CATEGORIES], eventTypes: ['GrantRevoked', 'TokenRevoked', ...RULE_EVENT_TYPES] },
+    filter: {
+      categories: [GRANT_CATEGORY, ...RULE_CATEGORIES],
+      eventTypes: ['GrantRevoked', 'TokenRevoked', ...RULE_EVENT_TYPES],
+    },
     async start() {
       revoked.clear();
       cutoffs.clear();
@@ -50,7 +64,8 @@ export function createRevocationMemory(deps: { eventStore: EventStore; clock: Cl
     async handle(page) {
       for (const e of page.events) {
         if (e.position <= position) continue;
-        if (e.type === 'GrantRevoked') for (const t of (e.data as { accessTokens: AccessTokenRef[] }).accessTokens) add(t.jti, t.exp);
+        if (e.type === 'GrantRevoked')
+          for (const t of (e.data as { accessTokens: AccessTokenRef[] }).accessTokens) add(t.jti, t.exp);
         else if (e.type === 'TokenRevoked') add((e.data as { jti: string }).jti, (e.data as { exp: number }).exp);
         else {
           const rule = cutoffOf(e);
@@ -62,7 +77,13 @@ export function createRevocationMemory(deps: { eventStore: EventStore; clock: Cl
     },
     async isRevoked(token) {
       if (revoked.has(token.jti)) return true;
-      if (revokedByCutoff(token.iat, latestCutoff(cutoffs, ruleKeysOf({ clientId: token.clientId, tenant: token.tenant, subject: token.subject })))) return true;
+      if (
+        revokedByCutoff(
+          token.iat,
+          latestCutoff(cutoffs, ruleKeysOf({ clientId: token.clientId, tenant: token.tenant, subject: token.subject })),
+        )
+      )
+        return true;
       if (caughtUp()) return false;
       return deps.fallback.isRevoked(token);
     },

@@ -3,18 +3,19 @@ import { fold } from '../../domain/core/decider.ts';
 import type { DomainEvent } from '../../domain/core/event.ts';
 import {
   activeSession,
-  sessionDecider,
-  sessionStream,
   type SessionEvent,
   type SessionStartedData,
+  sessionDecider,
+  sessionStream,
 } from '../../domain/identity/session.decider.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
-import { commandHandler, forTenant, type CommandContext } from '../core/command-handler.ts';
+import { type CommandContext, commandHandler, forTenant } from '../core/command-handler.ts';
 import { newCommandId } from '../core/event-id.ts';
 
 /** The session id in the log is the SHA-256 of the cookie value: reading the log does not sign anyone in. */
-export const sessionIdOf = (cookieValue: string): string => createHash('sha256').update(cookieValue, 'utf8').digest('hex');
+export const sessionIdOf = (cookieValue: string): string =>
+  createHash('sha256').update(cookieValue, 'utf8').digest('hex');
 
 const COOKIE_VALUE = /^[A-Za-z0-9_-]{43}$/;
 

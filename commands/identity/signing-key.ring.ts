@@ -1,16 +1,24 @@
-import { createCipheriv, createDecipheriv, createPrivateKey, hkdfSync, randomBytes, type JsonWebKey, type KeyObject } from 'node:crypto';
-import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createPrivateKey,
+  hkdfSync,
+  type JsonWebKey,
+  type KeyObject,
+  randomBytes,
+} from 'node:crypto';
+import { type CryptoKey, calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
 import { isDomainError } from '../../domain/core/domain-error.ts';
 import type { RecordedEvent } from '../../domain/core/event.ts';
 import { PLATFORM_TENANT, type PublicJwk } from '../../domain/identity/model.ts';
 import {
-  SIGNING_KEY_CATEGORY,
-  signingKeyDecider,
-  signingKeyStream,
   type EncryptedPrivateJwk,
+  SIGNING_KEY_CATEGORY,
   type SigningKeyCommand,
   type SigningKeyEvent,
   type SigningKeyState,
+  signingKeyDecider,
+  signingKeyStream,
 } from '../../domain/identity/signing-key.decider.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
@@ -115,7 +123,11 @@ export function createKeyRing(o: KeyRingOptions): KeyRing {
   async function readNew(): Promise<void> {
     const startedAt = nowMs();
     for (;;) {
-      const page = await eventStore.readAll({ after: position, filter: { categories: [SIGNING_KEY_CATEGORY] }, limit: 500 });
+      const page = await eventStore.readAll({
+        after: position,
+        filter: { categories: [SIGNING_KEY_CATEGORY] },
+        limit: 500,
+      });
       for (const e of page) apply(e);
       if (page.length > 0) position = page[page.length - 1]!.position;
       if (page.length < 500) break;
@@ -163,7 +175,8 @@ export function createKeyRing(o: KeyRingOptions): KeyRing {
   }
 
   const compareActivation = (a: KeyRecord, b: KeyRecord) =>
-    Date.parse(a.activatesAt ?? '') - Date.parse(b.activatesAt ?? '') || (logOrder.get(a.key.kid) ?? 0) - (logOrder.get(b.key.kid) ?? 0);
+    Date.parse(a.activatesAt ?? '') - Date.parse(b.activatesAt ?? '') ||
+    (logOrder.get(a.key.kid) ?? 0) - (logOrder.get(b.key.kid) ?? 0);
 
   /** Keys that another key has replaced without a KeyRetired, and retired keys whose tokens have all expired. */
   function dueForMaintenance(t: number): boolean {
@@ -171,7 +184,8 @@ export function createKeyRing(o: KeyRingOptions): KeyRing {
     for (const s of states.values()) {
       if (s.status !== 'published') continue;
       if (s.publishUntil !== undefined && Date.parse(s.publishUntil) <= t) return true;
-      if (active !== undefined && s !== active && s.retiresAt === undefined && compareActivation(s, active) < 0) return true;
+      if (active !== undefined && s !== active && s.retiresAt === undefined && compareActivation(s, active) < 0)
+        return true;
     }
     return false;
   }
@@ -227,9 +241,22 @@ export function createKeyRing(o: KeyRingOptions): KeyRing {
       const kid = s.key.kid;
       if (s.publishUntil !== undefined && Date.parse(s.publishUntil) <= t) {
         await run({ type: 'WithdrawKey', data: { kid, now: new Date(t).toISOString() } }, kid, `withdraw/${kid}`);
-      } else if (active !== undefined && s !== active && s.retiresAt === undefined && compareActivation(s, active) < 0) {
+      } else if (
+        active !== undefined &&
+        s !== active &&
+        s.retiresAt === undefined &&
+        compareActivation(s, active) < 0
+      ) {
         await run(
-          { type: 'RetireKey', data: { kid, retiresAt: new Date(t).toISOString(), publishUntil: publishUntilFor(t), now: new Date(t).toISOString() } },
+          {
+            type: 'RetireKey',
+            data: {
+              kid,
+              retiresAt: new Date(t).toISOString(),
+              publishUntil: publishUntilFor(t),
+              now: new Date(t).toISOString(),
+            },
+          },
           kid,
           `retire/${kid}`,
         );
@@ -285,7 +312,8 @@ export function createKeyRing(o: KeyRingOptions): KeyRing {
         await reload();
       }
       await maintain();
-      if (activeAt(nowMs()) === undefined) throw new Error('no signing key is active: run `platform keys rotate --now`');
+      if (activeAt(nowMs()) === undefined)
+        throw new Error('no signing key is active: run `platform keys rotate --now`');
     },
 
     async signingKey() {
@@ -321,7 +349,9 @@ export function createKeyRing(o: KeyRingOptions): KeyRing {
     async rotate(options = {}) {
       await reload();
       const t = nowMs();
-      const activatesAtMs = options.now ? t : t + (options.delaySeconds !== undefined ? options.delaySeconds * 1000 : publishDelayMs);
+      const activatesAtMs = options.now
+        ? t
+        : t + (options.delaySeconds !== undefined ? options.delaySeconds * 1000 : publishDelayMs);
       const kid = await generate(activatesAtMs);
       await reload();
       const activatesAt = states.get(kid)?.activatesAt ?? new Date(activatesAtMs).toISOString();
@@ -351,7 +381,8 @@ export function createKeyRing(o: KeyRingOptions): KeyRing {
   };
 }
 
-const deriveKey = (secret: string, salt: Buffer): Buffer => Buffer.from(hkdfSync('sha256', secret, salt, HKDF_INFO, 32));
+const deriveKey = (secret: string, salt: Buffer): Buffer =>
+  Buffer.from(hkdfSync('sha256', secret, salt, HKDF_INFO, 32));
 
 /** AES-256-GCM of the private JWK's JSON; the kid is authenticated too, so a ciphertext cannot be moved to another key. */
 export function encryptPrivateJwk(jwk: JWK, kid: string, secret: string): EncryptedPrivateJwk {
@@ -385,7 +416,11 @@ function decryptWithAny(enc: EncryptedPrivateJwk, kid: string, secrets: readonly
 
 export function decryptPrivateJwk(enc: EncryptedPrivateJwk, kid: string, secret: string): JWK {
   try {
-    const decipher = createDecipheriv('aes-256-gcm', deriveKey(secret, Buffer.from(enc.salt, 'base64url')), Buffer.from(enc.iv, 'base64url'));
+    const decipher = createDecipheriv(
+      'aes-256-gcm',
+      deriveKey(secret, Buffer.from(enc.salt, 'base64url')),
+      Buffer.from(enc.iv, 'base64url'),
+    );
     decipher.setAAD(Buffer.from(kid, 'utf8'));
     decipher.setAuthTag(Buffer.from(enc.tag, 'base64url'));
     const clear = Buffer.concat([decipher.update(Buffer.from(enc.ciphertext, 'base64url')), decipher.final()]);

@@ -13,7 +13,14 @@ import { isPermanentRegistrationError, type TenantMachineClient } from './tenant
  * redelivered TenantCreated changes nothing. A refusal retrying cannot cure (the machine user's username
  * taken) is logged and skipped: that tenant's service then has no token until one is configured.
  */
-export function createTenantMachineClientReactor(deps: { name: string; eventStore: EventStore; readStore: ReadStore; clock: Clock; machineClient: TenantMachineClient; log?: ReactorLog }): Reactor {
+export function createTenantMachineClientReactor(deps: {
+  name: string;
+  eventStore: EventStore;
+  readStore: ReadStore;
+  clock: Clock;
+  machineClient: TenantMachineClient;
+  log?: ReactorLog;
+}): Reactor {
   return createReactor({
     name: deps.name,
     eventStore: deps.eventStore,
@@ -27,7 +34,14 @@ export function createTenantMachineClientReactor(deps: { name: string; eventStor
         await deps.machineClient.ensure(tenant);
       } catch (err) {
         if (!isPermanentRegistrationError(err)) throw err;
-        deps.log?.warn({ tenant, clientId: deps.machineClient.clientId(tenant), err: err instanceof Error ? err.message : String(err) }, 'machine client not registered');
+        deps.log?.warn(
+          {
+            tenant,
+            clientId: deps.machineClient.clientId(tenant),
+            err: err instanceof Error ? err.message : String(err),
+          },
+          'machine client not registered',
+        );
       }
     },
   });

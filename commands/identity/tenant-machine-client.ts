@@ -67,7 +67,11 @@ export function createTenantMachineClient(deps: TenantMachineClientDeps): Tenant
     ensure,
     async token(tenant) {
       const client = await ensure(tenant);
-      const usable = client.status === 'active' && client.tenant === tenant && client.grantTypes.includes('client_credentials') && client.defaultUser !== undefined;
+      const usable =
+        client.status === 'active' &&
+        client.tenant === tenant &&
+        client.grantTypes.includes('client_credentials') &&
+        client.defaultUser !== undefined;
       if (!usable) return undefined;
       // the token endpoint's client_credentials answer without a `scope` parameter
       const issued = await deps.tokens.issue({
@@ -85,4 +89,5 @@ export function createTenantMachineClient(deps: TenantMachineClientDeps): Tenant
 }
 
 /** a refusal `ensure` cannot get past by retrying (the machine user's username is taken, say) */
-export const isPermanentRegistrationError = (err: unknown): boolean => isDomainError(err) && err.status >= 400 && err.status < 500;
+export const isPermanentRegistrationError = (err: unknown): boolean =>
+  isDomainError(err) && err.status >= 400 && err.status < 500;

@@ -1,7 +1,7 @@
 import type { TokenVerifier } from './access-token.verifier.ts';
 import { MAX_TOKEN_LENGTH } from './access-token.verifier.ts';
-import { grantIdOf, sha256 } from './grants/grant.ids.ts';
 import type { GrantHandler } from './grants/grant.handler.ts';
+import { grantIdOf, sha256 } from './grants/grant.ids.ts';
 import { grantRevokedByRule } from './grants/refresh-token.grant.ts';
 import type { RevocationList } from './revocations.checker.ts';
 

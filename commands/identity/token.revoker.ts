@@ -1,10 +1,10 @@
-import { PLATFORM_TENANT, type Client } from '../../domain/identity/model.ts';
+import { type Client, PLATFORM_TENANT } from '../../domain/identity/model.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
+import { newCommandId } from '../core/event-id.ts';
 import type { AccessTokenClaims, TokenVerifier } from './access-token.verifier.ts';
 import { MAX_TOKEN_LENGTH } from './access-token.verifier.ts';
-import { grantIdOf, sha256 } from './grants/grant.ids.ts';
 import type { GrantHandler } from './grants/grant.handler.ts';
-import { newCommandId } from '../core/event-id.ts';
+import { grantIdOf, sha256 } from './grants/grant.ids.ts';
 
 /**
  * RFC 7009 token revocation, for the client the token was issued to; unknown tokens, other clients'
@@ -15,7 +15,11 @@ import { newCommandId } from '../core/event-id.ts';
  *   stream (client_credentials) is revoked as well as one of a started grant.
  * - A refresh token ends its grant, access tokens included (2.1).
  */
-export function createTokenRevoker(deps: { grants: GrantHandler; verifier: Pick<TokenVerifier, 'verifySigned'>; clock: Clock }) {
+export function createTokenRevoker(deps: {
+  grants: GrantHandler;
+  verifier: Pick<TokenVerifier, 'verifySigned'>;
+  clock: Clock;
+}) {
   const { grants, clock } = deps;
 
   return async function revoke(client: Client, token: string, hint?: 'access_token' | 'refresh_token'): Promise<void> {
@@ -44,7 +48,8 @@ export function createTokenRevoker(deps: { grants: GrantHandler; verifier: Pick<
       const grantId = token.split('.').length === 2 ? grantIdOf(token) : undefined;
       if (grantId === undefined) return false;
       const grant = await grants.load(grantId);
-      if (grant.status !== 'active' || grant.grant?.clientId !== client.clientId || grant.refresh?.id !== sha256(token)) return false;
+      if (grant.status !== 'active' || grant.grant?.clientId !== client.clientId || grant.refresh?.id !== sha256(token))
+        return false;
       await grants.revokeGrant(grantId, 'refresh token revoked by the client', grant.grant.tenant);
       return true;
     };

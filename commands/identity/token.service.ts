@@ -1,7 +1,8 @@
+import type { AccessContext } from '../../domain/identity/model.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { createTokenIssuer } from './access-token.issuer.ts';
-import { createTokenVerifier, type AccessTokenClaims } from './access-token.verifier.ts';
+import { type AccessTokenClaims, createTokenVerifier } from './access-token.verifier.ts';
 import { createAuthorizationCodeRevocation } from './grants/authorization-code.grant.ts';
 import { createClientCredentialsGrant } from './grants/client-credentials.grant.ts';
 import { createGrantHandler } from './grants/grant.handler.ts';
@@ -9,7 +10,6 @@ import { grantIdOf } from './grants/grant.ids.ts';
 import { createGrantStarter } from './grants/grant.starter.ts';
 import { createRefreshTokenGrant } from './grants/refresh-token.grant.ts';
 import type { Directory, IssueInput, TokenService } from './identity.contracts.ts';
-import type { AccessContext } from '../../domain/identity/model.ts';
 import { createRevocationsChecker, type RevocationList } from './revocations.checker.ts';
 import type { KeyRing } from './signing-key.ring.ts';
 import { createTokenIntrospector } from './token.introspector.ts';
@@ -88,7 +88,12 @@ export function createTokenService(deps: TokenServiceDeps): TokenServiceImpl {
     ...(deps.directory && { directory: deps.directory }),
   });
   const verifier = createTokenVerifier({ clock, keyRing, issuer, revocations });
-  const grantStarter = createGrantStarter({ grants, issuer: tokenIssuer, refreshTokenTtlSeconds: config.refreshTokenTtlSeconds, now });
+  const grantStarter = createGrantStarter({
+    grants,
+    issuer: tokenIssuer,
+    refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
+    now,
+  });
   const clientCredentials = createClientCredentialsGrant({ issuer: tokenIssuer });
 
   return {

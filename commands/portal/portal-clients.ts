@@ -28,7 +28,9 @@ export type PortalClientsDeps = {
   log?: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
 };
 
-type Desired = Required<Pick<ClientChanges, 'redirectUris' | 'postLogoutRedirectUris' | 'grantTypes' | 'authMethod' | 'scopes'>> & { jwks: PublicJwk[] };
+type Desired = Required<
+  Pick<ClientChanges, 'redirectUris' | 'postLogoutRedirectUris' | 'grantTypes' | 'authMethod' | 'scopes'>
+> & { jwks: PublicJwk[] };
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const digest = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('base64url').slice(0, 22);
@@ -51,7 +53,8 @@ export function createPortalClients(deps: PortalClientsDeps) {
   const changesOf = (client: Client, want: Desired): ClientChanges => {
     const changes: ClientChanges = {};
     if (!same(client.redirectUris, want.redirectUris)) changes.redirectUris = want.redirectUris;
-    if (!same(client.postLogoutRedirectUris, want.postLogoutRedirectUris)) changes.postLogoutRedirectUris = want.postLogoutRedirectUris;
+    if (!same(client.postLogoutRedirectUris, want.postLogoutRedirectUris))
+      changes.postLogoutRedirectUris = want.postLogoutRedirectUris;
     if (!same([...client.grantTypes].sort(), [...want.grantTypes].sort())) changes.grantTypes = want.grantTypes;
     if (client.authMethod !== want.authMethod) changes.authMethod = want.authMethod;
     if (!same([...client.scopes].sort(), [...want.scopes].sort())) changes.scopes = want.scopes;
@@ -69,18 +72,30 @@ export function createPortalClients(deps: PortalClientsDeps) {
     const want = desired();
     const existing = await directory.getClient(clientId);
     if (existing === null) {
-      await commands.registerClient({ clientId, appName: 'Platform portal', ...want }, ctx, `portal/client/${clientId}/register`);
+      await commands.registerClient(
+        { clientId, appName: 'Platform portal', ...want },
+        ctx,
+        `portal/client/${clientId}/register`,
+      );
       deps.log?.info({ tenant, clientId }, 'portal client registered');
     } else {
       if (existing.tenant !== tenant) {
-        deps.log?.warn({ tenant, clientId, owner: existing.tenant }, 'the portal client id is taken by a client of another tenant: no portal sign-in for this tenant');
+        deps.log?.warn(
+          { tenant, clientId, owner: existing.tenant },
+          'the portal client id is taken by a client of another tenant: no portal sign-in for this tenant',
+        );
         return null;
       }
       if (existing.status !== 'active') return null;
       const changes = changesOf(existing, want);
       if (Object.keys(changes).length > 0) {
         // the command id names the change from this very state: the same change later is a new command
-        await commands.updateClient(clientId, changes, ctx, `portal/client/${clientId}/update/${digest({ from: existing, changes })}`);
+        await commands.updateClient(
+          clientId,
+          changes,
+          ctx,
+          `portal/client/${clientId}/update/${digest({ from: existing, changes })}`,
+        );
         deps.log?.info({ tenant, clientId, changed: Object.keys(changes) }, 'portal client brought up to date');
       }
     }

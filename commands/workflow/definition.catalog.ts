@@ -1,18 +1,23 @@
 import { streamName } from '../../domain/core/stream-name.ts';
 import { DefinitionNeeded } from '../../domain/workflow/engine/definition-needed.ts';
-import { refKey, type DefinitionLookup, type DefinitionRef, type ProcessDefinition } from '../../domain/workflow/model/process-model.ts';
+import {
+  type DefinitionLookup,
+  type DefinitionRef,
+  type ProcessDefinition,
+  refKey,
+} from '../../domain/workflow/model/process-model.ts';
 import {
   definitionOf,
-  parseDefinitionId,
   PROCESS_CATEGORY,
-  processDefinitionDecider,
   type ProcessDefinitionDeployed,
   type ProcessDefinitionState,
+  parseDefinitionId,
+  processDefinitionDecider,
   type VersionSummary,
 } from '../../domain/workflow/process-definition.decider.ts';
+import { setNewest } from '../../infra/core/bounded.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { createStreamCache } from '../core/stream-cache.ts';
-import { setNewest } from '../../infra/core/bounded.ts';
 
 /**
  * Process definitions as the interpreter needs them. A definition is immutable, so one read of it is kept
@@ -56,7 +61,10 @@ export function createDefinitionCatalog(o: { eventStore: EventStore }): Definiti
     const key = parseDefinitionId(summary.id)?.key;
     if (key === undefined) return null;
     // one event per version: version n is revision n-1
-    const [event] = await eventStore.readStream(processStream(tenant, key), { fromRevision: summary.version - 1, limit: 1 });
+    const [event] = await eventStore.readStream(processStream(tenant, key), {
+      fromRevision: summary.version - 1,
+      limit: 1,
+    });
     if (event === undefined || (event.data as { id?: string }).id !== summary.id) return null;
     return remember(tenant, definitionOf(event as unknown as ProcessDefinitionDeployed));
   }
@@ -68,7 +76,10 @@ export function createDefinitionCatalog(o: { eventStore: EventStore }): Definiti
       const parsed = parseDefinitionId(ref.id);
       if (parsed === null) return null;
       const { state } = await keys.load(processStream(tenant, parsed.key));
-      return byVersion(tenant, state.versions.find((v) => v.id === ref.id));
+      return byVersion(
+        tenant,
+        state.versions.find((v) => v.id === ref.id),
+      );
     }
     const { state } = await keys.load(processStream(tenant, ref.key));
     const versions = state.versions;
@@ -76,11 +87,20 @@ export function createDefinitionCatalog(o: { eventStore: EventStore }): Definiti
       case 'latest':
         return byVersion(tenant, versions[versions.length - 1]);
       case 'version':
-        return byVersion(tenant, versions.find((v) => v.version === ref.version));
+        return byVersion(
+          tenant,
+          versions.find((v) => v.version === ref.version),
+        );
       case 'deployment':
-        return byVersion(tenant, versions.findLast((v) => v.deploymentId === ref.deploymentId));
+        return byVersion(
+          tenant,
+          versions.findLast((v) => v.deploymentId === ref.deploymentId),
+        );
       case 'versionTag':
-        return byVersion(tenant, versions.findLast((v) => v.versionTag === ref.versionTag));
+        return byVersion(
+          tenant,
+          versions.findLast((v) => v.versionTag === ref.versionTag),
+        );
     }
   }
 
@@ -110,7 +130,10 @@ export function createDefinitionCatalog(o: { eventStore: EventStore }): Definiti
  * Runs `attempt` with the session's lookup; when the interpreter asks for a definition it does not have
  * (DefinitionNeeded), loads it and runs again (the command is decided anew: nothing was appended).
  */
-export async function withDefinitions<R>(session: DefinitionSession, attempt: (lookup: DefinitionLookup) => Promise<R>): Promise<R> {
+export async function withDefinitions<R>(
+  session: DefinitionSession,
+  attempt: (lookup: DefinitionLookup) => Promise<R>,
+): Promise<R> {
   for (let i = 0; ; i++) {
     try {
       return await attempt(session.lookup);

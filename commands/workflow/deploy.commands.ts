@@ -1,14 +1,20 @@
 import { streamName } from '../../domain/core/stream-name.ts';
-import { DEPLOYMENT_CATEGORY, deploymentDecider, type DeployedDefinition, type DeployedResource, type DeploymentCreated } from '../../domain/workflow/deployment.decider.ts';
+import {
+  DEPLOYMENT_CATEGORY,
+  type DeployedDefinition,
+  type DeployedResource,
+  type DeploymentCreated,
+  deploymentDecider,
+} from '../../domain/workflow/deployment.decider.ts';
 import type { ProcessModel } from '../../domain/workflow/model/process-model.ts';
 import { processDefinitionDecider } from '../../domain/workflow/process-definition.decider.ts';
 import { workflowError } from '../../domain/workflow/workflow.errors.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
-import { commandHandler, type CommandContext } from '../core/command-handler.ts';
+import { type CommandContext, commandHandler } from '../core/command-handler.ts';
 import { derivedId } from '../core/event-id.ts';
-import { parseBpmn, type ParsedBpmn } from './bpmn/bpmn.parse.ts';
-import { processStream, type DefinitionCatalog } from './definition.catalog.ts';
+import { type ParsedBpmn, parseBpmn } from './bpmn/bpmn.parse.ts';
+import { type DefinitionCatalog, processStream } from './definition.catalog.ts';
 
 export const deploymentStream = (tenant: string, id: string) => streamName(DEPLOYMENT_CATEGORY, tenant, id);
 
@@ -35,13 +41,25 @@ export function createDeployCommands(o: { eventStore: EventStore; clock: Clock; 
   const definitions = commandHandler(eventStore, processDefinitionDecider);
   const deployments = commandHandler(eventStore, deploymentDecider);
 
-  async function deploy(files: DeployFile[], context: CommandContext, commandId: string, name?: string): Promise<DeploymentResult> {
+  async function deploy(
+    files: DeployFile[],
+    context: CommandContext,
+    commandId: string,
+    name?: string,
+  ): Promise<DeploymentResult> {
     const { tenant } = context;
-    if (files.length === 0) throw workflowError('DEPLOYMENT.NO_FILES', 'a deployment needs at least one BPMN file in the `files` part', {});
-    if (files.length > MAX_DEPLOY_FILES) throw workflowError('DEPLOYMENT.INVALID', `at most ${MAX_DEPLOY_FILES} files per deployment`, { files: files.length });
+    if (files.length === 0)
+      throw workflowError('DEPLOYMENT.NO_FILES', 'a deployment needs at least one BPMN file in the `files` part', {});
+    if (files.length > MAX_DEPLOY_FILES)
+      throw workflowError('DEPLOYMENT.INVALID', `at most ${MAX_DEPLOY_FILES} files per deployment`, {
+        files: files.length,
+      });
     const parsed: ParsedBpmn[] = [];
     for (const f of files) {
-      if (Buffer.byteLength(f.content) > MAX_BPMN_BYTES) throw workflowError('DEPLOYMENT.INVALID', `${f.name}: larger than ${MAX_BPMN_BYTES} bytes`, { resource: f.name });
+      if (Buffer.byteLength(f.content) > MAX_BPMN_BYTES)
+        throw workflowError('DEPLOYMENT.INVALID', `${f.name}: larger than ${MAX_BPMN_BYTES} bytes`, {
+          resource: f.name,
+        });
       parsed.push(await parseBpmn(f.content, f.name));
     }
     const byKey = new Map<string, { model: ProcessModel; file: ParsedBpmn }>();
@@ -49,7 +67,11 @@ export function createDeployCommands(o: { eventStore: EventStore; clock: Clock; 
       for (const model of p.models) {
         const other = byKey.get(model.key);
         if (other !== undefined) {
-          throw workflowError('DEPLOYMENT.INVALID', `the process '${model.key}' is in ${other.file.resource} and in ${p.resource}`, { key: model.key });
+          throw workflowError(
+            'DEPLOYMENT.INVALID',
+            `the process '${model.key}' is in ${other.file.resource} and in ${p.resource}`,
+            { key: model.key },
+          );
         }
         byKey.set(model.key, { model, file: p });
       }
@@ -61,7 +83,16 @@ export function createDeployCommands(o: { eventStore: EventStore; clock: Clock; 
     for (const [key, { model, file }] of byKey) {
       const result = await definitions({
         stream: processStream(tenant, key),
-        command: { type: 'DeployDefinition', key, model, hash: file.hash, deploymentId, resourceName: file.resource, uuid: derivedId(`${tenant}/${commandId}/${key}`), now },
+        command: {
+          type: 'DeployDefinition',
+          key,
+          model,
+          hash: file.hash,
+          deploymentId,
+          resourceName: file.resource,
+          uuid: derivedId(`${tenant}/${commandId}/${key}`),
+          now,
+        },
         commandId: `${commandId}/${key}`,
         now,
         context,
@@ -78,8 +109,20 @@ export function createDeployCommands(o: { eventStore: EventStore; clock: Clock; 
       });
     }
     const warnings = parsed.flatMap((p) => p.warnings);
-    const resources: DeployedResource[] = parsed.map((p, i) => ({ name: p.resource, hash: p.hash, dialect: p.dialect, xml: files[i]!.content }));
-    const data: DeploymentCreated['data'] = { deploymentId, ...(name !== undefined && { name }), resources, definitions: deployed, warnings, deployedAt: now };
+    const resources: DeployedResource[] = parsed.map((p, i) => ({
+      name: p.resource,
+      hash: p.hash,
+      dialect: p.dialect,
+      xml: files[i]!.content,
+    }));
+    const data: DeploymentCreated['data'] = {
+      deploymentId,
+      ...(name !== undefined && { name }),
+      resources,
+      definitions: deployed,
+      warnings,
+      deployedAt: now,
+    };
     const recorded = await deployments({
       stream: deploymentStream(tenant, deploymentId),
       command: { type: 'CreateDeployment', data },

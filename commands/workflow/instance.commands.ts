@@ -1,15 +1,20 @@
+import type { RecordedEvent } from '../../domain/core/event.ts';
 import { streamName } from '../../domain/core/stream-name.ts';
-import { INSTANCE_CATEGORY, rootIdOf, type InstanceEvent, type Task } from '../../domain/workflow/engine/instance.events.ts';
+import {
+  INSTANCE_CATEGORY,
+  type InstanceEvent,
+  rootIdOf,
+  type Task,
+} from '../../domain/workflow/engine/instance.events.ts';
 import type { InstanceTreeState, ProcessInstance } from '../../domain/workflow/engine/instance.state.ts';
 import { DEFAULT_INDEX, INDEX_NAME } from '../../domain/workflow/index-schema.decider.ts';
 import { instanceDecider } from '../../domain/workflow/instance.decider.ts';
 import { workflowError } from '../../domain/workflow/workflow.errors.ts';
-import type { RecordedEvent } from '../../domain/core/event.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
-import { commandHandler, type CommandContext, type CommandResult } from '../core/command-handler.ts';
+import { type CommandContext, type CommandResult, commandHandler } from '../core/command-handler.ts';
 import { derivedId } from '../core/event-id.ts';
-import { withDefinitions, type DefinitionCatalog } from './definition.catalog.ts';
+import { type DefinitionCatalog, withDefinitions } from './definition.catalog.ts';
 
 export const instanceStream = (tenant: string, rootId: string) => streamName(INSTANCE_CATEGORY, tenant, rootId);
 
@@ -66,19 +71,44 @@ export function createInstanceCommands(o: { eventStore: EventStore; clock: Clock
     const { tenant } = context;
     const queryVariables = req.queryVariables ?? {};
     const fromQuery = queryVariables.WorkflowBusinessKey;
-    if (fromQuery !== undefined && typeof fromQuery !== 'string') throw workflowError('START.INVALID', 'queryVariables.WorkflowBusinessKey must be a string', { field: 'queryVariables.WorkflowBusinessKey' });
+    if (fromQuery !== undefined && typeof fromQuery !== 'string')
+      throw workflowError('START.INVALID', 'queryVariables.WorkflowBusinessKey must be a string', {
+        field: 'queryVariables.WorkflowBusinessKey',
+      });
     if (req.businessKey !== undefined && fromQuery !== undefined && req.businessKey !== fromQuery) {
-      throw workflowError('START.INVALID', `businessKey (${req.businessKey}) and queryVariables.WorkflowBusinessKey (${fromQuery}) differ`, { field: 'businessKey' });
+      throw workflowError(
+        'START.INVALID',
+        `businessKey (${req.businessKey}) and queryVariables.WorkflowBusinessKey (${fromQuery}) differ`,
+        { field: 'businessKey' },
+      );
     }
     const businessKey = req.businessKey ?? fromQuery;
-    if (businessKey === undefined || businessKey === '') throw workflowError('START.INVALID', 'queryVariables.WorkflowBusinessKey is required (the task index relates tasks to it)', { field: 'queryVariables.WorkflowBusinessKey' });
+    if (businessKey === undefined || businessKey === '')
+      throw workflowError(
+        'START.INVALID',
+        'queryVariables.WorkflowBusinessKey is required (the task index relates tasks to it)',
+        { field: 'queryVariables.WorkflowBusinessKey' },
+      );
     const taskType = queryVariables.TaskType;
-    if (typeof taskType !== 'string' || taskType === '') throw workflowError('START.INVALID', 'queryVariables.TaskType is required (it marks the task type in the index)', { field: 'queryVariables.TaskType' });
+    if (typeof taskType !== 'string' || taskType === '')
+      throw workflowError(
+        'START.INVALID',
+        'queryVariables.TaskType is required (it marks the task type in the index)',
+        { field: 'queryVariables.TaskType' },
+      );
     const indexSchema = req.indexSchema ?? DEFAULT_INDEX;
-    if (!INDEX_NAME.test(indexSchema)) throw workflowError('START.INVALID', `indexSchema ${JSON.stringify(indexSchema)} is not an index name`, { field: 'indexSchema' });
+    if (!INDEX_NAME.test(indexSchema))
+      throw workflowError('START.INVALID', `indexSchema ${JSON.stringify(indexSchema)} is not an index name`, {
+        field: 'indexSchema',
+      });
 
     const definition = await catalog.load(tenant, { kind: 'latest', key: req.processDefinitionKey });
-    if (definition === null) throw workflowError('DEFINITION.NOT_FOUND', `no process definition with the key '${req.processDefinitionKey}' is deployed`, { processDefinitionKey: req.processDefinitionKey });
+    if (definition === null)
+      throw workflowError(
+        'DEFINITION.NOT_FOUND',
+        `no process definition with the key '${req.processDefinitionKey}' is deployed`,
+        { processDefinitionKey: req.processDefinitionKey },
+      );
     const rootId = derivedId(`${tenant}/instance/${commandId}`);
     const session = catalog.session(tenant);
     await session.ensure({ kind: 'id', id: definition.id });
@@ -107,7 +137,12 @@ export function createInstanceCommands(o: { eventStore: EventStore; clock: Clock
     return resultOf(rootId, r);
   }
 
-  async function complete(taskId: string, req: CompleteRequest, context: CommandContext, commandId: string): Promise<InstanceCommandResult> {
+  async function complete(
+    taskId: string,
+    req: CompleteRequest,
+    context: CommandContext,
+    commandId: string,
+  ): Promise<InstanceCommandResult> {
     const { tenant } = context;
     if (!TASK_ID.test(taskId)) throw workflowError('TASK.NOT_FOUND', `no task ${taskId}`, { taskId });
     const rootId = rootIdOf(taskId);
@@ -150,7 +185,10 @@ export function createInstanceCommands(o: { eventStore: EventStore; clock: Clock
   }
 
   /** an instance (or a called one) with its tree's state and the stream's events: `GET /process-instances/{id}` */
-  async function read(tenant: string, instanceId: string): Promise<{ state: InstanceTreeState; events: RecordedEvent[] } | null> {
+  async function read(
+    tenant: string,
+    instanceId: string,
+  ): Promise<{ state: InstanceTreeState; events: RecordedEvent[] } | null> {
     const rootId = rootIdOf(instanceId);
     if (!/^[0-9a-f-]{36}$/.test(rootId)) return null;
     const events = await eventStore.readStream(instanceStream(tenant, rootId));

@@ -1,12 +1,17 @@
 import { streamName } from '../../domain/core/stream-name.ts';
-import { WORKFLOW_TENANT_CATEGORY, WORKFLOW_TENANT_ID, workflowTenantDecider } from '../../domain/workflow/workflow-tenant.decider.ts';
 import { workflowError } from '../../domain/workflow/workflow.errors.ts';
+import {
+  WORKFLOW_TENANT_CATEGORY,
+  WORKFLOW_TENANT_ID,
+  workflowTenantDecider,
+} from '../../domain/workflow/workflow-tenant.decider.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
-import { commandHandler, type CommandContext } from '../core/command-handler.ts';
+import { type CommandContext, commandHandler } from '../core/command-handler.ts';
 import { createStreamCache } from '../core/stream-cache.ts';
 
-export const workflowTenantStream = (tenant: string) => streamName(WORKFLOW_TENANT_CATEGORY, tenant, WORKFLOW_TENANT_ID);
+export const workflowTenantStream = (tenant: string) =>
+  streamName(WORKFLOW_TENANT_CATEGORY, tenant, WORKFLOW_TENANT_ID);
 
 /**
  * Tenant enablement: a tenant must be enabled for the workflow before it deploys, starts or searches
@@ -19,7 +24,13 @@ export function createWorkflowTenants(o: { eventStore: EventStore; clock: Clock 
   const change = async (type: 'EnableWorkflow' | 'DisableWorkflow', context: CommandContext, commandId: string) => {
     const { tenant } = context;
     const now = o.clock.now().toISOString();
-    const r = await handle({ stream: workflowTenantStream(tenant), command: { type, tenant, now }, commandId, now, context });
+    const r = await handle({
+      stream: workflowTenantStream(tenant),
+      command: { type, tenant, now },
+      commandId,
+      now,
+      context,
+    });
     return { tenant, enabled: r.state.enabled, ...(r.state.since !== undefined && { since: r.state.since }) };
   };
   const status = async (tenant: string) => {
@@ -34,7 +45,11 @@ export function createWorkflowTenants(o: { eventStore: EventStore; clock: Clock 
     /** 409 unless the tenant is enabled */
     async requireEnabled(tenant: string): Promise<void> {
       if (!(await status(tenant)).enabled) {
-        throw workflowError('WORKFLOW.TENANT_NOT_ENABLED', `tenant ${tenant} is not enabled for the workflow (POST /workflow/v1/admin/tenants/${tenant}/enable)`, { tenant });
+        throw workflowError(
+          'WORKFLOW.TENANT_NOT_ENABLED',
+          `tenant ${tenant} is not enabled for the workflow (POST /workflow/v1/admin/tenants/${tenant}/enable)`,
+          { tenant },
+        );
       }
     },
   };

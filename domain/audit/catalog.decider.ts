@@ -49,31 +49,67 @@ export type CatalogCommand =
   | { type: 'CreateModule'; module_name: string; description?: string; now: string }
   | { type: 'UpdateModule'; module_name: string; description?: string; now: string }
   | { type: 'DeleteModule'; module_name: string; now: string }
-  | { type: 'CreateTransaction'; module_name: string; transaction_name: string; transaction_vendor?: string; description?: string; now: string }
-  | { type: 'UpdateTransaction'; module_name: string; transaction_name: string; transaction_vendor?: string; description?: string; now: string }
+  | {
+      type: 'CreateTransaction';
+      module_name: string;
+      transaction_name: string;
+      transaction_vendor?: string;
+      description?: string;
+      now: string;
+    }
+  | {
+      type: 'UpdateTransaction';
+      module_name: string;
+      transaction_name: string;
+      transaction_vendor?: string;
+      description?: string;
+      now: string;
+    }
   | { type: 'DeleteTransaction'; module_name: string; transaction_name: string; now: string }
   | { type: 'ImportMetadata'; rows: ImportRow[]; now: string };
 
 type ModuleFacts = { module_name: string; description: string; at: string };
-type TransactionFacts = { module_name: string; transaction_name: string; transaction_vendor: string; description: string; at: string };
+type TransactionFacts = {
+  module_name: string;
+  transaction_name: string;
+  transaction_vendor: string;
+  description: string;
+  at: string;
+};
 
 export type ModuleCreated = DomainEvent<'ModuleCreated', ModuleFacts>;
 export type ModuleUpdated = DomainEvent<'ModuleUpdated', ModuleFacts>;
 export type ModuleDeleted = DomainEvent<'ModuleDeleted', { module_name: string; at: string }>;
 export type TransactionCreated = DomainEvent<'TransactionCreated', TransactionFacts>;
 export type TransactionUpdated = DomainEvent<'TransactionUpdated', TransactionFacts>;
-export type TransactionDeleted = DomainEvent<'TransactionDeleted', { module_name: string; transaction_name: string; at: string }>;
+export type TransactionDeleted = DomainEvent<
+  'TransactionDeleted',
+  { module_name: string; transaction_name: string; at: string }
+>;
 /** an import's changes only: what it created or changed (`created` says which) */
 export type MetadataImported = DomainEvent<
   'MetadataImported',
   {
     rows: number;
     modules: Array<{ module_name: string; description: string; created: boolean }>;
-    transactions: Array<{ module_name: string; transaction_name: string; transaction_vendor: string; description: string; created: boolean }>;
+    transactions: Array<{
+      module_name: string;
+      transaction_name: string;
+      transaction_vendor: string;
+      description: string;
+      created: boolean;
+    }>;
     at: string;
   }
 >;
-export type CatalogEvent = ModuleCreated | ModuleUpdated | ModuleDeleted | TransactionCreated | TransactionUpdated | TransactionDeleted | MetadataImported;
+export type CatalogEvent =
+  | ModuleCreated
+  | ModuleUpdated
+  | ModuleDeleted
+  | TransactionCreated
+  | TransactionUpdated
+  | TransactionDeleted
+  | MetadataImported;
 export const CATALOG_EVENT_TYPES: ReadonlyArray<CatalogEvent['type']> = [
   'ModuleCreated',
   'ModuleUpdated',
@@ -84,7 +120,9 @@ export const CATALOG_EVENT_TYPES: ReadonlyArray<CatalogEvent['type']> = [
   'MetadataImported',
 ];
 
-const withModule = (state: CatalogState, module: ModuleInfo): CatalogState => ({ modules: { ...state.modules, [module.module_name]: module } });
+const withModule = (state: CatalogState, module: ModuleInfo): CatalogState => ({
+  modules: { ...state.modules, [module.module_name]: module },
+});
 
 function putTransaction(state: CatalogState, t: Omit<TransactionFacts, 'at'>, at: string): CatalogState {
   const module = state.modules[t.module_name];
@@ -96,7 +134,13 @@ function putTransaction(state: CatalogState, t: Omit<TransactionFacts, 'at'>, at
 
 function putModule(state: CatalogState, name: string, description: string, at: string): CatalogState {
   const before = state.modules[name];
-  return withModule(state, { module_name: name, description, created_at: before?.created_at ?? at, updated_at: at, transactions: before?.transactions ?? {} });
+  return withModule(state, {
+    module_name: name,
+    description,
+    created_at: before?.created_at ?? at,
+    updated_at: at,
+    transactions: before?.transactions ?? {},
+  });
 }
 
 const moduleOf = (state: CatalogState, name: string): ModuleInfo => {
@@ -107,12 +151,19 @@ const moduleOf = (state: CatalogState, name: string): ModuleInfo => {
 
 const transactionOf = (state: CatalogState, module: string, name: string): TransactionInfo => {
   const tx = moduleOf(state, module).transactions[name];
-  if (tx === undefined) throw auditError('TRANSACTION.NOT_FOUND', `no transaction ${name} in module ${module}`, { module_name: module, transaction_name: name });
+  if (tx === undefined)
+    throw auditError('TRANSACTION.NOT_FOUND', `no transaction ${name} in module ${module}`, {
+      module_name: module,
+      transaction_name: name,
+    });
   return tx;
 };
 
 /** what an import changes on `state`: the rows were validated (names, lengths, duplicates) before */
-function importChanges(state: CatalogState, rows: ImportRow[]): Pick<MetadataImported['data'], 'modules' | 'transactions'> {
+function importChanges(
+  state: CatalogState,
+  rows: ImportRow[],
+): Pick<MetadataImported['data'], 'modules' | 'transactions'> {
   const modules = new Map<string, { module_name: string; description: string; created: boolean }>();
   const transactions: MetadataImported['data']['transactions'] = [];
   for (const row of rows) {
@@ -127,7 +178,13 @@ function importChanges(state: CatalogState, rows: ImportRow[]): Pick<MetadataImp
     const vendor = row.transaction_vendor ?? tx?.transaction_vendor ?? '';
     const txDescription = row.transaction_description ?? tx?.description ?? '';
     if (tx === undefined || tx.transaction_vendor !== vendor || tx.description !== txDescription) {
-      transactions.push({ module_name: row.module_name, transaction_name: row.transaction_name, transaction_vendor: vendor, description: txDescription, created: tx === undefined });
+      transactions.push({
+        module_name: row.module_name,
+        transaction_name: row.transaction_name,
+        transaction_vendor: vendor,
+        description: txDescription,
+        created: tx === undefined,
+      });
     }
   }
   return { modules: [...modules.values()], transactions };
@@ -172,7 +229,8 @@ export const catalogDecider: Decider<CatalogCommand, CatalogEvent, CatalogState>
     switch (command.type) {
       case 'CreateModule': {
         const { module_name, now } = command;
-        if (state.modules[module_name] !== undefined) throw auditError('MODULE.EXISTS', `module ${module_name} exists`, { module_name });
+        if (state.modules[module_name] !== undefined)
+          throw auditError('MODULE.EXISTS', `module ${module_name} exists`, { module_name });
         return [{ type: 'ModuleCreated', data: { module_name, description: command.description ?? '', at: now } }];
       }
       case 'UpdateModule': {
@@ -185,10 +243,14 @@ export const catalogDecider: Decider<CatalogCommand, CatalogEvent, CatalogState>
         const module = moduleOf(state, command.module_name);
         const transactions = Object.keys(module.transactions);
         if (transactions.length > 0) {
-          throw auditError('MODULE.HAS_TRANSACTIONS', `module ${module.module_name} has ${transactions.length} transaction(s); delete them first`, {
-            module_name: module.module_name,
-            transactions: transactions.length,
-          });
+          throw auditError(
+            'MODULE.HAS_TRANSACTIONS',
+            `module ${module.module_name} has ${transactions.length} transaction(s); delete them first`,
+            {
+              module_name: module.module_name,
+              transactions: transactions.length,
+            },
+          );
         }
         return [{ type: 'ModuleDeleted', data: { module_name: module.module_name, at: command.now } }];
       }
@@ -196,12 +258,21 @@ export const catalogDecider: Decider<CatalogCommand, CatalogEvent, CatalogState>
         const { module_name, transaction_name, now } = command;
         const module = moduleOf(state, module_name);
         if (module.transactions[transaction_name] !== undefined) {
-          throw auditError('TRANSACTION.EXISTS', `transaction ${transaction_name} exists in module ${module_name}`, { module_name, transaction_name });
+          throw auditError('TRANSACTION.EXISTS', `transaction ${transaction_name} exists in module ${module_name}`, {
+            module_name,
+            transaction_name,
+          });
         }
         return [
           {
             type: 'TransactionCreated',
-            data: { module_name, transaction_name, transaction_vendor: command.transaction_vendor ?? '', description: command.description ?? '', at: now },
+            data: {
+              module_name,
+              transaction_name,
+              transaction_vendor: command.transaction_vendor ?? '',
+              description: command.description ?? '',
+              at: now,
+            },
           },
         ];
       }
@@ -213,13 +284,24 @@ export const catalogDecider: Decider<CatalogCommand, CatalogEvent, CatalogState>
         return [
           {
             type: 'TransactionUpdated',
-            data: { module_name: tx.module_name, transaction_name: tx.transaction_name, transaction_vendor, description, at: command.now },
+            data: {
+              module_name: tx.module_name,
+              transaction_name: tx.transaction_name,
+              transaction_vendor,
+              description,
+              at: command.now,
+            },
           },
         ];
       }
       case 'DeleteTransaction': {
         const tx = transactionOf(state, command.module_name, command.transaction_name);
-        return [{ type: 'TransactionDeleted', data: { module_name: tx.module_name, transaction_name: tx.transaction_name, at: command.now } }];
+        return [
+          {
+            type: 'TransactionDeleted',
+            data: { module_name: tx.module_name, transaction_name: tx.transaction_name, at: command.now },
+          },
+        ];
       }
       case 'ImportMetadata': {
         const changes = importChanges(state, command.rows);

@@ -1,7 +1,7 @@
 import { assertNever, type Decider } from '../core/decider.ts';
 import type { DomainEvent } from '../core/event.ts';
 import { streamName } from '../core/stream-name.ts';
-import { chainHash, GENESIS_HASH, type ChainedRecord, type RecordFields } from './record.ts';
+import { type ChainedRecord, chainHash, GENESIS_HASH, type RecordFields } from './record.ts';
 
 /**
  * A tenant's audit ledger: the chain of its records, one aggregate per tenant, stream
@@ -55,7 +55,13 @@ export const ledgerDecider: Decider<LedgerCommand, LedgerEvent, LedgerState> = {
     switch (command.type) {
       case 'RecordAudit': {
         const time = command.now > state.time ? command.now : state.time;
-        const record = { ...command.fields, id: command.id, tenant: command.tenant, sequence: state.sequence + 1, time };
+        const record = {
+          ...command.fields,
+          id: command.id,
+          tenant: command.tenant,
+          sequence: state.sequence + 1,
+          time,
+        };
         const data: AuditRecordedData = {
           ...record,
           hash: chainHash(state.hash, record),

@@ -39,9 +39,12 @@ export type RecordQuery = {
   client_ip?: string;
 };
 
-export type Paging = { mode: 'page'; page_num: number; return_size: number } | { mode: 'scroll'; scroll_id: string; return_size: number };
+export type Paging =
+  | { mode: 'page'; page_num: number; return_size: number }
+  | { mode: 'scroll'; scroll_id: string; return_size: number };
 
-const invalid = (field: string, message: string) => auditError('AUDIT_QUERY.INVALID', `${field} ${message}`, [{ in: 'body', field, message }]);
+const invalid = (field: string, message: string) =>
+  auditError('AUDIT_QUERY.INVALID', `${field} ${message}`, [{ in: 'body', field, message }]);
 
 function instant(field: string, value: string): string {
   const ms = Date.parse(value);
@@ -92,7 +95,14 @@ export function pagingOf(body: QueryRequest): Paging {
     throw auditError(
       'AUDIT_QUERY.PAGE_TOO_DEEP',
       `page mode reaches the first ${MAX_PAGE_WINDOW} records (page_num × return_size = ${page_num * return_size}); read further in scroll mode (scroll_id "")`,
-      [{ in: 'body', field: 'page_num', message: `page_num × return_size must be at most ${MAX_PAGE_WINDOW}; use scroll_id for more`, max: MAX_PAGE_WINDOW }],
+      [
+        {
+          in: 'body',
+          field: 'page_num',
+          message: `page_num × return_size must be at most ${MAX_PAGE_WINDOW}; use scroll_id for more`,
+          max: MAX_PAGE_WINDOW,
+        },
+      ],
     );
   }
   return { mode: 'page', page_num, return_size };

@@ -40,7 +40,12 @@ const invalidData = (field: string, message: string) =>
 
 const tooLarge = (field: string) =>
   auditError('AUDIT_RECORD.DATA_TOO_LARGE', `${field} is larger than ${MAX_DATA_BYTES} bytes once decompressed`, [
-    { in: 'body', field, message: `must be at most ${MAX_DATA_BYTES} bytes of JSON text (decompressed)`, limit: MAX_DATA_BYTES },
+    {
+      in: 'body',
+      field,
+      message: `must be at most ${MAX_DATA_BYTES} bytes of JSON text (decompressed)`,
+      limit: MAX_DATA_BYTES,
+    },
   ]);
 
 function inflate(field: string, compressed: Buffer, type: 'gzip' | 'deflate'): Buffer {
@@ -51,11 +56,15 @@ function inflate(field: string, compressed: Buffer, type: 'gzip' | 'deflate'): B
     try {
       return attempt(compressed, options);
     } catch (err) {
-      if (err instanceof RangeError || (err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(field);
+      if (err instanceof RangeError || (err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
+        throw tooLarge(field);
       failure = err;
     }
   }
-  throw invalidData(field, `is not a valid ${type} stream (${failure instanceof Error ? failure.message : String(failure)})`);
+  throw invalidData(
+    field,
+    `is not a valid ${type} stream (${failure instanceof Error ? failure.message : String(failure)})`,
+  );
 }
 
 /** the JSON text a data field carries, decompressed and checked */

@@ -98,5 +98,21 @@ export const tsKey = (time: string, sequence: number): string => `${time}|${seqK
 
 /** SHA-256 of a write's content: the same Idempotency-Key with other content is refused (422) */
 export function fingerprintOf(fields: RecordFields): string {
-  return createHash('sha256').update(JSON.stringify([fields.module_name, fields.transaction_name, fields.transaction_vendor, fields.business_code, fields.client_ip, fields.new_data, fields.old_data, fields.warning_type, fields.trace_id, fields.tags, fields.compress_type])).digest('hex');
+  return createHash('sha256')
+    .update(
+      JSON.stringify([
+        fields.module_name,
+        fields.transaction_name,
+        fields.transaction_vendor,
+        fields.business_code,
+        fields.client_ip,
+        fields.new_data,
+        fields.old_data,
+        fields.warning_type,
+        fields.trace_id,
+        fields.tags,
+        fields.compress_type,
+      ]),
+    )
+    .digest('hex');
 }

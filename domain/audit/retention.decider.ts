@@ -31,7 +31,10 @@ export type RetentionCommand =
   | { type: 'ApplyRetention'; cutoff: string; through_sequence: number; now: string };
 
 export type RetentionSet = DomainEvent<'RetentionSet', { days: number | null; at: string }>;
-export type RetentionApplied = DomainEvent<'RetentionApplied', { cutoff: string; through_sequence: number; at: string }>;
+export type RetentionApplied = DomainEvent<
+  'RetentionApplied',
+  { cutoff: string; through_sequence: number; at: string }
+>;
 export type RetentionEvent = RetentionSet | RetentionApplied;
 export const RETENTION_EVENT_TYPES: ReadonlyArray<RetentionEvent['type']> = ['RetentionSet', 'RetentionApplied'];
 
@@ -59,9 +62,11 @@ export const retentionDecider: Decider<RetentionCommand, RetentionEvent, Retenti
       case 'SetRetention': {
         const { days } = command;
         if (days !== null && (!Number.isInteger(days) || days < 1 || days > MAX_RETENTION_DAYS)) {
-          throw auditError('RETENTION.INVALID', `days must be an integer from 1 to ${MAX_RETENTION_DAYS}, or null to keep every record`, [
-            { in: 'body', field: 'days', message: `must be 1-${MAX_RETENTION_DAYS} or null` },
-          ]);
+          throw auditError(
+            'RETENTION.INVALID',
+            `days must be an integer from 1 to ${MAX_RETENTION_DAYS}, or null to keep every record`,
+            [{ in: 'body', field: 'days', message: `must be 1-${MAX_RETENTION_DAYS} or null` }],
+          );
         }
         if (days === state.days && state.updated_at !== undefined) return [];
         return [{ type: 'RetentionSet', data: { days, at: command.now } }];
@@ -70,7 +75,9 @@ export const retentionDecider: Decider<RetentionCommand, RetentionEvent, Retenti
         // the policy was cleared meanwhile: nothing to retire, and no next run
         if (state.days === null) return [];
         const through = Math.max(state.retired_through, command.through_sequence);
-        return [{ type: 'RetentionApplied', data: { cutoff: command.cutoff, through_sequence: through, at: command.now } }];
+        return [
+          { type: 'RetentionApplied', data: { cutoff: command.cutoff, through_sequence: through, at: command.now } },
+        ];
       }
       default:
         return assertNever(command);
@@ -79,4 +86,5 @@ export const retentionDecider: Decider<RetentionCommand, RetentionEvent, Retenti
 };
 
 /** the instant before which records are retired, for a run at `now` */
-export const retentionCutoff = (now: Date, days: number): string => new Date(now.getTime() - days * DAY_MS).toISOString();
+export const retentionCutoff = (now: Date, days: number): string =>
+  new Date(now.getTime() - days * DAY_MS).toISOString();

@@ -46,8 +46,14 @@ export const levelsDecider: Decider<LevelsCommand, LevelsEvent, LevelsState> = {
   decide(command, state) {
     switch (command.type) {
       case 'CreateLevel': {
-        if (state.levels[command.name] !== undefined) throw auditError('WARNING_LEVEL.EXISTS', `warning level ${command.name} exists`, { name: command.name });
-        return [{ type: 'WarningLevelCreated', data: { name: command.name, description: command.description ?? '', at: command.now } }];
+        if (state.levels[command.name] !== undefined)
+          throw auditError('WARNING_LEVEL.EXISTS', `warning level ${command.name} exists`, { name: command.name });
+        return [
+          {
+            type: 'WarningLevelCreated',
+            data: { name: command.name, description: command.description ?? '', at: command.now },
+          },
+        ];
       }
       default:
         return assertNever(command.type);

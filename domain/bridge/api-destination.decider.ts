@@ -1,7 +1,7 @@
 import { assertNever, type Decider } from '../core/decider.ts';
-import { bridgeError } from './bridge.errors.ts';
 import type { DomainEvent } from '../core/event.ts';
 import { streamName } from '../core/stream-name.ts';
+import { bridgeError } from './bridge.errors.ts';
 import { CONNECTION_NAME, isSealed, MAX_DESCRIPTION, type SealedSecret } from './connection.decider.ts';
 import { checkUrlTemplate, type UrlTemplate } from './destination-url.ts';
 import type { Violation } from './violation.ts';
@@ -39,7 +39,8 @@ export const MAX_TIMEOUT_MS = 60_000;
 export const DEFAULT_SIGNING_OVERLAP_SECONDS = 24 * 3600;
 export const MAX_SIGNING_OVERLAP_SECONDS = 7 * 24 * 3600;
 
-export const apiDestinationStream = (tenant: string, name: string): string => streamName(API_DESTINATION_CATEGORY, tenant, name);
+export const apiDestinationStream = (tenant: string, name: string): string =>
+  streamName(API_DESTINATION_CATEGORY, tenant, name);
 
 export type ApiDestination = {
   tenant: string;
@@ -84,16 +85,26 @@ export type ApiDestinationCommand =
   /** a new sealed signing secret; the current one keeps signing for overlapSeconds (0: stops at once) */
   | { type: 'RotateApiDestinationSigningSecret'; secret: SealedSecret; overlapSeconds: number; now: string };
 
-export type ApiDestinationCreated = DomainEvent<'ApiDestinationCreated', { destination: ApiDestination; createdAt: string; signingSecret?: SealedSecret }>;
+export type ApiDestinationCreated = DomainEvent<
+  'ApiDestinationCreated',
+  { destination: ApiDestination; createdAt: string; signingSecret?: SealedSecret }
+>;
 /** the destination as it is after the update */
-export type ApiDestinationUpdated = DomainEvent<'ApiDestinationUpdated', { destination: ApiDestination; updatedAt: string }>;
+export type ApiDestinationUpdated = DomainEvent<
+  'ApiDestinationUpdated',
+  { destination: ApiDestination; updatedAt: string }
+>;
 export type ApiDestinationDeleted = DomainEvent<'ApiDestinationDeleted', { tenant: string; name: string; at: string }>;
 /** the new sealed secret; the one it replaces signs too until previousValidUntil (null: not at all) */
 export type ApiDestinationSigningSecretRotated = DomainEvent<
   'ApiDestinationSigningSecretRotated',
   { tenant: string; name: string; secret: SealedSecret; previousValidUntil: string | null; at: string }
 >;
-export type ApiDestinationEvent = ApiDestinationCreated | ApiDestinationUpdated | ApiDestinationDeleted | ApiDestinationSigningSecretRotated;
+export type ApiDestinationEvent =
+  | ApiDestinationCreated
+  | ApiDestinationUpdated
+  | ApiDestinationDeleted
+  | ApiDestinationSigningSecretRotated;
 export const API_DESTINATION_EVENT_TYPES: ReadonlyArray<ApiDestinationEvent['type']> = [
   'ApiDestinationCreated',
   'ApiDestinationUpdated',
@@ -117,16 +128,21 @@ const invalid = (violations: Violation[]): never => {
 /** Violations of a whole definition (each field named). */
 export function checkDestination(d: Partial<ApiDestination>): Violation[] {
   const v: Violation[] = [];
-  if (d.name !== undefined && !DESTINATION_NAME.test(d.name)) v.push({ field: 'name', message: 'must be 1-64 letters, digits, _ or -, starting with a letter or digit' });
+  if (d.name !== undefined && !DESTINATION_NAME.test(d.name))
+    v.push({ field: 'name', message: 'must be 1-64 letters, digits, _ or -, starting with a letter or digit' });
   if (d.description !== undefined && (typeof d.description !== 'string' || d.description.length > MAX_DESCRIPTION)) {
     v.push({ field: 'description', message: `must be a string of at most ${MAX_DESCRIPTION} characters` });
   }
   v.push(...checkUrlTemplate(d.urlTemplate));
-  if (!HTTP_METHODS.includes(d.method as HttpMethodName)) v.push({ field: 'method', message: `must be one of ${HTTP_METHODS.join(', ')}` });
+  if (!HTTP_METHODS.includes(d.method as HttpMethodName))
+    v.push({ field: 'method', message: `must be one of ${HTTP_METHODS.join(', ')}` });
   if (d.connection !== undefined && (typeof d.connection !== 'string' || !CONNECTION_NAME.test(d.connection))) {
     v.push({ field: 'connection', message: 'must be a connection name' });
   }
-  if (d.timeoutMs !== undefined && (!Number.isInteger(d.timeoutMs) || d.timeoutMs < MIN_TIMEOUT_MS || d.timeoutMs > MAX_TIMEOUT_MS)) {
+  if (
+    d.timeoutMs !== undefined &&
+    (!Number.isInteger(d.timeoutMs) || d.timeoutMs < MIN_TIMEOUT_MS || d.timeoutMs > MAX_TIMEOUT_MS)
+  ) {
     v.push({ field: 'timeoutMs', message: `must be an integer from ${MIN_TIMEOUT_MS} to ${MAX_TIMEOUT_MS}` });
   }
   return v;
@@ -141,15 +157,26 @@ export const apiDestinationDecider: Decider<ApiDestinationCommand, ApiDestinatio
     switch (event.type) {
       case 'ApiDestinationCreated': {
         const d = event.data;
-        return { status: 'exists', destination: d.destination, createdAt: d.createdAt, updatedAt: d.createdAt, ...(d.signingSecret !== undefined && { signing: { current: d.signingSecret } }) };
+        return {
+          status: 'exists',
+          destination: d.destination,
+          createdAt: d.createdAt,
+          updatedAt: d.createdAt,
+          ...(d.signingSecret !== undefined && { signing: { current: d.signingSecret } }),
+        };
       }
       case 'ApiDestinationUpdated':
-        return state.status === 'exists' ? { ...state, destination: event.data.destination, updatedAt: event.data.updatedAt } : state;
+        return state.status === 'exists'
+          ? { ...state, destination: event.data.destination, updatedAt: event.data.updatedAt }
+          : state;
       case 'ApiDestinationSigningSecretRotated': {
         if (state.status !== 'exists') return state;
         const { secret, previousValidUntil } = event.data;
         const current = state.signing?.current;
-        const previous = current !== undefined && previousValidUntil !== null ? { previous: { secret: current, validUntil: previousValidUntil } } : {};
+        const previous =
+          current !== undefined && previousValidUntil !== null
+            ? { previous: { secret: current, validUntil: previousValidUntil } }
+            : {};
         return { ...state, signing: { current: secret, ...previous } };
       }
       case 'ApiDestinationDeleted':
@@ -162,9 +189,13 @@ export const apiDestinationDecider: Decider<ApiDestinationCommand, ApiDestinatio
   decide(command, state) {
     switch (command.type) {
       case 'CreateApiDestination': {
-        if (state.status === 'exists') throw bridgeError('API_DESTINATION.EXISTS', `an API destination named ${command.name} exists`, { name: command.name });
+        if (state.status === 'exists')
+          throw bridgeError('API_DESTINATION.EXISTS', `an API destination named ${command.name} exists`, {
+            name: command.name,
+          });
         const { type: _t, now, signingSecret, ...fields } = command;
-        if (signingSecret !== undefined && !isSealed(signingSecret)) throw new Error('an API destination signing secret reached the decider unsealed');
+        if (signingSecret !== undefined && !isSealed(signingSecret))
+          throw new Error('an API destination signing secret reached the decider unsealed');
         const destination: ApiDestination = {
           tenant: fields.tenant,
           name: fields.name,
@@ -179,7 +210,11 @@ export const apiDestinationDecider: Decider<ApiDestinationCommand, ApiDestinatio
         return [
           {
             type: 'ApiDestinationCreated',
-            data: { destination: { ...destination, urlTemplate: normalized(destination.urlTemplate) }, createdAt: now, ...(signingSecret !== undefined && { signingSecret }) },
+            data: {
+              destination: { ...destination, urlTemplate: normalized(destination.urlTemplate) },
+              createdAt: now,
+              ...(signingSecret !== undefined && { signingSecret }),
+            },
           },
         ];
       }
@@ -209,17 +244,33 @@ export const apiDestinationDecider: Decider<ApiDestinationCommand, ApiDestinatio
       }
       case 'DeleteApiDestination':
         if (state.status !== 'exists') throw bridgeError('API_DESTINATION.NOT_FOUND', 'no such API destination');
-        return [{ type: 'ApiDestinationDeleted', data: { tenant: state.destination.tenant, name: state.destination.name, at: command.now } }];
+        return [
+          {
+            type: 'ApiDestinationDeleted',
+            data: { tenant: state.destination.tenant, name: state.destination.name, at: command.now },
+          },
+        ];
       case 'RotateApiDestinationSigningSecret': {
         if (state.status !== 'exists') throw bridgeError('API_DESTINATION.NOT_FOUND', 'no such API destination');
-        if (!isSealed(command.secret)) throw new Error('an API destination signing secret reached the decider unsealed');
+        if (!isSealed(command.secret))
+          throw new Error('an API destination signing secret reached the decider unsealed');
         const overlap = command.overlapSeconds;
         if (!Number.isInteger(overlap) || overlap < 0 || overlap > MAX_SIGNING_OVERLAP_SECONDS) {
-          invalid([{ field: 'overlapSeconds', message: `must be an integer from 0 to ${MAX_SIGNING_OVERLAP_SECONDS}` }]);
+          invalid([
+            { field: 'overlapSeconds', message: `must be an integer from 0 to ${MAX_SIGNING_OVERLAP_SECONDS}` },
+          ]);
         }
-        const previousValidUntil = state.signing !== undefined && overlap > 0 ? new Date(Date.parse(command.now) + overlap * 1000).toISOString() : null;
+        const previousValidUntil =
+          state.signing !== undefined && overlap > 0
+            ? new Date(Date.parse(command.now) + overlap * 1000).toISOString()
+            : null;
         const { tenant, name } = state.destination;
-        return [{ type: 'ApiDestinationSigningSecretRotated', data: { tenant, name, secret: command.secret, previousValidUntil, at: command.now } }];
+        return [
+          {
+            type: 'ApiDestinationSigningSecretRotated',
+            data: { tenant, name, secret: command.secret, previousValidUntil, at: command.now },
+          },
+        ];
       }
       default:
         return assertNever(command);

@@ -1,8 +1,8 @@
 import { assertNever, type Decider } from '../core/decider.ts';
-import { bridgeError } from './bridge.errors.ts';
 import type { DomainEvent } from '../core/event.ts';
 import { streamName } from '../core/stream-name.ts';
-import { PLATFORM_TENANT, type Bus, type BusKind } from './model.ts';
+import { bridgeError } from './bridge.errors.ts';
+import { type Bus, type BusKind, PLATFORM_TENANT } from './model.ts';
 
 /**
  * An event bus (spec "Bus types"). Stream `bus-<owner>.<name>`: platform and baseline buses belong to the
@@ -48,7 +48,15 @@ export function resolveBusRef(eventBusName: string, callerTenant: string): BusRe
 }
 
 export type BusCommand =
-  | { type: 'CreateBus'; name: string; kind: BusKind; tenant: string; description?: string; actorTenant: string; now: string }
+  | {
+      type: 'CreateBus';
+      name: string;
+      kind: BusKind;
+      tenant: string;
+      description?: string;
+      actorTenant: string;
+      now: string;
+    }
   | { type: 'DeleteBus'; actorTenant: string; now: string };
 
 export type BusCreated = DomainEvent<'BusCreated', Bus & { createdAt: string }>;
@@ -61,17 +69,23 @@ export type BusState =
   | { status: 'active'; bus: Bus; createdAt: string }
   | { status: 'deleted'; bus: Bus; createdAt: string; deletedAt: string };
 
-const invalidBus = (field: string, message: string) => bridgeError('BUS.INVALID', `invalid bus: ${field} ${message}`, [{ field, message }]);
+const invalidBus = (field: string, message: string) =>
+  bridgeError('BUS.INVALID', `invalid bus: ${field} ${message}`, [{ field, message }]);
 
 /** platform and baseline buses are the platform's: no tenant creates, changes or deletes them */
 const checkOwner = (bus: Pick<Bus, 'kind' | 'tenant' | 'name'>, actorTenant: string) => {
   if (actorTenant === PLATFORM_TENANT) return;
   if (bus.kind !== 'custom') {
-    throw bridgeError('BUS.FORBIDDEN', `the ${bus.kind} bus ${bus.name} is pre-set by the platform and cannot be changed by tenants`, {
-      bus: bus.name,
-    });
+    throw bridgeError(
+      'BUS.FORBIDDEN',
+      `the ${bus.kind} bus ${bus.name} is pre-set by the platform and cannot be changed by tenants`,
+      {
+        bus: bus.name,
+      },
+    );
   }
-  if (bus.tenant !== actorTenant) throw bridgeError('BUS.FORBIDDEN', `bus ${bus.name} belongs to another tenant`, { bus: bus.name });
+  if (bus.tenant !== actorTenant)
+    throw bridgeError('BUS.FORBIDDEN', `bus ${bus.name} belongs to another tenant`, { bus: bus.name });
 };
 
 export const busDecider: Decider<BusCommand, BusEvent, BusState> = {
@@ -84,7 +98,9 @@ export const busDecider: Decider<BusCommand, BusEvent, BusState> = {
         return { status: 'active', bus, createdAt };
       }
       case 'BusDeleted':
-        return state.status === 'active' ? { status: 'deleted', bus: state.bus, createdAt: state.createdAt, deletedAt: event.data.deletedAt } : state;
+        return state.status === 'active'
+          ? { status: 'deleted', bus: state.bus, createdAt: state.createdAt, deletedAt: event.data.deletedAt }
+          : state;
       default:
         return assertNever(event);
     }
@@ -94,8 +110,10 @@ export const busDecider: Decider<BusCommand, BusEvent, BusState> = {
     switch (command.type) {
       case 'CreateBus': {
         const { name, kind, tenant, description, actorTenant, now } = command;
-        if (!BUS_NAME.test(name)) throw invalidBus('name', 'must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit');
-        if (description !== undefined && description.length > MAX_DESCRIPTION) throw invalidBus('description', `must be at most ${MAX_DESCRIPTION} characters`);
+        if (!BUS_NAME.test(name))
+          throw invalidBus('name', 'must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit');
+        if (description !== undefined && description.length > MAX_DESCRIPTION)
+          throw invalidBus('description', `must be at most ${MAX_DESCRIPTION} characters`);
         const reserved = reservedKind(name);
         if (kind === 'custom' && reserved !== 'custom') {
           throw bridgeError('BUS.NAME_RESERVED', `the name ${name} is reserved for the platform's ${reserved} buses`, [
@@ -103,12 +121,23 @@ export const busDecider: Decider<BusCommand, BusEvent, BusState> = {
           ]);
         }
         if (kind !== 'custom' && reserved !== kind) {
-          throw invalidBus('name', kind === 'platform' ? 'of a platform bus must be "platform" or start with "platform-"' : 'of a baseline bus must start with "baseline-"');
+          throw invalidBus(
+            'name',
+            kind === 'platform'
+              ? 'of a platform bus must be "platform" or start with "platform-"'
+              : 'of a baseline bus must start with "baseline-"',
+          );
         }
-        if (kind !== 'custom' && tenant !== PLATFORM_TENANT) throw invalidBus('tenant', `of a ${kind} bus must be ${PLATFORM_TENANT}`);
+        if (kind !== 'custom' && tenant !== PLATFORM_TENANT)
+          throw invalidBus('tenant', `of a ${kind} bus must be ${PLATFORM_TENANT}`);
         checkOwner({ kind, tenant, name }, actorTenant);
         if (state.status === 'active') throw bridgeError('BUS.EXISTS', `bus ${name} exists`, { bus: name });
-        return [{ type: 'BusCreated', data: { name, kind, tenant, ...(description !== undefined && { description }), createdAt: now } }];
+        return [
+          {
+            type: 'BusCreated',
+            data: { name, kind, tenant, ...(description !== undefined && { description }), createdAt: now },
+          },
+        ];
       }
       case 'DeleteBus': {
         if (state.status !== 'active') throw bridgeError('BUS.NOT_FOUND', 'no such bus');

@@ -1,7 +1,7 @@
 import { assertNever, type Decider } from '../core/decider.ts';
-import { bridgeError } from './bridge.errors.ts';
 import type { DomainEvent } from '../core/event.ts';
 import { streamName } from '../core/stream-name.ts';
+import { bridgeError } from './bridge.errors.ts';
 import type { Violation } from './violation.ts';
 
 /**
@@ -34,11 +34,17 @@ export type ConfigEntryCommand =
   | { type: 'SetConfigValue'; tenant: string; key: string; value: string; secret?: boolean; now: string }
   | { type: 'RemoveConfigValue'; now: string };
 
-export type ConfigValueSet = DomainEvent<'ConfigValueSet', { tenant: string; key: string; value: string; secret?: boolean; at: string }>;
+export type ConfigValueSet = DomainEvent<
+  'ConfigValueSet',
+  { tenant: string; key: string; value: string; secret?: boolean; at: string }
+>;
 export type ConfigValueRemoved = DomainEvent<'ConfigValueRemoved', { tenant: string; key: string; at: string }>;
 export type ConfigEntryEvent = ConfigValueSet | ConfigValueRemoved;
 
-export const CONFIG_ENTRY_EVENT_TYPES: ReadonlyArray<ConfigEntryEvent['type']> = ['ConfigValueSet', 'ConfigValueRemoved'];
+export const CONFIG_ENTRY_EVENT_TYPES: ReadonlyArray<ConfigEntryEvent['type']> = [
+  'ConfigValueSet',
+  'ConfigValueRemoved',
+];
 
 export type ConfigEntryState =
   | { status: 'none' }
@@ -61,7 +67,14 @@ export const configEntryDecider: Decider<ConfigEntryCommand, ConfigEntryEvent, C
     switch (event.type) {
       case 'ConfigValueSet': {
         const d = event.data;
-        return { status: 'set', tenant: d.tenant, key: d.key, value: d.value, secret: d.secret === true, updatedAt: d.at };
+        return {
+          status: 'set',
+          tenant: d.tenant,
+          key: d.key,
+          value: d.value,
+          secret: d.secret === true,
+          updatedAt: d.at,
+        };
       }
       case 'ConfigValueRemoved':
         return { status: 'removed', tenant: event.data.tenant, key: event.data.key, removedAt: event.data.at };
@@ -80,18 +93,34 @@ export const configEntryDecider: Decider<ConfigEntryCommand, ConfigEntryEvent, C
             message: `must be dot-separated segments of letters, digits, _ and - (at most ${MAX_CONFIG_KEY_LENGTH} characters)`,
           });
         }
-        const sealed = (command.secret ?? (state.status === 'set' && state.secret)) === true && typeof command.value === 'string' && SEALED_VALUE.test(command.value);
-        if (typeof command.value !== 'string' || command.value.length > (sealed ? MAX_SEALED_CONFIG_VALUE_LENGTH : MAX_CONFIG_VALUE_LENGTH)) {
-          violations.push({ field: 'value', message: `must be a string of at most ${MAX_CONFIG_VALUE_LENGTH} characters` });
+        const sealed =
+          (command.secret ?? (state.status === 'set' && state.secret)) === true &&
+          typeof command.value === 'string' &&
+          SEALED_VALUE.test(command.value);
+        if (
+          typeof command.value !== 'string' ||
+          command.value.length > (sealed ? MAX_SEALED_CONFIG_VALUE_LENGTH : MAX_CONFIG_VALUE_LENGTH)
+        ) {
+          violations.push({
+            field: 'value',
+            message: `must be a string of at most ${MAX_CONFIG_VALUE_LENGTH} characters`,
+          });
         }
-        if (command.secret !== undefined && typeof command.secret !== 'boolean') violations.push({ field: 'secret', message: 'must be a boolean' });
+        if (command.secret !== undefined && typeof command.secret !== 'boolean')
+          violations.push({ field: 'secret', message: 'must be a boolean' });
         if (violations.length > 0) invalidEntry(violations);
         const secret = command.secret ?? (state.status === 'set' ? state.secret : false);
         if (state.status === 'set' && state.value === command.value && state.secret === secret) return [];
         return [
           {
             type: 'ConfigValueSet',
-            data: { tenant: command.tenant, key: command.key, value: command.value, ...(secret && { secret: true }), at: command.now },
+            data: {
+              tenant: command.tenant,
+              key: command.key,
+              value: command.value,
+              ...(secret && { secret: true }),
+              at: command.now,
+            },
           },
         ];
       }

@@ -1,11 +1,11 @@
+import { hasControlCharacters } from '../core/control-characters.ts';
 import { assertNever, type Decider } from '../core/decider.ts';
-import { bridgeError } from './bridge.errors.ts';
 import type { DomainEvent } from '../core/event.ts';
 import { streamName } from '../core/stream-name.ts';
+import { bridgeError } from './bridge.errors.ts';
 import { isConfigKey } from './config-entry.decider.ts';
 import { checkJsonPath } from './conversion/json-path.ts';
 import { at, type Violation } from './violation.ts';
-import { hasControlCharacters } from '../core/control-characters.ts';
 
 /**
  * A connection (spec "Connection" and "Authentication"): the outbound authentication that API
@@ -40,7 +40,18 @@ export const OAUTH_CLIENT_AUTH = ['client_secret_basic', 'client_secret_post'] a
 /** RFC 7230 token: what a header name may be */
 export const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}$/;
 /** headers the platform sets itself (or the HTTP stack owns): an API key may not use them */
-export const RESERVED_HEADERS = ['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'x-delivery-id', 'x-delivery-attempt'];
+export const RESERVED_HEADERS = [
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'x-delivery-id',
+  'x-delivery-attempt',
+];
 
 export const connectionStream = (tenant: string, name: string): string => streamName(CONNECTION_CATEGORY, tenant, name);
 
@@ -80,7 +91,12 @@ export type ConnectionAuth<S = SealedSecret> =
   | { kind: 'API_KEY'; headerName: string; value: S };
 
 /** The secret fields of each kind (what sealing and masking touch). */
-export const SECRET_FIELDS = { BASIC: ['password'], BEARER: ['token'], OAUTH_CLIENT_CREDENTIALS: ['clientSecret'], API_KEY: ['value'] } as const;
+export const SECRET_FIELDS = {
+  BASIC: ['password'],
+  BEARER: ['token'],
+  OAUTH_CLIENT_CREDENTIALS: ['clientSecret'],
+  API_KEY: ['value'],
+} as const;
 
 /**
  * Auth as an update may give it: the same shape, a secret field may be missing (keep the current one,
@@ -91,7 +107,14 @@ export type ConnectionAuthInput = Record<string, unknown> & { kind?: unknown };
 export type Connection = { tenant: string; name: string; description?: string; auth: ConnectionAuth };
 
 export type ConnectionCommand =
-  | { type: 'CreateConnection'; tenant: string; name: string; description?: string; auth: ConnectionAuthInput; now: string }
+  | {
+      type: 'CreateConnection';
+      tenant: string;
+      name: string;
+      description?: string;
+      auth: ConnectionAuthInput;
+      now: string;
+    }
   | { type: 'UpdateConnection'; changes: { description?: string | null; auth?: ConnectionAuthInput }; now: string }
   | { type: 'DeleteConnection'; now: string };
 
@@ -100,7 +123,11 @@ export type ConnectionCreated = DomainEvent<'ConnectionCreated', { connection: C
 export type ConnectionUpdated = DomainEvent<'ConnectionUpdated', { connection: Connection; updatedAt: string }>;
 export type ConnectionDeleted = DomainEvent<'ConnectionDeleted', { tenant: string; name: string; at: string }>;
 export type ConnectionEvent = ConnectionCreated | ConnectionUpdated | ConnectionDeleted;
-export const CONNECTION_EVENT_TYPES: ReadonlyArray<ConnectionEvent['type']> = ['ConnectionCreated', 'ConnectionUpdated', 'ConnectionDeleted'];
+export const CONNECTION_EVENT_TYPES: ReadonlyArray<ConnectionEvent['type']> = [
+  'ConnectionCreated',
+  'ConnectionUpdated',
+  'ConnectionDeleted',
+];
 
 export type ConnectionState =
   | { status: 'none' }
@@ -115,7 +142,8 @@ const invalid = (violations: Violation[]): never => {
   );
 };
 
-const str = (v: unknown, min: number, max: number): v is string => typeof v === 'string' && v.length >= min && v.length <= max;
+const str = (v: unknown, min: number, max: number): v is string =>
+  typeof v === 'string' && v.length >= min && v.length <= max;
 const noControl = (s: string) => !hasControlCharacters(s);
 
 /** `${alert.token}` or `alert.token` → `alert.token` */
@@ -137,20 +165,37 @@ const isHttpUrl = (u: string): boolean => {
  * Checks an auth input and completes it with the current secrets where an update left them out. Answers
  * the auth to record (secrets sealed) or throws CONNECTION.INVALID naming each bad field.
  */
-export function checkAuth(input: ConnectionAuthInput, current: ConnectionAuth | undefined, base = 'auth'): ConnectionAuth {
+export function checkAuth(
+  input: ConnectionAuthInput,
+  current: ConnectionAuth | undefined,
+  base = 'auth',
+): ConnectionAuth {
   const v: Violation[] = [];
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) invalid([{ field: base, message: 'must be an object' }]);
+  if (typeof input !== 'object' || input === null || Array.isArray(input))
+    invalid([{ field: base, message: 'must be an object' }]);
   const kind = input.kind;
-  if (!AUTH_KINDS.includes(kind as (typeof AUTH_KINDS)[number])) invalid([{ field: at(base, 'kind'), message: `must be one of ${AUTH_KINDS.join(', ')}` }]);
+  if (!AUTH_KINDS.includes(kind as (typeof AUTH_KINDS)[number]))
+    invalid([{ field: at(base, 'kind'), message: `must be one of ${AUTH_KINDS.join(', ')}` }]);
   const k = kind as ConnectionAuth['kind'];
   const same = current?.kind === k ? (current as Record<string, unknown>) : undefined;
   const allowed: Record<ConnectionAuth['kind'], string[]> = {
     BASIC: ['kind', 'username', 'password'],
     BEARER: ['kind', 'source', 'token', 'key', 'path'],
-    OAUTH_CLIENT_CREDENTIALS: ['kind', 'tokenUrl', 'clientId', 'clientSecret', 'method', 'clientAuth', 'scope', 'audience', 'params'],
+    OAUTH_CLIENT_CREDENTIALS: [
+      'kind',
+      'tokenUrl',
+      'clientId',
+      'clientSecret',
+      'method',
+      'clientAuth',
+      'scope',
+      'audience',
+      'params',
+    ],
     API_KEY: ['kind', 'headerName', 'value'],
   };
-  for (const key of Object.keys(input)) if (!allowed[k].includes(key)) v.push({ field: at(base, key), message: `is not a field of ${k}` });
+  for (const key of Object.keys(input))
+    if (!allowed[k].includes(key)) v.push({ field: at(base, key), message: `is not a field of ${k}` });
 
   /** a sealed secret: the one given, else (same kind) the current one */
   const secret = (field: string): SealedSecret => {
@@ -195,7 +240,8 @@ export function checkAuth(input: ConnectionAuthInput, current: ConnectionAuth | 
       const s = source as BearerSource['source'];
       for (const f of ['token', 'key', 'path']) {
         const owner = { token: 'fixed', key: 'config', path: 'jsonpath' }[f];
-        if (input[f] !== undefined && owner !== s) v.push({ field: at(base, f), message: `is only for source ${owner}` });
+        if (input[f] !== undefined && owner !== s)
+          v.push({ field: at(base, f), message: `is only for source ${owner}` });
       }
       switch (s) {
         case 'caller':
@@ -207,7 +253,8 @@ export function checkAuth(input: ConnectionAuthInput, current: ConnectionAuth | 
         case 'config': {
           const raw = text('key', 200) ?? '';
           const key = configKeyOf(raw);
-          if (raw !== '' && !isConfigKey(key)) v.push({ field: at(base, 'key'), message: 'must be a configuration key (alert.token, or ${alert.token})' });
+          if (raw !== '' && !isConfigKey(key))
+            v.push({ field: at(base, 'key'), message: 'must be a configuration key (alert.token, or ${alert.token})' });
           auth = { kind: 'BEARER', source: 'config', key };
           break;
         }
@@ -225,10 +272,12 @@ export function checkAuth(input: ConnectionAuthInput, current: ConnectionAuth | 
     }
     case 'OAUTH_CLIENT_CREDENTIALS': {
       const tokenUrl = text('tokenUrl', 2048) ?? '';
-      if (tokenUrl !== '' && !isHttpUrl(tokenUrl)) v.push({ field: at(base, 'tokenUrl'), message: 'must be an http(s) URL without credentials' });
+      if (tokenUrl !== '' && !isHttpUrl(tokenUrl))
+        v.push({ field: at(base, 'tokenUrl'), message: 'must be an http(s) URL without credentials' });
       const clientId = text('clientId', 256) ?? '';
       const method = input.method ?? 'POST';
-      if (!OAUTH_METHODS.includes(method as 'GET')) v.push({ field: at(base, 'method'), message: 'must be GET or POST' });
+      if (!OAUTH_METHODS.includes(method as 'GET'))
+        v.push({ field: at(base, 'method'), message: 'must be GET or POST' });
       const clientAuth = input.clientAuth ?? 'client_secret_basic';
       if (!OAUTH_CLIENT_AUTH.includes(clientAuth as 'client_secret_basic')) {
         v.push({ field: at(base, 'clientAuth'), message: `must be ${OAUTH_CLIENT_AUTH.join(' or ')}` });
@@ -243,10 +292,15 @@ export function checkAuth(input: ConnectionAuthInput, current: ConnectionAuth | 
         } else {
           params = {};
           for (const [name, value] of Object.entries(p as Record<string, unknown>)) {
-            if (!/^[A-Za-z0-9_.-]{1,64}$/.test(name)) v.push({ field: at(at(base, 'params'), name), message: 'names are 1-64 letters, digits, _ . -' });
+            if (!/^[A-Za-z0-9_.-]{1,64}$/.test(name))
+              v.push({ field: at(at(base, 'params'), name), message: 'names are 1-64 letters, digits, _ . -' });
             else if (['grant_type', 'client_id', 'client_secret', 'scope', 'audience'].includes(name)) {
-              v.push({ field: at(at(base, 'params'), name), message: 'is set by the platform (use the connection field)' });
-            } else if (!str(value, 0, 1024)) v.push({ field: at(at(base, 'params'), name), message: 'must be a string of at most 1024 characters' });
+              v.push({
+                field: at(at(base, 'params'), name),
+                message: 'is set by the platform (use the connection field)',
+              });
+            } else if (!str(value, 0, 1024))
+              v.push({ field: at(at(base, 'params'), name), message: 'must be a string of at most 1024 characters' });
             else params[name] = value;
           }
         }
@@ -267,7 +321,10 @@ export function checkAuth(input: ConnectionAuthInput, current: ConnectionAuth | 
     case 'API_KEY': {
       const headerName = input.headerName;
       if (typeof headerName !== 'string' || !HEADER_NAME.test(headerName)) {
-        v.push({ field: at(base, 'headerName'), message: 'must be an HTTP header name (RFC 7230 token, at most 128 characters)' });
+        v.push({
+          field: at(base, 'headerName'),
+          message: 'must be an HTTP header name (RFC 7230 token, at most 128 characters)',
+        });
       } else if (RESERVED_HEADERS.includes(headerName.toLowerCase())) {
         v.push({ field: at(base, 'headerName'), message: `${headerName} is set by the platform` });
       }
@@ -298,7 +355,8 @@ export function maskConnectionAuth(auth: ConnectionAuth): ConnectionAuth<typeof 
 }
 
 const checkDescription = (d: unknown, v: Violation[]) => {
-  if (d !== undefined && d !== null && !str(d, 0, MAX_DESCRIPTION)) v.push({ field: 'description', message: `must be a string of at most ${MAX_DESCRIPTION} characters` });
+  if (d !== undefined && d !== null && !str(d, 0, MAX_DESCRIPTION))
+    v.push({ field: 'description', message: `must be a string of at most ${MAX_DESCRIPTION} characters` });
 };
 
 export const connectionDecider: Decider<ConnectionCommand, ConnectionEvent, ConnectionState> = {
@@ -307,10 +365,20 @@ export const connectionDecider: Decider<ConnectionCommand, ConnectionEvent, Conn
   evolve(state, event) {
     switch (event.type) {
       case 'ConnectionCreated':
-        return { status: 'exists', connection: event.data.connection, createdAt: event.data.createdAt, updatedAt: event.data.createdAt };
+        return {
+          status: 'exists',
+          connection: event.data.connection,
+          createdAt: event.data.createdAt,
+          updatedAt: event.data.createdAt,
+        };
       case 'ConnectionUpdated':
         return state.status === 'exists'
-          ? { status: 'exists', connection: event.data.connection, createdAt: state.createdAt, updatedAt: event.data.updatedAt }
+          ? {
+              status: 'exists',
+              connection: event.data.connection,
+              createdAt: state.createdAt,
+              updatedAt: event.data.updatedAt,
+            }
           : state;
       case 'ConnectionDeleted':
         return { status: 'deleted', tenant: event.data.tenant, name: event.data.name, deletedAt: event.data.at };
@@ -323,9 +391,11 @@ export const connectionDecider: Decider<ConnectionCommand, ConnectionEvent, Conn
     switch (command.type) {
       case 'CreateConnection': {
         // a deleted name may be taken again: connections are named, not numbered
-        if (state.status === 'exists') throw bridgeError('CONNECTION.EXISTS', `a connection named ${command.name} exists`, { name: command.name });
+        if (state.status === 'exists')
+          throw bridgeError('CONNECTION.EXISTS', `a connection named ${command.name} exists`, { name: command.name });
         const v: Violation[] = [];
-        if (!CONNECTION_NAME.test(command.name)) v.push({ field: 'name', message: 'must be 1-64 letters, digits, _ or -, starting with a letter or digit' });
+        if (!CONNECTION_NAME.test(command.name))
+          v.push({ field: 'name', message: 'must be 1-64 letters, digits, _ or -, starting with a letter or digit' });
         checkDescription(command.description, v);
         if (v.length > 0) invalid(v);
         const auth = checkAuth(command.auth, undefined);
@@ -345,14 +415,20 @@ export const connectionDecider: Decider<ConnectionCommand, ConnectionEvent, Conn
         const current = state.connection;
         const auth = command.changes.auth === undefined ? current.auth : checkAuth(command.changes.auth, current.auth);
         const { description: _old, ...rest } = current;
-        const description = command.changes.description === undefined ? current.description : (command.changes.description ?? undefined);
+        const description =
+          command.changes.description === undefined ? current.description : (command.changes.description ?? undefined);
         const next: Connection = { ...rest, ...(description !== undefined && { description }), auth };
         if (JSON.stringify(next) === JSON.stringify(current)) return [];
         return [{ type: 'ConnectionUpdated', data: { connection: next, updatedAt: command.now } }];
       }
       case 'DeleteConnection':
         if (state.status !== 'exists') throw bridgeError('CONNECTION.NOT_FOUND', 'no such connection');
-        return [{ type: 'ConnectionDeleted', data: { tenant: state.connection.tenant, name: state.connection.name, at: command.now } }];
+        return [
+          {
+            type: 'ConnectionDeleted',
+            data: { tenant: state.connection.tenant, name: state.connection.name, at: command.now },
+          },
+        ];
       default:
         return assertNever(command);
     }

@@ -15,11 +15,22 @@
  * | `mail` | the SMTP server refused or failed |
  * | `other` | anything else |
  */
-export const DELIVERY_ERROR_CLASSES = ['http-4xx', 'http-5xx', 'http-3xx', 'timeout', 'destination-refused', 'network', 'parameter', 'mail', 'other'] as const;
+export const DELIVERY_ERROR_CLASSES = [
+  'http-4xx',
+  'http-5xx',
+  'http-3xx',
+  'timeout',
+  'destination-refused',
+  'network',
+  'parameter',
+  'mail',
+  'other',
+] as const;
 export type DeliveryErrorClass = (typeof DELIVERY_ERROR_CLASSES)[number];
 
 const PARAMETER = /^(conversion: |[A-Z][A-Z0-9_]*: |no target adapter )/;
-const NETWORK = /ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EPIPE|socket hang up|other side closed|network/i;
+const NETWORK =
+  /ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EPIPE|socket hang up|other side closed|network/i;
 
 export function deliveryErrorClass(error: string, httpStatus?: number): DeliveryErrorClass {
   if (httpStatus !== undefined) {

@@ -1,7 +1,7 @@
 import { assertNever, type Decider } from '../core/decider.ts';
-import { bridgeError, type BridgeErrorCode } from './bridge.errors.ts';
 import type { DomainEvent } from '../core/event.ts';
 import { streamName } from '../core/stream-name.ts';
+import { type BridgeErrorCode, bridgeError } from './bridge.errors.ts';
 import type { BridgeEvent, Target } from './model.ts';
 import { EXPONENTIAL_TOTAL_MS, nextAttemptAt, type RetryStrategy } from './retry-strategy.ts';
 
@@ -31,7 +31,8 @@ import { EXPONENTIAL_TOTAL_MS, nextAttemptAt, type RetryStrategy } from './retry
  * the dead letter queue) need no lookup.
  */
 export const DELIVERY_CATEGORY = 'delivery';
-export const deliveryStream = (tenant: string, deliveryId: string): string => streamName(DELIVERY_CATEGORY, tenant, deliveryId);
+export const deliveryStream = (tenant: string, deliveryId: string): string =>
+  streamName(DELIVERY_CATEGORY, tenant, deliveryId);
 export const DELIVERY_ID = /^[0-9a-f]{64}$/;
 
 export const UNCERTAIN_ERROR = 'outcome unknown (process stopped during the call)';
@@ -60,8 +61,19 @@ export type DeliveryScheduledData = DeliveryRef & {
   dueAt: string;
   scheduledAt: string;
 };
-export type DeliveryAttemptStartedData = DeliveryRef & { attemptId: string; attempt: number; round: number; at: string };
-export type DeliverySucceededData = DeliveryRef & { attemptId: string; attempt: number; at: string; httpStatus?: number; detail?: string };
+export type DeliveryAttemptStartedData = DeliveryRef & {
+  attemptId: string;
+  attempt: number;
+  round: number;
+  at: string;
+};
+export type DeliverySucceededData = DeliveryRef & {
+  attemptId: string;
+  attempt: number;
+  at: string;
+  httpStatus?: number;
+  detail?: string;
+};
 export type DeliveryAttemptFailedData = DeliveryRef & {
   attemptId: string;
   attempt: number;
@@ -83,8 +95,19 @@ export type DeliveryDeadLetteredData = DeliveryRef & {
   event: BridgeEvent;
   payload: unknown;
 };
-export type DeliveryDiscardedData = DeliveryRef & { at: string; lastError: string; httpStatus?: number; attempts: number };
-export type DeliveryBlockedData = DeliveryRef & { at: string; lastError: string; httpStatus?: number; attempts: number; round: number };
+export type DeliveryDiscardedData = DeliveryRef & {
+  at: string;
+  lastError: string;
+  httpStatus?: number;
+  attempts: number;
+};
+export type DeliveryBlockedData = DeliveryRef & {
+  at: string;
+  lastError: string;
+  httpStatus?: number;
+  attempts: number;
+  round: number;
+};
 export type RedriveReason = 'dead-letter' | 'resume';
 export type DeliveryRedrivenData = DeliveryRef & { at: string; reason: RedriveReason; by: string; round: number };
 export type DeliveryPurgedData = DeliveryRef & { at: string; by: string };
@@ -146,7 +169,15 @@ export type DeliveryCommand =
   | { type: 'RedriveDelivery'; reason: RedriveReason; by: string; now: string }
   | { type: 'PurgeDelivery'; by: string; now: string };
 
-export type DeliveryStatus = 'pending' | 'in-flight' | 'exhausted' | 'succeeded' | 'dead-lettered' | 'discarded' | 'blocked' | 'purged';
+export type DeliveryStatus =
+  | 'pending'
+  | 'in-flight'
+  | 'exhausted'
+  | 'succeeded'
+  | 'dead-lettered'
+  | 'discarded'
+  | 'blocked'
+  | 'purged';
 
 export type DeliveryState =
   | { status: 'none' }
@@ -172,20 +203,30 @@ export type DeliveryState =
 
 export type LiveDelivery = Exclude<DeliveryState, { status: 'none' }>;
 
-export const refOf = (d: DeliveryRef): DeliveryRef => ({ deliveryId: d.deliveryId, eventKey: d.eventKey, ruleTenant: d.ruleTenant, ruleId: d.ruleId, targetId: d.targetId });
+export const refOf = (d: DeliveryRef): DeliveryRef => ({
+  deliveryId: d.deliveryId,
+  eventKey: d.eventKey,
+  ruleTenant: d.ruleTenant,
+  ruleId: d.ruleId,
+  targetId: d.targetId,
+});
 
 const TERMINAL: ReadonlySet<DeliveryStatus> = new Set(['succeeded', 'dead-lettered', 'discarded', 'purged']);
 export const isTerminal = (s: DeliveryState): boolean => s.status !== 'none' && TERMINAL.has(s.status);
 
 const notFound = () => bridgeError('DELIVERY.NOT_FOUND', 'no such delivery');
-const wrongState = (code: BridgeErrorCode, message: string, s: LiveDelivery) => bridgeError(code, message, { deliveryId: s.scheduled.deliveryId, status: s.status });
+const wrongState = (code: BridgeErrorCode, message: string, s: LiveDelivery) =>
+  bridgeError(code, message, { deliveryId: s.scheduled.deliveryId, status: s.status });
 
 function live(state: DeliveryState): LiveDelivery {
   if (state.status === 'none') throw notFound();
   return state;
 }
 
-function inFlight(state: DeliveryState, attemptId: string): LiveDelivery & { inFlight: NonNullable<LiveDelivery['inFlight']> } {
+function inFlight(
+  state: DeliveryState,
+  attemptId: string,
+): LiveDelivery & { inFlight: NonNullable<LiveDelivery['inFlight']> } {
   const s = live(state);
   if (s.status !== 'in-flight' || s.inFlight === undefined || s.inFlight.attemptId !== attemptId) {
     throw wrongState('DELIVERY.NO_SUCH_ATTEMPT', `attempt ${attemptId} is not the one in flight`, s);
@@ -197,7 +238,13 @@ function inFlight(state: DeliveryState, attemptId: string): LiveDelivery & { inF
  * The next attempt's time after the strategy's (`next`), pushed back to honour the peer's Retry-After; null
  * when that passes EXPONENTIAL_DECAY_RETRY's 24 h window (the round is over, as for a slow failure).
  */
-function notBeforeRetryAfter(next: string | null, strategy: RetryStrategy, roundStartedAt: string, now: string, retryAfterMs: number | undefined): string | null {
+function notBeforeRetryAfter(
+  next: string | null,
+  strategy: RetryStrategy,
+  roundStartedAt: string,
+  now: string,
+  retryAfterMs: number | undefined,
+): string | null {
   if (next === null || retryAfterMs === undefined || !Number.isFinite(retryAfterMs) || retryAfterMs <= 0) return next;
   const after = Date.parse(now) + retryAfterMs;
   if (after <= Date.parse(next)) return next;
@@ -206,7 +253,13 @@ function notBeforeRetryAfter(next: string | null, strategy: RetryStrategy, round
 }
 
 /** What the tolerance rule does with a delivery whose retries are over (or that cannot be retried). */
-function tolerance(s: LiveDelivery, lastError: string, httpStatus: number | undefined, event: BridgeEvent, now: string): DeliveryEvent[] {
+function tolerance(
+  s: LiveDelivery,
+  lastError: string,
+  httpStatus: number | undefined,
+  event: BridgeEvent,
+  now: string,
+): DeliveryEvent[] {
   const ref = refOf(s.scheduled);
   const attempts = s.attempts;
   const status = httpStatus !== undefined ? { httpStatus } : {};
@@ -215,7 +268,12 @@ function tolerance(s: LiveDelivery, lastError: string, httpStatus: number | unde
     return [{ type: 'DeliveryBlocked', data: { ...ref, at: now, lastError, ...status, attempts, round: s.round } }];
   }
   if (target?.deadLetterRecord === true) {
-    return [{ type: 'DeliveryDeadLettered', data: { ...ref, at: now, lastError, ...status, attempts, event, payload: s.scheduled.payload } }];
+    return [
+      {
+        type: 'DeliveryDeadLettered',
+        data: { ...ref, at: now, lastError, ...status, attempts, event, payload: s.scheduled.payload },
+      },
+    ];
   }
   return [{ type: 'DeliveryDiscarded', data: { ...ref, at: now, lastError, ...status, attempts } }];
 }
@@ -226,14 +284,29 @@ export const deliveryDecider: Decider<DeliveryCommand, DeliveryEvent, DeliverySt
   evolve(state, event) {
     if (event.type === 'DeliveryScheduled') {
       const d = event.data;
-      return { status: 'pending', scheduled: d, dueAt: d.dueAt, attempts: 0, round: 1, roundFailures: 0, since: d.scheduledAt };
+      return {
+        status: 'pending',
+        scheduled: d,
+        dueAt: d.dueAt,
+        attempts: 0,
+        round: 1,
+        roundFailures: 0,
+        since: d.scheduledAt,
+      };
     }
     if (state.status === 'none') return state; // cannot happen: DeliveryScheduled opens the stream
     const s = state;
     switch (event.type) {
       case 'DeliveryAttemptStarted': {
         const d = event.data;
-        return { ...s, status: 'in-flight', attempts: d.attempt, inFlight: { attemptId: d.attemptId, attempt: d.attempt, at: d.at }, roundStartedAt: s.roundStartedAt ?? d.at, since: d.at };
+        return {
+          ...s,
+          status: 'in-flight',
+          attempts: d.attempt,
+          inFlight: { attemptId: d.attemptId, attempt: d.attempt, at: d.at },
+          roundStartedAt: s.roundStartedAt ?? d.at,
+          since: d.at,
+        };
       }
       case 'DeliverySucceeded': {
         const { inFlight: _done, ...rest } = s;
@@ -263,7 +336,14 @@ export const deliveryDecider: Decider<DeliveryCommand, DeliveryEvent, DeliverySt
         return { ...s, status: 'blocked', lastError: event.data.lastError, since: event.data.at };
       case 'DeliveryRedriven': {
         const { roundStartedAt: _old, inFlight: _none, ...rest } = s;
-        return { ...rest, status: 'pending', dueAt: event.data.at, round: event.data.round, roundFailures: 0, since: event.data.at };
+        return {
+          ...rest,
+          status: 'pending',
+          dueAt: event.data.at,
+          round: event.data.round,
+          roundFailures: 0,
+          since: event.data.at,
+        };
       }
       case 'DeliveryPurged':
         return { ...s, status: 'purged', since: event.data.at };
@@ -277,18 +357,38 @@ export const deliveryDecider: Decider<DeliveryCommand, DeliveryEvent, DeliverySt
       case 'ScheduleDelivery': {
         // scheduled once: a redelivered EventRouted schedules nothing again
         if (state.status !== 'none') return [];
-        const scheduled: DeliveryScheduled = { type: 'DeliveryScheduled', data: { ...command.data, scheduledAt: command.now } };
+        const scheduled: DeliveryScheduled = {
+          type: 'DeliveryScheduled',
+          data: { ...command.data, scheduledAt: command.now },
+        };
         if (command.data.target !== null) return [scheduled];
         // the rule or its target was deleted between routing and scheduling: nothing to call
         const ref = refOf(command.data);
-        return [scheduled, { type: 'DeliveryDiscarded', data: { ...ref, at: command.now, lastError: 'the rule target no longer exists', attempts: 0 } }];
+        return [
+          scheduled,
+          {
+            type: 'DeliveryDiscarded',
+            data: { ...ref, at: command.now, lastError: 'the rule target no longer exists', attempts: 0 },
+          },
+        ];
       }
       case 'StartAttempt': {
         const s = live(state);
         if (s.status === 'in-flight') throw wrongState('DELIVERY.IN_FLIGHT', 'an attempt is in flight', s);
         if (s.status !== 'pending') throw wrongState('DELIVERY.NOT_PENDING', `the delivery is ${s.status}`, s);
         if (s.dueAt > command.now) throw wrongState('DELIVERY.NOT_DUE', `the next attempt is due at ${s.dueAt}`, s);
-        return [{ type: 'DeliveryAttemptStarted', data: { ...refOf(s.scheduled), attemptId: command.attemptId, attempt: s.attempts + 1, round: s.round, at: command.now } }];
+        return [
+          {
+            type: 'DeliveryAttemptStarted',
+            data: {
+              ...refOf(s.scheduled),
+              attemptId: command.attemptId,
+              attempt: s.attempts + 1,
+              round: s.round,
+              at: command.now,
+            },
+          },
+        ];
       }
       case 'RecordSuccess': {
         const s = inFlight(state, command.attemptId);
@@ -341,7 +441,8 @@ export const deliveryDecider: Decider<DeliveryCommand, DeliveryEvent, DeliverySt
       }
       case 'RecordUncertain': {
         const s = live(state);
-        if (s.status !== 'in-flight' || s.inFlight === undefined) throw wrongState('DELIVERY.NOT_IN_FLIGHT', 'no attempt is in flight', s);
+        if (s.status !== 'in-flight' || s.inFlight === undefined)
+          throw wrongState('DELIVERY.NOT_IN_FLIGHT', 'no attempt is in flight', s);
         return [
           {
             type: 'DeliveryAttemptFailed',
@@ -360,7 +461,8 @@ export const deliveryDecider: Decider<DeliveryCommand, DeliveryEvent, DeliverySt
       }
       case 'ApplyTolerance': {
         const s = live(state);
-        if (s.status !== 'exhausted') throw wrongState('DELIVERY.NOT_EXHAUSTED', 'the delivery still has attempts to make', s);
+        if (s.status !== 'exhausted')
+          throw wrongState('DELIVERY.NOT_EXHAUSTED', 'the delivery still has attempts to make', s);
         return tolerance(s, s.lastError ?? 'failed', s.lastHttpStatus, command.event, command.now);
       }
       case 'RedriveDelivery': {
@@ -368,12 +470,25 @@ export const deliveryDecider: Decider<DeliveryCommand, DeliveryEvent, DeliverySt
         if (command.reason === 'dead-letter' && s.status !== 'dead-lettered') {
           throw wrongState('DELIVERY.NOT_DEAD_LETTERED', 'only a dead letter can be redriven', s);
         }
-        if (command.reason === 'resume' && s.status !== 'blocked') throw wrongState('DELIVERY.NOT_BLOCKED', 'the delivery is not blocked', s);
-        return [{ type: 'DeliveryRedriven', data: { ...refOf(s.scheduled), at: command.now, reason: command.reason, by: command.by, round: s.round + 1 } }];
+        if (command.reason === 'resume' && s.status !== 'blocked')
+          throw wrongState('DELIVERY.NOT_BLOCKED', 'the delivery is not blocked', s);
+        return [
+          {
+            type: 'DeliveryRedriven',
+            data: {
+              ...refOf(s.scheduled),
+              at: command.now,
+              reason: command.reason,
+              by: command.by,
+              round: s.round + 1,
+            },
+          },
+        ];
       }
       case 'PurgeDelivery': {
         const s = live(state);
-        if (s.status !== 'dead-lettered') throw wrongState('DELIVERY.NOT_DEAD_LETTERED', 'only a dead letter can be purged', s);
+        if (s.status !== 'dead-lettered')
+          throw wrongState('DELIVERY.NOT_DEAD_LETTERED', 'only a dead letter can be purged', s);
         return [{ type: 'DeliveryPurged', data: { ...refOf(s.scheduled), at: command.now, by: command.by } }];
       }
       default:

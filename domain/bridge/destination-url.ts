@@ -54,18 +54,26 @@ export function checkHttpUrl(text: string): string | null {
 /** Problems with a URL template found before any event arrives (fields under `base`). */
 export function checkUrlTemplate(t: unknown, base = 'urlTemplate'): Violation[] {
   const v: Violation[] = [];
-  if (typeof t !== 'object' || t === null || Array.isArray(t)) return [{ field: base, message: 'must be an object {url, variables}' }];
+  if (typeof t !== 'object' || t === null || Array.isArray(t))
+    return [{ field: base, message: 'must be an object {url, variables}' }];
   const { url, variables } = t as { url?: unknown; variables?: unknown };
   if (typeof url !== 'string' || url.length === 0 || url.length > MAX_URL_LENGTH || /\s/.test(url)) {
-    v.push({ field: at(base, 'url'), message: `must be a URL (template) of 1-${MAX_URL_LENGTH} characters without white space` });
+    v.push({
+      field: at(base, 'url'),
+      message: `must be a URL (template) of 1-${MAX_URL_LENGTH} characters without white space`,
+    });
   }
   const vars = variables ?? {};
   if (typeof vars !== 'object' || vars === null || Array.isArray(vars)) {
-    v.push({ field: at(base, 'variables'), message: 'must be an object mapping names to $.paths, config:keys or constants' });
+    v.push({
+      field: at(base, 'variables'),
+      message: 'must be an object mapping names to $.paths, config:keys or constants',
+    });
     return v;
   }
   const entries = Object.entries(vars as Record<string, unknown>);
-  if (entries.length > MAX_URL_VARIABLES) v.push({ field: at(base, 'variables'), message: `at most ${MAX_URL_VARIABLES} variables` });
+  if (entries.length > MAX_URL_VARIABLES)
+    v.push({ field: at(base, 'variables'), message: `at most ${MAX_URL_VARIABLES} variables` });
   for (const [name, value] of entries) {
     const field = at(at(base, 'variables'), name);
     if (!TEMPLATE_VARIABLE_NAME.test(name)) {
@@ -87,20 +95,33 @@ export function checkUrlTemplate(t: unknown, base = 'urlTemplate'): Violation[] 
   if (typeof url !== 'string' || v.length > 0) return v;
   const segments = parseTemplate(url);
   const defined = new Set(entries.map(([n]) => n));
-  const undefinedNames = [...new Set(segments.flatMap((s) => (s.kind === 'var' && !defined.has(s.name) ? [s.name] : [])))];
+  const undefinedNames = [
+    ...new Set(segments.flatMap((s) => (s.kind === 'var' && !defined.has(s.name) ? [s.name] : []))),
+  ];
   if (undefinedNames.length > 0) {
     v.push({ field: at(base, 'url'), message: `references variables not in the map: ${undefinedNames.join(', ')}` });
     return v;
   }
   const first = segments[0];
-  if (segments.every((s) => s.kind === 'text' || 'constant' in urlVariableSource((vars as Record<string, string>)[s.name] ?? ''))) {
+  if (
+    segments.every(
+      (s) => s.kind === 'text' || 'constant' in urlVariableSource((vars as Record<string, string>)[s.name] ?? ''),
+    )
+  ) {
     // nothing comes from outside: the URL is known now
-    const text = segments.map((s) => (s.kind === 'text' ? s.text : (urlVariableSource((vars as Record<string, string>)[s.name]!) as { constant: string }).constant)).join('');
+    const text = segments
+      .map((s) =>
+        s.kind === 'text'
+          ? s.text
+          : (urlVariableSource((vars as Record<string, string>)[s.name]!) as { constant: string }).constant,
+      )
+      .join('');
     const problem = checkHttpUrl(text);
     if (problem !== null) v.push({ field: at(base, 'url'), message: problem });
   } else if (first?.kind === 'text' && first.text.includes('://')) {
     const scheme = first.text.slice(0, first.text.indexOf('://')).toLowerCase();
-    if (scheme !== 'http' && scheme !== 'https') v.push({ field: at(base, 'url'), message: 'must be an http or https URL' });
+    if (scheme !== 'http' && scheme !== 'https')
+      v.push({ field: at(base, 'url'), message: 'must be an http or https URL' });
   }
   return v;
 }
@@ -129,11 +150,13 @@ export async function renderDestinationUrl(
     if ('constant' in source) value = source.constant;
     else if ('config' in source) {
       value = await config(source.config);
-      if (value === undefined) return { ok: false, error: `URL variable ${s.name}: configuration key ${source.config} is not set` };
+      if (value === undefined)
+        return { ok: false, error: `URL variable ${s.name}: configuration key ${source.config} is not set` };
     } else {
       const q = queryPath(event, source.path);
       if (q.status === 'invalid') return { ok: false, error: `URL variable ${s.name}: ${q.error}` };
-      if (q.status === 'none') return { ok: false, error: `URL variable ${s.name}: JSONPath ${source.path} matched nothing` };
+      if (q.status === 'none')
+        return { ok: false, error: `URL variable ${s.name}: JSONPath ${source.path} matched nothing` };
       value = q.value;
     }
     if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {

@@ -1,8 +1,8 @@
 import { assertNever, type Decider } from '../core/decider.ts';
-import { bridgeError } from './bridge.errors.ts';
 import type { DomainEvent } from '../core/event.ts';
 import { streamName } from '../core/stream-name.ts';
-import { PLATFORM_TENANT, type Bus, type EventSource, type SourceKind } from './model.ts';
+import { bridgeError } from './bridge.errors.ts';
+import { type Bus, type EventSource, PLATFORM_TENANT, type SourceKind } from './model.ts';
 
 /**
  * An event source registered on a bus (spec "Event sources"): its kind and the event types it publishes.
@@ -45,7 +45,10 @@ const invalid = (field: string, message: string) =>
   bridgeError('SOURCE.INVALID', `invalid event source: ${field} ${message}`, [{ field, message }]);
 
 const sameRegistration = (a: EventSource, b: EventSource) =>
-  a.kind === b.kind && a.schemaId === b.schemaId && a.eventTypes.length === b.eventTypes.length && a.eventTypes.every((t, i) => t === b.eventTypes[i]);
+  a.kind === b.kind &&
+  a.schemaId === b.schemaId &&
+  a.eventTypes.length === b.eventTypes.length &&
+  a.eventTypes.every((t, i) => t === b.eventTypes[i]);
 
 export const eventSourceDecider: Decider<SourceCommand, SourceEvent, SourceState> = {
   initialState: () => ({ status: 'none' }),
@@ -65,23 +68,39 @@ export const eventSourceDecider: Decider<SourceCommand, SourceEvent, SourceState
     switch (command.type) {
       case 'RegisterSource': {
         const { bus, name, kind, schemaId, actorTenant, now } = command;
-        if (!SOURCE_NAME.test(name)) throw invalid('name', 'must be 1-256 characters of letters, digits and . _ : / @ + -, starting with a letter or digit');
+        if (!SOURCE_NAME.test(name))
+          throw invalid(
+            'name',
+            'must be 1-256 characters of letters, digits and . _ : / @ + -, starting with a letter or digit',
+          );
         if (!SOURCE_KINDS.includes(kind)) throw invalid('kind', `must be one of ${SOURCE_KINDS.join(', ')}`);
-        if (command.eventTypes.length > MAX_EVENT_TYPES) throw invalid('eventTypes', `must have at most ${MAX_EVENT_TYPES} entries`);
-        const bad = command.eventTypes.findIndex((t) => typeof t !== 'string' || t.length === 0 || t.length > MAX_EVENT_TYPE);
+        if (command.eventTypes.length > MAX_EVENT_TYPES)
+          throw invalid('eventTypes', `must have at most ${MAX_EVENT_TYPES} entries`);
+        const bad = command.eventTypes.findIndex(
+          (t) => typeof t !== 'string' || t.length === 0 || t.length > MAX_EVENT_TYPE,
+        );
         if (bad >= 0) throw invalid(`eventTypes.${bad}`, `must be 1-${MAX_EVENT_TYPE} characters`);
         if (kind === 'platform' && bus.kind !== 'platform') {
-          throw bridgeError('SOURCE.PLATFORM_BUS_ONLY', 'platform event sources can only be registered on a platform bus', [
-            { field: 'kind', message: `platform sources only on platform buses (${bus.name} is a ${bus.kind} bus)` },
-          ]);
+          throw bridgeError(
+            'SOURCE.PLATFORM_BUS_ONLY',
+            'platform event sources can only be registered on a platform bus',
+            [{ field: 'kind', message: `platform sources only on platform buses (${bus.name} is a ${bus.kind} bus)` }],
+          );
         }
         if (kind === 'platform' && (schemaId === undefined || schemaId === '')) {
-          throw invalid('schemaId', 'is required for a platform event source (every platform event source has a schema)');
+          throw invalid(
+            'schemaId',
+            'is required for a platform event source (every platform event source has a schema)',
+          );
         }
         if (actorTenant !== PLATFORM_TENANT && (bus.kind !== 'custom' || bus.tenant !== actorTenant)) {
-          throw bridgeError('SOURCE.FORBIDDEN', `sources of bus ${bus.name} are registered by ${bus.kind === 'custom' ? 'its tenant' : 'the platform'}`, {
-            bus: bus.name,
-          });
+          throw bridgeError(
+            'SOURCE.FORBIDDEN',
+            `sources of bus ${bus.name} are registered by ${bus.kind === 'custom' ? 'its tenant' : 'the platform'}`,
+            {
+              bus: bus.name,
+            },
+          );
         }
         const eventTypes = [...new Set(command.eventTypes)];
         const source: EventSource = {

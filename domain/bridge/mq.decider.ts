@@ -1,7 +1,7 @@
 import { assertNever, type Decider } from '../core/decider.ts';
-import { bridgeError } from './bridge.errors.ts';
 import type { DomainEvent } from '../core/event.ts';
 import { streamName } from '../core/stream-name.ts';
+import { bridgeError } from './bridge.errors.ts';
 import type { Violation } from './violation.ts';
 
 /**
@@ -61,7 +61,14 @@ export const MQ_EVENT_TYPES: ReadonlyArray<MqTopicEvent['type']> = ['MessageEnqu
 export type MqTopicState = { messages: number; lastEnqueuedAt?: string };
 
 /** `a, b ,a` → [a, b]: trimmed, empties dropped, first occurrence kept. */
-export const parseAppNames = (list: string): string[] => [...new Set(list.split(',').map((s) => s.trim()).filter((s) => s !== ''))];
+export const parseAppNames = (list: string): string[] => [
+  ...new Set(
+    list
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== ''),
+  ),
+];
 
 /** Is a message visible to the consuming service `app`? */
 export const visibleTo = (m: Pick<MessageEnqueuedData, 'sendType' | 'apps'>, app: string): boolean =>
@@ -74,16 +81,20 @@ export function checkEnqueue(c: Omit<EnqueueMessage, 'type' | 'now'>): Violation
   }
   if (!MQ_SEND_TYPES.includes(c.sendType)) v.push({ field: 'SEND_TYPE', message: 'must be APP or BROADCAST' });
   if (c.sendType === 'APP') {
-    if (!Array.isArray(c.apps) || c.apps.length === 0) v.push({ field: 'APP_NAME', message: 'must name at least one receiving service when SEND_TYPE is APP' });
-    else if (c.apps.length > MAX_MQ_APPS) v.push({ field: 'APP_NAME', message: `at most ${MAX_MQ_APPS} receiving services` });
+    if (!Array.isArray(c.apps) || c.apps.length === 0)
+      v.push({ field: 'APP_NAME', message: 'must name at least one receiving service when SEND_TYPE is APP' });
+    else if (c.apps.length > MAX_MQ_APPS)
+      v.push({ field: 'APP_NAME', message: `at most ${MAX_MQ_APPS} receiving services` });
     else {
       const bad = c.apps.filter((a) => !MQ_APP_NAME.test(a));
       if (bad.length > 0) v.push({ field: 'APP_NAME', message: `not service names: ${bad.slice(0, 5).join(', ')}` });
     }
   }
   if (c.body === undefined) v.push({ field: 'BODY', message: 'is required' });
-  else if (c.bodyBytes > MAX_MQ_BODY_BYTES) v.push({ field: 'BODY', message: `must be at most ${MAX_MQ_BODY_BYTES} bytes as JSON` });
-  if (typeof c.deliveryId !== 'string' || c.deliveryId.length === 0) v.push({ field: 'deliveryId', message: 'is required' });
+  else if (c.bodyBytes > MAX_MQ_BODY_BYTES)
+    v.push({ field: 'BODY', message: `must be at most ${MAX_MQ_BODY_BYTES} bytes as JSON` });
+  if (typeof c.deliveryId !== 'string' || c.deliveryId.length === 0)
+    v.push({ field: 'deliveryId', message: 'is required' });
   return v;
 }
 
@@ -102,7 +113,11 @@ export const mqTopicDecider: Decider<EnqueueMessage, MqTopicEvent, MqTopicState>
   decide(command) {
     const v = checkEnqueue(command);
     if (v.length > 0) {
-      throw bridgeError('MQ.INVALID_MESSAGE', `invalid message: ${v.map((x) => `${x.field} ${x.message}`).join('; ')}`, v);
+      throw bridgeError(
+        'MQ.INVALID_MESSAGE',
+        `invalid message: ${v.map((x) => `${x.field} ${x.message}`).join('; ')}`,
+        v,
+      );
     }
     return [
       {

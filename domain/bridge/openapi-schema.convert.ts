@@ -44,9 +44,32 @@ const MAX_PATTERN_LENGTH = 1000;
 
 /** Formats ajv-formats (full mode) validates; OpenAPI's own are among them. */
 export const KNOWN_FORMATS: ReadonlySet<string> = new Set([
-  'date', 'time', 'date-time', 'iso-time', 'iso-date-time', 'duration', 'uri', 'uri-reference', 'uri-template', 'url',
-  'email', 'hostname', 'ipv4', 'ipv6', 'regex', 'uuid', 'json-pointer', 'json-pointer-uri-fragment',
-  'relative-json-pointer', 'byte', 'int32', 'int64', 'float', 'double', 'password', 'binary',
+  'date',
+  'time',
+  'date-time',
+  'iso-time',
+  'iso-date-time',
+  'duration',
+  'uri',
+  'uri-reference',
+  'uri-template',
+  'url',
+  'email',
+  'hostname',
+  'ipv4',
+  'ipv6',
+  'regex',
+  'uuid',
+  'json-pointer',
+  'json-pointer-uri-fragment',
+  'relative-json-pointer',
+  'byte',
+  'int32',
+  'int64',
+  'float',
+  'double',
+  'password',
+  'binary',
 ]);
 
 /**
@@ -58,7 +81,8 @@ export const NULLABLE_WRAPPER = 'nullable';
 const TYPES = ['string', 'number', 'integer', 'boolean', 'array', 'object'] as const;
 const DROPPED = new Set(['example', 'xml', 'externalDocs', 'deprecated']);
 
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 /** `path` and one more key, dotted (the root is '') */
 export const at = (path: string, key: string | number): string => (path === '' ? String(key) : `${path}.${key}`);
 const isNonNegativeInteger = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v) && v >= 0;
@@ -119,7 +143,8 @@ function convertNode(node: unknown, path: string, ctx: Ctx, depth: number): Json
     if (key.startsWith('x-') || DROPPED.has(key)) continue;
     switch (key) {
       case 'type':
-        if (typeof v !== 'string' || !(TYPES as readonly string[]).includes(v)) problem(p, `must be one of ${TYPES.join(', ')}`);
+        if (typeof v !== 'string' || !(TYPES as readonly string[]).includes(v))
+          problem(p, `must be one of ${TYPES.join(', ')}`);
         else out.type = v;
         break;
       case 'nullable':
@@ -149,7 +174,11 @@ function convertNode(node: unknown, path: string, ctx: Ctx, depth: number): Json
         break;
       case 'exclusiveMinimum':
       case 'exclusiveMaximum':
-        if (typeof v !== 'boolean') problem(p, `must be a boolean in OpenAPI 3.0 (${key}: true beside ${key === 'exclusiveMinimum' ? 'minimum' : 'maximum'})`);
+        if (typeof v !== 'boolean')
+          problem(
+            p,
+            `must be a boolean in OpenAPI 3.0 (${key}: true beside ${key === 'exclusiveMinimum' ? 'minimum' : 'maximum'})`,
+          );
         else if (key === 'exclusiveMinimum') exclusiveMinimum = v;
         else exclusiveMaximum = v;
         break;
@@ -209,7 +238,8 @@ function convertNode(node: unknown, path: string, ctx: Ctx, depth: number): Json
         else out.additionalProperties = sub(v, p);
         break;
       case 'discriminator':
-        if (!isObject(v) || typeof v.propertyName !== 'string') problem(at(p, 'propertyName'), 'is required (a string)');
+        if (!isObject(v) || typeof v.propertyName !== 'string')
+          problem(at(p, 'propertyName'), 'is required (a string)');
         else out.$comment = `discriminator: ${v.propertyName}`;
         break;
       default:
@@ -249,13 +279,20 @@ export type ConvertOptions = {
  * `definitions` (each once, transitively). `problems` lists everything that is not valid OpenAPI 3.0 or
  * cannot be resolved; the schema is usable (best effort) only when there are none.
  */
-export function openApiToJsonSchema(schema: unknown, options: ConvertOptions = {}): { schema: JsonSchemaObject; problems: SchemaProblem[] } {
+export function openApiToJsonSchema(
+  schema: unknown,
+  options: ConvertOptions = {},
+): { schema: JsonSchemaObject; problems: SchemaProblem[] } {
   const componentsPath = options.componentsPath ?? 'components.schemas';
   const ctx: Ctx = { components: options.components ?? {}, componentsPath, problems: [], refs: new Set() };
   const root = convertNode(schema, options.path ?? '', ctx, 0);
   const definitions: Record<string, JsonSchemaObject> = {};
   // every component reached, once each, whatever the cycles
-  for (let pending = [...ctx.refs]; pending.length > 0; pending = [...ctx.refs].filter((r) => !Object.hasOwn(definitions, r))) {
+  for (
+    let pending = [...ctx.refs];
+    pending.length > 0;
+    pending = [...ctx.refs].filter((r) => !Object.hasOwn(definitions, r))
+  ) {
     for (const name of pending) definitions[name] = convertNode(ctx.components[name], at(componentsPath, name), ctx, 0);
   }
   const converted = Object.keys(definitions).length === 0 ? root : { ...root, definitions };

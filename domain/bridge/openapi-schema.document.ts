@@ -5,8 +5,8 @@ import {
   COMPONENT_REF_PREFIX,
   dedupe,
   isObject,
-  openApiToJsonSchema,
   type JsonSchemaObject,
+  openApiToJsonSchema,
   type SchemaProblem,
 } from './openapi-schema.convert.ts';
 
@@ -59,7 +59,11 @@ function shapeProblems(doc: unknown, prefix: string): SchemaProblem[] {
 
   const root = object(doc, prefix, ['openapi', 'info', 'paths', 'components']);
   if (root === undefined) return problems;
-  if (root.openapi !== undefined && string(root.openapi, at(prefix, 'openapi')) && !OPENAPI_VERSION.test(root.openapi)) {
+  if (
+    root.openapi !== undefined &&
+    string(root.openapi, at(prefix, 'openapi')) &&
+    !OPENAPI_VERSION.test(root.openapi)
+  ) {
     problem(at(prefix, 'openapi'), 'must be an OpenAPI 3.0 version (3.0.x)');
   }
   if (root.info !== undefined) {
@@ -79,7 +83,8 @@ function shapeProblems(doc: unknown, prefix: string): SchemaProblem[] {
       const schemasPath = at(componentsPath, 'schemas');
       const schemas = object(components.schemas, schemasPath, []);
       for (const name of Object.keys(schemas ?? {})) {
-        if (!COMPONENT_NAME.test(name)) problem(at(schemasPath, name), 'component names are letters, digits, . _ and - only');
+        if (!COMPONENT_NAME.test(name))
+          problem(at(schemasPath, name), 'component names are letters, digits, . _ and - only');
       }
     }
   }
@@ -88,13 +93,18 @@ function shapeProblems(doc: unknown, prefix: string): SchemaProblem[] {
 
 /** The name of the business-data schema: the component the Cloudevents schema's `data` references. */
 export function businessDataSchemaName(document: unknown): string | undefined {
-  const schemas = isObject(document) && isObject(document.components) && isObject(document.components.schemas) ? document.components.schemas : undefined;
+  const schemas =
+    isObject(document) && isObject(document.components) && isObject(document.components.schemas)
+      ? document.components.schemas
+      : undefined;
   if (schemas === undefined) return undefined;
   const key = Object.keys(schemas).find((k) => CLOUDEVENTS_KEY.test(k));
   const cloud = key === undefined ? undefined : schemas[key];
   const data = isObject(cloud) && isObject(cloud.properties) ? cloud.properties.data : undefined;
   const ref = isObject(data) ? data.$ref : undefined;
-  return typeof ref === 'string' && ref.startsWith(COMPONENT_REF_PREFIX) ? ref.slice(COMPONENT_REF_PREFIX.length) : undefined;
+  return typeof ref === 'string' && ref.startsWith(COMPONENT_REF_PREFIX)
+    ? ref.slice(COMPONENT_REF_PREFIX.length)
+    : undefined;
 }
 
 /**
@@ -109,7 +119,12 @@ export function businessDataSchemaName(document: unknown): string | undefined {
 export function registryDocumentProblems(document: unknown, prefix = ''): SchemaProblem[] {
   const excess = checkJsonLimits(document, SCHEMA_DOCUMENT_LIMITS);
   if (excess !== null) {
-    return [{ path: dottedPath(excess.path, prefix), message: `${excess.message} (input limit for schema documents: ${LIMIT_LABELS[excess.limit]} ${excess.max})` }];
+    return [
+      {
+        path: dottedPath(excess.path, prefix),
+        message: `${excess.message} (input limit for schema documents: ${LIMIT_LABELS[excess.limit]} ${excess.max})`,
+      },
+    ];
   }
   const shape = shapeProblems(document, prefix);
   if (shape.length > 0) return shape;
@@ -121,7 +136,10 @@ export function registryDocumentProblems(document: unknown, prefix = ''): Schema
 
   // every component is a Schema Object
   for (const [name, schema] of Object.entries(schemas)) {
-    problems.push(...openApiToJsonSchema(schema, { components: schemas, path: at(schemasPath, name), componentsPath: schemasPath }).problems);
+    problems.push(
+      ...openApiToJsonSchema(schema, { components: schemas, path: at(schemasPath, name), componentsPath: schemasPath })
+        .problems,
+    );
   }
 
   const cloudKey = Object.keys(schemas).find((k) => CLOUDEVENTS_KEY.test(k));
@@ -135,7 +153,8 @@ export function registryDocumentProblems(document: unknown, prefix = ''): Schema
   if (cloud.type !== 'object') problem(at(cloudPath, 'type'), 'must be object');
   const required = Array.isArray(cloud.required) ? cloud.required : [];
   const missing = CLOUDEVENTS_REQUIRED.filter((r) => !required.includes(r));
-  if (missing.length > 0) problem(at(cloudPath, 'required'), `must list ${CLOUDEVENTS_REQUIRED.join(', ')} (missing ${missing.join(', ')})`);
+  if (missing.length > 0)
+    problem(at(cloudPath, 'required'), `must list ${CLOUDEVENTS_REQUIRED.join(', ')} (missing ${missing.join(', ')})`);
   const props = isObject(cloud.properties) ? cloud.properties : undefined;
   if (props === undefined) {
     problem(at(cloudPath, 'properties'), `must define ${CLOUDEVENTS_REQUIRED.join(', ')}`);
@@ -145,13 +164,17 @@ export function registryDocumentProblems(document: unknown, prefix = ''): Schema
   for (const name of [...CLOUDEVENTS_STRINGS, ...CLOUDEVENTS_OPTIONAL_STRINGS]) {
     const prop = props[name];
     if (prop === undefined) {
-      if ((CLOUDEVENTS_STRINGS as readonly string[]).includes(name)) problem(at(propsPath, name), 'is required (type: string)');
+      if ((CLOUDEVENTS_STRINGS as readonly string[]).includes(name))
+        problem(at(propsPath, name), 'is required (type: string)');
     } else if (!isObject(prop) || prop.type !== 'string') problem(at(at(propsPath, name), 'type'), 'must be string');
   }
   const data = props.data;
   const dataPath = at(propsPath, 'data');
   if (!isObject(data) || typeof data.$ref !== 'string') {
-    problem(at(dataPath, '$ref'), `is required: data references the business-data schema (${COMPONENT_REF_PREFIX}<name>)`);
+    problem(
+      at(dataPath, '$ref'),
+      `is required: data references the business-data schema (${COMPONENT_REF_PREFIX}<name>)`,
+    );
     return dedupe(problems);
   }
   const name = businessDataSchemaName(doc);
@@ -175,9 +198,19 @@ export function registryDocumentProblems(document: unknown, prefix = ''): Schema
  * The JSON Schema that event data is validated with: the business-data component (the Cloudevents
  * schema's `data` $ref) with everything it references, as `{ $ref: '#/definitions/<name>', definitions }`.
  */
-export function businessDataJsonSchema(document: unknown): { name: string; schema: JsonSchemaObject } | { problems: SchemaProblem[] } {
+export function businessDataJsonSchema(
+  document: unknown,
+): { name: string; schema: JsonSchemaObject } | { problems: SchemaProblem[] } {
   const name = businessDataSchemaName(document);
-  if (name === undefined) return { problems: [{ path: 'components.schemas', message: 'has no Cloudevents schema whose data references the business-data schema' }] };
+  if (name === undefined)
+    return {
+      problems: [
+        {
+          path: 'components.schemas',
+          message: 'has no Cloudevents schema whose data references the business-data schema',
+        },
+      ],
+    };
   const schemas = (document as RegistryDocument).components.schemas;
   const { schema, problems } = openApiToJsonSchema({ $ref: `${COMPONENT_REF_PREFIX}${name}` }, { components: schemas });
   return problems.length > 0 ? { problems } : { name, schema };

@@ -4,11 +4,11 @@
 export {
   COMPONENT_NAME,
   COMPONENT_REF_PREFIX,
+  type ConvertOptions,
+  type JsonSchemaObject,
   KNOWN_FORMATS,
   NULLABLE_WRAPPER,
   openApiToJsonSchema,
-  type ConvertOptions,
-  type JsonSchemaObject,
   type SchemaProblem,
 } from './openapi-schema.convert.ts';
 export {
@@ -16,6 +16,6 @@ export {
   businessDataSchemaName,
   CLOUDEVENTS_OPTIONAL_STRINGS,
   CLOUDEVENTS_REQUIRED,
-  registryDocumentProblems,
   type RegistryDocument,
+  registryDocumentProblems,
 } from './openapi-schema.document.ts';

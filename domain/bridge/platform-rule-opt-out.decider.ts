@@ -19,7 +19,10 @@ export type PlatformRuleOptedOut = DomainEvent<'PlatformRuleOptedOut', { tenant:
 export type PlatformRuleOptedIn = DomainEvent<'PlatformRuleOptedIn', { tenant: string; ruleId: string; at: string }>;
 export type RuleOptOutEvent = PlatformRuleOptedOut | PlatformRuleOptedIn;
 
-export const RULE_OPT_OUT_EVENT_TYPES: ReadonlyArray<RuleOptOutEvent['type']> = ['PlatformRuleOptedOut', 'PlatformRuleOptedIn'];
+export const RULE_OPT_OUT_EVENT_TYPES: ReadonlyArray<RuleOptOutEvent['type']> = [
+  'PlatformRuleOptedOut',
+  'PlatformRuleOptedIn',
+];
 
 export type RuleOptOutState = { optedOut: false } | { optedOut: true; since: string };
 
@@ -41,9 +44,18 @@ export const ruleOptOutDecider: Decider<RuleOptOutCommand, RuleOptOutEvent, Rule
   decide(command, state) {
     switch (command.type) {
       case 'OptOutOfPlatformRule':
-        return state.optedOut ? [] : [{ type: 'PlatformRuleOptedOut', data: { tenant: command.tenant, ruleId: command.ruleId, at: command.now } }];
+        return state.optedOut
+          ? []
+          : [
+              {
+                type: 'PlatformRuleOptedOut',
+                data: { tenant: command.tenant, ruleId: command.ruleId, at: command.now },
+              },
+            ];
       case 'OptInToPlatformRule':
-        return state.optedOut ? [{ type: 'PlatformRuleOptedIn', data: { tenant: command.tenant, ruleId: command.ruleId, at: command.now } }] : [];
+        return state.optedOut
+          ? [{ type: 'PlatformRuleOptedIn', data: { tenant: command.tenant, ruleId: command.ruleId, at: command.now } }]
+          : [];
       default:
         return assertNever(command);
     }

@@ -1,7 +1,7 @@
 import { assertNever, type Decider } from '../core/decider.ts';
-import { bridgeError } from './bridge.errors.ts';
 import type { DomainEvent } from '../core/event.ts';
 import { streamName } from '../core/stream-name.ts';
+import { bridgeError } from './bridge.errors.ts';
 import type { BridgeEvent, BusKind } from './model.ts';
 
 /**
@@ -91,7 +91,11 @@ export type EventAccepted = DomainEvent<'EventAccepted', EventAcceptedData>;
 export type EventRouted = DomainEvent<'EventRouted', EventRoutedData>;
 export type DuplicateReceived = DomainEvent<'DuplicateReceived', DuplicateReceivedData>;
 export type PublishedEvent = EventAccepted | EventRouted | DuplicateReceived;
-export const PUBLISHED_EVENT_TYPES: ReadonlyArray<PublishedEvent['type']> = ['EventAccepted', 'EventRouted', 'DuplicateReceived'];
+export const PUBLISHED_EVENT_TYPES: ReadonlyArray<PublishedEvent['type']> = [
+  'EventAccepted',
+  'EventRouted',
+  'DuplicateReceived',
+];
 
 export type PublishedCommand =
   | { type: 'AcceptEvent'; data: Omit<EventAcceptedData, 'receivedAt'>; now: string }
@@ -114,7 +118,12 @@ export const publishedEventDecider: Decider<PublishedCommand, PublishedEvent, Pu
       case 'EventRouted':
         return state.status === 'none'
           ? state
-          : { status: 'routed', accepted: state.accepted, routed: event.data, ...(state.duplicates !== undefined && { duplicates: state.duplicates }) };
+          : {
+              status: 'routed',
+              accepted: state.accepted,
+              routed: event.data,
+              ...(state.duplicates !== undefined && { duplicates: state.duplicates }),
+            };
       case 'DuplicateReceived':
         return state.status === 'none' ? state : { ...state, duplicates: (state.duplicates ?? 0) + 1 };
       default:
@@ -127,7 +136,9 @@ export const publishedEventDecider: Decider<PublishedCommand, PublishedEvent, Pu
       case 'AcceptEvent':
         if (state.status !== 'none') {
           // the sender resent (source, id): the publisher answers 200 duplicate: true
-          throw bridgeError('EVENT.DUPLICATE', 'an event with this source and id was accepted on this bus before', { eventId: state.accepted.key });
+          throw bridgeError('EVENT.DUPLICATE', 'an event with this source and id was accepted on this bus before', {
+            eventId: state.accepted.key,
+          });
         }
         return [{ type: 'EventAccepted', data: { ...command.data, receivedAt: command.now } }];
       case 'RouteEvent':
@@ -138,7 +149,9 @@ export const publishedEventDecider: Decider<PublishedCommand, PublishedEvent, Pu
       case 'NoteDuplicate':
         if (state.status === 'none') throw bridgeError('EVENT.NOT_FOUND', 'no such published event');
         if ((state.duplicates ?? 0) >= MAX_DUPLICATE_NOTES) return [];
-        return [{ type: 'DuplicateReceived', data: { key: state.accepted.key, ...command.data, receivedAt: command.now } }];
+        return [
+          { type: 'DuplicateReceived', data: { key: state.accepted.key, ...command.data, receivedAt: command.now } },
+        ];
       default:
         return assertNever(command);
     }

@@ -44,7 +44,15 @@ const SPELLINGS: Record<keyof BridgeEvent, readonly string[]> = {
   data: ['data'],
 };
 const KNOWN = new Set(Object.values(SPELLINGS).flat());
-const REQUIRED: ReadonlyArray<keyof BridgeEvent> = ['id', 'source', 'type', 'dataContentType', 'time', 'data', 'eventBusName'];
+const REQUIRED: ReadonlyArray<keyof BridgeEvent> = [
+  'id',
+  'source',
+  'type',
+  'dataContentType',
+  'time',
+  'data',
+  'eventBusName',
+];
 
 export const MAX_ID = 256;
 export const MAX_SUBJECT = 1024;
@@ -62,13 +70,21 @@ const isScalar = (v: unknown): boolean => typeof v !== 'object' || v === null;
  * array is wrong whatever the other spelling holds: two of them are not reported as a conflict here but by
  * the field's own check ("must be a string"). Not JSON.stringify: that recursion has no depth limit.
  */
-const sameValue = (a: unknown, b: unknown): boolean => (isScalar(a) && isScalar(b) ? a === b : !isScalar(a) && !isScalar(b));
+const sameValue = (a: unknown, b: unknown): boolean =>
+  isScalar(a) && isScalar(b) ? a === b : !isScalar(a) && !isScalar(b);
 
 /** `2026-02-29T…` is no date; neither is hour 24 */
 export function isLocalDateTime(s: string): boolean {
   const m = LOCAL_DATE_TIME.exec(s);
   if (!m) return false;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return false;
   const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
   const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!;
@@ -106,10 +122,9 @@ export function validatePutEvent(input: unknown): EventValidation {
   };
 
   const conflicting = new Set<string>();
-  const fields = Object.fromEntries((Object.keys(SPELLINGS) as Array<keyof BridgeEvent>).map((name) => [name, read(name)])) as Record<
-    keyof BridgeEvent,
-    { value: unknown; field: string } | undefined
-  >;
+  const fields = Object.fromEntries(
+    (Object.keys(SPELLINGS) as Array<keyof BridgeEvent>).map((name) => [name, read(name)]),
+  ) as Record<keyof BridgeEvent, { value: unknown; field: string } | undefined>;
 
   for (const name of REQUIRED) {
     if (fields[name] === undefined) errors.push({ field: name, message: 'is required' });
@@ -137,18 +152,27 @@ export function validatePutEvent(input: unknown): EventValidation {
 
   const dataContentType = checkString('dataContentType', 200);
   if (dataContentType !== undefined && !CONTENT_TYPE.test(dataContentType)) {
-    errors.push({ field: fields.dataContentType!.field, message: 'must be application/json (optionally with charset=utf-8): only JSON is supported' });
+    errors.push({
+      field: fields.dataContentType!.field,
+      message: 'must be application/json (optionally with charset=utf-8): only JSON is supported',
+    });
   }
 
   const time = checkString('time', 40);
-  if (time !== undefined && !isLocalDateTime(time)) errors.push({ field: fields.time!.field, message: describeTimeProblem(time) });
+  if (time !== undefined && !isLocalDateTime(time))
+    errors.push({ field: fields.time!.field, message: describeTimeProblem(time) });
 
   let dataSchemaId: string | undefined;
   const schema = fields.dataSchemaId;
   if (schema !== undefined && !conflicting.has(schema.field)) {
-    if (typeof schema.value === 'number' && Number.isSafeInteger(schema.value) && schema.value >= 0) dataSchemaId = String(schema.value);
+    if (typeof schema.value === 'number' && Number.isSafeInteger(schema.value) && schema.value >= 0)
+      dataSchemaId = String(schema.value);
     else if (typeof schema.value === 'string' && SCHEMA_ID.test(schema.value)) dataSchemaId = schema.value;
-    else errors.push({ field: schema.field, message: 'must be a schema id: a non-negative integer or a registry id (<id> or <id>:<version>)' });
+    else
+      errors.push({
+        field: schema.field,
+        message: 'must be a schema id: a non-negative integer or a registry id (<id> or <id>:<version>)',
+      });
   }
 
   const data = fields.data;

@@ -55,7 +55,13 @@ export function retryDelayMs(strategy: RetryStrategy, retry: number, random: num
  * attempt would be retry number `attemptsSoFar`. `firstAttemptAt`: the round's first attempt (ISO).
  * `now`: when the failure was seen (ISO). `random`: in [0, 1).
  */
-export function nextAttemptAt(strategy: RetryStrategy, attemptsSoFar: number, firstAttemptAt: string, now: string, random: number): string | null {
+export function nextAttemptAt(
+  strategy: RetryStrategy,
+  attemptsSoFar: number,
+  firstAttemptAt: string,
+  now: string,
+  random: number,
+): string | null {
   const retry = attemptsSoFar;
   if (retry > maxRetries(strategy)) return null;
   const at = Date.parse(now) + retryDelayMs(strategy, retry, random);

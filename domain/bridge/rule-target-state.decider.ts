@@ -1,7 +1,7 @@
 import { assertNever, type Decider } from '../core/decider.ts';
-import { bridgeError } from './bridge.errors.ts';
 import type { DomainEvent } from '../core/event.ts';
 import { streamName } from '../core/stream-name.ts';
+import { bridgeError } from './bridge.errors.ts';
 
 /**
  * Whether one target of one rule is blocked (ErrorTolerance NONE, spec Limits: "with tolerance prohibited,
@@ -21,16 +21,23 @@ export const RULE_TARGET_CATEGORY = 'ruleTarget';
 
 export type RuleTargetRef = { ruleTenant: string; ruleId: string; targetId: number };
 
-export const ruleTargetStream = (r: RuleTargetRef): string => streamName(RULE_TARGET_CATEGORY, r.ruleTenant, `${r.ruleId}~${r.targetId}`);
+export const ruleTargetStream = (r: RuleTargetRef): string =>
+  streamName(RULE_TARGET_CATEGORY, r.ruleTenant, `${r.ruleId}~${r.targetId}`);
 /** the read models' key of a rule target */
 export const ruleTargetKey = (r: RuleTargetRef): string => `${r.ruleTenant}/${r.ruleId}/${r.targetId}`;
 
 export type BlockingDelivery = { deliveryId: string; round: number; error: string; at: string };
 
 export type RuleTargetBlocked = DomainEvent<'RuleTargetBlocked', RuleTargetRef & BlockingDelivery>;
-export type RuleTargetResumed = DomainEvent<'RuleTargetResumed', RuleTargetRef & { at: string; by: string; released: BlockingDelivery[] }>;
+export type RuleTargetResumed = DomainEvent<
+  'RuleTargetResumed',
+  RuleTargetRef & { at: string; by: string; released: BlockingDelivery[] }
+>;
 export type RuleTargetEvent = RuleTargetBlocked | RuleTargetResumed;
-export const RULE_TARGET_EVENT_TYPES: ReadonlyArray<RuleTargetEvent['type']> = ['RuleTargetBlocked', 'RuleTargetResumed'];
+export const RULE_TARGET_EVENT_TYPES: ReadonlyArray<RuleTargetEvent['type']> = [
+  'RuleTargetBlocked',
+  'RuleTargetResumed',
+];
 
 export type RuleTargetCommand =
   | ({ type: 'BlockRuleTarget'; now: string } & RuleTargetRef & Omit<BlockingDelivery, 'at'>)
@@ -48,7 +55,11 @@ export type RuleTargetState = {
 };
 
 /** Where a blocked delivery (of `round`) stands on its rule target. */
-export function blockStanding(state: RuleTargetState, deliveryId: string, round: number): 'blocking' | 'released' | 'unrecorded' {
+export function blockStanding(
+  state: RuleTargetState,
+  deliveryId: string,
+  round: number,
+): 'blocking' | 'released' | 'unrecorded' {
   if ((state.released[deliveryId] ?? 0) >= round) return 'released';
   if (state.blocked && state.blockedBy.some((b) => b.deliveryId === deliveryId && b.round === round)) return 'blocking';
   return 'unrecorded';
@@ -61,7 +72,12 @@ export const ruleTargetDecider: Decider<RuleTargetCommand, RuleTargetEvent, Rule
     switch (event.type) {
       case 'RuleTargetBlocked': {
         const { deliveryId, round, error, at } = event.data;
-        return { ...state, blocked: true, blockedAt: state.blocked ? state.blockedAt : at, blockedBy: [...state.blockedBy, { deliveryId, round, error, at }] };
+        return {
+          ...state,
+          blocked: true,
+          blockedAt: state.blocked ? state.blockedAt : at,
+          blockedBy: [...state.blockedBy, { deliveryId, round, error, at }],
+        };
       }
       case 'RuleTargetResumed': {
         const released = { ...state.released };
@@ -80,10 +96,23 @@ export const ruleTargetDecider: Decider<RuleTargetCommand, RuleTargetEvent, Rule
       case 'BlockRuleTarget':
         // the same delivery and round again (a retried append, a second engine): nothing new
         if (blockStanding(state, command.deliveryId, command.round) !== 'unrecorded') return [];
-        return [{ type: 'RuleTargetBlocked', data: { ...ref, deliveryId: command.deliveryId, round: command.round, error: command.error, at: command.now } }];
+        return [
+          {
+            type: 'RuleTargetBlocked',
+            data: {
+              ...ref,
+              deliveryId: command.deliveryId,
+              round: command.round,
+              error: command.error,
+              at: command.now,
+            },
+          },
+        ];
       case 'ResumeRuleTarget':
         if (!state.blocked) throw bridgeError('RULE_TARGET.NOT_BLOCKED', 'the rule target is not blocked', ref);
-        return [{ type: 'RuleTargetResumed', data: { ...ref, at: command.now, by: command.by, released: state.blockedBy } }];
+        return [
+          { type: 'RuleTargetResumed', data: { ...ref, at: command.now, by: command.by, released: state.blockedBy } },
+        ];
       default:
         return assertNever(command);
     }

@@ -1,8 +1,8 @@
 import { assertNever, type Decider } from '../core/decider.ts';
-import { bridgeError } from './bridge.errors.ts';
 import type { DomainEvent } from '../core/event.ts';
 import { streamName } from '../core/stream-name.ts';
-import { MAX_TARGETS_PER_RULE, PLATFORM_TENANT, type BusKind, type Rule, type Target } from './model.ts';
+import { bridgeError } from './bridge.errors.ts';
+import { type BusKind, MAX_TARGETS_PER_RULE, PLATFORM_TENANT, type Rule, type Target } from './model.ts';
 import { parsePattern } from './pattern/index.ts';
 import { validateTarget } from './target.validate.ts';
 import { at, type Violation } from './violation.ts';
@@ -53,7 +53,13 @@ export type RuleCommand =
   | {
       type: 'UpdateRule';
       /** only what is given changes; description null removes it */
-      changes: { name?: string; description?: string | null; pattern?: Record<string, unknown>; targets?: Target[]; enabled?: boolean };
+      changes: {
+        name?: string;
+        description?: string | null;
+        pattern?: Record<string, unknown>;
+        targets?: Target[];
+        enabled?: boolean;
+      };
       now: string;
     }
   | { type: 'EnableRule'; now: string }
@@ -62,7 +68,10 @@ export type RuleCommand =
 
 type RuleRef = { ruleId: string; tenant: string; bus: string };
 
-export type RuleCreated = DomainEvent<'RuleCreated', { rule: Rule; busKind: BusKind; busOwner: string; createdAt: string }>;
+export type RuleCreated = DomainEvent<
+  'RuleCreated',
+  { rule: Rule; busKind: BusKind; busOwner: string; createdAt: string }
+>;
 export type RuleUpdated = DomainEvent<
   'RuleUpdated',
   RuleRef & {
@@ -76,7 +85,13 @@ export type RuleDisabled = DomainEvent<'RuleDisabled', RuleRef & { at: string }>
 export type RuleDeleted = DomainEvent<'RuleDeleted', RuleRef & { at: string }>;
 export type RuleEvent = RuleCreated | RuleUpdated | RuleEnabled | RuleDisabled | RuleDeleted;
 
-export const RULE_EVENT_TYPES: ReadonlyArray<RuleEvent['type']> = ['RuleCreated', 'RuleUpdated', 'RuleEnabled', 'RuleDisabled', 'RuleDeleted'];
+export const RULE_EVENT_TYPES: ReadonlyArray<RuleEvent['type']> = [
+  'RuleCreated',
+  'RuleUpdated',
+  'RuleEnabled',
+  'RuleDisabled',
+  'RuleDeleted',
+];
 
 export type RuleState =
   | { status: 'none' }
@@ -84,10 +99,20 @@ export type RuleState =
   | { status: 'deleted'; ruleId: string; tenant: string; deletedAt: string };
 
 /** A rule as the admin API shows it (from the stream or from the bridge.rules read model). */
-export type RuleView = Rule & { busKind: BusKind; busOwner: string; createdAt: string; updatedAt: string; revision: number };
+export type RuleView = Rule & {
+  busKind: BusKind;
+  busOwner: string;
+  createdAt: string;
+  updatedAt: string;
+  revision: number;
+};
 
 const invalidRule = (violations: Violation[]): never => {
-  throw bridgeError('RULE.INVALID', `invalid rule: ${violations.map((v) => `${v.field} ${v.message}`).join('; ')}`, violations);
+  throw bridgeError(
+    'RULE.INVALID',
+    `invalid rule: ${violations.map((v) => `${v.field} ${v.message}`).join('; ')}`,
+    violations,
+  );
 };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -114,7 +139,11 @@ export function checkTargets(targets: unknown): Violation[] {
     const id = isObject(t) ? t.id : undefined;
     if (typeof id !== 'number') return;
     const first = seen.get(id);
-    if (first !== undefined) violations.push({ field: at(at('targets', i), 'id'), message: `target id ${id} is used twice in the rule (also targets.${first})` });
+    if (first !== undefined)
+      violations.push({
+        field: at(at('targets', i), 'id'),
+        message: `target id ${id} is used twice in the rule (also targets.${first})`,
+      });
     else seen.set(id, i);
   });
   return violations;
@@ -146,7 +175,14 @@ export const ruleDecider: Decider<RuleCommand, RuleEvent, RuleState> = {
     switch (event.type) {
       case 'RuleCreated': {
         const d = event.data;
-        return { status: 'exists', rule: d.rule, busKind: d.busKind, busOwner: d.busOwner, createdAt: d.createdAt, updatedAt: d.createdAt };
+        return {
+          status: 'exists',
+          rule: d.rule,
+          busKind: d.busKind,
+          busOwner: d.busOwner,
+          createdAt: d.createdAt,
+          updatedAt: d.createdAt,
+        };
       }
       case 'RuleUpdated': {
         if (state.status !== 'exists') return state;
@@ -176,25 +212,33 @@ export const ruleDecider: Decider<RuleCommand, RuleEvent, RuleState> = {
         if (state.status !== 'none') {
           throw bridgeError(
             'RULE.ALREADY_EXISTS',
-            state.status === 'deleted' ? 'a rule with this id existed and was deleted; ids are not reused' : 'a rule with this id exists',
+            state.status === 'deleted'
+              ? 'a rule with this id existed and was deleted; ids are not reused'
+              : 'a rule with this id exists',
             { ruleId: command.ruleId },
           );
         }
         const refViolations: Violation[] = [];
         if (typeof command.ruleId !== 'string' || !RULE_ID.test(command.ruleId)) {
-          refViolations.push({ field: 'ruleId', message: 'must be 1-64 letters, digits, _ or -, starting with a letter or digit' });
+          refViolations.push({
+            field: 'ruleId',
+            message: 'must be 1-64 letters, digits, _ or -, starting with a letter or digit',
+          });
         }
         if (typeof command.bus !== 'string' || command.bus.length === 0 || command.bus.length > MAX_BUS_NAME) {
           refViolations.push({ field: 'bus', message: `must be a bus name of 1-${MAX_BUS_NAME} characters` });
         }
-        if (typeof command.enabled !== 'boolean') refViolations.push({ field: 'enabled', message: 'must be a boolean' });
+        if (typeof command.enabled !== 'boolean')
+          refViolations.push({ field: 'enabled', message: 'must be a boolean' });
         if (refViolations.length > 0) invalidRule(refViolations);
         if (command.busKind === 'custom' && command.busOwner !== command.tenant) {
           throw bridgeError('BUS.FORBIDDEN', `bus ${command.bus} belongs to another tenant`, { bus: command.bus });
         }
         const platform = command.platform ?? (command.tenant === PLATFORM_TENANT && command.busKind === 'platform');
         if (platform && command.tenant !== PLATFORM_TENANT) {
-          throw bridgeError('RULE.PLATFORM_FORBIDDEN', 'only the platform tenant creates platform rules', { tenant: command.tenant });
+          throw bridgeError('RULE.PLATFORM_FORBIDDEN', 'only the platform tenant creates platform rules', {
+            tenant: command.tenant,
+          });
         }
         if (platform && command.busKind !== 'platform') {
           throw bridgeError('RULE.INVALID', 'a platform rule must be on a platform bus', [
@@ -203,7 +247,11 @@ export const ruleDecider: Decider<RuleCommand, RuleEvent, RuleState> = {
         }
         // every field is required on creation: an absent pattern or name is reported, not skipped
         parsePattern(command.pattern);
-        checkDefinition({ name: command.name ?? null, description: command.description, targets: command.targets ?? null } as Partial<RuleDefinition>);
+        checkDefinition({
+          name: command.name ?? null,
+          description: command.description,
+          targets: command.targets ?? null,
+        } as Partial<RuleDefinition>);
         const description = command.description?.trim();
         const rule: Rule = {
           ruleId: command.ruleId,
@@ -216,7 +264,12 @@ export const ruleDecider: Decider<RuleCommand, RuleEvent, RuleState> = {
           enabled: command.enabled,
           platform,
         };
-        return [{ type: 'RuleCreated', data: { rule, busKind: command.busKind, busOwner: command.busOwner, createdAt: command.now } }];
+        return [
+          {
+            type: 'RuleCreated',
+            data: { rule, busKind: command.busKind, busOwner: command.busOwner, createdAt: command.now },
+          },
+        ];
       }
       case 'UpdateRule': {
         const current = existing(state);
@@ -230,19 +283,24 @@ export const ruleDecider: Decider<RuleCommand, RuleEvent, RuleState> = {
         if (c.description !== undefined && c.description !== null && typeof c.description !== 'string') {
           invalidRule([{ field: 'description', message: 'must be a string or null' }]);
         }
-        if (c.enabled !== undefined && typeof c.enabled !== 'boolean') invalidRule([{ field: 'enabled', message: 'must be a boolean' }]);
+        if (c.enabled !== undefined && typeof c.enabled !== 'boolean')
+          invalidRule([{ field: 'enabled', message: 'must be a boolean' }]);
         const rule = current.rule;
         const changes: RuleUpdated['data']['changes'] = {};
         if (c.name !== undefined && c.name.trim() !== rule.name) changes.name = c.name.trim();
         const description = typeof c.description === 'string' ? c.description.trim() : c.description;
         if ((description === null || description === '') && rule.description !== undefined) changes.description = null;
-        else if (typeof description === 'string' && description !== '' && description !== rule.description) changes.description = description;
+        else if (typeof description === 'string' && description !== '' && description !== rule.description)
+          changes.description = description;
         if (c.pattern !== undefined && !sameJson(c.pattern, rule.pattern)) changes.pattern = c.pattern;
         if (c.targets !== undefined && !sameJson(c.targets, rule.targets)) changes.targets = c.targets;
         const events: RuleEvent[] = [];
-        if (Object.keys(changes).length > 0) events.push({ type: 'RuleUpdated', data: { ...refOf(rule), changes, updatedAt: command.now } });
-        if (c.enabled === true && !rule.enabled) events.push({ type: 'RuleEnabled', data: { ...refOf(rule), at: command.now } });
-        if (c.enabled === false && rule.enabled) events.push({ type: 'RuleDisabled', data: { ...refOf(rule), at: command.now } });
+        if (Object.keys(changes).length > 0)
+          events.push({ type: 'RuleUpdated', data: { ...refOf(rule), changes, updatedAt: command.now } });
+        if (c.enabled === true && !rule.enabled)
+          events.push({ type: 'RuleEnabled', data: { ...refOf(rule), at: command.now } });
+        if (c.enabled === false && rule.enabled)
+          events.push({ type: 'RuleDisabled', data: { ...refOf(rule), at: command.now } });
         return events;
       }
       case 'EnableRule': {

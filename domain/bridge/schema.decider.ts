@@ -1,7 +1,7 @@
 import { assertNever, type Decider } from '../core/decider.ts';
-import { bridgeError } from './bridge.errors.ts';
 import type { DomainEvent } from '../core/event.ts';
 import { streamName } from '../core/stream-name.ts';
+import { bridgeError } from './bridge.errors.ts';
 import { registryDocumentProblems, type SchemaProblem } from './openapi-schema.ts';
 
 /**
@@ -110,12 +110,22 @@ export type SchemaCreated = DomainEvent<
 >;
 export type SchemaVersionAdded = DomainEvent<
   'SchemaVersionAdded',
-  { tenant: string; schemaId: string; version: string; /** the OpenAPI 3.0 document, as received */ content: unknown; createdAt: string }
+  {
+    tenant: string;
+    schemaId: string;
+    version: string /** the OpenAPI 3.0 document, as received */;
+    content: unknown;
+    createdAt: string;
+  }
 >;
 export type SchemaDeleted = DomainEvent<'SchemaDeleted', { tenant: string; schemaId: string; deletedAt: string }>;
 export type SchemaEvent = SchemaCreated | SchemaVersionAdded | SchemaDeleted;
 
-export const SCHEMA_EVENT_TYPES: ReadonlyArray<SchemaEvent['type']> = ['SchemaCreated', 'SchemaVersionAdded', 'SchemaDeleted'];
+export const SCHEMA_EVENT_TYPES: ReadonlyArray<SchemaEvent['type']> = [
+  'SchemaCreated',
+  'SchemaVersionAdded',
+  'SchemaDeleted',
+];
 
 export type SchemaVersion = { version: string; content: unknown; createdAt: string };
 
@@ -156,8 +166,14 @@ const notFound = () => bridgeError('SCHEMA.NOT_FOUND', 'no such schema');
 
 function versionProblems(version: string, content: unknown): SchemaProblem[] {
   const problems: SchemaProblem[] = [];
-  if (!SCHEMA_VERSION.test(version)) problems.push({ path: 'version', message: 'must be 1-64 letters, digits, . _ or -, starting with a letter or digit (default: content.info.version)' });
-  else if (version === LATEST) problems.push({ path: 'version', message: `"${LATEST}" is reserved for the newest version` });
+  if (!SCHEMA_VERSION.test(version))
+    problems.push({
+      path: 'version',
+      message:
+        'must be 1-64 letters, digits, . _ or -, starting with a letter or digit (default: content.info.version)',
+    });
+  else if (version === LATEST)
+    problems.push({ path: 'version', message: `"${LATEST}" is reserved for the newest version` });
   problems.push(...registryDocumentProblems(content, 'content'));
   return problems;
 }
@@ -165,10 +181,14 @@ function versionProblems(version: string, content: unknown): SchemaProblem[] {
 function checkSize(content: unknown): void {
   const size = canonicalJson(content).length;
   if (size > MAX_DOCUMENT_CHARS) {
-    throw bridgeError('SCHEMA.TOO_LARGE', `the schema document has ${size} characters, more than ${MAX_DOCUMENT_CHARS}`, {
-      size,
-      limit: MAX_DOCUMENT_CHARS,
-    });
+    throw bridgeError(
+      'SCHEMA.TOO_LARGE',
+      `the schema document has ${size} characters, more than ${MAX_DOCUMENT_CHARS}`,
+      {
+        size,
+        limit: MAX_DOCUMENT_CHARS,
+      },
+    );
   }
 }
 
@@ -214,17 +234,25 @@ export const schemaDecider: Decider<SchemaCommand, SchemaEvent, SchemaState> = {
     switch (command.type) {
       case 'CreateSchema': {
         if (state.status === 'exists') {
-          throw bridgeError('SCHEMA.ALREADY_EXISTS', `schema ${command.schemaId} already exists`, { schemaId: command.schemaId });
+          throw bridgeError('SCHEMA.ALREADY_EXISTS', `schema ${command.schemaId} already exists`, {
+            schemaId: command.schemaId,
+          });
         }
         checkSize(command.content);
         const problems: SchemaProblem[] = [];
-        if (!SCHEMA_ID.test(command.schemaId)) problems.push({ path: 'schemaId', message: 'must be a decimal number of 1-15 digits without leading zeros' });
+        if (!SCHEMA_ID.test(command.schemaId))
+          problems.push({ path: 'schemaId', message: 'must be a decimal number of 1-15 digits without leading zeros' });
         const name = command.name.trim();
-        if (name.length === 0 || name.length > MAX_SCHEMA_NAME) problems.push({ path: 'name', message: `must be 1-${MAX_SCHEMA_NAME} characters, not blank (default: content.info.title)` });
+        if (name.length === 0 || name.length > MAX_SCHEMA_NAME)
+          problems.push({
+            path: 'name',
+            message: `must be 1-${MAX_SCHEMA_NAME} characters, not blank (default: content.info.title)`,
+          });
         if (command.description !== undefined && command.description.length > MAX_SCHEMA_DESCRIPTION) {
           problems.push({ path: 'description', message: `must be at most ${MAX_SCHEMA_DESCRIPTION} characters` });
         }
-        if (command.bus !== undefined && !BUS_REF.test(command.bus)) problems.push({ path: 'bus', message: 'must be a bus name' });
+        if (command.bus !== undefined && !BUS_REF.test(command.bus))
+          problems.push({ path: 'bus', message: 'must be a bus name' });
         problems.push(...versionProblems(command.version, command.content));
         if (problems.length > 0) invalid(problems);
         const base = { tenant: command.tenant, schemaId: command.schemaId };
@@ -239,14 +267,18 @@ export const schemaDecider: Decider<SchemaCommand, SchemaEvent, SchemaState> = {
               createdAt: command.now,
             },
           },
-          { type: 'SchemaVersionAdded', data: { ...base, version: command.version, content: command.content, createdAt: command.now } },
+          {
+            type: 'SchemaVersionAdded',
+            data: { ...base, version: command.version, content: command.content, createdAt: command.now },
+          },
         ];
       }
 
       case 'AddSchemaVersion': {
         if (state.status === 'none') throw notFound();
         const { schema } = state;
-        if (schema.deleted) throw bridgeError('SCHEMA.DELETED', `schema ${schema.schemaId} was deleted: no version can be added`);
+        if (schema.deleted)
+          throw bridgeError('SCHEMA.DELETED', `schema ${schema.schemaId} was deleted: no version can be added`);
         const existing = schema.versions.find((v) => v.version === command.version);
         if (existing !== undefined) {
           // immutable: the same content again is a no-op, other content a conflict
@@ -258,7 +290,10 @@ export const schemaDecider: Decider<SchemaCommand, SchemaEvent, SchemaState> = {
           );
         }
         if (schema.versions.length >= MAX_SCHEMA_VERSIONS) {
-          throw bridgeError('SCHEMA.TOO_MANY_VERSIONS', `schema ${schema.schemaId} has ${MAX_SCHEMA_VERSIONS} versions, the most it may have`);
+          throw bridgeError(
+            'SCHEMA.TOO_MANY_VERSIONS',
+            `schema ${schema.schemaId} has ${MAX_SCHEMA_VERSIONS} versions, the most it may have`,
+          );
         }
         checkSize(command.content);
         const problems = versionProblems(command.version, command.content);
@@ -266,7 +301,13 @@ export const schemaDecider: Decider<SchemaCommand, SchemaEvent, SchemaState> = {
         return [
           {
             type: 'SchemaVersionAdded',
-            data: { tenant: schema.tenant, schemaId: schema.schemaId, version: command.version, content: command.content, createdAt: command.now },
+            data: {
+              tenant: schema.tenant,
+              schemaId: schema.schemaId,
+              version: command.version,
+              content: command.content,
+              createdAt: command.now,
+            },
           },
         ];
       }
@@ -274,7 +315,12 @@ export const schemaDecider: Decider<SchemaCommand, SchemaEvent, SchemaState> = {
       case 'DeleteSchema': {
         if (state.status === 'none') throw notFound();
         if (state.schema.deleted) return [];
-        return [{ type: 'SchemaDeleted', data: { tenant: state.schema.tenant, schemaId: state.schema.schemaId, deletedAt: command.now } }];
+        return [
+          {
+            type: 'SchemaDeleted',
+            data: { tenant: state.schema.tenant, schemaId: state.schema.schemaId, deletedAt: command.now },
+          },
+        ];
       }
 
       default:

@@ -18,7 +18,8 @@ export const SERVICE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 export const RECEIVE_PATH = /^\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]{0,511}$/;
 const MAX_URL = 2000;
 
-export const serviceEntryStream = (tenant: string, name: string): string => streamName(SERVICE_ENTRY_CATEGORY, tenant, name);
+export const serviceEntryStream = (tenant: string, name: string): string =>
+  streamName(SERVICE_ENTRY_CATEGORY, tenant, name);
 
 export type ServiceEntry = { tenant: string; name: string; baseUrl: string; receivePath: string };
 
@@ -29,13 +30,20 @@ export type ServiceEntryCommand =
 export type ServiceEntrySet = DomainEvent<'ServiceEntrySet', ServiceEntry & { at: string }>;
 export type ServiceEntryRemoved = DomainEvent<'ServiceEntryRemoved', { tenant: string; name: string; at: string }>;
 export type ServiceEntryEvent = ServiceEntrySet | ServiceEntryRemoved;
-export const SERVICE_ENTRY_EVENT_TYPES: ReadonlyArray<ServiceEntryEvent['type']> = ['ServiceEntrySet', 'ServiceEntryRemoved'];
+export const SERVICE_ENTRY_EVENT_TYPES: ReadonlyArray<ServiceEntryEvent['type']> = [
+  'ServiceEntrySet',
+  'ServiceEntryRemoved',
+];
 
-export type ServiceEntryState = { status: 'none' } | { status: 'removed'; removedAt: string } | { status: 'set'; entry: ServiceEntry; updatedAt: string };
+export type ServiceEntryState =
+  | { status: 'none' }
+  | { status: 'removed'; removedAt: string }
+  | { status: 'set'; entry: ServiceEntry; updatedAt: string };
 
 /** A base URL as the registry keeps it: http(s), no query, fragment or credentials, no trailing `/`. */
 export function checkBaseUrl(raw: unknown): { ok: true; url: string } | { ok: false; message: string } {
-  if (typeof raw !== 'string' || raw.length === 0 || raw.length > MAX_URL) return { ok: false, message: `must be a URL of at most ${MAX_URL} characters` };
+  if (typeof raw !== 'string' || raw.length === 0 || raw.length > MAX_URL)
+    return { ok: false, message: `must be a URL of at most ${MAX_URL} characters` };
   let u: URL;
   try {
     u = new URL(raw);
@@ -43,12 +51,17 @@ export function checkBaseUrl(raw: unknown): { ok: true; url: string } | { ok: fa
     return { ok: false, message: 'is not a URL' };
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') return { ok: false, message: 'must be http or https' };
-  if (u.search !== '' || u.hash !== '' || u.username !== '' || u.password !== '') return { ok: false, message: 'must have no query, fragment or credentials' };
+  if (u.search !== '' || u.hash !== '' || u.username !== '' || u.password !== '')
+    return { ok: false, message: 'must have no query, fragment or credentials' };
   return { ok: true, url: raw.replace(/\/+$/, '') };
 }
 
 const invalid = (violations: Violation[]): never => {
-  throw bridgeError('SERVICE.INVALID', `invalid service entry: ${violations.map((v) => `${v.field} ${v.message}`).join('; ')}`, violations);
+  throw bridgeError(
+    'SERVICE.INVALID',
+    `invalid service entry: ${violations.map((v) => `${v.field} ${v.message}`).join('; ')}`,
+    violations,
+  );
 };
 
 export const serviceEntryDecider: Decider<ServiceEntryCommand, ServiceEntryEvent, ServiceEntryState> = {
@@ -71,19 +84,37 @@ export const serviceEntryDecider: Decider<ServiceEntryCommand, ServiceEntryEvent
     switch (command.type) {
       case 'SetServiceEntry': {
         const violations: Violation[] = [];
-        if (!SERVICE_NAME.test(command.name)) violations.push({ field: 'name', message: 'must be 1-128 letters, digits, . _ or -, starting with a letter or digit' });
+        if (!SERVICE_NAME.test(command.name))
+          violations.push({
+            field: 'name',
+            message: 'must be 1-128 letters, digits, . _ or -, starting with a letter or digit',
+          });
         const url = checkBaseUrl(command.baseUrl);
         if (!url.ok) violations.push({ field: 'baseUrl', message: url.message });
         const receivePath = command.receivePath ?? RECEIVED_EVENT_PATH;
-        if (!RECEIVE_PATH.test(receivePath)) violations.push({ field: 'receivePath', message: 'must be a path starting with / (no query or fragment), at most 512 characters' });
+        if (!RECEIVE_PATH.test(receivePath))
+          violations.push({
+            field: 'receivePath',
+            message: 'must be a path starting with / (no query or fragment), at most 512 characters',
+          });
         if (violations.length > 0 || !url.ok) return invalid(violations);
         const entry: ServiceEntry = { tenant: command.tenant, name: command.name, baseUrl: url.url, receivePath };
-        if (state.status === 'set' && state.entry.baseUrl === entry.baseUrl && state.entry.receivePath === entry.receivePath) return [];
+        if (
+          state.status === 'set' &&
+          state.entry.baseUrl === entry.baseUrl &&
+          state.entry.receivePath === entry.receivePath
+        )
+          return [];
         return [{ type: 'ServiceEntrySet', data: { ...entry, at: command.now } }];
       }
       case 'RemoveServiceEntry':
         if (state.status !== 'set') throw bridgeError('SERVICE.NOT_FOUND', 'no such service in the registry');
-        return [{ type: 'ServiceEntryRemoved', data: { tenant: state.entry.tenant, name: state.entry.name, at: command.now } }];
+        return [
+          {
+            type: 'ServiceEntryRemoved',
+            data: { tenant: state.entry.tenant, name: state.entry.name, at: command.now },
+          },
+        ];
       default:
         return assertNever(command);
     }

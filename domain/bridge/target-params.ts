@@ -19,7 +19,13 @@ export type ParamRule = {
 
 export type TargetTypeTable = { name: TargetTypeName; label: string; params: Readonly<Record<string, ParamRule>> };
 
-export const TARGET_TYPE_IDS = { mail: 1, platformMessageQueue: 2, presetHttpClient: 3, apiDestination: 4, userMessageBox: 5 } as const;
+export const TARGET_TYPE_IDS = {
+  mail: 1,
+  platformMessageQueue: 2,
+  presetHttpClient: 3,
+  apiDestination: 4,
+  userMessageBox: 5,
+} as const;
 
 const BODY_FORMS = ['TEMPLATE', 'JSONPATH', 'ORIGINAL', 'CONSTANT'] as const;
 
@@ -100,7 +106,10 @@ export function validateTargetParams(target: Pick<Target, 'typeId' | 'params'>):
     if (typeof key !== 'string') return;
     const rule = table.params[key];
     if (rule === undefined) {
-      violations.push({ field: at(base, 'resourceKey'), message: `${key} is not a parameter of the ${table.label} (allowed: ${Object.keys(table.params).join(', ')})` });
+      violations.push({
+        field: at(base, 'resourceKey'),
+        message: `${key} is not a parameter of the ${table.label} (allowed: ${Object.keys(table.params).join(', ')})`,
+      });
       return;
     }
     const first = seen.get(key);
@@ -110,7 +119,10 @@ export function validateTargetParams(target: Pick<Target, 'typeId' | 'params'>):
     }
     seen.set(key, i);
     if (!rule.forms.includes(p.form)) {
-      violations.push({ field: at(base, 'form'), message: `${key} of the ${table.label} takes ${rule.forms.join(' or ')} (not ${String(p.form)})` });
+      violations.push({
+        field: at(base, 'form'),
+        message: `${key} of the ${table.label} takes ${rule.forms.join(' or ')} (not ${String(p.form)})`,
+      });
       return;
     }
     if (rule.values !== undefined && p.form === 'CONSTANT' && !rule.values.includes(p.value)) {
@@ -127,7 +139,10 @@ export function validateTargetParams(target: Pick<Target, 'typeId' | 'params'>):
       violations.push({ field: 'params', message: `the ${table.label} needs ${key} (${rule.forms.join(' or ')})` });
     } else if (rule.required !== false && constantOf(rule.required.when.resourceKey) === rule.required.when.value) {
       const w = rule.required.when;
-      violations.push({ field: 'params', message: `the ${table.label} needs ${key} when ${w.resourceKey} is ${w.value}` });
+      violations.push({
+        field: 'params',
+        message: `the ${table.label} needs ${key} when ${w.resourceKey} is ${w.value}`,
+      });
     }
   }
   return violations;

@@ -1,7 +1,7 @@
 import { assertNever, type Decider } from '../core/decider.ts';
-import { bridgeError } from './bridge.errors.ts';
 import type { DomainEvent } from '../core/event.ts';
 import { streamName } from '../core/stream-name.ts';
+import { bridgeError } from './bridge.errors.ts';
 
 /**
  * One message in a user's inbox, delivered by a user message box target (TypeId 5):
@@ -13,7 +13,8 @@ import { streamName } from '../core/stream-name.ts';
  * exist, so message ids reveal nothing across users.
  */
 export const USER_MESSAGE_CATEGORY = 'userMessage';
-export const userMessageStream = (tenant: string, messageId: string): string => streamName(USER_MESSAGE_CATEGORY, tenant, messageId);
+export const userMessageStream = (tenant: string, messageId: string): string =>
+  streamName(USER_MESSAGE_CATEGORY, tenant, messageId);
 
 /** Where the message came from (for the inbox listing; not needed to read it). */
 export type UserMessageOrigin = {
@@ -40,9 +41,15 @@ export type UserMessageDeliveredData = {
 };
 
 export type UserMessageDelivered = DomainEvent<'UserMessageDelivered', UserMessageDeliveredData>;
-export type UserMessageRead = DomainEvent<'UserMessageRead', { tenant: string; messageId: string; userId: string; at: string }>;
+export type UserMessageRead = DomainEvent<
+  'UserMessageRead',
+  { tenant: string; messageId: string; userId: string; at: string }
+>;
 export type UserMessageEvent = UserMessageDelivered | UserMessageRead;
-export const USER_MESSAGE_EVENT_TYPES: ReadonlyArray<UserMessageEvent['type']> = ['UserMessageDelivered', 'UserMessageRead'];
+export const USER_MESSAGE_EVENT_TYPES: ReadonlyArray<UserMessageEvent['type']> = [
+  'UserMessageDelivered',
+  'UserMessageRead',
+];
 
 export type UserMessageCommand =
   | { type: 'DeliverUserMessage'; data: Omit<UserMessageDeliveredData, 'deliveredAt'>; now: string }
@@ -94,7 +101,11 @@ export const userMessageDecider: Decider<UserMessageCommand, UserMessageEvent, U
         }
         if (d.body === undefined) problems.push({ field: 'BODY', message: 'is required' });
         if (problems.length > 0) {
-          throw bridgeError('USER_MESSAGE.INVALID', problems.map((p) => `${p.field} ${p.message}`).join('; '), problems);
+          throw bridgeError(
+            'USER_MESSAGE.INVALID',
+            problems.map((p) => `${p.field} ${p.message}`).join('; '),
+            problems,
+          );
         }
         return [{ type: 'UserMessageDelivered', data: { ...d, deliveredAt: command.now } }];
       }
@@ -102,7 +113,12 @@ export const userMessageDecider: Decider<UserMessageCommand, UserMessageEvent, U
         if (state.status === 'none' || state.message.userId !== command.userId) throw notFound();
         if (state.readAt !== undefined) return [];
         const m = state.message;
-        return [{ type: 'UserMessageRead', data: { tenant: m.tenant, messageId: m.messageId, userId: m.userId, at: command.now } }];
+        return [
+          {
+            type: 'UserMessageRead',
+            data: { tenant: m.tenant, messageId: m.messageId, userId: m.userId, at: command.now },
+          },
+        ];
       }
       default:
         return assertNever(command);

@@ -29,7 +29,11 @@ export async function* batches<T>(source: AsyncIterable<T>, maxSize: number): As
   } finally {
     // do not leave the source open when the consumer stops early
     if (pending === undefined) await it.return?.();
-    else void pending.then(() => it.return?.(), () => undefined);
+    else
+      void pending.then(
+        () => it.return?.(),
+        () => undefined,
+      );
   }
 }
 

@@ -18,7 +18,11 @@ export class DomainError extends Error {
 
 export const isDomainError = (e: unknown): e is DomainError => e instanceof DomainError;
 
-export const notFound = (code: string, message: string, details?: unknown) => new DomainError(code, 404, message, details);
-export const conflict = (code: string, message: string, details?: unknown) => new DomainError(code, 409, message, details);
-export const invalid = (code: string, message: string, details?: unknown) => new DomainError(code, 400, message, details);
-export const forbidden = (code: string, message: string, details?: unknown) => new DomainError(code, 403, message, details);
+export const notFound = (code: string, message: string, details?: unknown) =>
+  new DomainError(code, 404, message, details);
+export const conflict = (code: string, message: string, details?: unknown) =>
+  new DomainError(code, 409, message, details);
+export const invalid = (code: string, message: string, details?: unknown) =>
+  new DomainError(code, 400, message, details);
+export const forbidden = (code: string, message: string, details?: unknown) =>
+  new DomainError(code, 403, message, details);

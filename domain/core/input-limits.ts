@@ -142,20 +142,35 @@ export function checkJsonLimits(value: unknown, limits: JsonLimits): LimitViolat
   for (;;) {
     // examine v, the root or the current child of level `top`
     if (typeof v === 'string') {
-      if (v.length > maxStringLength) return violation('stringLength', maxStringLength, `is a string of ${v.length} characters, more than ${maxStringLength}`);
+      if (v.length > maxStringLength)
+        return violation(
+          'stringLength',
+          maxStringLength,
+          `is a string of ${v.length} characters, more than ${maxStringLength}`,
+        );
     } else if (typeof v === 'object' && v !== null) {
       if (top + 1 >= maxDepth) return violation('depth', maxDepth, `nests deeper than ${maxDepth} levels`);
       let keys: string[] | null = null;
       let size: number;
       if (Array.isArray(v)) {
         size = v.length;
-        if (size > maxArrayLength) return violation('arrayLength', maxArrayLength, `is an array of ${size} elements, more than ${maxArrayLength}`);
+        if (size > maxArrayLength)
+          return violation(
+            'arrayLength',
+            maxArrayLength,
+            `is an array of ${size} elements, more than ${maxArrayLength}`,
+          );
       } else {
         keys = Object.keys(v);
         size = keys.length;
         if (size > maxKeys) return violation('keys', maxKeys, `is an object of ${size} keys, more than ${maxKeys}`);
         totalKeys += size;
-        if (totalKeys > maxTotalKeys) return violation('totalKeys', maxTotalKeys, `brings the number of keys to more than ${maxTotalKeys} in total`);
+        if (totalKeys > maxTotalKeys)
+          return violation(
+            'totalKeys',
+            maxTotalKeys,
+            `brings the number of keys to more than ${maxTotalKeys} in total`,
+          );
       }
       top++;
       containers[top] = v;
@@ -172,7 +187,8 @@ export function checkJsonLimits(value: unknown, limits: JsonLimits): LimitViolat
     else {
       const key = keys[i]!;
       // its path ends with the key
-      if (key.length > maxKeyLength) return violation('keyLength', maxKeyLength, `has a key of ${key.length} characters, more than ${maxKeyLength}`);
+      if (key.length > maxKeyLength)
+        return violation('keyLength', maxKeyLength, `has a key of ${key.length} characters, more than ${maxKeyLength}`);
       v = (containers[top] as Record<string, unknown>)[key];
     }
   }

@@ -37,7 +37,8 @@ export function firstIllFormedText(value: unknown): LimitPath | null {
     }
     const i = nexts[top]!++;
     if (keys !== null && !isWellFormedText(keys[i]!)) return pathTo();
-    const child = keys === null ? (containers[top] as unknown[])[i] : (containers[top] as Record<string, unknown>)[keys[i]!];
+    const child =
+      keys === null ? (containers[top] as unknown[])[i] : (containers[top] as Record<string, unknown>)[keys[i]!];
     if (typeof child === 'string') {
       if (!isWellFormedText(child)) return pathTo();
     } else if (typeof child === 'object' && child !== null) {

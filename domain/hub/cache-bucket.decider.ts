@@ -11,7 +11,10 @@ import { streamName } from '../core/stream-name.ts';
 export const CACHE_BUCKET_CATEGORY = 'hubCacheBucket';
 export const cacheBucketStream = (tenant: string, bucket: string) => streamName(CACHE_BUCKET_CATEGORY, tenant, bucket);
 
-export type CacheBucketCleared = { type: 'CacheBucketCleared'; data: { BucketCode: string; Scope: string; At: string } };
+export type CacheBucketCleared = {
+  type: 'CacheBucketCleared';
+  data: { BucketCode: string; Scope: string; At: string };
+};
 export type CacheBucketCommand = { type: 'Clear'; bucketCode: string; scope: string; now: string };
 export type CacheBucketState = { clears: number; lastAt?: string };
 

@@ -18,7 +18,15 @@
  * exchange is UNCERTAIN.
  */
 export type FailurePhase = 'connect' | 'exchange';
-export type FailureReason = 'refused' | 'timeout' | 'reset' | 'tls' | 'dns' | 'network' | 'aborted' | 'destination-refused';
+export type FailureReason =
+  | 'refused'
+  | 'timeout'
+  | 'reset'
+  | 'tls'
+  | 'dns'
+  | 'network'
+  | 'aborted'
+  | 'destination-refused';
 
 export type Observation =
   | { kind: 'response'; status: number; retryAfterMs?: number; body?: string }
@@ -30,7 +38,7 @@ export type Outcome =
   | { kind: 'ACCEPTED'; httpStatus?: number }
   | { kind: 'REJECTED'; reason: string; httpStatus?: number }
   | { kind: 'RETRYABLE'; reason: string; httpStatus?: number; retryAfterMs?: number }
-  | { kind: 'UNCERTAIN'; reason: string; cause: 'SERVER_ERROR' | 'READ_TIMEOUT' | 'CONNECTION' ; httpStatus?: number };
+  | { kind: 'UNCERTAIN'; reason: string; cause: 'SERVER_ERROR' | 'READ_TIMEOUT' | 'CONNECTION'; httpStatus?: number };
 
 const clip = (s: string, n = 300) => (s.length > n ? `${s.slice(0, n)}…` : s);
 
@@ -40,17 +48,35 @@ export function classify(o: Observation): Outcome {
       const s = o.status;
       const body = o.body !== undefined && o.body.trim() !== '' ? `: ${clip(o.body.trim().replace(/\s+/g, ' '))}` : '';
       if (s >= 200 && s < 300) return { kind: 'ACCEPTED', httpStatus: s };
-      if (s === 429) return { kind: 'RETRYABLE', reason: `the receiver answered 429${body}`, httpStatus: s, ...(o.retryAfterMs !== undefined && { retryAfterMs: o.retryAfterMs }) };
-      if (s >= 500) return { kind: 'UNCERTAIN', reason: `the receiver answered ${s}${body}`, cause: 'SERVER_ERROR', httpStatus: s };
+      if (s === 429)
+        return {
+          kind: 'RETRYABLE',
+          reason: `the receiver answered 429${body}`,
+          httpStatus: s,
+          ...(o.retryAfterMs !== undefined && { retryAfterMs: o.retryAfterMs }),
+        };
+      if (s >= 500)
+        return { kind: 'UNCERTAIN', reason: `the receiver answered ${s}${body}`, cause: 'SERVER_ERROR', httpStatus: s };
       return { kind: 'REJECTED', reason: `the receiver answered ${s}${body}`, httpStatus: s };
     }
     case 'failure': {
       if (o.reason === 'destination-refused') return { kind: 'REJECTED', reason: clip(o.message) };
       if (o.phase === 'connect') return { kind: 'RETRYABLE', reason: `connect failure: ${clip(o.message)}` };
-      if (o.reason === 'timeout') return { kind: 'UNCERTAIN', reason: `read timeout after submission: ${clip(o.message)}`, cause: 'READ_TIMEOUT' };
-      return { kind: 'UNCERTAIN', reason: `connection failure after submission (${o.reason}): ${clip(o.message)}`, cause: 'CONNECTION' };
+      if (o.reason === 'timeout')
+        return {
+          kind: 'UNCERTAIN',
+          reason: `read timeout after submission: ${clip(o.message)}`,
+          cause: 'READ_TIMEOUT',
+        };
+      return {
+        kind: 'UNCERTAIN',
+        reason: `connection failure after submission (${o.reason}): ${clip(o.message)}`,
+        cause: 'CONNECTION',
+      };
     }
     case 'not-sent':
-      return o.permanent ? { kind: 'REJECTED', reason: `not sent: ${clip(o.message)}` } : { kind: 'RETRYABLE', reason: `not sent: ${clip(o.message)}` };
+      return o.permanent
+        ? { kind: 'REJECTED', reason: `not sent: ${clip(o.message)}` }
+        : { kind: 'RETRYABLE', reason: `not sent: ${clip(o.message)}` };
   }
 }

@@ -42,7 +42,12 @@ export function evaluateCondition(expression: string | undefined, variables: Rec
   try {
     const { value, warnings } = evaluate(expression, variables);
     if (value === true) return { matched: true };
-    const why = warnings.length > 0 ? warnings.map((w) => w.message).join('; ') : value === false ? 'the condition is false' : `the condition evaluated to ${JSON.stringify(value) ?? 'nothing'}, not true`;
+    const why =
+      warnings.length > 0
+        ? warnings.map((w) => w.message).join('; ')
+        : value === false
+          ? 'the condition is false'
+          : `the condition evaluated to ${JSON.stringify(value) ?? 'nothing'}, not true`;
     return { matched: false, diagnostic: why };
   } catch (err) {
     return { matched: false, diagnostic: `the condition failed: ${err instanceof Error ? err.message : String(err)}` };

@@ -1,4 +1,11 @@
-import type { Channel, ContextDefinition, Definition, DeliveryRule, DeliveryService, Template } from './config.model.ts';
+import type {
+  Channel,
+  ContextDefinition,
+  Definition,
+  DeliveryRule,
+  DeliveryService,
+  Template,
+} from './config.model.ts';
 import type { FrequencyCap } from './frequency-cap.decider.ts';
 import type { Violation } from './hub.errors.ts';
 import type { ResourceGroup } from './import-lock.decider.ts';
@@ -59,11 +66,14 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * id, no id twice in a section. The resources' own rules are checked by their deciders (the import's dry
  * run), so a bundle is refused for the same reasons a save would be.
  */
-export function checkBundleShape(input: unknown): { ok: true; bundle: ConfigBundle } | { ok: false; violations: Violation[] } {
+export function checkBundleShape(
+  input: unknown,
+): { ok: true; bundle: ConfigBundle } | { ok: false; violations: Violation[] } {
   const v: Violation[] = [];
   if (!isObject(input)) return { ok: false, violations: [{ field: '', message: 'must be a JSON object' }] };
   if (input.Module !== BUNDLE_MODULE) v.push({ field: 'Module', message: `must be ${BUNDLE_MODULE}` });
-  if (input.FormatVersion !== BUNDLE_FORMAT_VERSION) v.push({ field: 'FormatVersion', message: `must be ${BUNDLE_FORMAT_VERSION}` });
+  if (input.FormatVersion !== BUNDLE_FORMAT_VERSION)
+    v.push({ field: 'FormatVersion', message: `must be ${BUNDLE_FORMAT_VERSION}` });
   const sections: Record<string, unknown[]> = {};
   for (const { section, idField } of SECTIONS) {
     const raw = input[section] ?? [];
@@ -71,7 +81,8 @@ export function checkBundleShape(input: unknown): { ok: true; bundle: ConfigBund
       v.push({ field: section, message: 'must be an array' });
       continue;
     }
-    if (raw.length > MAX_BUNDLE_ITEMS) v.push({ field: section, message: `must have at most ${MAX_BUNDLE_ITEMS} entries` });
+    if (raw.length > MAX_BUNDLE_ITEMS)
+      v.push({ field: section, message: `must have at most ${MAX_BUNDLE_ITEMS} entries` });
     const seen = new Set<string>();
     raw.forEach((item, i) => {
       if (!isObject(item)) {
@@ -115,10 +126,17 @@ export function groupsOf(bundle: ConfigBundle): ResourceGroup[] {
   return [...groups];
 }
 
-const byId = <T>(idOf: (t: T) => string) => (a: T, b: T) => (idOf(a) < idOf(b) ? -1 : idOf(a) > idOf(b) ? 1 : 0);
+const byId =
+  <T>(idOf: (t: T) => string) =>
+  (a: T, b: T) =>
+    idOf(a) < idOf(b) ? -1 : idOf(a) > idOf(b) ? 1 : 0;
 
 /** a bundle of the given resources, each section sorted by id */
-export function makeBundle(tenant: string, at: string, r: Omit<ConfigBundle, 'Module' | 'FormatVersion' | 'Tenant' | 'ExportedAt'>): ConfigBundle {
+export function makeBundle(
+  tenant: string,
+  at: string,
+  r: Omit<ConfigBundle, 'Module' | 'FormatVersion' | 'Tenant' | 'ExportedAt'>,
+): ConfigBundle {
   return {
     Module: BUNDLE_MODULE,
     FormatVersion: BUNDLE_FORMAT_VERSION,
@@ -130,7 +148,13 @@ export function makeBundle(tenant: string, at: string, r: Omit<ConfigBundle, 'Mo
     ContextDefinitions: [...r.ContextDefinitions].sort(byId((c: ContextDefinition) => c.ContextDefinitionId)),
     Definitions: [...r.Definitions].sort(byId((d: Definition) => d.DefinitionId)),
     DeliveryRules: [...r.DeliveryRules].sort(byId((x: DeliveryRule) => x.RuleId)),
-    FrequencyCaps: r.FrequencyCaps.map((c) => ({ Category: c.Category, Limit: c.Limit, WindowSeconds: c.WindowSeconds })).sort(byId((c: FrequencyCap) => c.Category)),
-    QuietHours: r.QuietHours.map((h) => ({ Channel: h.Channel, Windows: h.Windows })).sort(byId((h: ChannelQuietHours) => h.Channel)),
+    FrequencyCaps: r.FrequencyCaps.map((c) => ({
+      Category: c.Category,
+      Limit: c.Limit,
+      WindowSeconds: c.WindowSeconds,
+    })).sort(byId((c: FrequencyCap) => c.Category)),
+    QuietHours: r.QuietHours.map((h) => ({ Channel: h.Channel, Windows: h.Windows })).sort(
+      byId((h: ChannelQuietHours) => h.Channel),
+    ),
   };
 }

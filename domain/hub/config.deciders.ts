@@ -1,7 +1,7 @@
 import { streamName } from '../core/stream-name.ts';
 import type { Channel, ContextDefinition, Template } from './config.model.ts';
 import { checkChannel, checkContextDefinition, checkTemplate } from './config.validate.ts';
-import { resourceDecider, type ResourceCommand, type ResourceEvent, type ResourceState } from './resource.decider.ts';
+import { type ResourceCommand, type ResourceEvent, type ResourceState, resourceDecider } from './resource.decider.ts';
 
 /**
  * The simple configuration aggregates (resource.decider.ts): the `CommHubChannel` code table (one stream

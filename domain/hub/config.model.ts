@@ -41,7 +41,12 @@ export type RetryPolicy = {
 };
 
 /** the spec leaves the defaults unshown; these are ours */
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { MaxAttempts: 3, RetryInitialDelaySeconds: 300, RetryBackoffMultiplier: 2, RetryMaxDelaySeconds: 3600 };
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  MaxAttempts: 3,
+  RetryInitialDelaySeconds: 300,
+  RetryBackoffMultiplier: 2,
+  RetryMaxDelaySeconds: 3600,
+};
 
 /** a definition's policy defaults, or a rule's whole-policy overrides */
 export type PolicySet = {
@@ -82,7 +87,8 @@ export type Template = {
   Status: TemplateStatus;
 };
 
-export const templateIdOf = (t: { TemplateCode: string; Channel: string; LanguageId: string }) => `${t.TemplateCode}:${t.Channel}:${t.LanguageId}`;
+export const templateIdOf = (t: { TemplateCode: string; Channel: string; LanguageId: string }) =>
+  `${t.TemplateCode}:${t.Channel}:${t.LanguageId}`;
 
 export type SensitiveField = {
   /** a path into the payload (`$.customer.email`, `$.parties[*].name`), or as Variables write one (`Payload.customer.email`, `Context.<alias>[.path]`) */
@@ -151,7 +157,9 @@ export type DeliveryRule = {
 export const ruleIdOf = (definitionId: string, key: string) => `${definitionId}:${key}`;
 
 /** `<code>:<version>:<key>` → its parts; null when it is not a rule id */
-export function parseRuleId(ruleId: string): { code: string; version: number; key: string; definitionId: string } | null {
+export function parseRuleId(
+  ruleId: string,
+): { code: string; version: number; key: string; definitionId: string } | null {
   const m = /^([A-Za-z0-9][A-Za-z0-9_-]{0,63}):([1-9][0-9]{0,8}):([A-Za-z0-9][A-Za-z0-9_-]{0,63})$/.exec(ruleId);
   if (m === null) return null;
   return { code: m[1]!, version: Number(m[2]), key: m[3]!, definitionId: `${m[1]}:${m[2]}` };

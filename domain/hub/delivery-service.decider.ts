@@ -22,7 +22,16 @@ export type SealedSecret = string;
 export type DeliveryServiceEvent =
   | { type: 'DeliveryServiceSaved'; data: { Resource: DeliveryService; Created: boolean; At: string } }
   | { type: 'DeliveryServiceDeleted'; data: { Id: string; At: string } }
-  | { type: 'SigningSecretIssued'; data: { ServiceId: string; Sealed: SealedSecret; PreviousSealed?: SealedSecret; PreviousUntil?: string; At: string } };
+  | {
+      type: 'SigningSecretIssued';
+      data: {
+        ServiceId: string;
+        Sealed: SealedSecret;
+        PreviousSealed?: SealedSecret;
+        PreviousUntil?: string;
+        At: string;
+      };
+    };
 
 export type DeliveryServiceCommand =
   | { type: 'Create'; resource: DeliveryService; sealedSecret: SealedSecret; now: string }
@@ -36,14 +45,28 @@ export type SigningSecrets = { current: SealedSecret; previous?: SealedSecret; p
 
 export type DeliveryServiceState =
   | { status: 'none' }
-  | { status: 'live' | 'deleted'; resource: DeliveryService; createdAt: string; updatedAt: string; signing?: SigningSecrets };
+  | {
+      status: 'live' | 'deleted';
+      resource: DeliveryService;
+      createdAt: string;
+      updatedAt: string;
+      signing?: SigningSecrets;
+    };
 
-export const DELIVERY_SERVICE_EVENT_TYPES = ['DeliveryServiceSaved', 'DeliveryServiceDeleted', 'SigningSecretIssued'] as const;
+export const DELIVERY_SERVICE_EVENT_TYPES = [
+  'DeliveryServiceSaved',
+  'DeliveryServiceDeleted',
+  'SigningSecretIssued',
+] as const;
 
 function validate(resource: DeliveryService) {
   const violations = checkDeliveryService(resource);
   if (violations.length > 0) {
-    throw hubError('DELIVERY_SERVICE.INVALID', `invalid delivery service: ${violations.map((v) => `${v.field} ${v.message}`).join('; ')}`, violations);
+    throw hubError(
+      'DELIVERY_SERVICE.INVALID',
+      `invalid delivery service: ${violations.map((v) => `${v.field} ${v.message}`).join('; ')}`,
+      violations,
+    );
   }
 }
 
@@ -51,7 +74,9 @@ function validate(resource: DeliveryService) {
 export function signingSecretsAt(state: DeliveryServiceState, now: string): SealedSecret[] {
   if (state.status !== 'live' || state.signing === undefined) return [];
   const s = state.signing;
-  return s.previous !== undefined && s.previousUntil !== undefined && now < s.previousUntil ? [s.current, s.previous] : [s.current];
+  return s.previous !== undefined && s.previousUntil !== undefined && now < s.previousUntil
+    ? [s.current, s.previous]
+    : [s.current];
 }
 
 export const deliveryServiceDecider: Decider<DeliveryServiceCommand, DeliveryServiceEvent, DeliveryServiceState> = {
@@ -61,7 +86,13 @@ export const deliveryServiceDecider: Decider<DeliveryServiceCommand, DeliverySer
       case 'DeliveryServiceSaved': {
         const d = event.data;
         const signing = state.status === 'none' ? undefined : state.signing;
-        return { status: 'live', resource: d.Resource, createdAt: state.status === 'live' ? state.createdAt : d.At, updatedAt: d.At, ...(signing && { signing }) };
+        return {
+          status: 'live',
+          resource: d.Resource,
+          createdAt: state.status === 'live' ? state.createdAt : d.At,
+          updatedAt: d.At,
+          ...(signing && { signing }),
+        };
       }
       case 'DeliveryServiceDeleted':
         return state.status === 'none' ? state : { ...state, status: 'deleted', updatedAt: event.data.At };
@@ -70,7 +101,11 @@ export const deliveryServiceDecider: Decider<DeliveryServiceCommand, DeliverySer
         const d = event.data;
         return {
           ...state,
-          signing: { current: d.Sealed, ...(d.PreviousSealed !== undefined && { previous: d.PreviousSealed }), ...(d.PreviousUntil !== undefined && { previousUntil: d.PreviousUntil }) },
+          signing: {
+            current: d.Sealed,
+            ...(d.PreviousSealed !== undefined && { previous: d.PreviousSealed }),
+            ...(d.PreviousUntil !== undefined && { previousUntil: d.PreviousUntil }),
+          },
         };
       }
     }
@@ -79,16 +114,25 @@ export const deliveryServiceDecider: Decider<DeliveryServiceCommand, DeliverySer
     switch (command.type) {
       case 'Create':
         validate(command.resource);
-        if (state.status === 'live') throw hubError('DELIVERY_SERVICE.EXISTS', `delivery service ${command.resource.ServiceId} exists already`, { id: command.resource.ServiceId });
+        if (state.status === 'live')
+          throw hubError('DELIVERY_SERVICE.EXISTS', `delivery service ${command.resource.ServiceId} exists already`, {
+            id: command.resource.ServiceId,
+          });
         return [
           { type: 'DeliveryServiceSaved', data: { Resource: command.resource, Created: true, At: command.now } },
-          { type: 'SigningSecretIssued', data: { ServiceId: command.resource.ServiceId, Sealed: command.sealedSecret, At: command.now } },
+          {
+            type: 'SigningSecretIssued',
+            data: { ServiceId: command.resource.ServiceId, Sealed: command.sealedSecret, At: command.now },
+          },
         ];
       case 'Update':
-        if (state.status !== 'live') throw hubError('DELIVERY_SERVICE.NOT_FOUND', 'no such delivery service', { id: command.resource.ServiceId });
+        if (state.status !== 'live')
+          throw hubError('DELIVERY_SERVICE.NOT_FOUND', 'no such delivery service', { id: command.resource.ServiceId });
         validate(command.resource);
         if (canonicalJson(state.resource) === canonicalJson(command.resource)) return [];
-        return [{ type: 'DeliveryServiceSaved', data: { Resource: command.resource, Created: false, At: command.now } }];
+        return [
+          { type: 'DeliveryServiceSaved', data: { Resource: command.resource, Created: false, At: command.now } },
+        ];
       case 'Delete':
         if (state.status !== 'live') throw hubError('DELIVERY_SERVICE.NOT_FOUND', 'no such delivery service');
         return [{ type: 'DeliveryServiceDeleted', data: { Id: state.resource.ServiceId, At: command.now } }];
@@ -101,14 +145,19 @@ export const deliveryServiceDecider: Decider<DeliveryServiceCommand, DeliverySer
             data: {
               ServiceId: state.resource.ServiceId,
               Sealed: command.sealedSecret,
-              ...(previous !== undefined && command.overlapUntil > command.now && { PreviousSealed: previous, PreviousUntil: command.overlapUntil }),
+              ...(previous !== undefined &&
+                command.overlapUntil > command.now && {
+                  PreviousSealed: previous,
+                  PreviousUntil: command.overlapUntil,
+                }),
               At: command.now,
             },
           },
         ];
       }
       case 'ResealSecret': {
-        if (state.status !== 'live' || state.signing === undefined) throw hubError('DELIVERY_SERVICE.NOT_FOUND', 'no such delivery service');
+        if (state.status !== 'live' || state.signing === undefined)
+          throw hubError('DELIVERY_SERVICE.NOT_FOUND', 'no such delivery service');
         const until = state.signing.previousUntil;
         return [
           {
@@ -116,7 +165,8 @@ export const deliveryServiceDecider: Decider<DeliveryServiceCommand, DeliverySer
             data: {
               ServiceId: state.resource.ServiceId,
               Sealed: command.sealedSecret,
-              ...(command.previousSealed !== undefined && until !== undefined && { PreviousSealed: command.previousSealed, PreviousUntil: until }),
+              ...(command.previousSealed !== undefined &&
+                until !== undefined && { PreviousSealed: command.previousSealed, PreviousUntil: until }),
               At: command.now,
             },
           },

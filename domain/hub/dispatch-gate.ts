@@ -1,9 +1,9 @@
 import type { FrequencyCap } from './frequency-cap.decider.ts';
 import { expiredAt, mayStartAutomatic } from './notification.decider.ts';
-import type { AttemptKind, Message, NotificationState } from './notification.model.ts';
 import type { SuppressionReason } from './notification.gate.decide.ts';
+import type { AttemptKind, Message, NotificationState } from './notification.model.ts';
 import { effectivePreference, type Preference } from './preference.decider.ts';
-import { quietHoursRelease, type QuietWindow } from './quiet-hours.ts';
+import { type QuietWindow, quietHoursRelease } from './quiet-hours.ts';
 
 /**
  * The dispatch gate (spec "Dispatch gate": "rechecked before every new physical attempt: state, turn, due
@@ -29,7 +29,13 @@ export type GateKind = AttemptKind;
 
 export type AcceptedNotification = Extract<NotificationState, { status: 'accepted' }>;
 
-export type QuotaRequest = { RecipientId: string; MessageId: string; Channel: string; NotificationClass: string; Cap: FrequencyCap };
+export type QuotaRequest = {
+  RecipientId: string;
+  MessageId: string;
+  Channel: string;
+  NotificationClass: string;
+  Cap: FrequencyCap;
+};
 
 export type GateDecision =
   | { verdict: 'PASS'; reserve: QuotaRequest | null }
@@ -45,11 +51,21 @@ export type GateFacts = {
   frequency?: { cap: FrequencyCap | null };
 };
 
-export type GateInput = { state: AcceptedNotification; message: Message; now: string; kind: GateKind; facts: GateFacts };
+export type GateInput = {
+  state: AcceptedNotification;
+  message: Message;
+  now: string;
+  kind: GateKind;
+  facts: GateFacts;
+};
 
 /** which facts the gate needs for this message (its RESPECT policies) */
 export function factsNeeded(m: Message): { preference: boolean; quietHours: boolean; frequency: boolean } {
-  return { preference: m.Policies.PreferencePolicy === 'RESPECT', quietHours: m.Policies.QuietHoursPolicy === 'RESPECT', frequency: m.Policies.FrequencyCapPolicy === 'RESPECT' };
+  return {
+    preference: m.Policies.PreferencePolicy === 'RESPECT',
+    quietHours: m.Policies.QuietHoursPolicy === 'RESPECT',
+    frequency: m.Policies.FrequencyCapPolicy === 'RESPECT',
+  };
 }
 
 type Step = (i: GateInput) => GateDecision | null;
@@ -57,7 +73,9 @@ type Step = (i: GateInput) => GateDecision | null;
 const checkStateTurnDue: Step = (i) => {
   if (i.kind !== 'AUTO') return null;
   if (expiredAt(i.state, i.message, i.now)) return { verdict: 'EXPIRE' };
-  return mayStartAutomatic(i.state, i.message, i.now) ? null : { verdict: 'NOT_DUE', reason: `message is ${i.message.State}: no automatic attempt is due` };
+  return mayStartAutomatic(i.state, i.message, i.now)
+    ? null
+    : { verdict: 'NOT_DUE', reason: `message is ${i.message.State}: no automatic attempt is due` };
 };
 
 const checkExpiry: Step = (i) => {
@@ -68,14 +86,27 @@ const checkExpiry: Step = (i) => {
 const checkPreference: Step = (i) => {
   if (i.message.Policies.PreferencePolicy !== 'RESPECT') return null;
   // acceptance refuses a RESPECT message without RecipientId (RECIPIENT_ID_REQUIRED): nothing to look up
-  if (i.message.Recipient?.RecipientId === undefined) return { verdict: 'SUPPRESS', reason: 'PREFERENCE_NOT_ALLOWED', detail: 'no RecipientId to look the preference up' };
+  if (i.message.Recipient?.RecipientId === undefined)
+    return {
+      verdict: 'SUPPRESS',
+      reason: 'PREFERENCE_NOT_ALLOWED',
+      detail: 'no RecipientId to look the preference up',
+    };
   const p = i.facts.preference;
   if (p === undefined) throw new Error('dispatch gate: the preference facts were not read');
   const a = effectivePreference(p.exact, p.channelWide, p.defaultAllow);
   if (a.Allowed) return null;
   return a.Decision === 'DENY'
-    ? { verdict: 'SUPPRESS', reason: 'PREFERENCE_OPTED_OUT', detail: `${a.Source === 'EXACT' ? i.state.notification.NotificationClass : '*'} on ${i.message.Channel} is DENY` }
-    : { verdict: 'SUPPRESS', reason: 'PREFERENCE_NOT_ALLOWED', detail: 'no preference allows it and comm-hub.preference.default-allow is false' };
+    ? {
+        verdict: 'SUPPRESS',
+        reason: 'PREFERENCE_OPTED_OUT',
+        detail: `${a.Source === 'EXACT' ? i.state.notification.NotificationClass : '*'} on ${i.message.Channel} is DENY`,
+      }
+    : {
+        verdict: 'SUPPRESS',
+        reason: 'PREFERENCE_NOT_ALLOWED',
+        detail: 'no preference allows it and comm-hub.preference.default-allow is false',
+      };
 };
 
 const checkQuietHours: Step = (i) => {
@@ -85,7 +116,11 @@ const checkQuietHours: Step = (i) => {
   const release = quietHoursRelease(q.windows, i.now, q.timeZone);
   if (release === null) return null;
   const expires = i.state.notification.ExpiresAt;
-  return { verdict: 'DEFER', until: expires !== undefined && release >= expires ? expires : release, reason: 'QUIET_HOURS' };
+  return {
+    verdict: 'DEFER',
+    until: expires !== undefined && release >= expires ? expires : release,
+    reason: 'QUIET_HOURS',
+  };
 };
 
 const checkFrequency: Step = (i) => {
@@ -94,8 +129,22 @@ const checkFrequency: Step = (i) => {
   if (f === undefined) throw new Error('dispatch gate: the frequency cap was not read');
   if (f.cap === null) return { verdict: 'PASS', reserve: null };
   const recipientId = i.message.Recipient?.RecipientId;
-  if (recipientId === undefined) return { verdict: 'SUPPRESS', reason: 'FREQUENCY_IDENTITY_MISSING', detail: `cap ${f.cap.Category} applies and the message has no RecipientId` };
-  return { verdict: 'PASS', reserve: { RecipientId: recipientId, MessageId: i.message.MessageId, Channel: i.message.Channel, NotificationClass: i.state.notification.NotificationClass, Cap: f.cap } };
+  if (recipientId === undefined)
+    return {
+      verdict: 'SUPPRESS',
+      reason: 'FREQUENCY_IDENTITY_MISSING',
+      detail: `cap ${f.cap.Category} applies and the message has no RecipientId`,
+    };
+  return {
+    verdict: 'PASS',
+    reserve: {
+      RecipientId: recipientId,
+      MessageId: i.message.MessageId,
+      Channel: i.message.Channel,
+      NotificationClass: i.state.notification.NotificationClass,
+      Cap: f.cap,
+    },
+  };
 };
 
 const GATE_STEPS: ReadonlyArray<[string, Step]> = [

@@ -20,17 +20,24 @@ export const ANY_CATEGORY = '*';
 
 export type FrequencyCap = { Category: string; Limit: number; WindowSeconds: number };
 
-export type FrequencyCapEvent = { type: 'FrequencyCapSaved'; data: FrequencyCap & { At: string } } | { type: 'FrequencyCapRemoved'; data: { Category: string; At: string } };
-export type FrequencyCapCommand = { type: 'SaveFrequencyCap'; cap: FrequencyCap; now: string } | { type: 'RemoveFrequencyCap'; Category: string; now: string };
+export type FrequencyCapEvent =
+  | { type: 'FrequencyCapSaved'; data: FrequencyCap & { At: string } }
+  | { type: 'FrequencyCapRemoved'; data: { Category: string; At: string } };
+export type FrequencyCapCommand =
+  | { type: 'SaveFrequencyCap'; cap: FrequencyCap; now: string }
+  | { type: 'RemoveFrequencyCap'; Category: string; now: string };
 export type FrequencyCapState = { caps: Record<string, FrequencyCap & { UpdatedAt: string }> };
 
 export const MAX_CAP_WINDOW_SECONDS = 366 * 86_400;
 
 export function checkFrequencyCap(c: FrequencyCap): Violation[] {
   const out: Violation[] = [];
-  if (typeof c.Category !== 'string' || (c.Category !== ANY_CATEGORY && !CHANNEL_CODE.test(c.Category))) out.push({ field: 'Category', message: 'must be a NotificationClass such as MARKETING, or *' });
-  if (!Number.isInteger(c.Limit) || c.Limit < 0 || c.Limit > 100_000) out.push({ field: 'Limit', message: 'must be an integer from 0 to 100000' });
-  if (!Number.isInteger(c.WindowSeconds) || c.WindowSeconds < 1 || c.WindowSeconds > MAX_CAP_WINDOW_SECONDS) out.push({ field: 'WindowSeconds', message: `must be an integer from 1 to ${MAX_CAP_WINDOW_SECONDS}` });
+  if (typeof c.Category !== 'string' || (c.Category !== ANY_CATEGORY && !CHANNEL_CODE.test(c.Category)))
+    out.push({ field: 'Category', message: 'must be a NotificationClass such as MARKETING, or *' });
+  if (!Number.isInteger(c.Limit) || c.Limit < 0 || c.Limit > 100_000)
+    out.push({ field: 'Limit', message: 'must be an integer from 0 to 100000' });
+  if (!Number.isInteger(c.WindowSeconds) || c.WindowSeconds < 1 || c.WindowSeconds > MAX_CAP_WINDOW_SECONDS)
+    out.push({ field: 'WindowSeconds', message: `must be an integer from 1 to ${MAX_CAP_WINDOW_SECONDS}` });
   return out;
 }
 
@@ -52,13 +59,20 @@ export const frequencyCapDecider: Decider<FrequencyCapCommand, FrequencyCapEvent
     switch (c.type) {
       case 'SaveFrequencyCap': {
         const bad = checkFrequencyCap(c.cap);
-        if (bad.length > 0) throw hubError('FREQUENCY_CAP.INVALID', bad.map((v) => `${v.field} ${v.message}`).join('; '), bad);
+        if (bad.length > 0)
+          throw hubError('FREQUENCY_CAP.INVALID', bad.map((v) => `${v.field} ${v.message}`).join('; '), bad);
         const old = state.caps[c.cap.Category];
         if (old !== undefined && old.Limit === c.cap.Limit && old.WindowSeconds === c.cap.WindowSeconds) return [];
-        return [{ type: 'FrequencyCapSaved', data: { Category: c.cap.Category, Limit: c.cap.Limit, WindowSeconds: c.cap.WindowSeconds, At: c.now } }];
+        return [
+          {
+            type: 'FrequencyCapSaved',
+            data: { Category: c.cap.Category, Limit: c.cap.Limit, WindowSeconds: c.cap.WindowSeconds, At: c.now },
+          },
+        ];
       }
       case 'RemoveFrequencyCap':
-        if (state.caps[c.Category] === undefined) throw hubError('FREQUENCY_CAP.NOT_FOUND', `no frequency cap for ${c.Category}`, { Category: c.Category });
+        if (state.caps[c.Category] === undefined)
+          throw hubError('FREQUENCY_CAP.NOT_FOUND', `no frequency cap for ${c.Category}`, { Category: c.Category });
         return [{ type: 'FrequencyCapRemoved', data: { Category: c.Category, At: c.now } }];
     }
   },

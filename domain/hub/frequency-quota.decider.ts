@@ -18,16 +18,42 @@ import type { Message } from './notification.model.ts';
  * made attempts reads it whole (commands/hub/dispatch-gate.ts); see docs/hub.md#customer-policies.
  */
 export const QUOTA_CATEGORY = 'hubQuota';
-export const quotaStream = (tenant: string, recipientId: string) => streamName(QUOTA_CATEGORY, tenant, encodeURIComponent(recipientId));
+export const quotaStream = (tenant: string, recipientId: string) =>
+  streamName(QUOTA_CATEGORY, tenant, encodeURIComponent(recipientId));
 
-export type Reservation = { MessageId: string; Channel: string; NotificationClass: string; At: string; ReleasedAt?: string };
+export type Reservation = {
+  MessageId: string;
+  Channel: string;
+  NotificationClass: string;
+  At: string;
+  ReleasedAt?: string;
+};
 
 export type QuotaEvent =
-  | { type: 'QuotaReserved'; data: { RecipientId: string; MessageId: string; Channel: string; NotificationClass: string; Cap: FrequencyCap; Used: number; At: string } }
+  | {
+      type: 'QuotaReserved';
+      data: {
+        RecipientId: string;
+        MessageId: string;
+        Channel: string;
+        NotificationClass: string;
+        Cap: FrequencyCap;
+        Used: number;
+        At: string;
+      };
+    }
   | { type: 'QuotaReleased'; data: { RecipientId: string; MessageId: string; Reason: string; At: string } };
 
 export type QuotaCommand =
-  | { type: 'ReserveQuota'; RecipientId: string; MessageId: string; Channel: string; NotificationClass: string; Cap: FrequencyCap; now: string }
+  | {
+      type: 'ReserveQuota';
+      RecipientId: string;
+      MessageId: string;
+      Channel: string;
+      NotificationClass: string;
+      Cap: FrequencyCap;
+      now: string;
+    }
   | { type: 'ReleaseQuota'; RecipientId: string; MessageId: string; Reason: string; now: string };
 
 export type QuotaState = { reservations: Record<string, Reservation> };
@@ -54,7 +80,17 @@ export const quotaDecider: Decider<QuotaCommand, QuotaEvent, QuotaState> = {
     switch (e.type) {
       case 'QuotaReserved': {
         const d = e.data;
-        return { reservations: { ...state.reservations, [d.MessageId]: { MessageId: d.MessageId, Channel: d.Channel, NotificationClass: d.NotificationClass, At: d.At } } };
+        return {
+          reservations: {
+            ...state.reservations,
+            [d.MessageId]: {
+              MessageId: d.MessageId,
+              Channel: d.Channel,
+              NotificationClass: d.NotificationClass,
+              At: d.At,
+            },
+          },
+        };
       }
       case 'QuotaReleased': {
         const r = state.reservations[e.data.MessageId];
@@ -70,18 +106,40 @@ export const quotaDecider: Decider<QuotaCommand, QuotaEvent, QuotaState> = {
         if (holdsReservation(state, c.MessageId)) return [];
         const used = usage(state, c.Cap, c.now);
         if (used >= c.Cap.Limit) {
-          throw hubError('QUOTA.EXCEEDED', `recipient reached the frequency cap ${c.Cap.Category}: ${used} of ${c.Cap.Limit} in ${c.Cap.WindowSeconds} s`, {
-            Category: c.Cap.Category,
-            Limit: c.Cap.Limit,
-            WindowSeconds: c.Cap.WindowSeconds,
-            Used: used,
-          });
+          throw hubError(
+            'QUOTA.EXCEEDED',
+            `recipient reached the frequency cap ${c.Cap.Category}: ${used} of ${c.Cap.Limit} in ${c.Cap.WindowSeconds} s`,
+            {
+              Category: c.Cap.Category,
+              Limit: c.Cap.Limit,
+              WindowSeconds: c.Cap.WindowSeconds,
+              Used: used,
+            },
+          );
         }
-        return [{ type: 'QuotaReserved', data: { RecipientId: c.RecipientId, MessageId: c.MessageId, Channel: c.Channel, NotificationClass: c.NotificationClass, Cap: c.Cap, Used: used + 1, At: c.now } }];
+        return [
+          {
+            type: 'QuotaReserved',
+            data: {
+              RecipientId: c.RecipientId,
+              MessageId: c.MessageId,
+              Channel: c.Channel,
+              NotificationClass: c.NotificationClass,
+              Cap: c.Cap,
+              Used: used + 1,
+              At: c.now,
+            },
+          },
+        ];
       }
       case 'ReleaseQuota':
         if (!holdsReservation(state, c.MessageId)) return [];
-        return [{ type: 'QuotaReleased', data: { RecipientId: c.RecipientId, MessageId: c.MessageId, Reason: c.Reason, At: c.now } }];
+        return [
+          {
+            type: 'QuotaReleased',
+            data: { RecipientId: c.RecipientId, MessageId: c.MessageId, Reason: c.Reason, At: c.now },
+          },
+        ];
     }
   },
 };
@@ -92,7 +150,17 @@ export const quotaDecider: Decider<QuotaCommand, QuotaEvent, QuotaState> = {
  * that ended (definite final failure, suppressed, expired, cancelled) without any such attempt releases it.
  */
 export function quotaCommitted(m: Message): boolean {
-  return m.DeliveryUncertain || m.Attempts.some((a) => a.Outcome === 'ACCEPTED' || a.Outcome === 'UNCERTAIN' || a.Outcome === 'LOST' || a.Evidence === 'ACCEPTED' || a.Evidence === 'DELIVERED');
+  return (
+    m.DeliveryUncertain ||
+    m.Attempts.some(
+      (a) =>
+        a.Outcome === 'ACCEPTED' ||
+        a.Outcome === 'UNCERTAIN' ||
+        a.Outcome === 'LOST' ||
+        a.Evidence === 'ACCEPTED' ||
+        a.Evidence === 'DELIVERED',
+    )
+  );
 }
 
 /** has the message ended with nothing committed (its reservation may be released)? */

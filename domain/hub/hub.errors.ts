@@ -1,4 +1,4 @@
-import { errorFactory, type ErrorCatalog } from '../core/core.errors.ts';
+import { type ErrorCatalog, errorFactory } from '../core/core.errors.ts';
 
 /**
  * The notification hub's error codes with the HTTP status each is answered with (DESIGN "Services as

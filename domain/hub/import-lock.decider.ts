@@ -14,7 +14,8 @@ export const IMPORT_LOCK_CATEGORY = 'hubImportLock';
 /** `policies`: the tenant's frequency caps and quiet hours (customer-policy configuration, not per-recipient data) */
 export const RESOURCE_GROUPS = ['channels', 'services', 'templates', 'contexts', 'definitions', 'policies'] as const;
 export type ResourceGroup = (typeof RESOURCE_GROUPS)[number];
-export const importLockStream = (tenant: string, group: ResourceGroup) => streamName(IMPORT_LOCK_CATEGORY, tenant, group);
+export const importLockStream = (tenant: string, group: ResourceGroup) =>
+  streamName(IMPORT_LOCK_CATEGORY, tenant, group);
 
 export type ImportLockEvent =
   | { type: 'ImportLockAcquired'; data: { Group: ResourceGroup; ImportId: string; At: string; Until: string } }
@@ -41,13 +42,21 @@ export const importLockDecider: Decider<ImportLockCommand, ImportLockEvent, Impo
       case 'Acquire': {
         const h = s.holder;
         if (h !== undefined && h.importId !== c.importId && h.until > c.now) {
-          throw hubError('IMPORT.LOCKED', `another import (${h.importId}) holds the ${c.group} lock until ${h.until}`, { Group: c.group, HeldBy: h.importId, Until: h.until });
+          throw hubError('IMPORT.LOCKED', `another import (${h.importId}) holds the ${c.group} lock until ${h.until}`, {
+            Group: c.group,
+            HeldBy: h.importId,
+            Until: h.until,
+          });
         }
-        return [{ type: 'ImportLockAcquired', data: { Group: c.group, ImportId: c.importId, At: c.now, Until: c.until } }];
+        return [
+          { type: 'ImportLockAcquired', data: { Group: c.group, ImportId: c.importId, At: c.now, Until: c.until } },
+        ];
       }
       case 'Release':
         // releasing a lock one does not hold (expired and taken over) changes nothing
-        return s.holder?.importId === c.importId ? [{ type: 'ImportLockReleased', data: { Group: c.group, ImportId: c.importId, At: c.now } }] : [];
+        return s.holder?.importId === c.importId
+          ? [{ type: 'ImportLockReleased', data: { Group: c.group, ImportId: c.importId, At: c.now } }]
+          : [];
     }
   },
 };

@@ -33,15 +33,31 @@ export type InteractionInput = {
   ReceivedAt: string;
 };
 
-export type Interaction = InteractionInput & { Status: InteractionStatus; RecordedAt: string; HandledAt?: string; HandledBy?: string; Note?: string };
+export type Interaction = InteractionInput & {
+  Status: InteractionStatus;
+  RecordedAt: string;
+  HandledAt?: string;
+  HandledBy?: string;
+  Note?: string;
+};
 
 export type InteractionEvent =
   | { type: 'InteractionRecorded'; data: InteractionInput & { At: string } }
-  | { type: 'InteractionHandled'; data: { InteractionId: string; Resolution: 'HANDLED' | 'DISMISSED'; By: string; Note?: string; At: string } };
+  | {
+      type: 'InteractionHandled';
+      data: { InteractionId: string; Resolution: 'HANDLED' | 'DISMISSED'; By: string; Note?: string; At: string };
+    };
 
 export type InteractionCommand =
   | { type: 'RecordInteraction'; interaction: InteractionInput; now: string }
-  | { type: 'HandleInteraction'; InteractionId: string; Resolution: 'HANDLED' | 'DISMISSED'; By: string; Note?: string; now: string };
+  | {
+      type: 'HandleInteraction';
+      InteractionId: string;
+      Resolution: 'HANDLED' | 'DISMISSED';
+      By: string;
+      Note?: string;
+      now: string;
+    };
 
 export type InteractionState = { interaction: Interaction | null };
 
@@ -49,16 +65,31 @@ const ID = /^[A-Za-z0-9._:@-]{1,100}$/;
 
 export function checkInteraction(i: InteractionInput): Violation[] {
   const out: Violation[] = [];
-  if (typeof i.InteractionId !== 'string' || !ID.test(i.InteractionId)) out.push({ field: 'InteractionId', message: 'must be 1-100 characters of A-Z a-z 0-9 . _ : @ -' });
-  if (!INTERACTION_TYPES.includes(i.Type)) out.push({ field: 'Type', message: `must be one of ${INTERACTION_TYPES.join(', ')}` });
-  out.push(...checkPreferenceKey({ RecipientId: i.RecipientId, Channel: i.Channel, NotificationClass: i.NotificationClass ?? ANY_CLASS }));
-  if (i.NotificationClass !== undefined && i.Type === 'REPLY') out.push({ field: 'NotificationClass', message: 'is only for OPT_OUT and OPT_IN' });
-  if (i.Text !== undefined && (typeof i.Text !== 'string' || i.Text.length > 4000)) out.push({ field: 'Text', message: 'must be at most 4000 characters' });
+  if (typeof i.InteractionId !== 'string' || !ID.test(i.InteractionId))
+    out.push({ field: 'InteractionId', message: 'must be 1-100 characters of A-Z a-z 0-9 . _ : @ -' });
+  if (!INTERACTION_TYPES.includes(i.Type))
+    out.push({ field: 'Type', message: `must be one of ${INTERACTION_TYPES.join(', ')}` });
+  out.push(
+    ...checkPreferenceKey({
+      RecipientId: i.RecipientId,
+      Channel: i.Channel,
+      NotificationClass: i.NotificationClass ?? ANY_CLASS,
+    }),
+  );
+  if (i.NotificationClass !== undefined && i.Type === 'REPLY')
+    out.push({ field: 'NotificationClass', message: 'is only for OPT_OUT and OPT_IN' });
+  if (i.Text !== undefined && (typeof i.Text !== 'string' || i.Text.length > 4000))
+    out.push({ field: 'Text', message: 'must be at most 4000 characters' });
   return out;
 }
 
 const same = (a: InteractionInput, b: InteractionInput) =>
-  a.Type === b.Type && a.RecipientId === b.RecipientId && a.Channel === b.Channel && a.NotificationClass === b.NotificationClass && a.MessageId === b.MessageId && a.Text === b.Text;
+  a.Type === b.Type &&
+  a.RecipientId === b.RecipientId &&
+  a.Channel === b.Channel &&
+  a.NotificationClass === b.NotificationClass &&
+  a.MessageId === b.MessageId &&
+  a.Text === b.Text;
 
 export const interactionDecider: Decider<InteractionCommand, InteractionEvent, InteractionState> = {
   initialState: () => ({ interaction: null }),
@@ -71,7 +102,13 @@ export const interactionDecider: Decider<InteractionCommand, InteractionEvent, I
       case 'InteractionHandled':
         if (state.interaction === null) return state;
         return {
-          interaction: { ...state.interaction, Status: e.data.Resolution, HandledAt: e.data.At, HandledBy: e.data.By, ...(e.data.Note !== undefined && { Note: e.data.Note }) },
+          interaction: {
+            ...state.interaction,
+            Status: e.data.Resolution,
+            HandledAt: e.data.At,
+            HandledBy: e.data.By,
+            ...(e.data.Note !== undefined && { Note: e.data.Note }),
+          },
         };
     }
   },
@@ -80,20 +117,44 @@ export const interactionDecider: Decider<InteractionCommand, InteractionEvent, I
     switch (c.type) {
       case 'RecordInteraction': {
         const bad = checkInteraction(c.interaction);
-        if (bad.length > 0) throw hubError('INTERACTION.INVALID', bad.map((v) => `${v.field} ${v.message}`).join('; '), bad);
+        if (bad.length > 0)
+          throw hubError('INTERACTION.INVALID', bad.map((v) => `${v.field} ${v.message}`).join('; '), bad);
         if (i !== null) {
           // the same interaction reported again (a resent webhook) is the one already recorded
           if (same(i, c.interaction)) return [];
-          throw hubError('INTERACTION.EXISTS', `interaction ${c.interaction.InteractionId} was recorded with other content`, { InteractionId: c.interaction.InteractionId });
+          throw hubError(
+            'INTERACTION.EXISTS',
+            `interaction ${c.interaction.InteractionId} was recorded with other content`,
+            { InteractionId: c.interaction.InteractionId },
+          );
         }
         return [{ type: 'InteractionRecorded', data: { ...c.interaction, At: c.now } }];
       }
       case 'HandleInteraction': {
-        if (i === null) throw hubError('INTERACTION.NOT_FOUND', 'no such interaction', { InteractionId: c.InteractionId });
+        if (i === null)
+          throw hubError('INTERACTION.NOT_FOUND', 'no such interaction', { InteractionId: c.InteractionId });
         if (i.Status === c.Resolution) return [];
-        if (i.Status !== 'RECEIVED') throw hubError('INTERACTION.STATE_CONFLICT', `interaction ${i.InteractionId} is ${i.Status} already`, { InteractionId: i.InteractionId, Status: i.Status });
-        if (c.Note !== undefined && c.Note.length > 2000) throw hubError('INTERACTION.INVALID', 'Note must be at most 2000 characters', [{ field: 'Note', message: 'must be at most 2000 characters' }]);
-        return [{ type: 'InteractionHandled', data: { InteractionId: i.InteractionId, Resolution: c.Resolution, By: c.By, ...(c.Note !== undefined && { Note: c.Note }), At: c.now } }];
+        if (i.Status !== 'RECEIVED')
+          throw hubError('INTERACTION.STATE_CONFLICT', `interaction ${i.InteractionId} is ${i.Status} already`, {
+            InteractionId: i.InteractionId,
+            Status: i.Status,
+          });
+        if (c.Note !== undefined && c.Note.length > 2000)
+          throw hubError('INTERACTION.INVALID', 'Note must be at most 2000 characters', [
+            { field: 'Note', message: 'must be at most 2000 characters' },
+          ]);
+        return [
+          {
+            type: 'InteractionHandled',
+            data: {
+              InteractionId: i.InteractionId,
+              Resolution: c.Resolution,
+              By: c.By,
+              ...(c.Note !== undefined && { Note: c.Note }),
+              At: c.now,
+            },
+          },
+        ];
       }
     }
   },
@@ -106,6 +167,9 @@ export function preferenceChangeOf(i: InteractionInput): { key: PreferenceKey; D
       return null;
     case 'OPT_OUT':
     case 'OPT_IN':
-      return { key: { RecipientId: i.RecipientId, Channel: i.Channel, NotificationClass: i.NotificationClass ?? ANY_CLASS }, Decision: i.Type === 'OPT_OUT' ? 'DENY' : 'ALLOW' };
+      return {
+        key: { RecipientId: i.RecipientId, Channel: i.Channel, NotificationClass: i.NotificationClass ?? ANY_CLASS },
+        Decision: i.Type === 'OPT_OUT' ? 'DENY' : 'ALLOW',
+      };
   }
 }

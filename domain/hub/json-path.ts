@@ -50,7 +50,10 @@ export const parsePath = memoizedParse((path: string): ParsedPath => {
  * steps written without the leading `$` (`a.b[0]`, `.a.b`); `leadingDot`: the first member needs its dot
  * (after `$`), else a bare name may start the text (`Payload.` and `Context.` variable paths)
  */
-export function parseSteps(text: string, leadingDot = false): { ok: true; steps: PathStep[] } | { ok: false; error: string } {
+export function parseSteps(
+  text: string,
+  leadingDot = false,
+): { ok: true; steps: PathStep[] } | { ok: false; error: string } {
   const steps: PathStep[] = [];
   let i = 0;
   let first = true;
@@ -82,7 +85,11 @@ export function parseSteps(text: string, leadingDot = false): { ok: true; steps:
       i += j + 2;
     } else if (rest.startsWith('[')) {
       const m = /^\[(\d{1,9})\]/.exec(rest);
-      if (m === null) return { ok: false, error: `expected [index], [*] or ['name'] at ${i} (filters, slices and scripts are not supported)` };
+      if (m === null)
+        return {
+          ok: false,
+          error: `expected [index], [*] or ['name'] at ${i} (filters, slices and scripts are not supported)`,
+        };
       steps.push({ kind: 'index', index: Number(m[1]) });
       i += m[0].length;
     } else {
@@ -123,10 +130,12 @@ export function locateAll(root: unknown, steps: readonly PathStep[]): PathStep[]
         if (isObject(v) && Object.hasOwn(v, step.name)) next.push({ value: v[step.name], at: [...at, step] });
       } else if (step.kind === 'index') {
         if (Array.isArray(v) && step.index < v.length) next.push({ value: v[step.index], at: [...at, step] });
-      } else if (Array.isArray(v)) v.forEach((e, index) => {
+      } else if (Array.isArray(v))
+        v.forEach((e, index) => {
           next.push({ value: e, at: [...at, { kind: 'index', index }] });
         });
-      else if (isObject(v)) for (const [name, e] of Object.entries(v)) next.push({ value: e, at: [...at, { kind: 'member', name }] });
+      else if (isObject(v))
+        for (const [name, e] of Object.entries(v)) next.push({ value: e, at: [...at, { kind: 'member', name }] });
     }
     current = next;
   }

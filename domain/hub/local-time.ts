@@ -38,7 +38,8 @@ export function isTimeZone(timeZone: string): boolean {
 /** the zone's offset from UTC at `ms`, in ms (east positive) */
 export function zoneOffsetMs(ms: number, timeZone: string): number {
   const parts: Record<string, number> = {};
-  for (const p of formatter(timeZone).formatToParts(new Date(ms))) if (p.type !== 'literal') parts[p.type] = Number(p.value);
+  for (const p of formatter(timeZone).formatToParts(new Date(ms)))
+    if (p.type !== 'literal') parts[p.type] = Number(p.value);
   const asUtc = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
   return asUtc - (ms - (((ms % 1000) + 1000) % 1000));
 }
@@ -51,9 +52,19 @@ export function parseDateTime(value: string, timeZone: string): string | null {
   const ms = Math.floor(Number(`0.${frac}`) * 1000);
   const wall = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), ms);
   const check = new Date(wall);
-  if (check.getUTCMonth() !== Number(mo) - 1 || check.getUTCDate() !== Number(d) || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return null;
+  if (
+    check.getUTCMonth() !== Number(mo) - 1 ||
+    check.getUTCDate() !== Number(d) ||
+    Number(h) > 23 ||
+    Number(mi) > 59 ||
+    Number(s) > 59
+  )
+    return null;
   if (zone !== undefined) {
-    const offset = zone === 'Z' ? 0 : (zone[0] === '-' ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6))) * 60_000;
+    const offset =
+      zone === 'Z'
+        ? 0
+        : (zone[0] === '-' ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6))) * 60_000;
     return new Date(wall - offset).toISOString();
   }
   // the offsets around that wall time: a valid reading has the offset in force at the instant it names

@@ -1,7 +1,7 @@
 import safeRegex from 'safe-regex2';
 import type { MaskMethod, SensitiveField } from './config.model.ts';
 import { parseVariablePath } from './extraction.ts';
-import { locateAll, memoizedParse, parsePath, replaceAt, type PathStep } from './json-path.ts';
+import { locateAll, memoizedParse, type PathStep, parsePath, replaceAt } from './json-path.ts';
 
 /**
  * Declaration-based masking (spec "Context definition": SensitiveFields of Path and Method; undeclared
@@ -34,7 +34,9 @@ function maskString(value: string, method: MaskMethod, pattern: RegExp | undefin
     case 'FULL':
       return stars(value.length);
     case 'KEEP_EDGES':
-      return value.length <= 2 ? stars(value.length) : `${value[0]}${stars(value.length - 2)}${value[value.length - 1]}`;
+      return value.length <= 2
+        ? stars(value.length)
+        : `${value[0]}${stars(value.length - 2)}${value[value.length - 1]}`;
     case 'EMAIL': {
       const at = value.lastIndexOf('@');
       if (at <= 0) return maskString(value, 'KEEP_EDGES', undefined);
@@ -43,14 +45,17 @@ function maskString(value: string, method: MaskMethod, pattern: RegExp | undefin
     case 'NAME':
       return value.replace(/\S+/g, (word) => `${word[0]}${stars(word.length - 1)}`);
     case 'REGEX':
-      return pattern === undefined || value.length > MAX_REGEX_MASK_INPUT ? stars(value.length) : value.replace(pattern, (m) => stars(m.length));
+      return pattern === undefined || value.length > MAX_REGEX_MASK_INPUT
+        ? stars(value.length)
+        : value.replace(pattern, (m) => stars(m.length));
   }
 }
 
 function maskValue(value: unknown, method: MaskMethod, pattern: RegExp | undefined): unknown {
   if (typeof value === 'string') return maskString(value, method, pattern);
   if (Array.isArray(value)) return value.map((v) => maskValue(v, method, pattern));
-  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskValue(v, method, pattern)]));
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskValue(v, method, pattern)]));
   if (value === null) return null;
   return MASK;
 }
@@ -106,7 +111,10 @@ export function checkMaskPattern(pattern: unknown): string | null {
       choices *= g.branches;
       const next = pattern[i + 1];
       const quantified = next === '*' || next === '+' || next === '{' || next === '?';
-      const body = pattern.slice(g.open + 1, i).replace(/\\./g, 'x').replace(/\[[^\]]*\]/g, 'x');
+      const body = pattern
+        .slice(g.open + 1, i)
+        .replace(/\\./g, 'x')
+        .replace(/\[[^\]]*\]/g, 'x');
       if (quantified && next !== '?' && /[*+{|?]/.test(body.replace(/^\?(?::|<[A-Za-z_][A-Za-z0-9_]*>)/, ''))) {
         return 'Pattern must not repeat a group that itself repeats or alternates (catastrophic backtracking)';
       }
@@ -122,9 +130,12 @@ export function checkMaskPattern(pattern: unknown): string | null {
     } else if (c === '?' && pattern[i - 1] !== '(') choices *= 2;
   }
   choices *= groups[0]!.branches;
-  if (!safeRegex(pattern, { limit: 25 })) return 'Pattern nests repetition (star height above 1: catastrophic backtracking)';
-  if (unbounded > 1) return 'Pattern may use at most one unbounded quantifier (*, +, {n,}); bound the others ({1,64}): two can backtrack polynomially';
-  if (choices > MAX_PATTERN_CHOICES) return `Pattern has too many backtracking choices (${choices}; at most ${MAX_PATTERN_CHOICES}): narrow the bounded repetitions`;
+  if (!safeRegex(pattern, { limit: 25 }))
+    return 'Pattern nests repetition (star height above 1: catastrophic backtracking)';
+  if (unbounded > 1)
+    return 'Pattern may use at most one unbounded quantifier (*, +, {n,}); bound the others ({1,64}): two can backtrack polynomially';
+  if (choices > MAX_PATTERN_CHOICES)
+    return `Pattern has too many backtracking choices (${choices}; at most ${MAX_PATTERN_CHOICES}): narrow the bounded repetitions`;
   return null;
 }
 
@@ -150,24 +161,33 @@ function maskRegex(method: MaskMethod, pattern: string | undefined): RegExp | un
   return re ?? undefined;
 }
 
-type SensitiveSource = { from: 'Payload'; steps: readonly PathStep[] } | { from: 'Context'; alias: string; steps: readonly PathStep[] };
+type SensitiveSource =
+  | { from: 'Payload'; steps: readonly PathStep[] }
+  | { from: 'Context'; alias: string; steps: readonly PathStep[] };
 
 /** what a sensitive field's Path names (`$…`, `Payload.…` or `Context.<alias>…`), or why it is not a path */
-export const parseSensitivePath = memoizedParse((path: string): { ok: true; source: SensitiveSource } | { ok: false; error: string } => {
-  if (typeof path === 'string' && path.startsWith('$')) {
-    const p = parsePath(path);
-    return p.ok ? { ok: true, source: { from: 'Payload', steps: p.steps } } : { ok: false, error: p.error };
-  }
-  if (typeof path === 'string' && (path === 'Payload' || path.startsWith('Payload.') || path.startsWith('Context.'))) return parseVariablePath(path);
-  return { ok: false, error: 'must be a path starting with $, Payload. or Context.' };
-});
+export const parseSensitivePath = memoizedParse(
+  (path: string): { ok: true; source: SensitiveSource } | { ok: false; error: string } => {
+    if (typeof path === 'string' && path.startsWith('$')) {
+      const p = parsePath(path);
+      return p.ok ? { ok: true, source: { from: 'Payload', steps: p.steps } } : { ok: false, error: p.error };
+    }
+    if (typeof path === 'string' && (path === 'Payload' || path.startsWith('Payload.') || path.startsWith('Context.')))
+      return parseVariablePath(path);
+    return { ok: false, error: 'must be a path starting with $, Payload. or Context.' };
+  },
+);
 
 /**
  * The payload paths a sensitive field masks: what extraction reads for the same path. A `Context.` path
  * goes on from where its alias points; an alias whose path has a wildcard stands for the array of its
  * matches (as in extraction), so the step after it picks among the matches.
  */
-function maskedPaths(source: SensitiveSource, contexts: Readonly<Record<string, string>>, payload: unknown): Array<readonly PathStep[]> {
+function maskedPaths(
+  source: SensitiveSource,
+  contexts: Readonly<Record<string, string>>,
+  payload: unknown,
+): Array<readonly PathStep[]> {
   if (source.from === 'Payload') return [source.steps];
   const aliasPath = Object.hasOwn(contexts, source.alias) ? parsePath(contexts[source.alias]!) : undefined;
   if (aliasPath === undefined || !aliasPath.ok) return [];
@@ -192,12 +212,18 @@ function maskedPaths(source: SensitiveSource, contexts: Readonly<Record<string, 
 }
 
 /** violations of one sensitive-field declaration (field names relative to the declaration); `contexts`: the definition's aliases */
-export function checkSensitiveField(f: SensitiveField, contexts: Readonly<Record<string, string>>): Array<{ field: string; message: string }> {
+export function checkSensitiveField(
+  f: SensitiveField,
+  contexts: Readonly<Record<string, string>>,
+): Array<{ field: string; message: string }> {
   const out: Array<{ field: string; message: string }> = [];
   const path = parseSensitivePath(f.Path);
   if (!path.ok) out.push({ field: 'Path', message: path.error });
   else if (path.source.from === 'Context' && !Object.hasOwn(contexts, path.source.alias)) {
-    out.push({ field: 'Path', message: `names the context alias ${path.source.alias}, which Contexts does not declare` });
+    out.push({
+      field: 'Path',
+      message: `names the context alias ${path.source.alias}, which Contexts does not declare`,
+    });
   }
   if (f.Method === 'REGEX') {
     const why = checkMaskPattern(f.Pattern);
@@ -210,7 +236,11 @@ export function checkSensitiveField(f: SensitiveField, contexts: Readonly<Record
  * `payload` with every declared sensitive field masked (declarations that do not parse are skipped: they were
  * refused at save); `contexts`: the definition's aliases, which `Context.` paths read through
  */
-export function maskPayload(payload: Record<string, unknown>, fields: readonly SensitiveField[], contexts: Readonly<Record<string, string>>): Record<string, unknown> {
+export function maskPayload(
+  payload: Record<string, unknown>,
+  fields: readonly SensitiveField[],
+  contexts: Readonly<Record<string, string>>,
+): Record<string, unknown> {
   let masked: unknown = payload;
   for (const f of fields) {
     const path = parseSensitivePath(f.Path);

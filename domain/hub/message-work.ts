@@ -23,15 +23,20 @@ export function nextWork(m: Message): MessageWork | null {
     case 'SCHEDULED':
       return { kind: 'dispatch', at: m.DueAt };
     case 'FAILED':
-      return m.NextRetryTime !== undefined && !m.DeliveryUncertain && !m.FinalFailure ? { kind: 'retry', at: m.NextRetryTime } : null;
+      return m.NextRetryTime !== undefined && !m.DeliveryUncertain && !m.FinalFailure
+        ? { kind: 'retry', at: m.NextRetryTime }
+        : null;
     case 'SUBMITTED': {
       if (m.DeliveryUncertain) return null;
       const a = m.Attempts.find((x) => x.AttemptId === m.ActiveAttemptId);
-      if (a === undefined || a.Outcome !== undefined || a.Evidence !== undefined || a.OutcomeDueBy === undefined) return null;
+      if (a === undefined || a.Outcome !== undefined || a.Evidence !== undefined || a.OutcomeDueBy === undefined)
+        return null;
       return { kind: 'lost-check', at: a.OutcomeDueBy };
     }
     case 'ACCEPTED':
-      return !m.DeliveryUncertain && !m.TrackingCompleted && m.ReceiptDeadline !== undefined ? { kind: 'receipt-deadline', at: m.ReceiptDeadline } : null;
+      return !m.DeliveryUncertain && !m.TrackingCompleted && m.ReceiptDeadline !== undefined
+        ? { kind: 'receipt-deadline', at: m.ReceiptDeadline }
+        : null;
     default:
       return null;
   }
@@ -45,15 +50,36 @@ export function nextWork(m: Message): MessageWork | null {
 export function workAfter(event: NotificationEvent): Array<{ messageId: string; work: MessageWork | null }> {
   switch (event.type) {
     case 'NotificationAccepted':
-      return event.data.Messages.map((m) => ({ messageId: m.MessageId, work: m.State === 'PLANNED' || m.State === 'SCHEDULED' ? { kind: 'dispatch', at: m.DueAt } : null }));
+      return event.data.Messages.map((m) => ({
+        messageId: m.MessageId,
+        work: m.State === 'PLANNED' || m.State === 'SCHEDULED' ? { kind: 'dispatch', at: m.DueAt } : null,
+      }));
     case 'AttemptStarted':
-      return [{ messageId: event.data.MessageId, work: event.data.OutcomeDueBy === undefined ? null : { kind: 'lost-check', at: event.data.OutcomeDueBy } }];
+      return [
+        {
+          messageId: event.data.MessageId,
+          work: event.data.OutcomeDueBy === undefined ? null : { kind: 'lost-check', at: event.data.OutcomeDueBy },
+        },
+      ];
     case 'MessageAccepted': {
       const d = event.data;
-      return [{ messageId: d.MessageId, work: !d.TrackingCompleted && d.ReceiptDeadline !== undefined ? { kind: 'receipt-deadline', at: d.ReceiptDeadline } : null }];
+      return [
+        {
+          messageId: d.MessageId,
+          work:
+            !d.TrackingCompleted && d.ReceiptDeadline !== undefined
+              ? { kind: 'receipt-deadline', at: d.ReceiptDeadline }
+              : null,
+        },
+      ];
     }
     case 'MessageFailed':
-      return [{ messageId: event.data.MessageId, work: event.data.NextRetryTime !== undefined ? { kind: 'retry', at: event.data.NextRetryTime } : null }];
+      return [
+        {
+          messageId: event.data.MessageId,
+          work: event.data.NextRetryTime !== undefined ? { kind: 'retry', at: event.data.NextRetryTime } : null,
+        },
+      ];
     case 'MessageDeferred':
       return [{ messageId: event.data.MessageId, work: { kind: event.data.Work, at: event.data.Until } }];
     case 'MessagePromoted':
@@ -90,7 +116,12 @@ export function progressOf(state: Extract<NotificationState, { status: 'accepted
     counts[m.State] = (counts[m.State] ?? 0) + 1;
     if (m.DeliveryUncertain) uncertain++;
     const settled =
-      m.State === 'DELIVERED' || m.State === 'SUPPRESSED' || m.State === 'CANCELLED' || m.State === 'EXPIRED' || (m.State === 'FAILED' && m.FinalFailure) || (m.State === 'ACCEPTED' && m.TrackingCompleted);
+      m.State === 'DELIVERED' ||
+      m.State === 'SUPPRESSED' ||
+      m.State === 'CANCELLED' ||
+      m.State === 'EXPIRED' ||
+      (m.State === 'FAILED' && m.FinalFailure) ||
+      (m.State === 'ACCEPTED' && m.TrackingCompleted);
     if (!settled || m.DeliveryUncertain) pending = true;
   }
   return { Completed: !pending, Counts: counts, Uncertain: uncertain };

@@ -17,7 +17,8 @@ export function roleCandidates(state: Live, m: Message): Message[] {
 }
 
 /** the role is complete: a candidate was delivered, or handed off under ACCEPTANCE_ONLY */
-export const roleComplete = (candidates: Message[]) => candidates.some((c) => c.State === 'DELIVERED' || (c.State === 'ACCEPTED' && c.TrackingCompleted));
+export const roleComplete = (candidates: Message[]) =>
+  candidates.some((c) => c.State === 'DELIVERED' || (c.State === 'ACCEPTED' && c.TrackingCompleted));
 
 /** success stops the remaining candidates (spec "Fallback"): the waiting ones are suppressed */
 export function afterRoleCompleted(state: Live, m: Message, now: string): NotificationEvent[] {
@@ -31,18 +32,53 @@ export function afterRoleCompleted(state: Live, m: Message, now: string): Notifi
  * SCHEDULED while its SendAt is ahead); with none left (or under ALL) the failure is a dead-letter
  * condition, recorded as an alert (commands/hub/alert.publisher.ts publishes it to the event bridge).
  */
-export function afterFinalFailure(state: Live, m: Message, reason: string, attemptId: string | undefined, now: string): NotificationEvent[] {
+export function afterFinalFailure(
+  state: Live,
+  m: Message,
+  reason: string,
+  attemptId: string | undefined,
+  now: string,
+): NotificationEvent[] {
   const candidates = roleCandidates(state, m);
   const next = roleComplete(candidates) ? undefined : candidates.find((c) => c.State === 'WAITING');
-  if (next !== undefined) return [{ type: 'MessagePromoted', data: { MessageId: next.MessageId, State: next.DueAt > now ? 'SCHEDULED' : 'PLANNED', DueAt: next.DueAt, After: m.MessageId, At: now } }];
-  return [{ type: 'AlertRaised', data: { MessageId: m.MessageId, ...(attemptId !== undefined && { AttemptId: attemptId }), Classification: 'DEFINITE_FINAL_FAILURE', Reason: reason, At: now } }];
+  if (next !== undefined)
+    return [
+      {
+        type: 'MessagePromoted',
+        data: {
+          MessageId: next.MessageId,
+          State: next.DueAt > now ? 'SCHEDULED' : 'PLANNED',
+          DueAt: next.DueAt,
+          After: m.MessageId,
+          At: now,
+        },
+      },
+    ];
+  return [
+    {
+      type: 'AlertRaised',
+      data: {
+        MessageId: m.MessageId,
+        ...(attemptId !== undefined && { AttemptId: attemptId }),
+        Classification: 'DEFINITE_FINAL_FAILURE',
+        Reason: reason,
+        At: now,
+      },
+    },
+  ];
 }
-
 
 /** the AttemptStarted of a new physical attempt (automatic or manual): its number follows the message's attempts */
 export function attemptStarted(
   m: Message,
-  a: { AttemptId: string; ClientRequestId: string; CallbackId: string; ServiceId: string; OutcomeDueBy: string; now: string },
+  a: {
+    AttemptId: string;
+    ClientRequestId: string;
+    CallbackId: string;
+    ServiceId: string;
+    OutcomeDueBy: string;
+    now: string;
+  },
   kind: 'AUTO' | 'MANUAL',
   reason?: string,
 ): NotificationEvent {
@@ -66,6 +102,7 @@ export function attemptStarted(
 /** the message of a notification, or 404 MESSAGE.NOT_FOUND */
 export function messageOf(state: Live, messageId: string): Message {
   const m = state.messages[messageId];
-  if (m === undefined) throw hubError('MESSAGE.NOT_FOUND', `no message ${messageId} in this notification`, { MessageId: messageId });
+  if (m === undefined)
+    throw hubError('MESSAGE.NOT_FOUND', `no message ${messageId} in this notification`, { MessageId: messageId });
   return m;
 }

@@ -4,7 +4,17 @@ import type { Outcome } from './classification.ts';
 import { DEFAULT_RECEIPT_TIMEOUT_SECONDS } from './config.model.ts';
 import { hubError } from './hub.errors.ts';
 import {
-  TERMINAL_STATES,
+  afterFinalFailure,
+  afterRoleCompleted,
+  attemptStarted,
+  type Live,
+  messageOf,
+  roleCandidates,
+} from './notification.chain.ts';
+import { evolveNotification } from './notification.evolve.ts';
+import { decideGateCommand, type GateCommand } from './notification.gate.decide.ts';
+import { decideHousekeep, type HousekeepingCommand } from './notification.housekeeping.ts';
+import {
   type Acknowledgement,
   type Attempt,
   type AttemptKind,
@@ -16,13 +26,10 @@ import {
   type PlannedMessage,
   type ReceiptStatus,
   type Source,
+  TERMINAL_STATES,
 } from './notification.model.ts';
-import { evolveNotification } from './notification.evolve.ts';
-import { afterFinalFailure, afterRoleCompleted, attemptStarted, messageOf, roleCandidates, type Live } from './notification.chain.ts';
-import { nextRetryTime } from './retry-policy.ts';
 import { decideOperator, type OperatorCommand } from './notification.operator.decide.ts';
-import { decideHousekeep, type HousekeepingCommand } from './notification.housekeeping.ts';
-import { decideGateCommand, type GateCommand } from './notification.gate.decide.ts';
+import { nextRetryTime } from './retry-policy.ts';
 
 /**
  * The notification decider: acceptance, then every message's life per the spec's message state table
@@ -35,10 +42,17 @@ import { decideGateCommand, type GateCommand } from './notification.gate.decide.
  * nothing and is recorded (AttemptObserved, ReceiptIgnored).
  */
 export const NOTIFICATION_CATEGORY = 'hubNotification';
-export const notificationStream = (tenant: string, notificationId: string) => streamName(NOTIFICATION_CATEGORY, tenant, notificationId);
+export const notificationStream = (tenant: string, notificationId: string) =>
+  streamName(NOTIFICATION_CATEGORY, tenant, notificationId);
 
 export type NotificationCommand =
-  | { type: 'Accept'; notification: NotificationRecord; messages: PlannedMessage[]; acknowledgement: Acknowledgement; now: string }
+  | {
+      type: 'Accept';
+      notification: NotificationRecord;
+      messages: PlannedMessage[];
+      acknowledgement: Acknowledgement;
+      now: string;
+    }
   | {
       type: 'StartAttempt';
       MessageId: string;
@@ -51,7 +65,15 @@ export type NotificationCommand =
       now: string;
     }
   | { type: 'RecordOutcome'; MessageId: string; AttemptId: string; outcome: Outcome; now: string }
-  | { type: 'ApplyReceipt'; CallbackId: string; MessageId: string; Status: ReceiptStatus; ProviderRef?: string; Retryable?: boolean; now: string }
+  | {
+      type: 'ApplyReceipt';
+      CallbackId: string;
+      MessageId: string;
+      Status: ReceiptStatus;
+      ProviderRef?: string;
+      Retryable?: boolean;
+      now: string;
+    }
   | { type: 'RecordLostAttempt'; MessageId: string; AttemptId: string; now: string }
   | { type: 'PassReceiptDeadline'; MessageId: string; now: string }
   | { type: 'Expire'; MessageId: string; now: string }
@@ -81,29 +103,70 @@ const mustBeLive = (state: NotificationState): Live => {
 
 const attemptOf = (m: Message, attemptId: string): Attempt => {
   const a = m.Attempts.find((x) => x.AttemptId === attemptId);
-  if (a === undefined) throw hubError('MESSAGE.NOT_FOUND', `no attempt ${attemptId} of message ${m.MessageId}`, { MessageId: m.MessageId, AttemptId: attemptId });
+  if (a === undefined)
+    throw hubError('MESSAGE.NOT_FOUND', `no attempt ${attemptId} of message ${m.MessageId}`, {
+      MessageId: m.MessageId,
+      AttemptId: attemptId,
+    });
   return a;
 };
 
 const stateConflict = (m: Message, what: string) =>
-  hubError('MESSAGE.STATE_CONFLICT', `message ${m.MessageId} is ${m.State}${m.DeliveryUncertain ? ' (uncertain)' : ''}: ${what}`, { MessageId: m.MessageId, State: m.State });
+  hubError(
+    'MESSAGE.STATE_CONFLICT',
+    `message ${m.MessageId} is ${m.State}${m.DeliveryUncertain ? ' (uncertain)' : ''}: ${what}`,
+    { MessageId: m.MessageId, State: m.State },
+  );
 
-function accepted(state: Live, m: Message, attemptId: string, source: Source, now: string, httpStatus?: number): NotificationEvent[] {
+function accepted(
+  state: Live,
+  m: Message,
+  attemptId: string,
+  source: Source,
+  now: string,
+  httpStatus?: number,
+): NotificationEvent[] {
   const acceptanceOnly = m.ReceiptMode === 'ACCEPTANCE_ONLY';
-  const deadline = acceptanceOnly ? undefined : new Date(Date.parse(now) + (m.ReceiptTimeoutSeconds ?? DEFAULT_RECEIPT_TIMEOUT_SECONDS) * 1000).toISOString();
+  const deadline = acceptanceOnly
+    ? undefined
+    : new Date(Date.parse(now) + (m.ReceiptTimeoutSeconds ?? DEFAULT_RECEIPT_TIMEOUT_SECONDS) * 1000).toISOString();
   const events: NotificationEvent[] = [
     {
       type: 'MessageAccepted',
-      data: { MessageId: m.MessageId, AttemptId: attemptId, Source: source, ...(httpStatus !== undefined && { HttpStatus: httpStatus }), ...(deadline !== undefined && { ReceiptDeadline: deadline }), TrackingCompleted: acceptanceOnly, At: now },
+      data: {
+        MessageId: m.MessageId,
+        AttemptId: attemptId,
+        Source: source,
+        ...(httpStatus !== undefined && { HttpStatus: httpStatus }),
+        ...(deadline !== undefined && { ReceiptDeadline: deadline }),
+        TrackingCompleted: acceptanceOnly,
+        At: now,
+      },
     },
   ];
   if (acceptanceOnly) events.push(...afterRoleCompleted(state, m, now));
   return events;
 }
 
-function delivered(state: Live, m: Message, attemptId: string, source: Source, providerRef: string | undefined, now: string): NotificationEvent[] {
+function delivered(
+  state: Live,
+  m: Message,
+  attemptId: string,
+  source: Source,
+  providerRef: string | undefined,
+  now: string,
+): NotificationEvent[] {
   return [
-    { type: 'MessageDelivered', data: { MessageId: m.MessageId, AttemptId: attemptId, Source: source, ...(providerRef !== undefined && { ProviderRef: providerRef }), At: now } },
+    {
+      type: 'MessageDelivered',
+      data: {
+        MessageId: m.MessageId,
+        AttemptId: attemptId,
+        Source: source,
+        ...(providerRef !== undefined && { ProviderRef: providerRef }),
+        At: now,
+      },
+    },
     ...afterRoleCompleted(state, m, now),
   ];
 }
@@ -112,7 +175,14 @@ function failed(
   state: Live,
   m: Message,
   attemptId: string,
-  o: { source: Source; definite: 'PERMANENT' | 'RETRYABLE'; error: string; httpStatus?: number; retryAfterMs?: number; now: string },
+  o: {
+    source: Source;
+    definite: 'PERMANENT' | 'RETRYABLE';
+    error: string;
+    httpStatus?: number;
+    retryAfterMs?: number;
+    now: string;
+  },
 ): NotificationEvent[] {
   const attempt = attemptOf(m, attemptId);
   const retry =
@@ -146,10 +216,30 @@ function failed(
   return events;
 }
 
-function uncertain(m: Message, attemptId: string, cause: Extract<NotificationEvent, { type: 'MessageUncertain' }>['data']['Cause'], error: string, now: string, httpStatus?: number): NotificationEvent[] {
+function uncertain(
+  m: Message,
+  attemptId: string,
+  cause: Extract<NotificationEvent, { type: 'MessageUncertain' }>['data']['Cause'],
+  error: string,
+  now: string,
+  httpStatus?: number,
+): NotificationEvent[] {
   return [
-    { type: 'MessageUncertain', data: { MessageId: m.MessageId, AttemptId: attemptId, Cause: cause, Error: error, ...(httpStatus !== undefined && { HttpStatus: httpStatus }), At: now } },
-    { type: 'AlertRaised', data: { MessageId: m.MessageId, AttemptId: attemptId, Classification: 'UNCERTAIN', Reason: error, At: now } },
+    {
+      type: 'MessageUncertain',
+      data: {
+        MessageId: m.MessageId,
+        AttemptId: attemptId,
+        Cause: cause,
+        Error: error,
+        ...(httpStatus !== undefined && { HttpStatus: httpStatus }),
+        At: now,
+      },
+    },
+    {
+      type: 'AlertRaised',
+      data: { MessageId: m.MessageId, AttemptId: attemptId, Classification: 'UNCERTAIN', Reason: error, At: now },
+    },
   ];
 }
 
@@ -158,7 +248,8 @@ export function mayStartAutomatic(state: Live, m: Message, now: string): boolean
   const expires = state.notification.ExpiresAt;
   if (expires !== undefined && now >= expires) return false;
   if (m.State === 'PLANNED' || m.State === 'SCHEDULED') return m.DueAt <= now;
-  if (m.State === 'FAILED') return !m.DeliveryUncertain && !m.FinalFailure && m.NextRetryTime !== undefined && m.NextRetryTime <= now;
+  if (m.State === 'FAILED')
+    return !m.DeliveryUncertain && !m.FinalFailure && m.NextRetryTime !== undefined && m.NextRetryTime <= now;
   return false;
 }
 
@@ -166,7 +257,11 @@ export function mayStartAutomatic(state: Live, m: Message, now: string): boolean
 export function expiredAt(state: Live, m: Message, now: string): boolean {
   const expires = state.notification.ExpiresAt;
   if (expires === undefined || now < expires) return false;
-  return m.State === 'PLANNED' || m.State === 'SCHEDULED' || (m.State === 'FAILED' && m.NextRetryTime !== undefined && !m.DeliveryUncertain);
+  return (
+    m.State === 'PLANNED' ||
+    m.State === 'SCHEDULED' ||
+    (m.State === 'FAILED' && m.NextRetryTime !== undefined && !m.DeliveryUncertain)
+  );
 }
 
 function decideStart(state: Live, c: Extract<NotificationCommand, { type: 'StartAttempt' }>): NotificationEvent[] {
@@ -203,7 +298,13 @@ function decideOutcome(state: Live, c: Extract<NotificationCommand, { type: 'Rec
     case 'ACCEPTED':
       return accepted(state, m, a.AttemptId, 'RESPONSE', c.now, o.httpStatus);
     case 'REJECTED':
-      return failed(state, m, a.AttemptId, { source: 'RESPONSE', definite: 'PERMANENT', error: o.reason, ...(o.httpStatus !== undefined && { httpStatus: o.httpStatus }), now: c.now });
+      return failed(state, m, a.AttemptId, {
+        source: 'RESPONSE',
+        definite: 'PERMANENT',
+        error: o.reason,
+        ...(o.httpStatus !== undefined && { httpStatus: o.httpStatus }),
+        now: c.now,
+      });
     case 'RETRYABLE':
       return failed(state, m, a.AttemptId, {
         source: 'RESPONSE',
@@ -222,11 +323,22 @@ function decideOutcome(state: Live, c: Extract<NotificationCommand, { type: 'Rec
 function decideReceipt(state: Live, c: Extract<NotificationCommand, { type: 'ApplyReceipt' }>): NotificationEvent[] {
   const m = state.messages[c.MessageId];
   const a = m?.Attempts.find((x) => x.CallbackId === c.CallbackId);
-  if (m === undefined || a === undefined) throw hubError('RECEIPT.UNKNOWN_CALLBACK', 'X-Comm-Callback-Id names no attempt');
-  const ignored = (reason: Extract<NotificationEvent, { type: 'ReceiptIgnored' }>['data']['Reason']): NotificationEvent[] => [
+  if (m === undefined || a === undefined)
+    throw hubError('RECEIPT.UNKNOWN_CALLBACK', 'X-Comm-Callback-Id names no attempt');
+  const ignored = (
+    reason: Extract<NotificationEvent, { type: 'ReceiptIgnored' }>['data']['Reason'],
+  ): NotificationEvent[] => [
     {
       type: 'ReceiptIgnored',
-      data: { MessageId: m.MessageId, AttemptId: a.AttemptId, CallbackId: c.CallbackId, Status: c.Status, ...(c.ProviderRef !== undefined && { ProviderRef: c.ProviderRef }), Reason: reason, At: c.now },
+      data: {
+        MessageId: m.MessageId,
+        AttemptId: a.AttemptId,
+        CallbackId: c.CallbackId,
+        Status: c.Status,
+        ...(c.ProviderRef !== undefined && { ProviderRef: c.ProviderRef }),
+        Reason: reason,
+        At: c.now,
+      },
     },
   ];
   if (m.ActiveAttemptId !== a.AttemptId) return ignored('SUPERSEDED');
@@ -234,7 +346,12 @@ function decideReceipt(state: Live, c: Extract<NotificationCommand, { type: 'App
   // ACCEPTANCE_ONLY: tracking completed at the hand-off; later evidence is kept, not acted on
   if (m.TrackingCompleted) return ignored('TRACKING_COMPLETED');
   const have = evidenceRank(a);
-  if (RANK[c.Status] <= have) return ignored(RANK[c.Status] === have && (a.Evidence === c.Status || (c.Status === 'ACCEPTED' && a.Outcome === 'ACCEPTED')) ? 'DUPLICATE' : 'OUTRANKED');
+  if (RANK[c.Status] <= have)
+    return ignored(
+      RANK[c.Status] === have && (a.Evidence === c.Status || (c.Status === 'ACCEPTED' && a.Outcome === 'ACCEPTED'))
+        ? 'DUPLICATE'
+        : 'OUTRANKED',
+    );
   switch (c.Status) {
     case 'ACCEPTED':
       if (m.State !== 'SUBMITTED') return ignored('NOT_APPLICABLE');
@@ -249,7 +366,8 @@ function decideReceipt(state: Live, c: Extract<NotificationCommand, { type: 'App
         const first = accepted(state, m, a.AttemptId, 'RECEIPT', c.now);
         return [...first.slice(0, 1), ...delivered(state, m, a.AttemptId, 'RECEIPT', c.ProviderRef, c.now)];
       }
-      if (m.State === 'SUBMITTED' || m.State === 'ACCEPTED') return delivered(state, m, a.AttemptId, 'RECEIPT', c.ProviderRef, c.now);
+      if (m.State === 'SUBMITTED' || m.State === 'ACCEPTED')
+        return delivered(state, m, a.AttemptId, 'RECEIPT', c.ProviderRef, c.now);
       return ignored('NOT_APPLICABLE');
     case 'FAILED':
       if (m.State !== 'SUBMITTED' && m.State !== 'ACCEPTED') return ignored('NOT_APPLICABLE');
@@ -270,7 +388,16 @@ export const notificationDecider: Decider<NotificationCommand, NotificationEvent
   decide(command, state) {
     if (command.type === 'Accept') {
       if (state.status !== 'none') return [];
-      return [{ type: 'NotificationAccepted', data: { Notification: command.notification, Messages: command.messages, Acknowledgement: command.acknowledgement } }];
+      return [
+        {
+          type: 'NotificationAccepted',
+          data: {
+            Notification: command.notification,
+            Messages: command.messages,
+            Acknowledgement: command.acknowledgement,
+          },
+        },
+      ];
     }
     const live = mustBeLive(state);
     switch (command.type) {
@@ -283,20 +410,47 @@ export const notificationDecider: Decider<NotificationCommand, NotificationEvent
       case 'RecordLostAttempt': {
         const m = messageOf(live, command.MessageId);
         const a = attemptOf(m, command.AttemptId);
-        if (m.State !== 'SUBMITTED' || m.ActiveAttemptId !== a.AttemptId || a.Outcome !== undefined || a.Evidence !== undefined) return [];
-        return uncertain(m, a.AttemptId, 'LOST', 'the attempt has no outcome: the process stopped during the call (the receiver may have the work)', command.now);
+        if (
+          m.State !== 'SUBMITTED' ||
+          m.ActiveAttemptId !== a.AttemptId ||
+          a.Outcome !== undefined ||
+          a.Evidence !== undefined
+        )
+          return [];
+        return uncertain(
+          m,
+          a.AttemptId,
+          'LOST',
+          'the attempt has no outcome: the process stopped during the call (the receiver may have the work)',
+          command.now,
+        );
       }
       case 'PassReceiptDeadline': {
         const m = messageOf(live, command.MessageId);
-        if (m.State !== 'ACCEPTED' || m.DeliveryUncertain || m.TrackingCompleted || m.ReceiptDeadline === undefined || m.ReceiptDeadline > command.now) return [];
-        return uncertain(m, m.ActiveAttemptId!, 'RECEIPT_DEADLINE', `no final receipt by the receipt deadline ${m.ReceiptDeadline}`, command.now);
+        if (
+          m.State !== 'ACCEPTED' ||
+          m.DeliveryUncertain ||
+          m.TrackingCompleted ||
+          m.ReceiptDeadline === undefined ||
+          m.ReceiptDeadline > command.now
+        )
+          return [];
+        return uncertain(
+          m,
+          m.ActiveAttemptId!,
+          'RECEIPT_DEADLINE',
+          `no final receipt by the receipt deadline ${m.ReceiptDeadline}`,
+          command.now,
+        );
       }
       case 'Expire': {
         const m = messageOf(live, command.MessageId);
         if (!expiredAt(live, m, command.now)) return [];
         // ExpiresAt is the notification's: the role's waiting candidates expire with the one holding the turn
         const waiting = roleCandidates(live, m).filter((c) => c.State === 'WAITING');
-        return [m, ...waiting].map((x) => ({ type: 'MessageExpired', data: { MessageId: x.MessageId, At: command.now } }) as NotificationEvent);
+        return [m, ...waiting].map(
+          (x) => ({ type: 'MessageExpired', data: { MessageId: x.MessageId, At: command.now } }) as NotificationEvent,
+        );
       }
       case 'StartManualAttempt':
       case 'CancelUnsent':

@@ -10,16 +10,31 @@ export function evolveNotification(state: NotificationState, event: Notification
     const { Notification, Messages, Acknowledgement } = event.data;
     const messages: Record<string, Message> = {};
     for (const p of Messages) {
-      messages[p.MessageId] = { ...p, Attempts: [], AutoAttempts: 0, DeliveryUncertain: false, TrackingCompleted: false, FinalFailure: p.State === 'FAILED', UpdatedAt: Notification.AcceptedAt };
+      messages[p.MessageId] = {
+        ...p,
+        Attempts: [],
+        AutoAttempts: 0,
+        DeliveryUncertain: false,
+        TrackingCompleted: false,
+        FinalFailure: p.State === 'FAILED',
+        UpdatedAt: Notification.AcceptedAt,
+      };
     }
-    return { status: 'accepted', notification: Notification, acknowledgement: Acknowledgement, messages, order: Messages.map((p) => p.MessageId) };
+    return {
+      status: 'accepted',
+      notification: Notification,
+      acknowledgement: Acknowledgement,
+      messages,
+      order: Messages.map((p) => p.MessageId),
+    };
   }
   if (state.status !== 'accepted') return state;
   if (event.type === 'NotificationHousekept') return { ...state, housekeptAt: event.data.At };
   const m = state.messages[event.data.MessageId];
   if (m === undefined) return state;
   const at = event.data.At;
-  const withAttempt = (id: string, f: (a: Attempt) => Attempt) => m.Attempts.map((a) => (a.AttemptId === id ? f(a) : a));
+  const withAttempt = (id: string, f: (a: Attempt) => Attempt) =>
+    m.Attempts.map((a) => (a.AttemptId === id ? f(a) : a));
   let next: Message;
   switch (event.type) {
     case 'AttemptStarted': {
@@ -35,7 +50,15 @@ export function evolveNotification(state: NotificationState, event: Notification
         ...(d.OutcomeDueBy !== undefined && { OutcomeDueBy: d.OutcomeDueBy }),
       };
       const { NextRetryTime: _n, ReceiptDeadline: _r, ...rest } = m;
-      next = { ...rest, State: 'SUBMITTED', ActiveAttemptId: d.AttemptId, Attempts: [...m.Attempts, attempt], AutoAttempts: m.AutoAttempts + (d.Kind === 'AUTO' ? 1 : 0), DeliveryUncertain: false, UpdatedAt: at };
+      next = {
+        ...rest,
+        State: 'SUBMITTED',
+        ActiveAttemptId: d.AttemptId,
+        Attempts: [...m.Attempts, attempt],
+        AutoAttempts: m.AutoAttempts + (d.Kind === 'AUTO' ? 1 : 0),
+        DeliveryUncertain: false,
+        UpdatedAt: at,
+      };
       break;
     }
     case 'MessageAccepted': {
@@ -46,7 +69,13 @@ export function evolveNotification(state: NotificationState, event: Notification
         State: 'ACCEPTED',
         Attempts: withAttempt(d.AttemptId, (a) => ({
           ...a,
-          ...(d.Source === 'RESPONSE' ? { Outcome: 'ACCEPTED' as const, OutcomeAt: at, ...(d.HttpStatus !== undefined && { HttpStatus: d.HttpStatus }) } : { Evidence: 'ACCEPTED' as const }),
+          ...(d.Source === 'RESPONSE'
+            ? {
+                Outcome: 'ACCEPTED' as const,
+                OutcomeAt: at,
+                ...(d.HttpStatus !== undefined && { HttpStatus: d.HttpStatus }),
+              }
+            : { Evidence: 'ACCEPTED' as const }),
         })),
         DeliveryUncertain: false,
         TrackingCompleted: d.TrackingCompleted,
@@ -61,7 +90,11 @@ export function evolveNotification(state: NotificationState, event: Notification
       next = {
         ...rest,
         State: 'DELIVERED',
-        Attempts: withAttempt(d.AttemptId, (a) => ({ ...a, Evidence: 'DELIVERED', ...(d.ProviderRef !== undefined && { ProviderRef: d.ProviderRef }) })),
+        Attempts: withAttempt(d.AttemptId, (a) => ({
+          ...a,
+          Evidence: 'DELIVERED',
+          ...(d.ProviderRef !== undefined && { ProviderRef: d.ProviderRef }),
+        })),
         DeliveryUncertain: false,
         ...(d.ProviderRef !== undefined && { ProviderRef: d.ProviderRef }),
         UpdatedAt: at,
@@ -76,7 +109,13 @@ export function evolveNotification(state: NotificationState, event: Notification
         State: 'FAILED',
         Attempts: withAttempt(d.AttemptId, (a) =>
           d.Source === 'RESPONSE'
-            ? { ...a, Outcome: d.Definite === 'PERMANENT' ? 'REJECTED' : 'RETRYABLE', OutcomeAt: at, Error: d.Error, ...(d.HttpStatus !== undefined && { HttpStatus: d.HttpStatus }) }
+            ? {
+                ...a,
+                Outcome: d.Definite === 'PERMANENT' ? 'REJECTED' : 'RETRYABLE',
+                OutcomeAt: at,
+                Error: d.Error,
+                ...(d.HttpStatus !== undefined && { HttpStatus: d.HttpStatus }),
+              }
             : { ...a, Evidence: 'FAILED', Error: d.Error },
         ),
         DeliveryUncertain: false,
@@ -123,7 +162,10 @@ export function evolveNotification(state: NotificationState, event: Notification
       break;
     }
     case 'MessageDeferred':
-      next = event.data.Work === 'dispatch' ? { ...m, State: 'SCHEDULED', DueAt: event.data.Until, UpdatedAt: at } : { ...m, NextRetryTime: event.data.Until, UpdatedAt: at };
+      next =
+        event.data.Work === 'dispatch'
+          ? { ...m, State: 'SCHEDULED', DueAt: event.data.Until, UpdatedAt: at }
+          : { ...m, NextRetryTime: event.data.Until, UpdatedAt: at };
       break;
     case 'MessageExpired': {
       const { NextRetryTime: _n, ...rest } = m;

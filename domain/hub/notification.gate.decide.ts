@@ -1,9 +1,13 @@
 import { hubError } from './hub.errors.ts';
+import { type Live, messageOf, roleCandidates, roleComplete } from './notification.chain.ts';
 import type { Message, NotificationEvent } from './notification.model.ts';
-import { messageOf, roleCandidates, roleComplete, type Live } from './notification.chain.ts';
 
 /** why the dispatch gate suppressed a message (spec "Errors": FREQUENCY_IDENTITY_MISSING; the others ours) */
-export type SuppressionReason = 'PREFERENCE_OPTED_OUT' | 'PREFERENCE_NOT_ALLOWED' | 'FREQUENCY_CAP_EXCEEDED' | 'FREQUENCY_IDENTITY_MISSING';
+export type SuppressionReason =
+  | 'PREFERENCE_OPTED_OUT'
+  | 'PREFERENCE_NOT_ALLOWED'
+  | 'FREQUENCY_CAP_EXCEEDED'
+  | 'FREQUENCY_IDENTITY_MISSING';
 
 /**
  * The notification commands of the dispatch gate's denials (domain/hub/dispatch-gate.ts), decided on the
@@ -24,7 +28,8 @@ export type GateCommand =
   | { type: 'SuppressByPolicy'; MessageId: string; Reason: SuppressionReason; now: string }
   | { type: 'DeferForQuietHours'; MessageId: string; Until: string; now: string };
 
-const pendingRetry = (m: Message) => m.State === 'FAILED' && m.NextRetryTime !== undefined && !m.DeliveryUncertain && !m.FinalFailure;
+const pendingRetry = (m: Message) =>
+  m.State === 'FAILED' && m.NextRetryTime !== undefined && !m.DeliveryUncertain && !m.FinalFailure;
 const unsent = (m: Message) => m.State === 'PLANNED' || m.State === 'SCHEDULED';
 
 export function decideGateCommand(state: Live, c: GateCommand): NotificationEvent[] {
@@ -33,25 +38,59 @@ export function decideGateCommand(state: Live, c: GateCommand): NotificationEven
     case 'SuppressByPolicy': {
       if (m.State === 'SUPPRESSED' && m.Reason === c.Reason) return [];
       if (!unsent(m) && !pendingRetry(m)) {
-        throw hubError('MESSAGE.STATE_CONFLICT', `message ${m.MessageId} is ${m.State}: a policy suppresses only unsent work or a pending retry`, { MessageId: m.MessageId, State: m.State });
+        throw hubError(
+          'MESSAGE.STATE_CONFLICT',
+          `message ${m.MessageId} is ${m.State}: a policy suppresses only unsent work or a pending retry`,
+          { MessageId: m.MessageId, State: m.State },
+        );
       }
-      const events: NotificationEvent[] = [{ type: 'MessageSuppressed', data: { MessageId: m.MessageId, Reason: c.Reason, At: c.now } }];
+      const events: NotificationEvent[] = [
+        { type: 'MessageSuppressed', data: { MessageId: m.MessageId, Reason: c.Reason, At: c.now } },
+      ];
       const candidates = roleCandidates(state, m);
       const next = roleComplete(candidates) ? undefined : candidates.find((x) => x.State === 'WAITING');
-      if (next !== undefined) events.push({ type: 'MessagePromoted', data: { MessageId: next.MessageId, State: next.DueAt > c.now ? 'SCHEDULED' : 'PLANNED', DueAt: next.DueAt, After: m.MessageId, At: c.now } });
+      if (next !== undefined)
+        events.push({
+          type: 'MessagePromoted',
+          data: {
+            MessageId: next.MessageId,
+            State: next.DueAt > c.now ? 'SCHEDULED' : 'PLANNED',
+            DueAt: next.DueAt,
+            After: m.MessageId,
+            At: c.now,
+          },
+        });
       return events;
     }
     case 'DeferForQuietHours': {
-      if (c.Until <= c.now) throw hubError('MESSAGE.STATE_CONFLICT', 'a quiet-hours release must be later than now', { MessageId: m.MessageId, Until: c.Until });
+      if (c.Until <= c.now)
+        throw hubError('MESSAGE.STATE_CONFLICT', 'a quiet-hours release must be later than now', {
+          MessageId: m.MessageId,
+          Until: c.Until,
+        });
       if (unsent(m)) {
         if (m.State === 'SCHEDULED' && m.DueAt === c.Until) return [];
-        return [{ type: 'MessageDeferred', data: { MessageId: m.MessageId, Work: 'dispatch', Until: c.Until, Reason: 'QUIET_HOURS', At: c.now } }];
+        return [
+          {
+            type: 'MessageDeferred',
+            data: { MessageId: m.MessageId, Work: 'dispatch', Until: c.Until, Reason: 'QUIET_HOURS', At: c.now },
+          },
+        ];
       }
       if (pendingRetry(m)) {
         if (m.NextRetryTime === c.Until) return [];
-        return [{ type: 'MessageDeferred', data: { MessageId: m.MessageId, Work: 'retry', Until: c.Until, Reason: 'QUIET_HOURS', At: c.now } }];
+        return [
+          {
+            type: 'MessageDeferred',
+            data: { MessageId: m.MessageId, Work: 'retry', Until: c.Until, Reason: 'QUIET_HOURS', At: c.now },
+          },
+        ];
       }
-      throw hubError('MESSAGE.STATE_CONFLICT', `message ${m.MessageId} is ${m.State}: quiet hours defer only unsent work or a pending retry`, { MessageId: m.MessageId, State: m.State });
+      throw hubError(
+        'MESSAGE.STATE_CONFLICT',
+        `message ${m.MessageId} is ${m.State}: quiet hours defer only unsent work or a pending retry`,
+        { MessageId: m.MessageId, State: m.State },
+      );
     }
   }
 }

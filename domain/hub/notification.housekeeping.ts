@@ -16,8 +16,16 @@ import type { NotificationEvent } from './notification.model.ts';
  * uncertain: message-work progressOf), and its last change (the newest message UpdatedAt) before the
  * retention cutoff.
  */
-export type HousekeepingReason = 'ALREADY_REMOVED' | 'UNCERTAIN' | 'ACTIVE_ATTEMPT' | 'PENDING_RETRY' | 'NOT_COMPLETED' | 'WITHIN_RETENTION';
-export type HousekeepingVerdict = { Eligible: true; CompletedAt: string } | { Eligible: false; Reason: HousekeepingReason; CompletedAt?: string };
+export type HousekeepingReason =
+  | 'ALREADY_REMOVED'
+  | 'UNCERTAIN'
+  | 'ACTIVE_ATTEMPT'
+  | 'PENDING_RETRY'
+  | 'NOT_COMPLETED'
+  | 'WITHIN_RETENTION';
+export type HousekeepingVerdict =
+  | { Eligible: true; CompletedAt: string }
+  | { Eligible: false; Reason: HousekeepingReason; CompletedAt?: string };
 
 export type HousekeepingCommand = { type: 'Housekeep'; cutoff: string; ArchivedTo?: string; now: string };
 
@@ -26,9 +34,13 @@ export function housekeepingVerdict(state: Live, cutoff: string): HousekeepingVe
   const messages = state.order.map((id) => state.messages[id]!);
   if (messages.some((m) => m.DeliveryUncertain)) return { Eligible: false, Reason: 'UNCERTAIN' };
   if (messages.some((m) => m.State === 'SUBMITTED')) return { Eligible: false, Reason: 'ACTIVE_ATTEMPT' };
-  if (messages.some((m) => m.State === 'FAILED' && m.NextRetryTime !== undefined)) return { Eligible: false, Reason: 'PENDING_RETRY' };
+  if (messages.some((m) => m.State === 'FAILED' && m.NextRetryTime !== undefined))
+    return { Eligible: false, Reason: 'PENDING_RETRY' };
   if (!progressOf(state).Completed) return { Eligible: false, Reason: 'NOT_COMPLETED' };
-  const completedAt = messages.reduce((max, m) => (m.UpdatedAt > max ? m.UpdatedAt : max), state.notification.AcceptedAt);
+  const completedAt = messages.reduce(
+    (max, m) => (m.UpdatedAt > max ? m.UpdatedAt : max),
+    state.notification.AcceptedAt,
+  );
   if (completedAt >= cutoff) return { Eligible: false, Reason: 'WITHIN_RETENTION', CompletedAt: completedAt };
   return { Eligible: true, CompletedAt: completedAt };
 }
@@ -37,8 +49,17 @@ export function decideHousekeep(state: Live, c: HousekeepingCommand): Notificati
   const v = housekeepingVerdict(state, c.cutoff);
   if (!v.Eligible) {
     if (v.Reason === 'ALREADY_REMOVED') return [];
-    throw hubError('HOUSEKEEPING.NOT_ELIGIBLE', `notification ${state.notification.NotificationId} is not eligible for housekeeping: ${v.Reason}`, { NotificationId: state.notification.NotificationId, Reason: v.Reason });
+    throw hubError(
+      'HOUSEKEEPING.NOT_ELIGIBLE',
+      `notification ${state.notification.NotificationId} is not eligible for housekeeping: ${v.Reason}`,
+      { NotificationId: state.notification.NotificationId, Reason: v.Reason },
+    );
   }
   const NotificationId = state.notification.NotificationId;
-  return [{ type: 'NotificationHousekept', data: { NotificationId, ...(c.ArchivedTo !== undefined && { ArchivedTo: c.ArchivedTo }), At: c.now } }];
+  return [
+    {
+      type: 'NotificationHousekept',
+      data: { NotificationId, ...(c.ArchivedTo !== undefined && { ArchivedTo: c.ArchivedTo }), At: c.now },
+    },
+  ];
 }

@@ -10,8 +10,29 @@ import type { ContentType, Policy, ReceiptMode, RetryPolicy, Strategy, TemplateM
  * the stream's events for that message.
  */
 
-export type MessageState = 'PLANNED' | 'WAITING' | 'SCHEDULED' | 'SUBMITTED' | 'ACCEPTED' | 'DELIVERED' | 'FAILED' | 'SUPPRESSED' | 'CANCELLED' | 'EXPIRED';
-export const MESSAGE_STATES: readonly MessageState[] = ['PLANNED', 'WAITING', 'SCHEDULED', 'SUBMITTED', 'ACCEPTED', 'DELIVERED', 'FAILED', 'SUPPRESSED', 'CANCELLED', 'EXPIRED'];
+export type MessageState =
+  | 'PLANNED'
+  | 'WAITING'
+  | 'SCHEDULED'
+  | 'SUBMITTED'
+  | 'ACCEPTED'
+  | 'DELIVERED'
+  | 'FAILED'
+  | 'SUPPRESSED'
+  | 'CANCELLED'
+  | 'EXPIRED';
+export const MESSAGE_STATES: readonly MessageState[] = [
+  'PLANNED',
+  'WAITING',
+  'SCHEDULED',
+  'SUBMITTED',
+  'ACCEPTED',
+  'DELIVERED',
+  'FAILED',
+  'SUPPRESSED',
+  'CANCELLED',
+  'EXPIRED',
+];
 export const TERMINAL_STATES: ReadonlySet<MessageState> = new Set(['DELIVERED', 'SUPPRESSED', 'CANCELLED', 'EXPIRED']);
 
 /** why a message was not sendable at acceptance (recorded, shown in the acknowledgement) */
@@ -149,37 +170,131 @@ export type Acknowledgement = {
   RequestId: string;
   SnapshotId: string;
   AcceptedAt: string;
-  Messages: Array<{ MessageId: string; Role: string; Channel: string; State: PlannedMessage['State']; Reason?: PreparationReason }>;
+  Messages: Array<{
+    MessageId: string;
+    Role: string;
+    Channel: string;
+    State: PlannedMessage['State'];
+    Reason?: PreparationReason;
+  }>;
 };
 
 export type UncertainCause = 'SERVER_ERROR' | 'READ_TIMEOUT' | 'CONNECTION' | 'LOST' | 'RECEIPT_DEADLINE';
 export type AlertClassification = 'DEFINITE_FINAL_FAILURE' | 'UNCERTAIN';
 export type ReceiptStatus = 'ACCEPTED' | 'DELIVERED' | 'FAILED';
-export type IgnoredReason = 'SUPERSEDED' | 'DUPLICATE' | 'OUTRANKED' | 'NOT_APPLICABLE' | 'ALREADY_FINAL' | 'TRACKING_COMPLETED';
+export type IgnoredReason =
+  | 'SUPERSEDED'
+  | 'DUPLICATE'
+  | 'OUTRANKED'
+  | 'NOT_APPLICABLE'
+  | 'ALREADY_FINAL'
+  | 'TRACKING_COMPLETED';
 /** MANUAL: evidence an operator verified and recorded (a manual receipt, notification.operator.decide.ts) */
 export type Source = 'RESPONSE' | 'RECEIPT' | 'MANUAL';
 /** what backs a manual receipt (spec: the manual-receipt operation's fields VerificationReason and EvidenceReference) */
 export type Verification = { VerificationReason: string; EvidenceReference?: string };
 
 export type NotificationEvent =
-  | { type: 'NotificationAccepted'; data: { Notification: NotificationRecord; Messages: PlannedMessage[]; Acknowledgement: Acknowledgement } }
-  | { type: 'AttemptStarted'; data: { MessageId: string; AttemptId: string; AttemptNo: number; Kind: AttemptKind; ClientRequestId: string; CallbackId: string; ServiceId: string; OutcomeDueBy?: string; Reason?: string; At: string } }
-  | { type: 'MessageAccepted'; data: { MessageId: string; AttemptId: string; Source: Source; HttpStatus?: number; ReceiptDeadline?: string; TrackingCompleted: boolean; At: string } }
-  | { type: 'MessageDelivered'; data: { MessageId: string; AttemptId: string; Source: Source; ProviderRef?: string; Verification?: Verification; At: string } }
+  | {
+      type: 'NotificationAccepted';
+      data: { Notification: NotificationRecord; Messages: PlannedMessage[]; Acknowledgement: Acknowledgement };
+    }
+  | {
+      type: 'AttemptStarted';
+      data: {
+        MessageId: string;
+        AttemptId: string;
+        AttemptNo: number;
+        Kind: AttemptKind;
+        ClientRequestId: string;
+        CallbackId: string;
+        ServiceId: string;
+        OutcomeDueBy?: string;
+        Reason?: string;
+        At: string;
+      };
+    }
+  | {
+      type: 'MessageAccepted';
+      data: {
+        MessageId: string;
+        AttemptId: string;
+        Source: Source;
+        HttpStatus?: number;
+        ReceiptDeadline?: string;
+        TrackingCompleted: boolean;
+        At: string;
+      };
+    }
+  | {
+      type: 'MessageDelivered';
+      data: {
+        MessageId: string;
+        AttemptId: string;
+        Source: Source;
+        ProviderRef?: string;
+        Verification?: Verification;
+        At: string;
+      };
+    }
   | {
       type: 'MessageFailed';
-      data: { MessageId: string; AttemptId: string; Source: Source; Definite: 'PERMANENT' | 'RETRYABLE'; Error: string; HttpStatus?: number; NextRetryTime?: string; Final: boolean; Verification?: Verification; At: string };
+      data: {
+        MessageId: string;
+        AttemptId: string;
+        Source: Source;
+        Definite: 'PERMANENT' | 'RETRYABLE';
+        Error: string;
+        HttpStatus?: number;
+        NextRetryTime?: string;
+        Final: boolean;
+        Verification?: Verification;
+        At: string;
+      };
     }
-  | { type: 'MessageUncertain'; data: { MessageId: string; AttemptId: string; Cause: UncertainCause; Error?: string; HttpStatus?: number; At: string } }
+  | {
+      type: 'MessageUncertain';
+      data: {
+        MessageId: string;
+        AttemptId: string;
+        Cause: UncertainCause;
+        Error?: string;
+        HttpStatus?: number;
+        At: string;
+      };
+    }
   /** an answer that changes nothing (it came after a receipt, or for an attempt already settled) */
-  | { type: 'AttemptObserved'; data: { MessageId: string; AttemptId: string; Outcome: string; HttpStatus?: number; Error?: string; At: string } }
-  | { type: 'ReceiptIgnored'; data: { MessageId: string; AttemptId: string; CallbackId: string; Status: ReceiptStatus; ProviderRef?: string; Reason: IgnoredReason; At: string } }
-  | { type: 'MessagePromoted'; data: { MessageId: string; State: 'PLANNED' | 'SCHEDULED'; DueAt: string; After: string; At: string } }
+  | {
+      type: 'AttemptObserved';
+      data: { MessageId: string; AttemptId: string; Outcome: string; HttpStatus?: number; Error?: string; At: string };
+    }
+  | {
+      type: 'ReceiptIgnored';
+      data: {
+        MessageId: string;
+        AttemptId: string;
+        CallbackId: string;
+        Status: ReceiptStatus;
+        ProviderRef?: string;
+        Reason: IgnoredReason;
+        At: string;
+      };
+    }
+  | {
+      type: 'MessagePromoted';
+      data: { MessageId: string; State: 'PLANNED' | 'SCHEDULED'; DueAt: string; After: string; At: string };
+    }
   | { type: 'MessageSuppressed'; data: { MessageId: string; Reason: string; Note?: string; At: string } }
   | { type: 'MessageExpired'; data: { MessageId: string; At: string } }
   /** quiet hours moved the message's due time (Work dispatch: SCHEDULED, DueAt) or its retry (Work retry: NextRetryTime); notification.gate.decide.ts */
-  | { type: 'MessageDeferred'; data: { MessageId: string; Work: 'dispatch' | 'retry'; Until: string; Reason: 'QUIET_HOURS'; At: string } }
-  | { type: 'AlertRaised'; data: { MessageId: string; AttemptId?: string; Classification: AlertClassification; Reason: string; At: string } }
+  | {
+      type: 'MessageDeferred';
+      data: { MessageId: string; Work: 'dispatch' | 'retry'; Until: string; Reason: 'QUIET_HOURS'; At: string };
+    }
+  | {
+      type: 'AlertRaised';
+      data: { MessageId: string; AttemptId?: string; Classification: AlertClassification; Reason: string; At: string };
+    }
   /** an operator cancelled unsent work (notification.operator.decide.ts) */
   | { type: 'MessageCancelled'; data: { MessageId: string; Reason: string; At: string } }
   /** housekeeping removed the completed notification from the read side (the log keeps it; commands/hub/housekeeping.job.ts) */
@@ -207,7 +322,14 @@ export const NOTIFICATION_EVENT_TYPES: readonly NotificationEventType[] = [
 
 export type NotificationState =
   | { status: 'none' }
-  | { status: 'accepted'; notification: NotificationRecord; acknowledgement: Acknowledgement; messages: Record<string, Message>; order: string[]; housekeptAt?: string };
+  | {
+      status: 'accepted';
+      notification: NotificationRecord;
+      acknowledgement: Acknowledgement;
+      messages: Record<string, Message>;
+      order: string[];
+      housekeptAt?: string;
+    };
 
 /** `<NotificationId>.m<n>` → the notification id; null when it is not a message id */
 export function notificationIdOfMessage(messageId: string): string | null {
@@ -221,8 +343,13 @@ export const messageIdOf = (notificationId: string, index: number) => `${notific
  * notification's stream from it alone (the receiver calls back with nothing else), and the random part
  * (128 bits, base64url) makes it unguessable: it is the capability that authorizes a receipt.
  */
-export function parseCallbackId(callbackId: string): { tenant: string; notificationId: string; messageId: string } | null {
-  const m = /^([a-z0-9][a-z0-9_-]{0,62})\.([0-9a-f-]{36})\.(m\d{1,4})\.a\d{1,6}\.[A-Za-z0-9_-]{16,64}$/.exec(callbackId);
+export function parseCallbackId(
+  callbackId: string,
+): { tenant: string; notificationId: string; messageId: string } | null {
+  const m = /^([a-z0-9][a-z0-9_-]{0,62})\.([0-9a-f-]{36})\.(m\d{1,4})\.a\d{1,6}\.[A-Za-z0-9_-]{16,64}$/.exec(
+    callbackId,
+  );
   return m === null ? null : { tenant: m[1]!, notificationId: m[2]!, messageId: `${m[2]}.${m[3]}` };
 }
-export const callbackIdOf = (tenant: string, messageId: string, attemptNo: number, random: string) => `${tenant}.${messageId}.a${attemptNo}.${random}`;
+export const callbackIdOf = (tenant: string, messageId: string, attemptNo: number, random: string) =>
+  `${tenant}.${messageId}.a${attemptNo}.${random}`;

@@ -1,6 +1,14 @@
 import { hubError } from './hub.errors.ts';
-import { afterFinalFailure, afterRoleCompleted, attemptStarted, messageOf, roleCandidates, roleComplete, type Live } from './notification.chain.ts';
-import { TERMINAL_STATES, type Message, type NotificationEvent } from './notification.model.ts';
+import {
+  afterFinalFailure,
+  afterRoleCompleted,
+  attemptStarted,
+  type Live,
+  messageOf,
+  roleCandidates,
+  roleComplete,
+} from './notification.chain.ts';
+import { type Message, type NotificationEvent, TERMINAL_STATES } from './notification.model.ts';
 
 /**
  * Operator actions on a message (spec state table rows "FAILED | manual retry",
@@ -65,7 +73,14 @@ export type OperatorCommand =
     }
   /** MessageId absent: every cancellable message of the notification */
   | { type: 'CancelUnsent'; MessageId?: string; Reason: string; now: string }
-  | { type: 'RecordManualReceipt'; MessageId: string; Status: 'DELIVERED' | 'FAILED'; VerificationReason: string; EvidenceReference?: string; now: string }
+  | {
+      type: 'RecordManualReceipt';
+      MessageId: string;
+      Status: 'DELIVERED' | 'FAILED';
+      VerificationReason: string;
+      EvidenceReference?: string;
+      now: string;
+    }
   | { type: 'CompleteRole'; MessageId: string; Reason: string; now: string };
 
 const ELIGIBLE: Eligibility = { Eligible: true };
@@ -75,28 +90,49 @@ const no = (Reason: IneligibleReason, Message: string): Eligibility => ({ Eligib
 const inFlight = (m: Message) => m.State === 'SUBMITTED' && !m.DeliveryUncertain;
 /** unsent work the automatic machinery still owns (the table's "unsent work") */
 export const isUnsent = (m: Message) =>
-  m.State === 'PLANNED' || m.State === 'SCHEDULED' || m.State === 'WAITING' || (m.State === 'FAILED' && !m.FinalFailure && !m.DeliveryUncertain && m.NextRetryTime !== undefined);
+  m.State === 'PLANNED' ||
+  m.State === 'SCHEDULED' ||
+  m.State === 'WAITING' ||
+  (m.State === 'FAILED' && !m.FinalFailure && !m.DeliveryUncertain && m.NextRetryTime !== undefined);
 /** a candidate holds the FALLBACK turn while its outcome is pending (spec "Fallback") */
 const holdsTurn = (c: Message) =>
-  c.State === 'PLANNED' || c.State === 'SCHEDULED' || c.State === 'SUBMITTED' || (c.State === 'ACCEPTED' && !c.TrackingCompleted) || (c.State === 'FAILED' && !c.FinalFailure);
+  c.State === 'PLANNED' ||
+  c.State === 'SCHEDULED' ||
+  c.State === 'SUBMITTED' ||
+  (c.State === 'ACCEPTED' && !c.TrackingCompleted) ||
+  (c.State === 'FAILED' && !c.FinalFailure);
 
-const common = (m: Message): Eligibility | null => (TERMINAL_STATES.has(m.State) ? no('TERMINAL', `the message is ${m.State}`) : null);
+const common = (m: Message): Eligibility | null =>
+  TERMINAL_STATES.has(m.State) ? no('TERMINAL', `the message is ${m.State}`) : null;
 
 export function retryEligibility(state: Live, m: Message, now: string): Eligibility {
   const c = common(m);
   if (c !== null) return c;
-  if (m.DeliveryUncertain) return no('UNCERTAIN_VERIFY_FIRST', 'the outcome of the last attempt is uncertain: record the verified outcome (manual receipt) first');
+  if (m.DeliveryUncertain)
+    return no(
+      'UNCERTAIN_VERIFY_FIRST',
+      'the outcome of the last attempt is uncertain: record the verified outcome (manual receipt) first',
+    );
   if (inFlight(m)) return no('ATTEMPT_IN_FLIGHT', 'an attempt is in flight');
   if (m.State === 'ACCEPTED') return no('AWAITING_RECEIPT', 'the receiver accepted the work');
   if (m.State !== 'FAILED') return no('NOT_FAILED', `only a FAILED message can be retried (it is ${m.State})`);
-  if (!m.FinalFailure) return no('AUTOMATIC_RETRY_PENDING', `an automatic retry is pending${m.NextRetryTime !== undefined ? ` at ${m.NextRetryTime}` : ''}`);
-  if (m.Attempts.length === 0 || m.ServiceId === undefined) return no('NEVER_SENT', `the message failed at preparation${m.Reason !== undefined ? ` (${m.Reason})` : ''}: it has nothing to send`);
+  if (!m.FinalFailure)
+    return no(
+      'AUTOMATIC_RETRY_PENDING',
+      `an automatic retry is pending${m.NextRetryTime !== undefined ? ` at ${m.NextRetryTime}` : ''}`,
+    );
+  if (m.Attempts.length === 0 || m.ServiceId === undefined)
+    return no(
+      'NEVER_SENT',
+      `the message failed at preparation${m.Reason !== undefined ? ` (${m.Reason})` : ''}: it has nothing to send`,
+    );
   const expires = state.notification.ExpiresAt;
   if (expires !== undefined && now >= expires) return no('EXPIRED', `the notification expired at ${expires}`);
   const candidates = roleCandidates(state, m);
   if (roleComplete(candidates)) return no('ROLE_COMPLETED', `role ${m.Role} is complete`);
   const holder = candidates.find((x) => x.MessageId !== m.MessageId && holdsTurn(x));
-  if (holder !== undefined) return no('TURN_HELD', `candidate ${holder.MessageId} holds role ${m.Role}'s fallback turn (${holder.State})`);
+  if (holder !== undefined)
+    return no('TURN_HELD', `candidate ${holder.MessageId} holds role ${m.Role}'s fallback turn (${holder.State})`);
   return ELIGIBLE;
 }
 
@@ -104,7 +140,11 @@ export function cancelEligibility(m: Message): Eligibility {
   const c = common(m);
   if (c !== null) return c;
   if (isUnsent(m)) return ELIGIBLE;
-  if (m.DeliveryUncertain) return no('UNCERTAIN_VERIFY_FIRST', 'the message was submitted and its outcome is uncertain: nothing unsent to cancel');
+  if (m.DeliveryUncertain)
+    return no(
+      'UNCERTAIN_VERIFY_FIRST',
+      'the message was submitted and its outcome is uncertain: nothing unsent to cancel',
+    );
   if (inFlight(m)) return no('ATTEMPT_IN_FLIGHT', 'an attempt is in flight');
   if (m.State === 'ACCEPTED') return no('AWAITING_RECEIPT', 'the receiver accepted the work: nothing unsent to cancel');
   return no('NOTHING_UNSENT', 'the message has failed finally: nothing unsent to cancel');
@@ -119,7 +159,8 @@ export function manualReceiptEligibility(m: Message): Eligibility {
   if (m.State === 'FAILED') return no('OUTCOME_FINAL', 'the last attempt already has a definite outcome (FAILED)');
   if (inFlight(m)) return no('ATTEMPT_IN_FLIGHT', 'the attempt is in flight: its answer is the evidence');
   if (m.State !== 'SUBMITTED' && m.State !== 'ACCEPTED') return no('NO_ATTEMPT', `no open outcome (${m.State})`);
-  if (a.Evidence === 'DELIVERED' || a.Evidence === 'FAILED') return no('OUTCOME_FINAL', `the attempt already has final evidence (${a.Evidence})`);
+  if (a.Evidence === 'DELIVERED' || a.Evidence === 'FAILED')
+    return no('OUTCOME_FINAL', `the attempt already has final evidence (${a.Evidence})`);
   return ELIGIBLE;
 }
 
@@ -130,7 +171,8 @@ export function completeChainEligibility(state: Live, m: Message): Eligibility {
 }
 
 /** every message of the message's role (any strategy) */
-const roleMessages = (state: Live, m: Message) => state.order.map((id) => state.messages[id]!).filter((x) => x.Role === m.Role);
+const roleMessages = (state: Live, m: Message) =>
+  state.order.map((id) => state.messages[id]!).filter((x) => x.Role === m.Role);
 
 export function operatorEligibility(state: Live, m: Message, now: string): Record<OperatorAction, Eligibility> {
   return {
@@ -144,12 +186,23 @@ export function operatorEligibility(state: Live, m: Message, now: string): Recor
 /** an ineligible action: 409 OPERATOR.NOT_ELIGIBLE with the Reason */
 export const refuse = (action: OperatorAction, m: Message, e: Eligibility) => {
   if (e.Eligible) return;
-  throw hubError('OPERATOR.NOT_ELIGIBLE', `${action} is not possible: ${e.Message}`, { Action: action, MessageId: m.MessageId, State: m.State, Reason: e.Reason });
+  throw hubError('OPERATOR.NOT_ELIGIBLE', `${action} is not possible: ${e.Message}`, {
+    Action: action,
+    MessageId: m.MessageId,
+    State: m.State,
+    Reason: e.Reason,
+  });
 };
 
 function cancelOne(state: Live, m: Message, reason: string, now: string): NotificationEvent[] {
-  const alsoWaiting = m.State === 'WAITING' ? [] : roleCandidates(state, m).filter((c) => c.MessageId !== m.MessageId && c.State === 'WAITING');
-  return [m, ...alsoWaiting].map((x) => ({ type: 'MessageCancelled', data: { MessageId: x.MessageId, Reason: reason, At: now } }) as NotificationEvent);
+  const alsoWaiting =
+    m.State === 'WAITING'
+      ? []
+      : roleCandidates(state, m).filter((c) => c.MessageId !== m.MessageId && c.State === 'WAITING');
+  return [m, ...alsoWaiting].map(
+    (x) =>
+      ({ type: 'MessageCancelled', data: { MessageId: x.MessageId, Reason: reason, At: now } }) as NotificationEvent,
+  );
 }
 
 export function decideOperator(state: Live, c: OperatorCommand): NotificationEvent[] {
@@ -178,20 +231,46 @@ export function decideOperator(state: Live, c: OperatorCommand): NotificationEve
           events.push(e);
         }
       }
-      if (events.length === 0) throw hubError('OPERATOR.NOT_ELIGIBLE', 'CANCEL is not possible: the notification has no unsent work', { Action: 'CANCEL', NotificationId: state.notification.NotificationId, Reason: 'NOTHING_UNSENT' });
+      if (events.length === 0)
+        throw hubError('OPERATOR.NOT_ELIGIBLE', 'CANCEL is not possible: the notification has no unsent work', {
+          Action: 'CANCEL',
+          NotificationId: state.notification.NotificationId,
+          Reason: 'NOTHING_UNSENT',
+        });
       return events;
     }
     case 'RecordManualReceipt': {
       const m = messageOf(state, c.MessageId);
       refuse('MANUAL_RECEIPT', m, manualReceiptEligibility(m));
       const attemptId = m.ActiveAttemptId!;
-      const Verification = { VerificationReason: c.VerificationReason, ...(c.EvidenceReference !== undefined && { EvidenceReference: c.EvidenceReference }) };
+      const Verification = {
+        VerificationReason: c.VerificationReason,
+        ...(c.EvidenceReference !== undefined && { EvidenceReference: c.EvidenceReference }),
+      };
       if (c.Status === 'DELIVERED') {
-        return [{ type: 'MessageDelivered', data: { MessageId: m.MessageId, AttemptId: attemptId, Source: 'MANUAL', Verification, At: c.now } }, ...afterRoleCompleted(state, m, c.now)];
+        return [
+          {
+            type: 'MessageDelivered',
+            data: { MessageId: m.MessageId, AttemptId: attemptId, Source: 'MANUAL', Verification, At: c.now },
+          },
+          ...afterRoleCompleted(state, m, c.now),
+        ];
       }
       const error = `operator verified FAILED: ${c.VerificationReason}`;
       return [
-        { type: 'MessageFailed', data: { MessageId: m.MessageId, AttemptId: attemptId, Source: 'MANUAL', Definite: 'PERMANENT', Error: error, Final: true, Verification, At: c.now } },
+        {
+          type: 'MessageFailed',
+          data: {
+            MessageId: m.MessageId,
+            AttemptId: attemptId,
+            Source: 'MANUAL',
+            Definite: 'PERMANENT',
+            Error: error,
+            Final: true,
+            Verification,
+            At: c.now,
+          },
+        },
         ...afterFinalFailure(state, m, error, attemptId, c.now),
       ];
     }
@@ -200,7 +279,13 @@ export function decideOperator(state: Live, c: OperatorCommand): NotificationEve
       refuse('COMPLETE_CHAIN', m, completeChainEligibility(state, m));
       return roleMessages(state, m)
         .filter(isUnsent)
-        .map((x) => ({ type: 'MessageSuppressed', data: { MessageId: x.MessageId, Reason: 'ROLE_COMPLETED_BY_OPERATOR', Note: c.Reason, At: c.now } }) as NotificationEvent);
+        .map(
+          (x) =>
+            ({
+              type: 'MessageSuppressed',
+              data: { MessageId: x.MessageId, Reason: 'ROLE_COMPLETED_BY_OPERATOR', Note: c.Reason, At: c.now },
+            }) as NotificationEvent,
+        );
     }
   }
 }

@@ -1,20 +1,28 @@
 import { attachmentsFor } from './attachments.ts';
 import { evaluateCondition } from './condition.ts';
 import {
-  DEFAULT_RECEIPT_TIMEOUT_SECONDS,
-  DEFAULT_RETRY_POLICY,
-  templateIdOf,
   type Channel,
   type ContextDefinition,
+  DEFAULT_RECEIPT_TIMEOUT_SECONDS,
+  DEFAULT_RETRY_POLICY,
   type Definition,
   type DeliveryRule,
   type DeliveryService,
   type Strategy,
   type Template,
+  templateIdOf,
 } from './config.model.ts';
 import { extract } from './extraction.ts';
 import type { Violation } from './hub.errors.ts';
-import { messageIdOf, type Attachment, type EffectivePolicies, type MessageContent, type PlannedMessage, type PreparationReason, type Recipient } from './notification.model.ts';
+import {
+  type Attachment,
+  type EffectivePolicies,
+  type MessageContent,
+  messageIdOf,
+  type PlannedMessage,
+  type PreparationReason,
+  type Recipient,
+} from './notification.model.ts';
 import { placeholders, render } from './render.ts';
 import type { SendRequest } from './send-request.ts';
 
@@ -52,13 +60,19 @@ export type PlanInput = {
   maxRenderedLength: number;
 };
 
-export type Plan = { ok: true; messages: PlannedMessage[]; diagnostics: string[] } | { ok: false; violations: Violation[] };
+export type Plan =
+  | { ok: true; messages: PlannedMessage[]; diagnostics: string[] }
+  | { ok: false; violations: Violation[] };
 
 /** the language a rule's message is written in: rule, request, definition default (no other fallback) */
-export const languageFor = (rule: DeliveryRule, request: Pick<SendRequest, 'LanguageId'>, definition: Definition): string | undefined =>
-  rule.LanguageId ?? request.LanguageId ?? definition.DefaultLanguageId;
+export const languageFor = (
+  rule: DeliveryRule,
+  request: Pick<SendRequest, 'LanguageId'>,
+  definition: Definition,
+): string | undefined => rule.LanguageId ?? request.LanguageId ?? definition.DefaultLanguageId;
 
-export const strategyFor = (definition: Definition, role: string): Strategy => definition.RoleDeliveryStrategyOverrides[role] ?? definition.DeliveryStrategy;
+export const strategyFor = (definition: Definition, role: string): Strategy =>
+  definition.RoleDeliveryStrategyOverrides[role] ?? definition.DeliveryStrategy;
 
 /** the customer/timing policies in force for a rule: the rule's override wins over the definition's default; default RESPECT */
 export function effectivePolicies(definition: Definition, rule: DeliveryRule): EffectivePolicies {
@@ -71,23 +85,45 @@ export function effectivePolicies(definition: Definition, rule: DeliveryRule): E
 }
 
 /** a rule's retry override replaces the whole policy */
-export const retryPolicyFor = (definition: Definition, rule: DeliveryRule) => rule.PolicyOverrides?.RetryPolicy ?? definition.RetryPolicy ?? DEFAULT_RETRY_POLICY;
+export const retryPolicyFor = (definition: Definition, rule: DeliveryRule) =>
+  rule.PolicyOverrides?.RetryPolicy ?? definition.RetryPolicy ?? DEFAULT_RETRY_POLICY;
 
-const asIdentity = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined);
+const asIdentity = (v: unknown): string | undefined =>
+  typeof v === 'string' && v.trim() !== '' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined;
 
-const stringList = (v: unknown): string[] | undefined => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : undefined);
+const stringList = (v: unknown): string[] | undefined =>
+  Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : undefined;
 
 /** the service's declared capabilities refuse this message: why (omitted declarations leave it to the receiver) */
-function capabilityProblem(service: DeliveryService, channel: string, template: Template, attachments: Attachment[]): { reason: PreparationReason; detail: string } | null {
-  if (service.Channel !== undefined && service.Channel !== channel) return { reason: 'CHANNEL_NOT_SUPPORTED', detail: `delivery service ${service.ServiceId} serves channel ${service.Channel} only` };
+function capabilityProblem(
+  service: DeliveryService,
+  channel: string,
+  template: Template,
+  attachments: Attachment[],
+): { reason: PreparationReason; detail: string } | null {
+  if (service.Channel !== undefined && service.Channel !== channel)
+    return {
+      reason: 'CHANNEL_NOT_SUPPORTED',
+      detail: `delivery service ${service.ServiceId} serves channel ${service.Channel} only`,
+    };
   const channels = stringList(service.Settings.SupportedChannels);
-  if (channels !== undefined && !channels.includes(channel)) return { reason: 'CHANNEL_NOT_SUPPORTED', detail: `delivery service ${service.ServiceId} does not support channel ${channel}` };
+  if (channels !== undefined && !channels.includes(channel))
+    return {
+      reason: 'CHANNEL_NOT_SUPPORTED',
+      detail: `delivery service ${service.ServiceId} does not support channel ${channel}`,
+    };
   const types = stringList(service.Settings.SupportedContentTypes);
   if (types !== undefined && !types.includes(template.ContentType)) {
-    return { reason: 'CONTENT_TYPE_NOT_SUPPORTED', detail: `delivery service ${service.ServiceId} does not support ${template.ContentType} content` };
+    return {
+      reason: 'CONTENT_TYPE_NOT_SUPPORTED',
+      detail: `delivery service ${service.ServiceId} does not support ${template.ContentType} content`,
+    };
   }
   if (attachments.length > 0 && service.Settings.SupportsAttachments === false) {
-    return { reason: 'ATTACHMENTS_NOT_SUPPORTED', detail: `delivery service ${service.ServiceId} does not take attachments` };
+    return {
+      reason: 'ATTACHMENTS_NOT_SUPPORTED',
+      detail: `delivery service ${service.ServiceId} does not take attachments`,
+    };
   }
   return null;
 }
@@ -104,13 +140,21 @@ export function planMessages(input: PlanInput): Plan {
   request.Recipients.forEach((r, i) => {
     if (strategyFor(definition, r.Role) !== 'FALLBACK') return;
     const id = r.RecipientId?.trim() ?? '';
-    if (id === '') violations.push({ field: `Recipients.${i}.RecipientId`, message: `role ${r.Role} delivers by FALLBACK: its candidates need a RecipientId` });
+    if (id === '')
+      violations.push({
+        field: `Recipients.${i}.RecipientId`,
+        message: `role ${r.Role} delivers by FALLBACK: its candidates need a RecipientId`,
+      });
     const ids = byRole.get(r.Role) ?? new Set<string>();
     ids.add(id);
     byRole.set(r.Role, ids);
   });
   for (const [role, ids] of byRole) {
-    if (ids.size > 1) violations.push({ field: 'Recipients', message: `the FALLBACK candidates of role ${role} name different RecipientIds: they must agree` });
+    if (ids.size > 1)
+      violations.push({
+        field: 'Recipients',
+        message: `the FALLBACK candidates of role ${role} name different RecipientIds: they must agree`,
+      });
   }
   if (violations.length > 0) return { ok: false, violations };
 
@@ -129,7 +173,12 @@ export function planMessages(input: PlanInput): Plan {
       RetryPolicy: retryPolicyFor(definition, rule),
       Policies: policies,
     };
-    const notSendable = (state: 'SUPPRESSED' | 'FAILED', reason: PreparationReason, detail: string, more: Partial<PlannedMessage> = {}): PlannedMessage => ({
+    const notSendable = (
+      state: 'SUPPRESSED' | 'FAILED',
+      reason: PreparationReason,
+      detail: string,
+      more: Partial<PlannedMessage> = {},
+    ): PlannedMessage => ({
       ...base,
       ...more,
       State: state,
@@ -138,55 +187,119 @@ export function planMessages(input: PlanInput): Plan {
     });
 
     const condition = evaluateCondition(rule.Condition, extraction.variables);
-    if (!condition.matched) return notSendable('SUPPRESSED', 'CONDITION_NOT_MATCHED', condition.diagnostic ?? 'the condition did not match');
+    if (!condition.matched)
+      return notSendable('SUPPRESSED', 'CONDITION_NOT_MATCHED', condition.diagnostic ?? 'the condition did not match');
 
     let recipient: Recipient | undefined;
     if (rule.RecipientSource === 'CONTEXT') {
-      const address = rule.AddressVariable === undefined ? undefined : asIdentity(extraction.variables[rule.AddressVariable]);
-      const id = rule.IdentityVariable === undefined ? undefined : asIdentity(extraction.variables[rule.IdentityVariable]);
+      const address =
+        rule.AddressVariable === undefined ? undefined : asIdentity(extraction.variables[rule.AddressVariable]);
+      const id =
+        rule.IdentityVariable === undefined ? undefined : asIdentity(extraction.variables[rule.IdentityVariable]);
       if (address !== undefined) recipient = { ...(id !== undefined && { RecipientId: id }), Address: address };
-      else return notSendable('FAILED', 'RECIPIENT_MISSING', `the address variable ${rule.AddressVariable ?? '(none)'} has no value in the payload`);
+      else
+        return notSendable(
+          'FAILED',
+          'RECIPIENT_MISSING',
+          `the address variable ${rule.AddressVariable ?? '(none)'} has no value in the payload`,
+        );
     } else {
       const entry = request.Recipients.find((r) => r.Role === rule.Role && r.Channel === rule.Channel);
-      if (entry === undefined) return notSendable('FAILED', 'RECIPIENT_MISSING', `Recipients has no entry for role ${rule.Role} and channel ${rule.Channel}`);
-      recipient = { ...(entry.RecipientId !== undefined && entry.RecipientId.trim() !== '' && { RecipientId: entry.RecipientId }), Address: entry.Address! };
+      if (entry === undefined)
+        return notSendable(
+          'FAILED',
+          'RECIPIENT_MISSING',
+          `Recipients has no entry for role ${rule.Role} and channel ${rule.Channel}`,
+        );
+      recipient = {
+        ...(entry.RecipientId !== undefined && entry.RecipientId.trim() !== '' && { RecipientId: entry.RecipientId }),
+        Address: entry.Address!,
+      };
     }
     if (policies.PreferencePolicy === 'RESPECT' && recipient.RecipientId === undefined) {
-      return notSendable('FAILED', 'RECIPIENT_ID_REQUIRED', 'the preference policy is RESPECT: the recipient needs a RecipientId (the preference subject)', { Recipient: recipient });
+      return notSendable(
+        'FAILED',
+        'RECIPIENT_ID_REQUIRED',
+        'the preference policy is RESPECT: the recipient needs a RecipientId (the preference subject)',
+        { Recipient: recipient },
+      );
     }
 
     const language = languageFor(rule, request, definition);
-    if (language === undefined) return notSendable('FAILED', 'LANGUAGE_MISSING', 'no LanguageId on the rule, the request or the definition', { Recipient: recipient });
+    if (language === undefined)
+      return notSendable('FAILED', 'LANGUAGE_MISSING', 'no LanguageId on the rule, the request or the definition', {
+        Recipient: recipient,
+      });
     const templateId = templateIdOf({ TemplateCode: rule.TemplateCode, Channel: rule.Channel, LanguageId: language });
     const template = input.templates.get(templateId);
     if (template === undefined || template.Status !== 'ACTIVE') {
-      return notSendable('FAILED', 'TEMPLATE_NOT_AVAILABLE', `no ACTIVE template ${templateId} (exact language ${language}; there is no language fallback)`, { Recipient: recipient });
+      return notSendable(
+        'FAILED',
+        'TEMPLATE_NOT_AVAILABLE',
+        `no ACTIVE template ${templateId} (exact language ${language}; there is no language fallback)`,
+        { Recipient: recipient },
+      );
     }
     const channel = input.channels.get(rule.Channel);
-    if (channel === undefined || !channel.Enabled) return notSendable('FAILED', 'CHANNEL_NOT_REGISTERED', `channel ${rule.Channel} is not registered (or disabled) in CommHubChannel`, { Recipient: recipient });
+    if (channel === undefined || !channel.Enabled)
+      return notSendable(
+        'FAILED',
+        'CHANNEL_NOT_REGISTERED',
+        `channel ${rule.Channel} is not registered (or disabled) in CommHubChannel`,
+        { Recipient: recipient },
+      );
     const service = input.services.get(rule.ServiceId);
-    if (service === undefined) return notSendable('FAILED', 'SERVICE_NOT_AVAILABLE', `no delivery service ${rule.ServiceId}`, { Recipient: recipient });
+    if (service === undefined)
+      return notSendable('FAILED', 'SERVICE_NOT_AVAILABLE', `no delivery service ${rule.ServiceId}`, {
+        Recipient: recipient,
+      });
     const attachments = attachmentsFor(request.Attachments, rule.Role);
     const capability = capabilityProblem(service, rule.Channel, template, attachments);
-    if (capability !== null) return notSendable('FAILED', capability.reason, capability.detail, { Recipient: recipient });
+    if (capability !== null)
+      return notSendable('FAILED', capability.reason, capability.detail, { Recipient: recipient });
 
     let content: MessageContent;
-    const identity = { TemplateMode: rule.TemplateMode, TemplateId: templateId, TemplateCode: rule.TemplateCode, LanguageId: language, ContentType: template.ContentType };
+    const identity = {
+      TemplateMode: rule.TemplateMode,
+      TemplateId: templateId,
+      TemplateCode: rule.TemplateCode,
+      LanguageId: language,
+      ContentType: template.ContentType,
+    };
     if (rule.TemplateMode === 'HUB_MANAGED') {
-      const subject = template.Subject === undefined ? undefined : render(template.Subject, extraction.variables, declared, 'TEXT');
+      const subject =
+        template.Subject === undefined ? undefined : render(template.Subject, extraction.variables, declared, 'TEXT');
       const body = render(template.Body, extraction.variables, declared, template.ContentType);
       const failure = [subject, body].find((r) => r !== undefined && !r.ok);
-      if (failure !== undefined && !failure.ok) return notSendable('FAILED', 'TEMPLATE_RENDER_FAILED', failure.error, { Recipient: recipient });
+      if (failure !== undefined && !failure.ok)
+        return notSendable('FAILED', 'TEMPLATE_RENDER_FAILED', failure.error, { Recipient: recipient });
       const subjectText = subject?.ok === true ? subject.text : undefined;
       const bodyText = body.ok ? body.text : '';
       const length = (subjectText?.length ?? 0) + bodyText.length;
       if (length > input.maxRenderedLength) {
-        return notSendable('FAILED', 'RENDERED_TOO_LONG', `the rendered content is ${length} characters; at most ${input.maxRenderedLength} (comm-hub.template.max-rendered-length)`, { Recipient: recipient });
+        return notSendable(
+          'FAILED',
+          'RENDERED_TOO_LONG',
+          `the rendered content is ${length} characters; at most ${input.maxRenderedLength} (comm-hub.template.max-rendered-length)`,
+          { Recipient: recipient },
+        );
       }
-      content = { ...identity, ...(subjectText !== undefined && { Subject: subjectText }), ...(template.ContentType === 'HTML' ? { BodyHtml: bodyText } : { BodyText: bodyText }) };
+      content = {
+        ...identity,
+        ...(subjectText !== undefined && { Subject: subjectText }),
+        ...(template.ContentType === 'HTML' ? { BodyHtml: bodyText } : { BodyText: bodyText }),
+      };
     } else {
-      const names = new Set([...placeholders(template.Body), ...(template.Subject === undefined ? [] : placeholders(template.Subject))]);
-      content = { ...identity, Parameters: Object.fromEntries([...names].filter((n) => extraction.variables[n] !== undefined).map((n) => [n, extraction.variables[n]])) };
+      const names = new Set([
+        ...placeholders(template.Body),
+        ...(template.Subject === undefined ? [] : placeholders(template.Subject)),
+      ]);
+      content = {
+        ...identity,
+        Parameters: Object.fromEntries(
+          [...names].filter((n) => extraction.variables[n] !== undefined).map((n) => [n, extraction.variables[n]]),
+        ),
+      };
     }
 
     const holdsTurn = strategy === 'ALL' || !turnTaken.has(rule.Role);
@@ -198,7 +311,9 @@ export function planMessages(input: PlanInput): Plan {
       Content: content,
       ServiceId: service.ServiceId,
       ReceiptMode: service.ReceiptMode,
-      ...(service.ReceiptMode === 'FINAL_RESULT' && { ReceiptTimeoutSeconds: service.ReceiptTimeoutSeconds ?? DEFAULT_RECEIPT_TIMEOUT_SECONDS }),
+      ...(service.ReceiptMode === 'FINAL_RESULT' && {
+        ReceiptTimeoutSeconds: service.ReceiptTimeoutSeconds ?? DEFAULT_RECEIPT_TIMEOUT_SECONDS,
+      }),
       ...(attachments.length > 0 && { Attachments: attachments }),
     };
   });

@@ -19,27 +19,49 @@ export type PreferenceDecision = 'ALLOW' | 'DENY';
 /** who set it: the API (admin or customer front end) or a recorded interaction */
 export type PreferenceSource = 'API' | 'INTERACTION';
 export type PreferenceKey = { RecipientId: string; Channel: string; NotificationClass: string };
-export type Preference = PreferenceKey & { Decision: PreferenceDecision; Source: PreferenceSource; InteractionId?: string; UpdatedAt: string };
+export type Preference = PreferenceKey & {
+  Decision: PreferenceDecision;
+  Source: PreferenceSource;
+  InteractionId?: string;
+  UpdatedAt: string;
+};
 
-export const preferenceId = (k: PreferenceKey) => `${k.Channel}.${k.NotificationClass}.${encodeURIComponent(k.RecipientId)}`;
-export const preferenceStream = (tenant: string, k: PreferenceKey) => streamName(PREFERENCE_CATEGORY, tenant, preferenceId(k));
+export const preferenceId = (k: PreferenceKey) =>
+  `${k.Channel}.${k.NotificationClass}.${encodeURIComponent(k.RecipientId)}`;
+export const preferenceStream = (tenant: string, k: PreferenceKey) =>
+  streamName(PREFERENCE_CATEGORY, tenant, preferenceId(k));
 
 export type PreferenceEvent =
   | { type: 'PreferenceSet'; data: Preference }
   | { type: 'PreferenceRemoved'; data: PreferenceKey & { At: string } };
 
 export type PreferenceCommand =
-  | { type: 'SetPreference'; key: PreferenceKey; Decision: PreferenceDecision; Source: PreferenceSource; InteractionId?: string; now: string }
+  | {
+      type: 'SetPreference';
+      key: PreferenceKey;
+      Decision: PreferenceDecision;
+      Source: PreferenceSource;
+      InteractionId?: string;
+      now: string;
+    }
   | { type: 'RemovePreference'; key: PreferenceKey; now: string };
 
 export type PreferenceState = { preference: Preference | null };
 
 export function checkPreferenceKey(k: PreferenceKey): Violation[] {
   const out: Violation[] = [];
-  if (typeof k.RecipientId !== 'string' || k.RecipientId.trim() === '' || k.RecipientId.length > 200) out.push({ field: 'RecipientId', message: 'must be a nonblank string of at most 200 characters' });
-  if (typeof k.Channel !== 'string' || !CHANNEL_CODE.test(k.Channel)) out.push({ field: 'Channel', message: 'must be a channel code [A-Z][A-Z0-9_]{0,39}' });
-  if (typeof k.NotificationClass !== 'string' || (k.NotificationClass !== ANY_CLASS && !CHANNEL_CODE.test(k.NotificationClass)))
-    out.push({ field: 'NotificationClass', message: 'must be an uppercase class such as MARKETING, or * for every class' });
+  if (typeof k.RecipientId !== 'string' || k.RecipientId.trim() === '' || k.RecipientId.length > 200)
+    out.push({ field: 'RecipientId', message: 'must be a nonblank string of at most 200 characters' });
+  if (typeof k.Channel !== 'string' || !CHANNEL_CODE.test(k.Channel))
+    out.push({ field: 'Channel', message: 'must be a channel code [A-Z][A-Z0-9_]{0,39}' });
+  if (
+    typeof k.NotificationClass !== 'string' ||
+    (k.NotificationClass !== ANY_CLASS && !CHANNEL_CODE.test(k.NotificationClass))
+  )
+    out.push({
+      field: 'NotificationClass',
+      message: 'must be an uppercase class such as MARKETING, or * for every class',
+    });
   return out;
 }
 
@@ -59,18 +81,31 @@ export const preferenceDecider: Decider<PreferenceCommand, PreferenceEvent, Pref
     const p = state.preference;
     switch (c.type) {
       case 'SetPreference': {
-        if (c.Decision !== 'ALLOW' && c.Decision !== 'DENY') throw hubError('PREFERENCE.INVALID', 'Decision must be ALLOW or DENY', [{ field: 'Decision', message: 'must be ALLOW or DENY' }]);
+        if (c.Decision !== 'ALLOW' && c.Decision !== 'DENY')
+          throw hubError('PREFERENCE.INVALID', 'Decision must be ALLOW or DENY', [
+            { field: 'Decision', message: 'must be ALLOW or DENY' },
+          ]);
         // the same decision again from the same source changes nothing (a resent request, a repeated opt-out)
-        if (p !== null && p.Decision === c.Decision && p.Source === c.Source && p.InteractionId === c.InteractionId) return [];
+        if (p !== null && p.Decision === c.Decision && p.Source === c.Source && p.InteractionId === c.InteractionId)
+          return [];
         return [
           {
             type: 'PreferenceSet',
-            data: { ...c.key, Decision: c.Decision, Source: c.Source, ...(c.InteractionId !== undefined && { InteractionId: c.InteractionId }), UpdatedAt: c.now },
+            data: {
+              ...c.key,
+              Decision: c.Decision,
+              Source: c.Source,
+              ...(c.InteractionId !== undefined && { InteractionId: c.InteractionId }),
+              UpdatedAt: c.now,
+            },
           },
         ];
       }
       case 'RemovePreference':
-        if (p === null) throw hubError('PREFERENCE.NOT_FOUND', 'no preference stored for this recipient, channel and class', { ...c.key });
+        if (p === null)
+          throw hubError('PREFERENCE.NOT_FOUND', 'no preference stored for this recipient, channel and class', {
+            ...c.key,
+          });
         return [{ type: 'PreferenceRemoved', data: { ...c.key, At: c.now } }];
     }
   },
@@ -90,8 +125,18 @@ export type PreferenceAnswer = {
  * class-level ALLOW, and a later class-level ALLOW re-allows that class); at the same instant the exact
  * one. Nothing stored: the default (`comm-hub.preference.default-allow`, false).
  */
-export function effectivePreference(exact: Preference | null, channelWide: Preference | null, defaultAllow: boolean): PreferenceAnswer {
-  const pick = exact !== null && (channelWide === null || exact.UpdatedAt >= channelWide.UpdatedAt) ? exact : channelWide;
+export function effectivePreference(
+  exact: Preference | null,
+  channelWide: Preference | null,
+  defaultAllow: boolean,
+): PreferenceAnswer {
+  const pick =
+    exact !== null && (channelWide === null || exact.UpdatedAt >= channelWide.UpdatedAt) ? exact : channelWide;
   if (pick === null) return { Allowed: defaultAllow, Source: 'DEFAULT' };
-  return { Allowed: pick.Decision === 'ALLOW', Source: pick === exact ? 'EXACT' : 'CHANNEL', Decision: pick.Decision, Preference: pick };
+  return {
+    Allowed: pick.Decision === 'ALLOW',
+    Source: pick === exact ? 'EXACT' : 'CHANNEL',
+    Decision: pick.Decision,
+    Preference: pick,
+  };
 }

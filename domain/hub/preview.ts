@@ -2,18 +2,18 @@ import sanitizeHtml from 'sanitize-html';
 import { checkCondition, evaluateCondition } from './condition.ts';
 import {
   CHANNEL_CODE,
-  DEFAULT_RETRY_POLICY,
-  LANGUAGE_ID,
-  templateIdOf,
   type Channel,
   type ContentType,
   type ContextDefinition,
+  DEFAULT_RETRY_POLICY,
   type Definition,
   type DeliveryRule,
   type DeliveryService,
+  LANGUAGE_ID,
   type Policy,
   type RetryPolicy,
   type Template,
+  templateIdOf,
 } from './config.model.ts';
 import { checkRule } from './config.validate.ts';
 import { checkExtraction, extract } from './extraction.ts';
@@ -40,7 +40,8 @@ export type ContextInput = Pick<ContextDefinition, 'Contexts' | 'Variables' | 'S
 export function checkContextInput(c: ContextInput, prefix = ''): Violation[] {
   const out: Violation[] = checkExtraction(c).map((v) => ({ field: `${prefix}${v.field}`, message: v.message }));
   c.SensitiveFields.forEach((f, i) => {
-    for (const v of checkSensitiveField(f, c.Contexts)) out.push({ field: `${prefix}SensitiveFields.${i}.${v.field}`, message: v.message });
+    for (const v of checkSensitiveField(f, c.Contexts))
+      out.push({ field: `${prefix}SensitiveFields.${i}.${v.field}`, message: v.message });
   });
   return out;
 }
@@ -63,13 +64,27 @@ export function previewExtraction(context: ContextInput, payload: Record<string,
   const original = extract(context, payload);
   const masked = maskPayload(payload, context.SensitiveFields, context.Contexts);
   const shown = extract(context, masked);
-  const maskedNames = Object.keys(original.variables).filter((n) => JSON.stringify(original.variables[n]) !== JSON.stringify(shown.variables[n]));
-  return { Variables: shown.variables, Sources: original.sources, MaskedVariables: maskedNames, MaskedPayload: masked, Diagnostics: original.diagnostics };
+  const maskedNames = Object.keys(original.variables).filter(
+    (n) => JSON.stringify(original.variables[n]) !== JSON.stringify(shown.variables[n]),
+  );
+  return {
+    Variables: shown.variables,
+    Sources: original.sources,
+    MaskedVariables: maskedNames,
+    MaskedPayload: masked,
+    Diagnostics: original.diagnostics,
+  };
 }
 
 // ---- previewContent, renderPreview, renderPreviewById ----
 
-export type ContentInput = { Channel: string; LanguageId: string; ContentType: ContentType; Subject?: string; Body: string };
+export type ContentInput = {
+  Channel: string;
+  LanguageId: string;
+  ContentType: ContentType;
+  Subject?: string;
+  Body: string;
+};
 
 export type ContentPreview = {
   /** the requirements hold on the original sample: every placeholder declared and valued, the length within the limit */
@@ -82,13 +97,19 @@ export type ContentPreview = {
 };
 
 /** what sanitize-html keeps of an HTML body: its default allowlist (no script, style, iframe, on* attributes, javascript: URLs) */
-export const sanitizeBody = (html: string): string => sanitizeHtml(html, { allowedSchemes: ['http', 'https', 'mailto', 'tel'], allowProtocolRelative: false });
+export const sanitizeBody = (html: string): string =>
+  sanitizeHtml(html, { allowedSchemes: ['http', 'https', 'mailto', 'tel'], allowProtocolRelative: false });
 
 export function checkContentInput(c: ContentInput): Violation[] {
   const out: Violation[] = [];
-  if (!CHANNEL_CODE.test(c.Channel)) out.push({ field: 'Channel', message: 'must be a channel code ([A-Z][A-Z0-9_]{0,39})' });
-  if (!LANGUAGE_ID.test(c.LanguageId)) out.push({ field: 'LanguageId', message: 'must be a platform language id such as en, en_US or zh-CN' });
-  for (const [field, text] of [['Subject', c.Subject], ['Body', c.Body]] as const) {
+  if (!CHANNEL_CODE.test(c.Channel))
+    out.push({ field: 'Channel', message: 'must be a channel code ([A-Z][A-Z0-9_]{0,39})' });
+  if (!LANGUAGE_ID.test(c.LanguageId))
+    out.push({ field: 'LanguageId', message: 'must be a platform language id such as en, en_US or zh-CN' });
+  for (const [field, text] of [
+    ['Subject', c.Subject],
+    ['Body', c.Body],
+  ] as const) {
     if (text === undefined) continue;
     const why = checkTemplateText(text);
     if (why !== null) out.push({ field, message: why });
@@ -96,7 +117,12 @@ export function checkContentInput(c: ContentInput): Violation[] {
   return out;
 }
 
-export function previewContent(content: ContentInput, context: ContextInput | undefined, payload: Record<string, unknown>, maxRenderedLength: number): ContentPreview {
+export function previewContent(
+  content: ContentInput,
+  context: ContextInput | undefined,
+  payload: Record<string, unknown>,
+  maxRenderedLength: number,
+): ContentPreview {
   const declared = new Set(Object.keys(context?.Variables ?? {}));
   const original = extract(context, payload);
   const shown = extract(context, maskPayload(payload, context?.SensitiveFields ?? [], context?.Contexts ?? {}));
@@ -104,8 +130,12 @@ export function previewContent(content: ContentInput, context: ContextInput | un
   let valid = true;
 
   // requirements, on the original sample: what a send would render
-  const names = new Set([...placeholders(content.Body), ...(content.Subject === undefined ? [] : placeholders(content.Subject))]);
-  const subjectRaw = content.Subject === undefined ? undefined : render(content.Subject, original.variables, declared, 'TEXT');
+  const names = new Set([
+    ...placeholders(content.Body),
+    ...(content.Subject === undefined ? [] : placeholders(content.Subject)),
+  ]);
+  const subjectRaw =
+    content.Subject === undefined ? undefined : render(content.Subject, original.variables, declared, 'TEXT');
   const bodyRaw = render(content.Body, original.variables, declared, content.ContentType);
   for (const r of [subjectRaw, bodyRaw]) {
     if (r !== undefined && !r.ok) {
@@ -113,7 +143,9 @@ export function previewContent(content: ContentInput, context: ContextInput | un
       diagnostics.push(r.error);
     }
   }
-  const missing = [...names].filter((n) => declared.has(n) && (original.variables[n] === undefined || original.variables[n] === null));
+  const missing = [...names].filter(
+    (n) => declared.has(n) && (original.variables[n] === undefined || original.variables[n] === null),
+  );
   if (missing.length > 0) {
     valid = false;
     diagnostics.push(`the sample gives no value for ${missing.join(', ')} (rendered empty)`);
@@ -121,7 +153,9 @@ export function previewContent(content: ContentInput, context: ContextInput | un
   const length = (subjectRaw?.ok === true ? subjectRaw.text.length : 0) + (bodyRaw.ok ? bodyRaw.text.length : 0);
   if (length > maxRenderedLength) {
     valid = false;
-    diagnostics.push(`the rendered content is ${length} characters; at most ${maxRenderedLength} (comm-hub.template.max-rendered-length)`);
+    diagnostics.push(
+      `the rendered content is ${length} characters; at most ${maxRenderedLength} (comm-hub.template.max-rendered-length)`,
+    );
   }
 
   // display, with the masked values (an undeclared placeholder, already a diagnostic, renders empty)
@@ -132,7 +166,8 @@ export function previewContent(content: ContentInput, context: ContextInput | un
   let shownBody = bodyText;
   if (content.ContentType === 'HTML') {
     shownBody = sanitizeBody(bodyText);
-    if (shownBody !== bodyText) diagnostics.push('the HTML body was sanitized for display (scripts, event handlers or unsafe URLs removed)');
+    if (shownBody !== bodyText)
+      diagnostics.push('the HTML body was sanitized for display (scripts, event handlers or unsafe URLs removed)');
   }
   return {
     Valid: valid,
@@ -143,7 +178,13 @@ export function previewContent(content: ContentInput, context: ContextInput | un
   };
 }
 
-export const contentOfTemplate = (t: Template): ContentInput => ({ Channel: t.Channel, LanguageId: t.LanguageId, ContentType: t.ContentType, ...(t.Subject !== undefined && { Subject: t.Subject }), Body: t.Body });
+export const contentOfTemplate = (t: Template): ContentInput => ({
+  Channel: t.Channel,
+  LanguageId: t.LanguageId,
+  ContentType: t.ContentType,
+  ...(t.Subject !== undefined && { Subject: t.Subject }),
+  Body: t.Body,
+});
 
 // ---- delivery rule preview ----
 
@@ -182,7 +223,11 @@ export type RulePreview = {
 
 const maskAddress = (a: string) => maskText(a, a.includes('@') ? 'EMAIL' : 'KEEP_EDGES');
 
-function sourced<T>(ruleValue: T | undefined, definitionValue: T | undefined, fallback: T): { Value: T; Source: PolicySource } {
+function sourced<T>(
+  ruleValue: T | undefined,
+  definitionValue: T | undefined,
+  fallback: T,
+): { Value: T; Source: PolicySource } {
   if (ruleValue !== undefined) return { Value: ruleValue, Source: 'RULE' };
   if (definitionValue !== undefined) return { Value: definitionValue, Source: 'DEFINITION' };
   return { Value: fallback, Source: 'DEFAULT' };
@@ -197,25 +242,41 @@ export function previewRule(input: RulePreviewInput): RulePreview {
 
   const conditionError = rule.Condition === undefined ? null : checkCondition(rule.Condition);
   if (conditionError !== null) diagnostics.push(`Condition ${conditionError}`);
-  const condition = conditionError === null ? evaluateCondition(rule.Condition, original.variables) : { matched: false };
-  if (conditionError === null && !condition.matched && condition.diagnostic !== undefined) diagnostics.push(condition.diagnostic);
+  const condition =
+    conditionError === null ? evaluateCondition(rule.Condition, original.variables) : { matched: false };
+  if (conditionError === null && !condition.matched && condition.diagnostic !== undefined)
+    diagnostics.push(condition.diagnostic);
 
   // the recipient the rule resolves (shown masked)
   let recipient: RulePreview['Recipient'];
-  const text = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v : typeof v === 'number' ? String(v) : undefined);
+  const text = (v: unknown) =>
+    typeof v === 'string' && v.trim() !== '' ? v : typeof v === 'number' ? String(v) : undefined;
   if (rule.RecipientSource === 'CONTEXT') {
     const address = rule.AddressVariable === undefined ? undefined : text(original.variables[rule.AddressVariable]);
     const id = rule.IdentityVariable === undefined ? undefined : text(original.variables[rule.IdentityVariable]);
-    if (address === undefined) diagnostics.push(`the address variable ${rule.AddressVariable ?? '(none)'} has no value in the sample`);
-    if (address !== undefined || id !== undefined) recipient = { ...(id !== undefined && { RecipientId: maskText(id, 'KEEP_EDGES') }), ...(address !== undefined && { Address: maskAddress(address) }) };
+    if (address === undefined)
+      diagnostics.push(`the address variable ${rule.AddressVariable ?? '(none)'} has no value in the sample`);
+    if (address !== undefined || id !== undefined)
+      recipient = {
+        ...(id !== undefined && { RecipientId: maskText(id, 'KEEP_EDGES') }),
+        ...(address !== undefined && { Address: maskAddress(address) }),
+      };
   } else {
     const entry = input.request.Recipients.find((r) => r.Role === rule.Role && r.Channel === rule.Channel);
-    if (entry === undefined) diagnostics.push(`Recipients has no entry for role ${rule.Role} and channel ${rule.Channel}`);
-    else recipient = { ...(entry.RecipientId !== undefined && { RecipientId: maskText(entry.RecipientId, 'KEEP_EDGES') }), ...(entry.Address !== undefined && { Address: maskAddress(entry.Address) }) };
+    if (entry === undefined)
+      diagnostics.push(`Recipients has no entry for role ${rule.Role} and channel ${rule.Channel}`);
+    else
+      recipient = {
+        ...(entry.RecipientId !== undefined && { RecipientId: maskText(entry.RecipientId, 'KEEP_EDGES') }),
+        ...(entry.Address !== undefined && { Address: maskAddress(entry.Address) }),
+      };
   }
 
   const language = languageFor(rule, input.request, definition);
-  const templateId = language === undefined ? undefined : templateIdOf({ TemplateCode: rule.TemplateCode, Channel: rule.Channel, LanguageId: language });
+  const templateId =
+    language === undefined
+      ? undefined
+      : templateIdOf({ TemplateCode: rule.TemplateCode, Channel: rule.Channel, LanguageId: language });
   const template = templateId === undefined ? undefined : input.templates.get(templateId);
   if (language === undefined) diagnostics.push('no LanguageId on the rule, the request or the definition');
 
@@ -234,7 +295,14 @@ export function previewRule(input: RulePreviewInput): RulePreview {
       : planMessages({
           notificationId: 'preview',
           now: '1970-01-01T00:00:00.000Z',
-          request: { RequestId: 'preview', NotificationCode: definition.NotificationCode, Payload: payload, Recipients: input.request.Recipients, Attachments: [], ...(input.request.LanguageId !== undefined && { LanguageId: input.request.LanguageId }) },
+          request: {
+            RequestId: 'preview',
+            NotificationCode: definition.NotificationCode,
+            Payload: payload,
+            Recipients: input.request.Recipients,
+            Attachments: [],
+            ...(input.request.LanguageId !== undefined && { LanguageId: input.request.LanguageId }),
+          },
           definition,
           context,
           rules: [{ ...rule, Enabled: true }],
@@ -272,5 +340,7 @@ export function previewRule(input: RulePreviewInput): RulePreview {
 }
 
 /** the sample a saved-context preview uses: the request's, else the context's stored SamplePayload, else {} */
-export const sampleOf = (given: Record<string, unknown> | undefined, context: ContextDefinition | undefined): Record<string, unknown> => given ?? context?.SamplePayload ?? {};
-
+export const sampleOf = (
+  given: Record<string, unknown> | undefined,
+  context: ContextDefinition | undefined,
+): Record<string, unknown> => given ?? context?.SamplePayload ?? {};

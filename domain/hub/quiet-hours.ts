@@ -17,8 +17,12 @@ export const quietHoursStream = (tenant: string) => streamName(QUIET_HOURS_CATEG
 export type QuietWindow = { Start: string; End: string };
 export type ChannelQuietHours = { Channel: string; Windows: QuietWindow[] };
 
-export type QuietHoursEvent = { type: 'QuietHoursSaved'; data: ChannelQuietHours & { At: string } } | { type: 'QuietHoursRemoved'; data: { Channel: string; At: string } };
-export type QuietHoursCommand = { type: 'SaveQuietHours'; hours: ChannelQuietHours; now: string } | { type: 'RemoveQuietHours'; Channel: string; now: string };
+export type QuietHoursEvent =
+  | { type: 'QuietHoursSaved'; data: ChannelQuietHours & { At: string } }
+  | { type: 'QuietHoursRemoved'; data: { Channel: string; At: string } };
+export type QuietHoursCommand =
+  | { type: 'SaveQuietHours'; hours: ChannelQuietHours; now: string }
+  | { type: 'RemoveQuietHours'; Channel: string; now: string };
 export type QuietHoursState = { channels: Record<string, ChannelQuietHours & { UpdatedAt: string }> };
 
 const HHMM = /^([01]\d|2[0-3]):([0-5]\d)$/;
@@ -29,14 +33,17 @@ const minutesOf = (hhmm: string) => {
 
 export function checkQuietHours(h: ChannelQuietHours): Violation[] {
   const out: Violation[] = [];
-  if (typeof h.Channel !== 'string' || !CHANNEL_CODE.test(h.Channel)) out.push({ field: 'Channel', message: 'must be a channel code [A-Z][A-Z0-9_]{0,39}' });
+  if (typeof h.Channel !== 'string' || !CHANNEL_CODE.test(h.Channel))
+    out.push({ field: 'Channel', message: 'must be a channel code [A-Z][A-Z0-9_]{0,39}' });
   if (!Array.isArray(h.Windows) || h.Windows.length === 0 || h.Windows.length > 10) {
     out.push({ field: 'Windows', message: 'must hold 1 to 10 windows' });
     return out;
   }
   h.Windows.forEach((w, i) => {
-    if (typeof w?.Start !== 'string' || !HHMM.test(w.Start)) out.push({ field: `Windows[${i}].Start`, message: 'must be a local time HH:mm' });
-    if (typeof w?.End !== 'string' || !HHMM.test(w.End)) out.push({ field: `Windows[${i}].End`, message: 'must be a local time HH:mm' });
+    if (typeof w?.Start !== 'string' || !HHMM.test(w.Start))
+      out.push({ field: `Windows[${i}].Start`, message: 'must be a local time HH:mm' });
+    if (typeof w?.End !== 'string' || !HHMM.test(w.End))
+      out.push({ field: `Windows[${i}].End`, message: 'must be a local time HH:mm' });
     if (w?.Start === w?.End) out.push({ field: `Windows[${i}]`, message: 'Start and End must differ' });
   });
   return out;
@@ -60,14 +67,16 @@ export const quietHoursDecider: Decider<QuietHoursCommand, QuietHoursEvent, Quie
     switch (c.type) {
       case 'SaveQuietHours': {
         const bad = checkQuietHours(c.hours);
-        if (bad.length > 0) throw hubError('QUIET_HOURS.INVALID', bad.map((v) => `${v.field} ${v.message}`).join('; '), bad);
+        if (bad.length > 0)
+          throw hubError('QUIET_HOURS.INVALID', bad.map((v) => `${v.field} ${v.message}`).join('; '), bad);
         const windows = c.hours.Windows.map((w) => ({ Start: w.Start, End: w.End }));
         const old = state.channels[c.hours.Channel];
         if (old !== undefined && JSON.stringify(old.Windows) === JSON.stringify(windows)) return [];
         return [{ type: 'QuietHoursSaved', data: { Channel: c.hours.Channel, Windows: windows, At: c.now } }];
       }
       case 'RemoveQuietHours':
-        if (state.channels[c.Channel] === undefined) throw hubError('QUIET_HOURS.NOT_FOUND', `no quiet hours for channel ${c.Channel}`, { Channel: c.Channel });
+        if (state.channels[c.Channel] === undefined)
+          throw hubError('QUIET_HOURS.NOT_FOUND', `no quiet hours for channel ${c.Channel}`, { Channel: c.Channel });
         return [{ type: 'QuietHoursRemoved', data: { Channel: c.Channel, At: c.now } }];
     }
   },
@@ -76,9 +85,17 @@ export const quietHoursDecider: Decider<QuietHoursCommand, QuietHoursEvent, Quie
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** the instant at which the local wall time `hhmm` next occurs on the local day `dayOffset` days after `localDay` */
-function instantAt(localDay: { y: number; mo: number; d: number }, dayOffset: number, hhmm: string, timeZone: string): string {
+function instantAt(
+  localDay: { y: number; mo: number; d: number },
+  dayOffset: number,
+  hhmm: string,
+  timeZone: string,
+): string {
   const day = new Date(Date.UTC(localDay.y, localDay.mo - 1, localDay.d + dayOffset));
-  return parseDateTime(`${day.getUTCFullYear()}-${pad(day.getUTCMonth() + 1)}-${pad(day.getUTCDate())}T${hhmm}`, timeZone)!;
+  return parseDateTime(
+    `${day.getUTCFullYear()}-${pad(day.getUTCMonth() + 1)}-${pad(day.getUTCDate())}T${hhmm}`,
+    timeZone,
+  )!;
 }
 
 /** the end of the window `w` that `at` lies in, or null */
@@ -86,7 +103,8 @@ function windowEnd(w: QuietWindow, at: string, timeZone: string): string | null 
   const ms = Date.parse(at);
   const local = new Date(ms + zoneOffsetMs(ms, timeZone));
   const day = { y: local.getUTCFullYear(), mo: local.getUTCMonth() + 1, d: local.getUTCDate() };
-  const t = local.getUTCHours() * 60 + local.getUTCMinutes() + local.getUTCSeconds() / 60 + local.getUTCMilliseconds() / 60_000;
+  const t =
+    local.getUTCHours() * 60 + local.getUTCMinutes() + local.getUTCSeconds() / 60 + local.getUTCMilliseconds() / 60_000;
   const s = minutesOf(w.Start);
   const e = minutesOf(w.End);
   if (s < e) return t >= s && t < e ? instantAt(day, 0, w.End, timeZone) : null;

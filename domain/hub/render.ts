@@ -12,9 +12,17 @@ export type RenderResult = { ok: true; text: string; missing: string[] } | { ok:
 
 const PLACEHOLDER = /\$\$\{|\$\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}/g;
 
-const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+const escapeHtml = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
-const asText = (v: unknown): string => (v === undefined || v === null ? '' : typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v));
+const asText = (v: unknown): string =>
+  v === undefined || v === null
+    ? ''
+    : typeof v === 'string'
+      ? v
+      : typeof v === 'object'
+        ? JSON.stringify(v)
+        : String(v);
 
 /** the variable names a template text refers to */
 export function placeholders(text: string): string[] {
@@ -27,12 +35,23 @@ export function placeholders(text: string): string[] {
 export function checkTemplateText(text: string): string | null {
   const stripped = text.replace(PLACEHOLDER, '');
   const bad = stripped.indexOf('${');
-  return bad < 0 ? null : `"\${" at character ${bad + 1} does not start a placeholder \${name} (write $\${ for a literal)`;
+  return bad < 0
+    ? null
+    : `"\${" at character ${bad + 1} does not start a placeholder \${name} (write $\${ for a literal)`;
 }
 
-export function render(text: string, variables: Readonly<Record<string, unknown>>, declared: ReadonlySet<string>, contentType: ContentType): RenderResult {
+export function render(
+  text: string,
+  variables: Readonly<Record<string, unknown>>,
+  declared: ReadonlySet<string>,
+  contentType: ContentType,
+): RenderResult {
   const unknown = placeholders(text).filter((n) => !declared.has(n));
-  if (unknown.length > 0) return { ok: false, error: `the template names variables the context definition does not declare: ${unknown.join(', ')}` };
+  if (unknown.length > 0)
+    return {
+      ok: false,
+      error: `the template names variables the context definition does not declare: ${unknown.join(', ')}`,
+    };
   const missing: string[] = [];
   const out = text.replace(PLACEHOLDER, (_whole, name: string | undefined) => {
     if (name === undefined) return '${';

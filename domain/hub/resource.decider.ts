@@ -1,5 +1,5 @@
 import type { Decider } from '../core/decider.ts';
-import { hubError, type HubErrorCode, type Violation } from './hub.errors.ts';
+import { type HubErrorCode, hubError, type Violation } from './hub.errors.ts';
 
 /**
  * The shape every simple configuration resource shares (channels, templates, context definitions): one
@@ -10,7 +10,10 @@ export type ResourceEvent<Saved extends string, Deleted extends string, T> =
   | { type: Saved; data: { Resource: T; Created: boolean; At: string } }
   | { type: Deleted; data: { Id: string; At: string } };
 
-export type ResourceCommand<T> = { type: 'Create'; resource: T; now: string } | { type: 'Update'; resource: T; now: string } | { type: 'Delete'; now: string };
+export type ResourceCommand<T> =
+  | { type: 'Create'; resource: T; now: string }
+  | { type: 'Update'; resource: T; now: string }
+  | { type: 'Delete'; now: string };
 
 export type ResourceState<T> =
   | { status: 'none' }
@@ -46,7 +49,11 @@ export function resourceDecider<Saved extends string, Deleted extends string, T>
   const validate = (resource: T) => {
     const violations = kind.check(resource);
     if (violations.length > 0) {
-      throw hubError(kind.codes.invalid, `invalid ${kind.noun}: ${violations.map((v) => `${v.field} ${v.message}`).join('; ')}`, violations);
+      throw hubError(
+        kind.codes.invalid,
+        `invalid ${kind.noun}: ${violations.map((v) => `${v.field} ${v.message}`).join('; ')}`,
+        violations,
+      );
     }
   };
   return {
@@ -54,7 +61,12 @@ export function resourceDecider<Saved extends string, Deleted extends string, T>
     evolve(state, event) {
       if (event.type === kind.saved) {
         const d = event.data as { Resource: T; Created: boolean; At: string };
-        return { status: 'live', resource: d.Resource, createdAt: state.status === 'live' ? state.createdAt : d.At, updatedAt: d.At };
+        return {
+          status: 'live',
+          resource: d.Resource,
+          createdAt: state.status === 'live' ? state.createdAt : d.At,
+          updatedAt: d.At,
+        };
       }
       if (state.status === 'none') return state;
       return { ...state, status: 'deleted', updatedAt: (event.data as { At: string }).At };
@@ -64,11 +76,14 @@ export function resourceDecider<Saved extends string, Deleted extends string, T>
         case 'Create':
           validate(command.resource);
           if (state.status === 'live') {
-            throw hubError(kind.codes.exists, `${kind.noun} ${kind.idOf(command.resource)} exists already`, { id: kind.idOf(command.resource) });
+            throw hubError(kind.codes.exists, `${kind.noun} ${kind.idOf(command.resource)} exists already`, {
+              id: kind.idOf(command.resource),
+            });
           }
           return [{ type: kind.saved, data: { Resource: command.resource, Created: true, At: command.now } } as E];
         case 'Update':
-          if (state.status !== 'live') throw hubError(kind.codes.notFound, `no such ${kind.noun}`, { id: kind.idOf(command.resource) });
+          if (state.status !== 'live')
+            throw hubError(kind.codes.notFound, `no such ${kind.noun}`, { id: kind.idOf(command.resource) });
           validate(command.resource);
           if (canonicalJson(state.resource) === canonicalJson(command.resource)) return [];
           return [{ type: kind.saved, data: { Resource: command.resource, Created: false, At: command.now } } as E];

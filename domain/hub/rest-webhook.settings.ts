@@ -22,7 +22,14 @@ export type RestWebhookSettings = {
   SupportsAttachments?: boolean;
 };
 
-const KEYS = new Set(['Url', 'ConnectTimeoutMs', 'ReadTimeoutMs', 'SupportedChannels', 'SupportedContentTypes', 'SupportsAttachments']);
+const KEYS = new Set([
+  'Url',
+  'ConnectTimeoutMs',
+  'ReadTimeoutMs',
+  'SupportedChannels',
+  'SupportedContentTypes',
+  'SupportsAttachments',
+]);
 export const MAX_CONNECT_TIMEOUT_MS = 120_000;
 export const MAX_READ_TIMEOUT_MS = 600_000;
 
@@ -30,36 +37,50 @@ const field = (name: string) => `Settings.${name}`;
 
 export function checkRestWebhookSettings(settings: Record<string, unknown>, channel: string | undefined): Violation[] {
   const out: Violation[] = [];
-  for (const key of Object.keys(settings)) if (!KEYS.has(key)) out.push({ field: field(key), message: 'is not a REST_WEBHOOK setting (credentials never go into settings)' });
+  for (const key of Object.keys(settings))
+    if (!KEYS.has(key))
+      out.push({ field: field(key), message: 'is not a REST_WEBHOOK setting (credentials never go into settings)' });
   const url = settings.Url;
-  if (typeof url !== 'string' || url === '') out.push({ field: field('Url'), message: 'is required: the receiver URL' });
+  if (typeof url !== 'string' || url === '')
+    out.push({ field: field('Url'), message: 'is required: the receiver URL' });
   else {
     try {
       const u = new URL(url);
-      if (u.protocol !== 'http:' && u.protocol !== 'https:') out.push({ field: field('Url'), message: 'must be http or https' });
-      if (u.username !== '' || u.password !== '') out.push({ field: field('Url'), message: 'must not carry credentials' });
+      if (u.protocol !== 'http:' && u.protocol !== 'https:')
+        out.push({ field: field('Url'), message: 'must be http or https' });
+      if (u.username !== '' || u.password !== '')
+        out.push({ field: field('Url'), message: 'must not carry credentials' });
     } catch {
       out.push({ field: field('Url'), message: 'is not a URL' });
     }
   }
   const int = (name: string, max: number) => {
     const v = settings[name];
-    if (v !== undefined && (!Number.isInteger(v) || (v as number) < 1 || (v as number) > max)) out.push({ field: field(name), message: `must be an integer from 1 to ${max}` });
+    if (v !== undefined && (!Number.isInteger(v) || (v as number) < 1 || (v as number) > max))
+      out.push({ field: field(name), message: `must be an integer from 1 to ${max}` });
   };
   int('ConnectTimeoutMs', MAX_CONNECT_TIMEOUT_MS);
   int('ReadTimeoutMs', MAX_READ_TIMEOUT_MS);
   const channels = settings.SupportedChannels;
   if (channels !== undefined) {
-    if (!Array.isArray(channels) || channels.length === 0 || !channels.every((c) => typeof c === 'string' && CHANNEL_CODE.test(c))) {
+    if (
+      !Array.isArray(channels) ||
+      channels.length === 0 ||
+      !channels.every((c) => typeof c === 'string' && CHANNEL_CODE.test(c))
+    ) {
       out.push({ field: field('SupportedChannels'), message: 'must be a nonempty array of channel codes' });
     } else if (channel !== undefined && !channels.includes(channel)) {
       out.push({ field: field('SupportedChannels'), message: `must include the service's channel ${channel}` });
     }
   }
   const types = settings.SupportedContentTypes;
-  if (types !== undefined && (!Array.isArray(types) || types.length === 0 || !types.every((t) => CONTENT_TYPES.includes(t as 'TEXT')))) {
+  if (
+    types !== undefined &&
+    (!Array.isArray(types) || types.length === 0 || !types.every((t) => CONTENT_TYPES.includes(t as 'TEXT')))
+  ) {
     out.push({ field: field('SupportedContentTypes'), message: 'must be a nonempty array of TEXT and/or HTML' });
   }
-  if (settings.SupportsAttachments !== undefined && typeof settings.SupportsAttachments !== 'boolean') out.push({ field: field('SupportsAttachments'), message: 'must be a boolean' });
+  if (settings.SupportsAttachments !== undefined && typeof settings.SupportsAttachments !== 'boolean')
+    out.push({ field: field('SupportsAttachments'), message: 'must be a boolean' });
   return out;
 }

@@ -1,4 +1,4 @@
-import { checkAttachments, normalizeAttachment, type AttachmentInput } from './attachments.ts';
+import { type AttachmentInput, checkAttachments, normalizeAttachment } from './attachments.ts';
 import { CHANNEL_CODE, CODE, LANGUAGE_ID, ROLE } from './config.model.ts';
 import type { Violation } from './hub.errors.ts';
 import { parseDateTime } from './local-time.ts';
@@ -63,40 +63,60 @@ export type SendRequest = {
 
 const bytes = (s: string) => new TextEncoder().encode(s).length;
 
-export function normalizeSendRequest(input: SendRequestInput, timeZone: string): { ok: true; request: SendRequest } | { ok: false; violations: Violation[] } {
+export function normalizeSendRequest(
+  input: SendRequestInput,
+  timeZone: string,
+): { ok: true; request: SendRequest } | { ok: false; violations: Violation[] } {
   const v: Violation[] = [];
   if (typeof input.RequestId !== 'string' || input.RequestId.length === 0 || input.RequestId.length > MAX_REQUEST_ID) {
     v.push({ field: 'RequestId', message: `is required, 1-${MAX_REQUEST_ID} characters` });
   }
-  if (typeof input.NotificationCode !== 'string' || !CODE.test(input.NotificationCode)) v.push({ field: 'NotificationCode', message: 'is required: a notification code' });
+  if (typeof input.NotificationCode !== 'string' || !CODE.test(input.NotificationCode))
+    v.push({ field: 'NotificationCode', message: 'is required: a notification code' });
   if (input.LANGUAGE_ID !== undefined) v.push({ field: 'LANGUAGE_ID', message: 'is replaced by LanguageId' });
-  if (input.LanguageId !== undefined && !LANGUAGE_ID.test(input.LanguageId)) v.push({ field: 'LanguageId', message: 'must be a platform language id such as en, en_US or zh-CN' });
+  if (input.LanguageId !== undefined && !LANGUAGE_ID.test(input.LanguageId))
+    v.push({ field: 'LanguageId', message: 'must be a platform language id such as en, en_US or zh-CN' });
   const payload = input.Payload ?? {};
-  if (typeof payload !== 'object' || Array.isArray(payload)) v.push({ field: 'Payload', message: 'must be a JSON object (or null)' });
+  if (typeof payload !== 'object' || Array.isArray(payload))
+    v.push({ field: 'Payload', message: 'must be a JSON object (or null)' });
   else {
     const size = bytes(JSON.stringify(payload));
-    if (size > MAX_PAYLOAD_BYTES) v.push({ field: 'Payload', message: `is ${size} bytes serialized; at most ${MAX_PAYLOAD_BYTES} (64 KiB)` });
+    if (size > MAX_PAYLOAD_BYTES)
+      v.push({ field: 'Payload', message: `is ${size} bytes serialized; at most ${MAX_PAYLOAD_BYTES} (64 KiB)` });
   }
   const time = (field: 'SendAt' | 'ExpiresAt'): string | undefined => {
     const raw = input[field];
     if (raw === undefined) return undefined;
     const at = parseDateTime(raw, timeZone);
-    if (at === null) v.push({ field, message: 'must be an ISO 8601 local or offset date-time (2026-03-01T10:00:00, 2026-03-01T10:00:00+01:00)' });
+    if (at === null)
+      v.push({
+        field,
+        message: 'must be an ISO 8601 local or offset date-time (2026-03-01T10:00:00, 2026-03-01T10:00:00+01:00)',
+      });
     return at ?? undefined;
   };
   const sendAt = time('SendAt');
   const expiresAt = time('ExpiresAt');
-  if (sendAt !== undefined && expiresAt !== undefined && expiresAt <= sendAt) v.push({ field: 'ExpiresAt', message: 'must be later than SendAt' });
+  if (sendAt !== undefined && expiresAt !== undefined && expiresAt <= sendAt)
+    v.push({ field: 'ExpiresAt', message: 'must be later than SendAt' });
 
   const recipients = input.Recipients ?? [];
-  if (recipients.length > MAX_RECIPIENTS) v.push({ field: 'Recipients', message: `must have at most ${MAX_RECIPIENTS} entries` });
+  if (recipients.length > MAX_RECIPIENTS)
+    v.push({ field: 'Recipients', message: `must have at most ${MAX_RECIPIENTS} entries` });
   const pairs = new Set<string>();
   recipients.forEach((r, i) => {
-    if (typeof r.Role !== 'string' || !ROLE.test(r.Role)) v.push({ field: `Recipients.${i}.Role`, message: 'is required: a role name' });
-    if (typeof r.Channel !== 'string' || !CHANNEL_CODE.test(r.Channel)) v.push({ field: `Recipients.${i}.Channel`, message: 'is required: a channel code' });
-    if (typeof r.Address !== 'string' || r.Address.trim() === '') v.push({ field: `Recipients.${i}.Address`, message: 'is required' });
+    if (typeof r.Role !== 'string' || !ROLE.test(r.Role))
+      v.push({ field: `Recipients.${i}.Role`, message: 'is required: a role name' });
+    if (typeof r.Channel !== 'string' || !CHANNEL_CODE.test(r.Channel))
+      v.push({ field: `Recipients.${i}.Channel`, message: 'is required: a channel code' });
+    if (typeof r.Address !== 'string' || r.Address.trim() === '')
+      v.push({ field: `Recipients.${i}.Address`, message: 'is required' });
     const pair = `${r.Role}\u0000${r.Channel}`;
-    if (pairs.has(pair)) v.push({ field: `Recipients.${i}`, message: `role ${r.Role} and channel ${r.Channel} are given twice (role/channel pairs must be unique)` });
+    if (pairs.has(pair))
+      v.push({
+        field: `Recipients.${i}`,
+        message: `role ${r.Role} and channel ${r.Channel} are given twice (role/channel pairs must be unique)`,
+      });
     pairs.add(pair);
   });
 
@@ -116,7 +136,12 @@ export function normalizeSendRequest(input: SendRequestInput, timeZone: string):
       ...(input.RefNumber !== undefined && { RefNumber: input.RefNumber }),
       ...(sendAt !== undefined && { SendAt: sendAt }),
       ...(expiresAt !== undefined && { ExpiresAt: expiresAt }),
-      Recipients: recipients.map((r) => ({ Role: r.Role, Channel: r.Channel, ...(r.RecipientId !== undefined && { RecipientId: r.RecipientId }), Address: r.Address!.trim() })),
+      Recipients: recipients.map((r) => ({
+        Role: r.Role,
+        Channel: r.Channel,
+        ...(r.RecipientId !== undefined && { RecipientId: r.RecipientId }),
+        Address: r.Address!.trim(),
+      })),
       Attachments: attachments.map(normalizeAttachment),
       ...(input.OriginalNotificationId !== undefined && { OriginalNotificationId: input.OriginalNotificationId }),
     },

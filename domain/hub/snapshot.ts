@@ -1,6 +1,13 @@
 import type { Decider } from '../core/decider.ts';
 import { streamName } from '../core/stream-name.ts';
-import type { Channel, ContextDefinition, Definition, DeliveryRule, DeliveryService, Template } from './config.model.ts';
+import type {
+  Channel,
+  ContextDefinition,
+  Definition,
+  DeliveryRule,
+  DeliveryService,
+  Template,
+} from './config.model.ts';
 import { canonicalJson } from './resource.decider.ts';
 
 /**
@@ -28,14 +35,24 @@ export type SnapshotContent = {
 
 export type SnapshotEvent = {
   type: 'SnapshotCaptured';
-  data: { SnapshotId: string; DefinitionId: string; NotificationCode: string; Version: number; Content: SnapshotContent; CapturedAt: string };
+  data: {
+    SnapshotId: string;
+    DefinitionId: string;
+    NotificationCode: string;
+    Version: number;
+    Content: SnapshotContent;
+    CapturedAt: string;
+  };
 };
 
 export type SnapshotState = { status: 'none' } | { status: 'captured'; snapshot: SnapshotEvent['data'] };
 
 export const SNAPSHOT_EVENT_TYPES = ['SnapshotCaptured'] as const;
 
-const byKey = <T>(key: (t: T) => string) => (a: T, b: T) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+const byKey =
+  <T>(key: (t: T) => string) =>
+  (a: T, b: T) =>
+    key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
 
 /** the content in one order whatever order it was gathered in */
 export function normalizeSnapshot(c: SnapshotContent): SnapshotContent {
@@ -52,9 +69,14 @@ export function normalizeSnapshot(c: SnapshotContent): SnapshotContent {
 /** the text the SnapshotId hashes (the command layer hashes it: SHA-256) */
 export const snapshotText = (c: SnapshotContent): string => canonicalJson(normalizeSnapshot(c));
 
-export const snapshotDecider: Decider<{ type: 'Capture'; snapshot: SnapshotEvent['data'] }, SnapshotEvent, SnapshotState> = {
+export const snapshotDecider: Decider<
+  { type: 'Capture'; snapshot: SnapshotEvent['data'] },
+  SnapshotEvent,
+  SnapshotState
+> = {
   initialState: () => ({ status: 'none' }),
   evolve: (_state, event) => ({ status: 'captured', snapshot: event.data }),
   // immutable: a second capture of the same content is the same snapshot
-  decide: (command, state) => (state.status === 'captured' ? [] : [{ type: 'SnapshotCaptured', data: command.snapshot }]),
+  decide: (command, state) =>
+    state.status === 'captured' ? [] : [{ type: 'SnapshotCaptured', data: command.snapshot }],
 };

@@ -25,18 +25,50 @@ import type { Acknowledgement, NotificationRecord, PlannedMessage } from './noti
 export const TCC_CATEGORY = 'hubTcc';
 export const tccStream = (tenant: string, commandId: string) => streamName(TCC_CATEGORY, tenant, commandId);
 
-export type TccPrepared = { Notification: NotificationRecord; Messages: PlannedMessage[]; Acknowledgement: Acknowledgement };
+export type TccPrepared = {
+  Notification: NotificationRecord;
+  Messages: PlannedMessage[];
+  Acknowledgement: Acknowledgement;
+};
 /** CREATED: first materialization (a send's 201); REPLAYED: the notification was there with the same content (200); CONFLICT: the RequestId was taken by other content (409) */
 export type TccResult = 'CREATED' | 'REPLAYED' | 'CONFLICT';
 
 export type TccEvent =
-  | { type: 'TccTried'; data: { CommandId: string; Xid: string; BranchId: string; RequestId: string; NotificationId: string; RequestHash: string; Prepared: TccPrepared; At: string } }
+  | {
+      type: 'TccTried';
+      data: {
+        CommandId: string;
+        Xid: string;
+        BranchId: string;
+        RequestId: string;
+        NotificationId: string;
+        RequestHash: string;
+        Prepared: TccPrepared;
+        At: string;
+      };
+    }
   | { type: 'TccConfirmed'; data: { CommandId: string; At: string } }
   | { type: 'TccCancelled'; data: { CommandId: string; Xid: string; BranchId: string; Tombstone: boolean; At: string } }
   | { type: 'TccClaimed'; data: { CommandId: string; Fence: number; Owner: string; At: string } }
-  | { type: 'TccMaterialized'; data: { CommandId: string; Fence: number; Result: TccResult; Acknowledgement?: Acknowledgement; Error?: string; At: string } };
+  | {
+      type: 'TccMaterialized';
+      data: {
+        CommandId: string;
+        Fence: number;
+        Result: TccResult;
+        Acknowledgement?: Acknowledgement;
+        Error?: string;
+        At: string;
+      };
+    };
 
-export const TCC_EVENT_TYPES: ReadonlyArray<TccEvent['type']> = ['TccTried', 'TccConfirmed', 'TccCancelled', 'TccClaimed', 'TccMaterialized'];
+export const TCC_EVENT_TYPES: ReadonlyArray<TccEvent['type']> = [
+  'TccTried',
+  'TccConfirmed',
+  'TccCancelled',
+  'TccClaimed',
+  'TccMaterialized',
+];
 
 export type TccStatus = 'TOMBSTONE' | 'PREPARED' | 'READY' | 'CANCELLED' | 'MATERIALIZED';
 
@@ -57,22 +89,54 @@ export type TccState =
     };
 
 export type TccCommand =
-  | { type: 'Try'; CommandId: string; Xid: string; BranchId: string; RequestId: string; NotificationId: string; RequestHash: string; Prepared: TccPrepared; now: string }
+  | {
+      type: 'Try';
+      CommandId: string;
+      Xid: string;
+      BranchId: string;
+      RequestId: string;
+      NotificationId: string;
+      RequestHash: string;
+      Prepared: TccPrepared;
+      now: string;
+    }
   | { type: 'Confirm'; now: string }
   | { type: 'Cancel'; CommandId: string; Xid: string; BranchId: string; now: string }
   | { type: 'Claim'; Fence: number; Owner: string; now: string }
-  | { type: 'Materialize'; Fence: number; Result: TccResult; Acknowledgement?: Acknowledgement; Error?: string; now: string };
+  | {
+      type: 'Materialize';
+      Fence: number;
+      Result: TccResult;
+      Acknowledgement?: Acknowledgement;
+      Error?: string;
+      now: string;
+    };
 
 type Known = Exclude<TccState, { status: 'none' }>;
 
 function evolve(state: TccState, event: TccEvent): TccState {
   switch (event.type) {
     case 'TccTried':
-      return { status: 'PREPARED', CommandId: event.data.CommandId, Xid: event.data.Xid, BranchId: event.data.BranchId, tried: event.data, fence: 0 };
+      return {
+        status: 'PREPARED',
+        CommandId: event.data.CommandId,
+        Xid: event.data.Xid,
+        BranchId: event.data.BranchId,
+        tried: event.data,
+        fence: 0,
+      };
     case 'TccConfirmed':
       return state.status === 'none' ? state : { ...state, status: 'READY', ConfirmedAt: event.data.At };
     case 'TccCancelled':
-      if (state.status === 'none') return { status: 'TOMBSTONE', CommandId: event.data.CommandId, Xid: event.data.Xid, BranchId: event.data.BranchId, CancelledAt: event.data.At, fence: 0 };
+      if (state.status === 'none')
+        return {
+          status: 'TOMBSTONE',
+          CommandId: event.data.CommandId,
+          Xid: event.data.Xid,
+          BranchId: event.data.BranchId,
+          CancelledAt: event.data.At,
+          fence: 0,
+        };
       return { ...state, status: 'CANCELLED', CancelledAt: event.data.At };
     case 'TccClaimed':
       return state.status === 'none' ? state : { ...state, fence: Math.max(state.fence, event.data.Fence) };
@@ -86,7 +150,9 @@ function evolve(state: TccState, event: TccEvent): TccState {
 const cancelled = (s: Known) =>
   hubError(
     'TCC.CANCELLED',
-    s.status === 'TOMBSTONE' ? `branch ${s.BranchId} of ${s.Xid} was rolled back before its Try: the late Try is refused` : `branch ${s.BranchId} of ${s.Xid} was cancelled`,
+    s.status === 'TOMBSTONE'
+      ? `branch ${s.BranchId} of ${s.Xid} was rolled back before its Try: the late Try is refused`
+      : `branch ${s.BranchId} of ${s.Xid} was cancelled`,
     { Xid: s.Xid, BranchId: s.BranchId, Status: s.status },
   );
 /** a Try on this state is refused whatever it carries (a cancelled branch, or the tombstone of an empty rollback) */
@@ -97,11 +163,21 @@ export function lateTryRefusal(s: TccState): Error | null {
 /** a Try again on a tried branch: null for the same content (the original answer), else 409 TCC.CONFLICT */
 export function retriedTryConflict(s: Known, c: { RequestHash: string; RequestId: string }): Error | null {
   if (s.tried!.RequestHash === c.RequestHash && s.tried!.RequestId === c.RequestId) return null;
-  return hubError('TCC.CONFLICT', `branch ${s.BranchId} of ${s.Xid} was tried with other content`, { Xid: s.Xid, BranchId: s.BranchId, RequestId: s.tried!.RequestId });
+  return hubError('TCC.CONFLICT', `branch ${s.BranchId} of ${s.Xid} was tried with other content`, {
+    Xid: s.Xid,
+    BranchId: s.BranchId,
+    RequestId: s.tried!.RequestId,
+  });
 }
 
 const stale = (s: Known, fence: number, what: string) =>
-  hubError('TCC.STALE_FENCE', `${what} with fence ${fence} is stale: the command is ${s.status}, fence ${s.fence}`, { Xid: s.Xid, BranchId: s.BranchId, Status: s.status, Fence: fence, CurrentFence: s.fence });
+  hubError('TCC.STALE_FENCE', `${what} with fence ${fence} is stale: the command is ${s.status}, fence ${s.fence}`, {
+    Xid: s.Xid,
+    BranchId: s.BranchId,
+    Status: s.status,
+    Fence: fence,
+    CurrentFence: s.fence,
+  });
 
 function decide(c: TccCommand, s: TccState): TccEvent[] {
   switch (c.type) {
@@ -122,12 +198,27 @@ function decide(c: TccCommand, s: TccState): TccEvent[] {
       if (s.status === 'TOMBSTONE' || s.status === 'CANCELLED') throw cancelled(s);
       return s.status === 'PREPARED' ? [{ type: 'TccConfirmed', data: { CommandId: s.CommandId, At: c.now } }] : [];
     case 'Cancel':
-      if (s.status === 'none') return [{ type: 'TccCancelled', data: { CommandId: c.CommandId, Xid: c.Xid, BranchId: c.BranchId, Tombstone: true, At: c.now } }];
+      if (s.status === 'none')
+        return [
+          {
+            type: 'TccCancelled',
+            data: { CommandId: c.CommandId, Xid: c.Xid, BranchId: c.BranchId, Tombstone: true, At: c.now },
+          },
+        ];
       if (s.status === 'TOMBSTONE' || s.status === 'CANCELLED') return [];
       if (s.status === 'READY' || s.status === 'MATERIALIZED') {
-        throw hubError('TCC.ALREADY_CONFIRMED', `branch ${s.BranchId} of ${s.Xid} was confirmed: it can no longer be cancelled`, { Xid: s.Xid, BranchId: s.BranchId, Status: s.status });
+        throw hubError(
+          'TCC.ALREADY_CONFIRMED',
+          `branch ${s.BranchId} of ${s.Xid} was confirmed: it can no longer be cancelled`,
+          { Xid: s.Xid, BranchId: s.BranchId, Status: s.status },
+        );
       }
-      return [{ type: 'TccCancelled', data: { CommandId: s.CommandId, Xid: s.Xid, BranchId: s.BranchId, Tombstone: false, At: c.now } }];
+      return [
+        {
+          type: 'TccCancelled',
+          data: { CommandId: s.CommandId, Xid: s.Xid, BranchId: s.BranchId, Tombstone: false, At: c.now },
+        },
+      ];
     case 'Claim':
       if (s.status === 'none') throw hubError('TCC.NOT_FOUND', 'no such command');
       if (s.status !== 'READY' || c.Fence <= s.fence) throw stale(s, c.Fence, 'a claim');
@@ -154,7 +245,11 @@ function decide(c: TccCommand, s: TccState): TccEvent[] {
   }
 }
 
-export const tccDecider: Decider<TccCommand, TccEvent, TccState> = { initialState: () => ({ status: 'none' }), evolve, decide };
+export const tccDecider: Decider<TccCommand, TccEvent, TccState> = {
+  initialState: () => ({ status: 'none' }),
+  evolve,
+  decide,
+};
 
 /** the answer of every TCC operation and of getById: the branch as it stands */
 export type TccView = {
@@ -179,7 +274,11 @@ export function tccView(s: Known): TccView {
     Xid: s.Xid,
     BranchId: s.BranchId,
     Status: s.status,
-    ...(s.tried !== undefined && { RequestId: s.tried.RequestId, NotificationId: s.tried.NotificationId, TriedAt: s.tried.At }),
+    ...(s.tried !== undefined && {
+      RequestId: s.tried.RequestId,
+      NotificationId: s.tried.NotificationId,
+      TriedAt: s.tried.At,
+    }),
     ...(s.ConfirmedAt !== undefined && { ConfirmedAt: s.ConfirmedAt }),
     ...(s.CancelledAt !== undefined && { CancelledAt: s.CancelledAt }),
     ...(s.materialized !== undefined && {

@@ -1,15 +1,15 @@
-import { identityError } from './identity.errors.ts';
 import { assertNever, type Decider } from '../core/decider.ts';
 import type { DomainEvent } from '../core/event.ts';
 import { streamName } from '../core/stream-name.ts';
+import { identityError } from './identity.errors.ts';
 import {
   AUTH_METHODS,
-  DEFAULT_USER_SOURCE,
-  GRANT_TYPES,
-  PLATFORM_TENANT,
   type AuthMethod,
   type Client,
+  DEFAULT_USER_SOURCE,
+  GRANT_TYPES,
   type GrantType,
+  PLATFORM_TENANT,
   type PublicJwk,
 } from './model.ts';
 import { TENANT_CODE } from './tenant.decider.ts';
@@ -43,7 +43,8 @@ const ASYMMETRIC_KTY = ['RSA', 'EC', 'OKP'];
 export const clientStream = (clientId: string): string => streamName('client', PLATFORM_TENANT, clientId);
 
 /** Auth methods that authenticate with the client secret (both accept Basic and form-posted secrets). */
-export const usesSecret = (method: string): boolean => method === 'client_secret_basic' || method === 'client_secret_post';
+export const usesSecret = (method: string): boolean =>
+  method === 'client_secret_basic' || method === 'client_secret_post';
 
 /** As received (grant types and auth method not yet checked): `decide` validates and normalizes. */
 export type ClientRegistration = {
@@ -130,7 +131,9 @@ export type ClientState =
 type Problem = { field: string; message: string };
 
 const rejectFields = (problems: Problem[]): never => {
-  throw identityError('CLIENT.INVALID', `invalid client registration: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`,
+  throw identityError(
+    'CLIENT.INVALID',
+    `invalid client registration: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`,
     problems,
   );
 };
@@ -170,11 +173,15 @@ function jwksProblem(keys: PublicJwk[]): string | null {
 type Draft = ClientRegistration;
 
 /** Checks a whole client (after registration or after a change) against the registration rules. */
-function check(c: Draft, secretHash: string | undefined): { problems: Problem[]; grantTypes: GrantType[]; authMethod: AuthMethod } {
+function check(
+  c: Draft,
+  secretHash: string | undefined,
+): { problems: Problem[]; grantTypes: GrantType[]; authMethod: AuthMethod } {
   const problems: Problem[] = [];
   const add = (field: string, message: string) => problems.push({ field, message });
 
-  if (!CLIENT_ID.test(c.clientId)) add('client_id', 'must be 1-128 letters, digits, . _ ~ or -, starting with a letter or digit');
+  if (!CLIENT_ID.test(c.clientId))
+    add('client_id', 'must be 1-128 letters, digits, . _ ~ or -, starting with a letter or digit');
   if (!TENANT_CODE.test(c.tenant)) add('tenant_code', 'must be a tenant code');
   if (c.appName !== undefined && (c.appName.trim().length === 0 || c.appName.length > MAX_APP_NAME)) {
     add('app_name', `must be 1-${MAX_APP_NAME} characters, not blank`);
@@ -188,7 +195,10 @@ function check(c: Draft, secretHash: string | undefined): { problems: Problem[];
   const unknownGrants = grantTypes.filter((g) => !GRANT_TYPES.includes(g));
   if (grantTypes.length === 0) add('grant_type', 'must name at least one grant type');
   else if (unknownGrants.length > 0) {
-    add('grant_type', `unknown grant type(s) ${unknownGrants.map((g) => JSON.stringify(g)).join(', ')}; allowed: ${GRANT_TYPES.join(', ')}`);
+    add(
+      'grant_type',
+      `unknown grant type(s) ${unknownGrants.map((g) => JSON.stringify(g)).join(', ')}; allowed: ${GRANT_TYPES.join(', ')}`,
+    );
   }
   const has = (g: GrantType) => grantTypes.includes(g);
   if (has('refresh_token') && !has('authorization_code') && !has('password')) {
@@ -200,7 +210,8 @@ function check(c: Draft, secretHash: string | undefined): { problems: Problem[];
     const p = redirectUriProblem(uri);
     if (p !== null) add('signin_redirect_url', p);
   }
-  if (has('authorization_code') && c.redirectUris.length === 0) add('signin_redirect_url', 'is required for authorization_code');
+  if (has('authorization_code') && c.redirectUris.length === 0)
+    add('signin_redirect_url', 'is required for authorization_code');
   if (c.postLogoutRedirectUris.length > MAX_URIS) add('signout_redirect_url', `at most ${MAX_URIS} URLs`);
   for (const uri of c.postLogoutRedirectUris) {
     const p = redirectUriProblem(uri);
@@ -208,14 +219,17 @@ function check(c: Draft, secretHash: string | undefined): { problems: Problem[];
   }
 
   if (c.defaultUser !== undefined && !USER_ID.test(c.defaultUser)) add('default_user', 'must be a user id');
-  if (has('client_credentials') && c.defaultUser === undefined) add('default_user', 'is required for client_credentials');
+  if (has('client_credentials') && c.defaultUser === undefined)
+    add('default_user', 'is required for client_credentials');
 
   if (knownMethod) {
     if (authMethod === 'none') {
-      if (has('client_credentials')) add('grant_type', 'a public client (auth method none) cannot use client_credentials');
+      if (has('client_credentials'))
+        add('grant_type', 'a public client (auth method none) cannot use client_credentials');
       if (has('password')) add('grant_type', 'a public client (auth method none) cannot use password');
     }
-    if (usesSecret(authMethod) && secretHash === undefined) add('client_secret', 'is required for a confidential client');
+    if (usesSecret(authMethod) && secretHash === undefined)
+      add('client_secret', 'is required for a confidential client');
     if (!usesSecret(authMethod) && secretHash !== undefined) {
       add('client_secret', `is only for confidential clients, not for token_endpoint_auth_method ${authMethod}`);
     }
@@ -231,7 +245,8 @@ function check(c: Draft, secretHash: string | undefined): { problems: Problem[];
   if (!DIRECTORY_ID.test(c.userSourceId)) add('user_source_id', 'must be 1-64 letters, digits, _ or -');
   if (c.allowedAccessTenants.length > MAX_LIST) add('allowed_access_tenants', `at most ${MAX_LIST} tenants`);
   const badTenants = c.allowedAccessTenants.filter((t) => !TENANT_CODE.test(t));
-  if (badTenants.length > 0) add('allowed_access_tenants', `not tenant codes: ${badTenants.map((t) => JSON.stringify(t)).join(', ')}`);
+  if (badTenants.length > 0)
+    add('allowed_access_tenants', `not tenant codes: ${badTenants.map((t) => JSON.stringify(t)).join(', ')}`);
   if (c.scopes.length > MAX_LIST) add('scopes', `at most ${MAX_LIST} scopes`);
   const badScopes = c.scopes.filter((s) => !SCOPE_TOKEN.test(s));
   if (badScopes.length > 0) add('scopes', `not scope tokens: ${badScopes.map((s) => JSON.stringify(s)).join(', ')}`);
@@ -259,7 +274,10 @@ const draftOf = (client: Client): Draft => ({
  * Applies a change set: a field given replaces the old value, `null` removes an optional one. The same
  * rule for a command's draft and for the recorded state (ClientChanges and RecordedClientChanges share it).
  */
-type Changeable = Pick<Client, 'redirectUris' | 'postLogoutRedirectUris' | 'userSourceId' | 'allowedAccessTenants' | 'scopes' | 'allowPlainPkce'> & {
+type Changeable = Pick<
+  Client,
+  'redirectUris' | 'postLogoutRedirectUris' | 'userSourceId' | 'allowedAccessTenants' | 'scopes' | 'allowPlainPkce'
+> & {
   appName?: string;
   grantTypes: unknown;
   authMethod: unknown;
@@ -298,7 +316,16 @@ function diff(before: Client, after: ClientSettings): RecordedClientChanges {
   optional('appName');
   optional('defaultUser');
   optional('jwks');
-  const required = ['redirectUris', 'postLogoutRedirectUris', 'grantTypes', 'authMethod', 'userSourceId', 'allowedAccessTenants', 'scopes', 'allowPlainPkce'] as const;
+  const required = [
+    'redirectUris',
+    'postLogoutRedirectUris',
+    'grantTypes',
+    'authMethod',
+    'userSourceId',
+    'allowedAccessTenants',
+    'scopes',
+    'allowPlainPkce',
+  ] as const;
   for (const key of required) {
     if (!same(before[key], after[key])) (changes as Record<string, unknown>)[key] = after[key];
   }
@@ -359,7 +386,9 @@ export const clientDecider: Decider<ClientCommand, ClientEvent, ClientState> = {
     switch (command.type) {
       case 'RegisterClient': {
         if (state.status !== 'none') {
-          throw identityError('CLIENT.ALREADY_EXISTS', `client ${state.client.clientId} already exists`, { clientId: state.client.clientId });
+          throw identityError('CLIENT.ALREADY_EXISTS', `client ${state.client.clientId} already exists`, {
+            clientId: state.client.clientId,
+          });
         }
         const settings = settingsOf(command.registration, command.secretHash);
         return [{ type: 'ClientRegistered', data: { ...settings, registeredAt: command.now } }];
@@ -369,7 +398,10 @@ export const clientDecider: Decider<ClientCommand, ClientEvent, ClientState> = {
         const { client } = state;
         const next = mergeChanges(draftOf(client), command.changes);
         // a secret cannot appear or vanish through an update: that is a different client (register a new one)
-        if (AUTH_METHODS.includes(next.authMethod as AuthMethod) && usesSecret(next.authMethod) !== usesSecret(client.authMethod)) {
+        if (
+          AUTH_METHODS.includes(next.authMethod as AuthMethod) &&
+          usesSecret(next.authMethod) !== usesSecret(client.authMethod)
+        ) {
           rejectFields([
             {
               field: 'token_endpoint_auth_method',
@@ -380,7 +412,12 @@ export const clientDecider: Decider<ClientCommand, ClientEvent, ClientState> = {
         const settings = settingsOf(next, client.secretHash);
         const changes = diff(client, settings);
         if (Object.keys(changes).length === 0) return [];
-        return [{ type: 'ClientUpdated', data: { clientId: client.clientId, tenant: client.tenant, changes, updatedAt: command.now } }];
+        return [
+          {
+            type: 'ClientUpdated',
+            data: { clientId: client.clientId, tenant: client.tenant, changes, updatedAt: command.now },
+          },
+        ];
       }
       case 'RotateClientSecret': {
         if (state.status === 'none') throw notFound();
@@ -392,17 +429,35 @@ export const clientDecider: Decider<ClientCommand, ClientEvent, ClientState> = {
         }
         if (command.secretHash.length === 0) rejectFields([{ field: 'client_secret', message: 'is required' }]);
         return [
-          { type: 'ClientSecretRotated', data: { clientId: client.clientId, tenant: client.tenant, secretHash: command.secretHash, rotatedAt: command.now } },
+          {
+            type: 'ClientSecretRotated',
+            data: {
+              clientId: client.clientId,
+              tenant: client.tenant,
+              secretHash: command.secretHash,
+              rotatedAt: command.now,
+            },
+          },
         ];
       }
       case 'DisableClient':
         if (state.status === 'none') throw notFound();
         if (state.client.status === 'disabled') return [];
-        return [{ type: 'ClientDisabled', data: { clientId: state.client.clientId, tenant: state.client.tenant, disabledAt: command.now } }];
+        return [
+          {
+            type: 'ClientDisabled',
+            data: { clientId: state.client.clientId, tenant: state.client.tenant, disabledAt: command.now },
+          },
+        ];
       case 'EnableClient':
         if (state.status === 'none') throw notFound();
         if (state.client.status === 'active') return [];
-        return [{ type: 'ClientEnabled', data: { clientId: state.client.clientId, tenant: state.client.tenant, enabledAt: command.now } }];
+        return [
+          {
+            type: 'ClientEnabled',
+            data: { clientId: state.client.clientId, tenant: state.client.tenant, enabledAt: command.now },
+          },
+        ];
       default:
         return assertNever(command);
     }
@@ -410,4 +465,7 @@ export const clientDecider: Decider<ClientCommand, ClientEvent, ClientState> = {
 };
 
 /** Registration defaults the spec names: client_secret_basic, the platform default user directory. */
-export const REGISTRATION_DEFAULTS = { authMethod: 'client_secret_basic' as AuthMethod, userSourceId: DEFAULT_USER_SOURCE };
+export const REGISTRATION_DEFAULTS = {
+  authMethod: 'client_secret_basic' as AuthMethod,
+  userSourceId: DEFAULT_USER_SOURCE,
+};

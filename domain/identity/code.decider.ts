@@ -1,7 +1,7 @@
-import { identityError, type IdentityErrorCode } from './identity.errors.ts';
 import { assertNever, type Decider } from '../core/decider.ts';
+import { type IdentityErrorCode, identityError } from './identity.errors.ts';
 import { PLATFORM_TENANT } from './model.ts';
-import { pkceMatches, type PkceMethod, type PkceProof } from './pkce.ts';
+import { type PkceMethod, type PkceProof, pkceMatches } from './pkce.ts';
 
 /**
  * Authorization codes as aggregates: `authCode-platform.<sha256 of the code>`. The code itself never enters
@@ -88,9 +88,12 @@ export const codeDecider: Decider<CodeCommand, CodeEvent, CodeState> = {
         // (otherwise anyone holding a leaked code could revoke the rightful client's tokens).
         if (code.clientId !== c.clientId) throw refuse('CODE.CLIENT_MISMATCH', 'the code was issued to another client');
         if (state.status === 'redeemed') {
-          return [{ type: 'CodeReuseDetected', data: { codeId: code.codeId, clientId: c.clientId, detectedAt: c.now } }];
+          return [
+            { type: 'CodeReuseDetected', data: { codeId: code.codeId, clientId: c.clientId, detectedAt: c.now } },
+          ];
         }
-        if (Date.parse(c.now) >= Date.parse(code.expiresAt)) throw refuse('CODE.EXPIRED', 'the authorization code has expired');
+        if (Date.parse(c.now) >= Date.parse(code.expiresAt))
+          throw refuse('CODE.EXPIRED', 'the authorization code has expired');
         if (c.redirectUri !== code.redirectUri) {
           throw refuse('CODE.REDIRECT_URI_MISMATCH', 'redirect_uri differs from the one of the authorization request');
         }

@@ -1,5 +1,5 @@
-import { identityError, type IdentityErrorCode } from './identity.errors.ts';
 import { assertNever, type Decider } from '../core/decider.ts';
+import { type IdentityErrorCode, identityError } from './identity.errors.ts';
 import { PLATFORM_TENANT } from './model.ts';
 
 /**
@@ -61,7 +61,9 @@ export const exchangeCodeDecider: Decider<ExchangeCodeCommand, ExchangeCodeEvent
       case 'ExchangeCodeIssued':
         return { status: 'issued', code: event.data };
       case 'ExchangeCodeConsumed':
-        return state.status === 'none' ? state : { status: 'consumed', code: state.code, consumedBy: event.data.consumedBy };
+        return state.status === 'none'
+          ? state
+          : { status: 'consumed', code: state.code, consumedBy: event.data.consumedBy };
       default:
         return assertNever(event);
     }
@@ -71,21 +73,31 @@ export const exchangeCodeDecider: Decider<ExchangeCodeCommand, ExchangeCodeEvent
     switch (command.type) {
       case 'IssueExchangeCode': {
         const { now, ...data } = command.data;
-        if (state.status !== 'none') throw identityError('EXCHANGE_CODE.EXISTS', 'this exchange code was issued before');
+        if (state.status !== 'none')
+          throw identityError('EXCHANGE_CODE.EXISTS', 'this exchange code was issued before');
         return [{ type: 'ExchangeCodeIssued', data: { ...data, issuedAt: now } }];
       }
       case 'ConsumeExchangeCode': {
         const d = command.data;
         if (state.status === 'none') throw refuse('EXCHANGE_CODE.NOT_FOUND', 'unknown exchange code');
         if (state.status === 'consumed') throw refuse('EXCHANGE_CODE.USED', 'the exchange code was used already');
-        if (Date.parse(d.now) >= Date.parse(state.code.expiresAt)) throw refuse('EXCHANGE_CODE.EXPIRED', 'the exchange code expired');
+        if (Date.parse(d.now) >= Date.parse(state.code.expiresAt))
+          throw refuse('EXCHANGE_CODE.EXPIRED', 'the exchange code expired');
         if (state.code.audience !== undefined && state.code.audience !== d.consumer.clientId) {
           throw refuse('EXCHANGE_CODE.WRONG_AUDIENCE', 'the exchange code was issued for another client');
         }
         if (!d.consumer.tenants.includes(state.code.tenant)) {
-          throw refuse('EXCHANGE_CODE.TENANT_MISMATCH', 'the exchange code belongs to a tenant this client may not access');
+          throw refuse(
+            'EXCHANGE_CODE.TENANT_MISMATCH',
+            'the exchange code belongs to a tenant this client may not access',
+          );
         }
-        return [{ type: 'ExchangeCodeConsumed', data: { codeId: d.codeId, consumedBy: d.consumer.clientId, consumedAt: d.now } }];
+        return [
+          {
+            type: 'ExchangeCodeConsumed',
+            data: { codeId: d.codeId, consumedBy: d.consumer.clientId, consumedAt: d.now },
+          },
+        ];
       }
       default:
         return assertNever(command);

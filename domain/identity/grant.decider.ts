@@ -1,5 +1,5 @@
-import { identityError, type IdentityErrorCode } from './identity.errors.ts';
 import { assertNever, type Decider } from '../core/decider.ts';
+import { type IdentityErrorCode, identityError } from './identity.errors.ts';
 import { PLATFORM_TENANT } from './model.ts';
 
 /**
@@ -18,7 +18,7 @@ import { PLATFORM_TENANT } from './model.ts';
 export const GRANT_CATEGORY = 'grant';
 export const grantStream = (grantId: string): string => `${GRANT_CATEGORY}-${PLATFORM_TENANT}.${grantId}`;
 
-export type AccessTokenRef = { jti: string; /** unix seconds */ exp: number };
+export type AccessTokenRef = { jti: string /** unix seconds */; exp: number };
 
 export type GrantStartedData = {
   grantId: string;
@@ -42,9 +42,15 @@ export type GrantStartedData = {
 export type GrantEvent =
   | { type: 'GrantStarted'; data: GrantStartedData }
   | { type: 'AccessTokenIssued'; data: { grantId: string; jti: string; exp: number; scopes: string[] } }
-  | { type: 'RefreshTokenRotated'; data: { grantId: string; spentId: string; newId: string; refreshExp: number; rotatedAt: string } }
+  | {
+      type: 'RefreshTokenRotated';
+      data: { grantId: string; spentId: string; newId: string; refreshExp: number; rotatedAt: string };
+    }
   | { type: 'RefreshTokenReused'; data: { grantId: string; tokenId: string; detectedAt: string } }
-  | { type: 'GrantRevoked'; data: { grantId: string; reason: string; revokedAt: string; accessTokens: AccessTokenRef[] } }
+  | {
+      type: 'GrantRevoked';
+      data: { grantId: string; reason: string; revokedAt: string; accessTokens: AccessTokenRef[] };
+    }
   | { type: 'TokenRevoked'; data: { grantId: string; jti: string; exp: number; revokedAt: string } };
 
 export type GrantCommand =
@@ -167,7 +173,8 @@ export const grantDecider: Decider<GrantCommand, GrantEvent, GrantState> = {
         const d = command.data;
         const now = seconds(d.now);
         if (state.status === 'none' || state.grant === null) throw refuse('GRANT.NOT_FOUND', 'unknown refresh token');
-        if (state.grant.clientId !== d.clientId) throw refuse('GRANT.CLIENT_MISMATCH', 'the refresh token was issued to another client');
+        if (state.grant.clientId !== d.clientId)
+          throw refuse('GRANT.CLIENT_MISMATCH', 'the refresh token was issued to another client');
         if (state.status === 'revoked') throw refuse('GRANT.REVOKED', 'the grant was revoked');
         if (state.spentRefreshIds.includes(d.presentedId)) {
           // a spent refresh token came back: someone holds a copy. Revoke the whole family.
@@ -176,7 +183,8 @@ export const grantDecider: Decider<GrantCommand, GrantEvent, GrantState> = {
             revocation(state, d.grantId, 'refresh_token_reused', d.now),
           ];
         }
-        if (state.refresh === null || state.refresh.id !== d.presentedId) throw refuse('GRANT.NOT_FOUND', 'unknown refresh token');
+        if (state.refresh === null || state.refresh.id !== d.presentedId)
+          throw refuse('GRANT.NOT_FOUND', 'unknown refresh token');
         if (now >= state.refresh.exp) throw refuse('GRANT.REFRESH_TOKEN_EXPIRED', 'the refresh token expired');
         const scopes = d.scopes ?? state.scopes;
         if (!scopes.every((s) => state.scopes.includes(s))) {
@@ -185,7 +193,13 @@ export const grantDecider: Decider<GrantCommand, GrantEvent, GrantState> = {
         return [
           {
             type: 'RefreshTokenRotated',
-            data: { grantId: d.grantId, spentId: d.presentedId, newId: d.newRefreshId, refreshExp: d.refreshExp, rotatedAt: d.now },
+            data: {
+              grantId: d.grantId,
+              spentId: d.presentedId,
+              newId: d.newRefreshId,
+              refreshExp: d.refreshExp,
+              rotatedAt: d.now,
+            },
           },
           { type: 'AccessTokenIssued', data: { grantId: d.grantId, jti: d.accessJti, exp: d.accessExp, scopes } },
         ];
@@ -195,7 +209,14 @@ export const grantDecider: Decider<GrantCommand, GrantEvent, GrantState> = {
         const d = command.data;
         if (state.status === 'revoked') return [];
         if (state.status === 'none') {
-          return d.evenIfNotStarted ? [{ type: 'GrantRevoked', data: { grantId: d.grantId, reason: d.reason, revokedAt: d.now, accessTokens: [] } }] : [];
+          return d.evenIfNotStarted
+            ? [
+                {
+                  type: 'GrantRevoked',
+                  data: { grantId: d.grantId, reason: d.reason, revokedAt: d.now, accessTokens: [] },
+                },
+              ]
+            : [];
         }
         return [revocation(state, d.grantId, d.reason, d.now)];
       }

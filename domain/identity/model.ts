@@ -4,15 +4,21 @@
  */
 // the platform tenant and the access context are shared by every service (domain/core); re-exported for
 // the identity code that imports them from here
-export { PLATFORM_TENANT } from '../core/access-context.ts';
+
 export type { AccessContext } from '../core/access-context.ts';
+export { PLATFORM_TENANT } from '../core/access-context.ts';
 /** The user directory a client uses when its registration names none (`user_source_id` absent). */
 export const DEFAULT_USER_SOURCE = 'default';
 
 // scopes: domain/identity/identity.scopes.ts
 
 export type GrantType = 'authorization_code' | 'client_credentials' | 'refresh_token' | 'password';
-export const GRANT_TYPES: readonly GrantType[] = ['authorization_code', 'client_credentials', 'refresh_token', 'password'];
+export const GRANT_TYPES: readonly GrantType[] = [
+  'authorization_code',
+  'client_credentials',
+  'refresh_token',
+  'password',
+];
 
 /**
  * client_secret_basic clients may also send the secret in the form (client_secret_post): both are
@@ -20,7 +26,12 @@ export const GRANT_TYPES: readonly GrantType[] = ['authorization_code', 'client_
  * client's registered public keys.
  */
 export type AuthMethod = 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt' | 'none';
-export const AUTH_METHODS: readonly AuthMethod[] = ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'];
+export const AUTH_METHODS: readonly AuthMethod[] = [
+  'client_secret_basic',
+  'client_secret_post',
+  'private_key_jwt',
+  'none',
+];
 
 export type Tenant = {
   code: string;

@@ -24,7 +24,9 @@ export type PkceMethodResult = { ok: true; method: PkceMethod } | { ok: false; r
 export function resolvePkceMethod(requested: string | undefined, allowPlain: boolean): PkceMethodResult {
   if (requested === undefined || requested === 'S256') return { ok: true, method: 'S256' };
   if (requested === 'plain') {
-    return allowPlain ? { ok: true, method: 'plain' } : { ok: false, reason: 'code_challenge_method plain is not allowed for this client' };
+    return allowPlain
+      ? { ok: true, method: 'plain' }
+      : { ok: false, reason: 'code_challenge_method plain is not allowed for this client' };
   }
   return { ok: false, reason: 'code_challenge_method must be S256' };
 }

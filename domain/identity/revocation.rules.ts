@@ -59,4 +59,5 @@ export function latestCutoff(cutoffs: ReadonlyMap<string, number>, keys: string[
 }
 
 /** A token issued at or before the cutoff is revoked. */
-export const revokedByCutoff = (iat: number, cutoff: number | undefined): boolean => cutoff !== undefined && iat <= cutoff;
+export const revokedByCutoff = (iat: number, cutoff: number | undefined): boolean =>
+  cutoff !== undefined && iat <= cutoff;

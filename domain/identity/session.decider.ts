@@ -1,5 +1,5 @@
-import { identityError } from './identity.errors.ts';
 import { assertNever, type Decider } from '../core/decider.ts';
+import { identityError } from './identity.errors.ts';
 import { PLATFORM_TENANT } from './model.ts';
 
 /**
@@ -41,7 +41,9 @@ export const sessionDecider: Decider<SessionCommand, SessionEvent, SessionState>
       case 'SessionStarted':
         return { status: 'active', session: event.data };
       case 'SessionEnded':
-        return state.status === 'none' ? state : { status: 'ended', session: state.session, endedAt: event.data.endedAt };
+        return state.status === 'none'
+          ? state
+          : { status: 'ended', session: state.session, endedAt: event.data.endedAt };
       default:
         return assertNever(event);
     }
@@ -55,7 +57,12 @@ export const sessionDecider: Decider<SessionCommand, SessionEvent, SessionState>
       case 'EndSession':
         // Logging out twice, or out of an unknown or expired session, is not an error: nothing to record.
         if (state.status !== 'active') return [];
-        return [{ type: 'SessionEnded', data: { sessionId: command.data.sessionId, endedAt: command.data.now, reason: 'logout' } }];
+        return [
+          {
+            type: 'SessionEnded',
+            data: { sessionId: command.data.sessionId, endedAt: command.data.now, reason: 'logout' },
+          },
+        ];
       default:
         return assertNever(command);
     }

@@ -1,5 +1,5 @@
-import { identityError } from './identity.errors.ts';
 import { assertNever, type Decider } from '../core/decider.ts';
+import { identityError } from './identity.errors.ts';
 import { PLATFORM_TENANT, type PublicJwk } from './model.ts';
 
 /**
@@ -49,7 +49,13 @@ export type SigningKeyEvent =
 export type SigningKeyCommand =
   | {
       type: 'GenerateKey';
-      data: { kid: string; publicJwk: PublicJwk; encryptedPrivateJwk: EncryptedPrivateJwk; activatesAt: string; now: string };
+      data: {
+        kid: string;
+        publicJwk: PublicJwk;
+        encryptedPrivateJwk: EncryptedPrivateJwk;
+        activatesAt: string;
+        now: string;
+      };
     }
   | { type: 'RetireKey'; data: { kid: string; retiresAt: string; publishUntil: string; now: string } }
   | { type: 'WithdrawKey'; data: { kid: string; now: string } };
@@ -97,11 +103,18 @@ export const signingKeyDecider: Decider<SigningKeyCommand, SigningKeyEvent, Sign
           // the private exponent must never reach the log in clear
           throw identityError('SIGNING_KEY.PRIVATE_PART_IN_PUBLIC_JWK', 'the public JWK carries private members');
         }
-        if (at(d.activatesAt) < at(d.now)) throw identityError('SIGNING_KEY.INVALID', 'a key cannot start signing before it exists');
+        if (at(d.activatesAt) < at(d.now))
+          throw identityError('SIGNING_KEY.INVALID', 'a key cannot start signing before it exists');
         return [
           {
             type: 'KeyGenerated',
-            data: { kid: d.kid, alg: 'RS256', publicJwk: d.publicJwk, encryptedPrivateJwk: d.encryptedPrivateJwk, createdAt: d.now },
+            data: {
+              kid: d.kid,
+              alg: 'RS256',
+              publicJwk: d.publicJwk,
+              encryptedPrivateJwk: d.encryptedPrivateJwk,
+              createdAt: d.now,
+            },
           },
           { type: 'KeyActivated', data: { kid: d.kid, activatesAt: d.activatesAt } },
         ];
@@ -124,7 +137,10 @@ export const signingKeyDecider: Decider<SigningKeyCommand, SigningKeyEvent, Sign
           throw identityError('SIGNING_KEY.NOT_RETIRED', `signing key ${d.kid} still signs; rotate first`);
         }
         if (at(d.now) < at(state.publishUntil)) {
-          throw identityError('SIGNING_KEY.STILL_NEEDED', `tokens signed by ${d.kid} may be valid until ${state.publishUntil}`);
+          throw identityError(
+            'SIGNING_KEY.STILL_NEEDED',
+            `tokens signed by ${d.kid} may be valid until ${state.publishUntil}`,
+          );
         }
         return [{ type: 'KeyWithdrawn', data: { kid: d.kid, withdrawnAt: d.now } }];
       }

@@ -1,7 +1,7 @@
-import { identityError } from './identity.errors.ts';
 import { assertNever, type Decider } from '../core/decider.ts';
 import type { DomainEvent } from '../core/event.ts';
 import { streamName } from '../core/stream-name.ts';
+import { identityError } from './identity.errors.ts';
 import { PLATFORM_TENANT, type Tenant } from './model.ts';
 
 /**
@@ -59,22 +59,35 @@ export const TENANT_EVENT_TYPES: ReadonlyArray<TenantEvent['type']> = ['TenantCr
 type Problem = { field: string; message: string };
 
 const rejectFields = (problems: Problem[]): never => {
-  throw identityError('TENANT.INVALID', `invalid tenant: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`,
+  throw identityError(
+    'TENANT.INVALID',
+    `invalid tenant: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`,
     problems,
   );
 };
 
-function check(fields: { code?: string; name?: string; tokenLifetimeSeconds?: number; supportMailGroup?: string | null }): Problem[] {
+function check(fields: {
+  code?: string;
+  name?: string;
+  tokenLifetimeSeconds?: number;
+  supportMailGroup?: string | null;
+}): Problem[] {
   const problems: Problem[] = [];
   if (fields.code !== undefined && !TENANT_CODE.test(fields.code)) {
-    problems.push({ field: 'code', message: 'must be 1-63 lower-case letters, digits, _ or -, starting with a letter or digit' });
+    problems.push({
+      field: 'code',
+      message: 'must be 1-63 lower-case letters, digits, _ or -, starting with a letter or digit',
+    });
   }
   if (fields.name !== undefined && (fields.name.trim().length === 0 || fields.name.length > MAX_NAME)) {
     problems.push({ field: 'name', message: `must be 1-${MAX_NAME} characters, not blank` });
   }
   const ttl = fields.tokenLifetimeSeconds;
   if (ttl !== undefined && (!Number.isInteger(ttl) || ttl < 1 || ttl > MAX_TOKEN_LIFETIME_SECONDS)) {
-    problems.push({ field: 'token_lifetime_seconds', message: `must be an integer from 1 to ${MAX_TOKEN_LIFETIME_SECONDS}` });
+    problems.push({
+      field: 'token_lifetime_seconds',
+      message: `must be an integer from 1 to ${MAX_TOKEN_LIFETIME_SECONDS}`,
+    });
   }
   const mail = fields.supportMailGroup;
   if (mail !== undefined && mail !== null && !MAIL.test(mail)) {
@@ -118,7 +131,9 @@ export const tenantDecider: Decider<TenantCommand, TenantEvent, TenantState> = {
     switch (command.type) {
       case 'CreateTenant': {
         if (state.status !== 'none') {
-          throw identityError('TENANT.ALREADY_EXISTS', `tenant ${state.tenant.code} already exists`, { code: state.tenant.code });
+          throw identityError('TENANT.ALREADY_EXISTS', `tenant ${state.tenant.code} already exists`, {
+            code: state.tenant.code,
+          });
         }
         const problems = check(command);
         if (problems.length > 0) rejectFields(problems);
@@ -142,10 +157,14 @@ export const tenantDecider: Decider<TenantCommand, TenantEvent, TenantState> = {
         const current = state.tenant;
         const changes: TenantUpdated['data']['changes'] = {};
         if (command.name !== undefined && command.name.trim() !== current.name) changes.name = command.name.trim();
-        if (command.tokenLifetimeSeconds !== undefined && command.tokenLifetimeSeconds !== current.tokenLifetimeSeconds) {
+        if (
+          command.tokenLifetimeSeconds !== undefined &&
+          command.tokenLifetimeSeconds !== current.tokenLifetimeSeconds
+        ) {
           changes.tokenLifetimeSeconds = command.tokenLifetimeSeconds;
         }
-        if (command.supportMailGroup === null && current.supportMailGroup !== undefined) changes.supportMailGroup = null;
+        if (command.supportMailGroup === null && current.supportMailGroup !== undefined)
+          changes.supportMailGroup = null;
         if (typeof command.supportMailGroup === 'string' && command.supportMailGroup !== current.supportMailGroup) {
           changes.supportMailGroup = command.supportMailGroup;
         }

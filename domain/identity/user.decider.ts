@@ -1,7 +1,7 @@
-import { identityError } from './identity.errors.ts';
 import { assertNever, type Decider } from '../core/decider.ts';
 import type { DomainEvent } from '../core/event.ts';
 import { streamName } from '../core/stream-name.ts';
+import { identityError } from './identity.errors.ts';
 import type { User } from './model.ts';
 
 /**
@@ -64,37 +64,63 @@ export type UserRegistered = DomainEvent<
     registeredAt: string;
   }
 >;
-export type UserUpdated = DomainEvent<'UserUpdated', { tenant: string; userId: string; changes: UserProfileChanges; updatedAt: string }>;
+export type UserUpdated = DomainEvent<
+  'UserUpdated',
+  { tenant: string; userId: string; changes: UserProfileChanges; updatedAt: string }
+>;
 export type UserDisabled = DomainEvent<'UserDisabled', { tenant: string; userId: string; disabledAt: string }>;
 export type UserEnabled = DomainEvent<'UserEnabled', { tenant: string; userId: string; enabledAt: string }>;
-export type PasswordReset = DomainEvent<'PasswordReset', { tenant: string; userId: string; passwordHash: string; resetAt: string }>;
+export type PasswordReset = DomainEvent<
+  'PasswordReset',
+  { tenant: string; userId: string; passwordHash: string; resetAt: string }
+>;
 export type UserEvent = UserRegistered | UserUpdated | UserDisabled | UserEnabled | PasswordReset;
 
-export const USER_EVENT_TYPES: ReadonlyArray<UserEvent['type']> = ['UserRegistered', 'UserUpdated', 'UserDisabled', 'UserEnabled', 'PasswordReset'];
+export const USER_EVENT_TYPES: ReadonlyArray<UserEvent['type']> = [
+  'UserRegistered',
+  'UserUpdated',
+  'UserDisabled',
+  'UserEnabled',
+  'PasswordReset',
+];
 
 export type UserState = { status: 'none' } | { status: 'exists'; user: User; registeredAt: string; updatedAt: string };
 
 type Problem = { field: string; message: string };
 
 const rejectFields = (problems: Problem[]): never => {
-  throw identityError('USER.INVALID', `invalid user: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`, problems);
+  throw identityError(
+    'USER.INVALID',
+    `invalid user: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`,
+    problems,
+  );
 };
 
 const notFound = () => identityError('USER.NOT_FOUND', 'no such user');
 
-function checkProfile(fields: { name?: string; nickname?: string | null; email?: string | null; roles?: string[] }): Problem[] {
+function checkProfile(fields: {
+  name?: string;
+  nickname?: string | null;
+  email?: string | null;
+  roles?: string[];
+}): Problem[] {
   const problems: Problem[] = [];
   if (fields.name !== undefined && (fields.name.trim().length === 0 || fields.name.length > MAX_NAME)) {
     problems.push({ field: 'name', message: `must be 1-${MAX_NAME} characters, not blank` });
   }
-  if (typeof fields.nickname === 'string' && (fields.nickname.trim().length === 0 || fields.nickname.length > MAX_NAME)) {
+  if (
+    typeof fields.nickname === 'string' &&
+    (fields.nickname.trim().length === 0 || fields.nickname.length > MAX_NAME)
+  ) {
     problems.push({ field: 'nickname', message: `must be 1-${MAX_NAME} characters, not blank` });
   }
-  if (typeof fields.email === 'string' && !EMAIL.test(fields.email)) problems.push({ field: 'email', message: 'must be a mail address' });
+  if (typeof fields.email === 'string' && !EMAIL.test(fields.email))
+    problems.push({ field: 'email', message: 'must be a mail address' });
   if (fields.roles !== undefined) {
     if (fields.roles.length > MAX_ROLES) problems.push({ field: 'roles', message: `at most ${MAX_ROLES} roles` });
     const bad = fields.roles.filter((r) => !SCOPE_TOKEN.test(r));
-    if (bad.length > 0) problems.push({ field: 'roles', message: `not scope tokens: ${bad.map((r) => JSON.stringify(r)).join(', ')}` });
+    if (bad.length > 0)
+      problems.push({ field: 'roles', message: `not scope tokens: ${bad.map((r) => JSON.stringify(r)).join(', ')}` });
   }
   return problems;
 }
@@ -140,7 +166,11 @@ export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
       case 'UserEnabled':
         return { ...state, user: { ...state.user, status: 'active' }, updatedAt: event.data.enabledAt };
       case 'PasswordReset':
-        return { ...state, user: { ...state.user, passwordHash: event.data.passwordHash }, updatedAt: event.data.resetAt };
+        return {
+          ...state,
+          user: { ...state.user, passwordHash: event.data.passwordHash },
+          updatedAt: event.data.resetAt,
+        };
       default:
         return assertNever(event);
     }
@@ -149,13 +179,19 @@ export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
   decide(command, state) {
     switch (command.type) {
       case 'RegisterUser': {
-        if (state.status !== 'none') throw identityError('USER.ALREADY_EXISTS', 'the user already exists', { userId: state.user.userId });
+        if (state.status !== 'none')
+          throw identityError('USER.ALREADY_EXISTS', 'the user already exists', { userId: state.user.userId });
         const problems = checkProfile(command);
-        if (!USER_ID.test(command.userId)) problems.push({ field: 'user_id', message: 'must be 1-128 letters, digits, . _ : or -' });
+        if (!USER_ID.test(command.userId))
+          problems.push({ field: 'user_id', message: 'must be 1-128 letters, digits, . _ : or -' });
         if (!USERNAME.test(command.username)) {
-          problems.push({ field: 'username', message: 'must be 1-128 letters, digits, . _ @ + or -, starting with a letter or digit' });
+          problems.push({
+            field: 'username',
+            message: 'must be 1-128 letters, digits, . _ @ + or -, starting with a letter or digit',
+          });
         }
-        if (!DIRECTORY_ID.test(command.directory)) problems.push({ field: 'user_source_id', message: 'must be 1-64 letters, digits, _ or -' });
+        if (!DIRECTORY_ID.test(command.directory))
+          problems.push({ field: 'user_source_id', message: 'must be 1-64 letters, digits, _ or -' });
         if (command.passwordHash.length === 0) problems.push({ field: 'password', message: 'is required' });
         if (problems.length > 0) rejectFields(problems);
         return [
@@ -190,24 +226,41 @@ export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
         if (typeof c.email === 'string' && c.email !== user.email) changes.email = c.email;
         if (c.roles !== undefined && !sameList(unique(c.roles), user.roles)) changes.roles = unique(c.roles);
         if (Object.keys(changes).length === 0) return [];
-        return [{ type: 'UserUpdated', data: { tenant: user.tenant, userId: user.userId, changes, updatedAt: command.now } }];
+        return [
+          { type: 'UserUpdated', data: { tenant: user.tenant, userId: user.userId, changes, updatedAt: command.now } },
+        ];
       }
       case 'DisableUser':
         if (state.status === 'none') throw notFound();
         // disabling a disabled user changes nothing: answered, not rejected (a retried click is harmless)
         if (state.user.status === 'disabled') return [];
-        return [{ type: 'UserDisabled', data: { tenant: state.user.tenant, userId: state.user.userId, disabledAt: command.now } }];
+        return [
+          {
+            type: 'UserDisabled',
+            data: { tenant: state.user.tenant, userId: state.user.userId, disabledAt: command.now },
+          },
+        ];
       case 'EnableUser':
         if (state.status === 'none') throw notFound();
         if (state.user.status === 'active') return [];
-        return [{ type: 'UserEnabled', data: { tenant: state.user.tenant, userId: state.user.userId, enabledAt: command.now } }];
+        return [
+          {
+            type: 'UserEnabled',
+            data: { tenant: state.user.tenant, userId: state.user.userId, enabledAt: command.now },
+          },
+        ];
       case 'ResetPassword':
         if (state.status === 'none') throw notFound();
         if (command.passwordHash.length === 0) rejectFields([{ field: 'password', message: 'is required' }]);
         return [
           {
             type: 'PasswordReset',
-            data: { tenant: state.user.tenant, userId: state.user.userId, passwordHash: command.passwordHash, resetAt: command.now },
+            data: {
+              tenant: state.user.tenant,
+              userId: state.user.userId,
+              passwordHash: command.passwordHash,
+              resetAt: command.now,
+            },
           },
         ];
       default:

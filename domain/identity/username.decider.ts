@@ -1,7 +1,7 @@
-import { identityError } from './identity.errors.ts';
 import { assertNever, type Decider } from '../core/decider.ts';
 import type { DomainEvent } from '../core/event.ts';
 import { streamName } from '../core/stream-name.ts';
+import { identityError } from './identity.errors.ts';
 
 /**
  * Username uniqueness per (tenant, directory, username), atomically: one reservation stream per username,
@@ -52,7 +52,12 @@ export const usernameDecider: Decider<UsernameCommand, UsernameEvent, UsernameSt
   evolve(_state, event) {
     switch (event.type) {
       case 'UsernameReserved':
-        return { status: 'reserved', userId: event.data.userId, username: event.data.username, reservedAt: event.data.reservedAt };
+        return {
+          status: 'reserved',
+          userId: event.data.userId,
+          username: event.data.username,
+          reservedAt: event.data.reservedAt,
+        };
       default:
         return assertNever(event.type);
     }

@@ -10,4 +10,11 @@ import { WORKFLOW_SCOPES } from '../workflow/workflow.scopes.ts';
  * portal offers. `tenant:cross` is not among them: a platform administrator acts on another tenant through
  * the routes that let platform admins name any tenant, not through a client's allowed tenants.
  */
-export const PORTAL_SCOPES: readonly string[] = [...OIDC_SCOPES, IDENTITY_ADMIN_SCOPE, ...BRIDGE_SCOPES, ...AUDIT_SCOPES, ...HUB_SCOPES, ...WORKFLOW_SCOPES];
+export const PORTAL_SCOPES: readonly string[] = [
+  ...OIDC_SCOPES,
+  IDENTITY_ADMIN_SCOPE,
+  ...BRIDGE_SCOPES,
+  ...AUDIT_SCOPES,
+  ...HUB_SCOPES,
+  ...WORKFLOW_SCOPES,
+];

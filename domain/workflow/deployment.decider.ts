@@ -10,11 +10,25 @@ import { workflowError } from './workflow.errors.ts';
 export const DEPLOYMENT_CATEGORY = 'wfDeployment';
 
 export type DeployedResource = { name: string; hash: string; dialect: string; xml: string };
-export type DeployedDefinition = { id: string; key: string; version: number; resourceName: string; name?: string; created: boolean };
+export type DeployedDefinition = {
+  id: string;
+  key: string;
+  version: number;
+  resourceName: string;
+  name?: string;
+  created: boolean;
+};
 
 export type DeploymentCreated = DomainEvent<
   'DeploymentCreated',
-  { deploymentId: string; name?: string; resources: DeployedResource[]; definitions: DeployedDefinition[]; warnings: string[]; deployedAt: string }
+  {
+    deploymentId: string;
+    name?: string;
+    resources: DeployedResource[];
+    definitions: DeployedDefinition[];
+    warnings: string[];
+    deployedAt: string;
+  }
 >;
 export type DeploymentEvent = DeploymentCreated;
 export type CreateDeployment = { type: 'CreateDeployment'; data: DeploymentCreated['data'] };
@@ -24,7 +38,10 @@ export const deploymentDecider: Decider<CreateDeployment, DeploymentEvent, Deplo
   initialState: () => ({ deployment: null }),
   evolve: (_s, e) => ({ deployment: e.data }),
   decide(c, s) {
-    if (s.deployment !== null) throw workflowError('DEPLOYMENT.INVALID', `deployment ${c.data.deploymentId} exists already`, { deploymentId: c.data.deploymentId });
+    if (s.deployment !== null)
+      throw workflowError('DEPLOYMENT.INVALID', `deployment ${c.data.deploymentId} exists already`, {
+        deploymentId: c.data.deploymentId,
+      });
     return [{ type: 'DeploymentCreated', data: c.data }];
   },
 };

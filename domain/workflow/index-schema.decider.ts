@@ -54,34 +54,56 @@ export type IndexSchemaEvent =
 export type IndexSchemaCommand =
   | { type: 'DefineIndexSchema'; name: string; fields: IndexField[]; now: string }
   | { type: 'RecordIndexRebuilt'; name: string; revision: number; generation: number; now: string };
-export type IndexSchemaState = { name: string | null; fields: IndexField[]; revision: number; rebuilt?: { revision: number; generation: number } };
+export type IndexSchemaState = {
+  name: string | null;
+  fields: IndexField[];
+  revision: number;
+  rebuilt?: { revision: number; generation: number };
+};
 
 const sameFields = (a: IndexField[], b: IndexField[]) => JSON.stringify(a) === JSON.stringify(b);
 
 export function checkFields(fields: IndexField[]): void {
   const seen = new Set<string>();
   fields.forEach((f, i) => {
-    if (!FIELD_NAME.test(f.name)) throw workflowError('INDEX_SCHEMA.INVALID', `field ${i}: the name ${JSON.stringify(f.name)} is not a field name (${FIELD_NAME.source})`, { field: f.name });
-    if (MINIMUM_FIELD_NAMES.has(f.name)) throw workflowError('INDEX_SCHEMA.INVALID', `field ${f.name} is a minimum index field: it is always there`, { field: f.name });
-    if (seen.has(f.name)) throw workflowError('INDEX_SCHEMA.INVALID', `field ${f.name} is named twice`, { field: f.name });
+    if (!FIELD_NAME.test(f.name))
+      throw workflowError(
+        'INDEX_SCHEMA.INVALID',
+        `field ${i}: the name ${JSON.stringify(f.name)} is not a field name (${FIELD_NAME.source})`,
+        { field: f.name },
+      );
+    if (MINIMUM_FIELD_NAMES.has(f.name))
+      throw workflowError('INDEX_SCHEMA.INVALID', `field ${f.name} is a minimum index field: it is always there`, {
+        field: f.name,
+      });
+    if (seen.has(f.name))
+      throw workflowError('INDEX_SCHEMA.INVALID', `field ${f.name} is named twice`, { field: f.name });
     seen.add(f.name);
   });
-  if (fields.length > MAX_BUSINESS_FIELDS) throw workflowError('INDEX_SCHEMA.INVALID', `at most ${MAX_BUSINESS_FIELDS} business fields`, { count: fields.length });
+  if (fields.length > MAX_BUSINESS_FIELDS)
+    throw workflowError('INDEX_SCHEMA.INVALID', `at most ${MAX_BUSINESS_FIELDS} business fields`, {
+      count: fields.length,
+    });
 }
 
 export const indexSchemaDecider: Decider<IndexSchemaCommand, IndexSchemaEvent, IndexSchemaState> = {
   initialState: () => ({ name: null, fields: [], revision: 0 }),
   evolve(s, e) {
-    if (e.type === 'IndexSchemaDefined') return { ...s, name: e.data.name, fields: e.data.fields, revision: e.data.revision };
+    if (e.type === 'IndexSchemaDefined')
+      return { ...s, name: e.data.name, fields: e.data.fields, revision: e.data.revision };
     return { ...s, rebuilt: { revision: e.data.revision, generation: e.data.generation } };
   },
   decide(c, s) {
     if (c.type === 'DefineIndexSchema') {
       checkFields(c.fields);
       if (s.name !== null && sameFields(s.fields, c.fields)) return [];
-      return [{ type: 'IndexSchemaDefined', data: { name: c.name, fields: c.fields, revision: s.revision + 1, at: c.now } }];
+      return [
+        { type: 'IndexSchemaDefined', data: { name: c.name, fields: c.fields, revision: s.revision + 1, at: c.now } },
+      ];
     }
     if (s.rebuilt !== undefined && s.rebuilt.generation >= c.generation) return [];
-    return [{ type: 'IndexSchemaRebuilt', data: { name: c.name, revision: c.revision, generation: c.generation, at: c.now } }];
+    return [
+      { type: 'IndexSchemaRebuilt', data: { name: c.name, revision: c.revision, generation: c.generation, at: c.now } },
+    ];
   },
 };

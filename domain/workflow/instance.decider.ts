@@ -1,11 +1,11 @@
 import type { Decider } from '../core/decider.ts';
-import { workflowError } from './workflow.errors.ts';
 import { compactEvents } from './engine/compact.ts';
 import { createRun } from './engine/engine.ts';
 import type { InstanceEvent } from './engine/instance.events.ts';
-import { evolveInstance, initialInstanceState, type InstanceTreeState } from './engine/instance.state.ts';
-import type { DefinitionLookup, ProcessDefinition, StartEventModel } from './model/process-model.ts';
+import { evolveInstance, type InstanceTreeState, initialInstanceState } from './engine/instance.state.ts';
 import { nextCycle as nextOf } from './engine/timers.ts';
+import type { DefinitionLookup, ProcessDefinition, StartEventModel } from './model/process-model.ts';
+import { workflowError } from './workflow.errors.ts';
 
 /**
  * The process instance aggregate (one stream per root instance, the instances its call activities start
@@ -43,12 +43,16 @@ export type FireTimer = { type: 'FireTimer'; timerId: string; now: string; looku
 export type InstanceCommand = StartProcessInstance | CompleteTask | FireTimer;
 
 function start(c: StartProcessInstance, s: InstanceTreeState): InstanceEvent[] {
-  if (s.rootId !== null) throw workflowError('START.INVALID', `process instance ${s.rootId} exists already`, { instanceId: s.rootId });
+  if (s.rootId !== null)
+    throw workflowError('START.INVALID', `process instance ${s.rootId} exists already`, { instanceId: s.rootId });
   const run = createRun(s, c.lookup, c.now);
   const model = c.definition.model;
   const startEvent = model.elements[model.start] as StartEventModel;
   // Camunda 7 sets the initiator variable first and the start variables after it: a variable given at start wins
-  const variables = startEvent.initiator !== undefined && c.initiator !== undefined ? { [startEvent.initiator]: c.initiator, ...c.variables } : { ...c.variables };
+  const variables =
+    startEvent.initiator !== undefined && c.initiator !== undefined
+      ? { [startEvent.initiator]: c.initiator, ...c.variables }
+      : { ...c.variables };
   run.emit({
     type: 'ProcessInstanceStarted',
     data: {
@@ -75,24 +79,48 @@ function complete(c: CompleteTask, s: InstanceTreeState): InstanceEvent[] {
   const task = s.tasks[c.taskId];
   if (task === undefined) {
     const closed = s.closedTasks[c.taskId];
-    if (closed !== undefined) throw workflowError('TASK.NOT_OPEN', `task ${c.taskId} is ${closed} and cannot be completed again`, { taskId: c.taskId, status: closed });
+    if (closed !== undefined)
+      throw workflowError('TASK.NOT_OPEN', `task ${c.taskId} is ${closed} and cannot be completed again`, {
+        taskId: c.taskId,
+        status: closed,
+      });
     throw workflowError('TASK.NOT_FOUND', `no task ${c.taskId}`, { taskId: c.taskId });
   }
   const instance = s.instances[task.instanceId];
-  if (instance === undefined || instance.status !== 'ACTIVE') throw workflowError('PROCESS_INSTANCE.NOT_ACTIVE', `the instance of task ${c.taskId} has ended`, { taskId: c.taskId });
+  if (instance === undefined || instance.status !== 'ACTIVE')
+    throw workflowError('PROCESS_INSTANCE.NOT_ACTIVE', `the instance of task ${c.taskId} has ended`, {
+      taskId: c.taskId,
+    });
   const businessKey = c.queryVariables?.WorkflowBusinessKey;
   if (businessKey !== undefined && businessKey !== instance.businessKey) {
-    throw workflowError('COMPLETE.INVALID', `queryVariables.WorkflowBusinessKey (${JSON.stringify(businessKey)}) is not the instance's business key`, { businessKey: instance.businessKey });
+    throw workflowError(
+      'COMPLETE.INVALID',
+      `queryVariables.WorkflowBusinessKey (${JSON.stringify(businessKey)}) is not the instance's business key`,
+      { businessKey: instance.businessKey },
+    );
   }
   const run = createRun(s, c.lookup, c.now);
   const instanceId = task.instanceId;
-  if (Object.keys(c.variables).length > 0) run.emit({ type: 'VariablesSet', data: { instanceId, variables: c.variables } });
-  if (c.queryVariables !== undefined && Object.keys(c.queryVariables).length > 0) run.emit({ type: 'QueryVariablesSet', data: { instanceId, queryVariables: c.queryVariables } });
-  if (task.assignee === undefined && c.assignee !== undefined) run.emit({ type: 'TaskClaimed', data: { taskId: task.id, instanceId, assignee: c.assignee, at: c.now } });
+  if (Object.keys(c.variables).length > 0)
+    run.emit({ type: 'VariablesSet', data: { instanceId, variables: c.variables } });
+  if (c.queryVariables !== undefined && Object.keys(c.queryVariables).length > 0)
+    run.emit({ type: 'QueryVariablesSet', data: { instanceId, queryVariables: c.queryVariables } });
+  if (task.assignee === undefined && c.assignee !== undefined)
+    run.emit({ type: 'TaskClaimed', data: { taskId: task.id, instanceId, assignee: c.assignee, at: c.now } });
   const by = c.assignee ?? task.assignee;
   const el = run.state().elements[task.elementKey];
   if (el === undefined) throw new Error(`task ${task.id} has no token`);
-  run.emit({ type: 'TaskCompleted', data: { taskId: task.id, instanceId, at: c.now, ...(by !== undefined && { by }), variables: c.variables, elementKey: task.elementKey } });
+  run.emit({
+    type: 'TaskCompleted',
+    data: {
+      taskId: task.id,
+      instanceId,
+      at: c.now,
+      ...(by !== undefined && { by }),
+      variables: c.variables,
+      elementKey: task.elementKey,
+    },
+  });
   run.leave(el);
   run.drain();
   return run.events;
@@ -110,12 +138,16 @@ function fireTimer(c: FireTimer, s: InstanceTreeState): InstanceEvent[] {
     run.leave(el);
   } else {
     const boundary = run.model(el.instanceId).elements[timer.elementId];
-    if (boundary === undefined || boundary.type !== 'boundaryEvent') throw new Error(`timer ${timer.id}: no boundary event ${timer.elementId}`);
+    if (boundary === undefined || boundary.type !== 'boundaryEvent')
+      throw new Error(`timer ${timer.id}: no boundary event ${timer.elementId}`);
     if (boundary.interrupting) run.terminate(el, `boundary timer '${boundary.id}'`);
     else if (timer.cycle !== undefined) {
       const next = nextOf(timer.dueAt, timer.cycle);
       if (next !== null) {
-        run.emit({ type: 'TimerScheduled', data: { timer: { ...timer, id: run.newId('m'), dueAt: next.dueAt, cycle: next.cycle } } });
+        run.emit({
+          type: 'TimerScheduled',
+          data: { timer: { ...timer, id: run.newId('m'), dueAt: next.dueAt, cycle: next.cycle } },
+        });
       }
     }
     run.activate(el.instanceId, boundary.id, el.scopeKey);
@@ -140,5 +172,4 @@ export const instanceDecider: Decider<InstanceCommand, InstanceEvent, InstanceTr
   initialState: initialInstanceState,
   evolve: evolveInstance,
   decide: (command, state) => compactEvents(decideEach(command, state)),
-
 };

@@ -39,7 +39,16 @@ export type DeployDefinition = {
   now: string;
 };
 
-export type VersionSummary = { id: string; version: number; hash: string; deploymentId: string; resourceName: string; deployedAt: string; versionTag?: string; name?: string };
+export type VersionSummary = {
+  id: string;
+  version: number;
+  hash: string;
+  deploymentId: string;
+  resourceName: string;
+  deployedAt: string;
+  versionTag?: string;
+  name?: string;
+};
 export type ProcessDefinitionState = { key: string | null; versions: VersionSummary[] };
 
 export const definitionOf = (e: ProcessDefinitionDeployed): ProcessDefinition => ({

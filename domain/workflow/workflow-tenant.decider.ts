@@ -8,7 +8,9 @@ import type { DomainEvent } from '../core/event.ts';
 export const WORKFLOW_TENANT_CATEGORY = 'wfTenant';
 export const WORKFLOW_TENANT_ID = 'settings';
 
-export type WorkflowTenantEvent = DomainEvent<'WorkflowTenantEnabled', { tenant: string; at: string }> | DomainEvent<'WorkflowTenantDisabled', { tenant: string; at: string }>;
+export type WorkflowTenantEvent =
+  | DomainEvent<'WorkflowTenantEnabled', { tenant: string; at: string }>
+  | DomainEvent<'WorkflowTenantDisabled', { tenant: string; at: string }>;
 export type WorkflowTenantCommand = { type: 'EnableWorkflow' | 'DisableWorkflow'; tenant: string; now: string };
 export type WorkflowTenantState = { enabled: boolean; since?: string };
 
@@ -16,7 +18,8 @@ export const workflowTenantDecider: Decider<WorkflowTenantCommand, WorkflowTenan
   initialState: () => ({ enabled: false }),
   evolve: (_s, e) => (e.type === 'WorkflowTenantEnabled' ? { enabled: true, since: e.data.at } : { enabled: false }),
   decide(c, s) {
-    if (c.type === 'EnableWorkflow') return s.enabled ? [] : [{ type: 'WorkflowTenantEnabled', data: { tenant: c.tenant, at: c.now } }];
+    if (c.type === 'EnableWorkflow')
+      return s.enabled ? [] : [{ type: 'WorkflowTenantEnabled', data: { tenant: c.tenant, at: c.now } }];
     return s.enabled ? [{ type: 'WorkflowTenantDisabled', data: { tenant: c.tenant, at: c.now } }] : [];
   },
 };

@@ -3,7 +3,12 @@
  * `/api/platform/audit`) and scopes, in one place. The scopes live in domain/audit/audit.scopes.ts so the
  * seed can grant them.
  */
-export { AUDIT_ADMIN_SCOPE, AUDIT_READ_SCOPE, AUDIT_SCOPES, AUDIT_WRITE_SCOPE } from '../../domain/audit/audit.scopes.ts';
+export {
+  AUDIT_ADMIN_SCOPE,
+  AUDIT_READ_SCOPE,
+  AUDIT_SCOPES,
+  AUDIT_WRITE_SCOPE,
+} from '../../domain/audit/audit.scopes.ts';
 
 export const AUDIT_BASE = '/api/platform/audit/1.0';
 /** the current version: log, metadata and operations */

@@ -11,10 +11,10 @@ import { openApiDocument } from '../core/openapi.ts';
 import { createRouteRegistry, type RouteRegistry } from '../core/route-registry.ts';
 import { AUDIT_OPENAPI_PATH } from './audit.paths.ts';
 import { createIntegrityRouter } from './integrity.router.ts';
-import { createLogExportRouter } from './log-export.router.ts';
 import { createLogRouter } from './log.router.ts';
-import { createMetadataSheetRouter } from './metadata-sheet.router.ts';
+import { createLogExportRouter } from './log-export.router.ts';
 import { createMetadataRouter } from './metadata.router.ts';
+import { createMetadataSheetRouter } from './metadata-sheet.router.ts';
 
 /**
  * The audit service's router (mounted at `/`): the log (v3 and v2), metadata with its spreadsheets, the
@@ -36,11 +36,28 @@ export function createAuditRouter(deps: AuditRouterDeps): { router: Router; regi
   const { bearer } = deps;
   const registry = createRouteRegistry();
   const router = Router();
-  router.use(createLogRouter({ writer: deps.writer, metadata: deps.metadata, queries: deps.queries, scrolls: deps.scrolls, bearer, registry }));
+  router.use(
+    createLogRouter({
+      writer: deps.writer,
+      metadata: deps.metadata,
+      queries: deps.queries,
+      scrolls: deps.scrolls,
+      bearer,
+      registry,
+    }),
+  );
   router.use(createLogExportRouter({ queries: deps.queries, bearer, registry }));
   router.use(createMetadataRouter({ commands: deps.catalog, metadata: deps.metadata, bearer, registry }));
   router.use(createMetadataSheetRouter({ commands: deps.catalog, metadata: deps.metadata, bearer, registry }));
-  router.use(createIntegrityRouter({ eventStore: deps.eventStore, queries: deps.queries, retention: deps.retention, bearer, registry }));
+  router.use(
+    createIntegrityRouter({
+      eventStore: deps.eventStore,
+      queries: deps.queries,
+      retention: deps.retention,
+      bearer,
+      registry,
+    }),
+  );
 
   let document: ReturnType<typeof openApiDocument> | undefined;
   router.get(AUDIT_OPENAPI_PATH, (_req, res) => {

@@ -1,4 +1,16 @@
-import { LEVEL_PATTERN, MAX_BUSINESS_CODE, MAX_CLIENT_IP, MAX_DESCRIPTION, MAX_RETENTION_DAYS, MAX_RETURN_SIZE, MAX_TAG, MAX_TAGS, MAX_TRACE_ID, MAX_VENDOR, NAME_PATTERN } from '../../domain/audit/audit.limits.ts';
+import {
+  LEVEL_PATTERN,
+  MAX_BUSINESS_CODE,
+  MAX_CLIENT_IP,
+  MAX_DESCRIPTION,
+  MAX_RETENTION_DAYS,
+  MAX_RETURN_SIZE,
+  MAX_TAG,
+  MAX_TAGS,
+  MAX_TRACE_ID,
+  MAX_VENDOR,
+  NAME_PATTERN,
+} from '../../domain/audit/audit.limits.ts';
 import { COMPRESS_TYPES } from '../../domain/audit/record.ts';
 import { pageSizeSchema } from '../core/paging.ts';
 import type { JsonSchema } from '../core/validate.ts';
@@ -8,7 +20,11 @@ import type { JsonSchema } from '../core/validate.ts';
 export const name: JsonSchema = { type: 'string', pattern: NAME_PATTERN, maxLength: 128 };
 const description: JsonSchema = { type: 'string', maxLength: MAX_DESCRIPTION };
 const vendor: JsonSchema = { type: 'string', maxLength: MAX_VENDOR };
-const tags: JsonSchema = { type: 'array', maxItems: MAX_TAGS, items: { type: 'string', minLength: 1, maxLength: MAX_TAG } };
+const tags: JsonSchema = {
+  type: 'array',
+  maxItems: MAX_TAGS,
+  items: { type: 'string', minLength: 1, maxLength: MAX_TAG },
+};
 const instant: JsonSchema = { type: 'string', format: 'date-time', maxLength: 40, example: '2026-03-01T10:00:00.000Z' };
 
 export const logRecordBody: JsonSchema = {
@@ -18,7 +34,10 @@ export const logRecordBody: JsonSchema = {
     transaction_vendor: vendor,
     business_code: { type: 'string', maxLength: MAX_BUSINESS_CODE, example: 'PolicyNo:P-1001' },
     client_ip: { type: 'string', maxLength: MAX_CLIENT_IP, example: '10.1.2.3' },
-    new_data: { type: 'string', description: 'JSON text (or empty); with compress_type gzip or deflate: base64 of the compressed JSON text' },
+    new_data: {
+      type: 'string',
+      description: 'JSON text (or empty); with compress_type gzip or deflate: base64 of the compressed JSON text',
+    },
     old_data: { type: 'string', description: 'as new_data' },
     warning_type: { type: 'string', pattern: LEVEL_PATTERN, default: 'INFO' },
     trace_id: { type: 'string', maxLength: MAX_TRACE_ID },
@@ -31,7 +50,12 @@ export const logRecordBody: JsonSchema = {
 
 export const writeAnswer: JsonSchema = {
   type: 'object',
-  properties: { id: { type: 'string' }, sequence: { type: 'integer' }, hash: { type: 'string' }, time: { type: 'string' } },
+  properties: {
+    id: { type: 'string' },
+    sequence: { type: 'integer' },
+    hash: { type: 'string' },
+    time: { type: 'string' },
+  },
 };
 
 const selection = {
@@ -44,7 +68,12 @@ const selection = {
   tags,
   trace_id: { type: 'string', maxLength: MAX_TRACE_ID },
   client_ip: { type: 'string', maxLength: MAX_CLIENT_IP },
-  target_tenant: { type: 'string', minLength: 1, maxLength: 63, description: 'another tenant (scope tenant:cross and the client\'s allowed_access_tenants)' },
+  target_tenant: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 63,
+    description: "another tenant (scope tenant:cross and the client's allowed_access_tenants)",
+  },
 } satisfies Record<string, JsonSchema>;
 
 export const queryBody: JsonSchema = {
@@ -105,7 +134,11 @@ export const moduleBody: JsonSchema = {
   required: ['module_name'],
   additionalProperties: false,
 };
-export const moduleChange: JsonSchema = { type: 'object', properties: { module_name: name, description }, additionalProperties: false };
+export const moduleChange: JsonSchema = {
+  type: 'object',
+  properties: { module_name: name, description },
+  additionalProperties: false,
+};
 export const transactionBody: JsonSchema = {
   type: 'object',
   properties: { transaction_name: name, transaction_vendor: vendor, description },
@@ -117,7 +150,11 @@ export const transactionChange: JsonSchema = {
   properties: { transaction_name: name, transaction_vendor: vendor, description },
   additionalProperties: false,
 };
-export const moduleParams: JsonSchema = { type: 'object', properties: { module_name: name }, required: ['module_name'] };
+export const moduleParams: JsonSchema = {
+  type: 'object',
+  properties: { module_name: name },
+  required: ['module_name'],
+};
 export const transactionParams: JsonSchema = {
   type: 'object',
   properties: { module_name: name, transaction_name: name },
@@ -146,7 +183,10 @@ export const moduleView: JsonSchema = {
     transactions: { type: 'array', items: transactionView },
   },
 };
-export const list = (items: JsonSchema): JsonSchema => ({ type: 'object', properties: { items: { type: 'array', items } } });
+export const list = (items: JsonSchema): JsonSchema => ({
+  type: 'object',
+  properties: { items: { type: 'array', items } },
+});
 
 export const levelBody: JsonSchema = {
   type: 'object',
@@ -156,7 +196,12 @@ export const levelBody: JsonSchema = {
 };
 export const levelView: JsonSchema = {
   type: 'object',
-  properties: { name: { type: 'string' }, description: { type: 'string' }, built_in: { type: 'boolean' }, created_at: { type: 'string' } },
+  properties: {
+    name: { type: 'string' },
+    description: { type: 'string' },
+    built_in: { type: 'boolean' },
+    created_at: { type: 'string' },
+  },
 };
 
 export const formatQuery = (formats: string[], fallback: string): JsonSchema => ({
@@ -177,7 +222,12 @@ export const verifyQuery: JsonSchema = {
 
 export const retentionBody: JsonSchema = {
   type: 'object',
-  properties: { days: { anyOf: [{ type: 'integer', minimum: 1, maximum: MAX_RETENTION_DAYS }, { type: 'null' }], description: 'null: keep every record (the default)' } },
+  properties: {
+    days: {
+      anyOf: [{ type: 'integer', minimum: 1, maximum: MAX_RETENTION_DAYS }, { type: 'null' }],
+      description: 'null: keep every record (the default)',
+    },
+  },
   required: ['days'],
   additionalProperties: false,
 };

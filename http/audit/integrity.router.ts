@@ -41,19 +41,54 @@ export function createIntegrityRouter(deps: IntegrityRouterDeps): Router {
   router.use(VERIFY, bearer.authenticate, bearer.requireScope(AUDIT_READ_SCOPE));
   router.use(RETENTION, bearer.authenticate, bearer.requireScope(AUDIT_ADMIN_SCOPE));
 
-  registry.route(router, { method: 'get', path: VERIFY, summary: "verify a range of the tenant's hash chain", schemas: { query: verifyQuery }, tags: ['integrity'] }, async (req, res) => {
-    const q = req.query as { from_sequence?: number; to_sequence?: number; target_tenant?: string };
-    const tenant = targetTenant(res, q.target_tenant);
-    res.json(await verifyChain({ eventStore, queries }, tenant, { ...(q.from_sequence !== undefined && { from: q.from_sequence }), ...(q.to_sequence !== undefined && { to: q.to_sequence }) }));
-  });
+  registry.route(
+    router,
+    {
+      method: 'get',
+      path: VERIFY,
+      summary: "verify a range of the tenant's hash chain",
+      schemas: { query: verifyQuery },
+      tags: ['integrity'],
+    },
+    async (req, res) => {
+      const q = req.query as { from_sequence?: number; to_sequence?: number; target_tenant?: string };
+      const tenant = targetTenant(res, q.target_tenant);
+      res.json(
+        await verifyChain({ eventStore, queries }, tenant, {
+          ...(q.from_sequence !== undefined && { from: q.from_sequence }),
+          ...(q.to_sequence !== undefined && { to: q.to_sequence }),
+        }),
+      );
+    },
+  );
 
-  registry.route(router, { method: 'get', path: RETENTION, summary: "the tenant's retention", schemas: { response: retentionView }, tags: ['integrity'] }, async (_req, res) => {
-    res.json(retentionOf(await retention.get(tenantOf(res))));
-  });
+  registry.route(
+    router,
+    {
+      method: 'get',
+      path: RETENTION,
+      summary: "the tenant's retention",
+      schemas: { response: retentionView },
+      tags: ['integrity'],
+    },
+    async (_req, res) => {
+      res.json(retentionOf(await retention.get(tenantOf(res))));
+    },
+  );
 
-  registry.route(router, { method: 'put', path: RETENTION, summary: "set the tenant's retention", schemas: { body: retentionBody, response: retentionView }, tags: ['integrity'] }, async (req, res) => {
-    const { days } = req.body as { days: number | null };
-    res.json(retentionOf(await retention.set(days, commandContext(res), commandIdFrom(req))));
-  });
+  registry.route(
+    router,
+    {
+      method: 'put',
+      path: RETENTION,
+      summary: "set the tenant's retention",
+      schemas: { body: retentionBody, response: retentionView },
+      tags: ['integrity'],
+    },
+    async (req, res) => {
+      const { days } = req.body as { days: number | null };
+      res.json(retentionOf(await retention.set(days, commandContext(res), commandIdFrom(req))));
+    },
+  );
   return router;
 }

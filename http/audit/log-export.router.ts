@@ -1,12 +1,12 @@
 import { Router } from 'express';
-import { recordQueryOf, type QueryRequest } from '../../domain/audit/query.ts';
+import { type QueryRequest, recordQueryOf } from '../../domain/audit/query.ts';
 import type { RecordQueries, RecordView } from '../../projections/audit/records.queries.ts';
 import type { BearerAuth } from '../core/bearer-auth.ts';
 import type { RouteRegistry } from '../core/route-registry.ts';
 import { targetTenant } from '../core/tenancy.ts';
 import { AUDIT_READ_SCOPE, LOG_EXPORT } from './audit.paths.ts';
 import { exportBody, formatQuery } from './audit.schemas.ts';
-import { attachment, writeCsv, writeXlsx, type SheetFormat } from './spreadsheet.ts';
+import { attachment, type SheetFormat, writeCsv, writeXlsx } from './spreadsheet.ts';
 
 /**
  * `POST …/audit/v3/log/export?format=csv|xlsx` (scope audit:read): every record a query-many query (without
@@ -56,13 +56,23 @@ export const rowOf = (r: RecordView): string[] => [
   r.hash,
 ];
 
-export function createLogExportRouter(deps: { queries: RecordQueries; bearer: Pick<BearerAuth, 'authenticate' | 'requireScope'>; registry: RouteRegistry }): Router {
+export function createLogExportRouter(deps: {
+  queries: RecordQueries;
+  bearer: Pick<BearerAuth, 'authenticate' | 'requireScope'>;
+  registry: RouteRegistry;
+}): Router {
   const { queries, bearer, registry } = deps;
   const router = Router();
   router.use(LOG_EXPORT, bearer.authenticate, bearer.requireScope(AUDIT_READ_SCOPE));
   registry.route(
     router,
-    { method: 'post', path: LOG_EXPORT, summary: "export a query's records (streamed CSV or XLSX)", schemas: { query: formatQuery(['csv', 'xlsx'], 'csv'), body: exportBody }, tags: ['log'] },
+    {
+      method: 'post',
+      path: LOG_EXPORT,
+      summary: "export a query's records (streamed CSV or XLSX)",
+      schemas: { query: formatQuery(['csv', 'xlsx'], 'csv'), body: exportBody },
+      tags: ['log'],
+    },
     async (req, res) => {
       const body = req.body as QueryRequest;
       const tenant = targetTenant(res, body.target_tenant);
@@ -70,7 +80,8 @@ export function createLogExportRouter(deps: { queries: RecordQueries; bearer: Pi
       const format = (req.query as { format: SheetFormat }).format;
       attachment(res, `audit-log-${tenant}-${q.module_name}-${q.transaction_name}.${format}`, format);
       const pages = (async function* () {
-        for await (const page of queries.all(tenant, q, format === 'xlsx' ? XLSX_EXPORT_PAGE : EXPORT_PAGE)) yield page.map(rowOf);
+        for await (const page of queries.all(tenant, q, format === 'xlsx' ? XLSX_EXPORT_PAGE : EXPORT_PAGE))
+          yield page.map(rowOf);
       })();
       if (format === 'csv') await writeCsv(res, LOG_COLUMNS, pages);
       else await writeXlsx(res, 'audit log', LOG_COLUMNS, pages);

@@ -1,9 +1,9 @@
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { type Request, type RequestHandler, type Response, Router } from 'express';
 import type { LedgerWriter } from '../../commands/audit/ledger.writer.ts';
 import type { AuditMetadata } from '../../commands/audit/metadata.cache.ts';
 import { auditError } from '../../domain/audit/audit.errors.ts';
 import type { TransactionInfo } from '../../domain/audit/catalog.decider.ts';
-import { pagingOf, recordQueryOf, type QueryRequest } from '../../domain/audit/query.ts';
+import { pagingOf, type QueryRequest, recordQueryOf } from '../../domain/audit/query.ts';
 import { parseRecordRequest, type RecordRequest } from '../../domain/audit/record.input.ts';
 import { queryMany } from '../../projections/audit/query-many.ts';
 import type { RecordQueries } from '../../projections/audit/records.queries.ts';
@@ -39,9 +39,11 @@ export type LogRouterDeps = {
 /** the module of the write's transaction: the one transaction of that name, or the one of that vendor */
 export function resolveTransaction(found: TransactionInfo[], name: string, vendor: string): TransactionInfo {
   if (found.length === 0) {
-    throw auditError('AUDIT_RECORD.TRANSACTION_UNKNOWN', `transaction ${name} is not in the tenant's audit metadata; create it first`, [
-      { in: 'body', field: 'transaction_name', message: `unknown transaction ${name}` },
-    ]);
+    throw auditError(
+      'AUDIT_RECORD.TRANSACTION_UNKNOWN',
+      `transaction ${name} is not in the tenant's audit metadata; create it first`,
+      [{ in: 'body', field: 'transaction_name', message: `unknown transaction ${name}` }],
+    );
   }
   if (found.length === 1) return found[0]!;
   const byVendor = found.filter((t) => t.transaction_vendor === vendor);
@@ -49,7 +51,13 @@ export function resolveTransaction(found: TransactionInfo[], name: string, vendo
   throw auditError(
     'AUDIT_RECORD.TRANSACTION_AMBIGUOUS',
     `transaction ${name} exists in modules ${found.map((t) => t.module_name).join(', ')} and transaction_vendor does not tell them apart`,
-    [{ in: 'body', field: 'transaction_name', message: `in several modules: ${found.map((t) => t.module_name).join(', ')}` }],
+    [
+      {
+        in: 'body',
+        field: 'transaction_name',
+        message: `in several modules: ${found.map((t) => t.module_name).join(', ')}`,
+      },
+    ],
   );
 }
 
@@ -60,11 +68,17 @@ export function createLogRouter(deps: LogRouterDeps): Router {
   const sync: RequestHandler = async (req: Request, res: Response) => {
     const input = parseRecordRequest(req.body as RecordRequest);
     const tenant = tenantOf(res);
-    const tx = resolveTransaction(await metadata.transactionsNamed(tenant, input.transaction_name), input.transaction_name, input.transaction_vendor);
+    const tx = resolveTransaction(
+      await metadata.transactionsNamed(tenant, input.transaction_name),
+      input.transaction_name,
+      input.transaction_vendor,
+    );
     if (!(await metadata.hasLevel(input.warning_type))) {
-      throw auditError('AUDIT_RECORD.WARNING_LEVEL_UNKNOWN', `warning level ${input.warning_type} is not defined (INFO, WARN and the levels the platform created)`, [
-        { in: 'body', field: 'warning_type', message: `unknown warning level ${input.warning_type}` },
-      ]);
+      throw auditError(
+        'AUDIT_RECORD.WARNING_LEVEL_UNKNOWN',
+        `warning level ${input.warning_type} is not defined (INFO, WARN and the levels the platform created)`,
+        [{ in: 'body', field: 'warning_type', message: `unknown warning level ${input.warning_type}` }],
+      );
     }
     const key = req.get('idempotency-key') === undefined ? undefined : commandIdFrom(req);
     const result = await writer.write({
@@ -89,12 +103,24 @@ export function createLogRouter(deps: LogRouterDeps): Router {
     router.use(`${base}${LOG_QUERY_MANY}`, bearer.authenticate, bearer.requireScope(AUDIT_READ_SCOPE));
     registry.route(
       router,
-      { method: 'post', path: `${base}${LOG_SYNC}`, summary: `write one audit record (${version})`, schemas: { body: logRecordBody, response: writeAnswer }, tags: ['log'] },
+      {
+        method: 'post',
+        path: `${base}${LOG_SYNC}`,
+        summary: `write one audit record (${version})`,
+        schemas: { body: logRecordBody, response: writeAnswer },
+        tags: ['log'],
+      },
       sync,
     );
     registry.route(
       router,
-      { method: 'post', path: `${base}${LOG_QUERY_MANY}`, summary: `query audit records, page or scroll mode (${version})`, schemas: { body: queryBody, response: queryAnswer }, tags: ['log'] },
+      {
+        method: 'post',
+        path: `${base}${LOG_QUERY_MANY}`,
+        summary: `query audit records, page or scroll mode (${version})`,
+        schemas: { body: queryBody, response: queryAnswer },
+        tags: ['log'],
+      },
       query,
     );
   }

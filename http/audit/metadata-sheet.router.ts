@@ -13,7 +13,7 @@ import type { RouteRegistry } from '../core/route-registry.ts';
 import { commandContext, tenantOf } from '../core/tenancy.ts';
 import { AUDIT_ADMIN_SCOPE, METADATA_EXPORT, METADATA_IMPORT } from './audit.paths.ts';
 import { formatQuery } from './audit.schemas.ts';
-import { attachment, readSheet, writeCsv, writeXlsx, type SheetFormat } from './spreadsheet.ts';
+import { attachment, readSheet, type SheetFormat, writeCsv, writeXlsx } from './spreadsheet.ts';
 
 /**
  * The metadata spreadsheet (scope audit:admin; layout: domain/audit/metadata-sheet.ts):
@@ -30,7 +30,8 @@ export type MetadataSheetRouterDeps = {
   registry: RouteRegistry;
 };
 
-const fileInvalid = (message: string) => auditError('METADATA.FILE_INVALID', message, [{ in: 'body', field: 'file', message }]);
+const fileInvalid = (message: string) =>
+  auditError('METADATA.FILE_INVALID', message, [{ in: 'body', field: 'file', message }]);
 
 /** the `file` part of a multipart upload, at most MAX_IMPORT_BYTES */
 export function readUpload(req: IncomingMessage): Promise<Buffer> {
@@ -41,7 +42,9 @@ export function readUpload(req: IncomingMessage): Promise<Buffer> {
   try {
     parser = busboy({ headers: req.headers, limits: { files: 1, fileSize: MAX_IMPORT_BYTES, fields: 20, parts: 30 } });
   } catch (err) {
-    return Promise.reject(fileInvalid(`malformed multipart request: ${err instanceof Error ? err.message : String(err)}`));
+    return Promise.reject(
+      fileInvalid(`malformed multipart request: ${err instanceof Error ? err.message : String(err)}`),
+    );
   }
   return new Promise<Buffer>((resolve, reject) => {
     let file: Buffer | undefined;
@@ -53,9 +56,16 @@ export function readUpload(req: IncomingMessage): Promise<Buffer> {
       stream.on('limit', () => (tooLarge = true));
       stream.on('end', () => (file = Buffer.concat(chunks)));
     });
-    parser.on('error', (err: unknown) => reject(fileInvalid(`malformed multipart request: ${err instanceof Error ? err.message : String(err)}`)));
+    parser.on('error', (err: unknown) =>
+      reject(fileInvalid(`malformed multipart request: ${err instanceof Error ? err.message : String(err)}`)),
+    );
     parser.on('close', () => {
-      if (tooLarge) reject(auditError('METADATA.FILE_TOO_LARGE', `the file is larger than ${MAX_IMPORT_BYTES} bytes`, { limit: MAX_IMPORT_BYTES }));
+      if (tooLarge)
+        reject(
+          auditError('METADATA.FILE_TOO_LARGE', `the file is larger than ${MAX_IMPORT_BYTES} bytes`, {
+            limit: MAX_IMPORT_BYTES,
+          }),
+        );
       else if (file === undefined) reject(fileInvalid('no part named file in the upload'));
       else resolve(file);
     });
@@ -70,7 +80,13 @@ export function createMetadataSheetRouter(deps: MetadataSheetRouterDeps): Router
 
   registry.route(
     router,
-    { method: 'get', path: METADATA_EXPORT, summary: 'the metadata as a spreadsheet', schemas: { query: formatQuery(['xlsx', 'csv'], 'xlsx') }, tags: ['metadata'] },
+    {
+      method: 'get',
+      path: METADATA_EXPORT,
+      summary: 'the metadata as a spreadsheet',
+      schemas: { query: formatQuery(['xlsx', 'csv'], 'xlsx') },
+      tags: ['metadata'],
+    },
     async (req, res) => {
       const format = (req.query as { format: SheetFormat }).format;
       const tenant = tenantOf(res);
@@ -86,7 +102,14 @@ export function createMetadataSheetRouter(deps: MetadataSheetRouterDeps): Router
 
   registry.route(
     router,
-    { method: 'post', path: METADATA_IMPORT, summary: 'import modules and transactions from a spreadsheet (multipart, part file)', schemas: {}, requestContentType: 'multipart/form-data', tags: ['metadata'] },
+    {
+      method: 'post',
+      path: METADATA_IMPORT,
+      summary: 'import modules and transactions from a spreadsheet (multipart, part file)',
+      schemas: {},
+      requestContentType: 'multipart/form-data',
+      tags: ['metadata'],
+    },
     async (req, res) => {
       const sheet = await readSheet(await readUpload(req));
       const checked = validateSheet(sheet.header, sheet.rows);
@@ -96,7 +119,8 @@ export function createMetadataSheetRouter(deps: MetadataSheetRouterDeps): Router
       }
       const result = await commands.import(checked.rows, commandContext(res), commandIdFrom(req));
       const imported = result.events.find((e): e is MetadataImported => e.type === 'MetadataImported')?.data;
-      const count = (list: Array<{ created: boolean }> | undefined, created: boolean) => (list ?? []).filter((x) => x.created === created).length;
+      const count = (list: Array<{ created: boolean }> | undefined, created: boolean) =>
+        (list ?? []).filter((x) => x.created === created).length;
       res.json({
         format: sheet.format,
         rows: checked.rows.length,

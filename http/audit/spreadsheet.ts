@@ -45,12 +45,17 @@ async function sheetDrained(ws: unknown, out: Writable): Promise<void> {
   type Entry = Writable & { _writableState?: { needDrain?: boolean } };
   const entry = (ws as { stream?: { pipes?: Entry[] } }).stream?.pipes?.[0];
   // the entry is a readable-stream PassThrough: no `writableNeedDrain` getter, its state says it
-  if (entry !== undefined && (entry.writableNeedDrain ?? entry._writableState?.needDrain) === true) await once(entry, 'drain');
+  if (entry !== undefined && (entry.writableNeedDrain ?? entry._writableState?.needDrain) === true)
+    await once(entry, 'drain');
   await drained(out);
 }
 
 /** Writes `header` and then every page of rows to `out` as CSV (RFC 4180, UTF-8); ends `out`. */
-export async function writeCsv(out: Writable, header: readonly string[], pages: AsyncIterable<string[][]>): Promise<number> {
+export async function writeCsv(
+  out: Writable,
+  header: readonly string[],
+  pages: AsyncIterable<string[][]>,
+): Promise<number> {
   const csv = stringify({ header: true, columns: [...header] });
   csv.pipe(out);
   let rows = 0;
@@ -71,7 +76,12 @@ export async function writeCsv(out: Writable, header: readonly string[], pages: 
  * come, nothing kept); a sheet that is full goes on in the next one (`<sheet> 2` …). A cell longer than
  * Excel's limit is cut there (CSV carries everything). Ends `out`.
  */
-export async function writeXlsx(out: Writable, sheet: string, header: readonly string[], pages: AsyncIterable<string[][]>): Promise<number> {
+export async function writeXlsx(
+  out: Writable,
+  sheet: string,
+  header: readonly string[],
+  pages: AsyncIterable<string[][]>,
+): Promise<number> {
   const ExcelJS = await loadExcel();
   const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
   let sheets = 1;
@@ -99,7 +109,8 @@ export async function writeXlsx(out: Writable, sheet: string, header: readonly s
   return rows;
 }
 
-const fileInvalid = (message: string) => auditError('METADATA.FILE_INVALID', message, [{ in: 'body', field: 'file', message }]);
+const fileInvalid = (message: string) =>
+  auditError('METADATA.FILE_INVALID', message, [{ in: 'body', field: 'file', message }]);
 
 /** the text of a cell as exceljs reads it: rich text, hyperlinks, formula results, dates and numbers to text */
 function cellText(v: unknown): string {
@@ -137,7 +148,8 @@ function declaredSize(buffer: Buffer): Promise<number> {
 }
 
 async function readXlsx(buffer: Buffer): Promise<{ header: string[]; rows: SheetRow[] }> {
-  if ((await declaredSize(buffer)) > MAX_XLSX_UNCOMPRESSED_BYTES) throw fileInvalid(`the workbook unpacks to more than ${MAX_XLSX_UNCOMPRESSED_BYTES} bytes`);
+  if ((await declaredSize(buffer)) > MAX_XLSX_UNCOMPRESSED_BYTES)
+    throw fileInvalid(`the workbook unpacks to more than ${MAX_XLSX_UNCOMPRESSED_BYTES} bytes`);
   const ExcelJS = await loadExcel();
   const book = new ExcelJS.Workbook();
   try {
@@ -163,7 +175,11 @@ async function readXlsx(buffer: Buffer): Promise<{ header: string[]; rows: Sheet
 
 const parseCsv = (text: string) =>
   new Promise<string[][]>((resolve, reject) => {
-    parse(text, { bom: true, relax_column_count: true, skip_empty_lines: false, to: MAX_IMPORT_ROWS + 2 }, (err, records: string[][]) => (err ? reject(err) : resolve(records)));
+    parse(
+      text,
+      { bom: true, relax_column_count: true, skip_empty_lines: false, to: MAX_IMPORT_ROWS + 2 },
+      (err, records: string[][]) => (err ? reject(err) : resolve(records)),
+    );
   });
 
 async function readCsv(buffer: Buffer): Promise<{ header: string[]; rows: SheetRow[] }> {
@@ -191,7 +207,11 @@ export async function readSheet(buffer: Buffer): Promise<{ format: SheetFormat; 
 }
 
 /** an attachment's headers */
-export function attachment(res: { setHeader(name: string, value: string): unknown }, filename: string, format: SheetFormat): void {
+export function attachment(
+  res: { setHeader(name: string, value: string): unknown },
+  filename: string,
+  format: SheetFormat,
+): void {
   res.setHeader('content-type', CONTENT_TYPES[format]);
   res.setHeader('content-disposition', `attachment; filename="${filename}"`);
 }

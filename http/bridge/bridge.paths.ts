@@ -3,7 +3,12 @@
  * declares its routes with these; the scopes themselves live in domain/bridge/bridge.scopes.ts so that
  * the seed (infra) and the commands can use them too.
  */
-export { BRIDGE_ADMIN_SCOPE, BRIDGE_CONSUME_SCOPE, BRIDGE_PUBLISH_SCOPE, BRIDGE_SCOPES } from '../../domain/bridge/bridge.scopes.ts';
+export {
+  BRIDGE_ADMIN_SCOPE,
+  BRIDGE_CONSUME_SCOPE,
+  BRIDGE_PUBLISH_SCOPE,
+  BRIDGE_SCOPES,
+} from '../../domain/bridge/bridge.scopes.ts';
 
 /** the spec's base path (its external gateway prefix included) */
 export const BRIDGE_BASE = '/api/platform/platform-pub/eventBridge';

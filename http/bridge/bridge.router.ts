@@ -79,12 +79,39 @@ export function createBridgeRouter(deps: BridgeRouterDeps): { router: Router; re
   const busInfo = busInfoFrom((tenant, name) => lookup.getBus(tenant, name));
 
   router.use(createPutEventRouter({ publisher: deps.publisher, bearer, registry }));
-  router.use(createBusesRouter({ buses: deps.buses, sources: deps.sources, lookup, catalog: deps.catalog, bearer, registry }));
-  router.use(createRulesRouter({ commands: { rules: deps.rules, config: deps.config }, readStore, bearer, busInfo, clock: deps.clock, registry }));
+  router.use(
+    createBusesRouter({ buses: deps.buses, sources: deps.sources, lookup, catalog: deps.catalog, bearer, registry }),
+  );
+  router.use(
+    createRulesRouter({
+      commands: { rules: deps.rules, config: deps.config },
+      readStore,
+      bearer,
+      busInfo,
+      clock: deps.clock,
+      registry,
+    }),
+  );
   router.use(createSchemasRouter({ commands: deps.schemas, readStore, eventStore: deps.eventStore, bearer, registry }));
   router.use(createTraceRouter({ queries: deps.trace, bearer, registry }));
-  router.use(createDeliveriesRouter({ deadLetters: deps.deadLetters, ruleTargets: deps.ruleTargets, queries: deps.deliveries, bearer, registry }));
-  router.use(createDestinationsRouter({ connections: deps.connections, destinations: deps.destinations, readStore, bearer, registry }));
+  router.use(
+    createDeliveriesRouter({
+      deadLetters: deps.deadLetters,
+      ruleTargets: deps.ruleTargets,
+      queries: deps.deliveries,
+      bearer,
+      registry,
+    }),
+  );
+  router.use(
+    createDestinationsRouter({
+      connections: deps.connections,
+      destinations: deps.destinations,
+      readStore,
+      bearer,
+      registry,
+    }),
+  );
   router.use(createMqRouter({ consumers: deps.consumers, bearer, registry }));
   router.use(createUserMessagesRouter({ ...deps.userMessages, bearer, registry }));
   if (deps.services !== undefined) router.use(createServicesRouter({ ...deps.services, bearer, registry }));

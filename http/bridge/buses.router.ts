@@ -1,10 +1,16 @@
-import { Router, type RequestHandler, type Response } from 'express';
-import { requireBus, type BusCommands, type BusLookup } from '../../commands/bridge/buses.commands.ts';
+import { type RequestHandler, type Response, Router } from 'express';
+import { type BusCommands, type BusLookup, requireBus } from '../../commands/bridge/buses.commands.ts';
 import type { SourceCommands } from '../../commands/bridge/sources.commands.ts';
 import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
 import { BUS_NAME, resolveBusRef } from '../../domain/bridge/bus.decider.ts';
 import { SOURCE_KINDS, SOURCE_NAME } from '../../domain/bridge/event-source.decider.ts';
-import { PLATFORM_TENANT, type Bus, type BusKind, type EventSource, type SourceKind } from '../../domain/bridge/model.ts';
+import {
+  type Bus,
+  type BusKind,
+  type EventSource,
+  PLATFORM_TENANT,
+  type SourceKind,
+} from '../../domain/bridge/model.ts';
 import type { CatalogQueries } from '../../projections/bridge/catalog.projection.ts';
 import { commandIdFrom } from '../core/command-id.ts';
 import { createRouteRegistry, type HttpMethod, type RouteRegistry } from '../core/route-registry.ts';
@@ -78,7 +84,10 @@ const schemas = {
   busPath: { params: { type: 'object', properties: { bus: busName }, required: ['bus'] } },
   getBus: {
     params: { type: 'object', properties: { bus: busName }, required: ['bus'] },
-    response: { ...busView, properties: { ...(busView.properties as object), sources: { type: 'array', items: sourceView } } },
+    response: {
+      ...busView,
+      properties: { ...(busView.properties as object), sources: { type: 'array', items: sourceView } },
+    },
   },
   registerSource: {
     params: {
@@ -90,7 +99,12 @@ const schemas = {
       type: 'object',
       properties: {
         kind: { type: 'string', enum: [...SOURCE_KINDS] },
-        eventTypes: { type: 'array', maxItems: 100, items: { type: 'string', minLength: 1, maxLength: 256 }, default: [] },
+        eventTypes: {
+          type: 'array',
+          maxItems: 100,
+          items: { type: 'string', minLength: 1, maxLength: 256 },
+          default: [],
+        },
         schemaId: { type: 'string', minLength: 1, maxLength: 200 },
       },
       required: ['kind'],
@@ -104,7 +118,12 @@ const schemas = {
   },
 } satisfies Record<string, RequestSchemas & { response?: JsonSchema }>;
 
-export const busOf = (b: Bus) => ({ name: b.name, kind: b.kind, tenant: b.tenant, ...(b.description !== undefined && { description: b.description }) });
+export const busOf = (b: Bus) => ({
+  name: b.name,
+  kind: b.kind,
+  tenant: b.tenant,
+  ...(b.description !== undefined && { description: b.description }),
+});
 export const sourceOf = (s: Pick<EventSource, 'bus' | 'name' | 'kind' | 'eventTypes' | 'schemaId'>) => ({
   bus: s.bus,
   name: s.name,
@@ -119,8 +138,19 @@ export function createBusesRouter(deps: BusesRouterDeps): Router {
   const router = Router();
   router.use(`${BRIDGE_ADMIN_BASE}/buses`, bearer.authenticate, bearer.requireScope(BRIDGE_ADMIN_SCOPE));
 
-  const route = (method: HttpMethod, path: string, summary: string, s: RequestSchemas & { response?: JsonSchema }, handler: RequestHandler, successStatus = 200) =>
-    registry.route(router, { method, path: `${BRIDGE_ADMIN_BASE}${path}`, summary, schemas: s, successStatus, tags: ['buses and sources'] }, handler);
+  const route = (
+    method: HttpMethod,
+    path: string,
+    summary: string,
+    s: RequestSchemas & { response?: JsonSchema },
+    handler: RequestHandler,
+    successStatus = 200,
+  ) =>
+    registry.route(
+      router,
+      { method, path: `${BRIDGE_ADMIN_BASE}${path}`, summary, schemas: s, successStatus, tags: ['buses and sources'] },
+      handler,
+    );
 
   const ctx = (res: Response) => commandContext(res);
 
@@ -134,15 +164,22 @@ export function createBusesRouter(deps: BusesRouterDeps): Router {
     return ref;
   };
 
-  route('post', '/buses', 'create a bus', schemas.createBus, async (req, res) => {
-    const b = req.body as { name: string; description?: string; kind: BusKind };
-    const { bus } = await buses.createBus(
-      { name: b.name, kind: b.kind, ...(b.description !== undefined && { description: b.description }) },
-      ctx(res),
-      commandIdFrom(req),
-    );
-    res.status(201).json(busOf(bus));
-  }, 201);
+  route(
+    'post',
+    '/buses',
+    'create a bus',
+    schemas.createBus,
+    async (req, res) => {
+      const b = req.body as { name: string; description?: string; kind: BusKind };
+      const { bus } = await buses.createBus(
+        { name: b.name, kind: b.kind, ...(b.description !== undefined && { description: b.description }) },
+        ctx(res),
+        commandIdFrom(req),
+      );
+      res.status(201).json(busOf(bus));
+    },
+    201,
+  );
 
   route('get', '/buses', "the tenant's custom buses and the platform's buses", schemas.list, async (_req, res) => {
     const items = await catalog.listBuses(tenantOf(res));
@@ -156,22 +193,42 @@ export function createBusesRouter(deps: BusesRouterDeps): Router {
     res.json({ ...busOf(bus), sources: list.map(sourceOf) });
   });
 
-  route('delete', '/buses/:bus', 'delete a bus', schemas.busPath, async (req, res) => {
-    const ref = busRef(res, String(req.params.bus));
-    await buses.deleteBus(ref, ctx(res), commandIdFrom(req));
-    res.status(204).end();
-  }, 204);
+  route(
+    'delete',
+    '/buses/:bus',
+    'delete a bus',
+    schemas.busPath,
+    async (req, res) => {
+      const ref = busRef(res, String(req.params.bus));
+      await buses.deleteBus(ref, ctx(res), commandIdFrom(req));
+      res.status(204).end();
+    },
+    204,
+  );
 
-  route('put', '/buses/:bus/sources/:source', 'register an event source on a bus (again: replaces it)', schemas.registerSource, async (req, res) => {
-    const ref = busRef(res, String(req.params.bus));
-    const b = req.body as { kind: SourceKind; eventTypes: string[]; schemaId?: string };
-    const { source } = await sources.registerSource(
-      { busTenant: ref.tenant, bus: ref.name, name: String(req.params.source), kind: b.kind, eventTypes: b.eventTypes, ...(b.schemaId !== undefined && { schemaId: b.schemaId }) },
-      ctx(res),
-      commandIdFrom(req),
-    );
-    res.json(sourceOf(source));
-  });
+  route(
+    'put',
+    '/buses/:bus/sources/:source',
+    'register an event source on a bus (again: replaces it)',
+    schemas.registerSource,
+    async (req, res) => {
+      const ref = busRef(res, String(req.params.bus));
+      const b = req.body as { kind: SourceKind; eventTypes: string[]; schemaId?: string };
+      const { source } = await sources.registerSource(
+        {
+          busTenant: ref.tenant,
+          bus: ref.name,
+          name: String(req.params.source),
+          kind: b.kind,
+          eventTypes: b.eventTypes,
+          ...(b.schemaId !== undefined && { schemaId: b.schemaId }),
+        },
+        ctx(res),
+        commandIdFrom(req),
+      );
+      res.json(sourceOf(source));
+    },
+  );
 
   route('get', '/buses/:bus/sources', "a bus's event sources", schemas.listSources, async (req, res) => {
     const ref = busRef(res, String(req.params.bus));

@@ -1,16 +1,15 @@
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { type Request, type RequestHandler, type Response, Router } from 'express';
 import type { ApiDestinationCommands, ApiDestinationView } from '../../commands/bridge/api-destinations.commands.ts';
 import type { ConnectionCommands, ConnectionView } from '../../commands/bridge/connections.commands.ts';
-import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
-import { coreError } from '../../domain/core/core.errors.ts';
 import {
   DEFAULT_SIGNING_OVERLAP_SECONDS,
   HTTP_METHODS,
+  type HttpMethodName,
   MAX_SIGNING_OVERLAP_SECONDS,
   MAX_TIMEOUT_MS,
   MIN_TIMEOUT_MS,
-  type HttpMethodName,
 } from '../../domain/bridge/api-destination.decider.ts';
+import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
 import {
   AUTH_KINDS,
   BEARER_SOURCES,
@@ -22,8 +21,13 @@ import {
   SECRET_MASK,
 } from '../../domain/bridge/connection.decider.ts';
 import { MAX_URL_LENGTH, MAX_URL_VARIABLES, type UrlTemplate } from '../../domain/bridge/destination-url.ts';
+import { coreError } from '../../domain/core/core.errors.ts';
 import type { ReadStore } from '../../infra/core/read-store.port.ts';
-import { createIntegrationQueries, type ConnectionDoc, type DestinationDoc } from '../../projections/bridge/integrations.projection.ts';
+import {
+  type ConnectionDoc,
+  createIntegrationQueries,
+  type DestinationDoc,
+} from '../../projections/bridge/integrations.projection.ts';
 import type { BearerAuth } from '../core/bearer-auth.ts';
 import { commandIdFrom } from '../core/command-id.ts';
 import { pageAnswer, pageOf, pagingProperties } from '../core/paging.ts';
@@ -124,10 +128,15 @@ const connectionView: JsonSchema = {
 
 const urlTemplate: JsonSchema = {
   type: 'object',
-  description: 'url with ${name} references; variables: name → $.json.path (the event) | config:key (configuration center) | constant',
+  description:
+    'url with ${name} references; variables: name → $.json.path (the event) | config:key (configuration center) | constant',
   properties: {
     url: { type: 'string', minLength: 1, maxLength: MAX_URL_LENGTH },
-    variables: { type: 'object', maxProperties: MAX_URL_VARIABLES, additionalProperties: { type: 'string', maxLength: 512 } },
+    variables: {
+      type: 'object',
+      maxProperties: MAX_URL_VARIABLES,
+      additionalProperties: { type: 'string', maxLength: 512 },
+    },
   },
   required: ['url'],
   additionalProperties: false,
@@ -151,21 +160,41 @@ const namePath = { type: 'object', properties: { name }, required: ['name'] };
 
 const schemas = {
   createConnection: {
-    body: { type: 'object', properties: { name, description, auth: authInput }, required: ['name', 'auth'], additionalProperties: false },
+    body: {
+      type: 'object',
+      properties: { name, description, auth: authInput },
+      required: ['name', 'auth'],
+      additionalProperties: false,
+    },
     response: connectionView,
   },
   updateConnection: {
     params: namePath,
-    body: { type: 'object', properties: { description: { ...description, nullable: true }, auth: authInput }, additionalProperties: false },
+    body: {
+      type: 'object',
+      properties: { description: { ...description, nullable: true }, auth: authInput },
+      additionalProperties: false,
+    },
     response: connectionView,
   },
-  listConnections: { query: { type: 'object', properties: page, additionalProperties: false }, response: pageOf(connectionView) },
+  listConnections: {
+    query: { type: 'object', properties: page, additionalProperties: false },
+    response: pageOf(connectionView),
+  },
   connectionPath: { params: namePath, response: connectionView },
   deletePath: { params: namePath },
   createDestination: {
     body: {
       type: 'object',
-      properties: { name, description, urlTemplate, url: { type: 'string', minLength: 1, maxLength: MAX_URL_LENGTH }, method, connection: name, timeoutMs },
+      properties: {
+        name,
+        description,
+        urlTemplate,
+        url: { type: 'string', minLength: 1, maxLength: MAX_URL_LENGTH },
+        method,
+        connection: name,
+        timeoutMs,
+      },
       required: ['name', 'method'],
       additionalProperties: false,
     },
@@ -173,7 +202,10 @@ const schemas = {
       ...destinationView,
       properties: {
         ...destinationView.properties,
-        signingSecret: { type: 'string', description: 'the Standard Webhooks signing secret (whsec_…) of its deliveries, shown this once' },
+        signingSecret: {
+          type: 'string',
+          description: 'the Standard Webhooks signing secret (whsec_…) of its deliveries, shown this once',
+        },
       },
     },
   },
@@ -217,7 +249,11 @@ const schemas = {
       properties: {
         name: { type: 'string' },
         signingSecret: { type: 'string', description: 'the new Standard Webhooks secret (whsec_…), shown this once' },
-        previousValidUntil: { type: 'string', nullable: true, description: 'until when the previous secret still signs' },
+        previousValidUntil: {
+          type: 'string',
+          nullable: true,
+          description: 'until when the previous secret still signs',
+        },
       },
     },
   },
@@ -261,15 +297,31 @@ export function createDestinationsRouter(deps: DestinationsRouterDeps): Router {
   const queries = createIntegrationQueries(deps.readStore);
   const router = Router();
 
-  router.use(['/connections', '/api-destinations'].map((p) => `${BRIDGE_ADMIN_BASE}${p}`), bearer.authenticate, bearer.requireScope(BRIDGE_ADMIN_SCOPE));
+  router.use(
+    ['/connections', '/api-destinations'].map((p) => `${BRIDGE_ADMIN_BASE}${p}`),
+    bearer.authenticate,
+    bearer.requireScope(BRIDGE_ADMIN_SCOPE),
+  );
   // a rotation may come without a body (the default overlap)
   router.use(`${BRIDGE_ADMIN_BASE}/api-destinations/:name/rotate-signing-secret`, (req, _res, next) => {
     req.body ??= {};
     next();
   });
 
-  const route = (m: HttpMethod, path: string, summary: string, s: RequestSchemas & { response?: JsonSchema }, handler: RequestHandler, successStatus = 200, tag = 'connections') =>
-    registry.route(router, { method: m, path: `${BRIDGE_ADMIN_BASE}${path}`, summary, schemas: s, successStatus, tags: [`bridge ${tag}`] }, handler);
+  const route = (
+    m: HttpMethod,
+    path: string,
+    summary: string,
+    s: RequestSchemas & { response?: JsonSchema },
+    handler: RequestHandler,
+    successStatus = 200,
+    tag = 'connections',
+  ) =>
+    registry.route(
+      router,
+      { method: m, path: `${BRIDGE_ADMIN_BASE}${path}`, summary, schemas: s, successStatus, tags: [`bridge ${tag}`] },
+      handler,
+    );
 
   const ctx = (res: Response) => commandContext(res);
   const nameOf = (req: Request) => req.params.name as string;
@@ -278,21 +330,41 @@ export function createDestinationsRouter(deps: DestinationsRouterDeps): Router {
 
   // ---- connections ----
 
-  route('post', '/connections', 'create a connection (the authentication API destinations use; secrets are never answered)', schemas.createConnection, async (req, res) => {
-    const b = req.body as Body;
-    const { connection, created } = await connections.create(
-      { name: b.name as string, ...(b.description !== undefined && { description: b.description as string }), auth: b.auth as Body },
-      ctx(res),
-      commandIdFrom(req),
-    );
-    noStore(res).status(201).location(`${BRIDGE_ADMIN_BASE}/connections/${connection.name}`).json({ ...connectionJson(connection), ...(created ? {} : { replayed: true }) });
-  }, 201);
+  route(
+    'post',
+    '/connections',
+    'create a connection (the authentication API destinations use; secrets are never answered)',
+    schemas.createConnection,
+    async (req, res) => {
+      const b = req.body as Body;
+      const { connection, created } = await connections.create(
+        {
+          name: b.name as string,
+          ...(b.description !== undefined && { description: b.description as string }),
+          auth: b.auth as Body,
+        },
+        ctx(res),
+        commandIdFrom(req),
+      );
+      noStore(res)
+        .status(201)
+        .location(`${BRIDGE_ADMIN_BASE}/connections/${connection.name}`)
+        .json({ ...connectionJson(connection), ...(created ? {} : { replayed: true }) });
+    },
+    201,
+  );
 
-  route('get', '/connections', "the tenant's connections (secrets masked; paged)", schemas.listConnections, async (req, res) => {
-    const q = req.query as unknown as { limit: number; offset: number };
-    const p = await queries.listConnections(tenantOf(res), q);
-    noStore(res).json(pageAnswer(p, q, connectionJson));
-  });
+  route(
+    'get',
+    '/connections',
+    "the tenant's connections (secrets masked; paged)",
+    schemas.listConnections,
+    async (req, res) => {
+      const q = req.query as unknown as { limit: number; offset: number };
+      const p = await queries.listConnections(tenantOf(res), q);
+      noStore(res).json(pageAnswer(p, q, connectionJson));
+    },
+  );
 
   route('get', '/connections/:name', 'one connection (secrets masked)', schemas.connectionPath, async (req, res) => {
     const c = await connections.get(tenantOf(res), nameOf(req));
@@ -300,101 +372,176 @@ export function createDestinationsRouter(deps: DestinationsRouterDeps): Router {
     noStore(res).json(connectionJson(c));
   });
 
-  route('put', '/connections/:name', 'change a connection: description, or the whole auth (secrets left out are kept when the kind is the same)', schemas.updateConnection, async (req, res) => {
-    const b = req.body as Body;
-    const c = await connections.update(
-      nameOf(req),
-      { ...(b.description !== undefined && { description: b.description as string | null }), ...(b.auth !== undefined && { auth: b.auth as Body }) },
-      ctx(res),
-      commandIdFrom(req),
-    );
-    noStore(res).json(connectionJson(c));
-  });
+  route(
+    'put',
+    '/connections/:name',
+    'change a connection: description, or the whole auth (secrets left out are kept when the kind is the same)',
+    schemas.updateConnection,
+    async (req, res) => {
+      const b = req.body as Body;
+      const c = await connections.update(
+        nameOf(req),
+        {
+          ...(b.description !== undefined && { description: b.description as string | null }),
+          ...(b.auth !== undefined && { auth: b.auth as Body }),
+        },
+        ctx(res),
+        commandIdFrom(req),
+      );
+      noStore(res).json(connectionJson(c));
+    },
+  );
 
-  route('delete', '/connections/:name', 'delete a connection (409 while API destinations use it)', schemas.deletePath, async (req, res) => {
-    const tenant = tenantOf(res);
-    const users = await queries.destinationsUsing(tenant, nameOf(req));
-    if (users.length > 0) {
-      throw bridgeError('CONNECTION.IN_USE', `the connection is used by API destinations: ${users.join(', ')}`, { destinations: users });
-    }
-    await connections.delete(nameOf(req), ctx(res), commandIdFrom(req));
-    res.status(204).end();
-  }, 204);
+  route(
+    'delete',
+    '/connections/:name',
+    'delete a connection (409 while API destinations use it)',
+    schemas.deletePath,
+    async (req, res) => {
+      const tenant = tenantOf(res);
+      const users = await queries.destinationsUsing(tenant, nameOf(req));
+      if (users.length > 0) {
+        throw bridgeError('CONNECTION.IN_USE', `the connection is used by API destinations: ${users.join(', ')}`, {
+          destinations: users,
+        });
+      }
+      await connections.delete(nameOf(req), ctx(res), commandIdFrom(req));
+      res.status(204).end();
+    },
+    204,
+  );
 
   // ---- API destinations ----
 
-  route('post', '/api-destinations', 'create an API destination (URL template, method, connection)', schemas.createDestination, async (req, res) => {
-    const b = req.body as Body;
-    const template = urlTemplateOf(b);
-    if (template === undefined) {
-      throw coreError('REQUEST.INVALID', 'request validation failed: body.urlTemplate is required', [
-        { in: 'body', field: 'urlTemplate', message: 'is required (or url)', keyword: 'required' },
-      ]);
-    }
-    const { destination, created, signingSecret } = await destinations.create(
-      {
-        name: b.name as string,
-        ...(b.description !== undefined && { description: b.description as string }),
-        urlTemplate: template,
-        method: b.method as HttpMethodName,
-        ...(b.connection !== undefined && { connection: b.connection as string }),
-        ...(b.timeoutMs !== undefined && { timeoutMs: b.timeoutMs as number }),
-      },
-      ctx(res),
-      commandIdFrom(req),
-    );
-    // the signing secret is in this answer only: no cache may keep it
-    noStore(res)
-      .status(201)
-      .location(`${BRIDGE_ADMIN_BASE}/api-destinations/${destination.name}`)
-      .json({ ...destinationJson(destination), ...(signingSecret !== undefined && { signingSecret }), ...(created ? {} : { replayed: true }) });
-  }, 201, 'API destinations');
+  route(
+    'post',
+    '/api-destinations',
+    'create an API destination (URL template, method, connection)',
+    schemas.createDestination,
+    async (req, res) => {
+      const b = req.body as Body;
+      const template = urlTemplateOf(b);
+      if (template === undefined) {
+        throw coreError('REQUEST.INVALID', 'request validation failed: body.urlTemplate is required', [
+          { in: 'body', field: 'urlTemplate', message: 'is required (or url)', keyword: 'required' },
+        ]);
+      }
+      const { destination, created, signingSecret } = await destinations.create(
+        {
+          name: b.name as string,
+          ...(b.description !== undefined && { description: b.description as string }),
+          urlTemplate: template,
+          method: b.method as HttpMethodName,
+          ...(b.connection !== undefined && { connection: b.connection as string }),
+          ...(b.timeoutMs !== undefined && { timeoutMs: b.timeoutMs as number }),
+        },
+        ctx(res),
+        commandIdFrom(req),
+      );
+      // the signing secret is in this answer only: no cache may keep it
+      noStore(res)
+        .status(201)
+        .location(`${BRIDGE_ADMIN_BASE}/api-destinations/${destination.name}`)
+        .json({
+          ...destinationJson(destination),
+          ...(signingSecret !== undefined && { signingSecret }),
+          ...(created ? {} : { replayed: true }),
+        });
+    },
+    201,
+    'API destinations',
+  );
 
-  route('get', '/api-destinations', "the tenant's API destinations (by connection; paged)", schemas.listDestinations, async (req, res) => {
-    const q = req.query as unknown as { limit: number; offset: number; connection?: string };
-    const p = await queries.listDestinations(tenantOf(res), q);
-    res.json(pageAnswer(p, q, destinationJson));
-  }, 200, 'API destinations');
+  route(
+    'get',
+    '/api-destinations',
+    "the tenant's API destinations (by connection; paged)",
+    schemas.listDestinations,
+    async (req, res) => {
+      const q = req.query as unknown as { limit: number; offset: number; connection?: string };
+      const p = await queries.listDestinations(tenantOf(res), q);
+      res.json(pageAnswer(p, q, destinationJson));
+    },
+    200,
+    'API destinations',
+  );
 
-  route('get', '/api-destinations/:name', 'one API destination', schemas.destinationPath, async (req, res) => {
-    const d = await destinations.get(tenantOf(res), nameOf(req));
-    if (d === null) throw bridgeError('API_DESTINATION.NOT_FOUND', 'no such API destination');
-    res.json(destinationJson(d));
-  }, 200, 'API destinations');
+  route(
+    'get',
+    '/api-destinations/:name',
+    'one API destination',
+    schemas.destinationPath,
+    async (req, res) => {
+      const d = await destinations.get(tenantOf(res), nameOf(req));
+      if (d === null) throw bridgeError('API_DESTINATION.NOT_FOUND', 'no such API destination');
+      res.json(destinationJson(d));
+    },
+    200,
+    'API destinations',
+  );
 
-  route('put', '/api-destinations/:name', 'change an API destination (the fields given; null removes description, connection, timeoutMs)', schemas.updateDestination, async (req, res) => {
-    const b = req.body as Body;
-    const template = urlTemplateOf(b);
-    const d = await destinations.update(
-      nameOf(req),
-      {
-        ...(b.description !== undefined && { description: b.description as string | null }),
-        ...(template !== undefined && { urlTemplate: template }),
-        ...(b.method !== undefined && { method: b.method as HttpMethodName }),
-        ...(b.connection !== undefined && { connection: b.connection as string | null }),
-        ...(b.timeoutMs !== undefined && { timeoutMs: b.timeoutMs as number | null }),
-      },
-      ctx(res),
-      commandIdFrom(req),
-    );
-    res.json(destinationJson(d));
-  }, 200, 'API destinations');
+  route(
+    'put',
+    '/api-destinations/:name',
+    'change an API destination (the fields given; null removes description, connection, timeoutMs)',
+    schemas.updateDestination,
+    async (req, res) => {
+      const b = req.body as Body;
+      const template = urlTemplateOf(b);
+      const d = await destinations.update(
+        nameOf(req),
+        {
+          ...(b.description !== undefined && { description: b.description as string | null }),
+          ...(template !== undefined && { urlTemplate: template }),
+          ...(b.method !== undefined && { method: b.method as HttpMethodName }),
+          ...(b.connection !== undefined && { connection: b.connection as string | null }),
+          ...(b.timeoutMs !== undefined && { timeoutMs: b.timeoutMs as number | null }),
+        },
+        ctx(res),
+        commandIdFrom(req),
+      );
+      res.json(destinationJson(d));
+    },
+    200,
+    'API destinations',
+  );
 
-  route('post', '/api-destinations/:name/rotate-signing-secret', 'a new signing secret (shown once); the previous one keeps signing for the overlap', schemas.rotateSigningSecret, async (req, res) => {
-    const b = req.body as Body;
-    const r = await destinations.rotateSigningSecret(nameOf(req), b.overlapSeconds as number | undefined, ctx(res), commandIdFrom(req));
-    noStore(res).json({
-      name: r.destination.name,
-      ...(r.signingSecret !== undefined && { signingSecret: r.signingSecret }),
-      previousValidUntil: r.previousValidUntil,
-      ...(r.replayed && { replayed: true }),
-    });
-  }, 200, 'API destinations');
+  route(
+    'post',
+    '/api-destinations/:name/rotate-signing-secret',
+    'a new signing secret (shown once); the previous one keeps signing for the overlap',
+    schemas.rotateSigningSecret,
+    async (req, res) => {
+      const b = req.body as Body;
+      const r = await destinations.rotateSigningSecret(
+        nameOf(req),
+        b.overlapSeconds as number | undefined,
+        ctx(res),
+        commandIdFrom(req),
+      );
+      noStore(res).json({
+        name: r.destination.name,
+        ...(r.signingSecret !== undefined && { signingSecret: r.signingSecret }),
+        previousValidUntil: r.previousValidUntil,
+        ...(r.replayed && { replayed: true }),
+      });
+    },
+    200,
+    'API destinations',
+  );
 
-  route('delete', '/api-destinations/:name', 'delete an API destination (rules that name it fail their deliveries without retry)', schemas.deletePath, async (req, res) => {
-    await destinations.delete(nameOf(req), ctx(res), commandIdFrom(req));
-    res.status(204).end();
-  }, 204, 'API destinations');
+  route(
+    'delete',
+    '/api-destinations/:name',
+    'delete an API destination (rules that name it fail their deliveries without retry)',
+    schemas.deletePath,
+    async (req, res) => {
+      await destinations.delete(nameOf(req), ctx(res), commandIdFrom(req));
+      res.status(204).end();
+    },
+    204,
+    'API destinations',
+  );
 
   return router;
 }

@@ -1,5 +1,11 @@
-import { Router, type Request, type RequestHandler, type Response } from 'express';
-import { DEFAULT_MQ_GROUP, MAX_PULL_MESSAGES, MAX_WAIT_MS, MQ_GROUP_NAME, type MqConsumers } from '../../commands/bridge/mq-consumers.commands.ts';
+import { type Request, type RequestHandler, type Response, Router } from 'express';
+import {
+  DEFAULT_MQ_GROUP,
+  MAX_PULL_MESSAGES,
+  MAX_WAIT_MS,
+  MQ_GROUP_NAME,
+  type MqConsumers,
+} from '../../commands/bridge/mq-consumers.commands.ts';
 import type { MqMessage } from '../../commands/bridge/mq-topics.store.ts';
 import { MQ_TOPIC } from '../../domain/bridge/mq.decider.ts';
 import type { BearerAuth } from '../core/bearer-auth.ts';
@@ -40,7 +46,12 @@ const topicPath = { type: 'object', properties: { topic }, required: ['topic'] }
 const lease: JsonSchema = {
   type: 'object',
   nullable: true,
-  properties: { id: { type: 'string' }, expiresAt: { type: 'string' }, from: { type: 'integer' }, to: { type: 'integer' } },
+  properties: {
+    id: { type: 'string' },
+    expiresAt: { type: 'string' },
+    from: { type: 'integer' },
+    to: { type: 'integer' },
+  },
 };
 const message: JsonSchema = {
   type: 'object',
@@ -61,7 +72,13 @@ const schemas = {
       properties: {
         group,
         max: { type: 'integer', minimum: 1, maximum: MAX_PULL_MESSAGES, default: 10 },
-        wait: { type: 'integer', minimum: 0, maximum: 3600, default: 0, description: 'seconds to wait when nothing is pending (capped at 30)' },
+        wait: {
+          type: 'integer',
+          minimum: 0,
+          maximum: 3600,
+          default: 0,
+          description: 'seconds to wait when nothing is pending (capped at 30)',
+        },
         tenant,
       },
       additionalProperties: false,
@@ -87,19 +104,33 @@ const schemas = {
       required: ['offset'],
       additionalProperties: false,
     },
-    response: { type: 'object', properties: { committedOffset: { type: 'integer' }, leaseReleased: { type: 'boolean' } } },
+    response: {
+      type: 'object',
+      properties: { committedOffset: { type: 'integer' }, leaseReleased: { type: 'boolean' } },
+    },
   },
   position: {
     params: topicPath,
     query: { type: 'object', properties: { group, tenant }, additionalProperties: false },
     response: {
       type: 'object',
-      properties: { committedOffset: { type: 'integer' }, headOffset: { type: 'integer' }, lag: { type: 'integer' }, lease },
+      properties: {
+        committedOffset: { type: 'integer' },
+        headOffset: { type: 'integer' },
+        lag: { type: 'integer' },
+        lease,
+      },
     },
   },
 } satisfies Record<string, RequestSchemas & { response?: JsonSchema }>;
 
-const messageJson = (m: MqMessage) => ({ offset: m.offset, deliveryId: m.deliveryId, sendType: m.sendType, body: m.body, enqueuedAt: m.enqueuedAt });
+const messageJson = (m: MqMessage) => ({
+  offset: m.offset,
+  deliveryId: m.deliveryId,
+  sendType: m.sendType,
+  body: m.body,
+  enqueuedAt: m.enqueuedAt,
+});
 const leaseJson = (l: { id: string; until: string; from: number; to: number } | null | undefined) =>
   l ? { id: l.id, expiresAt: l.until, from: l.from, to: l.to } : null;
 
@@ -109,8 +140,18 @@ export function createMqRouter(deps: MqRouterDeps): Router {
   const router = Router();
   router.use(`${MQ_BASE}/topics`, bearer.authenticate, bearer.requireScope(BRIDGE_CONSUME_SCOPE));
 
-  const route = (m: HttpMethod, path: string, summary: string, s: RequestSchemas & { response?: JsonSchema }, handler: RequestHandler) =>
-    registry.route(router, { method: m, path: `${MQ_BASE}${path}`, summary, schemas: s, tags: ['bridge message queue'] }, handler);
+  const route = (
+    m: HttpMethod,
+    path: string,
+    summary: string,
+    s: RequestSchemas & { response?: JsonSchema },
+    handler: RequestHandler,
+  ) =>
+    registry.route(
+      router,
+      { method: m, path: `${MQ_BASE}${path}`, summary, schemas: s, tags: ['bridge message queue'] },
+      handler,
+    );
 
   const refOf = (req: Request, res: Response, groupName: unknown) => ({
     tenant: targetTenant(res, (req.query as { tenant?: string }).tenant),
@@ -119,41 +160,62 @@ export function createMqRouter(deps: MqRouterDeps): Router {
     topic: req.params.topic as string,
   });
 
-  route('get', '/topics/:topic/messages', 'pull messages after the group’s committed offset (long poll with wait)', schemas.pull, async (req, res) => {
-    const q = req.query as unknown as { group: string; max: number; wait: number };
-    const ref = refOf(req, res, q.group);
-    // a caller that hangs up stops its wait
-    const abort = new AbortController();
-    res.on('close', () => {
-      if (!res.writableEnded) abort.abort();
-    });
-    const r = await consumers.pull({ ...ref, max: q.max, waitMs: Math.min(q.wait * 1000, MAX_WAIT_MS), signal: abort.signal });
-    res.set('Cache-Control', 'no-store').json({
-      topic: ref.topic,
-      group: ref.group,
-      app: ref.app,
-      messages: r.messages.map(messageJson),
-      committedOffset: r.committedOffset,
-      lease: leaseJson(r.lease),
-    });
-  });
+  route(
+    'get',
+    '/topics/:topic/messages',
+    'pull messages after the group’s committed offset (long poll with wait)',
+    schemas.pull,
+    async (req, res) => {
+      const q = req.query as unknown as { group: string; max: number; wait: number };
+      const ref = refOf(req, res, q.group);
+      // a caller that hangs up stops its wait
+      const abort = new AbortController();
+      res.on('close', () => {
+        if (!res.writableEnded) abort.abort();
+      });
+      const r = await consumers.pull({
+        ...ref,
+        max: q.max,
+        waitMs: Math.min(q.wait * 1000, MAX_WAIT_MS),
+        signal: abort.signal,
+      });
+      res.set('Cache-Control', 'no-store').json({
+        topic: ref.topic,
+        group: ref.group,
+        app: ref.app,
+        messages: r.messages.map(messageJson),
+        committedOffset: r.committedOffset,
+        lease: leaseJson(r.lease),
+      });
+    },
+  );
 
   route('post', '/topics/:topic/ack', 'commit the group’s offset (forwards only)', schemas.ack, async (req, res) => {
     const b = req.body as { group: string; offset: number; leaseId?: string };
-    const r = await consumers.ack({ ...refOf(req, res, b.group), offset: b.offset, ...(b.leaseId !== undefined && { leaseId: b.leaseId }) });
+    const r = await consumers.ack({
+      ...refOf(req, res, b.group),
+      offset: b.offset,
+      ...(b.leaseId !== undefined && { leaseId: b.leaseId }),
+    });
     res.json(r);
   });
 
-  route('get', '/topics/:topic/position', 'the group’s committed offset, the topic’s newest offset and the lag', schemas.position, async (req, res) => {
-    const q = req.query as unknown as { group: string };
-    const s = await consumers.status(refOf(req, res, q.group));
-    res.set('Cache-Control', 'no-store').json({
-      committedOffset: s.committedOffset,
-      headOffset: s.headOffset,
-      lag: Math.max(0, s.headOffset - s.committedOffset),
-      lease: leaseJson(s.lease),
-    });
-  });
+  route(
+    'get',
+    '/topics/:topic/position',
+    'the group’s committed offset, the topic’s newest offset and the lag',
+    schemas.position,
+    async (req, res) => {
+      const q = req.query as unknown as { group: string };
+      const s = await consumers.status(refOf(req, res, q.group));
+      res.set('Cache-Control', 'no-store').json({
+        committedOffset: s.committedOffset,
+        headOffset: s.headOffset,
+        lag: Math.max(0, s.headOffset - s.committedOffset),
+        lease: leaseJson(s.lease),
+      });
+    },
+  );
 
   return router;
 }

@@ -1,4 +1,4 @@
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { type Request, type RequestHandler, type Response, Router } from 'express';
 import type { PublishContext, PublisherService } from '../../commands/bridge/publish.commands.ts';
 import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
 import { MAX_BATCH_EVENTS, MAX_EVENT_BYTES } from '../../domain/bridge/model.ts';
@@ -49,17 +49,33 @@ export type PutEventRouterDeps = {
 export const EVENT_SCHEMA: JsonSchema = {
   type: 'object',
   description:
-    'A CloudEvents-style event. Lower-case names of the spec\'s field table (datacontenttype, dataschemaid, eventbusname) are accepted too; the stored and answered form is camelCase.',
+    "A CloudEvents-style event. Lower-case names of the spec's field table (datacontenttype, dataschemaid, eventbusname) are accepted too; the stored and answered form is camelCase.",
   required: ['id', 'source', 'type', 'dataContentType', 'time', 'data', 'eventBusName'],
   properties: {
-    id: { type: 'string', minLength: 1, maxLength: 256, description: '(source, id) is unique per bus: a repeat is a duplicate' },
+    id: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 256,
+      description: '(source, id) is unique per bus: a repeat is a duplicate',
+    },
     source: { type: 'string', minLength: 1, maxLength: 256, example: 'batchv2:Alter' },
     type: { type: 'string', minLength: 1, maxLength: 256, example: 'batchv2:Alter:JobAlter' },
     subject: { type: 'string', maxLength: 1024 },
-    time: { type: 'string', description: 'local date-time without offset, YYYY-MM-DDThh:mm:ss[.fraction]', example: '2026-03-01T10:00:00' },
+    time: {
+      type: 'string',
+      description: 'local date-time without offset, YYYY-MM-DDThh:mm:ss[.fraction]',
+      example: '2026-03-01T10:00:00',
+    },
     dataContentType: { type: 'string', enum: ['application/json', 'application/json; charset=utf-8'] },
-    dataSchemaId: { anyOf: [{ type: 'string' }, { type: 'integer', minimum: 0 }], description: 'schema registry id (<id> or <id>:<version>)' },
-    eventBusName: { type: 'string', description: 'your custom bus, a platform bus, or <tenant>/<bus>', example: 'orders' },
+    dataSchemaId: {
+      anyOf: [{ type: 'string' }, { type: 'integer', minimum: 0 }],
+      description: 'schema registry id (<id> or <id>:<version>)',
+    },
+    eventBusName: {
+      type: 'string',
+      description: 'your custom bus, a platform bus, or <tenant>/<bus>',
+      example: 'orders',
+    },
     data: { type: 'object' },
   },
 };
@@ -69,7 +85,11 @@ const resultSchema: JsonSchema = {
   properties: {
     eventId: { type: 'string', description: 'the event key (hex SHA-256)' },
     duplicate: { type: 'boolean' },
-    contentDiffers: { type: 'boolean', description: 'present (true) on a duplicate whose content is not the first event’s: the trace notes which fields differ' },
+    contentDiffers: {
+      type: 'boolean',
+      description:
+        'present (true) on a duplicate whose content is not the first event’s: the trace notes which fields differ',
+    },
   },
   required: ['eventId', 'duplicate'],
 };
@@ -83,7 +103,11 @@ const batchResultSchema: JsonSchema = {
       items: {
         anyOf: [
           resultSchema,
-          { type: 'object', properties: { errorCode: { type: 'string' }, errorMessage: { type: 'string' }, details: {} }, required: ['errorCode', 'errorMessage'] },
+          {
+            type: 'object',
+            properties: { errorCode: { type: 'string' }, errorMessage: { type: 'string' }, details: {} },
+            required: ['errorCode', 'errorMessage'],
+          },
         ],
       },
     },
@@ -101,14 +125,22 @@ function bodyBytes(req: Request): number {
 const checkSize: RequestHandler = (req, _res, next) => {
   const bytes = bodyBytes(req);
   if (bytes > MAX_EVENT_BYTES) {
-    return next(bridgeError('EVENT.TOO_LARGE', `the request is ${bytes} bytes; an event (or a batch) may have at most ${MAX_EVENT_BYTES} bytes`, { bytes, limit: MAX_EVENT_BYTES }));
+    return next(
+      bridgeError(
+        'EVENT.TOO_LARGE',
+        `the request is ${bytes} bytes; an event (or a batch) may have at most ${MAX_EVENT_BYTES} bytes`,
+        { bytes, limit: MAX_EVENT_BYTES },
+      ),
+    );
   }
   next();
 };
 
 const jsonBodyRequired = (req: Request) => {
   if (req.body === undefined) {
-    throw bridgeError('EVENT.INVALID', 'the body must be a JSON event (Content-Type: application/json)', [{ field: '', message: 'must be a JSON body' }]);
+    throw bridgeError('EVENT.INVALID', 'the body must be a JSON event (Content-Type: application/json)', [
+      { field: '', message: 'must be a JSON body' },
+    ]);
   }
 };
 
@@ -129,7 +161,8 @@ const contextOf = (req: Request, res: Response): PublishContext => {
   return {
     correlationId,
     causationId: requestId,
-    ...(token !== undefined && Number.isFinite(exp) && { callerToken: { token, expiresAt: new Date(exp * 1000), ...(jti && { ref: jti }) } }),
+    ...(token !== undefined &&
+      Number.isFinite(exp) && { callerToken: { token, expiresAt: new Date(exp * 1000), ...(jti && { ref: jti }) } }),
   };
 };
 
@@ -150,9 +183,11 @@ export function createPutEventRouter(deps: PutEventRouterDeps): Router {
   router.post(PUT_EVENT_PATH, ...guard, async (req, res) => {
     jsonBodyRequired(req);
     if (Array.isArray(req.body)) {
-      throw bridgeError('EVENT.INVALID', `putEvent takes one event; send arrays of up to ${MAX_BATCH_EVENTS} events to putEvents`, [
-        { field: '', message: 'must be one event object (batches go to putEvents)' },
-      ]);
+      throw bridgeError(
+        'EVENT.INVALID',
+        `putEvent takes one event; send arrays of up to ${MAX_BATCH_EVENTS} events to putEvents`,
+        [{ field: '', message: 'must be one event object (batches go to putEvents)' }],
+      );
     }
     res.json(await publisher.publish(req.body, publisherOf(res), contextOf(req, res), commandIdFrom(req)));
   });
@@ -161,15 +196,22 @@ export function createPutEventRouter(deps: PutEventRouterDeps): Router {
     method: 'post',
     path: PUT_EVENTS_PATH,
     summary: `publish a batch of 1-${MAX_BATCH_EVENTS} events, one result per entry (AWS PutEvents style)`,
-    schemas: { body: { type: 'array', minItems: 1, maxItems: MAX_BATCH_EVENTS, items: EVENT_SCHEMA }, response: batchResultSchema },
+    schemas: {
+      body: { type: 'array', minItems: 1, maxItems: MAX_BATCH_EVENTS, items: EVENT_SCHEMA },
+      response: batchResultSchema,
+    },
     tags: ['events'],
   });
   router.post(PUT_EVENTS_PATH, ...guard, async (req, res) => {
     jsonBodyRequired(req);
     if (!Array.isArray(req.body)) {
-      throw bridgeError('EVENT.INVALID', `putEvents takes a JSON array of 1-${MAX_BATCH_EVENTS} events`, [{ field: '', message: 'must be an array of events' }]);
+      throw bridgeError('EVENT.INVALID', `putEvents takes a JSON array of 1-${MAX_BATCH_EVENTS} events`, [
+        { field: '', message: 'must be an array of events' },
+      ]);
     }
-    res.json(await publisher.publishBatch(req.body as unknown[], publisherOf(res), contextOf(req, res), commandIdFrom(req)));
+    res.json(
+      await publisher.publishBatch(req.body as unknown[], publisherOf(res), contextOf(req, res), commandIdFrom(req)),
+    );
   });
 
   return router;

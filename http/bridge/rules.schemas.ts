@@ -1,8 +1,19 @@
-import { PATTERN_LIMITS } from '../../domain/core/input-limits.ts';
-import { CONFIG_KEY, MAX_CONFIG_KEY_LENGTH, MAX_CONFIG_VALUE_LENGTH } from '../../domain/bridge/config-entry.decider.ts';
+import {
+  CONFIG_KEY,
+  MAX_CONFIG_KEY_LENGTH,
+  MAX_CONFIG_VALUE_LENGTH,
+} from '../../domain/bridge/config-entry.decider.ts';
 import { MAX_TARGETS_PER_RULE } from '../../domain/bridge/model.ts';
 import { MAX_BUS_NAME, MAX_RULE_DESCRIPTION, MAX_RULE_NAME, RULE_ID } from '../../domain/bridge/rule.decider.ts';
-import { ERROR_TOLERANCES, MAX_ENDPOINT_LENGTH, MAX_PARAM_VALUE_LENGTH, MAX_TARGET_PARAMS, PARAM_FORMS, PUSH_RETRY_STRATEGIES } from '../../domain/bridge/target.validate.ts';
+import {
+  ERROR_TOLERANCES,
+  MAX_ENDPOINT_LENGTH,
+  MAX_PARAM_VALUE_LENGTH,
+  MAX_TARGET_PARAMS,
+  PARAM_FORMS,
+  PUSH_RETRY_STRATEGIES,
+} from '../../domain/bridge/target.validate.ts';
+import { PATTERN_LIMITS } from '../../domain/core/input-limits.ts';
 import { pageOf, pagingProperties } from '../core/paging.ts';
 import type { JsonSchema, RequestSchemas } from '../core/validate.ts';
 
@@ -57,7 +68,10 @@ export const targetSchema: JsonSchema = {
   properties: {
     id: int,
     Id: int,
-    typeId: { ...int, description: '1 mail, 2 platform message queue, 3 preset HTTP client, 4 API destination, 5 user message box' },
+    typeId: {
+      ...int,
+      description: '1 mail, 2 platform message queue, 3 preset HTTP client, 4 API destination, 5 user message box',
+    },
     TypeId: int,
     endpoint,
     Endpoint: endpoint,
@@ -91,7 +105,10 @@ const idPath: JsonSchema = { type: 'object', properties: { id: ruleId }, require
 const configKey = { type: 'string', pattern: CONFIG_KEY.source, maxLength: MAX_CONFIG_KEY_LENGTH };
 const keyPath: JsonSchema = { type: 'object', properties: { key: configKey }, required: ['key'] };
 
-const canonicalTarget: JsonSchema = { type: 'object', description: 'a target in canonical camelCase (see the request schema)' };
+const canonicalTarget: JsonSchema = {
+  type: 'object',
+  description: 'a target in canonical camelCase (see the request schema)',
+};
 export const ruleResponse: JsonSchema = {
   type: 'object',
   properties: {
@@ -128,7 +145,10 @@ const platformRuleResponse: JsonSchema = {
     description: { type: 'string', nullable: true },
     pattern: { type: 'object' },
     enabled: { type: 'boolean' },
-    targets: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, typeId: { type: 'integer' } } } },
+    targets: {
+      type: 'array',
+      items: { type: 'object', properties: { id: { type: 'integer' }, typeId: { type: 'integer' } } },
+    },
     optedOut: { type: 'boolean' },
     optedOutSince: { type: 'string', nullable: true },
   },
@@ -138,14 +158,27 @@ export const schemas = {
   createRule: {
     body: {
       type: 'object',
-      properties: { id: ruleId, bus, name, description, pattern, targets, enabled: { type: 'boolean' }, platform: { type: 'boolean' } },
+      properties: {
+        id: ruleId,
+        bus,
+        name,
+        description,
+        pattern,
+        targets,
+        enabled: { type: 'boolean' },
+        platform: { type: 'boolean' },
+      },
       required: ['bus', 'name', 'pattern', 'targets'],
       additionalProperties: false,
     },
     response: ruleResponse,
   },
   listRules: {
-    query: { type: 'object', properties: { ...paging, bus, enabled: { type: 'boolean' } }, additionalProperties: false },
+    query: {
+      type: 'object',
+      properties: { ...paging, bus, enabled: { type: 'boolean' } },
+      additionalProperties: false,
+    },
     response: pageOf(ruleResponse),
   },
   rulePath: { params: idPath, response: ruleResponse },
@@ -179,7 +212,10 @@ export const schemas = {
   testPattern: {
     body: {
       type: 'object',
-      properties: { pattern, event: { type: 'object', description: 'the event to test (canonical or lower-case envelope names)' } },
+      properties: {
+        pattern,
+        event: { type: 'object', description: 'the event to test (canonical or lower-case envelope names)' },
+      },
       required: ['pattern', 'event'],
       additionalProperties: false,
     },
@@ -196,7 +232,11 @@ export const schemas = {
     response: configResponse,
   },
   listConfig: {
-    query: { type: 'object', properties: { ...paging, prefix: { type: 'string', maxLength: MAX_CONFIG_KEY_LENGTH } }, additionalProperties: false },
+    query: {
+      type: 'object',
+      properties: { ...paging, prefix: { type: 'string', maxLength: MAX_CONFIG_KEY_LENGTH } },
+      additionalProperties: false,
+    },
     response: pageOf(configResponse),
   },
   configPath: { params: keyPath, response: configResponse },

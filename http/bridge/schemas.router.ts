@@ -1,7 +1,6 @@
-import { Router, type RequestHandler, type Response } from 'express';
+import { type RequestHandler, type Response, Router } from 'express';
 import { createSchemaReader, type SchemaCommands } from '../../commands/bridge/schemas.commands.ts';
 import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
-import { coreError } from '../../domain/core/core.errors.ts';
 import { PLATFORM_TENANT } from '../../domain/bridge/model.ts';
 import {
   findVersion,
@@ -12,6 +11,7 @@ import {
   SCHEMA_VERSION,
   type Schema,
 } from '../../domain/bridge/schema.decider.ts';
+import { coreError } from '../../domain/core/core.errors.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import type { ReadStore } from '../../infra/core/read-store.port.ts';
 import { createSchemaQueries, type SchemaDoc } from '../../projections/bridge/schemas.projection.ts';
@@ -134,7 +134,10 @@ const schemas = {
 
 // ---- views ----
 
-type Listed = Pick<SchemaDoc, 'tenant' | 'schemaId' | 'name' | 'description' | 'bus' | 'deleted' | 'createdAt' | 'updatedAt'> & {
+type Listed = Pick<
+  SchemaDoc,
+  'tenant' | 'schemaId' | 'name' | 'description' | 'bus' | 'deleted' | 'createdAt' | 'updatedAt'
+> & {
   versions: Array<{ version: string; createdAt: string }>;
   latestVersion: string | null;
 };
@@ -190,8 +193,19 @@ export function createSchemasRouter(deps: SchemasRouterDeps): Router {
 
   router.use(`${BRIDGE_ADMIN_BASE}/schemas`, bearer.authenticate, bearer.requireScope(BRIDGE_ADMIN_SCOPE));
 
-  const route = (method: HttpMethod, path: string, summary: string, s: RequestSchemas & { response?: JsonSchema }, handler: RequestHandler, successStatus = 200) =>
-    registry.route(router, { method, path: `${BRIDGE_ADMIN_BASE}${path}`, summary, schemas: s, successStatus, tags: ['schema registry'] }, handler);
+  const route = (
+    method: HttpMethod,
+    path: string,
+    summary: string,
+    s: RequestSchemas & { response?: JsonSchema },
+    handler: RequestHandler,
+    successStatus = 200,
+  ) =>
+    registry.route(
+      router,
+      { method, path: `${BRIDGE_ADMIN_BASE}${path}`, summary, schemas: s, successStatus, tags: ['schema registry'] },
+      handler,
+    );
 
   const ctx = (res: Response) => commandContext(res);
   const notFound = (id: string) => bridgeError('SCHEMA.NOT_FOUND', `no schema ${id}`, { schemaId: id });
@@ -207,92 +221,135 @@ export function createSchemasRouter(deps: SchemasRouterDeps): Router {
     const tenant = tenantOf(res);
     const schema = await visible(res, id);
     if (schema.tenant !== tenant) {
-      throw bridgeError('SCHEMA.FORBIDDEN', `schema ${id} is a platform schema: only platform administrators change it`, { schemaId: id });
+      throw bridgeError(
+        'SCHEMA.FORBIDDEN',
+        `schema ${id} is a platform schema: only platform administrators change it`,
+        { schemaId: id },
+      );
     }
     return schema;
   };
 
-  route('post', '/schemas', 'create a schema with its first version (an OpenAPI 3.0 document)', schemas.create, async (req, res) => {
-    const b = req.body as Body;
-    const description = optionalString(b.description);
-    const bus = optionalString(b.bus);
-    const version = optionalString(b.version);
-    const { schema, created } = await commands.create(
-      {
-        content: documentOf(b),
-        ...(b.schemaId !== undefined && { schemaId: String(b.schemaId) }),
-        ...(b.name !== undefined && { name: String(b.name) }),
-        ...(description !== undefined && { description }),
-        ...(bus !== undefined && { bus }),
-        ...(version !== undefined && { version }),
-      },
-      ctx(res),
-      commandIdFrom(req),
-    );
-    res
-      .status(created ? 201 : 200)
-      .location(`${BRIDGE_ADMIN_BASE}/schemas/${schema.schemaId}`)
-      .json(schemaView(schema));
-  }, 201);
+  route(
+    'post',
+    '/schemas',
+    'create a schema with its first version (an OpenAPI 3.0 document)',
+    schemas.create,
+    async (req, res) => {
+      const b = req.body as Body;
+      const description = optionalString(b.description);
+      const bus = optionalString(b.bus);
+      const version = optionalString(b.version);
+      const { schema, created } = await commands.create(
+        {
+          content: documentOf(b),
+          ...(b.schemaId !== undefined && { schemaId: String(b.schemaId) }),
+          ...(b.name !== undefined && { name: String(b.name) }),
+          ...(description !== undefined && { description }),
+          ...(bus !== undefined && { bus }),
+          ...(version !== undefined && { version }),
+        },
+        ctx(res),
+        commandIdFrom(req),
+      );
+      res
+        .status(created ? 201 : 200)
+        .location(`${BRIDGE_ADMIN_BASE}/schemas/${schema.schemaId}`)
+        .json(schemaView(schema));
+    },
+    201,
+  );
 
-  route('post', '/schemas/:id/versions', 'add a version (immutable: 409 when it exists with other content)', schemas.addVersion, async (req, res) => {
-    const id = req.params.id as string;
-    await owned(res, id);
-    const b = req.body as Body;
-    const v = optionalString(b.version);
-    const { schema, version, added } = await commands.addVersion(
-      id,
-      { content: documentOf(b), ...(v !== undefined && { version: v }) },
-      ctx(res),
-      commandIdFrom(req),
-    );
-    res
-      .status(added ? 201 : 200)
-      .location(`${BRIDGE_ADMIN_BASE}/schemas/${id}/versions/${version}`)
-      .json(schemaView(schema));
-  }, 201);
+  route(
+    'post',
+    '/schemas/:id/versions',
+    'add a version (immutable: 409 when it exists with other content)',
+    schemas.addVersion,
+    async (req, res) => {
+      const id = req.params.id as string;
+      await owned(res, id);
+      const b = req.body as Body;
+      const v = optionalString(b.version);
+      const { schema, version, added } = await commands.addVersion(
+        id,
+        { content: documentOf(b), ...(v !== undefined && { version: v }) },
+        ctx(res),
+        commandIdFrom(req),
+      );
+      res
+        .status(added ? 201 : 200)
+        .location(`${BRIDGE_ADMIN_BASE}/schemas/${id}/versions/${version}`)
+        .json(schemaView(schema));
+    },
+    201,
+  );
 
-  route('get', '/schemas', 'list the schemas the tenant sees (its own and the platform\'s)', schemas.list, async (req, res) => {
-    const q = req.query as unknown as { owner: 'all' | 'own' | 'platform'; bus?: string; includeDeleted: boolean; limit: number; offset: number };
-    const page = await queries.list({
-      tenant: tenantOf(res),
-      owner: q.owner,
-      includeDeleted: q.includeDeleted,
-      limit: q.limit,
-      offset: q.offset,
-      ...(q.bus !== undefined && { bus: q.bus }),
-    });
-    res.json({ ...page, items: page.items.map(view) });
-  });
+  route(
+    'get',
+    '/schemas',
+    "list the schemas the tenant sees (its own and the platform's)",
+    schemas.list,
+    async (req, res) => {
+      const q = req.query as unknown as {
+        owner: 'all' | 'own' | 'platform';
+        bus?: string;
+        includeDeleted: boolean;
+        limit: number;
+        offset: number;
+      };
+      const page = await queries.list({
+        tenant: tenantOf(res),
+        owner: q.owner,
+        includeDeleted: q.includeDeleted,
+        limit: q.limit,
+        offset: q.offset,
+        ...(q.bus !== undefined && { bus: q.bus }),
+      });
+      res.json({ ...page, items: page.items.map(view) });
+    },
+  );
 
   route('get', '/schemas/:id', 'one schema with its versions', schemas.get, async (req, res) => {
     res.json(schemaView(await visible(res, req.params.id as string)));
   });
 
-  route('get', '/schemas/:id/versions/:version', 'download a version\'s OpenAPI 3.0 document (`latest`: the newest)', schemas.download, async (req, res) => {
-    const id = req.params.id as string;
-    const schema = await visible(res, id);
-    const found = findVersion(schema, req.params.version as string);
-    if (found === undefined) {
-      throw bridgeError('SCHEMA.VERSION_NOT_FOUND', `schema ${id} has no version ${req.params.version as string}`, {
-        schemaId: id,
-        version: req.params.version,
-      });
-    }
-    res
-      .status(200)
-      .type('application/json')
-      .set('Content-Disposition', `attachment; filename="schema-${id}-${found.version}.json"`)
-      .set('X-Schema-Version', found.version)
-      .send(JSON.stringify(found.content, null, 2));
-  });
+  route(
+    'get',
+    '/schemas/:id/versions/:version',
+    "download a version's OpenAPI 3.0 document (`latest`: the newest)",
+    schemas.download,
+    async (req, res) => {
+      const id = req.params.id as string;
+      const schema = await visible(res, id);
+      const found = findVersion(schema, req.params.version as string);
+      if (found === undefined) {
+        throw bridgeError('SCHEMA.VERSION_NOT_FOUND', `schema ${id} has no version ${req.params.version as string}`, {
+          schemaId: id,
+          version: req.params.version,
+        });
+      }
+      res
+        .status(200)
+        .type('application/json')
+        .set('Content-Disposition', `attachment; filename="schema-${id}-${found.version}.json"`)
+        .set('X-Schema-Version', found.version)
+        .send(JSON.stringify(found.content, null, 2));
+    },
+  );
 
-  route('delete', '/schemas/:id', 'delete a schema (marked deleted; its versions stay readable)', schemas.delete, async (req, res) => {
-    const id = req.params.id as string;
-    await owned(res, id);
-    await commands.delete(id, ctx(res), commandIdFrom(req));
-    res.status(204).end();
-  }, 204);
+  route(
+    'delete',
+    '/schemas/:id',
+    'delete a schema (marked deleted; its versions stay readable)',
+    schemas.delete,
+    async (req, res) => {
+      const id = req.params.id as string;
+      await owned(res, id);
+      await commands.delete(id, ctx(res), commandIdFrom(req));
+      res.status(204).end();
+    },
+    204,
+  );
 
   return router;
 }

@@ -1,4 +1,4 @@
-import { Router, type RequestHandler } from 'express';
+import { type RequestHandler, Router } from 'express';
 import type { ServiceRegistryCommands } from '../../commands/bridge/service-registry.commands.ts';
 import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
 import { RECEIVED_EVENT_PATH } from '../../domain/bridge/bridge.paths.ts';
@@ -36,7 +36,11 @@ export type ServicesRouterDeps = {
 
 const BASE = `${BRIDGE_ADMIN_BASE}/services`;
 
-const nameParams: JsonSchema = { type: 'object', properties: { name: { type: 'string', pattern: SERVICE_NAME.source } }, required: ['name'] };
+const nameParams: JsonSchema = {
+  type: 'object',
+  properties: { name: { type: 'string', pattern: SERVICE_NAME.source } },
+  required: ['name'],
+};
 const noQuery: JsonSchema = { type: 'object', additionalProperties: false };
 const entrySchema: JsonSchema = {
   type: 'object',
@@ -49,7 +53,13 @@ const entrySchema: JsonSchema = {
     overridden: { type: 'boolean' },
     updatedAt: { type: 'string' },
   },
-  example: { name: 'claims', baseUrl: 'https://claims.internal:8443', receivePath: RECEIVED_EVENT_PATH, url: `https://claims.internal:8443${RECEIVED_EVENT_PATH}`, scope: 'tenant' },
+  example: {
+    name: 'claims',
+    baseUrl: 'https://claims.internal:8443',
+    receivePath: RECEIVED_EVENT_PATH,
+    url: `https://claims.internal:8443${RECEIVED_EVENT_PATH}`,
+    scope: 'tenant',
+  },
 };
 
 const view = (e: ServiceEntry, scope: 'tenant' | 'platform', extra: Record<string, unknown> = {}) => ({
@@ -66,19 +76,43 @@ export function createServicesRouter(deps: ServicesRouterDeps): Router {
   const registry = deps.registry ?? createRouteRegistry();
   const router = Router();
   router.use(BASE, bearer.authenticate, bearer.requireScope(BRIDGE_ADMIN_SCOPE));
-  const route = (method: HttpMethod, path: string, summary: string, schemas: RequestSchemas & { response?: JsonSchema }, handler: RequestHandler, successStatus = 200) =>
-    registry.route(router, { method, path: `${BASE}${path}`, summary, schemas, successStatus, tags: ['bridge services'] }, handler);
+  const route = (
+    method: HttpMethod,
+    path: string,
+    summary: string,
+    schemas: RequestSchemas & { response?: JsonSchema },
+    handler: RequestHandler,
+    successStatus = 200,
+  ) =>
+    registry.route(
+      router,
+      { method, path: `${BASE}${path}`, summary, schemas, successStatus, tags: ['bridge services'] },
+      handler,
+    );
 
-  route('get', '', "the tenant's service entries and the platform's", { query: noQuery, response: { type: 'object', properties: { items: { type: 'array', items: entrySchema } } } }, async (_req, res) => {
-    const items = await queries.list(tenantOf(res));
-    res.json({ items: items.map((d) => view(d, d.scope, { overridden: d.overridden, updatedAt: d.updatedAt })) });
-  });
+  route(
+    'get',
+    '',
+    "the tenant's service entries and the platform's",
+    { query: noQuery, response: { type: 'object', properties: { items: { type: 'array', items: entrySchema } } } },
+    async (_req, res) => {
+      const items = await queries.list(tenantOf(res));
+      res.json({ items: items.map((d) => view(d, d.scope, { overridden: d.overridden, updatedAt: d.updatedAt })) });
+    },
+  );
 
-  route('get', '/:name', 'the entry a rule of the tenant delivers to: its own, else the platform’s', { params: nameParams, query: noQuery, response: entrySchema }, async (req, res) => {
-    const found = await commands.resolve(tenantOf(res), String(req.params.name));
-    if (found === null) throw bridgeError('SERVICE.NOT_FOUND', `no service ${String(req.params.name)} in the registry`);
-    res.json(view(found, found.scope));
-  });
+  route(
+    'get',
+    '/:name',
+    'the entry a rule of the tenant delivers to: its own, else the platform’s',
+    { params: nameParams, query: noQuery, response: entrySchema },
+    async (req, res) => {
+      const found = await commands.resolve(tenantOf(res), String(req.params.name));
+      if (found === null)
+        throw bridgeError('SERVICE.NOT_FOUND', `no service ${String(req.params.name)} in the registry`);
+      res.json(view(found, found.scope));
+    },
+  );
 
   route(
     'put',
@@ -90,7 +124,12 @@ export function createServicesRouter(deps: ServicesRouterDeps): Router {
       body: {
         type: 'object',
         properties: {
-          baseUrl: { type: 'string', minLength: 1, maxLength: 2000, description: 'http or https, without query or fragment' },
+          baseUrl: {
+            type: 'string',
+            minLength: 1,
+            maxLength: 2000,
+            description: 'http or https, without query or fragment',
+          },
           receivePath: { type: 'string', minLength: 1, maxLength: 512, description: `default ${RECEIVED_EVENT_PATH}` },
         },
         required: ['baseUrl'],
@@ -102,7 +141,11 @@ export function createServicesRouter(deps: ServicesRouterDeps): Router {
     async (req, res) => {
       const b = req.body as { baseUrl: string; receivePath?: string };
       const { entry } = await commands.set(
-        { name: String(req.params.name), baseUrl: b.baseUrl, ...(b.receivePath !== undefined && { receivePath: b.receivePath }) },
+        {
+          name: String(req.params.name),
+          baseUrl: b.baseUrl,
+          ...(b.receivePath !== undefined && { receivePath: b.receivePath }),
+        },
         commandContext(res),
         commandIdFrom(req),
       );
@@ -110,13 +153,24 @@ export function createServicesRouter(deps: ServicesRouterDeps): Router {
     },
   );
 
-  route('delete', '/:name', "remove the tenant's own entry", { params: nameParams, query: noQuery }, async (req, res) => {
-    const tenant = tenantOf(res);
-    const name = String(req.params.name);
-    if ((await commands.get(tenant, name)) === null) throw bridgeError('SERVICE.NOT_FOUND', `the tenant has no entry ${name} (a platform entry is removed by a platform administrator)`);
-    await commands.remove(name, commandContext(res), commandIdFrom(req));
-    res.status(204).end();
-  }, 204);
+  route(
+    'delete',
+    '/:name',
+    "remove the tenant's own entry",
+    { params: nameParams, query: noQuery },
+    async (req, res) => {
+      const tenant = tenantOf(res);
+      const name = String(req.params.name);
+      if ((await commands.get(tenant, name)) === null)
+        throw bridgeError(
+          'SERVICE.NOT_FOUND',
+          `the tenant has no entry ${name} (a platform entry is removed by a platform administrator)`,
+        );
+      await commands.remove(name, commandContext(res), commandIdFrom(req));
+      res.status(204).end();
+    },
+    204,
+  );
 
   return router;
 }

@@ -1,5 +1,5 @@
-import { coreError } from '../../domain/core/core.errors.ts';
 import type { Conversion, ParamForm, Target, TargetParam } from '../../domain/bridge/model.ts';
+import { coreError } from '../../domain/core/core.errors.ts';
 import type { ValidationIssue } from '../core/validate.ts';
 
 /**
@@ -43,7 +43,12 @@ function pick(raw: Raw, names: string[], base: string, canonical: string, issues
   const first = raw[given[0]!];
   const clash = given.find((n) => !same(raw[n], first));
   if (clash !== undefined) {
-    issues.push({ in: 'body', field: `${base}.${canonical}`, message: `is given as ${given.join(' and ')} with different values`, keyword: 'conflict' });
+    issues.push({
+      in: 'body',
+      field: `${base}.${canonical}`,
+      message: `is given as ${given.join(' and ')} with different values`,
+      keyword: 'conflict',
+    });
   }
   return first;
 }
@@ -53,11 +58,14 @@ function toParam(raw: Raw, base: string, issues: ValidationIssue[]): TargetParam
   const form = pick(raw, PARAM_SPELLINGS.form, base, 'form', issues);
   let value = pick(raw, PARAM_SPELLINGS.value, base, 'value', issues);
   const template = pick(raw, PARAM_SPELLINGS.template, base, 'template', issues);
-  if (resourceKey === undefined) issues.push({ in: 'body', field: `${base}.resourceKey`, message: 'is required', keyword: 'required' });
-  if (form === undefined) issues.push({ in: 'body', field: `${base}.form`, message: 'is required', keyword: 'required' });
+  if (resourceKey === undefined)
+    issues.push({ in: 'body', field: `${base}.resourceKey`, message: 'is required', keyword: 'required' });
+  if (form === undefined)
+    issues.push({ in: 'body', field: `${base}.form`, message: 'is required', keyword: 'required' });
   if (typeof value === 'object' && value !== null) value = JSON.stringify(value);
   // ORIGINAL needs no value; every other form checks its value in the decider
-  if (value === undefined && form !== 'ORIGINAL') issues.push({ in: 'body', field: `${base}.value`, message: 'is required', keyword: 'required' });
+  if (value === undefined && form !== 'ORIGINAL')
+    issues.push({ in: 'body', field: `${base}.value`, message: 'is required', keyword: 'required' });
   return {
     resourceKey: resourceKey as string,
     form: form as ParamForm,
@@ -71,7 +79,8 @@ export function toTarget(raw: Raw, base: string, issues: ValidationIssue[]): Tar
   const id = get('id');
   const typeId = get('typeId');
   if (id === undefined) issues.push({ in: 'body', field: `${base}.id`, message: 'is required', keyword: 'required' });
-  if (typeId === undefined) issues.push({ in: 'body', field: `${base}.typeId`, message: 'is required', keyword: 'required' });
+  if (typeId === undefined)
+    issues.push({ in: 'body', field: `${base}.typeId`, message: 'is required', keyword: 'required' });
   const endpoint = get('endpoint');
   const params = (get('params') as Raw[] | undefined) ?? [];
   return {

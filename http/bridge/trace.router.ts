@@ -1,7 +1,7 @@
-import { Router, type RequestHandler, type Response } from 'express';
+import { type RequestHandler, type Response, Router } from 'express';
 import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
-import { coreError } from '../../domain/core/core.errors.ts';
 import { PLATFORM_TENANT } from '../../domain/bridge/model.ts';
+import { coreError } from '../../domain/core/core.errors.ts';
 import type { TraceDoc } from '../../projections/bridge/trace.projection.ts';
 import type { TraceQueries } from '../../projections/bridge/trace.queries.ts';
 import { pageSizeSchema } from '../core/paging.ts';
@@ -68,7 +68,15 @@ const traceSchema: JsonSchema = {
     notes: {
       type: 'array',
       description: 'repeats of the event’s (source, id) whose content differed: when, which fields, who sent them',
-      items: { type: 'object', properties: { at: { type: 'string' }, kind: { type: 'string', enum: ['duplicate-content-differs'] }, fields: { type: 'array', items: { type: 'string' } }, publisher: { type: 'object' } } },
+      items: {
+        type: 'object',
+        properties: {
+          at: { type: 'string' },
+          kind: { type: 'string', enum: ['duplicate-content-differs'] },
+          fields: { type: 'array', items: { type: 'string' } },
+          publisher: { type: 'object' },
+        },
+      },
     },
   },
 };
@@ -79,7 +87,8 @@ export function createTraceRouter(deps: TraceRouterDeps): Router {
   const router = Router();
   router.use(`${BRIDGE_ADMIN_BASE}/trace`, bearer.authenticate, bearer.requireScope(BRIDGE_ADMIN_SCOPE));
 
-  const tenantOf = (res: Response, requested: unknown): string => targetTenant(res, requested, PLATFORM_ADMINS_NAME_ANY);
+  const tenantOf = (res: Response, requested: unknown): string =>
+    targetTenant(res, requested, PLATFORM_ADMINS_NAME_ANY);
 
   registry.route(
     router,
@@ -88,7 +97,11 @@ export function createTraceRouter(deps: TraceRouterDeps): Router {
       path: `${BRIDGE_ADMIN_BASE}/trace/events/:eventId`,
       summary: "one event's trace by the eventId putEvent answered",
       schemas: {
-        params: { type: 'object', properties: { eventId: { type: 'string', minLength: 1, maxLength: 128 } }, required: ['eventId'] },
+        params: {
+          type: 'object',
+          properties: { eventId: { type: 'string', minLength: 1, maxLength: 128 } },
+          required: ['eventId'],
+        },
         query: { type: 'object', properties: { tenant }, additionalProperties: false },
         response: traceSchema,
       },
@@ -96,7 +109,8 @@ export function createTraceRouter(deps: TraceRouterDeps): Router {
     },
     async (req, res) => {
       const doc = await queries.byEventId(tenantOf(res, req.query.tenant), String(req.params.eventId));
-      if (doc === null) throw bridgeError('TRACE.NOT_FOUND', 'no trace for this event id', { eventId: req.params.eventId });
+      if (doc === null)
+        throw bridgeError('TRACE.NOT_FOUND', 'no trace for this event id', { eventId: req.params.eventId });
       res.json(traceView(doc));
     },
   );
@@ -123,7 +137,10 @@ export function createTraceRouter(deps: TraceRouterDeps): Router {
           },
           additionalProperties: false,
         },
-        response: { type: 'object', properties: { items: { type: 'array', items: traceSchema }, next: { type: 'string', nullable: true } } },
+        response: {
+          type: 'object',
+          properties: { items: { type: 'array', items: traceSchema }, next: { type: 'string', nullable: true } },
+        },
       },
       tags: ['trace'],
     },
@@ -143,7 +160,12 @@ export function createTraceRouter(deps: TraceRouterDeps): Router {
         const found = await queries.bySourceId(t, str('source')!, str('id')!, str('bus'));
         const fromIso = iso('from');
         const toIso = iso('to');
-        const items = found.filter((d) => (fromIso === undefined || d.receivedAt >= fromIso) && (toIso === undefined || d.receivedAt < toIso) && (str('type') === undefined || d.type === str('type')));
+        const items = found.filter(
+          (d) =>
+            (fromIso === undefined || d.receivedAt >= fromIso) &&
+            (toIso === undefined || d.receivedAt < toIso) &&
+            (str('type') === undefined || d.type === str('type')),
+        );
         res.json({ items: items.map(traceView), next: null });
         return;
       }

@@ -1,6 +1,10 @@
-import { Router, type RequestHandler, type Response } from 'express';
+import { type RequestHandler, type Response, Router } from 'express';
 import type { UserMessageCommands, UserMessageView } from '../../commands/bridge/user-messages.commands.ts';
-import { MAX_INBOX_PAGE_SIZE, type InboxDoc, type UserMessageQueries } from '../../projections/bridge/user-messages.projection.ts';
+import {
+  type InboxDoc,
+  MAX_INBOX_PAGE_SIZE,
+  type UserMessageQueries,
+} from '../../projections/bridge/user-messages.projection.ts';
 import { commandIdFrom } from '../core/command-id.ts';
 import { pageSizeSchema } from '../core/paging.ts';
 import { createRouteRegistry, type RouteRegistry } from '../core/route-registry.ts';
@@ -51,7 +55,19 @@ const messageSchema: JsonSchema = {
   required: ['messageId', 'read', 'deliveredAt'],
 };
 
-type Message = Pick<InboxDoc | UserMessageView, 'messageId' | 'messageType' | 'messageLevel' | 'productLine' | 'messageCategory' | 'body' | 'read' | 'readAt' | 'deliveredAt' | 'origin'>;
+type Message = Pick<
+  InboxDoc | UserMessageView,
+  | 'messageId'
+  | 'messageType'
+  | 'messageLevel'
+  | 'productLine'
+  | 'messageCategory'
+  | 'body'
+  | 'read'
+  | 'readAt'
+  | 'deliveredAt'
+  | 'origin'
+>;
 
 const view = (m: Message) => ({
   messageId: m.messageId,
@@ -109,7 +125,11 @@ export function createUserMessagesRouter(deps: UserMessagesRouterDeps): Router {
       const q = req.query as { unread?: boolean; page?: number; size?: number };
       const page = Number(q.page ?? 1);
       const size = Number(q.size ?? 20);
-      const { items, total } = await queries.list(tenant, userId, { ...(q.unread !== undefined && { unread: q.unread === true }), page, size });
+      const { items, total } = await queries.list(tenant, userId, {
+        ...(q.unread !== undefined && { unread: q.unread === true }),
+        page,
+        size,
+      });
       res.json({ items: items.map(view), total, page, size });
     },
   );
@@ -164,7 +184,14 @@ export function createUserMessagesRouter(deps: UserMessagesRouterDeps): Router {
           more = true;
           break;
         }
-        marked += (await commands.markAllRead(userId, batch.map((b) => b.messageId), context, commandId)).marked;
+        marked += (
+          await commands.markAllRead(
+            userId,
+            batch.map((b) => b.messageId),
+            context,
+            commandId,
+          )
+        ).marked;
         seen += batch.length;
         after = batch.at(-1)!.position;
       }
@@ -179,7 +206,11 @@ export function createUserMessagesRouter(deps: UserMessagesRouterDeps): Router {
       path: `${INBOX_BASE}/:messageId/read`,
       summary: 'marks one message of the caller read',
       schemas: {
-        params: { type: 'object', properties: { messageId: { type: 'string', minLength: 1, maxLength: 128 } }, required: ['messageId'] },
+        params: {
+          type: 'object',
+          properties: { messageId: { type: 'string', minLength: 1, maxLength: 128 } },
+          required: ['messageId'],
+        },
         response: messageSchema,
       },
       tags: ['inbox'],

@@ -1,11 +1,11 @@
-import express, { Router } from 'express';
 import type { Express } from 'express';
+import express, { Router } from 'express';
 import type { Logger } from 'pino';
 import { jsonBodyLimits } from './body-limits.ts';
-import { middlewareChain } from './middleware-chain.ts';
 import { errorHandler, notFoundHandler } from './errors.ts';
 import { healthRouter, type ReadinessReport } from './health.ts';
 import type { HttpMetrics } from './metrics.ts';
+import { middlewareChain } from './middleware-chain.ts';
 import { requestContextMiddleware } from './request-context.ts';
 import { requestLogging } from './request-log.ts';
 import { gatedRouter } from './router-gate.ts';

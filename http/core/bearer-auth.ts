@@ -1,5 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { CROSS_TENANT_SCOPE, type AccessContext } from '../../domain/core/access-context.ts';
+import { type AccessContext, CROSS_TENANT_SCOPE } from '../../domain/core/access-context.ts';
 import { BearerChallenge, quoted } from './bearer-challenge.ts';
 import { authOf, setAccess, targetTenant } from './tenancy.ts';
 
@@ -55,9 +55,17 @@ export function bearerAuth(verify: VerifyAccessToken, options: BearerAuthOptions
   const missing = () =>
     new BearerChallenge('AUTH.REQUIRED', 'a bearer access token is required', `Bearer realm="${quoted(realm)}"`);
   const malformed = (description: string) =>
-    new BearerChallenge('AUTH.INVALID_REQUEST', description, `Bearer error="invalid_request", error_description="${quoted(description)}"`);
+    new BearerChallenge(
+      'AUTH.INVALID_REQUEST',
+      description,
+      `Bearer error="invalid_request", error_description="${quoted(description)}"`,
+    );
   const invalid = (description: string) =>
-    new BearerChallenge('AUTH.INVALID_TOKEN', description, `Bearer error="invalid_token", error_description="${quoted(description)}"`);
+    new BearerChallenge(
+      'AUTH.INVALID_TOKEN',
+      description,
+      `Bearer error="invalid_token", error_description="${quoted(description)}"`,
+    );
 
   /** undefined: no bearer credentials at all; a string: the token; throws on a malformed attempt */
   function fromHeader(req: Request): string | undefined {
@@ -67,7 +75,8 @@ export function bearerAuth(verify: VerifyAccessToken, options: BearerAuthOptions
     const scheme = space < 0 ? header : header.slice(0, space);
     if (scheme.toLowerCase() !== 'bearer') return undefined; // another scheme (Basic…) is not a bearer token
     const token = space < 0 ? '' : header.slice(space + 1).trim();
-    if (token.length === 0 || token.length > MAX_TOKEN || !B64TOKEN.test(token)) throw malformed('the Authorization header is not "Bearer <token>"');
+    if (token.length === 0 || token.length > MAX_TOKEN || !B64TOKEN.test(token))
+      throw malformed('the Authorization header is not "Bearer <token>"');
     return token;
   }
 
@@ -97,7 +106,9 @@ export function bearerAuth(verify: VerifyAccessToken, options: BearerAuthOptions
     }
     // the tenancy rule needs the client's allowed tenants only for tokens that may cross tenants
     const allowed =
-      options.getClient && context.scopes.includes(CROSS_TENANT_SCOPE) ? ((await options.getClient(context.clientId))?.allowedAccessTenants ?? []) : undefined;
+      options.getClient && context.scopes.includes(CROSS_TENANT_SCOPE)
+        ? ((await options.getClient(context.clientId))?.allowedAccessTenants ?? [])
+        : undefined;
     setAccess(res, context, allowed);
   }
 

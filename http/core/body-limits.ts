@@ -5,9 +5,9 @@ import {
   checkJsonLimits,
   describeViolation,
   dottedPath,
-  REQUEST_BODY_LIMITS,
   type JsonLimits,
   type LimitViolation,
+  REQUEST_BODY_LIMITS,
 } from '../../domain/core/input-limits.ts';
 
 /**

@@ -13,7 +13,12 @@ export function commandIdFrom(req: Request): string {
   if (key === undefined) return newCommandId();
   if (!SANE.test(key)) {
     throw coreError('REQUEST.INVALID', 'Idempotency-Key must be 1-128 characters of A-Z a-z 0-9 . _ : @ + = / -', [
-      { in: 'headers', field: 'idempotency-key', message: 'must be a token of at most 128 characters', keyword: 'pattern' },
+      {
+        in: 'headers',
+        field: 'idempotency-key',
+        message: 'must be a token of at most 128 characters',
+        keyword: 'pattern',
+      },
     ]);
   }
   return key;

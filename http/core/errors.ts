@@ -39,7 +39,10 @@ export function capProblem(problem: Problem): Problem {
       details = Object.fromEntries(entries.map(([k, v]) => [k, Array.isArray(v) ? cut(v) : v]));
     }
   }
-  const message = problem.message.length > MAX_ERROR_MESSAGE ? `${problem.message.slice(0, MAX_ERROR_MESSAGE - 1)}…` : problem.message;
+  const message =
+    problem.message.length > MAX_ERROR_MESSAGE
+      ? `${problem.message.slice(0, MAX_ERROR_MESSAGE - 1)}…`
+      : problem.message;
   return { code: problem.code, message, details, ...(more > 0 && { moreDetails: more + (problem.moreDetails ?? 0) }) };
 }
 
@@ -64,8 +67,13 @@ const send = (res: Response, status: number, problem: Problem, headers: Record<s
 type CoreCode = keyof typeof CORE_ERRORS;
 
 /** A problem with one of the core catalog's codes, answered with the catalog's status (domain/core/core.errors.ts). */
-const sendCore = (res: Response, code: CoreCode, message: string, details: unknown, headers: Record<string, string> = {}): void =>
-  send(res, CORE_ERRORS[code], { code, message, details }, headers);
+const sendCore = (
+  res: Response,
+  code: CoreCode,
+  message: string,
+  details: unknown,
+  headers: Record<string, string> = {},
+): void => send(res, CORE_ERRORS[code], { code, message, details }, headers);
 
 // body-parser (and raw-body) tag their errors with a `type`; these are the client's fault.
 const BODY_PARSER_ERRORS: Record<string, { code: CoreCode; message: (e: Error) => string }> = {
@@ -106,61 +114,72 @@ export const notFoundHandler = (): RequestHandler => (req, res) => {
  * The single problem-details error middleware: typed errors to their status, everything unexpected to a
  * bare 500 that names the request id (the stack goes to the log, never to the caller).
  */
-export const errorHandler = (logger: Logger): ErrorRequestHandler => (err: unknown, req, res, _next) => {
-  const log = requestLogger(res, logger);
-  if (res.headersSent) {
-    // Too late for an error body: cut the connection so the client sees a truncated response rather than
-    // a complete-looking one (what express's final handler does, minus its stack dump on stderr).
-    log.error({ err }, 'error after the response started');
-    req.socket.destroy();
-    return;
-  }
+export const errorHandler =
+  (logger: Logger): ErrorRequestHandler =>
+  (err: unknown, req, res, _next) => {
+    const log = requestLogger(res, logger);
+    if (res.headersSent) {
+      // Too late for an error body: cut the connection so the client sees a truncated response rather than
+      // a complete-looking one (what express's final handler does, minus its stack dump on stderr).
+      log.error({ err }, 'error after the response started');
+      req.socket.destroy();
+      return;
+    }
 
-  if (isSelfRendering(err)) {
-    const { status, body, headers } = err.toResponse();
-    res.status(status).set(headers ?? {}).json(body);
-    return;
-  }
+    if (isSelfRendering(err)) {
+      const { status, body, headers } = err.toResponse();
+      res
+        .status(status)
+        .set(headers ?? {})
+        .json(body);
+      return;
+    }
 
-  if (isDomainError(err)) {
-    send(res, err.status, { code: err.code, message: err.message, details: err.details ?? null });
-    return;
-  }
+    if (isDomainError(err)) {
+      send(res, err.status, { code: err.code, message: err.message, details: err.details ?? null });
+      return;
+    }
 
-  if (isWrongExpectedRevision(err)) {
-    // Reached only when the command handler gave up retrying: the client may re-read and try again.
-    sendCore(res, 'CONCURRENCY.CONFLICT', `concurrent change to ${err.stream}, retry`, { stream: err.stream, expected: err.expected, actual: err.actual });
-    return;
-  }
+    if (isWrongExpectedRevision(err)) {
+      // Reached only when the command handler gave up retrying: the client may re-read and try again.
+      sendCore(res, 'CONCURRENCY.CONFLICT', `concurrent change to ${err.stream}, retry`, {
+        stream: err.stream,
+        expected: err.expected,
+        actual: err.actual,
+      });
+      return;
+    }
 
-  if (isStoreUnavailable(err)) {
-    log.warn({ err }, 'store unavailable');
-    sendCore(res, 'STORE.UNAVAILABLE', `${err.store} is unavailable, retry later`, null, { 'Retry-After': String(STORE_RETRY_AFTER_SECONDS) });
-    return;
-  }
+    if (isStoreUnavailable(err)) {
+      log.warn({ err }, 'store unavailable');
+      sendCore(res, 'STORE.UNAVAILABLE', `${err.store} is unavailable, retry later`, null, {
+        'Retry-After': String(STORE_RETRY_AFTER_SECONDS),
+      });
+      return;
+    }
 
-  const type = typeof err === 'object' && err !== null ? (err as { type?: unknown }).type : undefined;
-  const parserError = typeof type === 'string' ? BODY_PARSER_ERRORS[type] : undefined;
-  if (parserError !== undefined && err instanceof Error) {
-    sendCore(res, parserError.code, parserError.message(err), null);
-    return;
-  }
+    const type = typeof err === 'object' && err !== null ? (err as { type?: unknown }).type : undefined;
+    const parserError = typeof type === 'string' ? BODY_PARSER_ERRORS[type] : undefined;
+    if (parserError !== undefined && err instanceof Error) {
+      sendCore(res, parserError.code, parserError.message(err), null);
+      return;
+    }
 
-  const status = numericStatus(err);
-  if (status !== undefined && status >= 400 && status < 500) {
-    // http-errors marks 4xx messages as safe to show (`expose`); anything else gets the status text.
-    const exposed = err instanceof Error && (err as { expose?: unknown }).expose !== false;
-    const message = exposed ? firstLine((err as Error).message) : (STATUS_CODES[status] ?? 'client error');
-    send(res, status, { code: codeForStatus(status), message, details: null });
-    return;
-  }
+    const status = numericStatus(err);
+    if (status !== undefined && status >= 400 && status < 500) {
+      // http-errors marks 4xx messages as safe to show (`expose`); anything else gets the status text.
+      const exposed = err instanceof Error && (err as { expose?: unknown }).expose !== false;
+      const message = exposed ? firstLine((err as Error).message) : (STATUS_CODES[status] ?? 'client error');
+      send(res, status, { code: codeForStatus(status), message, details: null });
+      return;
+    }
 
-  let requestId: string | undefined;
-  try {
-    requestId = requestContext(res).requestId;
-  } catch {
-    requestId = undefined;
-  }
-  log.error({ err, method: req.method, path: (req.originalUrl ?? req.url).split('?', 1)[0] }, 'unhandled error');
-  sendCore(res, 'INTERNAL', 'internal error', { requestId: requestId ?? null });
-};
+    let requestId: string | undefined;
+    try {
+      requestId = requestContext(res).requestId;
+    } catch {
+      requestId = undefined;
+    }
+    log.error({ err, method: req.method, path: (req.originalUrl ?? req.url).split('?', 1)[0] }, 'unhandled error');
+    sendCore(res, 'INTERNAL', 'internal error', { requestId: requestId ?? null });
+  };

@@ -33,7 +33,10 @@ export function healthRouter(options: {
       requestLogger(res, logger).warn({ err }, 'readiness check threw');
       report = { ok: false, checks: [{ name: 'readiness', ok: false, detail: 'readiness check failed' }] };
     }
-    res.set('Cache-Control', 'no-store').status(report.ok ? 200 : 503).json(report);
+    res
+      .set('Cache-Control', 'no-store')
+      .status(report.ok ? 200 : 503)
+      .json(report);
   });
 
   router.get('/metrics', async (_req, res) => {

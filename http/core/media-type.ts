@@ -30,9 +30,16 @@ const MAX_SHOWN_TYPE = 200;
 export function nonJsonBody(req: Request): DomainError | undefined {
   if (!hasBodyBytes(req) || req.is(JSON_TYPES) !== false) return undefined;
   const header = req.headers['content-type'];
-  const received = header === undefined || header.trim() === '' ? null : header.split(';')[0]!.trim().toLowerCase().slice(0, MAX_SHOWN_TYPE);
+  const received =
+    header === undefined || header.trim() === ''
+      ? null
+      : header.split(';')[0]!.trim().toLowerCase().slice(0, MAX_SHOWN_TYPE);
   const sent = received === null ? 'a body without Content-Type' : received;
-  return coreError('REQUEST.UNSUPPORTED_MEDIA_TYPE', `the body must be ${JSON_MEDIA_TYPE} (send Content-Type: ${JSON_MEDIA_TYPE}), got ${sent}`, { expected: JSON_MEDIA_TYPE, received });
+  return coreError(
+    'REQUEST.UNSUPPORTED_MEDIA_TYPE',
+    `the body must be ${JSON_MEDIA_TYPE} (send Content-Type: ${JSON_MEDIA_TYPE}), got ${sent}`,
+    { expected: JSON_MEDIA_TYPE, received },
+  );
 }
 
 /** nonJsonBody as a middleware, for a route that reads its JSON body without a body schema to validate */

@@ -1,5 +1,5 @@
-import { collectDefaultMetrics, Gauge, Histogram, type Registry } from 'prom-client';
 import type { Request } from 'express';
+import { collectDefaultMetrics, Gauge, Histogram, type Registry } from 'prom-client';
 
 /**
  * The HTTP metrics of one process, on a registry the caller owns. Other layers register their own

@@ -12,7 +12,8 @@ const isPromise = (value: unknown): value is PromiseLike<unknown> =>
  * Error handlers (four arguments) have no place in it.
  */
 export function middlewareChain(handlers: RequestHandler[]): RequestHandler {
-  if (handlers.some((h) => h.length > 3)) throw new TypeError('middlewareChain: an error handler (4 arguments) cannot be chained');
+  if (handlers.some((h) => h.length > 3))
+    throw new TypeError('middlewareChain: an error handler (4 arguments) cannot be chained');
   return (req: Request, res: Response, next: NextFunction) => {
     let i = 0;
     const step = (err?: unknown): void => {

@@ -1,6 +1,6 @@
-import type { JsonSchema } from './validate.ts';
 import { isJsonMediaType, JSON_MEDIA_TYPE } from './media-type.ts';
 import type { RouteRegistry } from './route-registry.ts';
+import type { JsonSchema } from './validate.ts';
 
 // Kept loose on purpose: the document is data for clients and tools, not something we read back.
 export type OpenApiDocument = {
@@ -50,7 +50,12 @@ const requiredOf = (schema: JsonSchema | undefined): string[] =>
   Array.isArray(schema?.required) ? (schema.required as string[]) : [];
 
 /** An OpenAPI 3.0 document of the described routes: parameters, request body, 2xx and 400 answers. */
-export function openApiDocument(title: string, registry: Pick<RouteRegistry, 'routes'>, version = '1.0.0', extras: OpenApiExtras = {}): OpenApiDocument {
+export function openApiDocument(
+  title: string,
+  registry: Pick<RouteRegistry, 'routes'>,
+  version = '1.0.0',
+  extras: OpenApiExtras = {},
+): OpenApiDocument {
   const paths: OpenApiDocument['paths'] = {};
   for (const route of registry.routes) {
     const { path, params } = toOpenApiPath(route.path);
@@ -60,7 +65,9 @@ export function openApiDocument(title: string, registry: Pick<RouteRegistry, 'ro
         name,
         in: 'path',
         required: true,
-        schema: clean((paramSchema?.properties as Record<string, JsonSchema> | undefined)?.[name] ?? { type: 'string' }),
+        schema: clean(
+          (paramSchema?.properties as Record<string, JsonSchema> | undefined)?.[name] ?? { type: 'string' },
+        ),
       })),
       ...propertiesOf(query).map(([name, schema]) => ({
         name,
@@ -81,7 +88,12 @@ export function openApiDocument(title: string, registry: Pick<RouteRegistry, 'ro
       ...(route.tags !== undefined ? { tags: route.tags } : {}),
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(body !== undefined
-        ? { requestBody: { required: true, content: { [route.requestContentType ?? 'application/json']: { schema: clean(body) } } } }
+        ? {
+            requestBody: {
+              required: true,
+              content: { [route.requestContentType ?? 'application/json']: { schema: clean(body) } },
+            },
+          }
         : {}),
       responses: {
         [success]: {
@@ -93,7 +105,12 @@ export function openApiDocument(title: string, registry: Pick<RouteRegistry, 'ro
           content: { 'application/json': { schema: { $ref: '#/components/schemas/Problem' } } },
         },
         ...(body !== undefined && isJsonMediaType(route.requestContentType)
-          ? { '415': { description: `the body is not ${JSON_MEDIA_TYPE} (REQUEST.UNSUPPORTED_MEDIA_TYPE)`, content: { 'application/json': { schema: { $ref: '#/components/schemas/Problem' } } } } }
+          ? {
+              '415': {
+                description: `the body is not ${JSON_MEDIA_TYPE} (REQUEST.UNSUPPORTED_MEDIA_TYPE)`,
+                content: { 'application/json': { schema: { $ref: '#/components/schemas/Problem' } } },
+              },
+            }
           : {}),
       },
     };

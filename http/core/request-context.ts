@@ -38,16 +38,18 @@ const headerToken = (req: Request, name: string): string | undefined => {
  * keeps promise hooks on, and every promise of every request pays for them; the app's own code reads the
  * context from `res.locals` (requestContext(req | res)).
  */
-export const requestContextMiddleware = (o: { asyncContext?: boolean } = {}): RequestHandler => (req, res, next) => {
-  const requestId = headerToken(req, REQUEST_ID_HEADER) ?? randomUUID();
-  const correlationId = headerToken(req, CORRELATION_ID_HEADER) ?? requestId;
-  const context: RequestContext = Object.freeze({ requestId, correlationId });
-  res.locals.context = context;
-  res.setHeader(REQUEST_ID_HEADER, requestId);
-  res.setHeader(CORRELATION_ID_HEADER, correlationId);
-  if (o.asyncContext === true) storage.run(context, next);
-  else next();
-};
+export const requestContextMiddleware =
+  (o: { asyncContext?: boolean } = {}): RequestHandler =>
+  (req, res, next) => {
+    const requestId = headerToken(req, REQUEST_ID_HEADER) ?? randomUUID();
+    const correlationId = headerToken(req, CORRELATION_ID_HEADER) ?? requestId;
+    const context: RequestContext = Object.freeze({ requestId, correlationId });
+    res.locals.context = context;
+    res.setHeader(REQUEST_ID_HEADER, requestId);
+    res.setHeader(CORRELATION_ID_HEADER, correlationId);
+    if (o.asyncContext === true) storage.run(context, next);
+    else next();
+  };
 
 /**
  * Re-enters the request's async context. Not needed for the app's own chain (the body parsers keep the

@@ -47,7 +47,11 @@ export function createRouteRegistry(): RouteRegistry {
     route(router, description, ...handlers) {
       describeRoute(description);
       const { response: _response, ...requestSchemas } = description.schemas;
-      router[description.method](description.path, validate(requestSchemas, { bodyType: description.requestContentType }), ...handlers);
+      router[description.method](
+        description.path,
+        validate(requestSchemas, { bodyType: description.requestContentType }),
+        ...handlers,
+      );
     },
   };
 }

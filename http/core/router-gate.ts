@@ -76,7 +76,8 @@ export function gatedRouter(router: Router): RequestHandler {
   if (starts === null) return router as unknown as RequestHandler;
   return (req, res, next) => {
     const path = lowerPathOf(req);
-    for (const start of starts) if (path.startsWith(start)) return (router as unknown as RequestHandler)(req, res, next);
+    for (const start of starts)
+      if (path.startsWith(start)) return (router as unknown as RequestHandler)(req, res, next);
     next();
   };
 }

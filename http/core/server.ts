@@ -1,6 +1,6 @@
+import type { RequestListener } from 'node:http';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { RequestListener } from 'node:http';
 import { appPrototypes } from './app-prototypes.ts';
 
 export type RunningServer = {
@@ -30,7 +30,10 @@ export function startHttpServer(
   // opt-in: a server that never adopts an app (a benchmark's bare express baseline) keeps Node's own classes
   const prototypes = options.appPrototypes === true ? appPrototypes() : undefined;
   // our listener goes first so every request is counted before the app sees it
-  const server = prototypes === undefined ? createServer() : createServer({ IncomingMessage: prototypes.IncomingMessage, ServerResponse: prototypes.ServerResponse });
+  const server =
+    prototypes === undefined
+      ? createServer()
+      : createServer({ IncomingMessage: prototypes.IncomingMessage, ServerResponse: prototypes.ServerResponse });
   /** requests in progress per open connection; a connection at 0 is idle */
   const connections = new Map<Socket, number>();
   const inFlight = new Set<ServerResponse>();

@@ -1,8 +1,8 @@
 import type { Response } from 'express';
-import { CROSS_TENANT_SCOPE, PLATFORM_TENANT, type AccessContext } from '../../domain/core/access-context.ts';
+import { type AccessContext, CROSS_TENANT_SCOPE, PLATFORM_TENANT } from '../../domain/core/access-context.ts';
 import { coreError } from '../../domain/core/core.errors.ts';
 import { BearerChallenge } from './bearer-challenge.ts';
-import { commandMetadata, type CommandMetadata } from './request-context.ts';
+import { type CommandMetadata, commandMetadata } from './request-context.ts';
 
 /**
  * The platform's tenancy rule, written once for every router (DESIGN "HTTP": the token's tenant scopes
@@ -43,7 +43,8 @@ export function authOf(res: Response): AccessContext {
   return auth;
 }
 
-const allowedTenantsOf = (res: Response): readonly string[] => (res.locals.authAllowedTenants as readonly string[] | undefined) ?? [];
+const allowedTenantsOf = (res: Response): readonly string[] =>
+  (res.locals.authAllowedTenants as readonly string[] | undefined) ?? [];
 
 /** Whether the token is of the platform tenant, whose administrators manage the platform's own resources. */
 export const isPlatformAdmin = (res: Response): boolean => authOf(res).tenant === PLATFORM_TENANT;
@@ -76,9 +77,14 @@ export function commandContext(res: Response, tenant: string = tenantOf(res)): C
 function refusal(auth: AccessContext, requested: unknown, rule: TenancyRule): Error {
   const details = { tenant: requested };
   if (rule.platformAdminsNameAny) {
-    return coreError('TENANT.FORBIDDEN', `an admin of tenant ${auth.tenant} cannot act on tenant ${String(requested)}`, details);
+    return coreError(
+      'TENANT.FORBIDDEN',
+      `an admin of tenant ${auth.tenant} cannot act on tenant ${String(requested)}`,
+      details,
+    );
   }
-  if (typeof requested !== 'string') return new BearerChallenge('AUTH.TENANT_FORBIDDEN', 'the target tenant is not valid', undefined);
+  if (typeof requested !== 'string')
+    return new BearerChallenge('AUTH.TENANT_FORBIDDEN', 'the target tenant is not valid', undefined);
   if (!auth.scopes.includes(CROSS_TENANT_SCOPE)) {
     return new BearerChallenge(
       'AUTH.TENANT_FORBIDDEN',
@@ -87,5 +93,10 @@ function refusal(auth: AccessContext, requested: unknown, rule: TenancyRule): Er
       details,
     );
   }
-  return new BearerChallenge('AUTH.TENANT_FORBIDDEN', `the client may not act on tenant ${requested} (allowed_access_tenants)`, undefined, details);
+  return new BearerChallenge(
+    'AUTH.TENANT_FORBIDDEN',
+    `the client may not act on tenant ${requested} (allowed_access_tenants)`,
+    undefined,
+    details,
+  );
 }

@@ -1,5 +1,5 @@
-import AjvModule from 'ajv';
 import type { ErrorObject, SchemaObject, ValidateFunction } from 'ajv';
+import AjvModule from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { Request, RequestHandler } from 'express';
 import { dottedPath } from '../../domain/core/input-limits.ts';
@@ -83,14 +83,25 @@ export function validate(schemas: RequestSchemas, options: { bodyType?: string }
     // the message names the first issues only; the answer is capped like every error answer (errors.ts)
     const named = issues.slice(0, MAX_ERROR_DETAILS).map(describeIssue).join('; ');
     const more = issues.length > MAX_ERROR_DETAILS ? ` (and ${issues.length - MAX_ERROR_DETAILS} more)` : '';
-    res.status(400).json(capProblem({ code: 'REQUEST.INVALID', message: `request validation failed: ${named}${more}`, details: issues }));
+    res
+      .status(400)
+      .json(
+        capProblem({ code: 'REQUEST.INVALID', message: `request validation failed: ${named}${more}`, details: issues }),
+      );
   };
 }
 
 /** The issue for a value holding a lone surrogate (domain/core/well-formed.ts): the first such string or key. */
 export function illFormedIssue(part: RequestPart, value: unknown): ValidationIssue | null {
   const path = firstIllFormedText(value);
-  return path === null ? null : { in: part, field: dottedPath(path), message: 'must be well-formed Unicode text (it holds a lone surrogate)', keyword: 'wellFormed' };
+  return path === null
+    ? null
+    : {
+        in: part,
+        field: dottedPath(path),
+        message: 'must be well-formed Unicode text (it holds a lone surrogate)',
+        keyword: 'wellFormed',
+      };
 }
 
 const readPart = (req: Request, part: RequestPart): unknown => {

@@ -4,7 +4,11 @@ import { illFormedIssue, type ValidationIssue } from './validate.ts';
 
 /** 400 REQUEST.INVALID for one field holding a lone surrogate, worded as validate() words its issues */
 const illFormedProblem = (issue: ValidationIssue) =>
-  coreError('REQUEST.INVALID', `request validation failed: ${issue.field === '' ? issue.in : `${issue.in}.${issue.field}`} ${issue.message}`, [issue]);
+  coreError(
+    'REQUEST.INVALID',
+    `request validation failed: ${issue.field === '' ? issue.in : `${issue.in}.${issue.field}`} ${issue.message}`,
+    [issue],
+  );
 
 /**
  * Every parsed body, before any router sees it: a string or key holding a lone surrogate is 400

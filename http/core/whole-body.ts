@@ -25,14 +25,17 @@ export type WholeBodyOptions = { limitBytes: number; streamed?: RegExp };
 
 const DEFAULT_STREAMED = /^multipart\//i;
 
-const bodyError = (message: string, type: string, status: number): Error => Object.assign(new Error(message), { type, status, statusCode: status, expose: true });
+const bodyError = (message: string, type: string, status: number): Error =>
+  Object.assign(new Error(message), { type, status, statusCode: status, expose: true });
 const aborted = () => bodyError('request aborted', 'request.aborted', 400);
 const tooLarge = () => bodyError('request entity too large', 'entity.too.large', 413);
 
 /** type-is's rule: a request has a body when it says how it is framed (Transfer-Encoding or Content-Length). */
-const hasBody = (req: IncomingMessage): boolean => req.headers['transfer-encoding'] !== undefined || req.headers['content-length'] !== undefined;
+const hasBody = (req: IncomingMessage): boolean =>
+  req.headers['transfer-encoding'] !== undefined || req.headers['content-length'] !== undefined;
 
-const cutOff = (req: IncomingMessage): boolean => req.destroyed || req.socket === null || req.socket.destroyed || req.readableAborted;
+const cutOff = (req: IncomingMessage): boolean =>
+  req.destroyed || req.socket === null || req.socket.destroyed || req.readableAborted;
 
 export function wholeBodies(options: WholeBodyOptions): RequestHandler {
   const streamed = options.streamed ?? DEFAULT_STREAMED;

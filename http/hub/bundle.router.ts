@@ -18,18 +18,30 @@ import { CACHE_CLEAR_PATH, CONFIG_EXPORT_PATH, CONFIG_IMPORT_PATH, HUB_ADMIN_SCO
  *   GET  /public/cache/v1/clear/bucket?bucketCode=hub   clears the hub's cache bucket in every process
  *        (the caller tenant's entries; the platform tenant's administrators clear every tenant's)
  */
-export function createBundleRouter(deps: { bundle: ConfigBundleCommands; cacheBucket: CacheBucket; bearer: Pick<BearerAuth, 'authenticate' | 'requireScope'>; registry: RouteRegistry }): Router {
+export function createBundleRouter(deps: {
+  bundle: ConfigBundleCommands;
+  cacheBucket: CacheBucket;
+  bearer: Pick<BearerAuth, 'authenticate' | 'requireScope'>;
+  registry: RouteRegistry;
+}): Router {
   const { bundle, cacheBucket, bearer, registry } = deps;
   const router = Router();
-  for (const path of [CONFIG_EXPORT_PATH, CONFIG_IMPORT_PATH, CACHE_CLEAR_PATH]) router.use(path, bearer.authenticate, bearer.requireScope(HUB_ADMIN_SCOPE));
+  for (const path of [CONFIG_EXPORT_PATH, CONFIG_IMPORT_PATH, CACHE_CLEAR_PATH])
+    router.use(path, bearer.authenticate, bearer.requireScope(HUB_ADMIN_SCOPE));
   const tags = ['hub configuration bundle'];
   registry.route(
     router,
     {
       method: 'get',
       path: CONFIG_EXPORT_PATH,
-      summary: 'the tenant\'s hub configuration as one commhub bundle: channels, delivery services (no secrets), templates, contexts, definitions, rules',
-      schemas: { response: { type: 'object', properties: { Module: { type: 'string', enum: ['commhub'] }, FormatVersion: { type: 'integer' } } } },
+      summary:
+        "the tenant's hub configuration as one commhub bundle: channels, delivery services (no secrets), templates, contexts, definitions, rules",
+      schemas: {
+        response: {
+          type: 'object',
+          properties: { Module: { type: 'string', enum: ['commhub'] }, FormatVersion: { type: 'integer' } },
+        },
+      },
       tags,
     },
     async (_req, res) => {
@@ -41,9 +53,14 @@ export function createBundleRouter(deps: { bundle: ConfigBundleCommands; cacheBu
     {
       method: 'post',
       path: CONFIG_IMPORT_PATH,
-      summary: 'import a commhub bundle: validated whole first (all or nothing), written under the locks of its resource groups',
+      summary:
+        'import a commhub bundle: validated whole first (all or nothing), written under the locks of its resource groups',
       schemas: {
-        body: { type: 'object', required: ['Module', 'FormatVersion'], properties: { Module: { type: 'string', enum: ['commhub'] }, FormatVersion: { type: 'integer' } } },
+        body: {
+          type: 'object',
+          required: ['Module', 'FormatVersion'],
+          properties: { Module: { type: 'string', enum: ['commhub'] }, FormatVersion: { type: 'integer' } },
+        },
         response: {
           type: 'object',
           properties: {
@@ -51,8 +68,21 @@ export function createBundleRouter(deps: { bundle: ConfigBundleCommands; cacheBu
             Created: { type: 'integer' },
             Updated: { type: 'integer' },
             Unchanged: { type: 'integer' },
-            Resources: { type: 'array', items: { type: 'object', properties: { Section: { type: 'string' }, Id: { type: 'string' }, Action: { type: 'string', enum: ['CREATE', 'UPDATE', 'UNCHANGED'] } } } },
-            SigningSecrets: { type: 'object', description: 'new delivery services: their webhook signing secrets, shown once' },
+            Resources: {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: {
+                  Section: { type: 'string' },
+                  Id: { type: 'string' },
+                  Action: { type: 'string', enum: ['CREATE', 'UPDATE', 'UNCHANGED'] },
+                },
+              },
+            },
+            SigningSecrets: {
+              type: 'object',
+              description: 'new delivery services: their webhook signing secrets, shown once',
+            },
           },
         },
       },
@@ -67,15 +97,34 @@ export function createBundleRouter(deps: { bundle: ConfigBundleCommands; cacheBu
     {
       method: 'get',
       path: CACHE_CLEAR_PATH,
-      summary: 'clear the hub\'s cache bucket (definition data and comm-hub.* settings) in every process; future resolution only',
+      summary:
+        "clear the hub's cache bucket (definition data and comm-hub.* settings) in every process; future resolution only",
       schemas: {
-        query: { type: 'object', additionalProperties: false, required: ['bucketCode'], properties: { bucketCode: { type: 'string', minLength: 1, maxLength: 64, example: 'hub' } } },
-        response: { type: 'object', properties: { BucketCode: { type: 'string' }, Scope: { type: 'string', description: 'the tenant, or * (every tenant)' }, ClearedAt: { type: 'string' } } },
+        query: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['bucketCode'],
+          properties: { bucketCode: { type: 'string', minLength: 1, maxLength: 64, example: 'hub' } },
+        },
+        response: {
+          type: 'object',
+          properties: {
+            BucketCode: { type: 'string' },
+            Scope: { type: 'string', description: 'the tenant, or * (every tenant)' },
+            ClearedAt: { type: 'string' },
+          },
+        },
       },
       tags: ['hub cache'],
     },
     async (req, res) => {
-      res.json(await cacheBucket.clear(String((req.query as { bucketCode: string }).bucketCode), commandContext(res), commandIdFrom(req)));
+      res.json(
+        await cacheBucket.clear(
+          String((req.query as { bucketCode: string }).bucketCode),
+          commandContext(res),
+          commandIdFrom(req),
+        ),
+      );
     },
   );
   return router;

@@ -33,9 +33,17 @@ export const channelBody: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['Code'],
-  properties: { Code: str(40, { example: 'EMAIL' }), Description: str(1000), Enabled: { type: 'boolean', default: true } },
+  properties: {
+    Code: str(40, { example: 'EMAIL' }),
+    Description: str(1000),
+    Enabled: { type: 'boolean', default: true },
+  },
 };
-export const channelUpdateBody: JsonSchema = { type: 'object', additionalProperties: false, properties: { Description: str(1000), Enabled: { type: 'boolean', default: true } } };
+export const channelUpdateBody: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { Description: str(1000), Enabled: { type: 'boolean', default: true } },
+};
 
 export const serviceBody: JsonSchema = {
   type: 'object',
@@ -46,7 +54,11 @@ export const serviceBody: JsonSchema = {
     Name: str(200),
     DriverType: str(64, { example: 'REST_WEBHOOK' }),
     Channel: str(40),
-    Settings: { type: 'object', description: 'nonsecret driver settings (REST_WEBHOOK: Url, ConnectTimeoutMs, ReadTimeoutMs, SupportedChannels, SupportedContentTypes, SupportsAttachments)' },
+    Settings: {
+      type: 'object',
+      description:
+        'nonsecret driver settings (REST_WEBHOOK: Url, ConnectTimeoutMs, ReadTimeoutMs, SupportedChannels, SupportedContentTypes, SupportsAttachments)',
+    },
     ReceiptMode: { type: 'string', enum: ['FINAL_RESULT', 'ACCEPTANCE_ONLY'] },
     ReceiptTimeoutSeconds: { type: 'integer', description: 'FINAL_RESULT only; default 86400' },
   },
@@ -82,27 +94,61 @@ export const templateUpdateBody: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['ContentType', 'Body'],
-  properties: { ContentType: templateBody.properties.ContentType, Subject: str(1000), Body: str(65_536), Status: { type: 'string', enum: ['DRAFT', 'ACTIVE', 'RETIRED'], default: 'DRAFT' } },
+  properties: {
+    ContentType: templateBody.properties.ContentType,
+    Subject: str(1000),
+    Body: str(65_536),
+    Status: { type: 'string', enum: ['DRAFT', 'ACTIVE', 'RETIRED'], default: 'DRAFT' },
+  },
 };
 
 const sensitiveField: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['Path', 'Method'],
-  properties: { Path: str(512, { example: '$.customer.email', description: 'a JSONPath of the payload ($.a.b), or as Variables write one (Payload.a.b, Context.<alias>[.path])' }), Method: { type: 'string', enum: ['FULL', 'KEEP_EDGES', 'EMAIL', 'NAME', 'REGEX'] }, Pattern: str(200) },
+  properties: {
+    Path: str(512, {
+      example: '$.customer.email',
+      description: 'a JSONPath of the payload ($.a.b), or as Variables write one (Payload.a.b, Context.<alias>[.path])',
+    }),
+    Method: { type: 'string', enum: ['FULL', 'KEEP_EDGES', 'EMAIL', 'NAME', 'REGEX'] },
+    Pattern: str(200),
+  },
 };
 const contextProperties = {
   Name: str(200),
-  Contexts: { type: 'object', additionalProperties: { type: 'string', maxLength: 512 }, default: {}, description: 'alias → JSONPath of the payload' },
-  Variables: { type: 'object', additionalProperties: { type: 'string', maxLength: 512 }, default: {}, description: 'name → Context.<alias>[.path] or Payload.<path>' },
+  Contexts: {
+    type: 'object',
+    additionalProperties: { type: 'string', maxLength: 512 },
+    default: {},
+    description: 'alias → JSONPath of the payload',
+  },
+  Variables: {
+    type: 'object',
+    additionalProperties: { type: 'string', maxLength: 512 },
+    default: {},
+    description: 'name → Context.<alias>[.path] or Payload.<path>',
+  },
   SensitiveFields: { type: 'array', items: sensitiveField, default: [] },
   SamplePayload: { type: 'object' },
 };
-export const contextBody: JsonSchema = { type: 'object', additionalProperties: false, required: ['ContextDefinitionId'], properties: { ContextDefinitionId: str(64), ...contextProperties } };
-export const contextUpdateBody: JsonSchema = { type: 'object', additionalProperties: false, properties: contextProperties };
+export const contextBody: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['ContextDefinitionId'],
+  properties: { ContextDefinitionId: str(64), ...contextProperties },
+};
+export const contextUpdateBody: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: contextProperties,
+};
 
 const definitionProperties = {
-  EffectiveTime: str(40, { description: 'ISO local (tenant time zone) or offset date-time', example: '2026-01-01T00:00:00' }),
+  EffectiveTime: str(40, {
+    description: 'ISO local (tenant time zone) or offset date-time',
+    example: '2026-01-01T00:00:00',
+  }),
   ExpiryTime: str(40),
   Enabled: { type: 'boolean', default: true },
   ContextDefinitionId: str(64),
@@ -117,9 +163,18 @@ export const definitionBody: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['NotificationCode', 'EffectiveTime'],
-  properties: { NotificationCode: str(64, { example: 'policy-confirmation' }), Version: { type: 'integer', minimum: 1, description: 'default: the next number' }, ...definitionProperties },
+  properties: {
+    NotificationCode: str(64, { example: 'policy-confirmation' }),
+    Version: { type: 'integer', minimum: 1, description: 'default: the next number' },
+    ...definitionProperties,
+  },
 };
-export const definitionUpdateBody: JsonSchema = { type: 'object', additionalProperties: false, required: ['EffectiveTime'], properties: definitionProperties };
+export const definitionUpdateBody: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['EffectiveTime'],
+  properties: definitionProperties,
+};
 
 const ruleProperties = {
   Role: str(64, { example: 'PolicyHolder' }),
@@ -140,9 +195,18 @@ export const ruleBody: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['DefinitionId', 'Role', 'Channel', 'RecipientSource', 'TemplateCode', 'ServiceId'],
-  properties: { DefinitionId: str(80), RuleKey: str(64, { description: 'default: derived from the Idempotency-Key (or random)' }), ...ruleProperties },
+  properties: {
+    DefinitionId: str(80),
+    RuleKey: str(64, { description: 'default: derived from the Idempotency-Key (or random)' }),
+    ...ruleProperties,
+  },
 };
-export const ruleUpdateBody: JsonSchema = { type: 'object', additionalProperties: false, required: ['Role', 'Channel', 'RecipientSource', 'TemplateCode', 'ServiceId'], properties: ruleProperties };
+export const ruleUpdateBody: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['Role', 'Channel', 'RecipientSource', 'TemplateCode', 'ServiceId'],
+  properties: ruleProperties,
+};
 
 export const sendBody: JsonSchema = {
   type: 'object',
@@ -151,7 +215,10 @@ export const sendBody: JsonSchema = {
   properties: {
     RequestId: str(64, { description: 'tenant-local idempotency key', example: 'order-4711-confirmation' }),
     NotificationCode: str(64, { example: 'policy-confirmation' }),
-    Payload: { anyOf: [{ type: 'object' }, { type: 'null' }], description: 'business JSON, at most 64 KiB serialized; null or omitted: {}' },
+    Payload: {
+      anyOf: [{ type: 'object' }, { type: 'null' }],
+      description: 'business JSON, at most 64 KiB serialized; null or omitted: {}',
+    },
     LanguageId: str(32),
     SenderApp: str(128),
     RefType: str(128),
@@ -205,7 +272,11 @@ export const acknowledgementSchema: JsonSchema = {
           Role: { type: 'string' },
           Channel: { type: 'string' },
           State: { type: 'string', enum: ['PLANNED', 'WAITING', 'SCHEDULED', 'SUPPRESSED', 'FAILED'] },
-          Reason: { type: 'string', description: 'SUPPRESSED and FAILED: why the message is not sendable (CONDITION_NOT_MATCHED, RECIPIENT_MISSING, TEMPLATE_NOT_AVAILABLE …)' },
+          Reason: {
+            type: 'string',
+            description:
+              'SUPPRESSED and FAILED: why the message is not sendable (CONDITION_NOT_MATCHED, RECIPIENT_MISSING, TEMPLATE_NOT_AVAILABLE …)',
+          },
         },
       },
     },
@@ -237,5 +308,10 @@ export const pageQuery = (extra: Record<string, JsonSchema> = {}, required: stri
 
 export const pageOf = (item: JsonSchema): JsonSchema => ({
   type: 'object',
-  properties: { Items: { type: 'array', items: item }, Total: { type: 'integer' }, PageNo: { type: 'integer' }, PageSize: { type: 'integer' } },
+  properties: {
+    Items: { type: 'array', items: item },
+    Total: { type: 'integer' },
+    PageNo: { type: 'integer' },
+    PageSize: { type: 'integer' },
+  },
 });

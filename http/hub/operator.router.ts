@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Router, type Request, type Response } from 'express';
+import { type Request, type Response, Router } from 'express';
 import type { HousekeepingJob, HousekeepingParams } from '../../commands/hub/housekeeping.job.ts';
 import type { OperatorCommands } from '../../commands/hub/operator.commands.ts';
 import type { BearerAuth } from '../core/bearer-auth.ts';
@@ -42,31 +42,64 @@ export type OperatorRouterDeps = {
   registry: RouteRegistry;
 };
 
-const reason: JsonSchema = { type: 'string', minLength: 1, maxLength: 1000, description: "the operator's reason (recorded in the message timeline)" };
-const idQuery = (name: string): JsonSchema => ({ type: 'object', additionalProperties: false, required: [name], properties: { [name]: { type: 'string', minLength: 1, maxLength: 64 } } });
-const reasonBody: JsonSchema = { type: 'object', additionalProperties: false, required: ['Reason'], properties: { Reason: reason } };
+const reason: JsonSchema = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 1000,
+  description: "the operator's reason (recorded in the message timeline)",
+};
+const idQuery = (name: string): JsonSchema => ({
+  type: 'object',
+  additionalProperties: false,
+  required: [name],
+  properties: { [name]: { type: 'string', minLength: 1, maxLength: 64 } },
+});
+const reasonBody: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['Reason'],
+  properties: { Reason: reason },
+};
 const manualReceiptBody: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['Status', 'VerificationReason'],
   properties: {
     Status: { type: 'string', enum: ['DELIVERED', 'FAILED'] },
-    VerificationReason: { type: 'string', minLength: 1, maxLength: 1000, description: 'how the operator verified the outcome' },
-    EvidenceReference: { type: 'string', minLength: 1, maxLength: 500, description: 'where the evidence is (a ticket, a provider reference …)' },
+    VerificationReason: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 1000,
+      description: 'how the operator verified the outcome',
+    },
+    EvidenceReference: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 500,
+      description: 'where the evidence is (a ticket, a provider reference …)',
+    },
   },
 };
 const housekeepingBody: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    days: { type: 'integer', minimum: -1, maximum: 36500, description: 'retention in days (-1: disabled); default comm.hub.housekeeping.retention-days' },
+    days: {
+      type: 'integer',
+      minimum: -1,
+      maximum: 36500,
+      description: 'retention in days (-1: disabled); default comm.hub.housekeeping.retention-days',
+    },
     dryRun: { type: 'boolean', default: true },
     archiveBeforeDelete: { type: 'boolean', default: false },
     pageSize: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
     limit: { type: 'integer', minimum: 1, maximum: 100000, default: 1000 },
   },
 };
-const eligibility: JsonSchema = { type: 'object', properties: { Eligible: { type: 'boolean' }, Reason: { type: 'string' }, Message: { type: 'string' } } };
+const eligibility: JsonSchema = {
+  type: 'object',
+  properties: { Eligible: { type: 'boolean' }, Reason: { type: 'string' }, Message: { type: 'string' } },
+};
 const eligibilityView: JsonSchema = {
   type: 'object',
   properties: {
@@ -74,7 +107,10 @@ const eligibilityView: JsonSchema = {
     NotificationId: { type: 'string' },
     State: { type: 'string' },
     DeliveryUncertain: { type: 'boolean' },
-    Actions: { type: 'object', properties: { RETRY: eligibility, CANCEL: eligibility, MANUAL_RECEIPT: eligibility, COMPLETE_CHAIN: eligibility } },
+    Actions: {
+      type: 'object',
+      properties: { RETRY: eligibility, CANCEL: eligibility, MANUAL_RECEIPT: eligibility, COMPLETE_CHAIN: eligibility },
+    },
   },
 };
 const actionResult: JsonSchema = {
@@ -82,7 +118,10 @@ const actionResult: JsonSchema = {
   properties: {
     MessageId: { type: 'string' },
     NotificationId: { type: 'string' },
-    Messages: { type: 'array', items: { type: 'object', properties: { MessageId: { type: 'string' }, State: { type: 'string' } } } },
+    Messages: {
+      type: 'array',
+      items: { type: 'object', properties: { MessageId: { type: 'string' }, State: { type: 'string' } } },
+    },
     Replayed: { type: 'boolean' },
   },
 };
@@ -128,34 +167,87 @@ export function createOperatorRouter(deps: OperatorRouterDeps): Router {
     action: 'retry' | 'cancelMessage' | 'cancelNotification' | 'completeRole',
     response: JsonSchema,
   ) =>
-    registry.route(router, { method: 'post', path, summary, schemas: { query: idQuery(idName), body: reasonBody, response }, tags }, ...op, async (req, res) => {
-      res.json(await operator[action](q(req, idName), { Reason: (req.body as { Reason: string }).Reason, key: requestKey(req) }, ctx(res)));
-    });
+    registry.route(
+      router,
+      { method: 'post', path, summary, schemas: { query: idQuery(idName), body: reasonBody, response }, tags },
+      ...op,
+      async (req, res) => {
+        res.json(
+          await operator[action](
+            q(req, idName),
+            { Reason: (req.body as { Reason: string }).Reason, key: requestKey(req) },
+            ctx(res),
+          ),
+        );
+      },
+    );
 
-  reasonAction(MESSAGE_RETRY_PATH, 'manual retry: one MANUAL attempt if all guards pass (409 with the reason otherwise; no attempt)', 'messageId', 'retry', retryResult);
+  reasonAction(
+    MESSAGE_RETRY_PATH,
+    'manual retry: one MANUAL attempt if all guards pass (409 with the reason otherwise; no attempt)',
+    'messageId',
+    'retry',
+    retryResult,
+  );
   registry.route(
     router,
-    { method: 'get', path: MESSAGE_ELIGIBILITY_PATH, summary: "the operator actions' current eligibility (the server rechecks when an action executes)", schemas: { query: idQuery('messageId'), response: eligibilityView }, tags },
+    {
+      method: 'get',
+      path: MESSAGE_ELIGIBILITY_PATH,
+      summary: "the operator actions' current eligibility (the server rechecks when an action executes)",
+      schemas: { query: idQuery('messageId'), response: eligibilityView },
+      tags,
+    },
     ...op,
     async (req, res) => {
       res.json(await operator.eligibility(tenantOf(res), q(req, 'messageId')));
     },
   );
-  reasonAction(MESSAGE_CANCEL_PATH, "cancel a message's unsent work (its role's waiting candidates with it)", 'messageId', 'cancelMessage', actionResult);
-  reasonAction(NOTIFICATION_CANCEL_PATH, 'cancel every unsent message of a notification', 'notificationId', 'cancelNotification', actionResult);
+  reasonAction(
+    MESSAGE_CANCEL_PATH,
+    "cancel a message's unsent work (its role's waiting candidates with it)",
+    'messageId',
+    'cancelMessage',
+    actionResult,
+  );
+  reasonAction(
+    NOTIFICATION_CANCEL_PATH,
+    'cancel every unsent message of a notification',
+    'notificationId',
+    'cancelNotification',
+    actionResult,
+  );
   registry.route(
     router,
-    { method: 'post', path: MESSAGE_MANUAL_RECEIPT_PATH, summary: "record operator-verified evidence for the message's open attempt", schemas: { query: idQuery('messageId'), body: manualReceiptBody, response: actionResult }, tags },
+    {
+      method: 'post',
+      path: MESSAGE_MANUAL_RECEIPT_PATH,
+      summary: "record operator-verified evidence for the message's open attempt",
+      schemas: { query: idQuery('messageId'), body: manualReceiptBody, response: actionResult },
+      tags,
+    },
     ...op,
     async (req, res) => {
       const b = req.body as { Status: 'DELIVERED' | 'FAILED'; VerificationReason: string; EvidenceReference?: string };
       res.json(await operator.manualReceipt(q(req, 'messageId'), { ...b, key: requestKey(req) }, ctx(res)));
     },
   );
-  reasonAction(MESSAGE_COMPLETE_ROLE_PATH, "complete the message's role: its unsent candidates are SUPPRESSED (ROLE_COMPLETED_BY_OPERATOR)", 'messageId', 'completeRole', actionResult);
+  reasonAction(
+    MESSAGE_COMPLETE_ROLE_PATH,
+    "complete the message's role: its unsent candidates are SUPPRESSED (ROLE_COMPLETED_BY_OPERATOR)",
+    'messageId',
+    'completeRole',
+    actionResult,
+  );
   registry.route(
     router,
-    { method: 'post', path: HOUSEKEEPING_RUN_PATH, summary: "housekeeping of the tenant's completed notifications (dry run by default)", schemas: { body: housekeepingBody }, tags: ['hub housekeeping'] },
+    {
+      method: 'post',
+      path: HOUSEKEEPING_RUN_PATH,
+      summary: "housekeeping of the tenant's completed notifications (dry run by default)",
+      schemas: { body: housekeepingBody },
+      tags: ['hub housekeeping'],
+    },
     ...admin,
     async (req, res) => {
       res.json(await deps.housekeeping.run(tenantOf(res), (req.body ?? {}) as HousekeepingParams));

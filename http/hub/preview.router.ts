@@ -1,4 +1,4 @@
-import { Router, type Request } from 'express';
+import { type Request, Router } from 'express';
 import type { ContextChoice, Previews, RulePreviewRequest } from '../../commands/hub/preview.queries.ts';
 import type { MaskMethod } from '../../domain/hub/config.model.ts';
 import type { ContentInput } from '../../domain/hub/preview.ts';
@@ -37,17 +37,26 @@ export type PreviewRouterDeps = {
 };
 
 const str = (maxLength: number, extra: JsonSchema = {}): JsonSchema => ({ type: 'string', maxLength, ...extra });
-const stringMap: JsonSchema = { type: 'object', additionalProperties: { type: 'string', maxLength: 512 }, maxProperties: 200 };
+const stringMap: JsonSchema = {
+  type: 'object',
+  additionalProperties: { type: 'string', maxLength: 512 },
+  maxProperties: 200,
+};
 const method: JsonSchema = { type: 'string', enum: ['FULL', 'KEEP_EDGES', 'EMAIL', 'NAME', 'REGEX'] };
 const sensitiveFields: JsonSchema = {
   type: 'array',
   maxItems: 200,
-  items: { type: 'object', additionalProperties: false, required: ['Path', 'Method'], properties: { Path: str(512), Method: method, Pattern: str(200) } },
+  items: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['Path', 'Method'],
+    properties: { Path: str(512), Method: method, Pattern: str(200) },
+  },
 };
 const payload: JsonSchema = { type: 'object', description: 'a sample business payload (nothing is stored)' };
 const contextChoice = {
   ContextDefinitionId: str(64, { description: 'saved mode: a stored context definition' }),
-  SamplePayload: { ...payload, description: 'saved mode: the sample (omitted: the context\'s stored SamplePayload)' },
+  SamplePayload: { ...payload, description: "saved mode: the sample (omitted: the context's stored SamplePayload)" },
   Context: {
     type: 'object',
     additionalProperties: false,
@@ -58,7 +67,14 @@ const contextChoice = {
 const diagnostics: JsonSchema = { type: 'array', items: { type: 'string' } };
 const contentResponse: JsonSchema = {
   type: 'object',
-  properties: { Valid: { type: 'boolean' }, Subject: { type: 'string' }, BodyText: { type: 'string' }, BodyHtml: { type: 'string', description: 'sanitized' }, LanguageId: { type: 'string' }, Diagnostics: diagnostics },
+  properties: {
+    Valid: { type: 'boolean' },
+    Subject: { type: 'string' },
+    BodyText: { type: 'string' },
+    BodyHtml: { type: 'string', description: 'sanitized' },
+    LanguageId: { type: 'string' },
+    Diagnostics: diagnostics,
+  },
 };
 const contentFields = {
   Channel: str(40, { example: 'EMAIL' }),
@@ -67,7 +83,10 @@ const contentFields = {
   Subject: str(1000),
   Body: str(65_536),
 };
-const sourced = (value: JsonSchema): JsonSchema => ({ type: 'object', properties: { Value: value, Source: { type: 'string', enum: ['RULE', 'DEFINITION', 'DEFAULT'] } } });
+const sourced = (value: JsonSchema): JsonSchema => ({
+  type: 'object',
+  properties: { Value: value, Source: { type: 'string', enum: ['RULE', 'DEFINITION', 'DEFAULT'] } },
+});
 
 const choiceOf = (b: Record<string, unknown>): ContextChoice => ({
   ...(b.ContextDefinitionId !== undefined && { ContextDefinitionId: String(b.ContextDefinitionId) }),
@@ -78,13 +97,31 @@ const choiceOf = (b: Record<string, unknown>): ContextChoice => ({
 export function createPreviewRouter(deps: PreviewRouterDeps): Router {
   const { previews, bearer, registry } = deps;
   const router = Router();
-  for (const path of [PREVIEW_EXTRACTION_PATH, PREVIEW_MASKING_PATH, PREVIEW_CONTENT_PATH, RENDER_PREVIEW_PATH, RENDER_PREVIEW_BY_ID_PATH, RULE_PREVIEW_PATH]) {
+  for (const path of [
+    PREVIEW_EXTRACTION_PATH,
+    PREVIEW_MASKING_PATH,
+    PREVIEW_CONTENT_PATH,
+    RENDER_PREVIEW_PATH,
+    RENDER_PREVIEW_BY_ID_PATH,
+    RULE_PREVIEW_PATH,
+  ]) {
     router.use(path, bearer.authenticate, bearer.requireScope(HUB_ADMIN_SCOPE));
   }
-  const route = (method: HttpMethod, path: string, summary: string, schemas: RequestSchemas & { response?: JsonSchema }, handler: (req: Request) => Promise<unknown> | unknown, tag: string) =>
-    registry.route(router, { method, path, summary, schemas, successStatus: 200, tags: [`hub ${tag}`] }, async (req, res) => {
-      res.json(await handler(req));
-    });
+  const route = (
+    method: HttpMethod,
+    path: string,
+    summary: string,
+    schemas: RequestSchemas & { response?: JsonSchema },
+    handler: (req: Request) => Promise<unknown> | unknown,
+    tag: string,
+  ) =>
+    registry.route(
+      router,
+      { method, path, summary, schemas, successStatus: 200, tags: [`hub ${tag}`] },
+      async (req, res) => {
+        res.json(await handler(req));
+      },
+    );
   const body = (req: Request) => (req.body ?? {}) as Record<string, unknown>;
 
   route(
@@ -92,8 +129,21 @@ export function createPreviewRouter(deps: PreviewRouterDeps): Router {
     PREVIEW_EXTRACTION_PATH,
     'extract a sample payload with unsaved Contexts and Variables: values (masked for display), source paths, diagnostics; nothing is sent',
     {
-      body: { type: 'object', additionalProperties: false, properties: { Payload: payload, Contexts: stringMap, Variables: stringMap, SensitiveFields: sensitiveFields } },
-      response: { type: 'object', properties: { Variables: { type: 'object' }, Sources: { type: 'object' }, MaskedVariables: { type: 'array', items: { type: 'string' } }, MaskedPayload: { type: 'object' }, Diagnostics: diagnostics } },
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { Payload: payload, Contexts: stringMap, Variables: stringMap, SensitiveFields: sensitiveFields },
+      },
+      response: {
+        type: 'object',
+        properties: {
+          Variables: { type: 'object' },
+          Sources: { type: 'object' },
+          MaskedVariables: { type: 'array', items: { type: 'string' } },
+          MaskedPayload: { type: 'object' },
+          Diagnostics: diagnostics,
+        },
+      },
     },
     (req) => previews.extraction(body(req) as Parameters<Previews['extraction']>[0]),
     'context definitions',
@@ -103,12 +153,25 @@ export function createPreviewRouter(deps: PreviewRouterDeps): Router {
     PREVIEW_MASKING_PATH,
     'mask one value with a method (FULL, KEEP_EDGES, EMAIL, NAME or a constrained REGEX Pattern)',
     {
-      body: { type: 'object', additionalProperties: false, required: ['Value', 'Method'], properties: { Value: { description: 'a string, number, boolean, object or array' }, Method: method, Pattern: str(200) } },
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['Value', 'Method'],
+        properties: {
+          Value: { description: 'a string, number, boolean, object or array' },
+          Method: method,
+          Pattern: str(200),
+        },
+      },
       response: { type: 'object', properties: { Masked: {}, Method: { type: 'string' } } },
     },
     (req) => {
       const b = body(req);
-      return previews.masking({ Value: b.Value, Method: b.Method as MaskMethod, ...(b.Pattern !== undefined && { Pattern: String(b.Pattern) }) });
+      return previews.masking({
+        Value: b.Value,
+        Method: b.Method as MaskMethod,
+        ...(b.Pattern !== undefined && { Pattern: String(b.Pattern) }),
+      });
     },
     'context definitions',
   );
@@ -117,12 +180,23 @@ export function createPreviewRouter(deps: PreviewRouterDeps): Router {
     PREVIEW_CONTENT_PATH,
     'render unsaved template content with a saved or an inline context (mutually exclusive): validated on the original sample, shown masked, HTML sanitized',
     {
-      body: { type: 'object', additionalProperties: false, required: ['Channel', 'LanguageId', 'ContentType', 'Body'], properties: { ...contentFields, ...contextChoice } },
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['Channel', 'LanguageId', 'ContentType', 'Body'],
+        properties: { ...contentFields, ...contextChoice },
+      },
       response: contentResponse,
     },
     (req) => {
       const b = body(req);
-      const content: ContentInput = { Channel: String(b.Channel), LanguageId: String(b.LanguageId), ContentType: b.ContentType as ContentInput['ContentType'], ...(b.Subject !== undefined && { Subject: String(b.Subject) }), Body: String(b.Body) };
+      const content: ContentInput = {
+        Channel: String(b.Channel),
+        LanguageId: String(b.LanguageId),
+        ContentType: b.ContentType as ContentInput['ContentType'],
+        ...(b.Subject !== undefined && { Subject: String(b.Subject) }),
+        Body: String(b.Body),
+      };
       return previews.content(tenantOf(req.res!), content, choiceOf(b));
     },
     'templates',
@@ -132,12 +206,21 @@ export function createPreviewRouter(deps: PreviewRouterDeps): Router {
     RENDER_PREVIEW_PATH,
     'render the stored ACTIVE template of a code, channel and exact language with a saved or inline context',
     {
-      body: { type: 'object', additionalProperties: false, required: ['TemplateCode', 'Channel', 'LanguageId'], properties: { TemplateCode: str(64), Channel: str(40), LanguageId: str(32), ...contextChoice } },
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['TemplateCode', 'Channel', 'LanguageId'],
+        properties: { TemplateCode: str(64), Channel: str(40), LanguageId: str(32), ...contextChoice },
+      },
       response: { ...contentResponse, properties: { ...contentResponse.properties, TemplateId: { type: 'string' } } },
     },
     (req) => {
       const b = body(req);
-      return previews.renderStored(tenantOf(req.res!), { TemplateCode: String(b.TemplateCode), Channel: String(b.Channel), LanguageId: String(b.LanguageId) }, choiceOf(b));
+      return previews.renderStored(
+        tenantOf(req.res!),
+        { TemplateCode: String(b.TemplateCode), Channel: String(b.Channel), LanguageId: String(b.LanguageId) },
+        choiceOf(b),
+      );
     },
     'templates',
   );
@@ -146,11 +229,24 @@ export function createPreviewRouter(deps: PreviewRouterDeps): Router {
     RENDER_PREVIEW_BY_ID_PATH,
     'render a stored template (any status) by its id with a saved or inline context',
     {
-      query: { type: 'object', additionalProperties: false, required: ['templateId'], properties: { templateId: str(200, { minLength: 1 }) } },
+      query: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['templateId'],
+        properties: { templateId: str(200, { minLength: 1 }) },
+      },
       body: { type: 'object', additionalProperties: false, properties: contextChoice },
-      response: { ...contentResponse, properties: { ...contentResponse.properties, TemplateId: { type: 'string' }, Status: { type: 'string' } } },
+      response: {
+        ...contentResponse,
+        properties: { ...contentResponse.properties, TemplateId: { type: 'string' }, Status: { type: 'string' } },
+      },
     },
-    (req) => previews.renderById(tenantOf(req.res!), String((req.query as { templateId: string }).templateId), choiceOf(body(req))),
+    (req) =>
+      previews.renderById(
+        tenantOf(req.res!),
+        String((req.query as { templateId: string }).templateId),
+        choiceOf(body(req)),
+      ),
     'templates',
   );
   route(
@@ -175,8 +271,20 @@ export function createPreviewRouter(deps: PreviewRouterDeps): Router {
         properties: {
           ConditionValid: { type: 'boolean' },
           ConditionMatched: { type: 'boolean' },
-          Recipient: { type: 'object', properties: { RecipientId: { type: 'string' }, Address: { type: 'string' } }, description: 'masked' },
-          Template: { type: 'object', properties: { TemplateId: { type: 'string' }, LanguageId: { type: 'string' }, Status: { type: 'string' }, Available: { type: 'boolean' } } },
+          Recipient: {
+            type: 'object',
+            properties: { RecipientId: { type: 'string' }, Address: { type: 'string' } },
+            description: 'masked',
+          },
+          Template: {
+            type: 'object',
+            properties: {
+              TemplateId: { type: 'string' },
+              LanguageId: { type: 'string' },
+              Status: { type: 'string' },
+              Available: { type: 'boolean' },
+            },
+          },
           EffectivePolicies: {
             type: 'object',
             properties: {
@@ -186,7 +294,11 @@ export function createPreviewRouter(deps: PreviewRouterDeps): Router {
               RetryPolicy: sourced(S.retryPolicySchema),
             },
           },
-          Outcome: { type: 'object', properties: { State: { type: 'string' }, Reason: { type: 'string' } }, description: 'what a send accepted now would make of the message, live policies aside' },
+          Outcome: {
+            type: 'object',
+            properties: { State: { type: 'string' }, Reason: { type: 'string' } },
+            description: 'what a send accepted now would make of the message, live policies aside',
+          },
           Violations: { type: 'array', items: { type: 'object' } },
           Diagnostics: diagnostics,
           RuntimeGuardsEvaluated: { type: 'boolean', enum: [false] },

@@ -25,7 +25,15 @@ export function createReceiptsRouter(deps: { receipts: Receipts; registry: Route
       schemas: {
         headers: callbackHeaders,
         body: receiptBody,
-        response: { type: 'object', properties: { Applied: { type: 'boolean' }, MessageId: { type: 'string' }, State: { type: 'string' }, Ignored: { type: 'string' } } },
+        response: {
+          type: 'object',
+          properties: {
+            Applied: { type: 'boolean' },
+            MessageId: { type: 'string' },
+            State: { type: 'string' },
+            Ignored: { type: 'string' },
+          },
+        },
       },
       tags: ['hub receipts'],
     },

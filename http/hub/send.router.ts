@@ -1,4 +1,4 @@
-import { Router, type RequestHandler, type Response } from 'express';
+import { type RequestHandler, type Response, Router } from 'express';
 import type { ProgressQueries } from '../../commands/hub/progress.queries.ts';
 import type { Sender } from '../../commands/hub/send.commands.ts';
 import { coreError } from '../../domain/core/core.errors.ts';
@@ -8,7 +8,14 @@ import { BearerChallenge } from '../core/bearer-challenge.ts';
 import type { RouteRegistry } from '../core/route-registry.ts';
 import { authOf, commandContext, tenantOf } from '../core/tenancy.ts';
 import type { JsonSchema } from '../core/validate.ts';
-import { HUB_OPERATOR_SCOPE, HUB_SEND_SCOPE, MESSAGE_PATH, MESSAGE_TIMELINE_PATH, SEND_PATH, SEND_REQUEST_PATH } from './hub.paths.ts';
+import {
+  HUB_OPERATOR_SCOPE,
+  HUB_SEND_SCOPE,
+  MESSAGE_PATH,
+  MESSAGE_TIMELINE_PATH,
+  SEND_PATH,
+  SEND_REQUEST_PATH,
+} from './hub.paths.ts';
 import { acknowledgementSchema, sendBody } from './hub.schemas.ts';
 
 /**
@@ -36,14 +43,29 @@ export const requireAnyScope =
   (...scopes: string[]): RequestHandler =>
   (_req, res, next) => {
     if (scopes.some((s) => authOf(res).scopes.includes(s))) return next();
-    next(new BearerChallenge('AUTH.INSUFFICIENT_SCOPE', `the access token needs one of the scopes ${scopes.join(', ')}`, `Bearer error="insufficient_scope", scope="${scopes.join(' ')}"`, { required: scopes }));
+    next(
+      new BearerChallenge(
+        'AUTH.INSUFFICIENT_SCOPE',
+        `the access token needs one of the scopes ${scopes.join(', ')}`,
+        `Bearer error="insufficient_scope", scope="${scopes.join(' ')}"`,
+        { required: scopes },
+      ),
+    );
   };
 
-const messageQuery: JsonSchema = { type: 'object', additionalProperties: false, required: ['messageId'], properties: { messageId: { type: 'string', minLength: 1, maxLength: 64 } } };
+const messageQuery: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['messageId'],
+  properties: { messageId: { type: 'string', minLength: 1, maxLength: 64 } },
+};
 const sendRequestQuery: JsonSchema = {
   type: 'object',
   additionalProperties: false,
-  properties: { requestId: { type: 'string', minLength: 1, maxLength: 64 }, notificationId: { type: 'string', minLength: 1, maxLength: 64 } },
+  properties: {
+    requestId: { type: 'string', minLength: 1, maxLength: 64 },
+    notificationId: { type: 'string', minLength: 1, maxLength: 64 },
+  },
   description: 'give requestId or notificationId',
 };
 
@@ -57,7 +79,14 @@ export function createSendRouter(deps: SendRouterDeps): Router {
 
   registry.route(
     router,
-    { method: 'post', path: SEND_PATH, summary: 'send a notification (201 accepted, 200 replay, 409, 404, 422)', schemas: { body: sendBody, response: acknowledgementSchema }, successStatus: 201, tags },
+    {
+      method: 'post',
+      path: SEND_PATH,
+      summary: 'send a notification (201 accepted, 200 replay, 409, 404, 422)',
+      schemas: { body: sendBody, response: acknowledgementSchema },
+      successStatus: 201,
+      tags,
+    },
     ...send,
     async (req, res) => {
       const r = await sender.send(req.body as SendRequestInput, ctx(res));
@@ -66,19 +95,38 @@ export function createSendRouter(deps: SendRouterDeps): Router {
   );
   registry.route(
     router,
-    { method: 'get', path: SEND_REQUEST_PATH, summary: 'live progress of a send request (by RequestId or NotificationId)', schemas: { query: sendRequestQuery }, tags },
+    {
+      method: 'get',
+      path: SEND_REQUEST_PATH,
+      summary: 'live progress of a send request (by RequestId or NotificationId)',
+      schemas: { query: sendRequestQuery },
+      tags,
+    },
     ...send,
     async (req, res) => {
       const q = req.query as { requestId?: string; notificationId?: string };
       if ((q.requestId === undefined) === (q.notificationId === undefined)) {
-        throw coreError('REQUEST.INVALID', 'give requestId or notificationId', [{ in: 'query', field: 'requestId', message: 'give requestId or notificationId (one of them)', keyword: 'oneOf' }]);
+        throw coreError('REQUEST.INVALID', 'give requestId or notificationId', [
+          {
+            in: 'query',
+            field: 'requestId',
+            message: 'give requestId or notificationId (one of them)',
+            keyword: 'oneOf',
+          },
+        ]);
       }
       res.json(await progress.sendRequest(tenantOf(res), q));
     },
   );
   registry.route(
     router,
-    { method: 'get', path: MESSAGE_PATH, summary: 'one message with its attempts (investigation)', schemas: { query: messageQuery }, tags },
+    {
+      method: 'get',
+      path: MESSAGE_PATH,
+      summary: 'one message with its attempts (investigation)',
+      schemas: { query: messageQuery },
+      tags,
+    },
     ...read,
     async (req, res) => {
       res.json(await progress.message(tenantOf(res), String((req.query as { messageId: string }).messageId)));
@@ -86,7 +134,13 @@ export function createSendRouter(deps: SendRouterDeps): Router {
   );
   registry.route(
     router,
-    { method: 'get', path: MESSAGE_TIMELINE_PATH, summary: 'the message\'s append-only events, oldest first', schemas: { query: messageQuery }, tags },
+    {
+      method: 'get',
+      path: MESSAGE_TIMELINE_PATH,
+      summary: "the message's append-only events, oldest first",
+      schemas: { query: messageQuery },
+      tags,
+    },
     ...read,
     async (req, res) => {
       res.json(await progress.timeline(tenantOf(res), String((req.query as { messageId: string }).messageId)));

@@ -19,7 +19,13 @@ import { sendBody } from './hub.schemas.ts';
  *   POST /comm/v1/notifications/tcc/cancel    {Xid, BranchId} → 200 CANCELLED, or TOMBSTONE before any Try
  *   GET  /comm/v1/notifications/tcc/getById?xid=&branchId=   the branch as it stands
  */
-const id = (description: string): JsonSchema => ({ type: 'string', minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9._:/@-]+$', description });
+const id = (description: string): JsonSchema => ({
+  type: 'string',
+  minLength: 1,
+  maxLength: 128,
+  pattern: '^[A-Za-z0-9._:/@-]+$',
+  description,
+});
 const branch = { Xid: id('the global transaction id'), BranchId: id('the branch id within the global transaction') };
 
 export const tccTryBody: JsonSchema = {
@@ -27,8 +33,18 @@ export const tccTryBody: JsonSchema = {
   required: [...((sendBody.required as string[] | undefined) ?? []), 'Xid', 'BranchId'],
   properties: { ...(sendBody.properties as Record<string, JsonSchema>), ...branch },
 };
-const branchBody: JsonSchema = { type: 'object', additionalProperties: false, required: ['Xid', 'BranchId'], properties: branch };
-const branchQuery: JsonSchema = { type: 'object', additionalProperties: false, required: ['xid', 'branchId'], properties: { xid: branch.Xid, branchId: branch.BranchId } };
+const branchBody: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['Xid', 'BranchId'],
+  properties: branch,
+};
+const branchQuery: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['xid', 'branchId'],
+  properties: { xid: branch.Xid, branchId: branch.BranchId },
+};
 
 const tccView: JsonSchema = {
   type: 'object',
@@ -49,7 +65,11 @@ const tccView: JsonSchema = {
   },
 };
 
-export function createTccRouter(deps: { tcc: TccCommands; bearer: Pick<BearerAuth, 'authenticate' | 'requireScope'>; registry: RouteRegistry }): Router {
+export function createTccRouter(deps: {
+  tcc: TccCommands;
+  bearer: Pick<BearerAuth, 'authenticate' | 'requireScope'>;
+  registry: RouteRegistry;
+}): Router {
   const { tcc, bearer, registry } = deps;
   const router = Router();
   const guard = [bearer.authenticate, bearer.requireScope(HUB_SEND_SCOPE)];
@@ -58,7 +78,14 @@ export function createTccRouter(deps: { tcc: TccCommands; bearer: Pick<BearerAut
 
   registry.route(
     router,
-    { method: 'post', path: TCC_TRY_PATH, summary: 'TCC Try: prepare a send (202; no provider call)', schemas: { body: tccTryBody, response: tccView }, successStatus: 202, tags },
+    {
+      method: 'post',
+      path: TCC_TRY_PATH,
+      summary: 'TCC Try: prepare a send (202; no provider call)',
+      schemas: { body: tccTryBody, response: tccView },
+      successStatus: 202,
+      tags,
+    },
     ...guard,
     async (req, res) => {
       const { Xid, BranchId, ...request } = req.body as { Xid: string; BranchId: string } & SendRequestInput;
@@ -67,14 +94,29 @@ export function createTccRouter(deps: { tcc: TccCommands; bearer: Pick<BearerAut
   );
   /** Confirm and Cancel: {Xid, BranchId} in the body */
   const branchAction = (path: string, summary: string, action: 'confirm' | 'cancel') =>
-    registry.route(router, { method: 'post', path, summary, schemas: { body: branchBody, response: tccView }, tags }, ...guard, async (req, res) => {
-      res.json(await tcc[action](ids(req.body), commandContext(res)));
-    });
+    registry.route(
+      router,
+      { method: 'post', path, summary, schemas: { body: branchBody, response: tccView }, tags },
+      ...guard,
+      async (req, res) => {
+        res.json(await tcc[action](ids(req.body), commandContext(res)));
+      },
+    );
   branchAction(TCC_CONFIRM_PATH, 'TCC Confirm: the prepared send becomes READY for the command worker', 'confirm');
-  branchAction(TCC_CANCEL_PATH, 'TCC Cancel: the prepared send is never materialized (before Try: a tombstone)', 'cancel');
+  branchAction(
+    TCC_CANCEL_PATH,
+    'TCC Cancel: the prepared send is never materialized (before Try: a tombstone)',
+    'cancel',
+  );
   registry.route(
     router,
-    { method: 'get', path: TCC_GET_PATH, summary: 'a TCC branch as it stands', schemas: { query: branchQuery, response: tccView }, tags },
+    {
+      method: 'get',
+      path: TCC_GET_PATH,
+      summary: 'a TCC branch as it stands',
+      schemas: { query: branchQuery, response: tccView },
+      tags,
+    },
     ...guard,
     async (req, res) => {
       const q = req.query as { xid: string; branchId: string };

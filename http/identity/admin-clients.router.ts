@@ -1,6 +1,6 @@
-import { Router, type Response } from 'express';
-import type { Directory } from '../../commands/identity/identity.contracts.ts';
+import { type Response, Router } from 'express';
 import type { DirectoryCommands } from '../../commands/identity/directory.commands.ts';
+import type { Directory } from '../../commands/identity/identity.contracts.ts';
 import { CLIENT_ID, type ClientChanges } from '../../domain/identity/client.decider.ts';
 import { identityError } from '../../domain/identity/identity.errors.ts';
 import { AUTH_METHODS, type Client } from '../../domain/identity/model.ts';
@@ -11,7 +11,7 @@ import { pageOf } from '../core/paging.ts';
 import type { RouteRegistry } from '../core/route-registry.ts';
 import type { JsonSchema, RequestSchemas } from '../core/validate.ts';
 import { adminCommandContext, adminTenant, checkAllowedTenants, mayAdminister } from './admin.access.ts';
-import { defined, jwksList, splitList, urlList, type Body } from './admin.request.ts';
+import { type Body, defined, jwksList, splitList, urlList } from './admin.request.ts';
 import { adminRoute } from './admin.route.ts';
 import { clientAnswer, name, nullable, paging, pattern, status, stringOrList, tenantCode } from './admin.schemas.ts';
 import { clientView } from './admin.views.ts';
@@ -26,7 +26,10 @@ import { clientView } from './admin.views.ts';
  */
 export type AdminClientsDeps = {
   directory: Pick<Directory, 'getClient'>;
-  commands: Pick<DirectoryCommands, 'registerClient' | 'updateClient' | 'rotateClientSecret' | 'disableClient' | 'enableClient'>;
+  commands: Pick<
+    DirectoryCommands,
+    'registerClient' | 'updateClient' | 'rotateClientSecret' | 'disableClient' | 'enableClient'
+  >;
   queries: Pick<DirectoryQueries, 'listClients'>;
   registry: RouteRegistry;
 };
@@ -53,7 +56,11 @@ const clientFields = {
   jwks,
   allow_plain_pkce: { type: 'boolean' },
 };
-const idPath = { type: 'object', properties: { id: { type: 'string', pattern: pattern(CLIENT_ID) } }, required: ['id'] };
+const idPath = {
+  type: 'object',
+  properties: { id: { type: 'string', pattern: pattern(CLIENT_ID) } },
+  required: ['id'],
+};
 
 const schemas = {
   registerClient: {
@@ -72,13 +79,21 @@ const schemas = {
     },
     response: clientAnswer,
   },
-  listClients: { query: { type: 'object', properties: { ...paging, tenant: tenantCode, status }, additionalProperties: false }, response: pageOf(clientAnswer) },
+  listClients: {
+    query: { type: 'object', properties: { ...paging, tenant: tenantCode, status }, additionalProperties: false },
+    response: pageOf(clientAnswer),
+  },
   clientPath: { params: idPath, response: clientAnswer },
   patchClient: {
     params: idPath,
     body: {
       type: 'object',
-      properties: { ...clientFields, app_name: nullable(name), default_user: nullable(defaultUser), jwks: nullable(jwks) },
+      properties: {
+        ...clientFields,
+        app_name: nullable(name),
+        default_user: nullable(defaultUser),
+        jwks: nullable(jwks),
+      },
       minProperties: 1,
       additionalProperties: false,
     },
@@ -106,36 +121,48 @@ export function createAdminClientsRouter(deps: AdminClientsDeps): Router {
     return client;
   };
 
-  route('post', '/clients', 'register a client; client_secret is shown in this answer only', schemas.registerClient, async (req, res) => {
-    const b = req.body as Body;
-    const tenant = adminTenant(res, b.tenant_code);
-    const allowedAccessTenants = splitList(b.allowed_access_tenants);
-    checkAllowedTenants(res, allowedAccessTenants);
-    const { client, clientSecret, created } = await commands.registerClient(
-      defined({
-        appName: b.app_name as string | undefined,
-        redirectUris: urlList(b.signin_redirect_url),
-        postLogoutRedirectUris: urlList(b.signout_redirect_url),
-        grantTypes: splitList(b.grant_type) ?? [],
-        authMethod: b.token_endpoint_auth_method as string | undefined,
-        userSourceId: b.user_source_id as string | undefined,
-        defaultUser: b.default_user as string | undefined,
-        allowedAccessTenants,
-        scopes: b.scopes as string[] | undefined,
-        jwks: jwksList(b.jwks),
-        allowPlainPkce: b.allow_plain_pkce as boolean | undefined,
-      }),
-      adminCommandContext(res, tenant),
-      commandIdFrom(req),
-    );
-    res
-      .status(created ? 201 : 200)
-      .set('Cache-Control', 'no-store')
-      .json(withSecret(client, clientSecret));
-  }, 201);
+  route(
+    'post',
+    '/clients',
+    'register a client; client_secret is shown in this answer only',
+    schemas.registerClient,
+    async (req, res) => {
+      const b = req.body as Body;
+      const tenant = adminTenant(res, b.tenant_code);
+      const allowedAccessTenants = splitList(b.allowed_access_tenants);
+      checkAllowedTenants(res, allowedAccessTenants);
+      const { client, clientSecret, created } = await commands.registerClient(
+        defined({
+          appName: b.app_name as string | undefined,
+          redirectUris: urlList(b.signin_redirect_url),
+          postLogoutRedirectUris: urlList(b.signout_redirect_url),
+          grantTypes: splitList(b.grant_type) ?? [],
+          authMethod: b.token_endpoint_auth_method as string | undefined,
+          userSourceId: b.user_source_id as string | undefined,
+          defaultUser: b.default_user as string | undefined,
+          allowedAccessTenants,
+          scopes: b.scopes as string[] | undefined,
+          jwks: jwksList(b.jwks),
+          allowPlainPkce: b.allow_plain_pkce as boolean | undefined,
+        }),
+        adminCommandContext(res, tenant),
+        commandIdFrom(req),
+      );
+      res
+        .status(created ? 201 : 200)
+        .set('Cache-Control', 'no-store')
+        .json(withSecret(client, clientSecret));
+    },
+    201,
+  );
 
   route('get', '/clients', 'list clients', schemas.listClients, async (req, res) => {
-    const q = req.query as unknown as { limit: number; offset: number; tenant?: string; status?: 'active' | 'disabled' };
+    const q = req.query as unknown as {
+      limit: number;
+      offset: number;
+      tenant?: string;
+      status?: 'active' | 'disabled';
+    };
     const tenant = adminTenant(res, q.tenant);
     const page = await queries.listClients(defined({ tenant, limit: q.limit, offset: q.offset, status: q.status }));
     res.json({ ...page, items: page.items.map(clientView) });
@@ -163,15 +190,30 @@ export function createAdminClientsRouter(deps: AdminClientsDeps): Router {
       jwks: b.jwks === null ? null : jwksList(b.jwks),
       allowPlainPkce: b.allow_plain_pkce as boolean | undefined,
     }) as ClientChanges;
-    const { client: after } = await commands.updateClient(client.clientId, changes, adminCommandContext(res, client.tenant), commandIdFrom(req));
+    const { client: after } = await commands.updateClient(
+      client.clientId,
+      changes,
+      adminCommandContext(res, client.tenant),
+      commandIdFrom(req),
+    );
     res.json(clientView(after));
   });
 
-  route('post', '/clients/:id/rotate-secret', 'a new client secret, shown in this answer only', schemas.clientPath, async (req, res) => {
-    const client = await visibleClient(res, req.params.id as string);
-    const { client: after, clientSecret } = await commands.rotateClientSecret(client.clientId, adminCommandContext(res, client.tenant), commandIdFrom(req));
-    res.set('Cache-Control', 'no-store').json(withSecret(after, clientSecret));
-  });
+  route(
+    'post',
+    '/clients/:id/rotate-secret',
+    'a new client secret, shown in this answer only',
+    schemas.clientPath,
+    async (req, res) => {
+      const client = await visibleClient(res, req.params.id as string);
+      const { client: after, clientSecret } = await commands.rotateClientSecret(
+        client.clientId,
+        adminCommandContext(res, client.tenant),
+        commandIdFrom(req),
+      );
+      res.set('Cache-Control', 'no-store').json(withSecret(after, clientSecret));
+    },
+  );
 
   for (const action of ['disable', 'enable'] as const) {
     route('post', `/clients/:id/${action}`, `${action} a client`, schemas.clientPath, async (req, res) => {

@@ -1,6 +1,6 @@
 import { Router } from 'express';
-import type { Directory } from '../../commands/identity/identity.contracts.ts';
 import type { DirectoryCommands } from '../../commands/identity/directory.commands.ts';
+import type { Directory } from '../../commands/identity/identity.contracts.ts';
 import { identityError } from '../../domain/identity/identity.errors.ts';
 import { MAX_TOKEN_LIFETIME_SECONDS } from '../../domain/identity/tenant.decider.ts';
 import type { DirectoryQueries } from '../../projections/identity/directory.projection.ts';
@@ -10,7 +10,7 @@ import type { RouteRegistry } from '../core/route-registry.ts';
 import { isPlatformAdmin, tenantOf } from '../core/tenancy.ts';
 import type { JsonSchema, RequestSchemas } from '../core/validate.ts';
 import { adminCommandContext, adminTenant, requirePlatformAdmin } from './admin.access.ts';
-import { defined, type Body } from './admin.request.ts';
+import { type Body, defined } from './admin.request.ts';
 import { adminRoute } from './admin.route.ts';
 import { email, name, nullable, paging, status, tenantAnswer, tenantCode } from './admin.schemas.ts';
 import { tenantView } from './admin.views.ts';
@@ -40,7 +40,10 @@ const schemas = {
     },
     response: tenantAnswer,
   },
-  listTenants: { query: { type: 'object', properties: { ...paging, status }, additionalProperties: false }, response: pageOf(tenantAnswer) },
+  listTenants: {
+    query: { type: 'object', properties: { ...paging, status }, additionalProperties: false },
+    response: pageOf(tenantAnswer),
+  },
   tenantPath: { params: codePath, response: tenantAnswer },
   patchTenant: {
     params: codePath,
@@ -59,20 +62,27 @@ export function createAdminTenantsRouter(deps: AdminTenantsDeps): Router {
   const router = Router();
   const route = adminRoute(router, deps.registry);
 
-  route('post', '/tenants', 'create a tenant (platform administrators)', schemas.createTenant, async (req, res) => {
-    requirePlatformAdmin(res);
-    const b = req.body as Body;
-    const { tenant, created } = await commands.createTenant(
-      defined({
-        name: b.name as string,
-        tokenLifetimeSeconds: b.token_lifetime_seconds as number | undefined,
-        supportMailGroup: b.support_mail_group as string | undefined,
-      }),
-      adminCommandContext(res, b.code as string),
-      commandIdFrom(req),
-    );
-    res.status(created ? 201 : 200).json(tenantView(tenant));
-  }, 201);
+  route(
+    'post',
+    '/tenants',
+    'create a tenant (platform administrators)',
+    schemas.createTenant,
+    async (req, res) => {
+      requirePlatformAdmin(res);
+      const b = req.body as Body;
+      const { tenant, created } = await commands.createTenant(
+        defined({
+          name: b.name as string,
+          tokenLifetimeSeconds: b.token_lifetime_seconds as number | undefined,
+          supportMailGroup: b.support_mail_group as string | undefined,
+        }),
+        adminCommandContext(res, b.code as string),
+        commandIdFrom(req),
+      );
+      res.status(created ? 201 : 200).json(tenantView(tenant));
+    },
+    201,
+  );
 
   route('get', '/tenants', 'list tenants (a tenant admin sees its own)', schemas.listTenants, async (req, res) => {
     const q = req.query as unknown as { limit: number; offset: number; status?: 'active' | 'disabled' };
@@ -87,20 +97,26 @@ export function createAdminTenantsRouter(deps: AdminTenantsDeps): Router {
     res.json(tenantView(tenant));
   });
 
-  route('patch', '/tenants/:code', 'change a tenant: name, token lifetime, support mail group', schemas.patchTenant, async (req, res) => {
-    const code = adminTenant(res, req.params.code);
-    const b = req.body as Body;
-    const { tenant } = await commands.updateTenant(
-      defined({
-        name: b.name as string | undefined,
-        tokenLifetimeSeconds: b.token_lifetime_seconds as number | undefined,
-        supportMailGroup: b.support_mail_group as string | null | undefined,
-      }),
-      adminCommandContext(res, code),
-      commandIdFrom(req),
-    );
-    res.json(tenantView(tenant));
-  });
+  route(
+    'patch',
+    '/tenants/:code',
+    'change a tenant: name, token lifetime, support mail group',
+    schemas.patchTenant,
+    async (req, res) => {
+      const code = adminTenant(res, req.params.code);
+      const b = req.body as Body;
+      const { tenant } = await commands.updateTenant(
+        defined({
+          name: b.name as string | undefined,
+          tokenLifetimeSeconds: b.token_lifetime_seconds as number | undefined,
+          supportMailGroup: b.support_mail_group as string | null | undefined,
+        }),
+        adminCommandContext(res, code),
+        commandIdFrom(req),
+      );
+      res.json(tenantView(tenant));
+    },
+  );
 
   return router;
 }

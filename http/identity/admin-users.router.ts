@@ -1,19 +1,36 @@
 import { Router } from 'express';
-import type { Directory } from '../../commands/identity/identity.contracts.ts';
 import type { DirectoryCommands } from '../../commands/identity/directory.commands.ts';
+import type { Directory } from '../../commands/identity/identity.contracts.ts';
 import { MAX_SECRET_LENGTH } from '../../commands/identity/password.hash.ts';
 import { identityError } from '../../domain/identity/identity.errors.ts';
 import type { User } from '../../domain/identity/model.ts';
-import { DIRECTORY_ID, SCOPE_TOKEN, USER_ID, USERNAME, type UserProfileChanges } from '../../domain/identity/user.decider.ts';
+import {
+  DIRECTORY_ID,
+  SCOPE_TOKEN,
+  USER_ID,
+  USERNAME,
+  type UserProfileChanges,
+} from '../../domain/identity/user.decider.ts';
 import type { DirectoryQueries } from '../../projections/identity/directory.projection.ts';
 import { commandIdFrom } from '../core/command-id.ts';
 import { pageOf } from '../core/paging.ts';
 import type { RouteRegistry } from '../core/route-registry.ts';
 import type { JsonSchema, RequestSchemas } from '../core/validate.ts';
 import { adminCommandContext, adminTenant } from './admin.access.ts';
-import { defined, type Body } from './admin.request.ts';
+import { type Body, defined } from './admin.request.ts';
 import { adminRoute } from './admin.route.ts';
-import { email, name, nullable, paging, pattern, status, tenantCode, tenantQuery, userAnswer, userExample } from './admin.schemas.ts';
+import {
+  email,
+  name,
+  nullable,
+  paging,
+  pattern,
+  status,
+  tenantCode,
+  tenantQuery,
+  userAnswer,
+  userExample,
+} from './admin.schemas.ts';
 import { userView } from './admin.views.ts';
 
 /**
@@ -37,18 +54,39 @@ const schemas = {
     query: tenantQuery,
     body: {
       type: 'object',
-      properties: { username: { type: 'string', pattern: pattern(USERNAME) }, password, name, nickname: name, email, roles, user_source_id: userSourceId },
+      properties: {
+        username: { type: 'string', pattern: pattern(USERNAME) },
+        password,
+        name,
+        nickname: name,
+        email,
+        roles,
+        user_source_id: userSourceId,
+      },
       required: ['username', 'name'],
       additionalProperties: false,
       // a full profile: the user's ID token then carries every claim of the spec's table
-      example: { username: userExample.username, password: 'correct horse battery staple', name: userExample.name, nickname: userExample.nickname, email: userExample.email, roles: [] },
+      example: {
+        username: userExample.username,
+        password: 'correct horse battery staple',
+        name: userExample.name,
+        nickname: userExample.nickname,
+        email: userExample.email,
+        roles: [],
+      },
     },
     response: userAnswer,
   },
   listUsers: {
     query: {
       type: 'object',
-      properties: { ...paging, tenant: tenantCode, status, username_prefix: { type: 'string', maxLength: 128 }, user_source_id: userSourceId },
+      properties: {
+        ...paging,
+        tenant: tenantCode,
+        status,
+        username_prefix: { type: 'string', maxLength: 128 },
+        user_source_id: userSourceId,
+      },
       additionalProperties: false,
     },
     response: pageOf(userAnswer),
@@ -85,47 +123,60 @@ export function createAdminUsersRouter(deps: AdminUsersDeps): Router {
     return user;
   };
 
-  route('post', '/users', 'create a user', schemas.createUser, async (req, res) => {
-    const tenant = adminTenant(res, req.query.tenant);
-    const b = req.body as Body;
-    const { user, created } = await commands.registerUser(
-      defined({
-        directory: b.user_source_id as string | undefined,
-        username: b.username as string,
-        password: b.password as string | undefined,
-        name: b.name as string,
-        nickname: b.nickname as string | undefined,
-        email: b.email as string | undefined,
-        roles: b.roles as string[] | undefined,
-      }),
-      adminCommandContext(res, tenant),
-      commandIdFrom(req),
-    );
-    res.status(created ? 201 : 200).json(userView(user));
-  }, 201);
+  route(
+    'post',
+    '/users',
+    'create a user',
+    schemas.createUser,
+    async (req, res) => {
+      const tenant = adminTenant(res, req.query.tenant);
+      const b = req.body as Body;
+      const { user, created } = await commands.registerUser(
+        defined({
+          directory: b.user_source_id as string | undefined,
+          username: b.username as string,
+          password: b.password as string | undefined,
+          name: b.name as string,
+          nickname: b.nickname as string | undefined,
+          email: b.email as string | undefined,
+          roles: b.roles as string[] | undefined,
+        }),
+        adminCommandContext(res, tenant),
+        commandIdFrom(req),
+      );
+      res.status(created ? 201 : 200).json(userView(user));
+    },
+    201,
+  );
 
-  route('get', '/users', 'list users (filter by status, username prefix, user source)', schemas.listUsers, async (req, res) => {
-    const q = req.query as unknown as {
-      limit: number;
-      offset: number;
-      tenant?: string;
-      status?: 'active' | 'disabled';
-      username_prefix?: string;
-      user_source_id?: string;
-    };
-    const tenant = adminTenant(res, q.tenant);
-    const page = await queries.listUsers(
-      defined({
-        tenant,
-        limit: q.limit,
-        offset: q.offset,
-        status: q.status,
-        usernamePrefix: q.username_prefix,
-        directory: q.user_source_id,
-      }),
-    );
-    res.json({ ...page, items: page.items.map(userView) });
-  });
+  route(
+    'get',
+    '/users',
+    'list users (filter by status, username prefix, user source)',
+    schemas.listUsers,
+    async (req, res) => {
+      const q = req.query as unknown as {
+        limit: number;
+        offset: number;
+        tenant?: string;
+        status?: 'active' | 'disabled';
+        username_prefix?: string;
+        user_source_id?: string;
+      };
+      const tenant = adminTenant(res, q.tenant);
+      const page = await queries.listUsers(
+        defined({
+          tenant,
+          limit: q.limit,
+          offset: q.offset,
+          status: q.status,
+          usernamePrefix: q.username_prefix,
+          directory: q.user_source_id,
+        }),
+      );
+      res.json({ ...page, items: page.items.map(userView) });
+    },
+  );
 
   route('get', '/users/:id', 'one user', schemas.userPath, async (req, res) => {
     const tenant = adminTenant(res, req.query.tenant);
@@ -141,7 +192,12 @@ export function createAdminUsersRouter(deps: AdminUsersDeps): Router {
       email: b.email as string | null | undefined,
       roles: b.roles as string[] | undefined,
     }) as UserProfileChanges;
-    const { user } = await commands.updateUser(req.params.id as string, changes, adminCommandContext(res, tenant), commandIdFrom(req));
+    const { user } = await commands.updateUser(
+      req.params.id as string,
+      changes,
+      adminCommandContext(res, tenant),
+      commandIdFrom(req),
+    );
     res.json(userView(user));
   });
 

@@ -19,4 +19,8 @@ export type AdminRoute = (
 export const adminRoute =
   (router: Router, registry: RouteRegistry): AdminRoute =>
   (method, path, summary, schemas, handler, successStatus = 200) =>
-    registry.route(router, { method, path: `${ADMIN_BASE}${path}`, summary, schemas, successStatus, tags: ['identity admin'] }, handler);
+    registry.route(
+      router,
+      { method, path: `${ADMIN_BASE}${path}`, summary, schemas, successStatus, tags: ['identity admin'] },
+      handler,
+    );

@@ -1,6 +1,6 @@
-import { Router, type RequestHandler } from 'express';
-import type { Directory } from '../../commands/identity/identity.contracts.ts';
+import { type RequestHandler, Router } from 'express';
 import type { DirectoryCommands } from '../../commands/identity/directory.commands.ts';
+import type { Directory } from '../../commands/identity/identity.contracts.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { ReadStore } from '../../infra/core/read-store.port.ts';
 import { createDirectoryQueries } from '../../projections/identity/directory.projection.ts';
@@ -11,8 +11,8 @@ import { createAdminTenantsRouter } from './admin-tenants.router.ts';
 import { createAdminUsersRouter } from './admin-users.router.ts';
 import { ADMIN_BASE, ADMIN_OPENAPI_PATH, IDENTITY_ADMIN_SCOPE } from './identity.paths.ts';
 
-export { ADMIN_BASE } from './identity.paths.ts';
 export { clientView, tenantView, userView } from './admin.views.ts';
+export { ADMIN_BASE } from './identity.paths.ts';
 
 /**
  * The identity provider's administration API, under `/cas/admin/v1` (the spec shows the portal, not an
@@ -44,10 +44,15 @@ export function createAdminRouter(deps: AdminRouterDeps): Router {
   // listed). Public, before the token check, like the bridge's and the discovery documents.
   let document: ReturnType<typeof openApiDocument> | undefined;
   router.get(ADMIN_OPENAPI_PATH, (_req, res) => {
-    document ??= openApiDocument('Identity provider administration', { routes: registry.routes.filter((r) => r.path.startsWith(`${ADMIN_BASE}/`)) }, '1.0.0', {
-      description: `Tenants, users and clients of the identity provider. Every operation needs a bearer token with the scope ${IDENTITY_ADMIN_SCOPE}; a platform-tenant administrator may name any tenant.`,
-      bearerScopes: [IDENTITY_ADMIN_SCOPE],
-    });
+    document ??= openApiDocument(
+      'Identity provider administration',
+      { routes: registry.routes.filter((r) => r.path.startsWith(`${ADMIN_BASE}/`)) },
+      '1.0.0',
+      {
+        description: `Tenants, users and clients of the identity provider. Every operation needs a bearer token with the scope ${IDENTITY_ADMIN_SCOPE}; a platform-tenant administrator may name any tenant.`,
+        bearerScopes: [IDENTITY_ADMIN_SCOPE],
+      },
+    );
     res.json(document);
   });
 

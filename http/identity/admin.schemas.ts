@@ -9,14 +9,21 @@ export const tenantCode = { type: 'string', pattern: pattern(TENANT_CODE) };
 export const nullable = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: 'null' }] });
 /** a comma-separated string or an array of `item` */
 export const stringOrList = (item: JsonSchema): JsonSchema => ({
-  anyOf: [{ type: 'string', maxLength: 4000 }, { type: 'array', maxItems: 50, items: item }],
+  anyOf: [
+    { type: 'string', maxLength: 4000 },
+    { type: 'array', maxItems: 50, items: item },
+  ],
 });
 export const email = { type: 'string', format: 'email', maxLength: 320 };
 export const name = { type: 'string', minLength: 1, maxLength: 200 };
 export const status = { type: 'string', enum: ['active', 'disabled'] };
 export const paging = pagingProperties();
 /** `?tenant=` on user routes: a platform admin acting on another tenant */
-export const tenantQuery: JsonSchema = { type: 'object', properties: { tenant: tenantCode }, additionalProperties: false };
+export const tenantQuery: JsonSchema = {
+  type: 'object',
+  properties: { tenant: tenantCode },
+  additionalProperties: false,
+};
 
 /* What the answers look like (the OpenAPI document's response schemas; admin.views.ts builds them). */
 
@@ -33,7 +40,13 @@ export const tenantAnswer: JsonSchema = {
     support_mail_group: orNull(str),
     status,
   },
-  example: { code: 'acme', name: 'ACME Insurance', token_lifetime_seconds: 7200, support_mail_group: 'support@acme.example', status: 'active' },
+  example: {
+    code: 'acme',
+    name: 'ACME Insurance',
+    token_lifetime_seconds: 7200,
+    support_mail_group: 'support@acme.example',
+    status: 'active',
+  },
 };
 
 /** a full profile: every claim of the spec's ID token table (name, nickname, preferred_username = username, email) */

@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import { type Request, type Response, Router } from 'express';
 import type { Logger } from 'pino';
 import type { Codes } from '../../commands/identity/authorization-codes.commands.ts';
 import type { Directory, TokenService } from '../../commands/identity/identity.contracts.ts';
@@ -6,8 +6,8 @@ import type { LoginLimiter } from '../../commands/identity/login.limiter.ts';
 import { dummyVerify as defaultDummyVerify } from '../../commands/identity/password.hash.ts';
 import type { Sessions } from '../../commands/identity/sessions.commands.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
-import { paramsOf } from './authorize/authorization-request.ts';
 import { AUTHORIZATION_FLOW } from './authorize/authorization.flow.ts';
+import { paramsOf } from './authorize/authorization-request.ts';
 import type { FlowContext, FlowEnv, Step } from './authorize/flow.context.ts';
 import { runFlow } from './authorize/flow.runner.ts';
 import { LOGIN_FLOW } from './authorize/login.flow.ts';

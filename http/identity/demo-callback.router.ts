@@ -7,7 +7,16 @@ export function createDemoCallbackRouter(deps: { path: string; tokenEndpoint: st
   router.get(deps.path, (req, res) => {
     const q = (name: string) => (typeof req.query[name] === 'string' ? (req.query[name] as string) : undefined);
     const error = q('error');
-    sendPage(res, error ? 400 : 200, demoCallbackPage({ code: q('code'), state: q('state'), error: error && `${error}: ${q('error_description') ?? ''}`, tokenEndpoint: deps.tokenEndpoint }));
+    sendPage(
+      res,
+      error ? 400 : 200,
+      demoCallbackPage({
+        code: q('code'),
+        state: q('state'),
+        error: error && `${error}: ${q('error_description') ?? ''}`,
+        tokenEndpoint: deps.tokenEndpoint,
+      }),
+    );
   });
   return router;
 }

@@ -1,9 +1,9 @@
 import { Router } from 'express';
-import { createAdminRouter, type AdminRouterDeps } from './admin.router.ts';
-import { createAuthorizeRouter, type AuthorizeRouterDeps } from './authorize.router.ts';
+import { type AdminRouterDeps, createAdminRouter } from './admin.router.ts';
+import { type AuthorizeRouterDeps, createAuthorizeRouter } from './authorize.router.ts';
 import { createDemoCallbackRouter } from './demo-callback.router.ts';
-import { createTokenEndpointRouter, type TokenEndpointDeps } from './token-endpoint.router.ts';
 import { createTokenRouter, type TokenRouterDeps } from './token.router.ts';
+import { createTokenEndpointRouter, type TokenEndpointDeps } from './token-endpoint.router.ts';
 
 /**
  * The identity service's router, mounted at `/`: the browser flows (authorize, login, logout), the token

@@ -29,7 +29,10 @@ export function createLoginFormSeal(key: Uint8Array) {
       return `${payload}.${mac(key, 'authorization-request', payload).toString('base64url')}`;
     },
     /** the sealed value, or 'invalid' (tampered, malformed) or 'expired' */
-    unseal<T>(sealed: unknown, nowSeconds: number): { ok: true; value: T } | { ok: false; reason: 'invalid' | 'expired' } {
+    unseal<T>(
+      sealed: unknown,
+      nowSeconds: number,
+    ): { ok: true; value: T } | { ok: false; reason: 'invalid' | 'expired' } {
       if (typeof sealed !== 'string' || sealed.length > 16_384) return { ok: false, reason: 'invalid' };
       const [payload, tag, extra] = sealed.split('.');
       const given = tag === undefined ? null : fromB64(tag);

@@ -46,7 +46,8 @@ export function sendPage(res: Response, status: number, html: string, headers: R
       'X-Frame-Options': 'DENY',
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'no-referrer',
-      'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
+      'Content-Security-Policy':
+        "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
       ...headers,
     })
     .send(html);
@@ -63,9 +64,7 @@ export type LoginPageModel = {
 };
 
 export function loginPage(m: LoginPageModel): string {
-  const error = m.error
-    ? `<div class="error" role="alert" id="login-error">${escapeHtml(m.error)}</div>`
-    : '';
+  const error = m.error ? `<div class="error" role="alert" id="login-error">${escapeHtml(m.error)}</div>` : '';
   return layout(
     'Sign in',
     `<h1>Sign in</h1>
@@ -97,7 +96,10 @@ export function signedOutPage(): string {
  */
 export function demoCallbackPage(m: { code?: string; state?: string; error?: string; tokenEndpoint: string }): string {
   if (m.error !== undefined || m.code === undefined) {
-    return layout('Demo callback', `<h1>Demo callback</h1>\n<p role="alert">No code: ${escapeHtml(m.error ?? 'the request carried none')}</p>`);
+    return layout(
+      'Demo callback',
+      `<h1>Demo callback</h1>\n<p role="alert">No code: ${escapeHtml(m.error ?? 'the request carried none')}</p>`,
+    );
   }
   const curl = `curl -u 'demo-client:<secret>' -d grant_type=authorization_code -d code=${m.code} -d redirect_uri=<this page's URL> ${m.tokenEndpoint}`;
   return layout(

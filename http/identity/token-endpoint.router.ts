@@ -1,17 +1,21 @@
-import { Router, type NextFunction, type Request, type Response } from 'express';
+import { type NextFunction, type Request, type Response, Router } from 'express';
 import type { Logger } from 'pino';
-import { isDomainError } from '../../domain/core/domain-error.ts';
-import { GRANT_TYPES, type Client, type GrantType, type User } from '../../domain/identity/model.ts';
-import type { AuthenticatedClient, ClientAuthRequest } from '../../commands/identity/client.authenticator.ts';
+import { newCommandId } from '../../commands/core/event-id.ts';
 import type { Codes } from '../../commands/identity/authorization-codes.commands.ts';
-import type { Directory, TokenResponse, TokenService } from '../../commands/identity/identity.contracts.ts';
+import type { AuthenticatedClient, ClientAuthRequest } from '../../commands/identity/client.authenticator.ts';
+import type {
+  Directory,
+  OAuthErrorCode,
+  TokenResponse,
+  TokenService,
+} from '../../commands/identity/identity.contracts.ts';
 import type { LoginLimiter } from '../../commands/identity/login.limiter.ts';
 import { isOAuthError, OAuthError } from '../../commands/identity/oauth.error.ts';
-import type { OAuthErrorCode } from '../../commands/identity/identity.contracts.ts';
 import { dummyVerify as defaultDummyVerify } from '../../commands/identity/password.hash.ts';
+import { isDomainError } from '../../domain/core/domain-error.ts';
+import { type Client, GRANT_TYPES, type GrantType, type User } from '../../domain/identity/model.ts';
 import { isStoreUnavailable } from '../../infra/core/store-errors.ts';
 import { OIDC_SCOPES, TOKEN_PATH } from './identity.paths.ts';
-import { newCommandId } from '../../commands/core/event-id.ts';
 
 /**
  * `POST /cas/oidc/token` (RFC 6749 3.2, form-encoded only). Client authentication first, then the grant:
@@ -53,7 +57,8 @@ function allowedScopes(client: Client, requested: string | undefined, fallback: 
   if (requested === undefined) return fallback;
   const scopes = scopeList(requested);
   const refused = scopes.filter((s) => !allowed.has(s));
-  if (scopes.length === 0 || refused.length > 0) throw new OAuthError('invalid_scope', `scope not allowed for this client: ${refused.join(' ') || '(empty)'}`);
+  if (scopes.length === 0 || refused.length > 0)
+    throw new OAuthError('invalid_scope', `scope not allowed for this client: ${refused.join(' ') || '(empty)'}`);
   return scopes;
 }
 
@@ -115,7 +120,14 @@ export function createTokenEndpointRouter(deps: TokenEndpointDeps): Router {
       const refreshToken = required(form, 'refresh_token');
       const scope = param(form, 'scope');
       try {
-        return strip(await deps.tokens.refresh(client, refreshToken, scope === undefined ? undefined : scopeList(scope), newCommandId()));
+        return strip(
+          await deps.tokens.refresh(
+            client,
+            refreshToken,
+            scope === undefined ? undefined : scopeList(scope),
+            newCommandId(),
+          ),
+        );
       } catch (err) {
         if (isDomainError(err) && err.status >= 400 && err.status < 500 && asOAuthError(err) === null) {
           throw new OAuthError('invalid_grant', err.message, { cause: err });
@@ -129,12 +141,21 @@ export function createTokenEndpointRouter(deps: TokenEndpointDeps): Router {
       const username = required(form, 'username').trim();
       const password = required(form, 'password');
       const scopes = allowedScopes(client, param(form, 'scope'), [...OIDC_SCOPES]);
-      const keys = { user: { tenant: client.tenant, directory: client.userSourceId, username }, ...(req.ip !== undefined && { ip: req.ip }) };
+      const keys = {
+        user: { tenant: client.tenant, directory: client.userSourceId, username },
+        ...(req.ip !== undefined && { ip: req.ip }),
+      };
       const verdict = await deps.limiter.check(keys);
       if (!verdict.allowed) {
-        throw new OAuthError('invalid_grant', TOO_MANY_ATTEMPTS, { status: 429, headers: { 'Retry-After': String(verdict.retryAfterSeconds) } });
+        throw new OAuthError('invalid_grant', TOO_MANY_ATTEMPTS, {
+          status: 429,
+          headers: { 'Retry-After': String(verdict.retryAfterSeconds) },
+        });
       }
-      const user = username.length <= 256 ? await deps.directory.findUserByUsername(client.tenant, client.userSourceId, username) : null;
+      const user =
+        username.length <= 256
+          ? await deps.directory.findUserByUsername(client.tenant, client.userSourceId, username)
+          : null;
       let ok = false;
       // the hash is always checked (a disabled user answers as slowly as a wrong password)
       if (user) ok = (await deps.directory.verifyPassword(user, password)) && user.status === 'active';
@@ -193,12 +214,21 @@ export function createTokenEndpointRouter(deps: TokenEndpointDeps): Router {
       })
       .end();
   });
-  router.post(TOKEN_PATH, (_req, res, next) => {
-    res.set('Access-Control-Allow-Origin', '*');
-    next();
-  }, token);
+  router.post(
+    TOKEN_PATH,
+    (_req, res, next) => {
+      res.set('Access-Control-Allow-Origin', '*');
+      next();
+    },
+    token,
+  );
   router.all(TOKEN_PATH, (_req, _res, next) =>
-    next(new OAuthError('invalid_request', 'use POST with an application/x-www-form-urlencoded body', { status: 405, headers: { Allow: 'POST' } })),
+    next(
+      new OAuthError('invalid_request', 'use POST with an application/x-www-form-urlencoded body', {
+        status: 405,
+        headers: { Allow: 'POST' },
+      }),
+    ),
   );
   return router;
 }
@@ -224,7 +254,11 @@ export function asOAuthError(e: unknown): OAuthError | null {
   const { code, message, description, status } = e as Record<string, unknown>;
   if (typeof code !== 'string' || !OAUTH_CODES.has(code)) return null;
   const text = [description, message].find((x): x is string => typeof x === 'string' && x.length > 0) ?? code;
-  return new OAuthError(code as OAuthErrorCode, text, typeof status === 'number' && status >= 400 && status < 600 ? { status } : {});
+  return new OAuthError(
+    code as OAuthErrorCode,
+    text,
+    typeof status === 'number' && status >= 400 && status < 600 ? { status } : {},
+  );
 }
 
 /** Everything leaving the token endpoint is RFC 6749 5.2: known errors as they are, the rest server_error. */
@@ -233,7 +267,10 @@ export function toOAuthError(err: unknown, log?: Logger): OAuthError {
   if (known) return known;
   if (isStoreUnavailable(err)) {
     log?.warn({ err }, 'token endpoint: store unavailable');
-    return new OAuthError('server_error', 'temporarily unavailable, retry later', { status: 503, headers: { 'Retry-After': '5' } });
+    return new OAuthError('server_error', 'temporarily unavailable, retry later', {
+      status: 503,
+      headers: { 'Retry-After': '5' },
+    });
   }
   const parserType = typeof err === 'object' && err !== null ? (err as { type?: unknown }).type : undefined;
   if (typeof parserType === 'string' && parserType.startsWith('entity.')) {

@@ -1,14 +1,14 @@
-import { Router, type Request, type RequestHandler } from 'express';
+import { type Request, type RequestHandler, Router } from 'express';
 import { decodeJwt } from 'jose';
+import type { ExchangeCodes } from '../../commands/identity/exchange-codes.commands.ts';
+import type { Directory, TokenService } from '../../commands/identity/identity.contracts.ts';
+import { OAuthError } from '../../commands/identity/oauth.error.ts';
 import type { AccessContext } from '../../domain/core/access-context.ts';
 import type { Client, User } from '../../domain/identity/model.ts';
-import type { Directory, TokenService } from '../../commands/identity/identity.contracts.ts';
-import type { ExchangeCodes } from '../../commands/identity/exchange-codes.commands.ts';
-import { OAuthError } from '../../commands/identity/oauth.error.ts';
-import { authOf, bearerAuth, BearerChallenge, type BearerAuth } from '../core/bearer-auth.ts';
+import { authOf, type BearerAuth, BearerChallenge, bearerAuth } from '../core/bearer-auth.ts';
 import { commandMetadata } from '../core/request-context.ts';
 import type { RouteDescription, RouteRegistry } from '../core/route-registry.ts';
-import { validate, type JsonSchema } from '../core/validate.ts';
+import { type JsonSchema, validate } from '../core/validate.ts';
 import {
   AUTHORIZATION_SERVER_METADATA_PATH,
   AUTHORIZE_PATH,
@@ -87,7 +87,12 @@ export function discoveryDocument(issuer: string): Record<string, unknown> {
     token_endpoint_auth_signing_alg_values_supported: ['RS256'],
     introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'private_key_jwt'],
     introspection_endpoint_auth_signing_alg_values_supported: ['RS256'],
-    revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'],
+    revocation_endpoint_auth_methods_supported: [
+      'client_secret_basic',
+      'client_secret_post',
+      'private_key_jwt',
+      'none',
+    ],
     revocation_endpoint_auth_signing_alg_values_supported: ['RS256'],
     code_challenge_methods_supported: ['S256', 'plain'],
     subject_types_supported: ['public'],
@@ -148,7 +153,12 @@ const cors: RequestHandler = (req, res, next) => {
 const exchangeGetBody: JsonSchema = {
   type: 'object',
   properties: {
-    audience: { type: 'string', minLength: 1, maxLength: 200, description: 'client_id of the only service allowed to consume the code' },
+    audience: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 200,
+      description: 'client_id of the only service allowed to consume the code',
+    },
   },
   additionalProperties: false,
 };
@@ -156,19 +166,35 @@ const exchangeGetBody: JsonSchema = {
 export function createTokenRouter(deps: TokenRouterDeps): Router {
   const { issuer, tokens, directory } = deps;
   const router = Router();
-  const bearer = deps.bearer ?? bearerAuth((t) => tokens.verifyAccessToken(t), { getClient: (id) => directory.getClient(id) });
+  const bearer =
+    deps.bearer ?? bearerAuth((t) => tokens.verifyAccessToken(t), { getClient: (id) => directory.getClient(id) });
   const jwksMaxAge = deps.jwksMaxAgeSeconds ?? 60;
   const describe = (d: Omit<RouteDescription, 'tags'>) => deps.registry?.describeRoute({ ...d, tags: ['identity'] });
 
   const discovery: RequestHandler = (_req, res) => {
     res.set('Cache-Control', 'public, max-age=300').json(discoveryDocument(issuer));
   };
-  describe({ method: 'get', path: AUTHORIZATION_SERVER_METADATA_PATH, summary: 'Authorization server metadata (RFC 8414)', schemas: {} });
-  describe({ method: 'get', path: OPENID_CONFIGURATION_PATH, summary: 'OpenID Connect discovery (same document)', schemas: {} });
+  describe({
+    method: 'get',
+    path: AUTHORIZATION_SERVER_METADATA_PATH,
+    summary: 'Authorization server metadata (RFC 8414)',
+    schemas: {},
+  });
+  describe({
+    method: 'get',
+    path: OPENID_CONFIGURATION_PATH,
+    summary: 'OpenID Connect discovery (same document)',
+    schemas: {},
+  });
   router.get(AUTHORIZATION_SERVER_METADATA_PATH, cors, discovery);
   router.get(OPENID_CONFIGURATION_PATH, cors, discovery);
 
-  describe({ method: 'get', path: PROTECTED_RESOURCE_METADATA_PATH, summary: 'Protected resource metadata (RFC 9728)', schemas: {} });
+  describe({
+    method: 'get',
+    path: PROTECTED_RESOURCE_METADATA_PATH,
+    summary: 'Protected resource metadata (RFC 9728)',
+    schemas: {},
+  });
   router.get(PROTECTED_RESOURCE_METADATA_PATH, cors, (_req, res) => {
     res.set('Cache-Control', 'public, max-age=300').json(protectedResourceDocument(issuer));
   });
@@ -176,7 +202,10 @@ export function createTokenRouter(deps: TokenRouterDeps): Router {
   describe({ method: 'get', path: JWKS_PATH, summary: 'Published signing keys (JWK Set)', schemas: {} });
   router.get(JWKS_PATH, cors, async (_req, res) => {
     const jwks = await tokens.jwks();
-    res.set('Cache-Control', `public, max-age=${jwksMaxAge}`).type('application/jwk-set+json').send(JSON.stringify(jwks));
+    res
+      .set('Cache-Control', `public, max-age=${jwksMaxAge}`)
+      .type('application/jwk-set+json')
+      .send(JSON.stringify(jwks));
   });
 
   // userinfo: bearer in the header or (POST, form) in the body; scope openid; the claims the scopes allow
@@ -193,12 +222,23 @@ export function createTokenRouter(deps: TokenRouterDeps): Router {
     },
   ];
   describe({ method: 'get', path: USERINFO_PATH, summary: 'User info (bearer access token)', schemas: {} });
-  describe({ method: 'post', path: USERINFO_PATH, summary: 'User info (bearer in header or form body)', schemas: {}, requestContentType: 'application/x-www-form-urlencoded' });
+  describe({
+    method: 'post',
+    path: USERINFO_PATH,
+    summary: 'User info (bearer in header or form body)',
+    schemas: {},
+    requestContentType: 'application/x-www-form-urlencoded',
+  });
   router.options(USERINFO_PATH, cors);
   router.get(USERINFO_PATH, ...userinfo);
   router.post(USERINFO_PATH, ...userinfo);
 
-  describe({ method: 'get', path: VALIDATE_TOKEN_PATH, summary: 'Validates the bearer access token and answers who it belongs to', schemas: {} });
+  describe({
+    method: 'get',
+    path: VALIDATE_TOKEN_PATH,
+    summary: 'Validates the bearer access token and answers who it belongs to',
+    schemas: {},
+  });
   router.get(VALIDATE_TOKEN_PATH, bearer.authenticate, async (req, res) => {
     const auth = authOf(res);
     const iat = issuedAt(req);
@@ -211,7 +251,13 @@ export function createTokenRouter(deps: TokenRouterDeps): Router {
     method: 'post',
     path: INTROSPECT_PATH,
     summary: 'Token introspection (RFC 7662), client-authenticated',
-    schemas: { body: { type: 'object', required: ['token'], properties: { token: { type: 'string' }, token_type_hint: { type: 'string' } } } },
+    schemas: {
+      body: {
+        type: 'object',
+        required: ['token'],
+        properties: { token: { type: 'string' }, token_type_hint: { type: 'string' } },
+      },
+    },
     requestContentType: 'application/x-www-form-urlencoded',
   });
   router.post(INTROSPECT_PATH, async (req, res) => {
@@ -228,7 +274,13 @@ export function createTokenRouter(deps: TokenRouterDeps): Router {
     method: 'post',
     path: REVOKE_PATH,
     summary: 'Token revocation (RFC 7009), client-authenticated',
-    schemas: { body: { type: 'object', required: ['token'], properties: { token: { type: 'string' }, token_type_hint: { type: 'string' } } } },
+    schemas: {
+      body: {
+        type: 'object',
+        required: ['token'],
+        properties: { token: { type: 'string' }, token_type_hint: { type: 'string' } },
+      },
+    },
     requestContentType: 'application/x-www-form-urlencoded',
   });
   router.post(REVOKE_PATH, async (req, res) => {
@@ -241,22 +293,33 @@ export function createTokenRouter(deps: TokenRouterDeps): Router {
     res.set(NO_STORE).status(200).end();
   });
 
-  const exchangeGet = { method: 'post' as const, path: EXCHANGE_CODE_GET_PATH, summary: 'Issues a one-time exchange code carrying the caller identity', schemas: { body: exchangeGetBody } };
+  const exchangeGet = {
+    method: 'post' as const,
+    path: EXCHANGE_CODE_GET_PATH,
+    summary: 'Issues a one-time exchange code carrying the caller identity',
+    schemas: { body: exchangeGetBody },
+  };
   describe(exchangeGet);
   const emptyBody: RequestHandler = (req, _res, next) => {
     req.body ??= {}; // a POST without a body asks for a code without an audience
     next();
   };
-  router.post(EXCHANGE_CODE_GET_PATH, bearer.authenticate, emptyBody, validate({ body: exchangeGetBody }), async (req, res) => {
-    const auth = authOf(res);
-    const body = (req.body ?? {}) as { audience?: string };
-    const issued = await deps.exchangeCodes.issue(
-      auth,
-      { ...(body.audience !== undefined && { audience: body.audience }) },
-      commandMetadata(res, { tenant: auth.tenant, actor: auth.subject }),
-    );
-    res.set(NO_STORE).json({ code: issued.code, expires_in: issued.expiresIn, expires_at: issued.expiresAt });
-  });
+  router.post(
+    EXCHANGE_CODE_GET_PATH,
+    bearer.authenticate,
+    emptyBody,
+    validate({ body: exchangeGetBody }),
+    async (req, res) => {
+      const auth = authOf(res);
+      const body = (req.body ?? {}) as { audience?: string };
+      const issued = await deps.exchangeCodes.issue(
+        auth,
+        { ...(body.audience !== undefined && { audience: body.audience }) },
+        commandMetadata(res, { tenant: auth.tenant, actor: auth.subject }),
+      );
+      res.set(NO_STORE).json({ code: issued.code, expires_in: issued.expiresIn, expires_at: issued.expiresAt });
+    },
+  );
 
   describe({
     method: 'post',
@@ -269,7 +332,11 @@ export function createTokenRouter(deps: TokenRouterDeps): Router {
   router.post(EXCHANGE_CODE_CONSUME_PATH, async (req, res) => {
     const client = await deps.authenticateClient(req);
     const code = formField(req, 'code');
-    const identity = await deps.exchangeCodes.consume(code, client, commandMetadata(res, { tenant: client.tenant, actor: client.clientId }));
+    const identity = await deps.exchangeCodes.consume(
+      code,
+      client,
+      commandMetadata(res, { tenant: client.tenant, actor: client.clientId }),
+    );
     res.set(NO_STORE).json({
       sub: identity.subject,
       tenant: identity.tenant,
@@ -339,5 +406,8 @@ function formField(req: Request, name: string): string {
 }
 
 const invalidToken = (description: string) =>
-  new BearerChallenge('AUTH.INVALID_TOKEN', description, `Bearer error="invalid_token", error_description="${description}"`);
-
+  new BearerChallenge(
+    'AUTH.INVALID_TOKEN',
+    description,
+    `Bearer error="invalid_token", error_description="${description}"`,
+  );

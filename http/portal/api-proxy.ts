@@ -1,8 +1,8 @@
 import type { RequestHandler } from 'express';
 import { portalError } from '../../domain/portal/portal.errors.ts';
 import { sessionOf } from './auth.router.ts';
-import type { PortalSessions } from './portal-sessions.ts';
 import { PORTAL_API_BASE, PORTAL_HEADER } from './portal.paths.ts';
+import type { PortalSessions } from './portal-sessions.ts';
 
 /**
  * `/portal/api/<API path>`: the backend-for-frontend's proxy. It needs the session cookie and the portal's
@@ -27,14 +27,17 @@ export function apiProxy(deps: ApiProxyDeps): RequestHandler {
   const bases = deps.apiBases.map((b) => b.toLowerCase());
   return async (req, res, next) => {
     try {
-      if (req.get(PORTAL_HEADER) !== '1') throw portalError('PORTAL.HEADER_REQUIRED', `calls of ${PORTAL_API_BASE} need the header ${PORTAL_HEADER}: 1`);
+      if (req.get(PORTAL_HEADER) !== '1')
+        throw portalError('PORTAL.HEADER_REQUIRED', `calls of ${PORTAL_API_BASE} need the header ${PORTAL_HEADER}: 1`);
       const session = await sessionOf(deps.sessions, req);
       if (session === null) throw portalError('PORTAL.NO_SESSION', 'not signed in, or the session has ended');
       const rest = req.url.slice(PREFIX.length - 1);
       const path = rest.split('?', 1)[0]!.toLowerCase();
       // no dot segments either: `/api/../portal` must not walk out of the bases
       if (!bases.some((b) => path.startsWith(b)) || /(^|\/)\.\.?(\/|$)|%2e|%2f|%5c/i.test(path)) {
-        throw portalError('PORTAL.NOT_PROXIED', `${PORTAL_API_BASE} passes on the platform's API paths only`, { path: rest.split('?', 1)[0] });
+        throw portalError('PORTAL.NOT_PROXIED', `${PORTAL_API_BASE} passes on the platform's API paths only`, {
+          path: rest.split('?', 1)[0],
+        });
       }
       const token = await deps.sessions.accessToken(session);
       if (token === null) throw portalError('PORTAL.NO_SESSION', 'the session has ended: sign in again');

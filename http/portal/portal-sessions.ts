@@ -67,7 +67,12 @@ export type PortalSessionsDeps = {
 export type PortalSessions = {
   ensure(): Promise<void>;
   /** a new session: the cookie value to set, and the session */
-  create(input: { tenant: string; clientId: string; claims: { sub: string; name?: string; username?: string }; tokens: TokenSet }): Promise<{ cookie: string; session: PortalSession }>;
+  create(input: {
+    tenant: string;
+    clientId: string;
+    claims: { sub: string; name?: string; username?: string };
+    tokens: TokenSet;
+  }): Promise<{ cookie: string; session: PortalSession }>;
   /** the live session of a cookie value, or null (unknown, expired: an expired one is removed) */
   get(cookie: string | undefined): Promise<PortalSession | null>;
   /** an access token valid for a while yet, refreshed when near its end; null when the session cannot go on */
@@ -142,10 +147,16 @@ export function createPortalSessions(deps: PortalSessionsDeps): PortalSessions {
     const tokens: Tokens = {
       accessToken: fresh.accessToken,
       refreshToken: fresh.refreshToken ?? refreshToken,
-      ...((fresh.idToken ?? session.tokens.idToken) !== undefined && { idToken: fresh.idToken ?? session.tokens.idToken }),
+      ...((fresh.idToken ?? session.tokens.idToken) !== undefined && {
+        idToken: fresh.idToken ?? session.tokens.idToken,
+      }),
     };
     await sessions().patch(session.id, {
-      $set: { tokens: seal(session.id, tokens), accessExpiresAt: now() + fresh.expiresIn * 1000, ...(fresh.scopes.length > 0 && { scopes: fresh.scopes }) },
+      $set: {
+        tokens: seal(session.id, tokens),
+        accessExpiresAt: now() + fresh.expiresIn * 1000,
+        ...(fresh.scopes.length > 0 && { scopes: fresh.scopes }),
+      },
       $unset: ['refreshLeaseUntil'],
     });
     return fresh.accessToken;
@@ -193,7 +204,11 @@ export function createPortalSessions(deps: PortalSessionsDeps): PortalSessions {
         name: claims.name ?? claims.username ?? claims.sub,
         username: claims.username ?? claims.sub,
         scopes: tokens.scopes,
-        tokens: seal(id, { accessToken: tokens.accessToken, ...(tokens.refreshToken !== undefined && { refreshToken: tokens.refreshToken }), ...(tokens.idToken !== undefined && { idToken: tokens.idToken }) }),
+        tokens: seal(id, {
+          accessToken: tokens.accessToken,
+          ...(tokens.refreshToken !== undefined && { refreshToken: tokens.refreshToken }),
+          ...(tokens.idToken !== undefined && { idToken: tokens.idToken }),
+        }),
         accessExpiresAt: at + tokens.expiresIn * 1000,
         expiresAt: at + deps.ttlSeconds * 1000,
         createdAt: at,

@@ -9,13 +9,20 @@ import { ADMIN_BASE } from '../identity/identity.paths.ts';
 import { WORKFLOW_BASES } from '../workflow/workflow.paths.ts';
 import { apiProxy } from './api-proxy.ts';
 import { createAuthRouter } from './auth.router.ts';
-import type { PortalSessions } from './portal-sessions.ts';
 import { PORTAL_API_BASE, PORTAL_OPENAPI_PATH } from './portal.paths.ts';
 import type { PortalClients, PortalProvider, Sealer } from './portal.ports.ts';
+import type { PortalSessions } from './portal-sessions.ts';
 import { createSpaRouter } from './spa.router.ts';
 
 /** The API paths the proxy passes on: every service's base (spec/http/portal checks them against the OpenAPI documents). */
-export const PROXIED_API_BASES: readonly string[] = [`${BRIDGE_BASE}/`, `${ADMIN_BASE}/`, `${AUDIT_BASE}/`, `${HUB_BASE}/`, CACHE_CLEAR_PATH, ...WORKFLOW_BASES.map((b) => `${b}/`)];
+export const PROXIED_API_BASES: readonly string[] = [
+  `${BRIDGE_BASE}/`,
+  `${ADMIN_BASE}/`,
+  `${AUDIT_BASE}/`,
+  `${HUB_BASE}/`,
+  CACHE_CLEAR_PATH,
+  ...WORKFLOW_BASES.map((b) => `${b}/`),
+];
 
 /**
  * The portal, served by the platform at `/portal` (one router, mounted before the service routers):

@@ -1,5 +1,5 @@
-import { PORTAL_API_BASE, PORTAL_AUTH_BASE, PORTAL_BASE } from './portal.paths.ts';
 import { hasControlCharacters } from '../../domain/core/control-characters.ts';
+import { PORTAL_API_BASE, PORTAL_AUTH_BASE, PORTAL_BASE } from './portal.paths.ts';
 
 const MAX_RETURN_TO = 2000;
 
@@ -12,7 +12,8 @@ export function safeReturnTo(value: unknown, origin: string): string | null {
   if (value === undefined || value === '') return `${PORTAL_BASE}/`;
   if (typeof value !== 'string' || value.length > MAX_RETURN_TO) return null;
   // a path, not a scheme-relative or absolute URL; no backslash (browsers read it as a slash)
-  if (!value.startsWith('/') || value.startsWith('//') || value.includes('\\') || hasControlCharacters(value)) return null;
+  if (!value.startsWith('/') || value.startsWith('//') || value.includes('\\') || hasControlCharacters(value))
+    return null;
   let url: URL;
   try {
     url = new URL(value, origin);
@@ -22,6 +23,12 @@ export function safeReturnTo(value: unknown, origin: string): string | null {
   if (url.origin !== new URL(origin).origin) return null;
   const path = url.pathname;
   if (path !== PORTAL_BASE && !path.startsWith(`${PORTAL_BASE}/`)) return null;
-  if (path.startsWith(`${PORTAL_AUTH_BASE}/`) || path === PORTAL_AUTH_BASE || path.startsWith(`${PORTAL_API_BASE}/`) || path === PORTAL_API_BASE) return null;
+  if (
+    path.startsWith(`${PORTAL_AUTH_BASE}/`) ||
+    path === PORTAL_AUTH_BASE ||
+    path.startsWith(`${PORTAL_API_BASE}/`) ||
+    path === PORTAL_API_BASE
+  )
+    return null;
   return `${path}${url.search}`;
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import express, { Router, type Response } from 'express';
+import express, { type Response, Router } from 'express';
 import { PORTAL_API_BASE, PORTAL_AUTH_BASE, PORTAL_BASE } from './portal.paths.ts';
 
 /**
@@ -66,7 +66,9 @@ export function createSpaRouter(deps: SpaRouterDeps): Router {
   };
 
   // `/portal` to `/portal/` (express's routing would also match `/portal/` here: only the bare path moves)
-  router.get(PORTAL_BASE, (req, res, next) => (req.path === PORTAL_BASE ? res.redirect(302, `${PORTAL_BASE}/${req.url.slice(PORTAL_BASE.length)}`) : next()));
+  router.get(PORTAL_BASE, (req, res, next) =>
+    req.path === PORTAL_BASE ? res.redirect(302, `${PORTAL_BASE}/${req.url.slice(PORTAL_BASE.length)}`) : next(),
+  );
 
   router.use(
     `${PORTAL_BASE}/assets`,
@@ -96,7 +98,13 @@ export function createSpaRouter(deps: SpaRouterDeps): Router {
     }
     // files of the build's root (favicon, robots.txt) as they are; any other path is a page of the app
     const file = path.join(distDir, path.normalize(req.path.slice(PORTAL_BASE.length)));
-    if (file.startsWith(distDir + path.sep) && file !== indexFile && path.dirname(file) === distDir && existsSync(file) && statSync(file).isFile()) {
+    if (
+      file.startsWith(distDir + path.sep) &&
+      file !== indexFile &&
+      path.dirname(file) === distDir &&
+      existsSync(file) &&
+      statSync(file).isFile()
+    ) {
       securityHeaders(res, issuer);
       res.set('Cache-Control', 'public, max-age=3600').sendFile(file);
       return;
@@ -104,7 +112,9 @@ export function createSpaRouter(deps: SpaRouterDeps): Router {
     const nonce = randomBytes(16).toString('base64');
     securityHeaders(res, issuer, nonce)
       .set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' })
-      .send(html.replaceAll(NONCE_PLACEHOLDER, nonce).replaceAll(DEFAULT_TENANT_PLACEHOLDER, attribute(deps.defaultTenant)));
+      .send(
+        html.replaceAll(NONCE_PLACEHOLDER, nonce).replaceAll(DEFAULT_TENANT_PLACEHOLDER, attribute(deps.defaultTenant)),
+      );
   });
 
   return router;

@@ -3,7 +3,7 @@ import type { DeployCommands } from '../../commands/workflow/deploy.commands.ts'
 import { localDateTime } from '../../domain/workflow/time/iso8601.ts';
 import { commandIdFrom } from '../core/command-id.ts';
 import type { RouteRegistry } from '../core/route-registry.ts';
-import { commandContext, } from '../core/tenancy.ts';
+import { commandContext } from '../core/tenancy.ts';
 import { readDeploymentUpload } from './multipart.ts';
 import { workflowRoute } from './workflow.route.ts';
 
@@ -44,7 +44,14 @@ export function createDeploymentRouter(deps: { deploy: DeployCommands; registry:
       res.status(201).json({
         id: r.id,
         deploymentTime: localDateTime(r.deployedAt),
-        deployedProcessDefinitions: r.definitions.map((d) => ({ id: d.id, key: d.key, version: d.version, name: d.name ?? null, resource: d.resourceName, new: d.created })),
+        deployedProcessDefinitions: r.definitions.map((d) => ({
+          id: d.id,
+          key: d.key,
+          version: d.version,
+          name: d.name ?? null,
+          resource: d.resourceName,
+          new: d.created,
+        })),
         warnings: r.warnings,
       });
     },

@@ -83,7 +83,13 @@ export const taskSchema = {
     queryVariables: { type: 'object' },
     candidateUsers: { type: 'array', items: { type: 'string' } },
     candidateGroups: { type: 'array', items: { type: 'string' } },
-    links: { type: 'array', items: { type: 'object', properties: { rel: { type: 'string' }, href: { type: 'string' } } } },
+    links: {
+      type: 'array',
+      items: { type: 'object', properties: { rel: { type: 'string' }, href: { type: 'string' } } },
+    },
   },
 };
-export const contentSchema = (item: object) => ({ type: 'object', properties: { content: { type: 'array', items: item }, links: { type: 'array' } } });
+export const contentSchema = (item: object) => ({
+  type: 'object',
+  properties: { content: { type: 'array', items: item }, links: { type: 'array' } },
+});

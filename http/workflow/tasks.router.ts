@@ -27,7 +27,10 @@ const schemas = {
       required: ['processDefinitionKey', 'workflowBusinessKey'],
       additionalProperties: false,
     },
-    response: contentSchema({ ...taskSchema, properties: { ...taskSchema.properties, businessKey: { type: 'string' }, docId: { type: 'string' } } }),
+    response: contentSchema({
+      ...taskSchema,
+      properties: { ...taskSchema.properties, businessKey: { type: 'string' }, docId: { type: 'string' } },
+    }),
   },
   search: {
     body: {
@@ -54,7 +57,18 @@ const schemas = {
         total: { type: 'integer' },
         groupField: { type: ['string', 'null'] },
         maxPageCount: { type: 'integer' },
-        results: { type: 'array', items: { type: 'object', properties: { groupValue: {}, groupTotalNum: { type: 'integer' }, esDocs: { type: 'array' }, innerDocs: { type: 'array' } } } },
+        results: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              groupValue: {},
+              groupTotalNum: { type: 'integer' },
+              esDocs: { type: 'array' },
+              innerDocs: { type: 'array' },
+            },
+          },
+        },
       },
     },
   },
@@ -65,20 +79,43 @@ export function createTasksRouter(deps: { tasks: TaskQueries; registry: RouteReg
   const router = Router();
   const tags = ['tasks'];
 
-  workflowRoute(registry, router, { method: 'get', path: '/tasks/byBusinessKey', summary: "a business key's tasks of a process key (read your writes)", schemas: schemas.byBusinessKey, tags }, async (req, res, base) => {
-    const q = req.query as unknown as { processDefinitionKey: string; workflowBusinessKey: string; includeCompleted: boolean };
-    try {
-      const docs = await tasks.byBusinessKey(tenantOf(res), q.processDefinitionKey, q.workflowBusinessKey, { includeClosed: q.includeCompleted });
-      res.json({ content: docs.map((d) => taskFromDoc(base, d)), links: [] });
-    } catch (err) {
-      if (err instanceof ProjectionBehind) throw coreError('STORE.UNAVAILABLE', err.message, { projection: err.projection });
-      throw err;
-    }
-  });
+  workflowRoute(
+    registry,
+    router,
+    {
+      method: 'get',
+      path: '/tasks/byBusinessKey',
+      summary: "a business key's tasks of a process key (read your writes)",
+      schemas: schemas.byBusinessKey,
+      tags,
+    },
+    async (req, res, base) => {
+      const q = req.query as unknown as {
+        processDefinitionKey: string;
+        workflowBusinessKey: string;
+        includeCompleted: boolean;
+      };
+      try {
+        const docs = await tasks.byBusinessKey(tenantOf(res), q.processDefinitionKey, q.workflowBusinessKey, {
+          includeClosed: q.includeCompleted,
+        });
+        res.json({ content: docs.map((d) => taskFromDoc(base, d)), links: [] });
+      } catch (err) {
+        if (err instanceof ProjectionBehind)
+          throw coreError('STORE.UNAVAILABLE', err.message, { projection: err.projection });
+        throw err;
+      }
+    },
+  );
 
-  workflowRoute(registry, router, { method: 'post', path: '/tasks', summary: 'search a task index', schemas: schemas.search, tags }, async (req, res) => {
-    res.json(await tasks.search(tenantOf(res), (req.body ?? {}) as SearchRequest));
-  });
+  workflowRoute(
+    registry,
+    router,
+    { method: 'post', path: '/tasks', summary: 'search a task index', schemas: schemas.search, tags },
+    async (req, res) => {
+      res.json(await tasks.search(tenantOf(res), (req.body ?? {}) as SearchRequest));
+    },
+  );
 
   return router;
 }

@@ -9,7 +9,15 @@ export type WorkflowHandler = (req: Request, res: Response, base: string) => Pro
 export function workflowRoute(
   registry: RouteRegistry,
   router: Router,
-  o: { method: HttpMethod; path: string; summary: string; schemas: RequestSchemas & { response?: JsonSchema }; tags: string[]; successStatus?: number; requestContentType?: string },
+  o: {
+    method: HttpMethod;
+    path: string;
+    summary: string;
+    schemas: RequestSchemas & { response?: JsonSchema };
+    tags: string[];
+    successStatus?: number;
+    requestContentType?: string;
+  },
   handler: WorkflowHandler,
 ): void {
   for (const base of WORKFLOW_BASES) {

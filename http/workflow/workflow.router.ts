@@ -1,4 +1,4 @@
-import { Router, type RequestHandler } from 'express';
+import { type RequestHandler, Router } from 'express';
 import type { DeployCommands } from '../../commands/workflow/deploy.commands.ts';
 import type { IndexSchemaCommands } from '../../commands/workflow/index-schemas.commands.ts';
 import type { InstanceCommands } from '../../commands/workflow/instance.commands.ts';
@@ -54,7 +54,8 @@ export function createWorkflowRouter(deps: WorkflowRouterDeps): { router: Router
     router.use(`${base}/deployment`, bearer.requireScope(WORKFLOW_ADMIN_SCOPE), enabled);
     router.use(`${base}/admin/index-schemas`, bearer.requireScope(WORKFLOW_ADMIN_SCOPE), enabled);
     router.use(`${base}/admin/tenants`, bearer.requireScope(WORKFLOW_ADMIN_SCOPE));
-    for (const area of ['process-instances', 'tasks', 'process-definitions']) router.use(`${base}/${area}`, bearer.requireScope(WORKFLOW_USER_SCOPE), enabled);
+    for (const area of ['process-instances', 'tasks', 'process-definitions'])
+      router.use(`${base}/${area}`, bearer.requireScope(WORKFLOW_USER_SCOPE), enabled);
   }
 
   router.use(createDeploymentRouter({ deploy: deps.deploy, registry }));

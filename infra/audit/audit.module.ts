@@ -5,7 +5,7 @@ import { LEVELS_CATEGORY, levelsDecider } from '../../domain/audit/warning-level
 import { recordsProjection } from '../../projections/audit/records.projection.ts';
 import { retentionProjection } from '../../projections/audit/retention.projection.ts';
 import type { Projection } from '../../projections/core/projection.ts';
-import { deciderEntry as entry, type DeciderRegistry, type ServiceModule } from '../platform-service.ts';
+import { type DeciderRegistry, deciderEntry as entry, type ServiceModule } from '../platform-service.ts';
 
 /** The audit service's projections (free of HTTP imports: the CLI loads them). */
 export const auditProjections = (): Projection[] => [recordsProjection(), retentionProjection];

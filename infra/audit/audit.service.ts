@@ -1,14 +1,18 @@
 import { createCatalogCommands } from '../../commands/audit/catalog.commands.ts';
 import { createLedgerWriter } from '../../commands/audit/ledger.writer.ts';
 import { createAuditMetadata } from '../../commands/audit/metadata.cache.ts';
-import { createRetentionCommands, createRetentionWorker, type RetentionDueItem } from '../../commands/audit/retention.commands.ts';
+import {
+  createRetentionCommands,
+  createRetentionWorker,
+  type RetentionDueItem,
+} from '../../commands/audit/retention.commands.ts';
 import { createAuditRouter } from '../../http/audit/audit.router.ts';
 import { createRecordQueries } from '../../projections/audit/records.queries.ts';
 import { RETENTION_PROJECTION } from '../../projections/audit/retention.projection.ts';
 import { createScrolls } from '../../projections/audit/scrolls.store.ts';
 import { liveCollection } from '../../projections/core/writable-model.ts';
 import type { PlatformService, ServiceDeps } from '../platform-service.ts';
-import { loadAuditConfig, type AuditConfig } from './audit.config.ts';
+import { type AuditConfig, loadAuditConfig } from './audit.config.ts';
 
 /** how often scrolls expired long ago are removed */
 export const SCROLL_SWEEP_MS = 60_000;
@@ -47,7 +51,16 @@ export function createAuditService(deps: AuditServiceDeps): PlatformService {
     log: auditLog.child({ worker: 'audit.retention' }),
   });
 
-  const http = createAuditRouter({ eventStore, bearer: deps.identity.bearer, writer, metadata, catalog, queries, scrolls, retention });
+  const http = createAuditRouter({
+    eventStore,
+    bearer: deps.identity.bearer,
+    writer,
+    metadata,
+    catalog,
+    queries,
+    scrolls,
+    retention,
+  });
 
   return {
     name: 'audit',
@@ -56,7 +69,9 @@ export function createAuditService(deps: AuditServiceDeps): PlatformService {
     reactors: [],
     engines: [retentionWorker],
     caches: [metadata],
-    timers: [{ name: 'audit.scroll-sweep', everyMs: SCROLL_SWEEP_MS, run: () => scrolls.sweep().then(() => undefined) }],
+    timers: [
+      { name: 'audit.scroll-sweep', everyMs: SCROLL_SWEEP_MS, run: () => scrolls.sweep().then(() => undefined) },
+    ],
     seed: async () => undefined,
     close: async () => undefined,
     dispose: async () => undefined,

@@ -12,7 +12,7 @@ import { RULE_TARGET_CATEGORY, ruleTargetDecider } from '../../domain/bridge/rul
 import { SCHEMA_CATEGORY, schemaDecider } from '../../domain/bridge/schema.decider.ts';
 import { SERVICE_ENTRY_CATEGORY, serviceEntryDecider } from '../../domain/bridge/service-entry.decider.ts';
 import { USER_MESSAGE_CATEGORY, userMessageDecider } from '../../domain/bridge/user-message.decider.ts';
-import { deciderEntry as entry, type DeciderRegistry, type ServiceModule } from '../platform-service.ts';
+import { type DeciderRegistry, deciderEntry as entry, type ServiceModule } from '../platform-service.ts';
 import { bridgeProjections } from './bridge-projections.ts';
 
 /** The event bridge's deciders by stream category (`platform replay --state`). */

@@ -6,7 +6,7 @@ import type { SourceCommands } from '../../commands/bridge/sources.commands.ts';
 import { busStream } from '../../domain/bridge/bus.decider.ts';
 import { configEntryStream } from '../../domain/bridge/config-entry.decider.ts';
 import { eventSourceStream } from '../../domain/bridge/event-source.decider.ts';
-import { PLATFORM_TENANT, type BusKind, type Target } from '../../domain/bridge/model.ts';
+import { type BusKind, PLATFORM_TENANT, type Target } from '../../domain/bridge/model.ts';
 import { ruleStream } from '../../domain/bridge/rule.decider.ts';
 import { TARGET_TYPE_IDS } from '../../domain/bridge/target-params.ts';
 import type { Clock } from '../core/clock.port.ts';
@@ -44,7 +44,11 @@ export type BridgeSeedDeps = {
 };
 
 export const PLATFORM_BUSES: ReadonlyArray<{ name: string; kind: BusKind; description: string }> = [
-  { name: 'platform', kind: 'platform', description: 'the dedicated platform line: events of the platform’s own services' },
+  {
+    name: 'platform',
+    kind: 'platform',
+    description: 'the dedicated platform line: events of the platform’s own services',
+  },
   { name: 'platform-batch', kind: 'platform', description: 'the batch module’s line: job alerts' },
   { name: 'baseline-policy', kind: 'baseline', description: 'baseline product: policy administration' },
   { name: 'baseline-claim', kind: 'baseline', description: 'baseline product: claims' },
@@ -70,7 +74,12 @@ export function alertMailTarget(): Target {
       {
         resourceKey: 'CONTENT',
         form: 'TEMPLATE',
-        value: JSON.stringify({ jobName: '$.data.jobName', status: '$.data.status', message: '$.data.message', occurredAt: '$.data.occurredAt' }),
+        value: JSON.stringify({
+          jobName: '$.data.jobName',
+          status: '$.data.status',
+          message: '$.data.message',
+          occurredAt: '$.data.occurredAt',
+        }),
         template: 'Batch job ${jobName} reported ${status} at ${occurredAt}: ${message}',
       },
     ],
@@ -106,7 +115,14 @@ export async function seedBridge(deps: BridgeSeedDeps): Promise<BridgeSeedReport
     if (!(await fresh(eventSourceStream(PLATFORM_TENANT, s.bus, s.name)))) continue;
     if ((await lookup.getBus(PLATFORM_TENANT, s.bus)) === null) continue; // an administrator deleted the bus
     await sources.registerSource(
-      { busTenant: PLATFORM_TENANT, bus: s.bus, name: s.name, kind: 'platform', eventTypes: s.eventTypes, schemaId: s.schemaId },
+      {
+        busTenant: PLATFORM_TENANT,
+        bus: s.bus,
+        name: s.name,
+        kind: 'platform',
+        eventTypes: s.eventTypes,
+        schemaId: s.schemaId,
+      },
       ctx,
       `bridge-seed/source/${s.bus}/${s.name}`,
     );
@@ -114,11 +130,18 @@ export async function seedBridge(deps: BridgeSeedDeps): Promise<BridgeSeedReport
   }
 
   if (await fresh(configEntryStream(PLATFORM_TENANT, ALERT_ACCOUNT_KEY))) {
-    await config.set({ key: ALERT_ACCOUNT_KEY, value: 'alerts@platform.local' }, ctx, `bridge-seed/config/${ALERT_ACCOUNT_KEY}`);
+    await config.set(
+      { key: ALERT_ACCOUNT_KEY, value: 'alerts@platform.local' },
+      ctx,
+      `bridge-seed/config/${ALERT_ACCOUNT_KEY}`,
+    );
     created.push(`config ${ALERT_ACCOUNT_KEY}`);
   }
 
-  if ((await fresh(ruleStream(PLATFORM_TENANT, ALERT_RULE_ID))) && (await lookup.getBus(PLATFORM_TENANT, 'platform-batch')) !== null) {
+  if (
+    (await fresh(ruleStream(PLATFORM_TENANT, ALERT_RULE_ID))) &&
+    (await lookup.getBus(PLATFORM_TENANT, 'platform-batch')) !== null
+  ) {
     await rules.create(
       {
         ruleId: ALERT_RULE_ID,
@@ -126,7 +149,8 @@ export async function seedBridge(deps: BridgeSeedDeps): Promise<BridgeSeedReport
         busKind: 'platform',
         busOwner: PLATFORM_TENANT,
         name: 'Batch job alert mail',
-        description: 'The standard alert mail for batch job alerts, through the platform mail target. Tenants may opt out and route the event themselves.',
+        description:
+          'The standard alert mail for batch job alerts, through the platform mail target. Tenants may opt out and route the event themselves.',
         pattern: { source: ['batchv2:job'], type: ['batchv2:Alter:JobAlter'] },
         targets: [alertMailTarget()],
         platform: true,
@@ -139,4 +163,3 @@ export async function seedBridge(deps: BridgeSeedDeps): Promise<BridgeSeedReport
   if (created.length > 0) log.info({ created }, 'bridge seeded');
   return { created };
 }
-

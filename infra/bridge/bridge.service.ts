@@ -1,19 +1,23 @@
 import { createApiDestinationCommands } from '../../commands/bridge/api-destinations.commands.ts';
+import type { Convert } from '../../commands/bridge/bridge.contracts.ts';
 import { createBusCommands, createBusLookup } from '../../commands/bridge/buses.commands.ts';
-import { createCallerTokens, type CallerTokens } from '../../commands/bridge/caller-tokens.store.ts';
+import { type CallerTokens, createCallerTokens } from '../../commands/bridge/caller-tokens.store.ts';
 import { createConfigCenter, createConfigCommands } from '../../commands/bridge/config-center.commands.ts';
 import { createConnectionCommands } from '../../commands/bridge/connections.commands.ts';
-import type { Convert } from '../../commands/bridge/bridge.contracts.ts';
 import { createDeadLetterCommands } from '../../commands/bridge/dead-letters.commands.ts';
 import type { TargetAdapter } from '../../commands/bridge/delivery.contracts.ts';
-import { createDeliveryWorker, type DeliveryDueItem, type TenantProfile } from '../../commands/bridge/delivery.worker.ts';
+import {
+  createDeliveryWorker,
+  type DeliveryDueItem,
+  type TenantProfile,
+} from '../../commands/bridge/delivery.worker.ts';
 import { createMqConsumers } from '../../commands/bridge/mq-consumers.commands.ts';
 import { createPublisher } from '../../commands/bridge/publish.commands.ts';
 import { createRouterWorker } from '../../commands/bridge/router.process.ts';
 import { createRuleTargetCommands } from '../../commands/bridge/rule-target-state.commands.ts';
 import { createRuleCommands } from '../../commands/bridge/rules.commands.ts';
-import { createServiceRegistry } from '../../commands/bridge/service-registry.commands.ts';
 import { createSchemaCommands, createSchemaValidator } from '../../commands/bridge/schemas.commands.ts';
+import { createServiceRegistry } from '../../commands/bridge/service-registry.commands.ts';
 import { createSourceCommands } from '../../commands/bridge/sources.commands.ts';
 import { createUserMessageCommands } from '../../commands/bridge/user-messages.commands.ts';
 import { convert } from '../../domain/bridge/conversion/index.ts';
@@ -26,8 +30,8 @@ import { createServiceQueries } from '../../projections/bridge/services.projecti
 import { createTraceQueries } from '../../projections/bridge/trace.queries.ts';
 import { createUserMessageQueries } from '../../projections/bridge/user-messages.projection.ts';
 import { liveCollection } from '../../projections/core/writable-model.ts';
-import { loadKeySecrets } from '../identity/key-secret.ts';
 import { lazyConfigBox } from '../identity/config-box.ts';
+import { loadKeySecrets } from '../identity/key-secret.ts';
 import type { PlatformService, ServiceDeps } from '../platform-service.ts';
 import { seedBridge } from './bridge.seed.ts';
 import { createTargetAdapters } from './target-adapters.ts';
@@ -129,7 +133,12 @@ export function createBridgeService(deps: BridgeServiceDeps): PlatformService {
     concurrency: serviceConfig.bridge.deliveryConcurrency,
     log: bridgeLog.child({ worker: 'bridge.delivery-worker' }),
   });
-  const deadLetters = createDeadLetterCommands({ eventStore, clock, index: deliveryQueries, onRedriven: () => deliveryWorker.notify() });
+  const deadLetters = createDeadLetterCommands({
+    eventStore,
+    clock,
+    index: deliveryQueries,
+    onRedriven: () => deliveryWorker.notify(),
+  });
   const consumers = createMqConsumers({ eventStore, readStore, clock });
 
   const http = createBridgeRouter({
@@ -152,7 +161,10 @@ export function createBridgeService(deps: BridgeServiceDeps): PlatformService {
     connections: createConnectionCommands({ eventStore, clock, secret: secret() }),
     destinations: createApiDestinationCommands({ eventStore, clock, secret: secret() }),
     consumers,
-    userMessages: { commands: createUserMessageCommands({ eventStore, clock }), queries: createUserMessageQueries(readStore) },
+    userMessages: {
+      commands: createUserMessageCommands({ eventStore, clock }),
+      queries: createUserMessageQueries(readStore),
+    },
     services: { commands: services, queries: createServiceQueries(readStore) },
   });
 
@@ -165,7 +177,14 @@ export function createBridgeService(deps: BridgeServiceDeps): PlatformService {
     caches: [],
     timers: [
       // a caller token is kept until its own expiry; past it no delivery can use it
-      { name: 'bridge.caller-token-sweep', everyMs: CALLER_TOKEN_SWEEP_MS, run: () => callerTokens().sweep().then(() => undefined) },
+      {
+        name: 'bridge.caller-token-sweep',
+        everyMs: CALLER_TOKEN_SWEEP_MS,
+        run: () =>
+          callerTokens()
+            .sweep()
+            .then(() => undefined),
+      },
     ],
     async seed() {
       const report = await seedBridge({ eventStore, clock, buses, sources, lookup, config, rules, log: bridgeLog });

@@ -32,7 +32,14 @@ export const PLATFORM_SCHEMA_IDS = {
 const str = (description: string, extra: Record<string, unknown> = {}) => ({ type: 'string', description, ...extra });
 
 /** An OpenAPI 3.0 document of the spec's shape: a Cloudevents schema whose data references `dataName`. */
-function cloudEventsDocument(o: { title: string; version: string; description: string; eventType: string; dataName: string; data: Record<string, unknown> }) {
+function cloudEventsDocument(o: {
+  title: string;
+  version: string;
+  description: string;
+  eventType: string;
+  dataName: string;
+  data: Record<string, unknown>;
+}) {
   return {
     openapi: '3.0.3',
     info: { title: o.title, version: o.version, description: o.description },
@@ -146,9 +153,19 @@ export function platformSchemaDocuments(): PlatformSchemaDocument[] {
             tenant: str('the tenant whose job it is'),
             occurredAt: str('when the alert was raised', { format: 'date-time' }),
             startedAt: str('when the run started', { format: 'date-time', nullable: true }),
-            durationMs: { type: 'integer', format: 'int64', minimum: 0, nullable: true, description: 'run time so far' },
+            durationMs: {
+              type: 'integer',
+              format: 'int64',
+              minimum: 0,
+              nullable: true,
+              description: 'run time so far',
+            },
             retryCount: { type: 'integer', format: 'int32', minimum: 0, description: 'retries done' },
-            recipients: { type: 'array', items: str('mail address', { format: 'email' }), description: 'extra alert recipients' },
+            recipients: {
+              type: 'array',
+              items: str('mail address', { format: 'email' }),
+              description: 'extra alert recipients',
+            },
           },
         },
       }),
@@ -172,7 +189,10 @@ export function platformSchemaDocuments(): PlatformSchemaDocument[] {
           properties: {
             AlertId: str('the alert’s id (also the CloudEvent id): the same alert always has the same id'),
             Classification: str('what kind of dead letter', { enum: ['DEFINITE_FINAL_FAILURE', 'UNCERTAIN'] }),
-            Cause: str('UNCERTAIN: why', { enum: ['SERVER_ERROR', 'READ_TIMEOUT', 'CONNECTION', 'LOST', 'RECEIPT_DEADLINE'], nullable: true }),
+            Cause: str('UNCERTAIN: why', {
+              enum: ['SERVER_ERROR', 'READ_TIMEOUT', 'CONNECTION', 'LOST', 'RECEIPT_DEADLINE'],
+              nullable: true,
+            }),
             Reason: str('human-readable reason'),
             Tenant: str('the tenant'),
             NotificationId: str('the notification'),
@@ -196,14 +216,23 @@ export function platformSchemaDocuments(): PlatformSchemaDocument[] {
   ];
 }
 
-export type PlatformSchemaSeedReport = { created: string[]; versionsAdded: Array<{ schemaId: string; version: string }> };
+export type PlatformSchemaSeedReport = {
+  created: string[];
+  versionsAdded: Array<{ schemaId: string; version: string }>;
+};
 
 /**
  * Creates the platform schemas that are missing and adds a document's version when it is new. A platform
  * schema an administrator deleted stays deleted. A document changed without a new info.version throws
  * SCHEMA.VERSION_IMMUTABLE (a release bug: versions never change).
  */
-export async function seedPlatformSchemas({ eventStore, clock }: { eventStore: EventStore; clock: Clock }): Promise<PlatformSchemaSeedReport> {
+export async function seedPlatformSchemas({
+  eventStore,
+  clock,
+}: {
+  eventStore: EventStore;
+  clock: Clock;
+}): Promise<PlatformSchemaSeedReport> {
   const commands = createSchemaCommands({ eventStore, clock });
   const reader = createSchemaReader({ eventStore });
   const ctx = { tenant: PLATFORM_TENANT, actor: 'system:seed' };
@@ -220,7 +249,12 @@ export async function seedPlatformSchemas({ eventStore, clock }: { eventStore: E
       if (created) report.created.push(schemaId);
     } else if (!existing.deleted) {
       // the same version with the same content is a no-op; with other content a 409 (bump info.version)
-      const { added } = await commands.addVersion(schemaId, { version, content: document }, ctx, `platform-schemas/${schemaId}/${version}`);
+      const { added } = await commands.addVersion(
+        schemaId,
+        { version, content: document },
+        ctx,
+        `platform-schemas/${schemaId}/${version}`,
+      );
       if (added) report.versionsAdded.push({ schemaId, version });
     }
   }

@@ -1,12 +1,15 @@
-import { createApiDestinationReader, type ApiDestinationReader } from '../../commands/bridge/api-destinations.commands.ts';
-import { createConnectionReader, type ConnectionReader } from '../../commands/bridge/connections.commands.ts';
+import {
+  type ApiDestinationReader,
+  createApiDestinationReader,
+} from '../../commands/bridge/api-destinations.commands.ts';
 import type { ConfigCenter } from '../../commands/bridge/bridge.contracts.ts';
+import { type ConnectionReader, createConnectionReader } from '../../commands/bridge/connections.commands.ts';
 import type { TargetAdapter } from '../../commands/bridge/delivery.contracts.ts';
 import { createOAuthTokenCache } from '../../commands/bridge/oauth-token.cache.ts';
+import type { ServiceRegistryCommands } from '../../commands/bridge/service-registry.commands.ts';
 import { createApiDestinationTarget } from '../../commands/bridge/targets/api-destination.target.ts';
 import { createMailTarget } from '../../commands/bridge/targets/mail.target.ts';
 import { createMessageQueueTarget } from '../../commands/bridge/targets/message-queue.target.ts';
-import type { ServiceRegistryCommands } from '../../commands/bridge/service-registry.commands.ts';
 import { createPresetHttpTarget, serviceRegistryFrom } from '../../commands/bridge/targets/preset-http.target.ts';
 import { createUserMessageBoxTarget } from '../../commands/bridge/targets/user-message-box.target.ts';
 import type { Clock } from '../core/clock.port.ts';
@@ -59,14 +62,17 @@ export function createTargetAdapters(deps: {
   // creates DATA_DIR/key-encryption.secret for it)
   let connections: ConnectionReader | undefined;
   let destinations: ApiDestinationReader | undefined;
-  const connectionReader = () => (connections ??= createConnectionReader({ eventStore, secret: loadKeySecrets(config) }));
-  const destinationReader = () => (destinations ??= createApiDestinationReader({ eventStore, secret: loadKeySecrets(config), clock }));
+  const connectionReader = () =>
+    (connections ??= createConnectionReader({ eventStore, secret: loadKeySecrets(config) }));
+  const destinationReader = () =>
+    (destinations ??= createApiDestinationReader({ eventStore, secret: loadKeySecrets(config), clock }));
   const adapters: TargetAdapter[] = [
     createMailTarget({ mail, defaultFrom: config.smtp.from, messageIdDomain }),
     createMessageQueueTarget({ eventStore, clock }),
     createPresetHttpTarget({
       http,
-      registry: async (name, ruleTenant) => (services === undefined ? undefined : await services.resolve(ruleTenant, name)) ?? fromEnv(name, ruleTenant),
+      registry: async (name, ruleTenant) =>
+        (services === undefined ? undefined : await services.resolve(ruleTenant, name)) ?? fromEnv(name, ruleTenant),
     }),
     createApiDestinationTarget({
       http,

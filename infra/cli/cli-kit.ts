@@ -1,4 +1,4 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 
 /**
  * What every `platform` command is built from: a name, a one-line summary for the
@@ -71,12 +71,24 @@ type Options = NonNullable<ParseArgsConfig['options']>;
  * util.parseArgs, strict, with `--help`/`-h` added to every command. Positionals only when `positionals`
  * says how many (a number or 'any').
  */
-export function parse<O extends Options>(args: string[], options: O, o: { positionals?: number | 'any'; command: string }) {
+export function parse<O extends Options>(
+  args: string[],
+  options: O,
+  o: { positionals?: number | 'any'; command: string },
+) {
   let parsed;
   try {
-    parsed = parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: o.positionals !== undefined });
+    parsed = parseArgs({
+      args,
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals: o.positionals !== undefined,
+    });
   } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message.replace(/\. To specify a positional argument.*$/s, '') : String(err), o.command);
+    throw new UsageError(
+      err instanceof Error ? err.message.replace(/\. To specify a positional argument.*$/s, '') : String(err),
+      o.command,
+    );
   }
   if ((parsed.values as { help?: boolean }).help === true) throw new HelpRequested();
   if (typeof o.positionals === 'number' && parsed.positionals.length > o.positionals) {
@@ -87,7 +99,11 @@ export function parse<O extends Options>(args: string[], options: O, o: { positi
 
 /** A command's `--help` text. */
 export function helpText(command: CliCommand, path: string): string {
-  const lines = [`usage: ${command.usage.map((u) => `platform ${u}`).join('\n       ')}`, '', command.description.trimEnd()];
+  const lines = [
+    `usage: ${command.usage.map((u) => `platform ${u}`).join('\n       ')}`,
+    '',
+    command.description.trimEnd(),
+  ];
   if (command.subcommands?.length) {
     lines.push('', 'subcommands:');
     for (const sub of command.subcommands) lines.push(`  ${`${path} ${sub.name}`.padEnd(30)} ${sub.summary}`);

@@ -1,4 +1,4 @@
-import { parse, type CliCommand } from './cli-kit.ts';
+import { type CliCommand, parse } from './cli-kit.ts';
 
 // The notification hub's reference EMAIL receiver (infra/hub/email-receiver), run as a CLI command.
 

@@ -9,7 +9,7 @@ import { loadHubConfig } from '../hub/hub.config.ts';
 import { createHubSettings } from '../hub/hub-settings.ts';
 import { lazyConfigBox } from '../identity/config-box.ts';
 import { openCommandStores } from '../stores.ts';
-import { EXIT, parse, UsageError, type CliCommand } from './cli-kit.ts';
+import { type CliCommand, EXIT, parse, UsageError } from './cli-kit.ts';
 
 const int = (name: string, raw: string | undefined): number | undefined => {
   if (raw === undefined) return undefined;
@@ -25,8 +25,13 @@ function print(out: (line: string) => void, r: HousekeepingReport) {
     return;
   }
   const verb = r.DryRun ? 'would remove' : 'removed';
-  const kept = Object.entries(r.Kept).map(([k, v]) => `${k} ${v}`).join(', ') || 'none';
-  out(`${r.Tenant}: retention ${r.RetentionDays} days (${source}), cutoff ${r.Cutoff}, scanned ${r.Scanned}, ${verb} ${r.Removed.length}, kept: ${kept}${r.LimitReached ? ' (limit reached)' : ''}`);
+  const kept =
+    Object.entries(r.Kept)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ') || 'none';
+  out(
+    `${r.Tenant}: retention ${r.RetentionDays} days (${source}), cutoff ${r.Cutoff}, scanned ${r.Scanned}, ${verb} ${r.Removed.length}, kept: ${kept}${r.LimitReached ? ' (limit reached)' : ''}`,
+  );
   for (const x of r.Removed) out(`  ${verb} ${x.NotificationId}  RequestId ${x.RequestId}  completed ${x.CompletedAt}`);
   for (const a of r.ArchivedTo ?? []) out(`  archived to DATA_DIR/${a}`);
 }
@@ -35,7 +40,9 @@ function print(out: (line: string) => void, r: HousekeepingReport) {
 export const hubHousekeepingCommand: CliCommand = {
   name: 'hub-housekeeping',
   summary: "the notification hub's housekeeping job: completed notifications off the read side (dry run by default)",
-  usage: ['hub-housekeeping (--tenant <code> | --all-tenants) [--days <n>] [--execute] [--archive] [--page-size <n>] [--limit <n>] [--json]'],
+  usage: [
+    'hub-housekeeping (--tenant <code> | --all-tenants) [--days <n>] [--execute] [--archive] [--page-size <n>] [--limit <n>] [--json]',
+  ],
   description: `Removes the eligible completed notifications of a tenant from the hub's read models (the event log
 keeps them): completed, last changed before the retention cutoff, no active attempt, pending retry or
 uncertain outcome. Without --execute it is a dry run: it lists what it would remove and what it keeps.
@@ -66,7 +73,8 @@ uncertain outcome. Without --execute it is a dry run: it lists what it would rem
       },
       { command: 'hub-housekeeping' },
     );
-    if ((values.tenant === undefined) === (values['all-tenants'] !== true)) throw new UsageError('give --tenant <code> or --all-tenants', 'hub-housekeeping');
+    if ((values.tenant === undefined) === (values['all-tenants'] !== true))
+      throw new UsageError('give --tenant <code> or --all-tenants', 'hub-housekeeping');
     const days = int('days', values.days);
     const pageSize = int('page-size', values['page-size']);
     const limit = int('limit', values.limit);
@@ -79,8 +87,13 @@ uncertain outcome. Without --execute it is a dry run: it lists what it would rem
         clock: systemClock,
         defaults: { [SETTING.housekeepingRetentionDays]: String(hub.housekeepingRetentionDays) },
       });
-      const job = createHubHousekeeping({ deps: { ...stores, clock: systemClock, config }, settings, retentionDays: hub.housekeepingRetentionDays });
-      const tenants = values.tenant !== undefined ? [values.tenant] : await createHousekeepingQueries(stores.readStore).tenants();
+      const job = createHubHousekeeping({
+        deps: { ...stores, clock: systemClock, config },
+        settings,
+        retentionDays: hub.housekeepingRetentionDays,
+      });
+      const tenants =
+        values.tenant !== undefined ? [values.tenant] : await createHousekeepingQueries(stores.readStore).tenants();
       const reports: HousekeepingReport[] = [];
       for (const tenant of tenants) {
         const r = await job.run(tenant, {

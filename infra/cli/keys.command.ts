@@ -1,10 +1,16 @@
 import { loadConfig } from '../core/config.ts';
 import { openCommandStores } from '../stores.ts';
-import { parse, UsageError, type CliCommand, type CliIo } from './cli-kit.ts';
+import { type CliCommand, type CliIo, parse, UsageError } from './cli-kit.ts';
 import { keysRotate } from './keys.ts';
 import { keysRotateConfig } from './rotate-config.ts';
 
-const withStores = async (io: CliIo, f: (o: { eventStore: Awaited<ReturnType<typeof openCommandStores>>['eventStore']; config: ReturnType<typeof loadConfig> }) => Promise<number>) => {
+const withStores = async (
+  io: CliIo,
+  f: (o: {
+    eventStore: Awaited<ReturnType<typeof openCommandStores>>['eventStore'];
+    config: ReturnType<typeof loadConfig>;
+  }) => Promise<number>,
+) => {
   const config = loadConfig(io.env);
   const stores = await openCommandStores(config);
   try {
@@ -40,9 +46,7 @@ one, by appending new events. Run it once
 after the change (again is harmless); then \`platform keys rotate\` for the signing keys. The previous
 secret can go once the signing keys it encrypted have expired and no API destination created before the
 change remains (their signing secrets keep the old sealing).`,
-  examples: [
-    'KEY_ENCRYPTION_SECRET=<new> KEY_ENCRYPTION_SECRET_PREVIOUS=<old> platform keys rotate-config',
-  ],
+  examples: ['KEY_ENCRYPTION_SECRET=<new> KEY_ENCRYPTION_SECRET_PREVIOUS=<old> platform keys rotate-config'],
   run: (args, io) => withStores(io, (o) => keysRotateConfig(args, { ...o, print: io.out })),
 };
 
@@ -56,6 +60,11 @@ export const keysCommand: CliCommand = {
   subcommands: [rotate, rotateConfig],
   async run(args) {
     const { positionals } = parse(args, {}, { positionals: 1, command: 'keys' });
-    throw new UsageError(positionals[0] === undefined ? 'keys needs a subcommand: keys rotate [--now | --delay <seconds>], or keys rotate-config' : `unknown keys subcommand "${positionals[0]}"`, 'keys');
+    throw new UsageError(
+      positionals[0] === undefined
+        ? 'keys needs a subcommand: keys rotate [--now | --delay <seconds>], or keys rotate-config'
+        : `unknown keys subcommand "${positionals[0]}"`,
+      'keys',
+    );
   },
 };

@@ -1,5 +1,5 @@
 import { createKeyRing } from '../../commands/identity/signing-key.ring.ts';
-import { systemClock, type Clock } from '../core/clock.port.ts';
+import { type Clock, systemClock } from '../core/clock.port.ts';
 import type { Config } from '../core/config.ts';
 import type { EventStore } from '../core/event-store.port.ts';
 import { loadKeySecrets } from '../identity/key-secret.ts';
@@ -26,12 +26,16 @@ export async function keysRotate(
       throw new UsageError(`--delay takes whole seconds from 0 to ${7 * 86400}, got "${values.delay}"`, 'keys rotate');
     }
   }
-  if (values.now && delaySeconds !== undefined) throw new UsageError('--now and --delay exclude each other', 'keys rotate');
+  if (values.now && delaySeconds !== undefined)
+    throw new UsageError('--now and --delay exclude each other', 'keys rotate');
   const clock = o.clock ?? systemClock;
   const { current, previous } = loadKeySecrets(o.config);
   const ring = createKeyRing({ eventStore: o.eventStore, clock, secret: current, previousSecrets: previous });
   await ring.reload();
-  const result = await ring.rotate({ ...(values.now && { now: true }), ...(delaySeconds !== undefined && { delaySeconds }) });
+  const result = await ring.rotate({
+    ...(values.now && { now: true }),
+    ...(delaySeconds !== undefined && { delaySeconds }),
+  });
   const inSeconds = Math.max(0, Math.round((Date.parse(result.activatesAt) - clock.now().getTime()) / 1000));
   print(`new signing key ${result.kid}`);
   print(`  published now; signs from ${result.activatesAt}${inSeconds > 0 ? ` (in ${inSeconds} s)` : ' (now)'}`);

@@ -1,7 +1,16 @@
 import { ConfigError } from '../core/config.ts';
 import { isStoreUnavailable } from '../core/store-errors.ts';
 import { NoStoreError } from '../stores.ts';
-import { EXIT, EXIT_CODES_HELP, helpText, HelpRequested, processIo, UsageError, type CliCommand, type CliIo } from './cli-kit.ts';
+import {
+  type CliCommand,
+  type CliIo,
+  EXIT,
+  EXIT_CODES_HELP,
+  HelpRequested,
+  helpText,
+  processIo,
+  UsageError,
+} from './cli-kit.ts';
 import { cliCommands } from './commands.ts';
 
 /**
@@ -27,7 +36,10 @@ export function overview(commands: CliCommand[] = cliCommands()): string {
 }
 
 /** The command (or subcommand) `argv` names, with the arguments left for it and its path for messages. */
-function resolve(argv: string[], commands: CliCommand[]): { command: CliCommand; args: string[]; path: string } | undefined {
+function resolve(
+  argv: string[],
+  commands: CliCommand[],
+): { command: CliCommand; args: string[]; path: string } | undefined {
   const [name, ...rest] = argv;
   const top = commands.find((c) => c.name === name);
   if (top === undefined) return undefined;

@@ -2,7 +2,7 @@ import { systemClock } from '../core/clock.port.ts';
 import { loadConfig } from '../core/config.ts';
 import { platformProjections } from '../services.ts';
 import { openCommandStores } from '../stores.ts';
-import { EXIT, parse, UsageError, type CliCommand } from './cli-kit.ts';
+import { type CliCommand, EXIT, parse, UsageError } from './cli-kit.ts';
 import { rebuildWithProgress } from './rebuild.ts';
 
 /** `platform rebuild`: fresh generations of projections, switched atomically. */
@@ -20,13 +20,23 @@ The live generation serves meanwhile. \`platform projections\` lists the names.`
     const projections = positionals.map((name) => all.find((p) => p.name === name));
     if (positionals.length === 0 || projections.some((p) => p === undefined)) {
       const unknown = positionals.filter((_, i) => projections[i] === undefined);
-      throw new UsageError(`${unknown.length > 0 ? `unknown projection ${unknown.join(', ')}; ` : ''}rebuild needs projection names: ${all.map((p) => p.name).join(', ')}`, 'rebuild');
+      throw new UsageError(
+        `${unknown.length > 0 ? `unknown projection ${unknown.join(', ')}; ` : ''}rebuild needs projection names: ${all.map((p) => p.name).join(', ')}`,
+        'rebuild',
+      );
     }
     const stores = await openCommandStores(loadConfig(io.env));
     try {
-      const r = await rebuildWithProgress({ eventStore: stores.eventStore, readStore: stores.readStore, projections: projections as typeof all, clock: systemClock });
+      const r = await rebuildWithProgress({
+        eventStore: stores.eventStore,
+        readStore: stores.readStore,
+        projections: projections as typeof all,
+        clock: systemClock,
+      });
       for (const [name, generation] of Object.entries(r.generations)) {
-        io.out(`${name}: generation ${generation} live at position ${r.position}; ${r.events} events in ${r.seconds.toFixed(1)} s (${r.rate} events/s)`);
+        io.out(
+          `${name}: generation ${generation} live at position ${r.position}; ${r.events} events in ${r.seconds.toFixed(1)} s (${r.rate} events/s)`,
+        );
       }
     } finally {
       await stores.close();

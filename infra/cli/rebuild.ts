@@ -1,7 +1,7 @@
 import { SingleBar } from 'cli-progress';
-import { positionValue } from '../core/position.ts';
 import type { Projection } from '../../projections/core/projection.ts';
-import { rebuildProjections, type RebuildOptions } from '../../projections/core/rebuild.ts';
+import { type RebuildOptions, rebuildProjections } from '../../projections/core/rebuild.ts';
+import { positionValue } from '../core/position.ts';
 
 /**
  * `platform rebuild <projection…>`: the rebuild (several projections in one pass over the log) with a
@@ -14,16 +14,14 @@ export async function rebuildWithProgress(
   const projections = 'projections' in o ? o.projections : [o.projection];
   const label = projections.map((p) => p.name).join(', ');
   const started = Date.now();
-  const bar = new SingleBar(
-    {
-      format: `${label} [{bar}] {percentage}% | {value}/{total} positions | {rate} events/s | ETA {eta_formatted}`,
-      stream,
-      noTTYOutput: true,
-      notTTYSchedule: 1000,
-      etaBuffer: 50,
-      etaAsynchronousUpdate: true,
-    },
-  );
+  const bar = new SingleBar({
+    format: `${label} [{bar}] {percentage}% | {value}/{total} positions | {rate} events/s | ETA {eta_formatted}`,
+    stream,
+    noTTYOutput: true,
+    notTTYSchedule: 1000,
+    etaBuffer: 50,
+    etaAsynchronousUpdate: true,
+  });
   let begun = false;
   const result = await rebuildProjections({
     ...o,

@@ -8,7 +8,16 @@
  * - `[redacted]` for fields that are secrets or open them by name (password and secret hashes, private keys).
  */
 const SEALED = /^enc:v\d+:/;
-const SECRET_FIELDS = new Set(['passwordHash', 'secretHash', 'encryptedPrivateJwk', 'privateJwk', 'password', 'clientSecret', 'refreshToken', 'accessToken']);
+const SECRET_FIELDS = new Set([
+  'passwordHash',
+  'secretHash',
+  'encryptedPrivateJwk',
+  'privateJwk',
+  'password',
+  'clientSecret',
+  'refreshToken',
+  'accessToken',
+]);
 const MAX_DEPTH = 200;
 
 export function redactSecrets(value: unknown, depth = 0): unknown {

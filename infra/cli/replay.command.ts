@@ -1,14 +1,18 @@
 import { loadConfig } from '../core/config.ts';
 import { platformDeciders } from '../services.ts';
 import { openCommandStores } from '../stores.ts';
-import { EXIT, parse, UsageError, type CliCommand } from './cli-kit.ts';
-import { replay, type ReplayQuery } from './replay.ts';
+import { type CliCommand, EXIT, parse, UsageError } from './cli-kit.ts';
+import { type ReplayQuery, replay } from './replay.ts';
 
 /** `platform replay`: the timeline of an incident. */
 export const replayCommand: CliCommand = {
   name: 'replay',
   summary: 'print a timeline of events: one stream, one correlation id, or a time window',
-  usage: ['replay --stream S [--state]', 'replay --correlation C [--state]', 'replay --from T --to T [--category X] [--state]'],
+  usage: [
+    'replay --stream S [--state]',
+    'replay --correlation C [--state]',
+    'replay --from T --to T [--category X] [--state]',
+  ],
   description: `Prints the events of an incident, oldest first, one line each: time, stream@revision, type, actor,
 key data (cut to one line). This is how an incident is investigated. Secrets never appear: sealed values
 show as [sealed], secret configuration values as [secret], password and secret hashes as [redacted].
@@ -47,7 +51,11 @@ options:
     } else throw new UsageError('replay needs --stream S, --correlation C, or --from T --to T', 'replay');
     const stores = await openCommandStores(loadConfig(io.env));
     try {
-      await replay(stores.eventStore, query, { state: values.state ?? false, deciders: platformDeciders(), write: io.out });
+      await replay(stores.eventStore, query, {
+        state: values.state ?? false,
+        deciders: platformDeciders(),
+        write: io.out,
+      });
     } finally {
       await stores.close();
     }
@@ -57,6 +65,7 @@ options:
 
 function instant(value: string, flag: string): string {
   const t = new Date(value);
-  if (Number.isNaN(t.getTime())) throw new UsageError(`${flag} must be a date-time such as 2026-11-22T10:00:00Z, got "${value}"`, 'replay');
+  if (Number.isNaN(t.getTime()))
+    throw new UsageError(`${flag} must be a date-time such as 2026-11-22T10:00:00Z, got "${value}"`, 'replay');
   return t.toISOString();
 }

@@ -30,8 +30,12 @@ export async function* replayEvents(store: EventStore, q: ReplayQuery): AsyncGen
   while (true) {
     const page = await store.readAll({ ...(after !== undefined && { after }), ...(filter && { filter }), limit: PAGE });
     for (const e of page) {
-      if (q.kind === 'correlation' ? e.metadata.correlationId === q.correlationId || e.metadata.causationId === q.correlationId
-        : e.metadata.occurredAt >= q.from && e.metadata.occurredAt <= q.to) yield e;
+      if (
+        q.kind === 'correlation'
+          ? e.metadata.correlationId === q.correlationId || e.metadata.causationId === q.correlationId
+          : e.metadata.occurredAt >= q.from && e.metadata.occurredAt <= q.to
+      )
+        yield e;
     }
     if (page.length < PAGE) return;
     after = page[page.length - 1]!.position;

@@ -2,7 +2,7 @@ import { createConfigCommands } from '../../commands/bridge/config-center.comman
 import { createConnectionCommands } from '../../commands/bridge/connections.commands.ts';
 import { createKeyedSecretBox } from '../../commands/core/secret.box.ts';
 import { resealSigningSecrets } from '../../commands/hub/signing-secrets.reseal.ts';
-import { systemClock, type Clock } from '../core/clock.port.ts';
+import { type Clock, systemClock } from '../core/clock.port.ts';
 import type { Config } from '../core/config.ts';
 import type { EventStore } from '../core/event-store.port.ts';
 import { loadKeySecrets } from '../identity/key-secret.ts';
@@ -28,7 +28,9 @@ export async function keysRotateConfig(
   const config = await createConfigCommands({ eventStore: o.eventStore, clock, box }).reseal(ctx);
   const connections = await createConnectionCommands({ eventStore: o.eventStore, clock, secret: secrets }).reseal(ctx);
   const signing = await resealSigningSecrets({ eventStore: o.eventStore, clock, box }, ctx);
-  o.print(`key-encryption secret in use: key id ${box.kid}${secrets.previous.length > 0 ? ` (${secrets.previous.length} previous one(s) given)` : ''}`);
+  o.print(
+    `key-encryption secret in use: key id ${box.kid}${secrets.previous.length > 0 ? ` (${secrets.previous.length} previous one(s) given)` : ''}`,
+  );
   o.print(`configuration secrets: ${config.resealed.length} sealed again, ${config.current} already current`);
   for (const e of config.resealed) o.print(`  sealed again: ${e}`);
   o.print(`connections: ${connections.resealed.length} sealed again, ${connections.current} already current`);

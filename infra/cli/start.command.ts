@@ -1,8 +1,8 @@
 import { loadConfig } from '../core/config.ts';
 import { describeSeed } from '../identity/seed.ts';
 import { createLogger } from '../logger.ts';
-import { SERVICES, startPlatform, type ServiceName } from '../main.ts';
-import { EXIT, parse, UsageError, type CliCommand } from './cli-kit.ts';
+import { SERVICES, type ServiceName, startPlatform } from '../main.ts';
+import { type CliCommand, EXIT, parse, UsageError } from './cli-kit.ts';
 
 /** `platform start`: the HTTP services and, unless --no-workers, the projections and workers. */
 export const startCommand: CliCommand = {
@@ -29,13 +29,19 @@ options:
   // a server whose stdout reader went away keeps serving (without its banner)
   closedOutput: 'ignore',
   async run(args, io) {
-    const { values } = parse(args, { services: { type: 'string' }, workers: { type: 'boolean' }, 'no-workers': { type: 'boolean' } }, { command: 'start' });
-    if (values.workers === true && values['no-workers'] === true) throw new UsageError('--workers and --no-workers exclude each other', 'start');
+    const { values } = parse(
+      args,
+      { services: { type: 'string' }, workers: { type: 'boolean' }, 'no-workers': { type: 'boolean' } },
+      { command: 'start' },
+    );
+    if (values.workers === true && values['no-workers'] === true)
+      throw new UsageError('--workers and --no-workers exclude each other', 'start');
     const services = values.services !== undefined ? parseServices(values.services) : SERVICES;
     // the shipped start configuration turns the hub's recovery sweeps on (the spec's source default of
     // comm-hub.sweep.enabled is false): HUB_SWEEP_ENABLED=false, or the property on the platform tenant,
     // turns them off (the sweeps run for every tenant at once and read the platform tenant's value only)
-    const sweeps = io.env.HUB_SWEEP_ENABLED === undefined || io.env.HUB_SWEEP_ENABLED === '' ? 'true' : io.env.HUB_SWEEP_ENABLED;
+    const sweeps =
+      io.env.HUB_SWEEP_ENABLED === undefined || io.env.HUB_SWEEP_ENABLED === '' ? 'true' : io.env.HUB_SWEEP_ENABLED;
     io.env.HUB_SWEEP_ENABLED = sweeps;
     process.env.HUB_SWEEP_ENABLED = sweeps;
     const cfg = loadConfig(io.env);
@@ -71,7 +77,9 @@ options:
         `  services        : ${services.join(', ') || 'none (worker process)'}`,
         `  workers         : ${values['no-workers'] === true ? 'off' : 'on'}`,
         ...(services.includes('hub') || values['no-workers'] !== true
-          ? [`  hub sweeps      : ${sweeps === 'true' ? 'on' : 'off'} (comm-hub.sweep.enabled; HUB_SWEEP_ENABLED=${sweeps === 'true' ? 'false to turn them off' : 'true to turn them on'})`]
+          ? [
+              `  hub sweeps      : ${sweeps === 'true' ? 'on' : 'off'} (comm-hub.sweep.enabled; HUB_SWEEP_ENABLED=${sweeps === 'true' ? 'false to turn them off' : 'true to turn them on'})`,
+            ]
           : []),
         `  event store     : ${kinds.eventStore}${kinds.eventStore === 'sqlite' ? ` (${cfg.dataDir})` : ''}`,
         `  read store      : ${kinds.readStore}`,
@@ -103,10 +111,16 @@ const compiled = (): boolean => import.meta.url.endsWith('.js');
 function parseServices(list: string): ServiceName[] {
   // a worker process: projectors and process managers, with health and metrics but no service routes
   if (list.trim() === 'none') return [];
-  const names = list.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = names.filter((n) => !(SERVICES as readonly string[]).includes(n));
   if (unknown.length > 0 || names.length === 0) {
-    throw new UsageError(`--services takes a comma-separated list of ${SERVICES.join(', ')}, or none; unknown: ${unknown.join(', ') || '(empty)'}`, 'start');
+    throw new UsageError(
+      `--services takes a comma-separated list of ${SERVICES.join(', ')}, or none; unknown: ${unknown.join(', ') || '(empty)'}`,
+      'start',
+    );
   }
   return names as ServiceName[];
 }

@@ -44,7 +44,8 @@ export function withBatchedAppends(store: EventStore, o: { maxBatch?: number } =
         for (const p of batch) p.reject(err);
         return;
       }
-      for (const p of batch) store.append(p.request.stream, p.request.events, p.request.expected).then(p.resolve, p.reject);
+      for (const p of batch)
+        store.append(p.request.stream, p.request.events, p.request.expected).then(p.resolve, p.reject);
     }
   }
 

@@ -185,7 +185,8 @@ export function parseServiceRegistry(raw: string | undefined, problems: string[]
       problems.push(`SERVICE_REGISTRY: the URL of ${name} is not a URL: "${url}"`);
       continue;
     }
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') problems.push(`SERVICE_REGISTRY: the URL of ${name} must be http or https`);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:')
+      problems.push(`SERVICE_REGISTRY: the URL of ${name} must be http or https`);
     else if (u.search !== '' || u.hash !== '' || u.username !== '' || u.password !== '') {
       problems.push(`SERVICE_REGISTRY: the URL of ${name} must have no query, fragment or credentials`);
     } else registry[name] = url.replace(/\/+$/, '');
@@ -201,7 +202,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (raw === undefined || raw === '') return undefined;
     try {
       const u = new URL(raw);
-      if (!protocols.includes(u.protocol)) problems.push(`${name} must start with ${protocols.join(' or ')}, got "${u.protocol}"`);
+      if (!protocols.includes(u.protocol))
+        problems.push(`${name} must start with ${protocols.join(' or ')}, got "${u.protocol}"`);
     } catch {
       problems.push(`${name} is not a URL: "${raw}"`);
     }
@@ -218,7 +220,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const esdbUrl = url('ESDB_URL', ['esdb:', 'esdb+discover:', 'kurrentdb:', 'kurrentdb+discover:', 'kdb:']);
   const mongodbUrl = url('MONGODB_URL', ['mongodb:', 'mongodb+srv:']);
   const logLevel = (env.LOG_LEVEL || 'info') as Config['logLevel'];
-  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  if (!LOG_LEVELS.includes(logLevel))
+    problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   const smtp = loadSmtp(env, publicBaseUrl, problems, int);
   const outboundAllow = parseOutboundAllow(env.OUTBOUND_ALLOW);
   problems.push(...outboundAllow.problems);
@@ -252,7 +255,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sessionTtlSeconds: int('SESSION_TTL_SECONDS', 8 * 3600, 60, 30 * 86400),
       exchangeCodeTtlSeconds: int('EXCHANGE_CODE_TTL_SECONDS', 60, 1, 3600),
       keyEncryptionSecret: env.KEY_ENCRYPTION_SECRET || undefined,
-      keyEncryptionPrevious: (env.KEY_ENCRYPTION_SECRET_PREVIOUS ?? '').split(',').map((x) => x.trim()).filter((x) => x !== ''),
+      keyEncryptionPrevious: (env.KEY_ENCRYPTION_SECRET_PREVIOUS ?? '')
+        .split(',')
+        .map((x) => x.trim())
+        .filter((x) => x !== ''),
       loginMaxFailures: int('LOGIN_MAX_FAILURES', 5, 1, 1000),
       secureCookies: publicBaseUrl.startsWith('https:'),
       seed: {
@@ -261,7 +267,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         adminPassword: env.SEED_ADMIN_PASSWORD || undefined,
         adminName: env.SEED_ADMIN_NAME || 'Demo Administrator',
         adminNickname: env.SEED_ADMIN_NICKNAME || 'Admin',
-        adminEmail: env.SEED_ADMIN_EMAIL || `${env.SEED_ADMIN_USERNAME || 'admin'}@${env.SEED_TENANT || 'demo'}.example`,
+        adminEmail:
+          env.SEED_ADMIN_EMAIL || `${env.SEED_ADMIN_USERNAME || 'admin'}@${env.SEED_TENANT || 'demo'}.example`,
         clientId: env.SEED_CLIENT_ID || 'demo-client',
         clientSecret: env.SEED_CLIENT_SECRET || undefined,
         publicClientId: env.SEED_PUBLIC_CLIENT_ID || 'demo-spa',
@@ -269,7 +276,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       },
     },
   };
-  if (env.KEY_ENCRYPTION_SECRET !== undefined && env.KEY_ENCRYPTION_SECRET.length > 0 && env.KEY_ENCRYPTION_SECRET.length < 32) {
+  if (
+    env.KEY_ENCRYPTION_SECRET !== undefined &&
+    env.KEY_ENCRYPTION_SECRET.length > 0 &&
+    env.KEY_ENCRYPTION_SECRET.length < 32
+  ) {
     problems.push('KEY_ENCRYPTION_SECRET must be at least 32 characters');
   }
   if (config.identity.keyEncryptionPrevious.some((x) => x.length < 32)) {
@@ -279,10 +290,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push(`SEED_ADMIN_EMAIL must be a mail address, got "${config.identity.seed.adminEmail}"`);
   }
   if (!/^[a-z0-9][a-z0-9_-]{0,62}$/.test(config.identity.seed.tenant)) {
-    problems.push(`SEED_TENANT must be a tenant code (lower-case letters, digits, _ and -), got "${config.identity.seed.tenant}"`);
+    problems.push(
+      `SEED_TENANT must be a tenant code (lower-case letters, digits, _ and -), got "${config.identity.seed.tenant}"`,
+    );
   }
   if (config.bridge.deliveryLeaseMs <= config.bridge.deliveryTimeoutMs + 1000) {
-    problems.push('DELIVERY_LEASE_MS must exceed DELIVERY_TIMEOUT_MS by more than 1000 (an attempt older than the lease is taken for lost)');
+    problems.push(
+      'DELIVERY_LEASE_MS must exceed DELIVERY_TIMEOUT_MS by more than 1000 (an attempt older than the lease is taken for lost)',
+    );
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
@@ -306,10 +321,12 @@ function loadSmtp(
   const secure = bool('SMTP_SECURE');
   const user = env.SMTP_USER || undefined;
   const pass = env.SMTP_PASSWORD || undefined;
-  if ((user === undefined) !== (pass === undefined)) problems.push('SMTP_USER and SMTP_PASSWORD go together: set both or neither');
+  if ((user === undefined) !== (pass === undefined))
+    problems.push('SMTP_USER and SMTP_PASSWORD go together: set both or neither');
   const port = int('SMTP_PORT', secure ? 465 : user !== undefined ? 587 : 25, 1, 65535);
   const startTls = (env.SMTP_STARTTLS || 'auto').toLowerCase() as SmtpConfig['startTls'];
-  if (!['auto', 'require', 'off'].includes(startTls)) problems.push(`SMTP_STARTTLS must be auto, require or off, got "${env.SMTP_STARTTLS}"`);
+  if (!['auto', 'require', 'off'].includes(startTls))
+    problems.push(`SMTP_STARTTLS must be auto, require or off, got "${env.SMTP_STARTTLS}"`);
   let fallbackHost = 'localhost';
   try {
     fallbackHost = new URL(publicBaseUrl).hostname || 'localhost';
@@ -320,5 +337,12 @@ function loadSmtp(
   if (!/^[^\s@<>]+@[^\s@<>]+$/.test(from) && !/<[^\s@<>]+@[^\s@<>]+>\s*$/.test(from)) {
     problems.push(`SMTP_FROM must be a mail address (or "Name <address>"), got "${from}"`);
   }
-  return { host, port, secure, auth: user !== undefined && pass !== undefined ? { user, pass } : undefined, startTls, from };
+  return {
+    host,
+    port,
+    secure,
+    auth: user !== undefined && pass !== undefined ? { user, pass } : undefined,
+    startTls,
+    from,
+  };
 }

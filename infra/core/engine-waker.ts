@@ -1,5 +1,5 @@
-import type { AllFilter, LogPage } from './event-store.port.ts';
 import { matchesFilter } from './event-filter.ts';
+import type { AllFilter, LogPage } from './event-store.port.ts';
 
 /** What the waker needs of a work engine (commands/core/work-engine.ts). */
 export type WakeableEngine = {
@@ -19,7 +19,10 @@ export type WakeableEngine = {
  * from the events that the page left it nothing to do now (wantsPage) is not woken by it; one that keeps
  * something of the page (sawPage: the hub's dispatch keeps the acceptances its claims will need) sees it first.
  */
-export function createEngineWaker(engines: readonly WakeableEngine[], consumers: ReadonlyArray<{ name: string; filter: AllFilter }>): (page: LogPage) => void {
+export function createEngineWaker(
+  engines: readonly WakeableEngine[],
+  consumers: ReadonlyArray<{ name: string; filter: AllFilter }>,
+): (page: LogPage) => void {
   const filters = new Map(consumers.map((c) => [c.name, c.filter]));
   return (page) => {
     const fed = new Map<string, boolean>();

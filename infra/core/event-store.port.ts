@@ -1,6 +1,4 @@
 import type { EventEnvelope, RecordedEvent } from '../../domain/core/event.ts';
-import type { WrongExpectedRevisionError } from './store-errors.ts';
-
 /**
  * The event store port. Adapters: infra/sqlite (embedded default) and infra/esdb (EventStoreDB/KurrentDB).
  * Both pass spec/core/event-store.contract.ts.
@@ -9,6 +7,8 @@ import type { WrongExpectedRevisionError } from './store-errors.ts';
  * Revisions are 0-based per stream.
  */
 import type { ExpectedRevision } from './expected-revision.ts';
+import type { WrongExpectedRevisionError } from './store-errors.ts';
+
 export type { ExpectedRevision };
 
 export type AllFilter = {

@@ -76,7 +76,9 @@ export type HttpFailure = {
 
 /** the failure a rejection of `send` carries (undefined for other errors) */
 export const httpFailureOf = (err: unknown): HttpFailure | undefined =>
-  err instanceof Error && typeof (err as { failure?: unknown }).failure === 'object' ? ((err as { failure?: HttpFailure }).failure ?? undefined) : undefined;
+  err instanceof Error && typeof (err as { failure?: unknown }).failure === 'object'
+    ? ((err as { failure?: HttpFailure }).failure ?? undefined)
+    : undefined;
 
 /** `code` of the error a refused destination rejects with. */
 export const DESTINATION_REFUSED = 'DESTINATION_REFUSED';

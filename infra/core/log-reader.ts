@@ -1,5 +1,5 @@
 import type { AllFilter, EventStore, LogPage } from './event-store.port.ts';
-import { ConsumerRetired, type ConsumerBatch, type ConsumerStatus, type LogConsumer } from './log-consumer.ts';
+import { type ConsumerBatch, ConsumerRetired, type ConsumerStatus, type LogConsumer } from './log-consumer.ts';
 import { maxPosition, START } from './position.ts';
 import { abortableSleep } from './supervised-loop.ts';
 
@@ -167,7 +167,12 @@ export function createLogReader(o: LogReaderOptions): LogReader {
     if (names.has(c.name)) throw new Error(`log reader: two consumers are named ${c.name}`);
     names.add(c.name);
   }
-  const slots: Slot[] = o.consumers.map((consumer) => ({ consumer, state: 'stopped', position: START, delayMs: firstDelay }));
+  const slots: Slot[] = o.consumers.map((consumer) => ({
+    consumer,
+    state: 'stopped',
+    position: START,
+    delayMs: firstDelay,
+  }));
   const filter = unionFilter(o.consumers.map((c) => c.filter));
   const stats: LogReaderStats = { tailPages: 0, tailEvents: 0, catchUpPages: 0 };
 
@@ -185,7 +190,10 @@ export function createLogReader(o: LogReaderOptions): LogReader {
   function fail(slot: Slot, err: unknown, signal: AbortSignal) {
     slot.state = 'retrying';
     slot.lastError = message(err);
-    log.error({ consumer: slot.consumer.name, err: slot.lastError, retryInMs: slot.delayMs }, 'log consumer failed; restarting from its position');
+    log.error(
+      { consumer: slot.consumer.name, err: slot.lastError, retryInMs: slot.delayMs },
+      'log consumer failed; restarting from its position',
+    );
     const wait = slot.delayMs;
     slot.delayMs = Math.min(slot.delayMs * 2, maxDelay);
     slot.loop = abortableSleep(wait, signal).then(() => catchUp(slot, signal));
@@ -247,10 +255,18 @@ export function createLogReader(o: LogReaderOptions): LogReader {
   }
 
   /** one page to the joined members of a batch at once; a member that failed leaves the tail alone */
-  async function deliverBatch(batch: ConsumerBatch, members: Slot[], page: LogPage, signal: AbortSignal): Promise<void> {
+  async function deliverBatch(
+    batch: ConsumerBatch,
+    members: Slot[],
+    page: LogPage,
+    signal: AbortSignal,
+  ): Promise<void> {
     let results: Awaited<ReturnType<ConsumerBatch['handle']>>;
     try {
-      results = await batch.handle(page, members.map((s) => s.consumer));
+      results = await batch.handle(
+        page,
+        members.map((s) => s.consumer),
+      );
     } catch (err) {
       results = members.map(() => ({ error: err }));
     }
@@ -299,9 +315,12 @@ export function createLogReader(o: LogReaderOptions): LogReader {
           // a full page is a backlog: the next one is there already, nothing to gather; a page that brought
           // fewer events than the rate would over the time since the one before means the burst has ended
           const now = performance.now();
-          const sincePrevious = page.events.length * 1000 / Math.max(1, now - previousAt);
+          const sincePrevious = (page.events.length * 1000) / Math.max(1, now - previousAt);
           previousAt = now;
-          const gather = rate.add(page.events.length) >= coalesceAbove && sincePrevious >= coalesceAbove && page.events.length < pageSize;
+          const gather =
+            rate.add(page.events.length) >= coalesceAbove &&
+            sincePrevious >= coalesceAbove &&
+            page.events.length < pageSize;
           // A filtered reader (an API process's caches) is handed a page at every commit of a busy log, nearly
           // all of them empty (only a position to move past): two within a pause's slice (over ~200 a second)
           // pause too (measured: beside two hub workers, such pages cost an API process ~10 % of its CPU);
@@ -379,7 +398,9 @@ export function createLogReader(o: LogReaderOptions): LogReader {
     stats: () => ({ ...stats }),
     reached(position, signal) {
       const done = () =>
-        handledUpTo !== undefined && handledUpTo >= position && slots.every((s) => s.state === 'joined' || s.state === 'retired');
+        handledUpTo !== undefined &&
+        handledUpTo >= position &&
+        slots.every((s) => s.state === 'joined' || s.state === 'retired');
       if (done()) return Promise.resolve();
       return new Promise<void>((resolve, reject) => {
         const check = () => {

@@ -96,7 +96,10 @@ export type TransactionOptions = { ambient?: boolean };
 /** Thrown by savepoint() on adapters without partial rollback: the whole transaction must be abandoned. */
 export class PartialRollbackUnavailableError extends Error {
   constructor(readonly original: unknown) {
-    super(`the transaction cannot undo only a part: ${original instanceof Error ? original.message : String(original)}`, { cause: original });
+    super(
+      `the transaction cannot undo only a part: ${original instanceof Error ? original.message : String(original)}`,
+      { cause: original },
+    );
     this.name = 'PartialRollbackUnavailableError';
   }
 }

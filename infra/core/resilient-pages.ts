@@ -88,9 +88,10 @@ export async function* resilientPages(
 
 /** The part of `page` that is new after `last`, or undefined when nothing is. */
 function fresh(page: LogPage, last: string): LogPage | undefined {
-  const events = page.events[0] !== undefined && page.events[0].position <= last
-    ? page.events.filter((event) => event.position > last)
-    : page.events;
+  const events =
+    page.events[0] !== undefined && page.events[0].position <= last
+      ? page.events.filter((event) => event.position > last)
+      : page.events;
   const newest = events[events.length - 1]?.position;
   const position = newest !== undefined && newest > page.position ? newest : page.position;
   if (events.length === 0 && position <= last) return undefined;

@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '../../domain/core/event.ts';
-import { resilientPages, type ResilientOptions } from './resilient-pages.ts';
+import { type ResilientOptions, resilientPages } from './resilient-pages.ts';
 
 /**
  * Opens the underlying reader for events strictly after `after`. The signal is aborted when the

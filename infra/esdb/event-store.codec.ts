@@ -1,25 +1,25 @@
-import {
-  ANY,
-  CancelledError,
-  DeadlineExceededError,
-  NO_STREAM,
-  NotLeaderError,
-  STREAM_EXISTS,
-  TimeoutError,
-  UnavailableError,
-  eventTypeFilter,
-  excludeSystemEvents,
-  jsonEvent,
-  streamNameFilter,
-} from '@eventstore/db-client';
 import type {
   AllStreamSubscription,
   AppendExpectedRevision,
+  RecordedEvent as EsdbRecordedEvent,
   Filter,
   JSONType,
   Position,
   ReadPosition,
-  RecordedEvent as EsdbRecordedEvent,
+} from '@eventstore/db-client';
+import {
+  ANY,
+  CancelledError,
+  DeadlineExceededError,
+  eventTypeFilter,
+  excludeSystemEvents,
+  jsonEvent,
+  NO_STREAM,
+  NotLeaderError,
+  STREAM_EXISTS,
+  streamNameFilter,
+  TimeoutError,
+  UnavailableError,
 } from '@eventstore/db-client';
 import type { EventEnvelope, EventMetadata, RecordedEvent } from '../../domain/core/event.ts';
 import { matchesFilter } from '../core/event-filter.ts';

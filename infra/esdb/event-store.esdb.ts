@@ -1,5 +1,13 @@
-import { BACKWARDS, END, EventStoreDBClient, FORWARDS, NO_STREAM, StreamNotFoundError, WrongExpectedVersionError } from '@eventstore/db-client';
 import type { Position, ReadPosition } from '@eventstore/db-client';
+import {
+  BACKWARDS,
+  END,
+  EventStoreDBClient,
+  FORWARDS,
+  NO_STREAM,
+  StreamNotFoundError,
+  WrongExpectedVersionError,
+} from '@eventstore/db-client';
 import type { EventEnvelope, RecordedEvent } from '../../domain/core/event.ts';
 import type {
   AppendRequest,
@@ -207,7 +215,10 @@ export function createEsdbEventStore(options: EsdbEventStoreOptions): EsdbEventS
         const previous = tails.get(entry.stream);
         const sent = () => appendOne(entry.stream, entry.events, entry.expected);
         const result = previous ? previous.then(sent) : sent();
-        tails.set(entry.stream, result.catch(() => {})); // the next entry of this stream runs whatever this one met
+        tails.set(
+          entry.stream,
+          result.catch(() => {}),
+        ); // the next entry of this stream runs whatever this one met
         return result.catch((error: unknown) => {
           if (error instanceof WrongExpectedRevisionError) return error;
           throw error;

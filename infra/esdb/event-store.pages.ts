@@ -38,7 +38,12 @@ export type PageGatherer = {
    * stream's buffer fills up to its highWaterMark and the stream stops pulling from the network.
    * Throws the stream's error (after the events buffered before it), or `ended()` when the stream ends.
    */
-  pages<T>(stream: Readable, item: (chunk: T) => PageItem, signal: AbortSignal, ended: () => Error): AsyncGenerator<LogPage>;
+  pages<T>(
+    stream: Readable,
+    item: (chunk: T) => PageItem,
+    signal: AbortSignal,
+    ended: () => Error,
+  ): AsyncGenerator<LogPage>;
 };
 
 export function createPageGatherer(o: PageGathererOptions): PageGatherer {

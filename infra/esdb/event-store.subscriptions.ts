@@ -1,5 +1,5 @@
-import { BACKWARDS, END } from '@eventstore/db-client';
 import type { AllStreamResolvedEvent, AllStreamSubscription, EventStoreDBClient } from '@eventstore/db-client';
+import { BACKWARDS, END } from '@eventstore/db-client';
 import type { RecordedEvent } from '../../domain/core/event.ts';
 import type { AllFilter, LogPage, SubscribeAllOptions, SubscribePagesOptions } from '../core/event-store.port.ts';
 import { resilientPages } from '../core/resilient-pages.ts';
@@ -41,7 +41,10 @@ export function createEsdbSubscriptions(o: EsdbSubscriptionsOptions) {
   const open = new Set<AllStreamSubscription>();
 
   /** Opens a $all subscription and keeps track of it; `release` unsubscribes and forgets it. */
-  const subscribe = (options: Parameters<EventStoreDBClient['subscribeToAll']>[0], readable?: { highWaterMark: number }) => {
+  const subscribe = (
+    options: Parameters<EventStoreDBClient['subscribeToAll']>[0],
+    readable?: { highWaterMark: number },
+  ) => {
     const stream = client.subscribeToAll(options, readable);
     // an error after the reader let go (or before it started) must not be an unhandled 'error' event
     stream.on('error', () => {});
@@ -63,7 +66,11 @@ export function createEsdbSubscriptions(o: EsdbSubscriptionsOptions) {
   const ended = () => new StoreUnavailableError(o.store, 'the subscription ended unexpectedly');
 
   /** One subscribeAll attempt; resilientSubscription reopens it after a failure. */
-  async function* events(after: string, filter: AllFilter | undefined, signal: AbortSignal): AsyncGenerator<RecordedEvent> {
+  async function* events(
+    after: string,
+    filter: AllFilter | undefined,
+    signal: AbortSignal,
+  ): AsyncGenerator<RecordedEvent> {
     if (o.isClosed() || signal.aborted) return;
     const { stream, release } = subscribe({ fromPosition: decodeEsdbPosition(after), filter: serverFilter(filter) });
     signal.addEventListener('abort', release, { once: true });
@@ -104,7 +111,12 @@ export function createEsdbSubscriptions(o: EsdbSubscriptionsOptions) {
    * whose client reads too slowly ("consumer too slow"): that arrives as an error, and resilientPages
    * subscribes again after the last page, catching up from there.
    */
-  async function* pages(after: string, filter: AllFilter | undefined, pageSize: number, signal: AbortSignal): AsyncGenerator<LogPage> {
+  async function* pages(
+    after: string,
+    filter: AllFilter | undefined,
+    pageSize: number,
+    signal: AbortSignal,
+  ): AsyncGenerator<LogPage> {
     if (o.isClosed() || signal.aborted) return;
     let head: string | undefined;
     try {
@@ -155,9 +167,13 @@ export function createEsdbSubscriptions(o: EsdbSubscriptionsOptions) {
     subscribePages(options: SubscribePagesOptions = {}): AsyncIterable<LogPage> {
       const { after, filter, signal } = options;
       const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
-      if (!Number.isInteger(pageSize) || pageSize < 1) throw new RangeError(`pageSize must be a positive integer, got ${pageSize}`);
+      if (!Number.isInteger(pageSize) || pageSize < 1)
+        throw new RangeError(`pageSize must be a positive integer, got ${pageSize}`);
       const stop = signal ? AbortSignal.any([signal, o.closing]) : o.closing;
-      return resilientPages((from, readerSignal) => pages(from, filter, pageSize, readerSignal), { after, signal: stop });
+      return resilientPages((from, readerSignal) => pages(from, filter, pageSize, readerSignal), {
+        after,
+        signal: stop,
+      });
     },
 
     /** fails every open subscription's stream, as a dropped connection would */
@@ -171,5 +187,8 @@ function pageItem(resolved: AllStreamResolvedEvent, filter: AllFilter | undefine
   const event = resolved.event;
   if (!event) return { position: undefined, event: undefined };
   const wanted = !isSystemEvent(event) && matches(filter, event.streamId, event.type);
-  return { position: encodeEsdbPosition(event.position), event: wanted ? toRecorded(event, resolved.commitPosition) : undefined };
+  return {
+    position: encodeEsdbPosition(event.position),
+    event: wanted ? toRecorded(event, resolved.commitPosition) : undefined,
+  };
 }

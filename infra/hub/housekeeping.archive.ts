@@ -32,7 +32,11 @@ export function createHousekeepingArchive(o: { dataDir: string; now: () => Date 
 }
 
 /** the housekeeping job over this process's stores (the hub service and `platform hub-housekeeping`) */
-export function createHubHousekeeping(o: { deps: Pick<ServiceDeps, 'eventStore' | 'readStore' | 'clock' | 'config'>; settings: HubSettings; retentionDays: number }) {
+export function createHubHousekeeping(o: {
+  deps: Pick<ServiceDeps, 'eventStore' | 'readStore' | 'clock' | 'config'>;
+  settings: HubSettings;
+  retentionDays: number;
+}) {
   const { eventStore, readStore, clock, config } = o.deps;
   const queries = createHousekeepingQueries(readStore);
   const publications = hubCollection<AlertPublication>(readStore, ALERT_PUBLICATIONS);

@@ -1,24 +1,36 @@
 import { createBusLookup } from '../../commands/bridge/buses.commands.ts';
 import { createPublisher } from '../../commands/bridge/publish.commands.ts';
 import { createSchemaValidator } from '../../commands/bridge/schemas.commands.ts';
-import { ALERT_PUBLICATIONS, createAlertPublisher, type AlertBus, type AlertDueItem, type AlertPublication } from '../../commands/hub/alert.publisher.ts';
-import { createCommandWorker, type CommandDueItem } from '../../commands/hub/command.worker.ts';
+import type { WorkEngine } from '../../commands/core/work-engine.ts';
+import {
+  ALERT_PUBLICATIONS,
+  type AlertBus,
+  type AlertDueItem,
+  type AlertPublication,
+  createAlertPublisher,
+} from '../../commands/hub/alert.publisher.ts';
+import { type CommandDueItem, createCommandWorker } from '../../commands/hub/command.worker.ts';
 import type { DispatchProcess } from '../../commands/hub/dispatch.process.ts';
 import type { HubSettings } from '../../commands/hub/hub.contracts.ts';
 import type { Sender } from '../../commands/hub/send.commands.ts';
-import { createSweeps, SWEEP_REPAIRS, SWEEP_RUNS, type RepairItem, type SweepRunDoc } from '../../commands/hub/sweeps.ts';
+import {
+  createSweeps,
+  type RepairItem,
+  SWEEP_REPAIRS,
+  SWEEP_RUNS,
+  type SweepRunDoc,
+} from '../../commands/hub/sweeps.ts';
 import { createTccCommands } from '../../commands/hub/tcc.commands.ts';
-import type { WorkEngine } from '../../commands/core/work-engine.ts';
-import type { Collection, Doc, ReadStore } from '../core/read-store.port.ts';
+import { dueIndex } from '../../domain/core/due-index.ts';
 import { createCatalogQueries } from '../../projections/bridge/catalog.projection.ts';
 import { liveCollection } from '../../projections/core/writable-model.ts';
 import { ALERTS_PROJECTION } from '../../projections/hub/alerts.projection.ts';
 import { DISPATCH_PROJECTION } from '../../projections/hub/dispatch.projection.ts';
 import { SWEEP_PROJECTION } from '../../projections/hub/sweep.projection.ts';
 import { TCC_PROJECTION } from '../../projections/hub/tcc.projection.ts';
+import type { Collection, Doc, ReadStore } from '../core/read-store.port.ts';
 import type { ServiceDeps } from '../platform-service.ts';
 import type { HubConfig } from './hub.config.ts';
-import { dueIndex } from '../../domain/core/due-index.ts';
 
 /**
  * The hub's recovery machinery, composed (docs/hub.md#tcc, docs/hub.md#sweeps-and-the-command-worker,
@@ -105,7 +117,12 @@ function bridgeAlertBus(deps: ServiceDeps): AlertBus {
   });
   return {
     async publish(tenant, event, commandId) {
-      const r = await publisher.publish(event, { tenant, subject: 'system:comm-hub', clientId: 'comm-hub' }, {}, commandId);
+      const r = await publisher.publish(
+        event,
+        { tenant, subject: 'system:comm-hub', clientId: 'comm-hub' },
+        {},
+        commandId,
+      );
       return { eventId: r.eventId, duplicate: r.duplicate };
     },
   };

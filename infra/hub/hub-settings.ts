@@ -9,7 +9,12 @@ import type { Clock } from '../core/clock.port.ts';
  * tenant's, else the process default (environment). Values are kept `ttlMs` (default 5 s) per tenant and
  * key: dispatch reads them on every attempt, and a change reaches every process within that time.
  */
-export function createHubSettings(o: { configCenter: ConfigCenter; clock: Clock; defaults: Record<string, string | undefined>; ttlMs?: number }): HubSettings {
+export function createHubSettings(o: {
+  configCenter: ConfigCenter;
+  clock: Clock;
+  defaults: Record<string, string | undefined>;
+  ttlMs?: number;
+}): HubSettings {
   const ttl = o.ttlMs ?? 5000;
   const cache = new Map<string, { value: string | undefined; until: number }>();
   return {
@@ -18,7 +23,10 @@ export function createHubSettings(o: { configCenter: ConfigCenter; clock: Clock;
       const now = o.clock.now().getTime();
       const hit = cache.get(id);
       if (hit !== undefined && hit.until > now) return hit.value;
-      const value = (await o.configCenter.get(tenant, key)) ?? (tenant === PLATFORM_TENANT ? undefined : await o.configCenter.get(PLATFORM_TENANT, key)) ?? o.defaults[key];
+      const value =
+        (await o.configCenter.get(tenant, key)) ??
+        (tenant === PLATFORM_TENANT ? undefined : await o.configCenter.get(PLATFORM_TENANT, key)) ??
+        o.defaults[key];
       if (cache.size > 10_000) cache.clear();
       cache.set(id, { value, until: now + ttl });
       return value;

@@ -1,8 +1,8 @@
-import { ConfigError, type Config } from '../core/config.ts';
-import { envInt } from '../core/env-int.ts';
-import { isTimeZone } from '../../domain/hub/local-time.ts';
-import { MAX_RETENTION_DAYS } from '../../commands/hub/housekeeping.job.ts';
 import { DEFAULT_DISPATCH_CONCURRENCY } from '../../commands/hub/dispatch.worker.ts';
+import { MAX_RETENTION_DAYS } from '../../commands/hub/housekeeping.job.ts';
+import { isTimeZone } from '../../domain/hub/local-time.ts';
+import { type Config, ConfigError } from '../core/config.ts';
+import { envInt } from '../core/env-int.ts';
 
 /**
  * The notification hub's process configuration (environment variables, validated when the hub is built;
@@ -67,7 +67,8 @@ export function loadHubConfig(env: NodeJS.ProcessEnv, platform: Pick<Config, 'pu
     return raw === 'true';
   };
   const timeZone = env.HUB_TIME_ZONE || 'UTC';
-  if (!isTimeZone(timeZone)) problems.push(`HUB_TIME_ZONE must be an IANA time zone (Europe/Berlin), got "${timeZone}"`);
+  if (!isTimeZone(timeZone))
+    problems.push(`HUB_TIME_ZONE must be an IANA time zone (Europe/Berlin), got "${timeZone}"`);
   const tokenUrl = env.HUB_TOKEN_URL || `${platform.publicBaseUrl}/cas/oidc/token`;
   try {
     const u = new URL(tokenUrl);
@@ -77,7 +78,8 @@ export function loadHubConfig(env: NodeJS.ProcessEnv, platform: Pick<Config, 'pu
   }
   const clientId = env.HUB_CLIENT_ID || undefined;
   const clientSecret = env.HUB_CLIENT_SECRET || undefined;
-  if ((clientId === undefined) !== (clientSecret === undefined)) problems.push('HUB_CLIENT_ID and HUB_CLIENT_SECRET go together: set both or neither');
+  if ((clientId === undefined) !== (clientSecret === undefined))
+    problems.push('HUB_CLIENT_ID and HUB_CLIENT_SECRET go together: set both or neither');
   // a low HUB_DISPATCH_CONCURRENCY (a receiver to spare) throttles the inline dispatch too, unless it is set
   const dispatchConcurrency = int('HUB_DISPATCH_CONCURRENCY', DEFAULT_DISPATCH_CONCURRENCY, 1, 256);
   const config: HubConfig = {

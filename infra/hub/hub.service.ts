@@ -1,40 +1,47 @@
 import { createConfigCenter } from '../../commands/bridge/config-center.commands.ts';
+import { createCacheBucket } from '../../commands/hub/cache-bucket.commands.ts';
 import { createConfigCommands } from '../../commands/hub/config.commands.ts';
-import { createDispatchProcess } from '../../commands/hub/dispatch.process.ts';
-import { createDispatchGate } from '../../commands/hub/dispatch-gate.ts';
-import { createQuotaReleaseReactor, QUOTA_RELEASE_REACTOR } from '../../commands/hub/quota-release.reactor.ts';
+import { createConfigBundle } from '../../commands/hub/config-bundle.commands.ts';
+import { createConfigCacheConsumer } from '../../commands/hub/config-cache.consumer.ts';
 import { createCustomerPolicies } from '../../commands/hub/customer-policy.commands.ts';
-import { createHubSwitch } from '../../commands/hub/hub-switch.ts';
-import { createInteractionPreferenceReactor, INTERACTION_PREFERENCE_REACTOR } from '../../commands/hub/interaction-preference.reactor.ts';
-import { createCustomerQueries } from '../../projections/hub/customer.projection.ts';
-import { createDispatchWorker, createInlineDispatch, type DispatchDueItem } from '../../commands/hub/dispatch.worker.ts';
+import { createDispatchProcess } from '../../commands/hub/dispatch.process.ts';
+import {
+  createDispatchWorker,
+  createInlineDispatch,
+  type DispatchDueItem,
+} from '../../commands/hub/dispatch.worker.ts';
+import { createDispatchGate } from '../../commands/hub/dispatch-gate.ts';
 import type { CommDeliveryDriver } from '../../commands/hub/driver.contracts.ts';
 import { createDriverRegistry } from '../../commands/hub/driver.registry.ts';
 import { createRestWebhookDriver } from '../../commands/hub/drivers/rest-webhook.driver.ts';
-import { SETTING, type HubSettings, type TenantTokens } from '../../commands/hub/hub.contracts.ts';
+import { type HubSettings, SETTING, type TenantTokens } from '../../commands/hub/hub.contracts.ts';
+import { createHubSwitch } from '../../commands/hub/hub-switch.ts';
+import {
+  createInteractionPreferenceReactor,
+  INTERACTION_PREFERENCE_REACTOR,
+} from '../../commands/hub/interaction-preference.reactor.ts';
+import { createOperatorCommands } from '../../commands/hub/operator.commands.ts';
+import { createPreviews } from '../../commands/hub/preview.queries.ts';
 import { createProgressQueries } from '../../commands/hub/progress.queries.ts';
+import { createQuotaReleaseReactor, QUOTA_RELEASE_REACTOR } from '../../commands/hub/quota-release.reactor.ts';
 import { createReceipts } from '../../commands/hub/receipts.commands.ts';
 import { createSender } from '../../commands/hub/send.commands.ts';
 import { createSnapshots } from '../../commands/hub/snapshots.ts';
-import { createPreviews } from '../../commands/hub/preview.queries.ts';
-import { createConfigBundle } from '../../commands/hub/config-bundle.commands.ts';
-import { createCacheBucket } from '../../commands/hub/cache-bucket.commands.ts';
-import { createConfigCacheConsumer } from '../../commands/hub/config-cache.consumer.ts';
 import { createTenantTokenCache } from '../../commands/hub/tenant-token.cache.ts';
 import { createHubRouter } from '../../http/hub/hub.router.ts';
+import { liveCollection } from '../../projections/core/writable-model.ts';
 import { createConfigQueries } from '../../projections/hub/config.projection.ts';
+import { createCustomerQueries } from '../../projections/hub/customer.projection.ts';
 import { DISPATCH_PROJECTION } from '../../projections/hub/dispatch.projection.ts';
 import { createSnapshotQueries } from '../../projections/hub/snapshots.projection.ts';
-import { liveCollection } from '../../projections/core/writable-model.ts';
 import type { HttpClient } from '../core/http-client.port.ts';
 import { lazyConfigBox } from '../identity/config-box.ts';
 import { createOutboundHttpClient } from '../net/outbound-http.client.ts';
 import type { PlatformService, ServiceDeps } from '../platform-service.ts';
-import { loadHubConfig, type HubConfig } from './hub.config.ts';
-import { createHubSettings } from './hub-settings.ts';
-import { createHubRecovery } from './hub-recovery.ts';
-import { createOperatorCommands } from '../../commands/hub/operator.commands.ts';
 import { createHubHousekeeping } from './housekeeping.archive.ts';
+import { type HubConfig, loadHubConfig } from './hub.config.ts';
+import { createHubRecovery } from './hub-recovery.ts';
+import { createHubSettings } from './hub-settings.ts';
 
 export type HubServiceDeps = ServiceDeps & {
   /** the hub's process configuration (default: from the environment) */
@@ -91,16 +98,42 @@ export function createHubService(deps: HubServiceDeps): PlatformService {
   // token in this process (its machine client `hub-webhooks.<tenant>`), no token endpoint needed.
   const outbound = deps.http === undefined ? createOutboundHttpClient({ allow: config.outboundAllow }) : undefined;
   const http = deps.http ?? outbound!;
-  const tokenClient = deps.tenantTokens === undefined ? createOutboundHttpClient({ allow: [...config.outboundAllow, new URL(hub.tokenUrl).hostname] }) : undefined;
+  const tokenClient =
+    deps.tenantTokens === undefined
+      ? createOutboundHttpClient({ allow: [...config.outboundAllow, new URL(hub.tokenUrl).hostname] })
+      : undefined;
   const tokens =
     deps.tenantTokens ??
-    createTenantTokenCache({ http: tokenClient!, clock, settings, tokenUrl: hub.tokenUrl, ...(hub.tokenScope !== undefined && { scope: hub.tokenScope }), mint: deps.identity.tenantToken });
+    createTenantTokenCache({
+      http: tokenClient!,
+      clock,
+      settings,
+      tokenUrl: hub.tokenUrl,
+      ...(hub.tokenScope !== undefined && { scope: hub.tokenScope }),
+      mint: deps.identity.tenantToken,
+    });
 
   const own = deps.drivers ?? [];
-  const builtIn = [createRestWebhookDriver({ http, tokens, settings, defaults: { connectTimeoutMs: hub.connectTimeoutMs, readTimeoutMs: hub.readTimeoutMs } })];
-  const drivers = createDriverRegistry([...own, ...builtIn.filter((d) => !own.some((o) => o.driverType === d.driverType))]);
+  const builtIn = [
+    createRestWebhookDriver({
+      http,
+      tokens,
+      settings,
+      defaults: { connectTimeoutMs: hub.connectTimeoutMs, readTimeoutMs: hub.readTimeoutMs },
+    }),
+  ];
+  const drivers = createDriverRegistry([
+    ...own,
+    ...builtIn.filter((d) => !own.some((o) => o.driverType === d.driverType)),
+  ]);
 
-  const configCommands = createConfigCommands({ eventStore, clock, drivers, sealer: secretSealer, cacheMs: hub.configCacheMs });
+  const configCommands = createConfigCommands({
+    eventStore,
+    clock,
+    drivers,
+    sealer: secretSealer,
+    cacheMs: hub.configCacheMs,
+  });
   const snapshots = createSnapshots({ eventStore });
   const gate = createDispatchGate({ eventStore, settings, defaultTimeZone: hub.timeZone });
   const customerPolicies = createCustomerPolicies({ eventStore, clock, settings });
@@ -173,8 +206,15 @@ export function createHubService(deps: HubServiceDeps): PlatformService {
     snapshots,
     snapshotQueries: createSnapshotQueries(readStore),
     tcc: recovery.tcc,
-    operator: { commands: createOperatorCommands({ eventStore, clock, dispatch, gate, hubSwitch }), housekeeping: createHubHousekeeping({ deps, settings, retentionDays: hub.housekeepingRetentionDays }) },
-    previews: createPreviews({ config: configCommands, settings, defaults: { maxRenderedLength: hub.maxRenderedLength } }),
+    operator: {
+      commands: createOperatorCommands({ eventStore, clock, dispatch, gate, hubSwitch }),
+      housekeeping: createHubHousekeeping({ deps, settings, retentionDays: hub.housekeepingRetentionDays }),
+    },
+    previews: createPreviews({
+      config: configCommands,
+      settings,
+      defaults: { maxRenderedLength: hub.maxRenderedLength },
+    }),
     bundle: createConfigBundle({ eventStore, clock, config: configCommands, queries: configQueries, drivers }),
     cacheBucket: createCacheBucket({ eventStore, clock, cache: configCommands.cache, settings }),
     customer: { policies: customerPolicies, queries: createCustomerQueries(readStore) },
@@ -186,13 +226,31 @@ export function createHubService(deps: HubServiceDeps): PlatformService {
     registry,
     // customer policies: a message that ended with nothing committed gives its quota slot back (docs/hub.md#customer-policies)
     reactors: [
-      createQuotaReleaseReactor({ eventStore, readStore, clock, gate, log: hubLog.child({ worker: QUOTA_RELEASE_REACTOR }) }),
+      createQuotaReleaseReactor({
+        eventStore,
+        readStore,
+        clock,
+        gate,
+        log: hubLog.child({ worker: QUOTA_RELEASE_REACTOR }),
+      }),
       // an OPT_OUT / OPT_IN interaction always changes the preference, even after a crash between the two appends
-      createInteractionPreferenceReactor({ eventStore, readStore, clock, policies: customerPolicies, log: hubLog.child({ worker: INTERACTION_PREFERENCE_REACTOR }) }),
+      createInteractionPreferenceReactor({
+        eventStore,
+        readStore,
+        clock,
+        policies: customerPolicies,
+        log: hubLog.child({ worker: INTERACTION_PREFERENCE_REACTOR }),
+      }),
     ],
     engines: [worker, ...recovery.engines],
     // the definition cache follows the log in every process that builds the hub (commands/hub/config-cache.consumer.ts)
-    caches: [createConfigCacheConsumer({ eventStore, cache: configCommands.cache, onClear: (scope) => settings.clear?.(scope) })],
+    caches: [
+      createConfigCacheConsumer({
+        eventStore,
+        cache: configCommands.cache,
+        onClear: (scope) => settings.clear?.(scope),
+      }),
+    ],
     timers: [],
     seed: async () => undefined,
     close: async () => undefined,

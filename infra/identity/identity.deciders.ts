@@ -7,7 +7,7 @@ import { SIGNING_KEY_CATEGORY, signingKeyDecider } from '../../domain/identity/s
 import { tenantDecider } from '../../domain/identity/tenant.decider.ts';
 import { userDecider } from '../../domain/identity/user.decider.ts';
 import { usernameDecider } from '../../domain/identity/username.decider.ts';
-import { deciderEntry as entry, type DeciderRegistry } from '../platform-service.ts';
+import { type DeciderRegistry, deciderEntry as entry } from '../platform-service.ts';
 
 /** The identity provider's deciders by stream category (`platform replay --state`). */
 export const identityDeciders = (): DeciderRegistry => ({

@@ -35,7 +35,8 @@ export const identityModule: ServiceModule = {
       dispose: async () => undefined,
       identity: {
         bearer: identity.bearer,
-        tenantProfile: async (code) => ((await identity.directory.getTenant(code)) as Record<string, unknown> | null | undefined) ?? null,
+        tenantProfile: async (code) =>
+          ((await identity.directory.getTenant(code)) as Record<string, unknown> | null | undefined) ?? null,
         tenantToken: identity.hubWebhooks.token,
       },
     };

@@ -1,36 +1,36 @@
 import { hkdfSync } from 'node:crypto';
 import type { Router } from 'express';
 import type { Logger } from 'pino';
-import { createClientAuthenticator } from '../../commands/identity/client.authenticator.ts';
+import type { Reactor } from '../../commands/core/reactor.ts';
 import { createCodes } from '../../commands/identity/authorization-codes.commands.ts';
-import { createDirectoryCommands } from '../../commands/identity/directory.commands.ts';
+import { createClientAuthenticator } from '../../commands/identity/client.authenticator.ts';
 import { createDirectoryCache, type DirectoryCache } from '../../commands/identity/directory.cache.ts';
+import { createDirectoryCommands } from '../../commands/identity/directory.commands.ts';
 import { createDirectory, type DirectoryService } from '../../commands/identity/directory.lookups.ts';
 import { createExchangeCodes } from '../../commands/identity/exchange-codes.commands.ts';
-import { createKeyRing, type KeyRing } from '../../commands/identity/signing-key.ring.ts';
 import { createLoginLimiter } from '../../commands/identity/login.limiter.ts';
 import { OAuthError } from '../../commands/identity/oauth.error.ts';
+import { createRevocationMemory } from '../../commands/identity/revocations.memory.ts';
 import { createSessions } from '../../commands/identity/sessions.commands.ts';
-import { createTokenService, type TokenServiceImpl } from '../../commands/identity/token.service.ts';
-import { createTenantMachineClient, type TenantMachineClient } from '../../commands/identity/tenant-machine-client.ts';
+import { createKeyRing, type KeyRing } from '../../commands/identity/signing-key.ring.ts';
 import { createTenantMachineClientReactor } from '../../commands/identity/tenant-machine-client.reactor.ts';
-import type { Reactor } from '../../commands/core/reactor.ts';
+import { createTenantMachineClient, type TenantMachineClient } from '../../commands/identity/tenant-machine-client.ts';
+import { createTokenService, type TokenServiceImpl } from '../../commands/identity/token.service.ts';
 import { HUB_WEBHOOK_SCOPE } from '../../domain/hub/hub.scopes.ts';
 import type { AccessContext } from '../../domain/identity/model.ts';
-import { bearerAuth, type BearerAuth } from '../../http/core/bearer-auth.ts';
+import { type BearerAuth, bearerAuth } from '../../http/core/bearer-auth.ts';
 import { createRouteRegistry, type RouteRegistry } from '../../http/core/route-registry.ts';
 import { createIdentityRouter } from '../../http/identity/identity.router.ts';
 import type { Projection } from '../../projections/core/projection.ts';
 import { identityDirectoryProjections } from '../../projections/identity/directory.projection.ts';
 import { createRevocationList, revocationsProjection } from '../../projections/identity/revocations.projection.ts';
-import { createRevocationMemory } from '../../commands/identity/revocations.memory.ts';
 import type { Clock } from '../core/clock.port.ts';
 import type { Config } from '../core/config.ts';
 import type { EventStore } from '../core/event-store.port.ts';
 import type { LogConsumer } from '../core/log-consumer.ts';
 import type { ReadStore } from '../core/read-store.port.ts';
 import { loadKeySecrets } from './key-secret.ts';
-import { seedIdentity, type SeedReport } from './seed.ts';
+import { type SeedReport, seedIdentity } from './seed.ts';
 
 export type IdentityServiceDeps = {
   config: Config;
@@ -78,7 +78,13 @@ export const identityProjections = (): Projection[] => [...identityDirectoryProj
  * The identity provider's composition: directory, key ring, token service, codes, sessions, the login
  * limiter, client authentication, and the routers built on them. Building it does no I/O; `seed()` does.
  */
-export function createIdentityService({ config, eventStore, readStore, clock, log }: IdentityServiceDeps): IdentityService {
+export function createIdentityService({
+  config,
+  eventStore,
+  readStore,
+  clock,
+  log,
+}: IdentityServiceDeps): IdentityService {
   const id = config.identity;
   const issuer = config.publicBaseUrl;
   const { current: secret, previous: previousSecrets } = loadKeySecrets(config);
@@ -102,13 +108,22 @@ export function createIdentityService({ config, eventStore, readStore, clock, lo
   const tokens = createTokenService({
     eventStore,
     clock,
-    config: { issuer, accessTokenTtlSeconds: id.accessTokenTtlSeconds, refreshTokenTtlSeconds: id.refreshTokenTtlSeconds },
+    config: {
+      issuer,
+      accessTokenTtlSeconds: id.accessTokenTtlSeconds,
+      refreshTokenTtlSeconds: id.refreshTokenTtlSeconds,
+    },
     keyRing,
     directory,
     revocations,
   });
   const codes = createCodes({ eventStore, clock, ttlSeconds: id.codeTtlSeconds, tokens });
-  const sessions = createSessions({ eventStore, clock, ttlSeconds: id.sessionTtlSeconds, revocations: { cutoff: tokens.revocationCutoff } });
+  const sessions = createSessions({
+    eventStore,
+    clock,
+    ttlSeconds: id.sessionTtlSeconds,
+    revocations: { cutoff: tokens.revocationCutoff },
+  });
   const limiter = createLoginLimiter({ readStore, clock, maxFailures: id.loginMaxFailures });
   const exchangeCodes = createExchangeCodes({ eventStore, clock, ttlSeconds: id.exchangeCodeTtlSeconds });
   const clientAuth = createClientAuthenticator({
@@ -117,12 +132,21 @@ export function createIdentityService({ config, eventStore, readStore, clock, lo
     clock,
     issuer,
     // RFC 7523: the assertion's audience is the endpoint it is sent to, or the issuer
-    endpoints: ['/cas/oidc/token', '/cas/oidc/introspect', '/cas/oidc/revoke', '/cas/exchange-code/consume'].map((p) => `${issuer}${p}`),
+    endpoints: ['/cas/oidc/token', '/cas/oidc/introspect', '/cas/oidc/revoke', '/cas/exchange-code/consume'].map(
+      (p) => `${issuer}${p}`,
+    ),
   });
   const bearer = bearerAuth(tokens.verifyAccessToken, { getClient: directory.getClient });
   const registry = createRouteRegistry();
   const identityLog = log.child({ service: 'identity' });
-  const hubWebhooks = createTenantMachineClient({ commands, directory, tokens, name: HUB_WEBHOOKS_CLIENT, appName: 'Notification hub webhooks', scopes: [HUB_WEBHOOK_SCOPE] });
+  const hubWebhooks = createTenantMachineClient({
+    commands,
+    directory,
+    tokens,
+    name: HUB_WEBHOOKS_CLIENT,
+    appName: 'Notification hub webhooks',
+    scopes: [HUB_WEBHOOK_SCOPE],
+  });
   const hubWebhooksReactor = createTenantMachineClientReactor({
     name: HUB_WEBHOOKS_REACTOR,
     eventStore,
@@ -146,7 +170,15 @@ export function createIdentityService({ config, eventStore, readStore, clock, lo
       sessionTtlSeconds: id.sessionTtlSeconds,
       log: identityLog,
     },
-    tokenEndpoint: { directory, tokens, codes, authenticateClient: clientAuth.authenticateClient, limiter, clock, log: identityLog },
+    tokenEndpoint: {
+      directory,
+      tokens,
+      codes,
+      authenticateClient: clientAuth.authenticateClient,
+      limiter,
+      clock,
+      log: identityLog,
+    },
     token: {
       issuer,
       tokens,
@@ -156,7 +188,10 @@ export function createIdentityService({ config, eventStore, readStore, clock, lo
         // RFC 7009 lets a public client revoke its own tokens; introspection and exchange codes need a
         // client that proves who it is (a client_id alone proves nothing)
         if (method === 'none' && req.path !== '/cas/oidc/revoke') {
-          throw new OAuthError('invalid_client', 'this endpoint needs client authentication (a public client cannot use it)');
+          throw new OAuthError(
+            'invalid_client',
+            'this endpoint needs client authentication (a public client cannot use it)',
+          );
         }
         return client;
       },

@@ -11,7 +11,9 @@ export const KEY_SECRET_FILE = 'key-encryption.secret';
  * Processes that do not share DATA_DIR (EventStoreDB on several hosts) must all be given the same
  * KEY_ENCRYPTION_SECRET, or they cannot sign with keys another process generated.
  */
-export function loadKeyEncryptionSecret(config: Pick<Config, 'dataDir'> & { identity: Pick<Config['identity'], 'keyEncryptionSecret'> }): string {
+export function loadKeyEncryptionSecret(
+  config: Pick<Config, 'dataDir'> & { identity: Pick<Config['identity'], 'keyEncryptionSecret'> },
+): string {
   if (config.identity.keyEncryptionSecret !== undefined) return config.identity.keyEncryptionSecret;
   const file = path.join(config.dataDir, KEY_SECRET_FILE);
   const existing = readSecret(file);
@@ -55,7 +57,9 @@ function readSecret(file: string): string | undefined {
  * a previous one: moving from the generated file to the variable needs no extra step).
  */
 export function loadKeySecrets(
-  config: Pick<Config, 'dataDir'> & { identity: Pick<Config['identity'], 'keyEncryptionSecret' | 'keyEncryptionPrevious'> },
+  config: Pick<Config, 'dataDir'> & {
+    identity: Pick<Config['identity'], 'keyEncryptionSecret' | 'keyEncryptionPrevious'>;
+  },
 ): { current: string; previous: string[] } {
   const current = loadKeyEncryptionSecret(config);
   const previous = [...(config.identity.keyEncryptionPrevious ?? [])];

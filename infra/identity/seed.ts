@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { envelopesFor } from '../../commands/core/envelopes.ts';
 import { createDirectoryCommands, MIN_PASSWORD_LENGTH } from '../../commands/identity/directory.commands.ts';
 import { generatePassword } from '../../commands/identity/password.hash.ts';
-import { streamName } from '../../domain/core/stream-name.ts';
 import { AUDIT_ADMIN_SCOPE, AUDIT_READ_SCOPE, AUDIT_WRITE_SCOPE } from '../../domain/audit/audit.scopes.ts';
 import { BRIDGE_ADMIN_SCOPE, BRIDGE_CONSUME_SCOPE, BRIDGE_PUBLISH_SCOPE } from '../../domain/bridge/bridge.scopes.ts';
+import { streamName } from '../../domain/core/stream-name.ts';
 import { HUB_ADMIN_SCOPE, HUB_OPERATOR_SCOPE, HUB_SEND_SCOPE } from '../../domain/hub/hub.scopes.ts';
 import { IDENTITY_ADMIN_SCOPE } from '../../domain/identity/identity.scopes.ts';
+import { type GrantType, PLATFORM_TENANT } from '../../domain/identity/model.ts';
 import { WORKFLOW_ADMIN_SCOPE, WORKFLOW_USER_SCOPE } from '../../domain/workflow/workflow.scopes.ts';
-import { PLATFORM_TENANT, type GrantType } from '../../domain/identity/model.ts';
 import type { Clock } from '../core/clock.port.ts';
 import type { Config } from '../core/config.ts';
 import type { EventStore } from '../core/event-store.port.ts';
@@ -42,9 +42,14 @@ export type SeedLog = { info(obj: object, msg: string): void; warn(obj: object, 
 export type SeedReport = {
   tenant: string;
   tenantsCreated: string[];
-  admin?: { tenant: string; userId: string; username: string; /** only when generated here */ password?: string };
+  admin?: { tenant: string; userId: string; username: string /** only when generated here */; password?: string };
   serviceUser?: { tenant: string; userId: string; username: string };
-  confidentialClient?: { clientId: string; /** only when generated here */ clientSecret?: string; redirectUri: string; grantTypes: GrantType[] };
+  confidentialClient?: {
+    clientId: string /** only when generated here */;
+    clientSecret?: string;
+    redirectUri: string;
+    grantTypes: GrantType[];
+  };
   publicClient?: { clientId: string; redirectUri: string; grantTypes: GrantType[] };
   platformAdminClient?: { clientId: string; clientSecret?: string; tenant: string };
 };
@@ -61,7 +66,20 @@ export const PLATFORM_ADMIN_CLIENT_ID = 'platform-admin';
 const PLATFORM_ADMIN_USERNAME = 'platform-admin';
 const SERVICE_USERNAME = 'demo-service';
 /** every service's scopes: the demo client's, and the demo admin's roles */
-const SERVICE_SCOPES = [IDENTITY_ADMIN_SCOPE, BRIDGE_PUBLISH_SCOPE, BRIDGE_ADMIN_SCOPE, BRIDGE_CONSUME_SCOPE, AUDIT_WRITE_SCOPE, AUDIT_READ_SCOPE, AUDIT_ADMIN_SCOPE, HUB_SEND_SCOPE, HUB_ADMIN_SCOPE, HUB_OPERATOR_SCOPE, WORKFLOW_USER_SCOPE, WORKFLOW_ADMIN_SCOPE];
+const SERVICE_SCOPES = [
+  IDENTITY_ADMIN_SCOPE,
+  BRIDGE_PUBLISH_SCOPE,
+  BRIDGE_ADMIN_SCOPE,
+  BRIDGE_CONSUME_SCOPE,
+  AUDIT_WRITE_SCOPE,
+  AUDIT_READ_SCOPE,
+  AUDIT_ADMIN_SCOPE,
+  HUB_SEND_SCOPE,
+  HUB_ADMIN_SCOPE,
+  HUB_OPERATOR_SCOPE,
+  WORKFLOW_USER_SCOPE,
+  WORKFLOW_ADMIN_SCOPE,
+];
 
 /** the seed's own markers (no aggregate decides them): envelopes from the one envelope builder */
 const seedEvent = (type: string, data: object, at: string, correlationId: string) =>
@@ -82,7 +100,11 @@ export async function seedIdentity({ config, eventStore, clock, log }: SeedDeps)
     const tenants = await eventStore.readAll({ filter: { categories: ['tenant'] }, limit: 1 });
     if (tenants.length > 0) return null;
     try {
-      await eventStore.append(SEED_STREAM, seedEvent('IdentitySeedStarted', { tenant: seed.tenant }, clock.now().toISOString(), correlationId), 'no_stream');
+      await eventStore.append(
+        SEED_STREAM,
+        seedEvent('IdentitySeedStarted', { tenant: seed.tenant }, clock.now().toISOString(), correlationId),
+        'no_stream',
+      );
     } catch (err) {
       // another process started seeding at the same moment: carry on, every step is idempotent
       if (!isWrongExpectedRevision(err)) throw err;
@@ -96,7 +118,11 @@ export async function seedIdentity({ config, eventStore, clock, log }: SeedDeps)
     throw new Error(`SEED_CLIENT_SECRET must be at least ${MIN_PASSWORD_LENGTH} characters`);
   }
 
-  const commands = createDirectoryCommands({ eventStore, clock, defaultTokenLifetimeSeconds: config.identity.accessTokenTtlSeconds });
+  const commands = createDirectoryCommands({
+    eventStore,
+    clock,
+    defaultTokenLifetimeSeconds: config.identity.accessTokenTtlSeconds,
+  });
   const ctx = (tenant: string) => ({ tenant, actor: 'system:seed', correlationId, causationId: correlationId });
   const report: SeedReport = { tenant: seed.tenant, tenantsCreated: [] };
 
@@ -110,7 +136,11 @@ export async function seedIdentity({ config, eventStore, clock, log }: SeedDeps)
 
   // the platform's own admin client (client_credentials)
   const platformUser = await commands.registerUser(
-    { username: PLATFORM_ADMIN_USERNAME, name: 'Platform administration (machine user)', roles: [IDENTITY_ADMIN_SCOPE] },
+    {
+      username: PLATFORM_ADMIN_USERNAME,
+      name: 'Platform administration (machine user)',
+      roles: [IDENTITY_ADMIN_SCOPE],
+    },
     ctx(PLATFORM_TENANT),
     `seed/user/${PLATFORM_TENANT}/${PLATFORM_ADMIN_USERNAME}`,
   );
@@ -164,7 +194,8 @@ export async function seedIdentity({ config, eventStore, clock, log }: SeedDeps)
     ctx(seed.tenant),
     `seed/user/${seed.tenant}/${serviceUsername}`,
   );
-  if (service.created) report.serviceUser = { tenant: seed.tenant, userId: service.user.userId, username: service.user.username };
+  if (service.created)
+    report.serviceUser = { tenant: seed.tenant, userId: service.user.userId, username: service.user.username };
 
   // the demo clients
   const confidentialGrants: GrantType[] = ['authorization_code', 'client_credentials', 'refresh_token'];
@@ -189,7 +220,8 @@ export async function seedIdentity({ config, eventStore, clock, log }: SeedDeps)
       clientId: confidential.client.clientId,
       redirectUri: seed.redirectUri,
       grantTypes: confidentialGrants,
-      ...(seed.clientSecret === undefined && confidential.clientSecret !== undefined && { clientSecret: confidential.clientSecret }),
+      ...(seed.clientSecret === undefined &&
+        confidential.clientSecret !== undefined && { clientSecret: confidential.clientSecret }),
     };
   }
   const publicGrants: GrantType[] = ['authorization_code', 'refresh_token'];
@@ -205,20 +237,31 @@ export async function seedIdentity({ config, eventStore, clock, log }: SeedDeps)
     ctx(seed.tenant),
     `seed/client/${seed.publicClientId}`,
   );
-  if (spa.created) report.publicClient = { clientId: spa.client.clientId, redirectUri: seed.redirectUri, grantTypes: publicGrants };
+  if (spa.created)
+    report.publicClient = { clientId: spa.client.clientId, redirectUri: seed.redirectUri, grantTypes: publicGrants };
 
-  await eventStore.append(SEED_STREAM, seedEvent('IdentitySeedCompleted', { tenant: seed.tenant }, clock.now().toISOString(), correlationId), 'any');
+  await eventStore.append(
+    SEED_STREAM,
+    seedEvent('IdentitySeedCompleted', { tenant: seed.tenant }, clock.now().toISOString(), correlationId),
+    'any',
+  );
 
   const createdAnything =
     report.tenantsCreated.length > 0 ||
-    [report.admin, report.serviceUser, report.confidentialClient, report.publicClient, report.platformAdminClient].some((x) => x !== undefined);
+    [report.admin, report.serviceUser, report.confidentialClient, report.publicClient, report.platformAdminClient].some(
+      (x) => x !== undefined,
+    );
   if (!createdAnything) return null;
   // names only: secrets go to the caller, which prints them once, never to the log
   log.info(
     {
       tenants: report.tenantsCreated,
       admin: report.admin?.username,
-      clients: [report.platformAdminClient?.clientId, report.confidentialClient?.clientId, report.publicClient?.clientId].filter(Boolean),
+      clients: [
+        report.platformAdminClient?.clientId,
+        report.confidentialClient?.clientId,
+        report.publicClient?.clientId,
+      ].filter(Boolean),
     },
     'identity seed: first start, demo tenant, users and clients created',
   );
@@ -231,7 +274,9 @@ export function describeSeed(report: SeedReport): string[] {
   if (report.admin) {
     lines.push(
       `  admin user      ${report.admin.username} (tenant ${report.admin.tenant})` +
-        (report.admin.password !== undefined ? `, password ${report.admin.password}` : ', password from SEED_ADMIN_PASSWORD'),
+        (report.admin.password !== undefined
+          ? `, password ${report.admin.password}`
+          : ', password from SEED_ADMIN_PASSWORD'),
     );
   }
   if (report.confidentialClient) {
@@ -243,13 +288,17 @@ export function describeSeed(report: SeedReport): string[] {
     );
   }
   if (report.publicClient) {
-    lines.push(`  public client   ${report.publicClient.clientId} (auth method none, PKCE S256; ${report.publicClient.grantTypes.join(', ')})`);
+    lines.push(
+      `  public client   ${report.publicClient.clientId} (auth method none, PKCE S256; ${report.publicClient.grantTypes.join(', ')})`,
+    );
   }
   const redirect = report.confidentialClient?.redirectUri ?? report.publicClient?.redirectUri;
   if (redirect !== undefined) lines.push(`  redirect URI    ${redirect}`);
   if (report.platformAdminClient) {
     const p = report.platformAdminClient;
-    lines.push(`  platform admin  client ${p.clientId}${p.clientSecret !== undefined ? `, secret ${p.clientSecret}` : ''} (client_credentials, scope ${IDENTITY_ADMIN_SCOPE}, tenant ${p.tenant})`);
+    lines.push(
+      `  platform admin  client ${p.clientId}${p.clientSecret !== undefined ? `, secret ${p.clientSecret}` : ''} (client_credentials, scope ${IDENTITY_ADMIN_SCOPE}, tenant ${p.tenant})`,
+    );
   }
   return lines;
 }

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import {
+  type ClientSession,
   MongoClient,
   MongoClientClosedError,
   MongoError,
@@ -8,10 +9,9 @@ import {
   MongoOperationTimeoutError,
   MongoServerSelectionError,
   MongoTopologyClosedError,
-  type ClientSession,
 } from 'mongodb';
-import { compareForSort, validateUpdateLimit } from '../core/query/index.ts';
 import { checkSpec } from '../core/collection-spec.ts';
+import { compareForSort, validateUpdateLimit } from '../core/query/index.ts';
 import type {
   Collection,
   CollectionSpec,
@@ -28,15 +28,14 @@ import { StoreUnavailableError } from '../core/store-errors.ts';
 import {
   assertCollectionName,
   checkPaging,
-
   fromMongoDoc,
+  type Stored,
   toMongoDoc,
   toMongoFilter,
   toMongoIndexKeys,
   toMongoPath,
   toMongoSort,
   toMongoUpdate,
-  type Stored,
 } from './read-store.translate.ts';
 
 export type MongoReadStoreOptions = {
@@ -72,7 +71,8 @@ const CODE_INDEX_KEY_SPECS_CONFLICT = 86;
 const hasCode = (e: unknown, code: number) => (e as { code?: unknown } | null)?.code === code;
 /** errors on which the driver's withTransaction retries the whole transaction */
 const isTransient = (e: unknown) =>
-  e instanceof MongoError && (e.hasErrorLabel('TransientTransactionError') || e.hasErrorLabel('UnknownTransactionCommitResult'));
+  e instanceof MongoError &&
+  (e.hasErrorLabel('TransientTransactionError') || e.hasErrorLabel('UnknownTransactionCommitResult'));
 
 function mapError(e: unknown): unknown {
   if (
@@ -149,10 +149,14 @@ export function createMongoReadStore(options: MongoReadStoreOptions): ReadStore 
       ...checkPaging(options),
     });
     const findDocs = (filter: Filter, options: FindOptions) =>
-      run(session, () => query(filter, options), async (q, opts) => {
-        const cursor = coll.find(q.filter, { sort: q.sort, skip: q.skip, limit: q.limit, ...opts });
-        return (await cursor.toArray()).map((d) => fromMongoDoc<T>(d));
-      });
+      run(
+        session,
+        () => query(filter, options),
+        async (q, opts) => {
+          const cursor = coll.find(q.filter, { sort: q.sort, skip: q.skip, limit: q.limit, ...opts });
+          return (await cursor.toArray()).map((d) => fromMongoDoc<T>(d));
+        },
+      );
     // MongoDB updates one document atomically at a time: one findOneAndUpdate per document, each leaving out
     // the ones already taken (an update that keeps a document matching would take it again)
     const findManyAndUpdate: Collection<T>['findManyAndUpdate'] = (filter, update, options) =>
@@ -162,7 +166,8 @@ export function createMongoReadStore(options: MongoReadStoreOptions): ReadStore 
           const { limit } = options;
           validateUpdateLimit(limit);
           const first = toMongoFilter(filter); // a bad filter fails here, whatever the server's state
-          const filterWithout = (ids: string[]) => (ids.length === 0 ? first : toMongoFilter({ $and: [filter, { id: { $nin: ids } }] }));
+          const filterWithout = (ids: string[]) =>
+            ids.length === 0 ? first : toMongoFilter({ $and: [filter, { id: { $nin: ids } }] });
           return { limit, update: toMongoUpdate(update), sort: toMongoSort(options.sort), filterWithout };
         },
         async (q, opts) => {
@@ -170,7 +175,11 @@ export function createMongoReadStore(options: MongoReadStoreOptions): ReadStore 
           while (taken.length < q.limit) {
             let stored;
             try {
-              stored = await coll.findOneAndUpdate(q.filterWithout(taken.map((d) => d.id)), q.update, { sort: q.sort, returnDocument: 'after', ...opts });
+              stored = await coll.findOneAndUpdate(q.filterWithout(taken.map((d) => d.id)), q.update, {
+                sort: q.sort,
+                returnDocument: 'after',
+                ...opts,
+              });
             } catch (e) {
               // the documents already updated are the caller's (a lease taken): answered, not lost until
               // their lease runs out; the failure shows again on the next call
@@ -185,31 +194,60 @@ export function createMongoReadStore(options: MongoReadStoreOptions): ReadStore 
       );
     return {
       get: (id) =>
-        run(session, () => id, async (_id, opts) => {
-          const stored = await coll.findOne({ _id }, opts);
-          return stored ? fromMongoDoc<T>(stored) : null;
-        }),
+        run(
+          session,
+          () => id,
+          async (_id, opts) => {
+            const stored = await coll.findOne({ _id }, opts);
+            return stored ? fromMongoDoc<T>(stored) : null;
+          },
+        ),
       upsert: (doc) =>
-        run(session, () => toMongoDoc(doc), async ({ _id, ...fields }, opts) => {
-          await coll.replaceOne({ _id }, fields, { upsert: true, ...opts });
-        }),
+        run(
+          session,
+          () => toMongoDoc(doc),
+          async ({ _id, ...fields }, opts) => {
+            await coll.replaceOne({ _id }, fields, { upsert: true, ...opts });
+          },
+        ),
       patch: (id, update) =>
-        run(session, () => toMongoUpdate(update), async (u, opts) => {
-          return (await coll.updateOne({ _id: id }, u, opts)).matchedCount > 0;
-        }),
+        run(
+          session,
+          () => toMongoUpdate(update),
+          async (u, opts) => {
+            return (await coll.updateOne({ _id: id }, u, opts)).matchedCount > 0;
+          },
+        ),
       delete: (id) =>
-        run(session, () => id, async (_id, opts) => (await coll.deleteOne({ _id }, opts)).deletedCount > 0),
+        run(
+          session,
+          () => id,
+          async (_id, opts) => (await coll.deleteOne({ _id }, opts)).deletedCount > 0,
+        ),
       deleteMany: (filter) =>
-        run(session, () => toMongoFilter(filter), async (f, opts) => (await coll.deleteMany(f, opts)).deletedCount),
+        run(
+          session,
+          () => toMongoFilter(filter),
+          async (f, opts) => (await coll.deleteMany(f, opts)).deletedCount,
+        ),
       find: (filter = {}, options = {}) => findDocs(filter, options),
       // the driver hands over BSON decoded to objects: the text is written here
       findJson: async (filter = {}, options = {}) => (await findDocs(filter, options)).map((d) => JSON.stringify(d)),
       findOne: (filter = {}, options = {}) =>
-        run(session, () => query(filter, options), async (q, opts) => {
-          const stored = await coll.findOne(q.filter, { sort: q.sort, skip: q.skip, ...opts });
-          return stored ? fromMongoDoc<T>(stored) : null;
-        }),
-      count: (filter = {}) => run(session, () => toMongoFilter(filter), (f, opts) => coll.countDocuments(f, opts)),
+        run(
+          session,
+          () => query(filter, options),
+          async (q, opts) => {
+            const stored = await coll.findOne(q.filter, { sort: q.sort, skip: q.skip, ...opts });
+            return stored ? fromMongoDoc<T>(stored) : null;
+          },
+        ),
+      count: (filter = {}) =>
+        run(
+          session,
+          () => toMongoFilter(filter),
+          (f, opts) => coll.countDocuments(f, opts),
+        ),
       groupCount: (field, filter = {}) =>
         run(
           session,
@@ -222,36 +260,41 @@ export function createMongoReadStore(options: MongoReadStoreOptions): ReadStore 
               .sort((a, b) => b.count - a.count || compareForSort(a.key, b.key));
           },
         ),
-      findOneAndUpdate: async (filter, update, options) => (await findManyAndUpdate(filter, update, { ...options, limit: 1 }))[0] ?? null,
+      findOneAndUpdate: async (filter, update, options) =>
+        (await findManyAndUpdate(filter, update, { ...options, limit: 1 }))[0] ?? null,
       findManyAndUpdate,
     };
   }
 
   /** creates the collection if missing and declares its indexes; with a session, as a part of its transaction */
   const ensureCollectionIn = (session: ClientSession | undefined, name: string, spec: CollectionSpec) =>
-    run(session, () => (assertCollectionName(name), checkSpec(spec)), async (_, opts) => {
-      try {
-        await db.createCollection(name, opts);
-      } catch (e) {
-        if (!hasCode(e, CODE_NAMESPACE_EXISTS)) throw e;
-      }
-      const coll = db.collection<Stored>(name);
-      for (const index of spec.indexes ?? []) {
-        const keys = toMongoIndexKeys(index.fields);
-        if (Object.keys(keys).length === 1 && '_id' in keys) continue; // the _id index exists already
-        const indexOptions = { name: index.name, ...(index.unique ? { unique: true } : {}), ...opts };
+    run(
+      session,
+      () => (assertCollectionName(name), checkSpec(spec)),
+      async (_, opts) => {
         try {
-          await coll.createIndex(keys, indexOptions);
+          await db.createCollection(name, opts);
         } catch (e) {
-          // same name, other declaration: rebuild it, as the embedded adapter does
-          if (!hasCode(e, CODE_INDEX_OPTIONS_CONFLICT) && !hasCode(e, CODE_INDEX_KEY_SPECS_CONFLICT)) throw e;
-          await coll.dropIndex(index.name, opts).catch((dropError: unknown) => {
-            if (!hasCode(dropError, CODE_INDEX_NOT_FOUND)) throw dropError;
-          });
-          await coll.createIndex(keys, indexOptions);
+          if (!hasCode(e, CODE_NAMESPACE_EXISTS)) throw e;
         }
-      }
-    });
+        const coll = db.collection<Stored>(name);
+        for (const index of spec.indexes ?? []) {
+          const keys = toMongoIndexKeys(index.fields);
+          if (Object.keys(keys).length === 1 && '_id' in keys) continue; // the _id index exists already
+          const indexOptions = { name: index.name, ...(index.unique ? { unique: true } : {}), ...opts };
+          try {
+            await coll.createIndex(keys, indexOptions);
+          } catch (e) {
+            // same name, other declaration: rebuild it, as the embedded adapter does
+            if (!hasCode(e, CODE_INDEX_OPTIONS_CONFLICT) && !hasCode(e, CODE_INDEX_KEY_SPECS_CONFLICT)) throw e;
+            await coll.dropIndex(index.name, opts).catch((dropError: unknown) => {
+              if (!hasCode(dropError, CODE_INDEX_NOT_FOUND)) throw dropError;
+            });
+            await coll.createIndex(keys, indexOptions);
+          }
+        }
+      },
+    );
 
   const sessionFacade = (session: ClientSession): ReadStoreSession => ({
     collection: <T extends Doc = Doc>(name: string) => collection<T>(name, session),
@@ -286,10 +329,15 @@ export function createMongoReadStore(options: MongoReadStoreOptions): ReadStore 
   });
 
   /** one attempt of fn in the session's transaction; a failed part fails the attempt */
-  const attempt = async <R>(session: ClientSession, fn: (tx: TransactionSession) => Promise<R>, tracked: boolean): Promise<R> => {
+  const attempt = async <R>(
+    session: ClientSession,
+    fn: (tx: TransactionSession) => Promise<R>,
+    tracked: boolean,
+  ): Promise<R> => {
     failedParts.delete(session); // withTransaction may run fn again: a new attempt starts clean
     let result: R;
-    if (!tracked) result = await fn(transactionFacade(session)); // `ambient: false`: reached through its session only
+    if (!tracked)
+      result = await fn(transactionFacade(session)); // `ambient: false`: reached through its session only
     else {
       openTransactions += 1;
       try {
@@ -311,22 +359,30 @@ export function createMongoReadStore(options: MongoReadStoreOptions): ReadStore 
     ensureCollection: (name: string, spec: CollectionSpec = {}) => ensureCollectionIn(undefined, name, spec),
 
     dropCollection: (name: string) =>
-      run(undefined, () => assertCollectionName(name), async (_, opts) => {
-        try {
-          await db.dropCollection(name, opts);
-        } catch (e) {
-          if (!hasCode(e, CODE_NAMESPACE_NOT_FOUND)) throw e;
-        }
-      }),
+      run(
+        undefined,
+        () => assertCollectionName(name),
+        async (_, opts) => {
+          try {
+            await db.dropCollection(name, opts);
+          } catch (e) {
+            if (!hasCode(e, CODE_NAMESPACE_NOT_FOUND)) throw e;
+          }
+        },
+      ),
 
     listCollections: () =>
-      run(undefined, () => undefined, async (_, opts) => {
-        const infos = await db.listCollections({}, { nameOnly: true, ...opts }).toArray();
-        return infos
-          .map((info) => info.name)
-          .filter((name) => !name.startsWith('system.'))
-          .sort();
-      }),
+      run(
+        undefined,
+        () => undefined,
+        async (_, opts) => {
+          const infos = await db.listCollections({}, { nameOnly: true, ...opts }).toArray();
+          return infos
+            .map((info) => info.name)
+            .filter((name) => !name.startsWith('system.'))
+            .sort();
+        },
+      ),
 
     async transaction<R>(fn: (tx: TransactionSession) => Promise<R>, options?: TransactionOptions): Promise<R> {
       const ambient = txContext.getStore();

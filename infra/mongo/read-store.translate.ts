@@ -1,5 +1,5 @@
 import type { Document } from 'mongodb';
-import { normalizeFilter, validateFilter, validateUpdate, isPlainObject } from '../core/query/index.ts';
+import { isPlainObject, normalizeFilter, validateFilter, validateUpdate } from '../core/query/index.ts';
 import type { Doc, Filter, FindOptions, Sort, Update } from '../core/read-store.port.ts';
 
 /*
@@ -76,7 +76,6 @@ export function fromMongoDoc<T extends Doc>(stored: Document): T {
   const { _id, ...fields } = stored;
   return { id: String(_id), ...fields } as T;
 }
-
 
 export function toMongoIndexKeys(fields: Sort): Record<string, 1 | -1> {
   return Object.fromEntries(Object.entries(fields).map(([path, dir]) => [toMongoPath(path), dir]));

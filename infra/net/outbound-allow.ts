@@ -1,5 +1,5 @@
-import ipaddr from 'ipaddr.js';
 import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
  * OUTBOUND_ALLOW: the destinations the SSRF guard (ssrf.guard.ts) lets through although their address is
@@ -23,7 +23,8 @@ export type OutboundAllowlist = {
 
 type Block = [ipaddr.IPv4 | ipaddr.IPv6, number];
 
-const HOST_NAME = /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*$/;
+const HOST_NAME =
+  /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*$/;
 
 /** `[::1]` → `::1`, `Example.COM.` → `example.com` */
 export const bareHost = (host: string): string => {
@@ -53,7 +54,8 @@ function parseBlock(entry: string): Block | string {
   const max = addr.kind() === 'ipv4' ? 32 : 128;
   if (prefix > max) return `"${entry}" has a prefix length above ${max}`;
   // an IPv4-mapped block (::ffff:10.0.0.0/104) is the IPv4 block it maps
-  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress() && prefix >= 96) return [(addr as ipaddr.IPv6).toIPv4Address(), prefix - 96];
+  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress() && prefix >= 96)
+    return [(addr as ipaddr.IPv6).toIPv4Address(), prefix - 96];
   return [addr, prefix];
 }
 
@@ -61,7 +63,10 @@ function parseBlock(entry: string): Block | string {
  * Parses OUTBOUND_ALLOW (a comma-separated string or a list): the entries, and one problem per entry that
  * is neither a host name, an address nor a CIDR block (empty entries are skipped).
  */
-export function parseOutboundAllow(raw: string | readonly string[] | undefined): { entries: string[]; problems: string[] } {
+export function parseOutboundAllow(raw: string | readonly string[] | undefined): {
+  entries: string[];
+  problems: string[];
+} {
   const items = raw === undefined ? [] : typeof raw === 'string' ? raw.split(',') : [...raw];
   const entries: string[] = [];
   const problems: string[] = [];

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Agent, type Dispatcher } from 'undici';
-import { isDestinationRefused, type HttpClient, type HttpFailure, type HttpRequest, type HttpResponse } from '../core/http-client.port.ts';
+import {
+  type HttpClient,
+  type HttpFailure,
+  type HttpRequest,
+  type HttpResponse,
+  isDestinationRefused,
+} from '../core/http-client.port.ts';
 import { createOutboundAllowlist, type OutboundAllowlist } from './outbound-allow.ts';
 import { MAX_RETRY_AFTER_MS, parseRetryAfter } from './retry-after.ts';
 import { createGuardedConnector, createSsrfGuard, destinationRefused, type Resolver } from './ssrf.guard.ts';
@@ -60,7 +66,8 @@ export type OutboundHttpClient = HttpClient & {
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
-const isAllowlist = (a: OutboundHttpClientOptions['allow']): a is OutboundAllowlist => typeof a === 'object' && a !== null && 'allowsAddress' in a;
+const isAllowlist = (a: OutboundHttpClientOptions['allow']): a is OutboundAllowlist =>
+  typeof a === 'object' && a !== null && 'allowsAddress' in a;
 
 export function createOutboundHttpClient(options: OutboundHttpClientOptions = {}): OutboundHttpClient {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -92,12 +99,16 @@ export function createOutboundHttpClient(options: OutboundHttpClientOptions = {}
     } catch {
       throw destinationRefused(`${JSON.stringify(request.url.slice(0, 200))} is not a URL`);
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw destinationRefused(`${url.protocol} URLs are not called (http and https only)`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw destinationRefused(`${url.protocol} URLs are not called (http and https only)`);
 
     // one signal for the caller's deadline and this call's timeout, cleared when the call is over
     const controller = new AbortController();
     const signal = controller.signal;
-    const timer = setTimeout(() => controller.abort(new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
+    const timer = setTimeout(
+      () => controller.abort(new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError')),
+      timeoutMs,
+    );
     const onAbort = () => controller.abort(outer?.reason);
     outer?.addEventListener('abort', onAbort, { once: true });
     try {
@@ -116,7 +127,10 @@ export function createOutboundHttpClient(options: OutboundHttpClientOptions = {}
           method: request.method.toUpperCase() as Dispatcher.HttpMethod,
           headers,
           ...(request.body !== undefined && { body: request.body }),
-          ...(request.readTimeoutMs !== undefined && { headersTimeout: request.readTimeoutMs, bodyTimeout: request.readTimeoutMs }),
+          ...(request.readTimeoutMs !== undefined && {
+            headersTimeout: request.readTimeoutMs,
+            bodyTimeout: request.readTimeoutMs,
+          }),
           signal,
         });
       } catch (err) {
@@ -147,7 +161,8 @@ export function createOutboundHttpClient(options: OutboundHttpClientOptions = {}
     const secrets = request.signing?.secrets ?? [];
     if (secrets.length > 0) Object.assign(own, webhookHeaders(id, Math.floor(now() / 1000), body, secrets));
     const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(request.headers ?? {})) if (!Object.hasOwn(own, name.toLowerCase())) headers[name] = value;
+    for (const [name, value] of Object.entries(request.headers ?? {}))
+      if (!Object.hasOwn(own, name.toLowerCase())) headers[name] = value;
     return Object.assign(headers, own);
   }
 
@@ -210,7 +225,10 @@ function describe(err: unknown, signal: AbortSignal | undefined, stage?: 'connec
     if (isDestinationRefused(err)) return withFailure(err, { phase: 'connect', reason: 'destination-refused' });
     const cause = (err as { cause?: unknown }).cause;
     const detail = cause instanceof Error ? cause.message : undefined;
-    const e = new Error(detail !== undefined && detail !== '' && detail !== err.message ? `${err.message}: ${detail}` : err.message, { cause: err });
+    const e = new Error(
+      detail !== undefined && detail !== '' && detail !== err.message ? `${err.message}: ${detail}` : err.message,
+      { cause: err },
+    );
     if (err.name === 'AbortError' || err.name === 'TimeoutError') e.name = err.name;
     return withFailure(e, failureOf(err, stage));
   }
@@ -241,9 +259,16 @@ function failureOf(err: Error, stage: 'connect' | undefined): HttpFailure {
   for (const code of codes) {
     const connect = CONNECT_CODES[code];
     if (connect !== undefined) return { phase: 'connect', reason: connect };
-    if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return { phase: 'exchange', reason: 'timeout' };
-    if (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|EPROTO/.test(code)) return { phase: 'connect', reason: 'tls' };
-    if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED') return { phase: stage ?? 'exchange', reason: 'reset' };
+    if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT')
+      return { phase: 'exchange', reason: 'timeout' };
+    if (
+      code.startsWith('ERR_TLS') ||
+      code.startsWith('ERR_SSL') ||
+      /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|EPROTO/.test(code)
+    )
+      return { phase: 'connect', reason: 'tls' };
+    if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED')
+      return { phase: stage ?? 'exchange', reason: 'reset' };
   }
   return { phase: stage ?? 'exchange', reason: 'network' };
 }

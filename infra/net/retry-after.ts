@@ -17,7 +17,11 @@ function httpDate(v: string): number {
   return Number.NaN;
 }
 
-export function parseRetryAfter(value: string | undefined, nowMs: number, capMs: number = MAX_RETRY_AFTER_MS): number | undefined {
+export function parseRetryAfter(
+  value: string | undefined,
+  nowMs: number,
+  capMs: number = MAX_RETRY_AFTER_MS,
+): number | undefined {
   if (value === undefined) return undefined;
   const v = value.trim();
   if (/^\d+$/.test(v)) return Math.min(Number(v) * 1000, capMs);

@@ -50,7 +50,11 @@ type NodemailerError = Error & {
 };
 
 const addressText = (a: unknown): string =>
-  typeof a === 'string' ? a : typeof a === 'object' && a !== null && 'address' in a ? String((a as { address: unknown }).address) : String(a);
+  typeof a === 'string'
+    ? a
+    : typeof a === 'object' && a !== null && 'address' in a
+      ? String((a as { address: unknown }).address)
+      : String(a);
 
 function failure(err: unknown): MailSendFailure {
   if (!(err instanceof Error)) return new Error(String(err));
@@ -59,7 +63,9 @@ function failure(err: unknown): MailSendFailure {
   const temporary = refusals.find((r) => r.responseCode! >= 400 && r.responseCode! < 500);
   const chosen = temporary ?? refusals[0] ?? e;
   const perRecipient =
-    refusals.length > 1 ? ` (${refusals.map((r) => `${r.recipient ?? '?'}: ${(r.response ?? '').slice(0, 200)}`).join('; ')})` : '';
+    refusals.length > 1
+      ? ` (${refusals.map((r) => `${r.recipient ?? '?'}: ${(r.response ?? '').slice(0, 200)}`).join('; ')})`
+      : '';
   const out: MailSendFailure = new Error(`${e.message}${perRecipient}`, { cause: err });
   out.name = 'MailSendFailure';
   if (typeof chosen.responseCode === 'number') out.responseCode = chosen.responseCode;

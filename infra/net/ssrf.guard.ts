@@ -1,7 +1,7 @@
-import ipaddr from 'ipaddr.js';
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { buildConnector } from 'undici';
 import { DESTINATION_REFUSED, type DestinationRefusedError } from '../core/http-client.port.ts';
 import { bareHost, type OutboundAllowlist } from './outbound-allow.ts';
@@ -29,7 +29,16 @@ export type Resolver = (hostname: string) => Promise<readonly ResolvedAddress[]>
 export const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true });
 
 /** Instance metadata services (AWS IPv4/IPv6 and ECS, Alibaba, Azure, Oracle): named as such when refused. */
-const METADATA = new Set(['169.254.169.254', '169.254.170.2', '169.254.170.23', '100.100.100.200', '168.63.129.16', '192.0.0.192', 'fd00:ec2::254', 'fd00:ec2::23']);
+const METADATA = new Set([
+  '169.254.169.254',
+  '169.254.170.2',
+  '169.254.170.23',
+  '100.100.100.200',
+  '168.63.129.16',
+  '192.0.0.192',
+  'fd00:ec2::254',
+  'fd00:ec2::23',
+]);
 
 const REASONS: Readonly<Record<string, string>> = {
   loopback: 'a loopback address',
@@ -89,7 +98,11 @@ export function nonPublicReason(address: string): string | undefined {
 }
 
 export function destinationRefused(message: string): DestinationRefusedError {
-  return Object.assign(new Error(`destination refused: ${message}`), { name: 'DestinationRefusedError', code: DESTINATION_REFUSED, retryable: false } as const);
+  return Object.assign(new Error(`destination refused: ${message}`), {
+    name: 'DestinationRefusedError',
+    code: DESTINATION_REFUSED,
+    retryable: false,
+  } as const);
 }
 
 export type SsrfGuard = {
@@ -136,14 +149,23 @@ export function createSsrfGuard(o: { allow: OutboundAllowlist; resolve?: Resolve
     return answers;
   }
 
-  const lookup = ((hostname: string, options: LookupOptions, callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void) => {
+  const lookup = ((
+    hostname: string,
+    options: LookupOptions,
+    callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+  ) => {
     check(hostname).then(
       (answers) => {
         const wanted = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family;
         const list = wanted === 4 || wanted === 6 ? answers.filter((a) => a.family === wanted) : answers;
         const first = list[0];
-        if (first === undefined) return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
-        if (options.all === true) return callback(null, list.map((a) => ({ address: a.address, family: a.family })));
+        if (first === undefined)
+          return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
+        if (options.all === true)
+          return callback(
+            null,
+            list.map((a) => ({ address: a.address, family: a.family })),
+          );
         return callback(null, first.address, first.family);
       },
       (err: unknown) => callback(err as NodeJS.ErrnoException, '', 0),
@@ -158,8 +180,14 @@ export function createSsrfGuard(o: { allow: OutboundAllowlist; resolve?: Resolve
  * name is resolved by the guard's lookup (only checked addresses are connected to), and the socket's
  * remote address is checked once it is connected (destroyed if refused).
  */
-export function createGuardedConnector(guard: SsrfGuard, options: { timeoutMs?: number } = {}): buildConnector.connector {
-  const connect = buildConnector({ lookup: guard.lookup, ...(options.timeoutMs !== undefined && { timeout: options.timeoutMs }) });
+export function createGuardedConnector(
+  guard: SsrfGuard,
+  options: { timeoutMs?: number } = {},
+): buildConnector.connector {
+  const connect = buildConnector({
+    lookup: guard.lookup,
+    ...(options.timeoutMs !== undefined && { timeout: options.timeoutMs }),
+  });
   return (opts, callback) => {
     const host = bareHost(opts.hostname);
     if (isIP(host) !== 0) {
@@ -170,7 +198,10 @@ export function createGuardedConnector(guard: SsrfGuard, options: { timeoutMs?: 
       const [err, socket] = args;
       if (err !== null) return callback(err, null);
       const remote = socket.remoteAddress;
-      const refused = remote === undefined ? destinationRefused(`${host}: the connection has no remote address`) : guard.refusal(host, remote);
+      const refused =
+        remote === undefined
+          ? destinationRefused(`${host}: the connection has no remote address`)
+          : guard.refusal(host, remote);
       if (refused !== undefined) {
         socket.destroy();
         return callback(refused, null);

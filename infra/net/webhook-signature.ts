@@ -17,13 +17,25 @@ export const webhookKey = (secret: string): Buffer =>
   Buffer.from(secret.startsWith(WEBHOOK_SECRET_PREFIX) ? secret.slice(WEBHOOK_SECRET_PREFIX.length) : secret, 'base64');
 
 /** `v1,<sig>` per secret, space-separated */
-export function webhookSignature(id: string, timestampSeconds: number, body: string, secrets: readonly string[]): string {
+export function webhookSignature(
+  id: string,
+  timestampSeconds: number,
+  body: string,
+  secrets: readonly string[],
+): string {
   const content = `${id}.${timestampSeconds}.${body}`;
-  return secrets.map((secret) => `v1,${createHmac('sha256', webhookKey(secret)).update(content, 'utf8').digest('base64')}`).join(' ');
+  return secrets
+    .map((secret) => `v1,${createHmac('sha256', webhookKey(secret)).update(content, 'utf8').digest('base64')}`)
+    .join(' ');
 }
 
 /** the three headers of a signed message */
-export function webhookHeaders(id: string, timestampSeconds: number, body: string, secrets: readonly string[]): Record<string, string> {
+export function webhookHeaders(
+  id: string,
+  timestampSeconds: number,
+  body: string,
+  secrets: readonly string[],
+): Record<string, string> {
   return {
     'webhook-id': id,
     'webhook-timestamp': String(timestampSeconds),

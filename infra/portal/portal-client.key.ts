@@ -17,6 +17,8 @@ export function portalClientKey(secret: string): PortalClientKey {
   const privateKey = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519, seed]), format: 'der', type: 'pkcs8' });
   const { crv, x } = createPublicKey(privateKey).export({ format: 'jwk' }) as { crv: string; x: string };
   // RFC 7638 thumbprint: the members in lexical order
-  const kid = createHash('sha256').update(JSON.stringify({ crv, kty: 'OKP', x })).digest('base64url');
+  const kid = createHash('sha256')
+    .update(JSON.stringify({ crv, kty: 'OKP', x }))
+    .digest('base64url');
   return { kid, privateKey, publicJwk: { kty: 'OKP', crv, x, kid, alg: 'EdDSA', use: 'sig' } };
 }

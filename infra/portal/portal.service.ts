@@ -1,16 +1,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { createPortalClients } from '../../commands/portal/portal-clients.ts';
 import { createPortalClientsReactor } from '../../commands/portal/portal-clients.reactor.ts';
+import { createPortalClients } from '../../commands/portal/portal-clients.ts';
 import { PORTAL_SCOPES } from '../../domain/portal/portal.scopes.ts';
 import { createRouteRegistry } from '../../http/core/route-registry.ts';
-import { createPortalSessions } from '../../http/portal/portal-sessions.ts';
 import { PORTAL_BASE, PORTAL_CALLBACK_PATH, portalClientId } from '../../http/portal/portal.paths.ts';
 import { createPortalRouter } from '../../http/portal/portal.router.ts';
+import { createPortalSessions } from '../../http/portal/portal-sessions.ts';
 import { lazyConfigBox } from '../identity/config-box.ts';
 import { loadKeySecrets } from '../identity/key-secret.ts';
 import type { PlatformService, ServiceDeps } from '../platform-service.ts';
-import { portalClientKey, type PortalClientKey } from './portal-client.key.ts';
+import { type PortalClientKey, portalClientKey } from './portal-client.key.ts';
 import { createProviderClient } from './provider.client.ts';
 
 /** How often expired portal sessions are removed (where workers run). */
@@ -52,7 +52,13 @@ export function createPortalService({ config, eventStore, readStore, clock, log 
     postLogoutPath: `${PORTAL_BASE}/`,
     log: portalLog,
   });
-  const sessions = createPortalSessions({ readStore, sealer, provider, clock, ttlSeconds: config.identity.sessionTtlSeconds });
+  const sessions = createPortalSessions({
+    readStore,
+    sealer,
+    provider,
+    clock,
+    ttlSeconds: config.identity.sessionTtlSeconds,
+  });
   const registry = createRouteRegistry();
   const router = createPortalRouter({
     issuer,
@@ -101,7 +107,8 @@ export function portalDistDir(from: string = import.meta.dirname): string {
   let dir = from;
   for (;;) {
     const pkg = path.join(dir, 'package.json');
-    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'insurer-platform') return path.join(dir, 'portal', 'dist');
+    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'insurer-platform')
+      return path.join(dir, 'portal', 'dist');
     const parent = path.dirname(dir);
     if (parent === dir) return path.resolve('portal', 'dist');
     dir = parent;

@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
-import { ProviderError, type IdTokenClaims, type PortalProvider, type TokenSet } from '../../http/portal/portal.ports.ts';
+import {
+  type IdTokenClaims,
+  type PortalProvider,
+  ProviderError,
+  type TokenSet,
+} from '../../http/portal/portal.ports.ts';
 import type { PortalClientKey } from './portal-client.key.ts';
 
 /**
@@ -23,7 +28,10 @@ export function createProviderClient(deps: ProviderClientDeps): PortalProvider {
   const { issuer, key } = deps;
   const doFetch = deps.fetch ?? fetch;
   const timeoutMs = deps.timeoutMs ?? 10_000;
-  const jwks = createRemoteJWKSet(new URL(`${deps.backChannel}/cas/oidc/jwks`), { timeoutDuration: timeoutMs, cooldownDuration: 30_000 });
+  const jwks = createRemoteJWKSet(new URL(`${deps.backChannel}/cas/oidc/jwks`), {
+    timeoutDuration: timeoutMs,
+    cooldownDuration: 30_000,
+  });
 
   const assertion = (clientId: string, endpoint: string) =>
     new SignJWT({})
@@ -36,8 +44,17 @@ export function createProviderClient(deps: ProviderClientDeps): PortalProvider {
       .setExpirationTime('60s')
       .sign(key.privateKey);
 
-  async function post(endpoint: string, clientId: string, form: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> {
-    const body = new URLSearchParams({ ...form, client_id: clientId, client_assertion_type: ASSERTION_TYPE, client_assertion: await assertion(clientId, endpoint) });
+  async function post(
+    endpoint: string,
+    clientId: string,
+    form: Record<string, string>,
+  ): Promise<{ status: number; body: Record<string, unknown> }> {
+    const body = new URLSearchParams({
+      ...form,
+      client_id: clientId,
+      client_assertion_type: ASSERTION_TYPE,
+      client_assertion: await assertion(clientId, endpoint),
+    });
     let res: Response;
     try {
       res = await doFetch(`${deps.backChannel}${endpoint}`, {
@@ -47,7 +64,11 @@ export function createProviderClient(deps: ProviderClientDeps): PortalProvider {
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (err) {
-      throw new ProviderError('unavailable', `the identity provider cannot be reached at ${deps.backChannel}: ${(err as Error).message}`, true);
+      throw new ProviderError(
+        'unavailable',
+        `the identity provider cannot be reached at ${deps.backChannel}: ${(err as Error).message}`,
+        true,
+      );
     }
     const text = await res.text();
     let parsed: unknown = {};
@@ -58,16 +79,24 @@ export function createProviderClient(deps: ProviderClientDeps): PortalProvider {
         throw new ProviderError('unavailable', `the identity provider answered ${res.status} without JSON`, true);
       }
     }
-    return { status: res.status, body: (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Record<string, unknown> };
+    return {
+      status: res.status,
+      body: (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Record<string, unknown>,
+    };
   }
 
   async function token(clientId: string, form: Record<string, string>): Promise<TokenSet> {
     const { status, body } = await post('/cas/oidc/token', clientId, form);
     if (status !== 200) {
       const error = typeof body.error === 'string' ? body.error : 'server_error';
-      throw new ProviderError(error, typeof body.error_description === 'string' ? body.error_description : `token endpoint answered ${status}`, status >= 500);
+      throw new ProviderError(
+        error,
+        typeof body.error_description === 'string' ? body.error_description : `token endpoint answered ${status}`,
+        status >= 500,
+      );
     }
-    if (typeof body.access_token !== 'string' || typeof body.expires_in !== 'number') throw new ProviderError('server_error', 'the token answer has no access_token', true);
+    if (typeof body.access_token !== 'string' || typeof body.expires_in !== 'number')
+      throw new ProviderError('server_error', 'the token answer has no access_token', true);
     return {
       accessToken: body.access_token,
       expiresIn: body.expires_in,
@@ -82,9 +111,15 @@ export function createProviderClient(deps: ProviderClientDeps): PortalProvider {
     endSessionEndpoint: `${issuer}/cas/oidc/logout`,
 
     redeemCode: ({ clientId, code, codeVerifier, redirectUri }) =>
-      token(clientId, { grant_type: 'authorization_code', code, code_verifier: codeVerifier, redirect_uri: redirectUri }),
+      token(clientId, {
+        grant_type: 'authorization_code',
+        code,
+        code_verifier: codeVerifier,
+        redirect_uri: redirectUri,
+      }),
 
-    refresh: ({ clientId, refreshToken }) => token(clientId, { grant_type: 'refresh_token', refresh_token: refreshToken }),
+    refresh: ({ clientId, refreshToken }) =>
+      token(clientId, { grant_type: 'refresh_token', refresh_token: refreshToken }),
 
     async revoke({ clientId, token: value, hint }) {
       try {
@@ -97,17 +132,30 @@ export function createProviderClient(deps: ProviderClientDeps): PortalProvider {
     async verifyIdToken({ clientId, idToken, nonce }): Promise<IdTokenClaims> {
       let payload;
       try {
-        ({ payload } = await jwtVerify(idToken, jwks, { issuer, audience: clientId, algorithms: ['RS256'], requiredClaims: ['sub', 'exp', 'iat'] }));
+        ({ payload } = await jwtVerify(idToken, jwks, {
+          issuer,
+          audience: clientId,
+          algorithms: ['RS256'],
+          requiredClaims: ['sub', 'exp', 'iat'],
+        }));
       } catch (err) {
-        if (err instanceof joseErrors.JWKSTimeout || !(err instanceof joseErrors.JOSEError)) throw new ProviderError('unavailable', `the provider's keys cannot be read: ${(err as Error).message}`, true);
+        if (err instanceof joseErrors.JWKSTimeout || !(err instanceof joseErrors.JOSEError))
+          throw new ProviderError('unavailable', `the provider's keys cannot be read: ${(err as Error).message}`, true);
         throw new ProviderError('id_token_invalid', `the ID token is not valid: ${(err as Error).message}`);
       }
-      if (payload.nonce !== nonce) throw new ProviderError('id_token_invalid', 'the ID token does not carry the nonce of this sign-in');
-      if (typeof payload.tenant !== 'string') throw new ProviderError('id_token_invalid', 'the ID token names no tenant');
+      if (payload.nonce !== nonce)
+        throw new ProviderError('id_token_invalid', 'the ID token does not carry the nonce of this sign-in');
+      if (typeof payload.tenant !== 'string')
+        throw new ProviderError('id_token_invalid', 'the ID token names no tenant');
       const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
       const name = str(payload.name);
       const username = str(payload.preferred_username) ?? str(payload.userName);
-      return { sub: payload.sub!, tenant: payload.tenant, ...(name !== undefined && { name }), ...(username !== undefined && { username }) };
+      return {
+        sub: payload.sub!,
+        tenant: payload.tenant,
+        ...(name !== undefined && { name }),
+        ...(username !== undefined && { username }),
+      };
     },
   };
 }

@@ -41,7 +41,8 @@ export function createKnownHeads(maxEntries = 10_000): KnownHeads {
       const known = heads.get(stream);
       if (known === undefined) return undefined;
       if (known.foreign === foreign) return known.revision;
-      if (known.categoryEnd === undefined || categoryEnd === undefined || categoryEnd() !== known.categoryEnd) return undefined;
+      if (known.categoryEnd === undefined || categoryEnd === undefined || categoryEnd() !== known.categoryEnd)
+        return undefined;
       // nothing of the category came since: the entry holds at this count too
       known.foreign = foreign;
       return known.revision;

@@ -58,7 +58,18 @@ export type LogLayout = {
   /** the stream's number and last revision (both undefined: no such stream) */
   head(stream: string): StreamKey;
   /** appends one event; `sid` from head(), or undefined for a new stream, which gets its number here */
-  insert(sid: number | undefined, row: { id: string; stream: string; revision: number; category: string; type: string; data: string; metadata: string }): { position: number; sid: number | undefined };
+  insert(
+    sid: number | undefined,
+    row: {
+      id: string;
+      stream: string;
+      revision: number;
+      category: string;
+      type: string;
+      data: string;
+      metadata: string;
+    },
+  ): { position: number; sid: number | undefined };
   positionAt(stream: string, revision: number): number | undefined;
   forwards(stream: string, from: number, limit: number): EventRow[];
   backwards(stream: string, to: number, limit: number): EventRow[];
@@ -73,16 +84,25 @@ const KNOWN_STREAMS = 10_000;
 
 /** creates the tables of a new file, or finds the legacy layout of an old one */
 export function openLogLayout(db: Database.Database): LogLayout {
-  const eventsTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'events'").get() !== undefined;
-  const legacy = eventsTable && !(db.prepare("SELECT name FROM pragma_table_info('events')").pluck().all() as string[]).includes('sid');
+  const eventsTable =
+    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'events'").get() !== undefined;
+  const legacy =
+    eventsTable &&
+    !(db.prepare("SELECT name FROM pragma_table_info('events')").pluck().all() as string[]).includes('sid');
   if (!legacy) db.exec(SCHEMA);
   // The current revision is max() with an equality on the (key, revision) index's prefix: one seek to the
   // stream's last entry, constant time whatever the stream's length. Reads of a numbered file find the number
   // through the name index (a scalar subquery, evaluated once), then seek (number, revision).
   const where = legacy ? 'stream = ?' : 'sid = (SELECT sid FROM events WHERE stream = ? AND revision = 0)';
-  const positionAt = db.prepare<[string, number], number>(`SELECT position FROM events WHERE ${where} AND revision = ?`).pluck();
-  const forwards = db.prepare<[string, number, number], EventRow>(`SELECT ${COLUMNS} FROM events WHERE ${where} AND revision >= ? ORDER BY revision LIMIT ?`);
-  const backwards = db.prepare<[string, number, number], EventRow>(`SELECT ${COLUMNS} FROM events WHERE ${where} AND revision <= ? ORDER BY revision DESC LIMIT ?`);
+  const positionAt = db
+    .prepare<[string, number], number>(`SELECT position FROM events WHERE ${where} AND revision = ?`)
+    .pluck();
+  const forwards = db.prepare<[string, number, number], EventRow>(
+    `SELECT ${COLUMNS} FROM events WHERE ${where} AND revision >= ? ORDER BY revision LIMIT ?`,
+  );
+  const backwards = db.prepare<[string, number, number], EventRow>(
+    `SELECT ${COLUMNS} FROM events WHERE ${where} AND revision <= ? ORDER BY revision DESC LIMIT ?`,
+  );
   const common = {
     positionAt: (stream: string, revision: number) => positionAt.get(stream, revision),
     forwards: (stream: string, from: number, limit: number) => forwards.all(stream, from, limit),
@@ -137,16 +157,20 @@ export function openLogLayout(db: Database.Database): LogLayout {
         sid = sidOf.get(stream);
         if (sid !== undefined) remember(stream, sid);
       }
-      return sid === undefined ? { sid: undefined, revision: undefined } : { sid, revision: lastRevision.get(sid) ?? undefined };
+      return sid === undefined
+        ? { sid: undefined, revision: undefined }
+        : { sid, revision: lastRevision.get(sid) ?? undefined };
     },
     insert(sid, r) {
       if (sid !== undefined) {
         const result = insert.run(r.id, sid, r.stream, r.revision, r.category, r.type, r.data, r.metadata);
         return { position: Number(result.lastInsertRowid), sid };
       }
-      if (r.revision !== 0) throw new Error(`event store: stream ${r.stream} has no number, yet its event is at revision ${r.revision}`);
+      if (r.revision !== 0)
+        throw new Error(`event store: stream ${r.stream} has no number, yet its event is at revision ${r.revision}`);
       const first = insertFirst.get(r.id, r.stream, r.category, r.type, r.data, r.metadata)!;
-      if (first.position !== first.sid) throw new Error(`event store: a new stream's first event took position ${first.position}, not ${first.sid}`);
+      if (first.position !== first.sid)
+        throw new Error(`event store: a new stream's first event took position ${first.position}, not ${first.sid}`);
       pending.set(r.stream, first.sid);
       return { position: first.position, sid: first.sid };
     },

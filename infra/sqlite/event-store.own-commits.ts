@@ -38,7 +38,8 @@ export function createOwnCommits(): OwnCommits {
   let known: Commit[] = [];
 
   // a commit is wanted when one of its events passes the filter (the log's one filter rule)
-  const wanted = (c: Commit, filter: AllFilter): boolean => c.types.some((type) => matchesFilter(filter, { stream: c.stream, type }));
+  const wanted = (c: Commit, filter: AllFilter): boolean =>
+    c.types.some((type) => matchesFilter(filter, { stream: c.stream, type }));
 
   return {
     stage(first, last, stream, types, revision) {

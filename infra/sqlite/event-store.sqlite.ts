@@ -18,13 +18,13 @@ import type {
 import { positionValue, START, toPosition } from '../core/position.ts';
 import { resilientPages } from '../core/resilient-pages.ts';
 import { resilientSubscription } from '../core/resilient-subscription.ts';
-import { createChangeSignal } from './event-store.changes.ts';
-import { processStatements } from './process-statements.ts';
-import { createKnownHeads } from './event-store.known-heads.ts';
-import { COLUMNS, openLogLayout, type EventRow } from './event-store.layout.ts';
-import { createOwnCommits } from './event-store.own-commits.ts';
-import { AUTOCHECKPOINT, backgroundCheckpoints } from './wal-checkpointer.ts';
 import { StoreUnavailableError, WrongExpectedRevisionError } from '../core/store-errors.ts';
+import { createChangeSignal } from './event-store.changes.ts';
+import { createKnownHeads } from './event-store.known-heads.ts';
+import { COLUMNS, type EventRow, openLogLayout } from './event-store.layout.ts';
+import { createOwnCommits } from './event-store.own-commits.ts';
+import { processStatements } from './process-statements.ts';
+import { AUTOCHECKPOINT, backgroundCheckpoints } from './wal-checkpointer.ts';
 
 export type SqliteEventStoreOptions = {
   /** database file; its folder is created when missing */
@@ -96,7 +96,9 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
   const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
   const probe = db.prepare<[], number>('SELECT 1').pluck();
   // one seek at the end of the category's range of the (category, position) index
-  const categoryMax = db.prepare<[string], number | null>('SELECT max(position) FROM events WHERE category = ?').pluck();
+  const categoryMax = db
+    .prepare<[string], number | null>('SELECT max(position) FROM events WHERE category = ?')
+    .pluck();
   const readAllStatements = new Map<string, Database.Statement<unknown[], EventRow>>();
 
   let closed = false;
@@ -107,7 +109,11 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
 
   // page readers (and the subscriptions built on them) wait on one signal: appends through this instance
   // fire it at once, one probe timer notices other processes' appends
-  const changes = createChangeSignal({ probe: () => dataVersion.get() as number, intervalMs: options.probeIntervalMs ?? options.pollIntervalMs ?? 2, localStatements: processStatements.count });
+  const changes = createChangeSignal({
+    probe: () => dataVersion.get() as number,
+    intervalMs: options.probeIntervalMs ?? options.pollIntervalMs ?? 2,
+    localStatements: processStatements.count,
+  });
 
   // this instance's own commits: a filtered reader at the head passes over those it does not want unread
   const own = createOwnCommits();
@@ -239,7 +245,13 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
     }
     // staged with where the stream now ends, learned once the transaction commits (never from a stored
     // batch answered again above: later appends may have followed it)
-    own.stage(position - events.length + 1, position, stream, events.map((e) => e.type), revision);
+    own.stage(
+      position - events.length + 1,
+      position,
+      stream,
+      events.map((e) => e.type),
+      revision,
+    );
     return { revision, position: toPosition(position) };
   };
   const appendInTransaction = db.transaction(appendRows);
@@ -266,7 +278,12 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
    * just before a short read is a position the page covers (every matching event up to it is in the page),
    * so a filtered reader's position moves past events nobody asked for.
    */
-  async function* pageReader(after: string, filter: AllFilter | undefined, pageSize: number, signal: AbortSignal): AsyncGenerator<LogPage> {
+  async function* pageReader(
+    after: string,
+    filter: AllFilter | undefined,
+    pageSize: number,
+    signal: AbortSignal,
+  ): AsyncGenerator<LogPage> {
     const epoch = interruptEpoch;
     let cursor = after;
     // the cursor is the head a short read saw, and the other connections' commits counted before that read:
@@ -330,7 +347,9 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
     // primary key: one range read, where the per-category legs below would cost one probe per category.
     // Positions are gap-free, so the distance to the head is the number of rows the scan can touch.
     const scan = forwards && categories.length > 1 && (head.get() ?? 0) - bound <= SCAN_NEAR_HEAD;
-    const statement = scan ? readAllStatement(forwards, -categories.length, types.length) : readAllStatement(forwards, categories.length, types.length);
+    const statement = scan
+      ? readAllStatement(forwards, -categories.length, types.length)
+      : readAllStatement(forwards, categories.length, types.length);
     const params: unknown[] = [];
     if (categories.length <= 1 || scan) params.push(bound, ...categories, ...types, limit);
     else {
@@ -383,14 +402,18 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
     subscribePages(options: SubscribePagesOptions = {}) {
       const { after, filter, signal } = options;
       const stop = signal ? AbortSignal.any([signal, closing.signal]) : closing.signal;
-      return resilientPages((from, readerSignal) => pageReader(from, filter, options.pageSize ?? DEFAULT_PAGE, readerSignal), { after: after ?? START, signal: stop });
+      return resilientPages(
+        (from, readerSignal) => pageReader(from, filter, options.pageSize ?? DEFAULT_PAGE, readerSignal),
+        { after: after ?? START, signal: stop },
+      );
     },
 
     async readStream(stream, options: ReadStreamOptions = {}) {
       assertOpen();
       const limit = options.limit ?? -1; // a negative LIMIT is no limit in SQLite
       try {
-        if ((options.direction ?? 'forwards') === 'backwards') return counted(layout.backwards(stream, options.fromRevision ?? NO_UPPER_BOUND, limit)).map(toRecorded);
+        if ((options.direction ?? 'forwards') === 'backwards')
+          return counted(layout.backwards(stream, options.fromRevision ?? NO_UPPER_BOUND, limit)).map(toRecorded);
         const from = options.fromRevision ?? 0;
         const whole = Number.isInteger(from);
         const foreign = foreignNow();
@@ -403,7 +426,8 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
         const mark = whole ? categoryEnd?.() : undefined;
         const rows = counted(layout.forwards(stream, from, limit));
         // a read that ran to the stream's end tells where it ends (an empty one: not at or after `from`)
-        if (whole && (limit < 0 || rows.length < limit)) heads.learn(stream, rows.length > 0 ? rows[rows.length - 1]!.revision : from - 1, foreign, mark);
+        if (whole && (limit < 0 || rows.length < limit))
+          heads.learn(stream, rows.length > 0 ? rows[rows.length - 1]!.revision : from - 1, foreign, mark);
         return rows.map(toRecorded);
       } catch (error) {
         throw mapError(error);
@@ -423,10 +447,13 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
       const { after, filter, signal } = options;
       // close() ends every live subscription
       const stop = signal ? AbortSignal.any([signal, closing.signal]) : closing.signal;
-      return resilientSubscription((from, readerSignal) => eventsOf(pageReader(from, filter, SUBSCRIPTION_PAGE, readerSignal)), {
-        after,
-        signal: stop,
-      });
+      return resilientSubscription(
+        (from, readerSignal) => eventsOf(pageReader(from, filter, SUBSCRIPTION_PAGE, readerSignal)),
+        {
+          after,
+          signal: stop,
+        },
+      );
     },
 
     changes: () => changes.version(),

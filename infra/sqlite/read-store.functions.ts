@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
-import { compileFilter, isPlainObject, parsePath, type Matcher } from '../core/query/index.ts';
+import { setBounded } from '../core/bounded.ts';
+import { compileFilter, isPlainObject, type Matcher, parsePath } from '../core/query/index.ts';
 import type { Filter } from '../core/read-store.port.ts';
 import { sortKey } from './read-store.sort-key.ts';
-import { setBounded } from '../core/bounded.ts';
 
 /*
  * SQL functions of the embedded read store. All are deterministic (pure functions of their arguments),

@@ -1,22 +1,29 @@
 import type Database from 'better-sqlite3';
-import { applyUpdate, compareForSort, isPlainObject, validateFilter, validateUpdate, validateUpdateLimit } from '../core/query/index.ts';
-import type { CollectionSpec, Doc, Filter, FindOptions, Sort, Update } from '../core/read-store.port.ts';
+import { setBounded } from '../core/bounded.ts';
 import { checkSpec } from '../core/collection-spec.ts';
+import {
+  applyUpdate,
+  compareForSort,
+  isPlainObject,
+  validateFilter,
+  validateUpdate,
+  validateUpdateLimit,
+} from '../core/query/index.ts';
+import type { CollectionSpec, Doc, Filter, FindOptions, Sort, Update } from '../core/read-store.port.ts';
 import { processStatements } from './process-statements.ts';
 import {
-  TABLE_PREFIX,
   groupKey,
   groupSql,
+  indexedExpressions,
   indexNameOf,
   indexSql,
-  indexedExpressions,
   quoteIdent,
   selectSql,
+  TABLE_PREFIX,
   tableName,
   tableOf,
   whereClause,
 } from './read-store.sql.ts';
-import { setBounded } from '../core/bounded.ts';
 
 /*
  * The read store's operations on one SQLite connection, synchronous (better-sqlite3). The caller decides
@@ -49,7 +56,7 @@ export function createConn(db: Database.Database): Conn {
    */
   const missing = new Map<string, { version: number; error: unknown }>();
   let versionStmt: Database.Statement | undefined;
-  const currentVersion = () => ((versionStmt ??= db.prepare('PRAGMA schema_version').pluck()).get() as number);
+  const currentVersion = () => (versionStmt ??= db.prepare('PRAGMA schema_version').pluck()).get() as number;
   const stmt = (sql: string) => {
     // about to run: a read model can show another process's commit that the event store's probe has not
     // seen yet (process-statements.ts)
@@ -117,7 +124,10 @@ const parse = <T>(json: string) => JSON.parse(json) as T;
 
 export function get<T extends Doc>(c: Conn, collection: string, id: string): T | null {
   return orEmpty(() => {
-    const json = c.stmt(`SELECT doc FROM ${tableOf(collection)} WHERE id = ?`).pluck().get(id) as string | undefined;
+    const json = c
+      .stmt(`SELECT doc FROM ${tableOf(collection)} WHERE id = ?`)
+      .pluck()
+      .get(id) as string | undefined;
     return json === undefined ? null : parse<T>(json);
   }, null);
 }
@@ -130,9 +140,7 @@ export function upsert(c: Conn, collection: string, doc: Doc): void {
 
 /** insert or replace a document given as its JSON text (the caller serialized it, `id` first) */
 export function upsertJson(c: Conn, collection: string, id: string, json: string): void {
-  const sql =
-    `INSERT INTO ${tableOf(collection)} (id, doc) VALUES (?, ?) ` +
-    'ON CONFLICT (id) DO UPDATE SET doc = excluded.doc';
+  const sql = `INSERT INTO ${tableOf(collection)} (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`;
   const run = () => c.stmt(sql).run(id, json);
   try {
     run();
@@ -177,7 +185,12 @@ export function find<T extends Doc>(c: Conn, collection: string, filter: Filter,
   validateFilter(filter);
   return orEmpty(() => {
     const q = selectSql(collection, 'doc', filter, c.indexed(collection), options);
-    return (c.stmt(q.sql).pluck().all(...q.params) as string[]).map((json) => parse<T>(json));
+    return (
+      c
+        .stmt(q.sql)
+        .pluck()
+        .all(...q.params) as string[]
+    ).map((json) => parse<T>(json));
   }, []);
 }
 
@@ -186,7 +199,10 @@ export function findJson(c: Conn, collection: string, filter: Filter, options: F
   validateFilter(filter);
   return orEmpty(() => {
     const q = selectSql(collection, 'doc', filter, c.indexed(collection), options);
-    return c.stmt(q.sql).pluck().all(...q.params) as string[];
+    return c
+      .stmt(q.sql)
+      .pluck()
+      .all(...q.params) as string[];
   }, []);
 }
 
@@ -194,7 +210,10 @@ export function count(c: Conn, collection: string, filter: Filter): number {
   validateFilter(filter);
   return orEmpty(() => {
     const where = whereClause(filter, c.indexed(collection));
-    return c.stmt(`SELECT count(*) FROM ${tableOf(collection)}${where.sql}`).pluck().get(...where.params) as number;
+    return c
+      .stmt(`SELECT count(*) FROM ${tableOf(collection)}${where.sql}`)
+      .pluck()
+      .get(...where.params) as number;
   }, 0);
 }
 
@@ -247,12 +266,24 @@ export function findManyAndUpdate<T extends Doc>(
   const table = tableOf(collection);
   return orEmpty(() => {
     const probe = selectSql(collection, 'doc', filter, c.indexed(collection), { sort, limit: 1 });
-    if (!c.db.inTransaction && c.stmt(probe.sql).pluck().get(...probe.params) === undefined) return [];
+    if (
+      !c.db.inTransaction &&
+      c
+        .stmt(probe.sql)
+        .pluck()
+        .get(...probe.params) === undefined
+    )
+      return [];
     const q = limit === 1 ? probe : selectSql(collection, 'doc', filter, c.indexed(collection), { sort, limit });
     return c.db
       .transaction(() => {
         const put = c.stmt(`UPDATE ${table} SET doc = ? WHERE id = ?`);
-        return (c.stmt(q.sql).pluck().all(...q.params) as string[]).map((json) => {
+        return (
+          c
+            .stmt(q.sql)
+            .pluck()
+            .all(...q.params) as string[]
+        ).map((json) => {
           const next = applyUpdate(parse<T>(json), update);
           put.run(JSON.stringify(next), next.id);
           return next;

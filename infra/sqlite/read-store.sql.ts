@@ -161,7 +161,11 @@ function narrowing(filter: Filter, indexed: ReadonlySet<string>): Where {
  * ` WHERE …` (or '') for a validated filter: index narrowing, then the exact residual (`mongo_match`, a
  * JSON.parse per row) for what the SQL does not express exactly; none when it expresses all of it.
  */
-export function whereClause(filter: Filter, indexed: ReadonlySet<string>, where = narrowing(filter, indexed)): { sql: string; params: unknown[] } {
+export function whereClause(
+  filter: Filter,
+  indexed: ReadonlySet<string>,
+  where = narrowing(filter, indexed),
+): { sql: string; params: unknown[] } {
   const conds = [...where.conds];
   const params = [...where.params];
   const residual = Object.fromEntries(Object.entries(filter).filter(([k]) => !where.exact.has(k)));

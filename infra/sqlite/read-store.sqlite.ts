@@ -2,7 +2,15 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { Collection, CollectionSpec, Doc, ReadStore, ReadStoreSession, TransactionOptions, TransactionSession } from '../core/read-store.port.ts';
+import type {
+  Collection,
+  CollectionSpec,
+  Doc,
+  ReadStore,
+  ReadStoreSession,
+  TransactionOptions,
+  TransactionSession,
+} from '../core/read-store.port.ts';
 import { StoreUnavailableError } from '../core/store-errors.ts';
 import { registerReadStoreFunctions } from './read-store.functions.ts';
 import { createMutex } from './read-store.mutex.ts';
@@ -168,16 +176,34 @@ export function createSqliteReadStore(options: SqliteReadStoreOptions): ReadStor
           const t = inTx();
           return t ? t.work.get<T>(c, name, id) : ops.get<T>(c, name, id);
         }),
-      upsert: (doc) => change((w) => w.upsert(name, doc), (c) => ops.upsert(c, name, doc)),
-      patch: (id, update) => change((w, c) => w.patch(c, name, id, update), (c) => ops.patch(c, name, id, update)),
-      delete: (id) => change((w, c) => w.remove(c, name, id), (c) => ops.remove(c, name, id)),
-      deleteMany: (filter) => change((w, c) => (w.flush(c, name), ops.removeMany(c, name, filter)), (c) => ops.removeMany(c, name, filter)),
+      upsert: (doc) =>
+        change(
+          (w) => w.upsert(name, doc),
+          (c) => ops.upsert(c, name, doc),
+        ),
+      patch: (id, update) =>
+        change(
+          (w, c) => w.patch(c, name, id, update),
+          (c) => ops.patch(c, name, id, update),
+        ),
+      delete: (id) =>
+        change(
+          (w, c) => w.remove(c, name, id),
+          (c) => ops.remove(c, name, id),
+        ),
+      deleteMany: (filter) =>
+        change(
+          (w, c) => (w.flush(c, name), ops.removeMany(c, name, filter)),
+          (c) => ops.removeMany(c, name, filter),
+        ),
       find: (filter = {}, options) => query((c) => ops.find<T>(c, name, filter, options)),
       findJson: (filter = {}, options) => query((c) => ops.findJson(c, name, filter, options)),
-      findOne: (filter = {}, options) => query((c) => ops.find<T>(c, name, filter, { ...options, limit: 1 })[0] ?? null),
+      findOne: (filter = {}, options) =>
+        query((c) => ops.find<T>(c, name, filter, { ...options, limit: 1 })[0] ?? null),
       count: (filter = {}) => query((c) => ops.count(c, name, filter)),
       groupCount: (field, filter = {}) => query((c) => ops.groupCount(c, name, field, filter)),
-      findOneAndUpdate: async (filter, update, options) => (await findManyAndUpdate(filter, update, { ...options, limit: 1 }))[0] ?? null,
+      findOneAndUpdate: async (filter, update, options) =>
+        (await findManyAndUpdate(filter, update, { ...options, limit: 1 }))[0] ?? null,
       findManyAndUpdate,
     };
   }

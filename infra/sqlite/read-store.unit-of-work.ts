@@ -1,5 +1,5 @@
-import type { Doc, Update } from '../core/read-store.port.ts';
 import { applyUpdate, isPlainObject, validateUpdate } from '../core/query/index.ts';
+import type { Doc, Update } from '../core/read-store.port.ts';
 import * as ops from './read-store.ops.ts';
 
 /**
@@ -76,7 +76,8 @@ export function createUnitOfWork(): UnitOfWork {
   return {
     get: current,
     upsert(collection, doc) {
-      if (!isPlainObject(doc) || typeof doc.id !== 'string') throw new Error('read store: a document needs a string id');
+      if (!isPlainObject(doc) || typeof doc.id !== 'string')
+        throw new Error('read store: a document needs a string id');
       const { id, ...fields } = doc;
       of(collection).set(id, { id, ...fields }); // id first, as MongoDB's _id
     },

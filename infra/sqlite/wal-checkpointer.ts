@@ -77,7 +77,11 @@ if (db && db.open) {
 const driver = createRequire(import.meta.url).resolve('better-sqlite3');
 
 export function startWalCheckpointer(o: WalCheckpointerOptions): WalCheckpointer {
-  const worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { file: o.file, intervalMs: o.intervalMs, driver } });
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    execArgv: [],
+    workerData: { file: o.file, intervalMs: o.intervalMs, driver },
+  });
   // the thread must not keep a process alive that has nothing else to do
   worker.unref();
   let failed = false;
@@ -121,7 +125,9 @@ export function backgroundCheckpoints(file: string, intervalMs: number | undefin
     file,
     intervalMs,
     onFailure(message) {
-      process.emitWarning(`${file}: the WAL checkpoint thread stopped (${message}); SQLite's automatic checkpoint goes on alone`);
+      process.emitWarning(
+        `${file}: the WAL checkpoint thread stopped (${message}); SQLite's automatic checkpoint goes on alone`,
+      );
     },
   });
 }

@@ -57,7 +57,8 @@ async function unzip(zip: yauzl.ZipFile): Promise<Array<{ name: string; data: Bu
       if (entry === null) return out;
       if (entry.fileName.endsWith('/')) continue;
       if (out.length >= MAX_ENTRIES) throw new Error(`more than ${MAX_ENTRIES} entries`);
-      if (entry.uncompressedSize > MAX_BPMN_BYTES * 4) throw new Error(`${entry.fileName}: larger than ${MAX_BPMN_BYTES * 4} bytes`);
+      if (entry.uncompressedSize > MAX_BPMN_BYTES * 4)
+        throw new Error(`${entry.fileName}: larger than ${MAX_BPMN_BYTES * 4} bytes`);
       const stream = await zip.openReadStreamPromise(entry);
       const chunks: Buffer[] = [];
       for await (const c of stream) chunks.push(c as Buffer);
@@ -72,9 +73,11 @@ async function unzip(zip: yauzl.ZipFile): Promise<Array<{ name: string; data: Bu
 export async function collectBpmnFiles(source: string): Promise<ImportedFile[]> {
   const entries: Array<{ name: string; data: () => Promise<Buffer> }> = [];
   if ((await stat(source)).isDirectory()) {
-    for (const rel of await walk(source, source)) entries.push({ name: rel, data: () => readFile(path.join(source, rel)) });
+    for (const rel of await walk(source, source))
+      entries.push({ name: rel, data: () => readFile(path.join(source, rel)) });
   } else {
-    for (const e of await unzip(await yauzl.openPromise(source, { lazyEntries: true }))) entries.push({ name: e.name, data: async () => e.data });
+    for (const e of await unzip(await yauzl.openPromise(source, { lazyEntries: true })))
+      entries.push({ name: e.name, data: async () => e.data });
   }
   const files: ImportedFile[] = [];
   for (const e of entries) {
@@ -82,7 +85,8 @@ export async function collectBpmnFiles(source: string): Promise<ImportedFile[]> 
     if (m === null) continue;
     if (/\.zip$/i.test(e.name)) {
       const inner = await unzip(await yauzl.fromBufferPromise(await e.data(), { lazyEntries: true }));
-      for (const i of inner.filter((x) => BPMN.test(x.name))) files.push({ path: `${e.name}!${i.name}`, content: i.data.toString('utf8') });
+      for (const i of inner.filter((x) => BPMN.test(x.name)))
+        files.push({ path: `${e.name}!${i.name}`, content: i.data.toString('utf8') });
     } else if (BPMN.test(e.name)) {
       files.push({ path: e.name, content: (await e.data()).toString('utf8') });
     }
@@ -90,7 +94,12 @@ export async function collectBpmnFiles(source: string): Promise<ImportedFile[]> 
   return files;
 }
 
-export async function importWorkflowDefinitions(o: { eventStore: EventStore; clock: Clock; tenant: string; source: string }): Promise<ImportSummary> {
+export async function importWorkflowDefinitions(o: {
+  eventStore: EventStore;
+  clock: Clock;
+  tenant: string;
+  source: string;
+}): Promise<ImportSummary> {
   const { eventStore, clock, tenant } = o;
   const catalog = createDefinitionCatalog({ eventStore });
   const deploy = createDeployCommands({ eventStore, clock, catalog });
@@ -100,12 +109,19 @@ export async function importWorkflowDefinitions(o: { eventStore: EventStore; clo
     try {
       const parsed = await parseBpmn(file.content, name);
       const hash = normalizedHash(file.content);
-      const latest = await Promise.all(parsed.models.map(async (m) => (await catalog.versions(tenant, m.key)).versions.at(-1)?.hash));
+      const latest = await Promise.all(
+        parsed.models.map(async (m) => (await catalog.versions(tenant, m.key)).versions.at(-1)?.hash),
+      );
       if (latest.every((h) => h === hash)) {
         summary.unchanged.push(file.path);
         continue;
       }
-      const r = await deploy.deploy([{ name, content: file.content }], { tenant, actor: 'platform workflow import' }, `import/${tenant}/${file.path}/${hash}`, `import ${file.path}`);
+      const r = await deploy.deploy(
+        [{ name, content: file.content }],
+        { tenant, actor: 'platform workflow import' },
+        `import/${tenant}/${file.path}/${hash}`,
+        `import ${file.path}`,
+      );
       summary.deployed.push({ path: file.path, definitions: r.definitions.map((d) => d.id) });
     } catch (err) {
       if (!isDomainError(err)) throw err;
@@ -116,13 +132,21 @@ export async function importWorkflowDefinitions(o: { eventStore: EventStore; clo
 }
 
 /** `platform workflow import <folder or .zip> [--tenant T]`: prints the summary; 1 when a file failed or none was found */
-export async function runWorkflowImport(o: { eventStore: EventStore; clock: Clock; tenant: string; source: string; write(line: string): void }): Promise<number> {
+export async function runWorkflowImport(o: {
+  eventStore: EventStore;
+  clock: Clock;
+  tenant: string;
+  source: string;
+  write(line: string): void;
+}): Promise<number> {
   const s = await importWorkflowDefinitions(o);
   for (const d of s.deployed) o.write(`deployed   ${d.path}  ${d.definitions.join(', ')}`);
   for (const u of s.unchanged) o.write(`unchanged  ${u}`);
   for (const f of s.failed) o.write(`FAILED     ${f.path}  ${f.error}`);
   const total = s.deployed.length + s.unchanged.length + s.failed.length;
   if (total === 0) o.write(`no BPMN files under bizdata/wf_<engine>/wf_zip in ${o.source}`);
-  o.write(`tenant ${o.tenant}: ${s.deployed.length} deployed, ${s.unchanged.length} unchanged (skipped), ${s.failed.length} failed`);
+  o.write(
+    `tenant ${o.tenant}: ${s.deployed.length} deployed, ${s.unchanged.length} unchanged (skipped), ${s.failed.length} failed`,
+  );
   return total === 0 || s.failed.length > 0 ? 1 : 0;
 }

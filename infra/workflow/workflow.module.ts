@@ -8,7 +8,7 @@ import type { Projection } from '../../projections/core/projection.ts';
 import { definitionsProjection } from '../../projections/workflow/definitions.projection.ts';
 import { tasksProjection } from '../../projections/workflow/tasks.projection.ts';
 import { timersProjection } from '../../projections/workflow/timers.projection.ts';
-import { deciderEntry as entry, type DeciderRegistry, type ServiceModule } from '../platform-service.ts';
+import { type DeciderRegistry, deciderEntry as entry, type ServiceModule } from '../platform-service.ts';
 
 /** The workflow's projections (free of HTTP imports: the CLI loads them). */
 export const workflowProjections = (): Projection[] => [definitionsProjection, tasksProjection, timersProjection];

@@ -9,7 +9,7 @@ import { liveCollection } from '../../projections/core/writable-model.ts';
 import { createDefinitionQueries } from '../../projections/workflow/definitions.projection.ts';
 import { rebuildSearchIndex } from '../../projections/workflow/index-rebuild.ts';
 import { createTaskQueries } from '../../projections/workflow/task.queries.ts';
-import { TASKS_PROJECTION, type IndexJob } from '../../projections/workflow/tasks.projection.ts';
+import { type IndexJob, TASKS_PROJECTION } from '../../projections/workflow/tasks.projection.ts';
 import { TIMERS_PROJECTION, type TimerItem } from '../../projections/workflow/timers.projection.ts';
 import type { PlatformService, ServiceDeps } from '../platform-service.ts';
 
@@ -39,7 +39,11 @@ export function createWorkflowService(deps: WorkflowServiceDeps): PlatformServic
   const deploy = createDeployCommands({ eventStore, clock, catalog });
   const instances = createInstanceCommands({ eventStore, clock, catalog });
   const indexSchemas = createIndexSchemaCommands({ eventStore, clock });
-  const tasks = createTaskQueries({ readStore, eventStore, ...(deps.catchUpTimeoutMs !== undefined && { catchUpTimeoutMs: deps.catchUpTimeoutMs }) });
+  const tasks = createTaskQueries({
+    readStore,
+    eventStore,
+    ...(deps.catchUpTimeoutMs !== undefined && { catchUpTimeoutMs: deps.catchUpTimeoutMs }),
+  });
   const definitions = createDefinitionQueries(readStore);
 
   // BPMN timers: due items of workflow.timers; firing one is a command on its instance (idempotent)
@@ -67,13 +71,24 @@ export function createWorkflowService(deps: WorkflowServiceDeps): PlatformServic
       const r = await rebuildSearchIndex({ readStore, job, now: clock.now().toISOString() });
       if (r.kind === 'switched') {
         await indexSchemas.recordRebuilt(job.tenant, job.index, r.revision, r.generation);
-        wfLog.info({ tenant: job.tenant, index: job.index, generation: r.generation, documents: r.documents }, 'task index rebuilt and switched');
+        wfLog.info(
+          { tenant: job.tenant, index: job.index, generation: r.generation, documents: r.documents },
+          'task index rebuilt and switched',
+        );
       }
     },
     log: wfLog.child({ worker: 'workflow.index-rebuild' }),
   });
 
-  const http = createWorkflowRouter({ bearer: deps.identity.bearer, tenants, deploy, instances, indexSchemas, tasks, definitions });
+  const http = createWorkflowRouter({
+    bearer: deps.identity.bearer,
+    tenants,
+    deploy,
+    instances,
+    indexSchemas,
+    tasks,
+    definitions,
+  });
   const seedTenant = config.identity.seed.tenant;
 
   return {

@@ -23,10 +23,17 @@ const newest = (p: string): number => {
 /** builds the portal unless portal/dist is newer than everything it is built from */
 export function ensurePortalBuilt(): void {
   const index = path.join(PORTAL, 'dist', 'index.html');
-  const sources = Math.max(newest(path.join(PORTAL, 'src')), newest(path.join(PORTAL, 'index.html')), newest(path.join(PORTAL, 'vite.config.ts')));
+  const sources = Math.max(
+    newest(path.join(PORTAL, 'src')),
+    newest(path.join(PORTAL, 'index.html')),
+    newest(path.join(PORTAL, 'vite.config.ts')),
+  );
   if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
   const vite = path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
-  const run = spawnSync(process.execPath, [vite, 'build', '--config', 'portal/vite.config.ts', '--logLevel', 'warn'], { cwd: ROOT, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [vite, 'build', '--config', 'portal/vite.config.ts', '--logLevel', 'warn'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   if (run.status !== 0) throw new Error(`the portal build failed:\n${run.stdout}\n${run.stderr}`);
 }
 
@@ -34,7 +41,16 @@ export async function launchChromium(): Promise<Browser> {
   const { chromium } = await import('playwright-core');
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 

@@ -8,9 +8,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Browser, Page } from 'playwright-core';
 import { CHROMIUM } from './browser-kit.ts';
 
 if (!existsSync(CHROMIUM)) {
@@ -32,16 +32,33 @@ async function run() {
     base: './',
     logLevel: 'warn',
     plugins: [react()],
-    build: { outDir: out, emptyOutDir: true, assetsInlineLimit: 0, rolldownOptions: { input: path.join(import.meta.dirname, 'components', 'harness.html'), checks: { pluginTimings: false } } },
+    build: {
+      outDir: out,
+      emptyOutDir: true,
+      assetsInlineLimit: 0,
+      rolldownOptions: {
+        input: path.join(import.meta.dirname, 'components', 'harness.html'),
+        checks: { pluginTimings: false },
+      },
+    },
   });
   const server: Server = createServer((req, res) => {
-    const file = path.join(out, decodeURIComponent((req.url ?? '/').split(/[?#]/)[0]!).replace(/^\/$/, '/harness.html'));
+    const file = path.join(
+      out,
+      decodeURIComponent((req.url ?? '/').split(/[?#]/)[0]!).replace(/^\/$/, '/harness.html'),
+    );
     if (!file.startsWith(out) || !existsSync(file)) {
       res.writeHead(404).end();
       return;
     }
-    const type = file.endsWith('.js') ? 'text/javascript' : file.endsWith('.css') ? 'text/css' : 'text/html; charset=utf-8';
-    res.writeHead(200, { 'content-type': type, 'content-security-policy': contentSecurityPolicy('http://127.0.0.1') }).end(readFileSync(file));
+    const type = file.endsWith('.js')
+      ? 'text/javascript'
+      : file.endsWith('.css')
+        ? 'text/css'
+        : 'text/html; charset=utf-8';
+    res
+      .writeHead(200, { 'content-type': type, 'content-security-policy': contentSecurityPolicy('http://127.0.0.1') })
+      .end(readFileSync(file));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/harness.html`;
@@ -99,7 +116,10 @@ async function run() {
     assert.is(await things.getByRole('columnheader', { name: /Name/ }).getAttribute('aria-sort'), 'descending');
     const requests = await page.evaluate(() => window.pageRequests);
     assert.equal(requests.at(-1), { offset: 0, limit: 20, sort: { key: 'name', direction: 'desc' } });
-    assert.equal(requests.slice(0, 3).map((r) => r.offset), [0, 20, 40]);
+    assert.equal(
+      requests.slice(0, 3).map((r) => r.offset),
+      [0, 20, 40],
+    );
 
     // refused and empty lists, in place
     const refused = page.getByRole('table', { name: 'Refused' }).getByRole('alert');
@@ -143,12 +163,20 @@ async function run() {
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Delete bus orders?' });
     await dialog.waitFor();
-    assert.is(await page.evaluate(() => document.activeElement?.textContent), 'Cancel', 'the safe choice has the focus');
+    assert.is(
+      await page.evaluate(() => document.activeElement?.textContent),
+      'Cancel',
+      'the safe choice has the focus',
+    );
     problems.push(...(await review(page, 'components-dialog')));
     await page.keyboard.press('Escape');
     await page.getByText('cancelled').waitFor();
     assert.is(await dialog.count(), 0);
-    assert.is(await page.evaluate(() => document.activeElement?.textContent), 'Delete bus', 'the focus is back on the opener');
+    assert.is(
+      await page.evaluate(() => document.activeElement?.textContent),
+      'Delete bus',
+      'the focus is back on the opener',
+    );
     await page.keyboard.press('Enter');
     await dialog.waitFor();
     await page.keyboard.press('Tab');

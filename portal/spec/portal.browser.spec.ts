@@ -5,9 +5,9 @@
 // violation) and photographed at 1280 and 390 px (.screenshots/portal/). The platform runs in this
 // process on a temporary DATA_DIR and port 0, with the portal built.
 import { existsSync } from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { CHROMIUM } from './browser-kit.ts';
 
 if (!existsSync(CHROMIUM)) {
@@ -18,7 +18,9 @@ if (!existsSync(CHROMIUM)) {
 
 async function run() {
   const { ensurePortalBuilt, launchChromium, review } = await import('./browser-kit.ts');
-  const { ADMIN, portalApi, portalSignIn, startPortalPlatform } = await import('../../spec/http/portal/portal-harness.ts');
+  const { ADMIN, portalApi, portalSignIn, startPortalPlatform } = await import(
+    '../../spec/http/portal/portal-harness.ts'
+  );
   const { createDirectoryCommands } = await import('../../commands/identity/directory.commands.ts');
 
   ensurePortalBuilt();
@@ -33,13 +35,27 @@ async function run() {
     const created = await portalApi(p.base, jar, '/cas/admin/v1/users', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: BRIDGE_USER.username, password: BRIDGE_USER.password, name: 'Bridget Only', roles: ['bridge:admin'] }),
+      body: JSON.stringify({
+        username: BRIDGE_USER.username,
+        password: BRIDGE_USER.password,
+        name: 'Bridget Only',
+        roles: ['bridge:admin'],
+      }),
     });
-    if (created.status !== 201) throw new Error(`creating the bridge user answered ${created.status}: ${await created.text()}`);
+    if (created.status !== 201)
+      throw new Error(`creating the bridge user answered ${created.status}: ${await created.text()}`);
   }
   // a person of the platform tenant (the seed makes only its machine user there)
-  await createDirectoryCommands({ eventStore: p.platform.stores.eventStore, clock: { now: () => new Date() } }).registerUser(
-    { username: PLATFORM_USER.username, password: PLATFORM_USER.password, name: 'Platform Operator', roles: ['identity:admin', 'bridge:admin'] },
+  await createDirectoryCommands({
+    eventStore: p.platform.stores.eventStore,
+    clock: { now: () => new Date() },
+  }).registerUser(
+    {
+      username: PLATFORM_USER.username,
+      password: PLATFORM_USER.password,
+      name: 'Platform Operator',
+      roles: ['identity:admin', 'bridge:admin'],
+    },
     { tenant: 'platform', actor: 'spec' },
     'spec/platform-user',
   );
@@ -76,7 +92,11 @@ async function run() {
     await page.goto(`${p.base}/portal/sso`);
     await page.waitForURL((u) => u.pathname === '/portal/sign-in');
     assert.is(new URL(page.url()).searchParams.get('returnTo'), '/portal/sso');
-    assert.is(await page.getByLabel('Tenant').inputValue(), ADMIN.tenant, 'the tenant field starts with the seeded tenant');
+    assert.is(
+      await page.getByLabel('Tenant').inputValue(),
+      ADMIN.tenant,
+      'the tenant field starts with the seeded tenant',
+    );
     await look(page, 'sign-in');
 
     await signInThrough(page, ADMIN.tenant, ADMIN);
@@ -107,7 +127,9 @@ async function run() {
     assert.is(await heading(page).textContent(), 'Event buses');
 
     // no token in the browser: not in storage, not readable as a cookie
-    const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie);
+    const stored = await page.evaluate(
+      () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie,
+    );
     assert.not.match(stored, /eyJ/);
     const cookie = (await context.cookies(`${p.base}/portal/`)).find((c) => c.name === 'portal_session');
     assert.ok(cookie, 'the session cookie is set');
@@ -141,7 +163,9 @@ async function run() {
     assert.ok(found, 'Tab reaches the navigation');
     await page.keyboard.press('Enter');
     await page.waitForURL((u) => u.pathname === '/portal/sso');
-    await page.waitForFunction(() => document.activeElement?.tagName === 'H1' && document.activeElement.textContent === 'Applications');
+    await page.waitForFunction(
+      () => document.activeElement?.tagName === 'H1' && document.activeElement.textContent === 'Applications',
+    );
     await context.close();
   });
 
@@ -174,7 +198,11 @@ async function run() {
     await picker.selectOption('demo');
     await page.waitForURL((u) => u.searchParams.get('tenant') === 'demo');
     await page.getByRole('rowheader', { name: 'portal.demo' }).waitFor();
-    assert.is(await page.getByRole('rowheader', { name: 'portal.platform' }).count(), 0, "the list is the target tenant's");
+    assert.is(
+      await page.getByRole('rowheader', { name: 'portal.platform' }).count(),
+      0,
+      "the list is the target tenant's",
+    );
     await look(page, 'sso-target-tenant');
     // the choice stays on the links
     await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Home' }).click();

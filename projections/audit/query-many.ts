@@ -20,11 +20,21 @@ function answerText(a: Answer): string {
  * scroll uses the query it began with: the query fields of later requests are not read again. The answer
  * comes as JSON text, the records' stored texts in it unparsed.
  */
-export async function queryMany(deps: { queries: RecordQueries; scrolls: Scrolls }, tenant: string, q: RecordQuery, paging: Paging): Promise<string> {
+export async function queryMany(
+  deps: { queries: RecordQueries; scrolls: Scrolls },
+  tenant: string,
+  q: RecordQuery,
+  paging: Paging,
+): Promise<string> {
   return answerText(await answerOf(deps, tenant, q, paging));
 }
 
-async function answerOf(deps: { queries: RecordQueries; scrolls: Scrolls }, tenant: string, q: RecordQuery, paging: Paging): Promise<Answer> {
+async function answerOf(
+  deps: { queries: RecordQueries; scrolls: Scrolls },
+  tenant: string,
+  q: RecordQuery,
+  paging: Paging,
+): Promise<Answer> {
   const { queries, scrolls } = deps;
   const size = paging.return_size;
   if (paging.mode === 'page') {
@@ -43,7 +53,12 @@ async function answerOf(deps: { queries: RecordQueries; scrolls: Scrolls }, tena
   const texts =
     scroll.snapshot === ''
       ? []
-      : await queries.walkText(tenant, scroll.query, { snapshot: scroll.snapshot, ...(scroll.cursor !== '' && { cursor: scroll.cursor }) }, size);
+      : await queries.walkText(
+          tenant,
+          scroll.query,
+          { snapshot: scroll.snapshot, ...(scroll.cursor !== '' && { cursor: scroll.cursor }) },
+          size,
+        );
   await scrolls.advance(scroll.id, texts.length > 0 ? texts[texts.length - 1]!.ts : scroll.cursor);
   return { total: scroll.total, return_size: size, scroll_id: scroll.id, records: texts };
 }

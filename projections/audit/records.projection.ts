@@ -1,5 +1,5 @@
-import { LEDGER_CATEGORY, type AuditRecordedData, type LedgerEvent } from '../../domain/audit/ledger.decider.ts';
-import { seqKey, tsKey, type ChainedRecord } from '../../domain/audit/record.ts';
+import { type AuditRecordedData, LEDGER_CATEGORY, type LedgerEvent } from '../../domain/audit/ledger.decider.ts';
+import { type ChainedRecord, seqKey, tsKey } from '../../domain/audit/record.ts';
 import { RETENTION_CATEGORY, type RetentionEvent } from '../../domain/audit/retention.decider.ts';
 import type { RecordedEvent } from '../../domain/core/event.ts';
 import type { Doc } from '../../infra/core/read-store.port.ts';
@@ -34,7 +34,16 @@ export type ChainDoc = Doc & {
   retired_through: number;
   retired_before?: string;
 };
-export type KeyDoc = Doc & { tenant: string; key: string; record_id: string; sequence: number; hash: string; time: string; fingerprint?: string; seq: string };
+export type KeyDoc = Doc & {
+  tenant: string;
+  key: string;
+  record_id: string;
+  sequence: number;
+  hash: string;
+  time: string;
+  fingerprint?: string;
+  seq: string;
+};
 
 /** tenants have no `/`: the first one separates the tenant from the key */
 export const keyDocId = (tenant: string, key: string) => `${tenant}/${key}`;
@@ -68,14 +77,18 @@ export function recordDocOf(d: ChainedRecord): RecordDoc {
   };
 }
 
-export function recordsProjection(o: { version?: number; extraIndexes?: Array<{ name: string; fields: Record<string, 1 | -1> }> } = {}): Projection {
+export function recordsProjection(
+  o: { version?: number; extraIndexes?: Array<{ name: string; fields: Record<string, 1 | -1> }> } = {},
+): Projection {
   return {
     name: RECORDS_PROJECTION,
     version: o.version ?? 1,
     categories: [LEDGER_CATEGORY, RETENTION_CATEGORY],
     eventTypes: ['AuditRecorded', 'RetentionApplied'],
     collections: {
-      records: { indexes: [...RECORD_INDEXES.map((i) => ({ ...i, fields: { ...i.fields } })), ...(o.extraIndexes ?? [])] },
+      records: {
+        indexes: [...RECORD_INDEXES.map((i) => ({ ...i, fields: { ...i.fields } })), ...(o.extraIndexes ?? [])],
+      },
       chains: {},
       keys: { indexes: [{ name: 'by_seq', fields: { tenant: 1, seq: 1 } }] },
     },
@@ -92,7 +105,15 @@ async function applyRecords(events: RecordedEvent[], store: ProjectionStore): Pr
   const chainOf = async (tenant: string): Promise<ChainDoc> => {
     let doc = touched.get(tenant);
     if (doc === undefined) {
-      doc = (await chains.get(tenant)) ?? { id: tenant, tenant, last_sequence: 0, last_hash: '', last_time: '', last_ts: '', retired_through: 0 };
+      doc = (await chains.get(tenant)) ?? {
+        id: tenant,
+        tenant,
+        last_sequence: 0,
+        last_hash: '',
+        last_time: '',
+        last_ts: '',
+        retired_through: 0,
+      };
       touched.set(tenant, doc);
     }
     return doc;
@@ -120,7 +141,8 @@ async function applyRecords(events: RecordedEvent[], store: ProjectionStore): Pr
             seq: doc.seq,
           });
         }
-        if (d.sequence > chain.last_sequence) Object.assign(chain, { last_sequence: d.sequence, last_hash: d.hash, last_time: d.time, last_ts: doc.ts });
+        if (d.sequence > chain.last_sequence)
+          Object.assign(chain, { last_sequence: d.sequence, last_hash: d.hash, last_time: d.time, last_ts: doc.ts });
         break;
       }
       case 'RetentionApplied': {

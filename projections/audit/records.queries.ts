@@ -1,9 +1,9 @@
 import type { RecordQuery } from '../../domain/audit/query.ts';
-import { seqKey, type ChainedRecord } from '../../domain/audit/record.ts';
+import { type ChainedRecord, seqKey } from '../../domain/audit/record.ts';
 import type { Filter, ReadStore } from '../../infra/core/read-store.port.ts';
 import { readModel } from '../core/read-model.ts';
 import { liveCollection } from '../core/writable-model.ts';
-import { keyDocId, RECORDS_PROJECTION, type ChainDoc, type KeyDoc, type RecordDoc } from './records.projection.ts';
+import { type ChainDoc, type KeyDoc, keyDocId, RECORDS_PROJECTION, type RecordDoc } from './records.projection.ts';
 
 /** A record as answered: every stored field (data decompressed) with id, module_name, tenant, time, sequence and hash. */
 export type RecordView = ChainedRecord;
@@ -43,7 +43,13 @@ export function recordTextOf(stored: string): RecordText {
   const tsFrom = at + TS_KEY.length;
   const seqAt = at > 0 ? stored.indexOf(SEQ_KEY, tsFrom) : -1;
   const end = stored.length - 2;
-  if (seqAt > 0 && stored.endsWith('"}') && seqAt + SEQ_KEY.length <= end && plain(stored, tsFrom, seqAt) && plain(stored, seqAt + SEQ_KEY.length, end)) {
+  if (
+    seqAt > 0 &&
+    stored.endsWith('"}') &&
+    seqAt + SEQ_KEY.length <= end &&
+    plain(stored, tsFrom, seqAt) &&
+    plain(stored, seqAt + SEQ_KEY.length, end)
+  ) {
     return { json: `${stored.slice(0, at)}}`, ts: stored.slice(tsFrom, seqAt) };
   }
   const doc = JSON.parse(stored) as RecordDoc;
@@ -84,11 +90,19 @@ export function createRecordQueries(readStore: ReadStore) {
   const keys = readModel<KeyDoc>(readStore, RECORDS_PROJECTION, 'keys');
 
   /** page mode: the page's records newest first (as answered, in JSON text), and how many match */
-  async function pageText(tenant: string, q: RecordQuery, pageNum: number, size: number): Promise<{ total: number; records: RecordText[] }> {
+  async function pageText(
+    tenant: string,
+    q: RecordQuery,
+    pageNum: number,
+    size: number,
+  ): Promise<{ total: number; records: RecordText[] }> {
     const filter = recordFilter(tenant, q);
     const generation = await recordsNow();
     const total = await generation.count(filter);
-    const texts = total <= (pageNum - 1) * size ? [] : await generation.findJson(filter, { sort: NEWEST_FIRST, skip: (pageNum - 1) * size, limit: size });
+    const texts =
+      total <= (pageNum - 1) * size
+        ? []
+        : await generation.findJson(filter, { sort: NEWEST_FIRST, skip: (pageNum - 1) * size, limit: size });
     return { total, records: texts.map(recordTextOf) };
   }
 
@@ -99,7 +113,9 @@ export function createRecordQueries(readStore: ReadStore) {
 
     /** the next `size` records newest first within the bounds (as answered, in JSON text); the last one's `ts` is the next cursor */
     async walkText(tenant: string, q: RecordQuery, bounds: Bounds, size: number): Promise<RecordText[]> {
-      return (await records.findJson(recordFilter(tenant, q, bounds), { sort: NEWEST_FIRST, limit: size })).map(recordTextOf);
+      return (await records.findJson(recordFilter(tenant, q, bounds), { sort: NEWEST_FIRST, limit: size })).map(
+        recordTextOf,
+      );
     },
 
     /** every matching record newest first, page by page (exports): the records there were when it began */
@@ -108,7 +124,10 @@ export function createRecordQueries(readStore: ReadStore) {
       if (snapshot === undefined) return;
       let cursor: string | undefined;
       for (;;) {
-        const docs = await records.find(recordFilter(tenant, q, { snapshot, ...(cursor !== undefined && { cursor }) }), { sort: NEWEST_FIRST, limit: pageSize });
+        const docs = await records.find(
+          recordFilter(tenant, q, { snapshot, ...(cursor !== undefined && { cursor }) }),
+          { sort: NEWEST_FIRST, limit: pageSize },
+        );
         if (docs.length === 0) return;
         yield docs.map(viewOf);
         if (docs.length < pageSize) return;
@@ -123,7 +142,13 @@ export function createRecordQueries(readStore: ReadStore) {
     async key(tenant: string, key: string) {
       const doc = await keys.get(keyDocId(tenant, key));
       if (doc === null) return null;
-      return { id: doc.record_id, sequence: doc.sequence, hash: doc.hash, time: doc.time, ...(doc.fingerprint !== undefined && { fingerprint: doc.fingerprint }) };
+      return {
+        id: doc.record_id,
+        sequence: doc.sequence,
+        hash: doc.hash,
+        time: doc.time,
+        ...(doc.fingerprint !== undefined && { fingerprint: doc.fingerprint }),
+      };
     },
 
     /** records from..to (sequences, inclusive) in chain order, at most `limit` */
@@ -137,7 +162,8 @@ export function createRecordQueries(readStore: ReadStore) {
     async lastSequenceBefore(tenant: string, cutoff: string): Promise<number> {
       const chain = await chains.get(tenant);
       if (chain === null) return 0;
-      const at = (sequence: number) => records.findOne({ tenant, seq: { $gte: seqKey(sequence) } }, { sort: { seq: 1 } });
+      const at = (sequence: number) =>
+        records.findOne({ tenant, seq: { $gte: seqKey(sequence) } }, { sort: { seq: 1 } });
       let lo = chain.retired_through; // known: everything up to it is before some earlier cutoff
       let hi = chain.last_sequence + 1; // known: nothing at or past it
       while (hi - lo > 1) {

@@ -1,8 +1,8 @@
 import { DAY_MS, RETENTION_CATEGORY, type RetentionEvent } from '../../domain/audit/retention.decider.ts';
+import { dueIndex } from '../../domain/core/due-index.ts';
 import type { RecordedEvent } from '../../domain/core/event.ts';
 import type { Doc } from '../../infra/core/read-store.port.ts';
 import type { Projection } from '../core/projection.ts';
-import { dueIndex } from '../../domain/core/due-index.ts';
 
 /**
  * `audit.retention`: the due items of the daily retention job (commands/audit/retention.commands.ts), one per
@@ -11,7 +11,14 @@ import { dueIndex } from '../../domain/core/due-index.ts';
  */
 export const RETENTION_PROJECTION = 'audit.retention';
 
-export type RetentionDueDoc = Doc & { tenant: string; days: number; dueAt: string; leaseUntil: string; leaseOwner?: string; leases?: number };
+export type RetentionDueDoc = Doc & {
+  tenant: string;
+  days: number;
+  dueAt: string;
+  leaseUntil: string;
+  leaseOwner?: string;
+  leases?: number;
+};
 
 export const retentionProjection: Projection = {
   name: RETENTION_PROJECTION,

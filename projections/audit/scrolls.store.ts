@@ -33,7 +33,9 @@ export function createScrolls(deps: { readStore: ReadStore; clock: Clock; idleMs
   const { readStore, clock, idleMs } = deps;
   let ensured: Promise<void> | undefined;
   const collection = async () => {
-    ensured ??= readStore.ensureCollection(SCROLLS_COLLECTION, { indexes: [{ name: 'by_expiry', fields: { expires_at: 1 } }] });
+    ensured ??= readStore.ensureCollection(SCROLLS_COLLECTION, {
+      indexes: [{ name: 'by_expiry', fields: { expires_at: 1 } }],
+    });
     await ensured;
     return readStore.collection<ScrollDoc>(SCROLLS_COLLECTION);
   };
@@ -43,7 +45,16 @@ export function createScrolls(deps: { readStore: ReadStore; clock: Clock; idleMs
     idleMs,
     async begin(tenant: string, query: RecordQuery, snapshot: string, total: number): Promise<ScrollDoc> {
       const now = clock.now();
-      const doc: ScrollDoc = { id: randomBytes(18).toString('base64url'), tenant, query, snapshot, cursor: '', total, expires_at: expiry(now), created_at: now.toISOString() };
+      const doc: ScrollDoc = {
+        id: randomBytes(18).toString('base64url'),
+        tenant,
+        query,
+        snapshot,
+        cursor: '',
+        total,
+        expires_at: expiry(now),
+        created_at: now.toISOString(),
+      };
       await (await collection()).upsert(doc);
       return doc;
     },
@@ -53,10 +64,18 @@ export function createScrolls(deps: { readStore: ReadStore; clock: Clock; idleMs
       const doc = await (await collection()).get(id);
       const restart = 'send scroll_id "" to start a new scroll';
       if (doc === null || doc.tenant !== tenant) {
-        throw auditError('SCROLL.NOT_FOUND', `no scroll ${id} (scrolls expire ${idleMs / 1000} s after their last page); ${restart}`, { scroll_id: id });
+        throw auditError(
+          'SCROLL.NOT_FOUND',
+          `no scroll ${id} (scrolls expire ${idleMs / 1000} s after their last page); ${restart}`,
+          { scroll_id: id },
+        );
       }
       if (doc.expires_at <= clock.now().toISOString()) {
-        throw auditError('SCROLL.EXPIRED', `scroll ${id} expired at ${doc.expires_at} (${idleMs / 1000} s after its last page); ${restart}`, { scroll_id: id, expired_at: doc.expires_at });
+        throw auditError(
+          'SCROLL.EXPIRED',
+          `scroll ${id} expired at ${doc.expires_at} (${idleMs / 1000} s after its last page); ${restart}`,
+          { scroll_id: id, expired_at: doc.expires_at },
+        );
       }
       return doc;
     },

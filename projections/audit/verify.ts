@@ -1,9 +1,9 @@
 import { auditError } from '../../domain/audit/audit.errors.ts';
-import { ledgerStream, revisionOfSequence, type AuditRecordedData } from '../../domain/audit/ledger.decider.ts';
+import { type AuditRecordedData, ledgerStream, revisionOfSequence } from '../../domain/audit/ledger.decider.ts';
 import { chainHash, GENESIS_HASH, recordOf, seqKey, tsKey } from '../../domain/audit/record.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
-import type { RecordQueries } from './records.queries.ts';
 import type { RecordDoc } from './records.projection.ts';
+import type { RecordQueries } from './records.queries.ts';
 
 /**
  * The tamper check (`verify?from_sequence=&to_sequence=`, beyond the spec, as CloudTrail's digest
@@ -59,7 +59,10 @@ export async function verifyChain(
   const head = last.length === 0 ? 0 : last[0]!.revision + 1;
   const from = range.from ?? 1;
   const to = range.to ?? Math.max(head, from);
-  if (to < from) throw auditError('VERIFY.RANGE_INVALID', 'to_sequence must not be below from_sequence', [{ in: 'query', field: 'to_sequence', message: 'must be >= from_sequence' }]);
+  if (to < from)
+    throw auditError('VERIFY.RANGE_INVALID', 'to_sequence must not be below from_sequence', [
+      { in: 'query', field: 'to_sequence', message: 'must be >= from_sequence' },
+    ]);
   const chain = await queries.chain(tenant);
   const retired = chain?.retired_through ?? 0;
   const projected = chain?.last_sequence ?? 0;
@@ -89,7 +92,10 @@ export async function verifyChain(
   for (let start = from; start <= lastInLog; start += PAGE) {
     if (start > from) await nextTurn();
     const end = Math.min(lastInLog, start + PAGE - 1);
-    const events = await eventStore.readStream(stream, { fromRevision: revisionOfSequence(start), limit: end - start + 1 });
+    const events = await eventStore.readStream(stream, {
+      fromRevision: revisionOfSequence(start),
+      limit: end - start + 1,
+    });
     const docs = new Map<number, RecordDoc>();
     const a = Math.max(start, storeFrom);
     const b = Math.min(end, storeTo);
@@ -100,8 +106,10 @@ export async function verifyChain(
       const d = event.data as AuditRecordedData;
       logChecked += 1;
       if (logBad === undefined) {
-        if (d.sequence !== sequence || d.tenant !== tenant) logBad = { sequence, reason: 'the record does not hold the sequence and tenant of its place in the chain' };
-        else if (chainHash(previous, recordOf(d)) !== d.hash) logBad = { sequence, reason: 'the record does not hash to its stored hash on the previous one' };
+        if (d.sequence !== sequence || d.tenant !== tenant)
+          logBad = { sequence, reason: 'the record does not hold the sequence and tenant of its place in the chain' };
+        else if (chainHash(previous, recordOf(d)) !== d.hash)
+          logBad = { sequence, reason: 'the record does not hash to its stored hash on the previous one' };
       }
       if (sequence >= storeFrom && sequence <= storeTo) {
         const doc = docs.get(sequence);
@@ -109,8 +117,16 @@ export async function verifyChain(
         else {
           storeChecked += 1;
           if (storeBad === undefined) {
-            if (doc.tenant !== tenant || doc.sequence !== sequence || doc.ts !== tsKey(doc.time, doc.sequence) || doc.seq !== seqKey(sequence)) {
-              storeBad = { sequence, reason: 'the document does not hold the sequence, tenant or sort keys of its record' };
+            if (
+              doc.tenant !== tenant ||
+              doc.sequence !== sequence ||
+              doc.ts !== tsKey(doc.time, doc.sequence) ||
+              doc.seq !== seqKey(sequence)
+            ) {
+              storeBad = {
+                sequence,
+                reason: 'the document does not hold the sequence, tenant or sort keys of its record',
+              };
             } else if (doc.hash !== d.hash || chainHash(previous, recordOf(doc)) !== d.hash) {
               storeBad = { sequence, reason: 'the document does not hash to the hash the log holds for this sequence' };
             }
@@ -125,13 +141,23 @@ export async function verifyChain(
     logBad !== undefined
       ? { status: 'altered', checked: logChecked, first_bad_sequence: logBad.sequence, reason: logBad.reason }
       : to > head
-        ? { status: 'missing', checked: logChecked, first_bad_sequence: Math.max(from, head + 1), reason: `the chain ends at sequence ${head}` }
+        ? {
+            status: 'missing',
+            checked: logChecked,
+            first_bad_sequence: Math.max(from, head + 1),
+            reason: `the chain ends at sequence ${head}`,
+          }
         : { status: 'valid', checked: logChecked };
   const storeReport: SideReport =
     storeBad !== undefined
       ? { status: 'altered', checked: storeChecked, first_bad_sequence: storeBad.sequence, reason: storeBad.reason }
       : firstMissing !== undefined
-        ? { status: 'missing', checked: storeChecked, first_bad_sequence: firstMissing, reason: 'records of the log are not in the query store' }
+        ? {
+            status: 'missing',
+            checked: storeChecked,
+            first_bad_sequence: firstMissing,
+            reason: 'records of the log are not in the query store',
+          }
         : { status: 'valid', checked: storeChecked };
   return {
     tenant,
@@ -144,7 +170,8 @@ export async function verifyChain(
       ...storeReport,
       missing,
       retired: retired > 0 ? { from_sequence: 1, to_sequence: retired } : null,
-      not_yet_projected: projected < lastInLog ? { from_sequence: Math.max(from, projected + 1), to_sequence: lastInLog } : null,
+      not_yet_projected:
+        projected < lastInLog ? { from_sequence: Math.max(from, projected + 1), to_sequence: lastInLog } : null,
     },
   };
 }

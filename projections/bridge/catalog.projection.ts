@@ -1,6 +1,10 @@
 import { BUS_CATEGORY, BUS_EVENT_TYPES, type BusEvent } from '../../domain/bridge/bus.decider.ts';
-import { EVENT_SOURCE_CATEGORY, SOURCE_EVENT_TYPES, type SourceEvent } from '../../domain/bridge/event-source.decider.ts';
-import { PLATFORM_TENANT, type BusKind, type SourceKind } from '../../domain/bridge/model.ts';
+import {
+  EVENT_SOURCE_CATEGORY,
+  SOURCE_EVENT_TYPES,
+  type SourceEvent,
+} from '../../domain/bridge/event-source.decider.ts';
+import { type BusKind, PLATFORM_TENANT, type SourceKind } from '../../domain/bridge/model.ts';
 import type { Doc, ReadStore } from '../../infra/core/read-store.port.ts';
 import type { Projection } from '../core/projection.ts';
 import { readModel } from '../core/read-model.ts';
@@ -61,11 +65,21 @@ export const catalogProjection: Projection = {
       switch (e.type) {
         case 'BusCreated': {
           const { name, tenant, kind, description, createdAt } = e.data;
-          await buses.upsert({ id: busDocId(tenant, name), name, tenant, kind, ...(description !== undefined && { description }), createdAt, deleted: false });
+          await buses.upsert({
+            id: busDocId(tenant, name),
+            name,
+            tenant,
+            kind,
+            ...(description !== undefined && { description }),
+            createdAt,
+            deleted: false,
+          });
           break;
         }
         case 'BusDeleted':
-          await buses.patch(busDocId(e.data.tenant, e.data.name), { $set: { deleted: true, deletedAt: e.data.deletedAt } });
+          await buses.patch(busDocId(e.data.tenant, e.data.name), {
+            $set: { deleted: true, deletedAt: e.data.deletedAt },
+          });
           break;
         case 'SourceRegistered': {
           const { bus, tenant, name, kind, eventTypes, schemaId, registeredAt } = e.data;
@@ -92,7 +106,10 @@ export function createCatalogQueries(readStore: ReadStore) {
   return {
     /** the tenant's custom buses and the platform's buses (every tenant sees those) */
     listBuses(tenant: string): Promise<BusDoc[]> {
-      return buses.find({ tenant: { $in: [...new Set([tenant, PLATFORM_TENANT])] }, deleted: false }, { sort: { kind: 1, name: 1 } });
+      return buses.find(
+        { tenant: { $in: [...new Set([tenant, PLATFORM_TENANT])] }, deleted: false },
+        { sort: { kind: 1, name: 1 } },
+      );
     },
     getBus(tenant: string, name: string): Promise<BusDoc | null> {
       return buses.get(busDocId(tenant, name));

@@ -1,6 +1,6 @@
+import { CONFIG_ENTRY_EVENT_TYPES, type ConfigEntryEvent } from '../../domain/bridge/config-entry.decider.ts';
 import { assertNever } from '../../domain/core/decider.ts';
 import type { RecordedEvent } from '../../domain/core/event.ts';
-import { CONFIG_ENTRY_EVENT_TYPES, type ConfigEntryEvent } from '../../domain/bridge/config-entry.decider.ts';
 import type { Doc, ReadStore } from '../../infra/core/read-store.port.ts';
 import type { Projection } from '../core/projection.ts';
 import { readModel } from '../core/read-model.ts';
@@ -36,7 +36,14 @@ export const configProjection: Projection = {
       switch (event.type) {
         case 'ConfigValueSet': {
           const { tenant, key, value, secret, at } = event.data;
-          await entries.upsert({ id: `${tenant}/${key}`, tenant, key, secret: secret === true, ...(secret !== true && { value }), updatedAt: at });
+          await entries.upsert({
+            id: `${tenant}/${key}`,
+            tenant,
+            key,
+            secret: secret === true,
+            ...(secret !== true && { value }),
+            updatedAt: at,
+          });
           break;
         }
         case 'ConfigValueRemoved':
@@ -54,8 +61,14 @@ export function createConfigQueries(readStore: ReadStore) {
   const entries = readModel<ConfigEntryDoc>(readStore, CONFIG_PROJECTION, 'entries');
   return {
     async list(tenant: string, o: { prefix?: string; limit: number; offset: number }) {
-      const filter = { tenant, ...(o.prefix !== undefined && { key: { $regex: `^${o.prefix.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')}` } }) };
-      const [items, total] = await Promise.all([entries.find(filter, { sort: { key: 1 }, skip: o.offset, limit: o.limit }), entries.count(filter)]);
+      const filter = {
+        tenant,
+        ...(o.prefix !== undefined && { key: { $regex: `^${o.prefix.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')}` } }),
+      };
+      const [items, total] = await Promise.all([
+        entries.find(filter, { sort: { key: 1 }, skip: o.offset, limit: o.limit }),
+        entries.count(filter),
+      ]);
       return { items, total };
     },
   };

@@ -1,12 +1,18 @@
-import { assertNever } from '../../domain/core/decider.ts';
-import type { RecordedEvent } from '../../domain/core/event.ts';
 import { DELIVERY_CATEGORY, DELIVERY_EVENT_TYPES, type DeliveryEvent } from '../../domain/bridge/delivery.decider.ts';
-import { deliveryErrorClass, type DeliveryErrorClass } from '../../domain/bridge/delivery-error-class.ts';
-import { RULE_TARGET_CATEGORY, RULE_TARGET_EVENT_TYPES, ruleTargetKey, type BlockingDelivery, type RuleTargetEvent } from '../../domain/bridge/rule-target-state.decider.ts';
+import { type DeliveryErrorClass, deliveryErrorClass } from '../../domain/bridge/delivery-error-class.ts';
+import {
+  type BlockingDelivery,
+  RULE_TARGET_CATEGORY,
+  RULE_TARGET_EVENT_TYPES,
+  type RuleTargetEvent,
+  ruleTargetKey,
+} from '../../domain/bridge/rule-target-state.decider.ts';
+import { assertNever } from '../../domain/core/decider.ts';
+import { dueIndex } from '../../domain/core/due-index.ts';
+import type { RecordedEvent } from '../../domain/core/event.ts';
 import type { Doc, Filter, ReadStore } from '../../infra/core/read-store.port.ts';
 import type { Projection, ProjectionStore } from '../core/projection.ts';
 import { readModel } from '../core/read-model.ts';
-import { dueIndex } from '../../domain/core/due-index.ts';
 
 /**
  * `bridge.deliveries`: the delivery engine's read models, from the delivery and rule-target streams.
@@ -52,7 +58,16 @@ export type DeliveryDueDoc = Doc & {
   seq: string;
 };
 
-export type DeliveryDocStatus = 'scheduled' | 'in-flight' | 'retrying' | 'failed' | 'succeeded' | 'dead-lettered' | 'discarded' | 'blocked' | 'purged';
+export type DeliveryDocStatus =
+  | 'scheduled'
+  | 'in-flight'
+  | 'retrying'
+  | 'failed'
+  | 'succeeded'
+  | 'dead-lettered'
+  | 'discarded'
+  | 'blocked'
+  | 'purged';
 
 export type DeliveryDoc = Doc & {
   id: string;
@@ -118,10 +133,7 @@ export const deliveriesProjection: Projection = {
   eventTypes: [...DELIVERY_EVENT_TYPES, ...RULE_TARGET_EVENT_TYPES],
   collections: {
     due: {
-      indexes: [
-        dueIndex('by_due', { seq: 1 }),
-        { name: 'by_rule_target', fields: { ruleTarget: 1, nextAt: 1 } },
-      ],
+      indexes: [dueIndex('by_due', { seq: 1 }), { name: 'by_rule_target', fields: { ruleTarget: 1, nextAt: 1 } }],
     },
     deliveries: {
       indexes: [
@@ -199,11 +211,19 @@ async function applyOne(store: ProjectionStore, recorded: RecordedEvent): Promis
     }
     case 'DeliveryAttemptStarted':
       // the due item keeps its lease: the worker holding it is making the call
-      await status(event.data.deliveryId, { status: 'in-flight', attempts: event.data.attempt, updatedAt: event.data.at }, ['nextAttemptAt']);
+      await status(
+        event.data.deliveryId,
+        { status: 'in-flight', attempts: event.data.attempt, updatedAt: event.data.at },
+        ['nextAttemptAt'],
+      );
       return;
     case 'DeliverySucceeded': {
       const d = event.data;
-      await status(d.deliveryId, { status: 'succeeded', updatedAt: d.at, ...(d.httpStatus !== undefined && { httpStatus: d.httpStatus }) }, ['lastError']);
+      await status(
+        d.deliveryId,
+        { status: 'succeeded', updatedAt: d.at, ...(d.httpStatus !== undefined && { httpStatus: d.httpStatus }) },
+        ['lastError'],
+      );
       await due.delete(d.deliveryId);
       return;
     }
@@ -251,7 +271,11 @@ async function applyOne(store: ProjectionStore, recorded: RecordedEvent): Promis
       return;
     }
     case 'DeliveryDiscarded':
-      await status(event.data.deliveryId, { status: 'discarded', lastError: event.data.lastError, updatedAt: event.data.at }, ['nextAttemptAt']);
+      await status(
+        event.data.deliveryId,
+        { status: 'discarded', lastError: event.data.lastError, updatedAt: event.data.at },
+        ['nextAttemptAt'],
+      );
       await due.delete(event.data.deliveryId);
       return;
     case 'DeliveryBlocked': {
@@ -313,7 +337,16 @@ async function applyOne(store: ProjectionStore, recorded: RecordedEvent): Promis
     case 'RuleTargetResumed': {
       const d = event.data;
       const key = ruleTargetKey(d);
-      await ruleTargets.upsert({ id: key, ruleTenant: d.ruleTenant, ruleId: d.ruleId, targetId: d.targetId, blocked: false, blockedBy: [], resumedAt: d.at, resumedBy: d.by });
+      await ruleTargets.upsert({
+        id: key,
+        ruleTenant: d.ruleTenant,
+        ruleId: d.ruleId,
+        targetId: d.targetId,
+        blocked: false,
+        blockedBy: [],
+        resumedAt: d.at,
+        resumedBy: d.by,
+      });
       for (const item of await due.find({ ruleTarget: key, held: true })) {
         await due.patch(item.id, { $set: { held: false, dueAt: item.nextAt, leaseUntil: '' } });
       }
@@ -329,7 +362,13 @@ async function applyOne(store: ProjectionStore, recorded: RecordedEvent): Promis
 export type DeliveryStatusCounts = Record<DeliveryDocStatus, number> & { waiting: number };
 
 /** The tenant-wide dead letter list's filters (all optional; `from` inclusive, `to` exclusive, on deadLetteredAt). */
-export type DeadLetterFilter = { ruleId?: string; typeId?: number; errorClass?: DeliveryErrorClass; from?: string; to?: string };
+export type DeadLetterFilter = {
+  ruleId?: string;
+  typeId?: number;
+  errorClass?: DeliveryErrorClass;
+  from?: string;
+  to?: string;
+};
 
 const deadLetterWhere = (ruleTenant: string, f: DeadLetterFilter): Filter => {
   const and: Filter[] = [{ ruleTenant }];
@@ -348,7 +387,10 @@ export function createDeliveryQueries(readStore: ReadStore) {
   const ruleTargets = readModel<RuleTargetDoc>(readStore, DELIVERIES_PROJECTION, 'ruleTargets');
   return {
     /** the dead letter queue of a rule target, oldest first */
-    async deadLetters(ruleTarget: string, page: { limit: number; offset: number }): Promise<{ items: DeadLetterDoc[]; total: number }> {
+    async deadLetters(
+      ruleTarget: string,
+      page: { limit: number; offset: number },
+    ): Promise<{ items: DeadLetterDoc[]; total: number }> {
       const [items, total] = await Promise.all([
         deadLetters.find({ ruleTarget }, { sort: { deadLetteredAt: 1 }, skip: page.offset, limit: page.limit }),
         deadLetters.count({ ruleTarget }),
@@ -365,7 +407,11 @@ export function createDeliveryQueries(readStore: ReadStore) {
       return docs.map((d) => ({ deliveryId: d.id, stream: d.stream }));
     },
     /** one tenant's dead letters across its rules and targets, oldest first, filtered */
-    async tenantDeadLetters(ruleTenant: string, filter: DeadLetterFilter, page: { limit: number; offset: number }): Promise<{ items: DeadLetterDoc[]; total: number }> {
+    async tenantDeadLetters(
+      ruleTenant: string,
+      filter: DeadLetterFilter,
+      page: { limit: number; offset: number },
+    ): Promise<{ items: DeadLetterDoc[]; total: number }> {
       const where = deadLetterWhere(ruleTenant, filter);
       const [items, total] = await Promise.all([
         deadLetters.find(where, { sort: { deadLetteredAt: 1 }, skip: page.offset, limit: page.limit }),
@@ -380,8 +426,14 @@ export function createDeliveryQueries(readStore: ReadStore) {
     ): Promise<Array<{ deliveryId: string; stream: string }>> {
       const docs =
         'deliveryIds' in select
-          ? await deadLetters.find({ $and: [{ ruleTenant }, { id: { $in: select.deliveryIds } }] }, { sort: { deadLetteredAt: 1 } })
-          : await deadLetters.find(deadLetterWhere(ruleTenant, select.filter), { sort: { deadLetteredAt: 1 }, limit: select.limit });
+          ? await deadLetters.find(
+              { $and: [{ ruleTenant }, { id: { $in: select.deliveryIds } }] },
+              { sort: { deadLetteredAt: 1 } },
+            )
+          : await deadLetters.find(deadLetterWhere(ruleTenant, select.filter), {
+              sort: { deadLetteredAt: 1 },
+              limit: select.limit,
+            });
       return docs.map((d) => ({ deliveryId: d.id, stream: d.stream }));
     },
     async delivery(deliveryId: string): Promise<DeliveryDoc | null> {

@@ -1,5 +1,3 @@
-import { assertNever } from '../../domain/core/decider.ts';
-import type { RecordedEvent } from '../../domain/core/event.ts';
 import {
   API_DESTINATION_CATEGORY,
   API_DESTINATION_EVENT_TYPES,
@@ -9,12 +7,14 @@ import {
 import {
   CONNECTION_CATEGORY,
   CONNECTION_EVENT_TYPES,
-  maskConnectionAuth,
-  type SECRET_MASK,
   type ConnectionAuth,
   type ConnectionEvent,
+  maskConnectionAuth,
+  type SECRET_MASK,
 } from '../../domain/bridge/connection.decider.ts';
 import type { UrlTemplate } from '../../domain/bridge/destination-url.ts';
+import { assertNever } from '../../domain/core/decider.ts';
+import type { RecordedEvent } from '../../domain/core/event.ts';
 import type { Doc, ReadStore } from '../../infra/core/read-store.port.ts';
 import type { Projection } from '../core/projection.ts';
 import { readModel } from '../core/read-model.ts';
@@ -97,7 +97,8 @@ export const integrationsProjection: Projection = {
           const d = event.data.destination;
           const id = `${d.tenant}/${d.name}`;
           const at = event.type === 'ApiDestinationCreated' ? event.data.createdAt : event.data.updatedAt;
-          const createdAt = event.type === 'ApiDestinationCreated' ? at : ((await destinations.get(id))?.createdAt ?? at);
+          const createdAt =
+            event.type === 'ApiDestinationCreated' ? at : ((await destinations.get(id))?.createdAt ?? at);
           await destinations.upsert({ id, ...d, createdAt, updatedAt: at });
           break;
         }
@@ -119,12 +120,18 @@ export function createIntegrationQueries(readStore: ReadStore) {
   return {
     async listConnections(tenant: string, o: { limit: number; offset: number }) {
       const filter = { tenant };
-      const [items, total] = await Promise.all([connections.find(filter, { sort: { name: 1 }, skip: o.offset, limit: o.limit }), connections.count(filter)]);
+      const [items, total] = await Promise.all([
+        connections.find(filter, { sort: { name: 1 }, skip: o.offset, limit: o.limit }),
+        connections.count(filter),
+      ]);
       return { items, total };
     },
     async listDestinations(tenant: string, o: { limit: number; offset: number; connection?: string }) {
       const filter = { tenant, ...(o.connection !== undefined && { connection: o.connection }) };
-      const [items, total] = await Promise.all([destinations.find(filter, { sort: { name: 1 }, skip: o.offset, limit: o.limit }), destinations.count(filter)]);
+      const [items, total] = await Promise.all([
+        destinations.find(filter, { sort: { name: 1 }, skip: o.offset, limit: o.limit }),
+        destinations.count(filter),
+      ]);
       return { items, total };
     },
     /** names of the destinations that use a connection (at most `limit`) */

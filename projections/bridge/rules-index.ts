@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Rule } from '../../domain/bridge/model.ts';
 import type { Filter, ReadStore } from '../../infra/core/read-store.port.ts';
 import { readModel } from '../core/read-model.ts';
-import { RULES_PROJECTION, type OptOutDoc, type RuleDoc } from './rules.projection.ts';
+import { type OptOutDoc, RULES_PROJECTION, type RuleDoc } from './rules.projection.ts';
 
 /**
  * The RulesIndex of commands/bridge/bridge.contracts.ts over the `bridge.rules` read model (structurally that

@@ -1,8 +1,8 @@
-import { assertNever } from '../../domain/core/decider.ts';
-import type { RecordedEvent } from '../../domain/core/event.ts';
-import { PLATFORM_TENANT, type BusKind, type Rule } from '../../domain/bridge/model.ts';
+import { type BusKind, PLATFORM_TENANT, type Rule } from '../../domain/bridge/model.ts';
 import { RULE_OPT_OUT_EVENT_TYPES, type RuleOptOutEvent } from '../../domain/bridge/platform-rule-opt-out.decider.ts';
 import { RULE_EVENT_TYPES, type RuleEvent, type RuleView } from '../../domain/bridge/rule.decider.ts';
+import { assertNever } from '../../domain/core/decider.ts';
+import type { RecordedEvent } from '../../domain/core/event.ts';
 import type { Doc, Filter, ReadStore } from '../../infra/core/read-store.port.ts';
 import type { Projection, ProjectionStore } from '../core/projection.ts';
 import { readModel } from '../core/read-model.ts';
@@ -99,7 +99,14 @@ async function applyOne(store: ProjectionStore, recorded: RecordedEvent): Promis
         rule.enabled = event.type === 'RuleEnabled';
         updatedAt = event.data.at;
       }
-      await rules.upsert({ ...doc, name: rule.name, enabled: rule.enabled, ruleJson: JSON.stringify(rule), revision: recorded.revision, updatedAt });
+      await rules.upsert({
+        ...doc,
+        name: rule.name,
+        enabled: rule.enabled,
+        ruleJson: JSON.stringify(rule),
+        revision: recorded.revision,
+        updatedAt,
+      });
       return;
     }
     case 'RuleDeleted':
@@ -143,7 +150,10 @@ export function createRuleQueries(readStore: ReadStore) {
   return {
     /** a tenant's own rules (platform rules are listed by platformRules) */
     list(tenant: string, o: Page & { bus?: string; enabled?: boolean }) {
-      return page({ tenant, ...(o.bus !== undefined && { bus: o.bus }), ...(o.enabled !== undefined && { enabled: o.enabled }) }, o);
+      return page(
+        { tenant, ...(o.bus !== undefined && { bus: o.bus }), ...(o.enabled !== undefined && { enabled: o.enabled }) },
+        o,
+      );
     },
     platformRules(o: Page & { bus?: string }) {
       return page({ tenant: PLATFORM_TENANT, platform: true, ...(o.bus !== undefined && { bus: o.bus }) }, o);

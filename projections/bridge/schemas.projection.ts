@@ -1,7 +1,7 @@
-import { assertNever } from '../../domain/core/decider.ts';
-import type { RecordedEvent } from '../../domain/core/event.ts';
 import { PLATFORM_TENANT } from '../../domain/bridge/model.ts';
 import { SCHEMA_CATEGORY, SCHEMA_EVENT_TYPES, type SchemaEvent } from '../../domain/bridge/schema.decider.ts';
+import { assertNever } from '../../domain/core/decider.ts';
+import type { RecordedEvent } from '../../domain/core/event.ts';
 import type { Doc, Filter, ReadStore } from '../../infra/core/read-store.port.ts';
 import type { Projection, ProjectionStore } from '../core/projection.ts';
 import { readModel } from '../core/read-model.ts';
@@ -119,7 +119,12 @@ export function createSchemaQueries(readStore: ReadStore) {
     /** the schemas a tenant sees, oldest first (own and platform ones interleaved by creation time) */
     async list(q: SchemaListQuery): Promise<SchemaPage> {
       const owner = q.owner ?? 'all';
-      const owners = owner === 'own' ? [q.tenant] : owner === 'platform' ? [PLATFORM_TENANT] : [...new Set([q.tenant, PLATFORM_TENANT])];
+      const owners =
+        owner === 'own'
+          ? [q.tenant]
+          : owner === 'platform'
+            ? [PLATFORM_TENANT]
+            : [...new Set([q.tenant, PLATFORM_TENANT])];
       const filter: Filter = {
         tenant: { $in: owners },
         ...(q.includeDeleted !== true && { deleted: false }),

@@ -1,7 +1,11 @@
+import { PLATFORM_TENANT } from '../../domain/bridge/model.ts';
+import {
+  SERVICE_ENTRY_CATEGORY,
+  SERVICE_ENTRY_EVENT_TYPES,
+  type ServiceEntryEvent,
+} from '../../domain/bridge/service-entry.decider.ts';
 import { assertNever } from '../../domain/core/decider.ts';
 import type { RecordedEvent } from '../../domain/core/event.ts';
-import { PLATFORM_TENANT } from '../../domain/bridge/model.ts';
-import { SERVICE_ENTRY_CATEGORY, SERVICE_ENTRY_EVENT_TYPES, type ServiceEntryEvent } from '../../domain/bridge/service-entry.decider.ts';
 import type { Doc, ReadStore } from '../../infra/core/read-store.port.ts';
 import type { Projection } from '../core/projection.ts';
 import { readModel } from '../core/read-model.ts';
@@ -52,7 +56,9 @@ export const servicesProjection: Projection = {
 export function createServiceQueries(readStore: ReadStore) {
   const entries = readModel<ServiceEntryDoc>(readStore, SERVICES_PROJECTION, 'entries');
   return {
-    async list(tenant: string): Promise<Array<ServiceEntryDoc & { scope: 'tenant' | 'platform'; overridden: boolean }>> {
+    async list(
+      tenant: string,
+    ): Promise<Array<ServiceEntryDoc & { scope: 'tenant' | 'platform'; overridden: boolean }>> {
       const tenants = tenant === PLATFORM_TENANT ? [PLATFORM_TENANT] : [tenant, PLATFORM_TENANT];
       const docs = await entries.find({ tenant: { $in: tenants } }, { sort: { name: 1, tenant: 1 } });
       const own = new Set(docs.filter((d) => d.tenant === tenant && tenant !== PLATFORM_TENANT).map((d) => d.name));

@@ -1,16 +1,16 @@
-import { assertNever } from '../../domain/core/decider.ts';
-import type { RecordedEvent } from '../../domain/core/event.ts';
+import { DELIVERY_CATEGORY, DELIVERY_EVENT_TYPES, type DeliveryEvent } from '../../domain/bridge/delivery.decider.ts';
 import type { BridgeEvent, BusKind } from '../../domain/bridge/model.ts';
 import {
-  PUBLISHED_CATEGORY,
   type DuplicateReceivedData,
   type EventAcceptedData,
   type EventRoutedData,
   type MatchedRule,
+  PUBLISHED_CATEGORY,
   type Publisher,
   type SkippedRule,
 } from '../../domain/bridge/published-event.decider.ts';
-import { DELIVERY_CATEGORY, DELIVERY_EVENT_TYPES, type DeliveryEvent } from '../../domain/bridge/delivery.decider.ts';
+import { assertNever } from '../../domain/core/decider.ts';
+import type { RecordedEvent } from '../../domain/core/event.ts';
 import type { Doc } from '../../infra/core/read-store.port.ts';
 import type { Projection } from '../core/projection.ts';
 
@@ -44,7 +44,16 @@ export type DeliveryEntry = {
   /** '' for steps that are not an attempt (scheduled, dead-lettered, blocked, a conversion error …) */
   attemptId: string;
   at: string;
-  status: 'scheduled' | 'started' | 'succeeded' | 'failed' | 'dead-lettered' | 'discarded' | 'blocked' | 'redriven' | 'purged';
+  status:
+    | 'scheduled'
+    | 'started'
+    | 'succeeded'
+    | 'failed'
+    | 'dead-lettered'
+    | 'discarded'
+    | 'blocked'
+    | 'redriven'
+    | 'purged';
   /** the attempt's number (1-based over the delivery's life); for other steps the attempts made so far */
   attempt: number;
   error?: string;
@@ -163,7 +172,12 @@ export const traceProjection: Projection = {
         const d = e.data as DuplicateReceivedData;
         const doc = await load(d.key);
         if (!doc) continue; // cannot happen: a duplicate is noted in the stream of the event it repeats
-        const note: TraceNote = { at: d.receivedAt, kind: 'duplicate-content-differs', fields: d.differs, publisher: d.publisher };
+        const note: TraceNote = {
+          at: d.receivedAt,
+          kind: 'duplicate-content-differs',
+          fields: d.differs,
+          publisher: d.publisher,
+        };
         touched.set(d.key, { ...doc, notes: [...(doc.notes ?? []), note] });
       } else if (e.type === 'EventRouted') {
         const r = e.data as EventRoutedData;
@@ -223,7 +237,14 @@ function deliveryEntry(e: DeliveryEvent): DeliveryEntry {
     case 'DeliveryAttemptStarted':
       return { ...base, attemptId: e.data.attemptId, at: e.data.at, status: 'started', attempt: e.data.attempt };
     case 'DeliverySucceeded':
-      return { ...base, attemptId: e.data.attemptId, at: e.data.at, status: 'succeeded', attempt: e.data.attempt, ...http(e.data.httpStatus) };
+      return {
+        ...base,
+        attemptId: e.data.attemptId,
+        at: e.data.at,
+        status: 'succeeded',
+        attempt: e.data.attempt,
+        ...http(e.data.httpStatus),
+      };
     case 'DeliveryAttemptFailed':
       return {
         ...base,
@@ -237,11 +258,35 @@ function deliveryEntry(e: DeliveryEvent): DeliveryEntry {
         ...(e.data.uncertain === true && { uncertain: true as const }),
       };
     case 'DeliveryDeadLettered':
-      return { ...base, attemptId: '', at: e.data.at, status: 'dead-lettered', attempt: e.data.attempts, error: e.data.lastError, ...http(e.data.httpStatus) };
+      return {
+        ...base,
+        attemptId: '',
+        at: e.data.at,
+        status: 'dead-lettered',
+        attempt: e.data.attempts,
+        error: e.data.lastError,
+        ...http(e.data.httpStatus),
+      };
     case 'DeliveryDiscarded':
-      return { ...base, attemptId: '', at: e.data.at, status: 'discarded', attempt: e.data.attempts, error: e.data.lastError, ...http(e.data.httpStatus) };
+      return {
+        ...base,
+        attemptId: '',
+        at: e.data.at,
+        status: 'discarded',
+        attempt: e.data.attempts,
+        error: e.data.lastError,
+        ...http(e.data.httpStatus),
+      };
     case 'DeliveryBlocked':
-      return { ...base, attemptId: '', at: e.data.at, status: 'blocked', attempt: e.data.attempts, error: e.data.lastError, ...http(e.data.httpStatus) };
+      return {
+        ...base,
+        attemptId: '',
+        at: e.data.at,
+        status: 'blocked',
+        attempt: e.data.attempts,
+        error: e.data.lastError,
+        ...http(e.data.httpStatus),
+      };
     case 'DeliveryRedriven':
       return { ...base, attemptId: '', at: e.data.at, status: 'redriven', attempt: 0, reason: e.data.reason };
     case 'DeliveryPurged':

@@ -24,7 +24,8 @@ export type TracePage = { items: TraceDoc[]; next: string | null };
 
 type Cursor = { r: string; i: string };
 
-const encodeCursor = (doc: TraceDoc): string => Buffer.from(JSON.stringify({ r: doc.receivedAt, i: doc.id } satisfies Cursor)).toString('base64url');
+const encodeCursor = (doc: TraceDoc): string =>
+  Buffer.from(JSON.stringify({ r: doc.receivedAt, i: doc.id } satisfies Cursor)).toString('base64url');
 
 function decodeCursor(cursor: string): Cursor {
   try {
@@ -33,7 +34,9 @@ function decodeCursor(cursor: string): Cursor {
   } catch {
     // falls through to the 400
   }
-  throw coreError('REQUEST.INVALID', 'cursor is not one this API answered', [{ in: 'query', field: 'cursor', message: 'is not a valid cursor' }]);
+  throw coreError('REQUEST.INVALID', 'cursor is not one this API answered', [
+    { in: 'query', field: 'cursor', message: 'is not a valid cursor' },
+  ]);
 }
 
 export function createTraceQueries(readStore: ReadStore) {
@@ -46,7 +49,10 @@ export function createTraceQueries(readStore: ReadStore) {
 
     /** the producer's id: one per bus the tenant sent it to, newest first */
     async bySourceId(tenant: string, source: string, id: string, bus?: string): Promise<TraceDoc[]> {
-      return traces.find({ source, sourceEventId: id, tenant, ...(bus !== undefined && { bus }) }, { sort: { receivedAt: -1 } });
+      return traces.find(
+        { source, sourceEventId: id, tenant, ...(bus !== undefined && { bus }) },
+        { sort: { receivedAt: -1 } },
+      );
     },
 
     async list(q: TraceListQuery): Promise<TracePage> {

@@ -1,11 +1,11 @@
-import { assertNever } from '../../domain/core/decider.ts';
-import type { RecordedEvent } from '../../domain/core/event.ts';
 import {
   USER_MESSAGE_CATEGORY,
   USER_MESSAGE_EVENT_TYPES,
   type UserMessageEvent,
   type UserMessageOrigin,
 } from '../../domain/bridge/user-message.decider.ts';
+import { assertNever } from '../../domain/core/decider.ts';
+import type { RecordedEvent } from '../../domain/core/event.ts';
 import type { Doc, Filter, ReadStore } from '../../infra/core/read-store.port.ts';
 import type { Projection } from '../core/projection.ts';
 import { readModel } from '../core/read-model.ts';
@@ -74,7 +74,9 @@ export const userMessagesProjection: Projection = {
           break;
         }
         case 'UserMessageRead':
-          await messages.patch(`${event.data.tenant}/${event.data.messageId}`, { $set: { read: true, readAt: event.data.at } });
+          await messages.patch(`${event.data.tenant}/${event.data.messageId}`, {
+            $set: { read: true, readAt: event.data.at },
+          });
           break;
         default:
           assertNever(event);

@@ -1,10 +1,10 @@
 import type { RecordedEvent } from '../../domain/core/event.ts';
-import type { AllFilter } from '../../infra/core/event-store.port.ts';
 import { matchesFilter } from '../../infra/core/event-filter.ts';
+import type { AllFilter } from '../../infra/core/event-store.port.ts';
 import type { ReadStoreSession } from '../../infra/core/read-store.port.ts';
 import { checkpoints } from './checkpoints.ts';
 import type { Projection, ProjectionCheckpoint } from './projection.ts';
-import { projectionStore, type EnsureCollection } from './projection-store.ts';
+import { type EnsureCollection, projectionStore } from './projection-store.ts';
 
 export const projectionFilter = (p: Projection): AllFilter => ({
   ...(p.categories && { categories: p.categories }),
@@ -19,7 +19,10 @@ export const wants = (p: Projection, e: RecordedEvent) => {
 };
 
 export class ProjectionVersionChanged extends Error {
-  constructor(readonly stored: number, readonly code: number) {
+  constructor(
+    readonly stored: number,
+    readonly code: number,
+  ) {
     super(`checkpoint is for version ${stored}, code is version ${code}`);
   }
 }
@@ -44,10 +47,15 @@ export async function applyBatch(
   }
   // the batch covers up to its last event, or further when the reader says so (a filtered page)
   const last = events[events.length - 1]?.position;
-  const covered = options.position !== undefined && (last === undefined || options.position > last) ? options.position : last;
+  const covered =
+    options.position !== undefined && (last === undefined || options.position > last) ? options.position : last;
   if (covered === undefined || covered <= cp.position) return null;
   const relevant = events.filter((e) => e.position > cp.position && wants(projection, e));
-  if (relevant.length > 0) await projection.apply(relevant, projectionStore(tx, projection, options.generation ?? cp.generation, options.ensure));
+  if (relevant.length > 0)
+    await projection.apply(
+      relevant,
+      projectionStore(tx, projection, options.generation ?? cp.generation, options.ensure),
+    );
   const next = { ...cp, position: covered, updatedAt: now };
   await cps.upsert(next);
   return next;

@@ -1,6 +1,6 @@
-import type { ReadStore, ReadStoreSession } from '../../infra/core/read-store.port.ts';
 import { START } from '../../infra/core/position.ts';
-import { CHECKPOINTS, isPartitionOf, physicalName, type Projection, type ProjectionCheckpoint } from './projection.ts';
+import type { ReadStore, ReadStoreSession } from '../../infra/core/read-store.port.ts';
+import { CHECKPOINTS, isPartitionOf, type Projection, type ProjectionCheckpoint, physicalName } from './projection.ts';
 
 export const checkpoints = (session: ReadStoreSession) => session.collection<ProjectionCheckpoint>(CHECKPOINTS);
 
@@ -16,19 +16,26 @@ export async function ensureGeneration(store: ReadStore, projection: Projection,
 
 /** Drops the collections of one generation, every partition of the partitioned ones included. */
 export async function dropGeneration(store: ReadStore, projection: Projection, generation: number): Promise<void> {
-  const partitioned = Object.entries(projection.collections).filter(([, spec]) => spec.partitioned).map(([name]) => name);
+  const partitioned = Object.entries(projection.collections)
+    .filter(([, spec]) => spec.partitioned)
+    .map(([name]) => name);
   const existing = partitioned.length > 0 ? await store.listCollections() : [];
   for (const [name, spec] of Object.entries(projection.collections)) {
     if (!spec.partitioned) {
       await store.dropCollection(physicalName(projection.name, name, generation));
       continue;
     }
-    for (const physical of existing.filter((n) => isPartitionOf(n, projection.name, name, generation))) await store.dropCollection(physical);
+    for (const physical of existing.filter((n) => isPartitionOf(n, projection.name, name, generation)))
+      await store.dropCollection(physical);
   }
 }
 
 /** First start of a projection: generation 1, nothing applied yet. */
-export async function initCheckpoint(store: ReadStore, projection: Projection, now: string): Promise<ProjectionCheckpoint> {
+export async function initCheckpoint(
+  store: ReadStore,
+  projection: Projection,
+  now: string,
+): Promise<ProjectionCheckpoint> {
   await store.ensureCollection(CHECKPOINTS);
   const existing = await readCheckpoint(store, projection.name);
   if (existing) return existing;
@@ -36,7 +43,13 @@ export async function initCheckpoint(store: ReadStore, projection: Projection, n
   return store.transaction(async (tx) => {
     const again = await readCheckpoint(tx, projection.name);
     if (again) return again; // another process got there first
-    const fresh: ProjectionCheckpoint = { id: projection.name, version: projection.version, generation: 1, position: START, updatedAt: now };
+    const fresh: ProjectionCheckpoint = {
+      id: projection.name,
+      version: projection.version,
+      generation: 1,
+      position: START,
+      updatedAt: now,
+    };
     await checkpoints(tx).upsert(fresh);
     return fresh;
   });

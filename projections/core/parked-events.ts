@@ -34,7 +34,13 @@ export const errorText = (err: unknown) => clip(err instanceof Error ? err.messa
 export const parkedEvents = (session: ReadStoreSession) => session.collection<ParkedEvent>(PARKED);
 
 /** Records the event as parked, inside the caller's transaction (which also moves the checkpoint past it). */
-export async function park(session: ReadStoreSession, projection: string, event: RecordedEvent, error: unknown, now: string): Promise<void> {
+export async function park(
+  session: ReadStoreSession,
+  projection: string,
+  event: RecordedEvent,
+  error: unknown,
+  now: string,
+): Promise<void> {
   await parkedEvents(session).upsert({
     id: `${projection}@${event.position}`,
     projection,
@@ -50,12 +56,16 @@ export async function park(session: ReadStoreSession, projection: string, event:
 }
 
 export async function ensureParkedCollection(store: ReadStore): Promise<void> {
-  await store.ensureCollection(PARKED, { indexes: [{ name: 'by_projection', fields: { projection: 1, position: 1 } }] });
+  await store.ensureCollection(PARKED, {
+    indexes: [{ name: 'by_projection', fields: { projection: 1, position: 1 } }],
+  });
 }
 
 export async function listParked(store: ReadStore, projection?: string): Promise<ParkedEvent[]> {
   await ensureParkedCollection(store);
-  return parkedEvents(store).find(projection === undefined ? {} : { projection }, { sort: { projection: 1, position: 1 } });
+  return parkedEvents(store).find(projection === undefined ? {} : { projection }, {
+    sort: { projection: 1, position: 1 },
+  });
 }
 
 /** Parked events per projection (for health and metrics). */
@@ -87,15 +97,21 @@ export async function retryParked(o: {
     try {
       await readStore.transaction(async (tx) => {
         const cp = await checkpoints(tx).get(projection.name);
-        if (event === undefined || event.id !== parked.eventId) throw new Error(`event ${parked.eventId} is no longer in ${parked.stream}`);
-        const store = projectionStore(tx, projection, cp?.generation ?? 1, (name, spec) => readStore.ensureCollection(name, spec));
+        if (event === undefined || event.id !== parked.eventId)
+          throw new Error(`event ${parked.eventId} is no longer in ${parked.stream}`);
+        const store = projectionStore(tx, projection, cp?.generation ?? 1, (name, spec) =>
+          readStore.ensureCollection(name, spec),
+        );
         await projection.apply([event], { collection: store.collection, late: true });
         await parkedEvents(tx).delete(parked.id);
       });
       applied += 1;
     } catch (err) {
       failed += 1;
-      await parkedEvents(readStore).patch(parked.id, { $set: { error: errorText(err), lastRetryAt: o.now() }, $inc: { retries: 1 } });
+      await parkedEvents(readStore).patch(parked.id, {
+        $set: { error: errorText(err), lastRetryAt: o.now() },
+        $inc: { retries: 1 },
+      });
     }
   }
   return { applied, failed };

@@ -1,10 +1,10 @@
 import type { RecordedEvent } from '../../domain/core/event.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
-import { ConsumerRetired, type ConsumerBatch, type LogConsumer } from '../../infra/core/log-consumer.ts';
+import { type ConsumerBatch, ConsumerRetired, type LogConsumer } from '../../infra/core/log-consumer.ts';
 import type { ReadStore } from '../../infra/core/read-store.port.ts';
 import { isStoreUnavailable } from '../../infra/core/store-errors.ts';
-import { applyBatch, projectionFilter, ProjectionVersionChanged, wants } from './apply-batch.ts';
+import { applyBatch, ProjectionVersionChanged, projectionFilter, wants } from './apply-batch.ts';
 import { checkpoints, ensureGeneration, initCheckpoint } from './checkpoints.ts';
 import { ensureParkedCollection, park } from './parked-events.ts';
 import type { Projection } from './projection.ts';
@@ -51,7 +51,9 @@ export function createProjectionConsumer(o: ProjectionConsumerOptions): LogConsu
   async function applyOneByOne(events: RecordedEvent[], position: string): Promise<void> {
     for (const event of events) {
       try {
-        await readStore.transaction((tx) => applyBatch(tx, projection, [event], now(), { ensure, expectVersion: projection.version }));
+        await readStore.transaction((tx) =>
+          applyBatch(tx, projection, [event], now(), { ensure, expectVersion: projection.version }),
+        );
       } catch (err) {
         ensured.forget();
         if (transient(err)) throw err;
@@ -64,7 +66,9 @@ export function createProjectionConsumer(o: ProjectionConsumerOptions): LogConsu
         o.onParked?.(event, err);
       }
     }
-    await readStore.transaction((tx) => applyBatch(tx, projection, [], now(), { ensure, expectVersion: projection.version, position }));
+    await readStore.transaction((tx) =>
+      applyBatch(tx, projection, [], now(), { ensure, expectVersion: projection.version, position }),
+    );
   }
 
   return {
@@ -78,7 +82,9 @@ export function createProjectionConsumer(o: ProjectionConsumerOptions): LogConsu
       }
       let cp = await initCheckpoint(readStore, projection, now());
       if (cp.version > projection.version) {
-        throw new ConsumerRetired(`checkpoint is for version ${cp.version}, this code is version ${projection.version}`);
+        throw new ConsumerRetired(
+          `checkpoint is for version ${cp.version}, this code is version ${projection.version}`,
+        );
       }
       if (cp.version < projection.version) {
         o.onState?.('rebuilding');
@@ -95,7 +101,11 @@ export function createProjectionConsumer(o: ProjectionConsumerOptions): LogConsu
     async handle(page) {
       try {
         await readStore.transaction((tx) =>
-          applyBatch(tx, projection, page.events, now(), { ensure, expectVersion: projection.version, position: page.position }),
+          applyBatch(tx, projection, page.events, now(), {
+            ensure,
+            expectVersion: projection.version,
+            position: page.position,
+          }),
         );
         failures = 0;
         return page.position;
@@ -105,7 +115,10 @@ export function createProjectionConsumer(o: ProjectionConsumerOptions): LogConsu
         failures += 1;
         if (failures < maxAttempts) throw err; // the reader backs off and this page comes again
         failures = 0;
-        await applyOneByOne(page.events.filter((e) => wants(projection, e)), page.position);
+        await applyOneByOne(
+          page.events.filter((e) => wants(projection, e)),
+          page.position,
+        );
         return page.position;
       }
     },

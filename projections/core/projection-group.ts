@@ -1,13 +1,17 @@
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore, LogPage } from '../../infra/core/event-store.port.ts';
 import type { ConsumerBatch, LogConsumer } from '../../infra/core/log-consumer.ts';
-import { PartialRollbackUnavailableError, type ReadStore, type ReadStoreSession } from '../../infra/core/read-store.port.ts';
+import {
+  PartialRollbackUnavailableError,
+  type ReadStore,
+  type ReadStoreSession,
+} from '../../infra/core/read-store.port.ts';
 import { ProjectionVersionChanged, wants } from './apply-batch.ts';
 import { checkpoints } from './checkpoints.ts';
-import { createProjectionConsumer } from './projection-consumer.ts';
 import type { Projection, ProjectionCheckpoint } from './projection.ts';
-import { ensureOnce, projectionStore, type EnsureCollection } from './projection-store.ts';
-import { rebuildProjections, type RebuildProgress } from './rebuild.ts';
+import { createProjectionConsumer } from './projection-consumer.ts';
+import { type EnsureCollection, ensureOnce, projectionStore } from './projection-store.ts';
+import { type RebuildProgress, rebuildProjections } from './rebuild.ts';
 
 export type ProjectionGroupOptions = {
   eventStore: EventStore;
@@ -60,7 +64,13 @@ export function createProjectionGroup(o: ProjectionGroupOptions): ProjectionGrou
         const list = [...names].map((n) => byName.get(n)!);
         for (const n of names) rebuildingNow.add(n);
         try {
-          await rebuildProjections({ eventStore, readStore, projections: list, clock, ...(o.onRebuildProgress && { onProgress: o.onRebuildProgress }) });
+          await rebuildProjections({
+            eventStore,
+            readStore,
+            projections: list,
+            clock,
+            ...(o.onRebuildProgress && { onProgress: o.onRebuildProgress }),
+          });
         } finally {
           for (const n of names) rebuildingNow.delete(n);
         }
@@ -72,13 +82,24 @@ export function createProjectionGroup(o: ProjectionGroupOptions): ProjectionGrou
     return pendingRebuild.done;
   }
 
-  async function applyMember(session: ReadStoreSession, projection: Projection, cp: ProjectionCheckpoint | undefined, page: LogPage, now: string, ensure: EnsureCollection) {
+  async function applyMember(
+    session: ReadStoreSession,
+    projection: Projection,
+    cp: ProjectionCheckpoint | undefined,
+    page: LogPage,
+    now: string,
+    ensure: EnsureCollection,
+  ) {
     if (cp === undefined) throw new Error(`projection ${projection.name} has no checkpoint`);
     if (cp.version !== projection.version) throw new ProjectionVersionChanged(cp.version, projection.version);
     const relevant = page.events.filter((e) => e.position > cp.position && wants(projection, e));
     if (relevant.length === 0) return;
     await projection.apply(relevant, projectionStore(session, projection, cp.generation, ensure));
-    await checkpoints(session).upsert({ ...cp, position: page.position > cp.position ? page.position : cp.position, updatedAt: now });
+    await checkpoints(session).upsert({
+      ...cp,
+      position: page.position > cp.position ? page.position : cp.position,
+      updatedAt: now,
+    });
   }
 
   /** for each member the page has events for, the position of the last of them */
@@ -100,7 +121,12 @@ export function createProjectionGroup(o: ProjectionGroupOptions): ProjectionGrou
    */
   async function appliedElsewhere(concerned: Map<Projection, string>): Promise<boolean> {
     if (concerned.size === 0) return true; // nothing to write: no transaction either
-    const cps = new Map((await checkpoints(readStore).find({ id: { $in: [...concerned.keys()].map((p) => p.name) } })).map((cp) => [cp.id, cp]));
+    const cps = new Map(
+      (await checkpoints(readStore).find({ id: { $in: [...concerned.keys()].map((p) => p.name) } })).map((cp) => [
+        cp.id,
+        cp,
+      ]),
+    );
     return [...concerned].every(([p, last]) => {
       const cp = cps.get(p.name);
       return cp !== undefined && cp.version === p.version && cp.position >= last;
@@ -120,25 +146,30 @@ export function createProjectionGroup(o: ProjectionGroupOptions): ProjectionGrou
         try {
           // reached through tx only (partitioned collections are created through it too): nothing tracks
           // the page's async context, which on Node 20 would slow every promise of the process meanwhile
-          await readStore.transaction(async (tx) => {
-            const now = clock.now().toISOString();
-            const ensure = ensured.within(tx);
-            const cps = new Map((await checkpoints(tx).find({ id: { $in: members.map((p) => p.name) } })).map((cp) => [cp.id, cp]));
-            for (const projection of members) {
-              // nothing in the page for it: no savepoint (applyMember would change nothing)
-              if (!concerned.has(projection)) continue;
-              try {
-                await tx.savepoint((sp) => applyMember(sp, projection, cps.get(projection.name), page, now, ensure));
-              } catch (err) {
-                if (err instanceof PartialRollbackUnavailableError) {
-                  abandoned = projection.name;
-                  throw err;
+          await readStore.transaction(
+            async (tx) => {
+              const now = clock.now().toISOString();
+              const ensure = ensured.within(tx);
+              const cps = new Map(
+                (await checkpoints(tx).find({ id: { $in: members.map((p) => p.name) } })).map((cp) => [cp.id, cp]),
+              );
+              for (const projection of members) {
+                // nothing in the page for it: no savepoint (applyMember would change nothing)
+                if (!concerned.has(projection)) continue;
+                try {
+                  await tx.savepoint((sp) => applyMember(sp, projection, cps.get(projection.name), page, now, ensure));
+                } catch (err) {
+                  if (err instanceof PartialRollbackUnavailableError) {
+                    abandoned = projection.name;
+                    throw err;
+                  }
+                  failed.set(projection.name, err);
+                  ensured.forget(); // the rollback may have undone a collection's creation
                 }
-                failed.set(projection.name, err);
-                ensured.forget(); // the rollback may have undone a collection's creation
               }
-            }
-          }, { ambient: false });
+            },
+            { ambient: false },
+          );
           for (const [name, err] of failed) errors.set(name, err);
           break;
         } catch (err) {
@@ -153,7 +184,9 @@ export function createProjectionGroup(o: ProjectionGroupOptions): ProjectionGrou
           if (members.length === 0) break;
         }
       }
-      return consumers.map((c): Result => (errors.has(c.name) ? { error: errors.get(c.name) } : { position: page.position }));
+      return consumers.map(
+        (c): Result => (errors.has(c.name) ? { error: errors.get(c.name) } : { position: page.position }),
+      );
     },
   };
 

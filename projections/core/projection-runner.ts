@@ -2,10 +2,10 @@ import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { createLogReader, type LogReaderLog } from '../../infra/core/log-reader.ts';
 import type { ReadStore } from '../../infra/core/read-store.port.ts';
-import { createProjectionConsumer } from './projection-consumer.ts';
 import type { Projection } from './projection.ts';
-import { projectionState, projectionStatus, type ProjectionStatus } from './projection-status.ts';
-import { rebuildProjection, type RebuildProgress } from './rebuild.ts';
+import { createProjectionConsumer } from './projection-consumer.ts';
+import { type ProjectionStatus, projectionState, projectionStatus } from './projection-status.ts';
+import { type RebuildProgress, rebuildProjection } from './rebuild.ts';
 
 export type { ProjectionState, ProjectionStatus } from './projection-status.ts';
 
@@ -38,7 +38,13 @@ export function createProjectionRunner(o: ProjectionRunnerOptions) {
     projection,
     clock,
     rebuild: async (p) => {
-      await rebuildProjection({ eventStore, readStore, projection: p, clock, ...(o.onRebuildProgress && { onProgress: o.onRebuildProgress }) });
+      await rebuildProjection({
+        eventStore,
+        readStore,
+        projection: p,
+        clock,
+        ...(o.onRebuildProgress && { onProgress: o.onRebuildProgress }),
+      });
     },
     onState: (s) => (rebuilding = s === 'rebuilding'),
   });

@@ -1,5 +1,5 @@
 import type { Collection, CollectionSpec, Doc, IndexSpec, ReadStoreSession } from '../../infra/core/read-store.port.ts';
-import { partitionedName, physicalName, type Projection, type ProjectionStore } from './projection.ts';
+import { type Projection, type ProjectionStore, partitionedName, physicalName } from './projection.ts';
 
 /** Creates a collection with its indexes (ReadStore.ensureCollection; inside a transaction it joins it). */
 export type EnsureCollection = (name: string, spec: CollectionSpec) => Promise<void>;
@@ -11,7 +11,11 @@ export type EnsureCollection = (name: string, spec: CollectionSpec) => Promise<v
  */
 type Ensures = { ensureCollection(name: string, spec?: CollectionSpec): Promise<void> };
 
-export function ensureOnce(readStore: Ensures): { ensure: EnsureCollection; within(tx: Ensures): EnsureCollection; forget(): void } {
+export function ensureOnce(readStore: Ensures): {
+  ensure: EnsureCollection;
+  within(tx: Ensures): EnsureCollection;
+  forget(): void;
+} {
   const done = new Map<string, string>();
   const once =
     (target: Ensures): EnsureCollection =>
@@ -34,7 +38,12 @@ export function ensureOnce(readStore: Ensures): { ensure: EnsureCollection; with
  * collections are ensured (created with their indexes) on their first use through this store: `ensure`
  * is the read store's ensureCollection; without it they are created by their first write, unindexed.
  */
-export function projectionStore(session: ReadStoreSession, projection: Projection, generation: number, ensure?: EnsureCollection): ProjectionStore {
+export function projectionStore(
+  session: ReadStoreSession,
+  projection: Projection,
+  generation: number,
+  ensure?: EnsureCollection,
+): ProjectionStore {
   const ensured = new Map<string, Promise<void>>();
   return {
     collection<T extends Doc = Doc>(name: string, partition?: string, indexes?: IndexSpec[]): Collection<T> {
@@ -46,7 +55,8 @@ export function projectionStore(session: ReadStoreSession, projection: Projectio
         if (partition !== undefined) throw new Error(`collection ${projection.name}.${name} is not partitioned`);
         return session.collection<T>(physicalName(projection.name, name, generation));
       }
-      if (partition === undefined) throw new Error(`collection ${projection.name}.${name} is partitioned: name the partition`);
+      if (partition === undefined)
+        throw new Error(`collection ${projection.name}.${name} is partitioned: name the partition`);
       const physical = partitionedName(projection.name, partition, name, generation);
       const inner = session.collection<T>(physical);
       if (ensure === undefined) return inner;

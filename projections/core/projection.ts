@@ -64,7 +64,8 @@ export const PARTITION = /^[A-Za-z0-9](?:[A-Za-z0-9.-]|_(?!_))*$/;
 
 /** The physical collection of one partition of a partitioned logical collection, per generation. */
 export function partitionedName(projection: string, partition: string, collection: string, generation: number): string {
-  if (!PARTITION.test(partition) || partition.endsWith('_')) throw new Error(`invalid partition ${JSON.stringify(partition)} of ${projection}.${collection}`);
+  if (!PARTITION.test(partition) || partition.endsWith('_'))
+    throw new Error(`invalid partition ${JSON.stringify(partition)} of ${projection}.${collection}`);
   return `${projection}__${partition}__${collection}__g${generation}`;
 }
 

@@ -35,7 +35,9 @@ type Target = { projection: Projection; generation: number };
  * generation before the previous one is dropped; the previous one stays until the next rebuild, so a
  * reader that resolved it a moment before the switch still reads a complete collection.
  */
-export async function rebuildProjections(o: RebuildOptions & { projections: Projection[] }): Promise<{ position: string; events: number; generations: Record<string, number> }> {
+export async function rebuildProjections(
+  o: RebuildOptions & { projections: Projection[] },
+): Promise<{ position: string; events: number; generations: Record<string, number> }> {
   const { eventStore, readStore, clock } = o;
   const pageSize = o.pageSize ?? 5000;
   const targets: Target[] = [];
@@ -56,7 +58,10 @@ export async function rebuildProjections(o: RebuildOptions & { projections: Proj
     for (const { projection, generation } of targets) {
       const relevant = page.filter((e) => wants(projection, e));
       if (relevant.length === 0) continue;
-      await projection.apply(relevant, projectionStore(tx, projection, generation, (name, spec) => readStore.ensureCollection(name, spec)));
+      await projection.apply(
+        relevant,
+        projectionStore(tx, projection, generation, (name, spec) => readStore.ensureCollection(name, spec)),
+      );
       applied += relevant.length;
     }
     events += page.length;
@@ -82,7 +87,13 @@ export async function rebuildProjections(o: RebuildOptions & { projections: Proj
     }
     // everything up to the log's head is now in the new generations: readers and live consumers move over
     for (const { projection, generation } of targets) {
-      await checkpoints(tx).upsert({ id: projection.name, version: projection.version, generation, position, updatedAt: clock.now().toISOString() });
+      await checkpoints(tx).upsert({
+        id: projection.name,
+        version: projection.version,
+        generation,
+        position,
+        updatedAt: clock.now().toISOString(),
+      });
     }
   });
   const end = maxPosition(position, head);

@@ -1,8 +1,8 @@
+import { dueIndex } from '../../domain/core/due-index.ts';
 import { NOTIFICATION_CATEGORY } from '../../domain/hub/notification.decider.ts';
 import type { NotificationEvent } from '../../domain/hub/notification.model.ts';
 import type { Projection } from '../core/projection.ts';
 import type { HubDueDoc } from './dispatch.projection.ts';
-import { dueIndex } from '../../domain/core/due-index.ts';
 
 /**
  * `hub.alerts`: the dead-letter alert outbox (commands/hub/alert.publisher.ts): one due item per
@@ -28,7 +28,15 @@ export const alertsProjection: Projection = {
         continue;
       }
       if (e.type !== 'AlertRaised') continue;
-      await outbox.upsert({ id: recorded.id, stream: recorded.stream, tenant: recorded.metadata.tenant, kind: 'alert', messageId: e.data.MessageId, dueAt: e.data.At, leaseUntil: '' });
+      await outbox.upsert({
+        id: recorded.id,
+        stream: recorded.stream,
+        tenant: recorded.metadata.tenant,
+        kind: 'alert',
+        messageId: e.data.MessageId,
+        dueAt: e.data.At,
+        leaseUntil: '',
+      });
     }
   },
 };

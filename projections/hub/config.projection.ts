@@ -1,8 +1,28 @@
 import type { RecordedEvent } from '../../domain/core/event.ts';
-import { CHANNEL_CATEGORY, CONFIG_EVENT_TYPES, CONTEXT_CATEGORY, TEMPLATE_CATEGORY } from '../../domain/hub/config.deciders.ts';
-import type { Channel, ContextDefinition, Definition, DeliveryRule, DeliveryService, Template } from '../../domain/hub/config.model.ts';
-import { DEFINITION_CATEGORY, DEFINITION_EVENT_TYPES, type DefinitionEvent } from '../../domain/hub/definition.decider.ts';
-import { DELIVERY_SERVICE_CATEGORY, DELIVERY_SERVICE_EVENT_TYPES, type DeliveryServiceEvent } from '../../domain/hub/delivery-service.decider.ts';
+import {
+  CHANNEL_CATEGORY,
+  CONFIG_EVENT_TYPES,
+  CONTEXT_CATEGORY,
+  TEMPLATE_CATEGORY,
+} from '../../domain/hub/config.deciders.ts';
+import type {
+  Channel,
+  ContextDefinition,
+  Definition,
+  DeliveryRule,
+  DeliveryService,
+  Template,
+} from '../../domain/hub/config.model.ts';
+import {
+  DEFINITION_CATEGORY,
+  DEFINITION_EVENT_TYPES,
+  type DefinitionEvent,
+} from '../../domain/hub/definition.decider.ts';
+import {
+  DELIVERY_SERVICE_CATEGORY,
+  DELIVERY_SERVICE_EVENT_TYPES,
+  type DeliveryServiceEvent,
+} from '../../domain/hub/delivery-service.decider.ts';
 import type { Doc, Filter, ReadStore } from '../../infra/core/read-store.port.ts';
 import type { Projection, ProjectionStore } from '../core/projection.ts';
 import { readModel } from '../core/read-model.ts';
@@ -74,34 +94,62 @@ async function applyOne(store: ProjectionStore, recorded: RecordedEvent): Promis
     case 'SigningSecretIssued':
       return;
     case 'DefinitionSaved':
-      return void (await save('definitions', s.data.Definition.DefinitionId, s.data.Definition, s.data.At, { code: s.data.Definition.NotificationCode }));
+      return void (await save('definitions', s.data.Definition.DefinitionId, s.data.Definition, s.data.At, {
+        code: s.data.Definition.NotificationCode,
+      }));
     case 'DefinitionDeleted': {
       await drop('definitions', s.data.DefinitionId);
       await store.collection('rules').deleteMany({ tenant, definitionId: s.data.DefinitionId });
       return;
     }
     case 'DeliveryRuleSaved':
-      return void (await save('rules', s.data.Rule.RuleId, s.data.Rule, s.data.At, { definitionId: s.data.Rule.DefinitionId }));
+      return void (await save('rules', s.data.Rule.RuleId, s.data.Rule, s.data.At, {
+        definitionId: s.data.Rule.DefinitionId,
+      }));
     case 'DeliveryRuleDeleted':
       return void (await drop('rules', s.data.RuleId));
   }
 }
 
-export type ConfigListing<T> = { Items: Array<T & { UpdatedAt: string }>; Total: number; PageNo: number; PageSize: number };
+export type ConfigListing<T> = {
+  Items: Array<T & { UpdatedAt: string }>;
+  Total: number;
+  PageNo: number;
+  PageSize: number;
+};
 
 export function createConfigQueries(readStore: ReadStore) {
-  const list = async <T>(kind: ConfigKind, tenant: string, extra: Filter, pageNo: number, pageSize: number): Promise<ConfigListing<T>> => {
+  const list = async <T>(
+    kind: ConfigKind,
+    tenant: string,
+    extra: Filter,
+    pageNo: number,
+    pageSize: number,
+  ): Promise<ConfigListing<T>> => {
     const model = readModel<Row<T>>(readStore, CONFIG_PROJECTION, kind);
     const filter = { tenant, ...extra };
-    const [rows, total] = await Promise.all([model.find(filter, { sort: { id: 1 }, skip: (pageNo - 1) * pageSize, limit: pageSize }), model.count(filter)]);
-    return { Items: rows.map((r) => ({ ...r.resource, UpdatedAt: r.updatedAt })), Total: total, PageNo: pageNo, PageSize: pageSize };
+    const [rows, total] = await Promise.all([
+      model.find(filter, { sort: { id: 1 }, skip: (pageNo - 1) * pageSize, limit: pageSize }),
+      model.count(filter),
+    ]);
+    return {
+      Items: rows.map((r) => ({ ...r.resource, UpdatedAt: r.updatedAt })),
+      Total: total,
+      PageNo: pageNo,
+      PageSize: pageSize,
+    };
   };
   return {
-    channels: (tenant: string, pageNo: number, pageSize: number) => list<Channel>('channels', tenant, {}, pageNo, pageSize),
-    services: (tenant: string, pageNo: number, pageSize: number) => list<DeliveryService>('services', tenant, {}, pageNo, pageSize),
-    templates: (tenant: string, code: string | undefined, pageNo: number, pageSize: number) => list<Template>('templates', tenant, code === undefined ? {} : { code }, pageNo, pageSize),
-    contexts: (tenant: string, pageNo: number, pageSize: number) => list<ContextDefinition>('contexts', tenant, {}, pageNo, pageSize),
-    definitions: (tenant: string, code: string | undefined, pageNo: number, pageSize: number) => list<Definition>('definitions', tenant, code === undefined ? {} : { code }, pageNo, pageSize),
+    channels: (tenant: string, pageNo: number, pageSize: number) =>
+      list<Channel>('channels', tenant, {}, pageNo, pageSize),
+    services: (tenant: string, pageNo: number, pageSize: number) =>
+      list<DeliveryService>('services', tenant, {}, pageNo, pageSize),
+    templates: (tenant: string, code: string | undefined, pageNo: number, pageSize: number) =>
+      list<Template>('templates', tenant, code === undefined ? {} : { code }, pageNo, pageSize),
+    contexts: (tenant: string, pageNo: number, pageSize: number) =>
+      list<ContextDefinition>('contexts', tenant, {}, pageNo, pageSize),
+    definitions: (tenant: string, code: string | undefined, pageNo: number, pageSize: number) =>
+      list<Definition>('definitions', tenant, code === undefined ? {} : { code }, pageNo, pageSize),
     rules: (tenant: string, definitionId: string | undefined, pageNo: number, pageSize: number) =>
       list<DeliveryRule>('rules', tenant, definitionId === undefined ? {} : { definitionId }, pageNo, pageSize),
   };

@@ -1,5 +1,9 @@
-import { INTERACTION_CATEGORY, type InteractionEvent, type InteractionStatus } from '../../domain/hub/interaction.decider.ts';
-import { PREFERENCE_CATEGORY, preferenceId, type PreferenceEvent } from '../../domain/hub/preference.decider.ts';
+import {
+  INTERACTION_CATEGORY,
+  type InteractionEvent,
+  type InteractionStatus,
+} from '../../domain/hub/interaction.decider.ts';
+import { PREFERENCE_CATEGORY, type PreferenceEvent, preferenceId } from '../../domain/hub/preference.decider.ts';
 import type { Doc, ReadStore } from '../../infra/core/read-store.port.ts';
 import type { Projection } from '../core/projection.ts';
 import { readModel } from '../core/read-model.ts';
@@ -12,7 +16,17 @@ import type { Page } from './snapshots.projection.ts';
  */
 export const CUSTOMER_PROJECTION = 'hub.customer';
 
-export type PreferenceDoc = Doc & { id: string; tenant: string; RecipientId: string; Channel: string; NotificationClass: string; Decision: string; Source: string; InteractionId?: string; UpdatedAt: string };
+export type PreferenceDoc = Doc & {
+  id: string;
+  tenant: string;
+  RecipientId: string;
+  Channel: string;
+  NotificationClass: string;
+  Decision: string;
+  Source: string;
+  InteractionId?: string;
+  UpdatedAt: string;
+};
 export type InteractionDoc = Doc & {
   id: string;
   tenant: string;
@@ -58,11 +72,19 @@ export const customerProjection: Projection = {
           break;
         case 'InteractionRecorded': {
           const { At, Text: _text, ...rest } = e.data;
-          await interactions.upsert({ id: `${tenant}/${rest.InteractionId}`, tenant, ...rest, Status: 'RECEIVED', RecordedAt: At });
+          await interactions.upsert({
+            id: `${tenant}/${rest.InteractionId}`,
+            tenant,
+            ...rest,
+            Status: 'RECEIVED',
+            RecordedAt: At,
+          });
           break;
         }
         case 'InteractionHandled':
-          await interactions.patch(`${tenant}/${e.data.InteractionId}`, { $set: { Status: e.data.Resolution, HandledAt: e.data.At, HandledBy: e.data.By } });
+          await interactions.patch(`${tenant}/${e.data.InteractionId}`, {
+            $set: { Status: e.data.Resolution, HandledAt: e.data.At, HandledBy: e.data.By },
+          });
           break;
       }
     }
@@ -76,12 +98,25 @@ export function createCustomerQueries(readStore: ReadStore) {
   const interactions = readModel<InteractionDoc>(readStore, CUSTOMER_PROJECTION, 'interactions');
   return {
     async preferences(tenant: string, recipientId: string): Promise<Array<Omit<PreferenceDoc, 'id' | 'tenant'>>> {
-      const items = await preferences.find({ tenant, RecipientId: recipientId }, { sort: { Channel: 1, NotificationClass: 1 }, limit: 1000 });
+      const items = await preferences.find(
+        { tenant, RecipientId: recipientId },
+        { sort: { Channel: 1, NotificationClass: 1 }, limit: 1000 },
+      );
       return items.map(strip);
     },
-    async interactions(tenant: string, q: { recipientId?: string; status?: InteractionStatus; pageNo: number; pageSize: number }): Promise<Page<Omit<InteractionDoc, 'id' | 'tenant'>>> {
-      const filter = { tenant, ...(q.recipientId !== undefined && { RecipientId: q.recipientId }), ...(q.status !== undefined && { Status: q.status }) };
-      const [items, total] = await Promise.all([interactions.find(filter, { sort: { ReceivedAt: -1 }, skip: (q.pageNo - 1) * q.pageSize, limit: q.pageSize }), interactions.count(filter)]);
+    async interactions(
+      tenant: string,
+      q: { recipientId?: string; status?: InteractionStatus; pageNo: number; pageSize: number },
+    ): Promise<Page<Omit<InteractionDoc, 'id' | 'tenant'>>> {
+      const filter = {
+        tenant,
+        ...(q.recipientId !== undefined && { RecipientId: q.recipientId }),
+        ...(q.status !== undefined && { Status: q.status }),
+      };
+      const [items, total] = await Promise.all([
+        interactions.find(filter, { sort: { ReceivedAt: -1 }, skip: (q.pageNo - 1) * q.pageSize, limit: q.pageSize }),
+        interactions.count(filter),
+      ]);
       return { Items: items.map(strip), Total: total, PageNo: q.pageNo, PageSize: q.pageSize };
     },
   };

@@ -1,9 +1,9 @@
+import { dueIndex } from '../../domain/core/due-index.ts';
 import { workAfter } from '../../domain/hub/message-work.ts';
 import { NOTIFICATION_CATEGORY } from '../../domain/hub/notification.decider.ts';
 import { NOTIFICATION_EVENT_TYPES, type NotificationEvent } from '../../domain/hub/notification.model.ts';
 import type { Doc } from '../../infra/core/read-store.port.ts';
 import type { Projection } from '../core/projection.ts';
-import { dueIndex } from '../../domain/core/due-index.ts';
 
 /**
  * `hub.dispatch`: the hub's due work (commands/core/work-engine.ts DueItem), written in the projection
@@ -18,7 +18,16 @@ import { dueIndex } from '../../domain/core/due-index.ts';
  */
 export const DISPATCH_PROJECTION = 'hub.dispatch';
 
-export type HubDueDoc = Doc & { id: string; stream: string; tenant: string; kind: string; dueAt: string; leaseUntil: string; leaseOwner?: string; leases?: number };
+export type HubDueDoc = Doc & {
+  id: string;
+  stream: string;
+  tenant: string;
+  kind: string;
+  dueAt: string;
+  leaseUntil: string;
+  leaseOwner?: string;
+  leases?: number;
+};
 
 export const dispatchProjection: Projection = {
   name: DISPATCH_PROJECTION,
@@ -43,7 +52,14 @@ export const dispatchProjection: Projection = {
         // with the checkpoint), unless it is a parked acceptance applied late (store.late)
         const current = recorded.type === 'NotificationAccepted' && !store.late ? null : await due.get(messageId);
         if (current !== null && current.kind === work.kind && current.dueAt === work.at) continue;
-        await due.upsert({ id: messageId, stream: recorded.stream, tenant: recorded.metadata.tenant, kind: work.kind, dueAt: work.at, leaseUntil: '' });
+        await due.upsert({
+          id: messageId,
+          stream: recorded.stream,
+          tenant: recorded.metadata.tenant,
+          kind: work.kind,
+          dueAt: work.at,
+          leaseUntil: '',
+        });
       }
     }
   },

@@ -19,24 +19,41 @@ export function createHousekeepingQueries(readStore: ReadStore) {
   const due = readModel<HubDueDoc>(readStore, DISPATCH_PROJECTION, 'due');
   const expiries = readModel<{ id: string; expiresAt: string }>(readStore, SWEEP_PROJECTION, 'expiries');
   return {
-    async candidates(tenant: string, acceptedBefore: string, after: { NotificationId: string; AcceptedAt: string } | undefined, pageSize: number) {
+    async candidates(
+      tenant: string,
+      acceptedBefore: string,
+      after: { NotificationId: string; AcceptedAt: string } | undefined,
+      pageSize: number,
+    ) {
       const range =
         after === undefined
           ? { AcceptedAt: { $lt: acceptedBefore } }
           : {
               $and: [
                 { AcceptedAt: { $lt: acceptedBefore } },
-                { $or: [{ AcceptedAt: { $gt: after.AcceptedAt } }, { AcceptedAt: after.AcceptedAt, NotificationId: { $gt: after.NotificationId } }] },
+                {
+                  $or: [
+                    { AcceptedAt: { $gt: after.AcceptedAt } },
+                    { AcceptedAt: after.AcceptedAt, NotificationId: { $gt: after.NotificationId } },
+                  ],
+                },
               ],
             };
-      const rows = await uses.find({ tenant, ...range }, { sort: { AcceptedAt: 1, NotificationId: 1 }, limit: pageSize });
+      const rows = await uses.find(
+        { tenant, ...range },
+        { sort: { AcceptedAt: 1, NotificationId: 1 }, limit: pageSize },
+      );
       return rows.map((r) => ({ NotificationId: r.NotificationId, AcceptedAt: r.AcceptedAt }));
     },
     async readSide(tenant: string, notificationId: string, messageIds: string[]) {
       const use = await uses.get(`${tenant}/${notificationId}`);
       const items = messageIds.length === 0 ? [] : await due.find({ id: { $in: messageIds } });
       const expiry = await expiries.get(notificationStream(tenant, notificationId));
-      return { [`${SNAPSHOTS_PROJECTION}.uses`]: use === null ? [] : [use], [`${DISPATCH_PROJECTION}.due`]: items, [`${SWEEP_PROJECTION}.expiries`]: expiry === null ? [] : [expiry] };
+      return {
+        [`${SNAPSHOTS_PROJECTION}.uses`]: use === null ? [] : [use],
+        [`${DISPATCH_PROJECTION}.due`]: items,
+        [`${SWEEP_PROJECTION}.expiries`]: expiry === null ? [] : [expiry],
+      };
     },
     /** the tenants that have notifications on the read side (the CLI's --all-tenants) */
     async tenants(): Promise<string[]> {

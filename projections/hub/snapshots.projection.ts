@@ -12,8 +12,24 @@ import { readModel } from '../core/read-model.ts';
  */
 export const SNAPSHOTS_PROJECTION = 'hub.snapshots';
 
-export type SnapshotDoc = Doc & { id: string; tenant: string; SnapshotId: string; DefinitionId: string; NotificationCode: string; Version: number; CapturedAt: string };
-export type SnapshotUseDoc = Doc & { id: string; tenant: string; SnapshotId: string; NotificationId: string; RequestId: string; NotificationCode: string; AcceptedAt: string };
+export type SnapshotDoc = Doc & {
+  id: string;
+  tenant: string;
+  SnapshotId: string;
+  DefinitionId: string;
+  NotificationCode: string;
+  Version: number;
+  CapturedAt: string;
+};
+export type SnapshotUseDoc = Doc & {
+  id: string;
+  tenant: string;
+  SnapshotId: string;
+  NotificationId: string;
+  RequestId: string;
+  NotificationCode: string;
+  AcceptedAt: string;
+};
 
 export const snapshotsProjection: Projection = {
   name: SNAPSHOTS_PROJECTION,
@@ -28,7 +44,9 @@ export const snapshotsProjection: Projection = {
   async apply(events, store) {
     for (const recorded of events) {
       const tenant = recorded.metadata.tenant;
-      const e = recorded as unknown as SnapshotEvent | Extract<NotificationEvent, { type: 'NotificationAccepted' | 'NotificationHousekept' }>;
+      const e = recorded as unknown as
+        | SnapshotEvent
+        | Extract<NotificationEvent, { type: 'NotificationAccepted' | 'NotificationHousekept' }>;
       if (e.type === 'NotificationHousekept') {
         await store.collection<SnapshotUseDoc>('uses').delete(`${tenant}/${e.data.NotificationId}`);
         continue;
@@ -67,14 +85,30 @@ export function createSnapshotQueries(readStore: ReadStore) {
   const uses = readModel<SnapshotUseDoc>(readStore, SNAPSHOTS_PROJECTION, 'uses');
   const strip = <T extends { id: string; tenant: string }>({ id: _i, tenant: _t, ...rest }: T) => rest;
   return {
-    async list(tenant: string, definitionId: string, pageNo: number, pageSize: number): Promise<Page<Omit<SnapshotDoc, 'id' | 'tenant'>>> {
+    async list(
+      tenant: string,
+      definitionId: string,
+      pageNo: number,
+      pageSize: number,
+    ): Promise<Page<Omit<SnapshotDoc, 'id' | 'tenant'>>> {
       const filter = { tenant, DefinitionId: definitionId };
-      const [items, total] = await Promise.all([snapshots.find(filter, { sort: { CapturedAt: -1 }, skip: (pageNo - 1) * pageSize, limit: pageSize }), snapshots.count(filter)]);
+      const [items, total] = await Promise.all([
+        snapshots.find(filter, { sort: { CapturedAt: -1 }, skip: (pageNo - 1) * pageSize, limit: pageSize }),
+        snapshots.count(filter),
+      ]);
       return { Items: items.map(strip), Total: total, PageNo: pageNo, PageSize: pageSize };
     },
-    async notifications(tenant: string, snapshotId: string, pageNo: number, pageSize: number): Promise<Page<Omit<SnapshotUseDoc, 'id' | 'tenant'>>> {
+    async notifications(
+      tenant: string,
+      snapshotId: string,
+      pageNo: number,
+      pageSize: number,
+    ): Promise<Page<Omit<SnapshotUseDoc, 'id' | 'tenant'>>> {
       const filter = { tenant, SnapshotId: snapshotId };
-      const [items, total] = await Promise.all([uses.find(filter, { sort: { AcceptedAt: -1 }, skip: (pageNo - 1) * pageSize, limit: pageSize }), uses.count(filter)]);
+      const [items, total] = await Promise.all([
+        uses.find(filter, { sort: { AcceptedAt: -1 }, skip: (pageNo - 1) * pageSize, limit: pageSize }),
+        uses.count(filter),
+      ]);
       return { Items: items.map(strip), Total: total, PageNo: pageNo, PageSize: pageSize };
     },
   };

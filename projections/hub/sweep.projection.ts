@@ -1,4 +1,4 @@
-import { workAfter, type WorkKind } from '../../domain/hub/message-work.ts';
+import { type WorkKind, workAfter } from '../../domain/hub/message-work.ts';
 import { NOTIFICATION_CATEGORY } from '../../domain/hub/notification.decider.ts';
 import { NOTIFICATION_EVENT_TYPES, type NotificationEvent } from '../../domain/hub/notification.model.ts';
 import type { Doc } from '../../infra/core/read-store.port.ts';
@@ -14,7 +14,14 @@ import type { Projection } from '../core/projection.ts';
  */
 export const SWEEP_PROJECTION = 'hub.sweep';
 
-export type OpenWorkDoc = Doc & { id: string; stream: string; tenant: string; kind: WorkKind; at: string; expiresAt?: string };
+export type OpenWorkDoc = Doc & {
+  id: string;
+  stream: string;
+  tenant: string;
+  kind: WorkKind;
+  at: string;
+  expiresAt?: string;
+};
 type ExpiryDoc = Doc & { id: string; expiresAt: string };
 
 export const sweepProjection: Projection = {
@@ -23,7 +30,12 @@ export const sweepProjection: Projection = {
   categories: [NOTIFICATION_CATEGORY],
   eventTypes: [...NOTIFICATION_EVENT_TYPES],
   collections: {
-    open: { indexes: [{ name: 'by_kind_at', fields: { kind: 1, at: 1 } }, { name: 'by_expiry', fields: { expiresAt: 1 } }] },
+    open: {
+      indexes: [
+        { name: 'by_kind_at', fields: { kind: 1, at: 1 } },
+        { name: 'by_expiry', fields: { expiresAt: 1 } },
+      ],
+    },
     expiries: {},
   },
   async apply(events, store) {
@@ -39,7 +51,8 @@ export const sweepProjection: Projection = {
       const e = recorded as unknown as NotificationEvent;
       if (e.type === 'NotificationAccepted') {
         known.set(recorded.stream, e.data.Notification.ExpiresAt);
-        if (e.data.Notification.ExpiresAt !== undefined) await expiries.upsert({ id: recorded.stream, expiresAt: e.data.Notification.ExpiresAt });
+        if (e.data.Notification.ExpiresAt !== undefined)
+          await expiries.upsert({ id: recorded.stream, expiresAt: e.data.Notification.ExpiresAt });
       }
       // housekeeping removed the (completed) notification from the read side (docs/hub.md#housekeeping)
       if (e.type === 'NotificationHousekept') {
@@ -53,7 +66,14 @@ export const sweepProjection: Projection = {
           continue;
         }
         const expiresAt = await expiresAtOf(recorded.stream);
-        await open.upsert({ id: messageId, stream: recorded.stream, tenant: recorded.metadata.tenant, kind: work.kind, at: work.at, ...(expiresAt !== undefined && { expiresAt }) });
+        await open.upsert({
+          id: messageId,
+          stream: recorded.stream,
+          tenant: recorded.metadata.tenant,
+          kind: work.kind,
+          at: work.at,
+          ...(expiresAt !== undefined && { expiresAt }),
+        });
       }
     }
   },

@@ -1,7 +1,7 @@
+import { dueIndex } from '../../domain/core/due-index.ts';
 import { TCC_CATEGORY, TCC_EVENT_TYPES, type TccEvent } from '../../domain/hub/tcc.decider.ts';
 import type { Projection } from '../core/projection.ts';
 import type { HubDueDoc } from './dispatch.projection.ts';
-import { dueIndex } from '../../domain/core/due-index.ts';
 
 /**
  * `hub.tcc`: the command worker's due work (commands/core/work-engine.ts DueItem), one item per READY TCC
@@ -24,7 +24,14 @@ export const tccProjection: Projection = {
       const e = recorded as unknown as TccEvent;
       switch (e.type) {
         case 'TccConfirmed':
-          await due.upsert({ id: e.data.CommandId, stream: recorded.stream, tenant: recorded.metadata.tenant, kind: 'materialize', dueAt: e.data.At, leaseUntil: '' });
+          await due.upsert({
+            id: e.data.CommandId,
+            stream: recorded.stream,
+            tenant: recorded.metadata.tenant,
+            kind: 'materialize',
+            dueAt: e.data.At,
+            leaseUntil: '',
+          });
           break;
         case 'TccMaterialized':
         case 'TccCancelled':
@@ -34,7 +41,8 @@ export const tccProjection: Projection = {
           // the item's lease count is the claims' fence: a rebuilt item must not start below the fences
           // already claimed (in normal operation the claim took its lease first: nothing to write)
           const item = await due.get(e.data.CommandId);
-          if (item !== null && (item.leases ?? 0) < e.data.Fence) await due.patch(e.data.CommandId, { $set: { leases: e.data.Fence } });
+          if (item !== null && (item.leases ?? 0) < e.data.Fence)
+            await due.patch(e.data.CommandId, { $set: { leases: e.data.Fence } });
           break;
         }
         case 'TccTried':

@@ -7,7 +7,7 @@ import { USER_EVENT_TYPES, type UserEvent } from '../../domain/identity/user.dec
 import { usernameKey } from '../../domain/identity/username.decider.ts';
 import type { Collection, Doc, Filter, ReadStore, Sort } from '../../infra/core/read-store.port.ts';
 import type { Projection } from '../core/projection.ts';
-import { readModel, type ReadModel } from '../core/read-model.ts';
+import { type ReadModel, readModel } from '../core/read-model.ts';
 
 /**
  * `identity.directory`: the admin API's listings of tenants, users and clients (filter by tenant, status,
@@ -199,7 +199,16 @@ async function applyOne(batch: ReturnType<typeof createBatch>, event: DirectoryE
           if (c[key] === null) delete next[key];
           else if (c[key] !== undefined) (next as Record<string, unknown>)[key] = c[key];
         }
-        const required = ['redirectUris', 'postLogoutRedirectUris', 'grantTypes', 'authMethod', 'userSourceId', 'allowedAccessTenants', 'scopes', 'allowPlainPkce'] as const;
+        const required = [
+          'redirectUris',
+          'postLogoutRedirectUris',
+          'grantTypes',
+          'authMethod',
+          'userSourceId',
+          'allowedAccessTenants',
+          'scopes',
+          'allowPlainPkce',
+        ] as const;
         for (const key of required) if (c[key] !== undefined) (next as Record<string, unknown>)[key] = c[key];
       }
       batch.put('clients', next);
@@ -255,8 +264,16 @@ export function createDirectoryQueries(readStore: ReadStore) {
   const users = readModel<UserDoc>(readStore, DIRECTORY_PROJECTION, 'users');
   const clients = readModel<ClientDoc>(readStore, DIRECTORY_PROJECTION, 'clients');
 
-  const page = async <T extends Doc>(model: ReadModel<T>, filter: Filter, sort: Sort, o: PageOptions): Promise<Page<T>> => {
-    const [items, total] = await Promise.all([model.find(filter, { sort, skip: o.offset, limit: o.limit }), model.count(filter)]);
+  const page = async <T extends Doc>(
+    model: ReadModel<T>,
+    filter: Filter,
+    sort: Sort,
+    o: PageOptions,
+  ): Promise<Page<T>> => {
+    const [items, total] = await Promise.all([
+      model.find(filter, { sort, skip: o.offset, limit: o.limit }),
+      model.count(filter),
+    ]);
     return { items, total, limit: o.limit, offset: o.offset };
   };
 

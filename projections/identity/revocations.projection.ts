@@ -1,6 +1,15 @@
-import { cutoffOf, latestCutoff, revokedByCutoff, RULE_CATEGORIES, RULE_EVENT_TYPES, ruleKeysOf, type TokenOwner, type TokenRef } from '../../domain/identity/revocation.rules.ts';
 import type { AccessTokenRef } from '../../domain/identity/grant.decider.ts';
 import { GRANT_CATEGORY } from '../../domain/identity/grant.decider.ts';
+import {
+  cutoffOf,
+  latestCutoff,
+  RULE_CATEGORIES,
+  RULE_EVENT_TYPES,
+  revokedByCutoff,
+  ruleKeysOf,
+  type TokenOwner,
+  type TokenRef,
+} from '../../domain/identity/revocation.rules.ts';
 import type { ReadStore } from '../../infra/core/read-store.port.ts';
 import type { Projection } from '../core/projection.ts';
 import { readModel } from '../core/read-model.ts';
@@ -44,7 +53,8 @@ export const revocationsProjection: Projection = {
         await cutoffs.upsert({ id: rule.key, before: Math.max(rule.before, before ?? rule.before) });
       } else if (e.type === 'GrantRevoked') {
         const d = e.data as { grantId: string; revokedAt: string; accessTokens: AccessTokenRef[] };
-        for (const t of d.accessTokens) await revoked.upsert({ id: t.jti, grantId: d.grantId, exp: t.exp, revokedAt: d.revokedAt });
+        for (const t of d.accessTokens)
+          await revoked.upsert({ id: t.jti, grantId: d.grantId, exp: t.exp, revokedAt: d.revokedAt });
       } else if (e.type === 'TokenRevoked') {
         const d = e.data as { grantId: string; jti: string; exp: number; revokedAt: string };
         await revoked.upsert({ id: d.jti, grantId: d.grantId, exp: d.exp, revokedAt: d.revokedAt });
@@ -70,7 +80,10 @@ export function createRevocationList(readStore: ReadStore): {
   return {
     async isRevoked(token) {
       if ((await revoked.get(token.jti)) !== null) return true;
-      return revokedByCutoff(token.iat, await cutoff({ clientId: token.clientId, tenant: token.tenant, subject: token.subject }));
+      return revokedByCutoff(
+        token.iat,
+        await cutoff({ clientId: token.clientId, tenant: token.tenant, subject: token.subject }),
+      );
     },
     cutoff,
   };

@@ -7,8 +7,21 @@ import { tenantPartition } from './workflow-partitions.ts';
 /** The process definitions of each tenant (one collection per tenant): key, name, versions with their deployment time. */
 export const DEFINITIONS_PROJECTION = 'workflow.definitions';
 
-export type DefinitionVersion = { id: string; version: number; deploymentId: string; resourceName: string; deployedAt: string; versionTag?: string };
-export type DefinitionDoc = { id: string; key: string; name: string | null; latestVersion: number; versions: DefinitionVersion[] };
+export type DefinitionVersion = {
+  id: string;
+  version: number;
+  deploymentId: string;
+  resourceName: string;
+  deployedAt: string;
+  versionTag?: string;
+};
+export type DefinitionDoc = {
+  id: string;
+  key: string;
+  name: string | null;
+  latestVersion: number;
+  versions: DefinitionVersion[];
+};
 
 export const definitionsProjection: Projection = {
   name: DEFINITIONS_PROJECTION,
@@ -22,15 +35,31 @@ export const definitionsProjection: Projection = {
       const coll = store.collection<DefinitionDoc>('definitions', tenantPartition(e.metadata.tenant));
       const doc = (await coll.get(d.key)) ?? { id: d.key, key: d.key, name: null, latestVersion: 0, versions: [] };
       if (doc.versions.some((v) => v.id === d.id)) continue;
-      const version: DefinitionVersion = { id: d.id, version: d.version, deploymentId: d.deploymentId, resourceName: d.resourceName, deployedAt: d.deployedAt, ...(d.versionTag !== undefined && { versionTag: d.versionTag }) };
-      await coll.upsert({ ...doc, name: d.name ?? doc.name, latestVersion: Math.max(doc.latestVersion, d.version), versions: [...doc.versions, version] });
+      const version: DefinitionVersion = {
+        id: d.id,
+        version: d.version,
+        deploymentId: d.deploymentId,
+        resourceName: d.resourceName,
+        deployedAt: d.deployedAt,
+        ...(d.versionTag !== undefined && { versionTag: d.versionTag }),
+      };
+      await coll.upsert({
+        ...doc,
+        name: d.name ?? doc.name,
+        latestVersion: Math.max(doc.latestVersion, d.version),
+        versions: [...doc.versions, version],
+      });
     }
   },
 };
 
 export function createDefinitionQueries(readStore: ReadStore) {
   return {
-    list: (tenant: string) => readModel<DefinitionDoc>(readStore, DEFINITIONS_PROJECTION, 'definitions', tenantPartition(tenant)).find({}, { sort: { key: 1 } }),
+    list: (tenant: string) =>
+      readModel<DefinitionDoc>(readStore, DEFINITIONS_PROJECTION, 'definitions', tenantPartition(tenant)).find(
+        {},
+        { sort: { key: 1 } },
+      ),
   };
 }
 export type DefinitionQueries = ReturnType<typeof createDefinitionQueries>;

@@ -18,7 +18,14 @@ export class ProjectionBehind extends Error {
   }
 }
 
-export function createCatchUp(o: { eventStore: EventStore; readStore: ReadStore; projection: string; filter: AllFilter; timeoutMs?: number; pollMs?: number }) {
+export function createCatchUp(o: {
+  eventStore: EventStore;
+  readStore: ReadStore;
+  projection: string;
+  filter: AllFilter;
+  timeoutMs?: number;
+  pollMs?: number;
+}) {
   const timeoutMs = o.timeoutMs ?? 5000;
   const pollMs = o.pollMs ?? 2;
   const position = async () => (await readCheckpoint(o.readStore, o.projection))?.position ?? START;

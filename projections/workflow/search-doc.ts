@@ -1,4 +1,4 @@
-import { MINIMUM_INDEX_FIELDS, type FieldType, type IndexField } from '../../domain/workflow/index-schema.decider.ts';
+import { type FieldType, type IndexField, MINIMUM_INDEX_FIELDS } from '../../domain/workflow/index-schema.decider.ts';
 import { localDateTime, parseDateTime } from '../../domain/workflow/time/iso8601.ts';
 import type { IndexSpec, Sort } from '../../infra/core/read-store.port.ts';
 import type { TaskDoc } from './task-doc.ts';
@@ -105,7 +105,8 @@ export function searchDocOf(task: TaskDoc, fields: IndexField[], tenant: string,
 }
 
 /** the type of every field of an index: minimum and business */
-export const fieldTypes = (fields: IndexField[]): Map<string, FieldType> => new Map([...MINIMUM_INDEX_FIELDS, ...fields].map((f) => [f.name, f.type]));
+export const fieldTypes = (fields: IndexField[]): Map<string, FieldType> =>
+  new Map([...MINIMUM_INDEX_FIELDS, ...fields].map((f) => [f.name, f.type]));
 
 /**
  * The read-store indexes of a search collection: one per field searches narrow by (the minimum fields
@@ -113,6 +114,17 @@ export const fieldTypes = (fields: IndexField[]): Map<string, FieldType> => new 
  * exact condition with that sort walks the index and stops at the page's end.
  */
 export function searchIndexes(fields: IndexField[]): IndexSpec[] {
-  const names = ['Status', 'Assignee', 'TaskType', 'WorkflowBusinessKey', 'TaskDefinitionKey', 'ProcessInstanceId', ...fields.map((f) => (hasTwin(f.type) ? twinOf(f.name) : f.name))];
-  return [{ name: 'f_CreatedDate', fields: { CreatedDate: 1 } }, ...names.map((name): IndexSpec => ({ name: `f_${name}`, fields: { [name]: 1, CreatedDate: 1 } as Sort }))];
+  const names = [
+    'Status',
+    'Assignee',
+    'TaskType',
+    'WorkflowBusinessKey',
+    'TaskDefinitionKey',
+    'ProcessInstanceId',
+    ...fields.map((f) => (hasTwin(f.type) ? twinOf(f.name) : f.name)),
+  ];
+  return [
+    { name: 'f_CreatedDate', fields: { CreatedDate: 1 } },
+    ...names.map((name): IndexSpec => ({ name: `f_${name}`, fields: { [name]: 1, CreatedDate: 1 } as Sort })),
+  ];
 }

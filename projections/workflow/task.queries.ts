@@ -1,14 +1,14 @@
-import { DEFAULT_INDEX, type FieldType } from '../../domain/workflow/index-schema.decider.ts';
 import { INSTANCE_CATEGORY } from '../../domain/workflow/engine/instance.events.ts';
+import { DEFAULT_INDEX, type FieldType } from '../../domain/workflow/index-schema.decider.ts';
 import { localDateTime, parseDateTime } from '../../domain/workflow/time/iso8601.ts';
 import { workflowError } from '../../domain/workflow/workflow.errors.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import type { Filter, ReadStore, Sort } from '../../infra/core/read-store.port.ts';
 import { readModel } from '../core/read-model.ts';
 import { createCatchUp } from './read-your-writes.ts';
-import { fieldTypes, hasTwin, orderedText, twinOf, type SearchDoc } from './search-doc.ts';
+import { fieldTypes, hasTwin, orderedText, type SearchDoc, twinOf } from './search-doc.ts';
 import { OPEN_STATUSES, type TaskDoc } from './task-doc.ts';
-import { defaultIndexState, TASKS_PROJECTION, type IndexState } from './tasks.projection.ts';
+import { defaultIndexState, type IndexState, TASKS_PROJECTION } from './tasks.projection.ts';
 import { searchPartition, tenantPartition } from './workflow-partitions.ts';
 
 /** the spec's search condition */
@@ -24,8 +24,20 @@ export type SearchRequest = {
   SortType?: 'asc' | 'desc' | 'ASC' | 'DESC';
   GroupField?: string;
 };
-export type SearchGroup = { groupValue: unknown; groupTotalNum: number; esDocs: Record<string, unknown>[]; innerDocs: Record<string, unknown>[] };
-export type SearchResult = { pageNo: number; pageSize: number; total: number; groupField: string | null; maxPageCount: number; results: SearchGroup[] };
+export type SearchGroup = {
+  groupValue: unknown;
+  groupTotalNum: number;
+  esDocs: Record<string, unknown>[];
+  innerDocs: Record<string, unknown>[];
+};
+export type SearchResult = {
+  pageNo: number;
+  pageSize: number;
+  total: number;
+  groupField: string | null;
+  maxPageCount: number;
+  results: SearchGroup[];
+};
 
 /** documents a group lists besides its first (innerDocs) */
 export const INNER_DOCS = 20;
@@ -33,7 +45,8 @@ export const INNER_DOCS = 20;
 export const ALL_FIELD = '_all';
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const bad = (message: string, field?: string) => workflowError('SEARCH.INVALID', message, field === undefined ? {} : { field });
+const bad = (message: string, field?: string) =>
+  workflowError('SEARCH.INVALID', message, field === undefined ? {} : { field });
 
 function coerceCondition(field: string, type: FieldType, v: unknown): unknown {
   if (Array.isArray(v)) return v.map((x) => coerceCondition(field, type, x));
@@ -59,10 +72,22 @@ function coerceCondition(field: string, type: FieldType, v: unknown): unknown {
 }
 
 /** an esDoc as answered: without the `_all` text and the text twins */
-const withoutAll = ({ _all: _a, ...doc }: SearchDoc) => Object.fromEntries(Object.entries(doc).filter(([k]) => !k.endsWith('__k')));
+const withoutAll = ({ _all: _a, ...doc }: SearchDoc) =>
+  Object.fromEntries(Object.entries(doc).filter(([k]) => !k.endsWith('__k')));
 
 /** fields every task document holds (text): a sort on one may assert it, and the read store then walks an index in that order */
-const ALWAYS_TEXT = new Set(['CreatedDate', 'TaskId', 'Status', 'TaskDefinitionKey', 'ProcessDefinitionId', 'ProcessInstanceId', 'ProcessDefinitionVersion', 'Priority', 'WorkflowBusinessKey', 'SaveTime']);
+const ALWAYS_TEXT = new Set([
+  'CreatedDate',
+  'TaskId',
+  'Status',
+  'TaskDefinitionKey',
+  'ProcessDefinitionId',
+  'ProcessInstanceId',
+  'ProcessDefinitionVersion',
+  'Priority',
+  'WorkflowBusinessKey',
+  'SaveTime',
+]);
 
 /**
  * Task queries: by business key (the `tasks` documents, after the projection caught up with the log: read
@@ -71,17 +96,33 @@ const ALWAYS_TEXT = new Set(['CreatedDate', 'TaskId', 'Status', 'TaskDefinitionK
  */
 export function createTaskQueries(o: { readStore: ReadStore; eventStore: EventStore; catchUpTimeoutMs?: number }) {
   const { readStore } = o;
-  const caughtUp = createCatchUp({ eventStore: o.eventStore, readStore, projection: TASKS_PROJECTION, filter: { categories: [INSTANCE_CATEGORY] }, ...(o.catchUpTimeoutMs !== undefined && { timeoutMs: o.catchUpTimeoutMs }) });
+  const caughtUp = createCatchUp({
+    eventStore: o.eventStore,
+    readStore,
+    projection: TASKS_PROJECTION,
+    filter: { categories: [INSTANCE_CATEGORY] },
+    ...(o.catchUpTimeoutMs !== undefined && { timeoutMs: o.catchUpTimeoutMs }),
+  });
   const tasks = (tenant: string) => readModel<TaskDoc>(readStore, TASKS_PROJECTION, 'tasks', tenantPartition(tenant));
-  const indexes = (tenant: string) => readModel<IndexState>(readStore, TASKS_PROJECTION, 'indexes', tenantPartition(tenant));
+  const indexes = (tenant: string) =>
+    readModel<IndexState>(readStore, TASKS_PROJECTION, 'indexes', tenantPartition(tenant));
 
   return {
     caughtUp,
 
     /** the tasks of a business key's instances of a process key (its called processes' instances share the business key) */
-    async byBusinessKey(tenant: string, processKey: string, businessKey: string, o2: { includeClosed?: boolean } = {}): Promise<TaskDoc[]> {
+    async byBusinessKey(
+      tenant: string,
+      processKey: string,
+      businessKey: string,
+      o2: { includeClosed?: boolean } = {},
+    ): Promise<TaskDoc[]> {
       await caughtUp();
-      const filter: Filter = { businessKey, processKey, ...(o2.includeClosed ? {} : { status: { $in: OPEN_STATUSES } }) };
+      const filter: Filter = {
+        businessKey,
+        processKey,
+        ...(o2.includeClosed ? {} : { status: { $in: OPEN_STATUSES } }),
+      };
       return tasks(tenant).find(filter, { sort: { createdAt: 1 } });
     },
 
@@ -114,21 +155,33 @@ export function createTaskQueries(o: { readStore: ReadStore; eventStore: EventSt
       for (const [field, value] of Object.entries(req.Conditions ?? {})) {
         const type = typeOf(field, 'Conditions');
         const coerced = coerceCondition(field, type, value);
-        add(keyFor(field, type), Array.isArray(coerced) ? { $in: coerced.map((v) => valueFor(type, v)) } : valueFor(type, coerced));
+        add(
+          keyFor(field, type),
+          Array.isArray(coerced) ? { $in: coerced.map((v) => valueFor(type, v)) } : valueFor(type, coerced),
+        );
       }
       for (const [field, value] of Object.entries(req.FuzzyConditions ?? {})) {
         if (field !== ALL_FIELD) typeOf(field, 'FuzzyConditions');
-        if (typeof value !== 'string' && typeof value !== 'number') throw bad(`FuzzyConditions: ${field} takes a string`, field);
+        if (typeof value !== 'string' && typeof value !== 'number')
+          throw bad(`FuzzyConditions: ${field} takes a string`, field);
         add(field, { $regex: escapeRegex(String(value)), $options: 'i' });
       }
       const range = (conditions: Record<string, unknown> | undefined, op: '$gte' | '$lte', what: string) => {
         for (const [field, value] of Object.entries(conditions ?? {})) {
           const type = typeOf(field, what);
-          if (type !== 'date' && type !== 'number') throw bad(`${what}: ${field} is a ${type} field; ranges take dates and numbers`, field);
+          if (type !== 'date' && type !== 'number')
+            throw bad(`${what}: ${field} is a ${type} field; ranges take dates and numbers`, field);
           const key = keyFor(field, type);
           const bound = valueFor(type, coerceCondition(field, type, value));
           const existing = filter[key];
-          if (existing !== undefined && typeof existing === 'object' && existing !== null && !Array.isArray(existing) && !(op in existing)) (existing as Record<string, unknown>)[op] = bound;
+          if (
+            existing !== undefined &&
+            typeof existing === 'object' &&
+            existing !== null &&
+            !Array.isArray(existing) &&
+            !(op in existing)
+          )
+            (existing as Record<string, unknown>)[op] = bound;
           else add(key, { [op]: bound });
         }
       };
@@ -141,11 +194,17 @@ export function createTaskQueries(o: { readStore: ReadStore; eventStore: EventSt
       const sort: Sort = { [sortKey]: (req.SortType ?? 'desc').toLowerCase() === 'asc' ? 1 : -1 };
       // a field every document holds as text: saying so lets the sort walk the index (it selects no fewer
       // documents); counts go without it (it would steer the count to that index)
-      const pageFilter: Filter = ALWAYS_TEXT.has(sortField) && !(sortField in filter) ? { ...filter, [sortField]: { $gte: '' } } : filter;
+      const pageFilter: Filter =
+        ALWAYS_TEXT.has(sortField) && !(sortField in filter) ? { ...filter, [sortField]: { $gte: '' } } : filter;
       const pageNo = req.PageNo ?? 1;
       const pageSize = req.PageSize ?? 10;
 
-      const docs = readModel<SearchDoc>(readStore, TASKS_PROJECTION, 'search', searchPartition(tenant, module, state.generation));
+      const docs = readModel<SearchDoc>(
+        readStore,
+        TASKS_PROJECTION,
+        'search',
+        searchPartition(tenant, module, state.generation),
+      );
       const total = await docs.count(filter);
       if (req.GroupField === undefined) {
         const page = await docs.find(pageFilter, { sort, skip: (pageNo - 1) * pageSize, limit: pageSize });
@@ -160,13 +219,21 @@ export function createTaskQueries(o: { readStore: ReadStore; eventStore: EventSt
       }
       const groupField = req.GroupField;
       typeOf(groupField, 'GroupField');
-      const groupFilter = (key: unknown): Filter => (groupField in pageFilter ? { ...pageFilter, $and: [...((pageFilter.$and as Filter[] | undefined) ?? []), { [groupField]: key }] } : { ...pageFilter, [groupField]: key });
+      const groupFilter = (key: unknown): Filter =>
+        groupField in pageFilter
+          ? { ...pageFilter, $and: [...((pageFilter.$and as Filter[] | undefined) ?? []), { [groupField]: key }] }
+          : { ...pageFilter, [groupField]: key };
       const groups = await docs.groupCount(groupField, filter);
       const onPage = groups.slice((pageNo - 1) * pageSize, pageNo * pageSize);
       const results: SearchGroup[] = [];
       for (const g of onPage) {
         const members = await docs.find(groupFilter(g.key), { sort, limit: INNER_DOCS + 1 });
-        results.push({ groupValue: g.key, groupTotalNum: g.count, esDocs: members.slice(0, 1).map(withoutAll), innerDocs: members.slice(1).map(withoutAll) });
+        results.push({
+          groupValue: g.key,
+          groupTotalNum: g.count,
+          esDocs: members.slice(0, 1).map(withoutAll),
+          innerDocs: members.slice(1).map(withoutAll),
+        });
       }
       return { pageNo, pageSize, total, groupField, maxPageCount: Math.ceil(groups.length / pageSize), results };
     },

@@ -1,13 +1,18 @@
+import { dueIndex } from '../../domain/core/due-index.ts';
 import type { RecordedEvent } from '../../domain/core/event.ts';
 import type { InstanceEvent, Task, TaskContext } from '../../domain/workflow/engine/instance.events.ts';
-import { DEFAULT_INDEX, INDEX_SCHEMA_CATEGORY, type IndexField, type IndexSchemaEvent } from '../../domain/workflow/index-schema.decider.ts';
 import { INSTANCE_CATEGORY } from '../../domain/workflow/engine/instance.events.ts';
+import {
+  DEFAULT_INDEX,
+  INDEX_SCHEMA_CATEGORY,
+  type IndexField,
+  type IndexSchemaEvent,
+} from '../../domain/workflow/index-schema.decider.ts';
 import type { Collection } from '../../infra/core/read-store.port.ts';
 import type { Projection, ProjectionStore } from '../core/projection.ts';
-import { searchDocOf, searchIndexes, type SearchDoc } from './search-doc.ts';
+import { type SearchDoc, searchDocOf, searchIndexes } from './search-doc.ts';
 import { OPEN_STATUSES, type TaskDoc } from './task-doc.ts';
 import { searchPartition, tenantPartition } from './workflow-partitions.ts';
-import { dueIndex } from '../../domain/core/due-index.ts';
 
 /**
  * Tasks, per tenant: `tasks` (every task with its instance's identity and query variables: the
@@ -31,13 +36,24 @@ export type IndexState = {
   building?: { revision: number; fields: IndexField[]; generation: number };
 };
 /** a due index rebuild: a work-engine item (commands/core/work-engine.ts DueItem: `dueAt`, `leaseUntil`) */
-export type IndexJob = { id: string; dueAt: string; leaseUntil: string; leaseOwner?: string; leases?: number; tenant: string; index: string; generation: number; revision: number };
+export type IndexJob = {
+  id: string;
+  dueAt: string;
+  leaseUntil: string;
+  leaseOwner?: string;
+  leases?: number;
+  tenant: string;
+  index: string;
+  generation: number;
+  revision: number;
+};
 
 export const defaultIndexState = (name: string): IndexState => ({ id: name, fields: [], revision: 0, generation: 1 });
 
 type Store = ProjectionStore;
 export const tasksOf = (store: Store, tenant: string) => store.collection<TaskDoc>('tasks', tenantPartition(tenant));
-export const indexesOf = (store: Store, tenant: string) => store.collection<IndexState>('indexes', tenantPartition(tenant));
+export const indexesOf = (store: Store, tenant: string) =>
+  store.collection<IndexState>('indexes', tenantPartition(tenant));
 export const jobsOf = (store: Store) => store.collection<IndexJob>('jobs');
 
 const fromCreated = (task: Task, ctx: TaskContext, pos: string): TaskDoc => ({
@@ -77,7 +93,14 @@ export const tasksProjection: Projection = {
   name: TASKS_PROJECTION,
   version: 1,
   categories: [INSTANCE_CATEGORY, INDEX_SCHEMA_CATEGORY],
-  eventTypes: ['TaskCreated', 'TaskClaimed', 'TaskCompleted', 'TaskCanceled', 'QueryVariablesSet', 'IndexSchemaDefined'],
+  eventTypes: [
+    'TaskCreated',
+    'TaskClaimed',
+    'TaskCompleted',
+    'TaskCanceled',
+    'QueryVariablesSet',
+    'IndexSchemaDefined',
+  ],
   collections: {
     tasks: {
       partitioned: true,
@@ -103,7 +126,11 @@ export const tasksProjection: Projection = {
     const save = async (tenant: string, doc: TaskDoc, at: string) => {
       await tasksOf(store, tenant).upsert(doc);
       const s = await stateOf(tenant, doc.index);
-      const search: Collection<SearchDoc> = store.collection<SearchDoc>('search', searchPartition(tenant, doc.index, s.generation), searchIndexes(s.fields));
+      const search: Collection<SearchDoc> = store.collection<SearchDoc>(
+        'search',
+        searchPartition(tenant, doc.index, s.generation),
+        searchIndexes(s.fields),
+      );
       await search.upsert(searchDocOf(doc, s.fields, tenant, at));
     };
     const update = async (tenant: string, taskId: string, e: RecordedEvent, change: (d: TaskDoc) => TaskDoc) => {
@@ -115,7 +142,13 @@ export const tasksProjection: Projection = {
       const tenant = e.metadata.tenant;
       const at = e.metadata.occurredAt;
       if (e.type === 'IndexSchemaDefined') {
-        await schemaDefined(store, tenant, (e as unknown as Extract<IndexSchemaEvent, { type: 'IndexSchemaDefined' }>).data, at, states);
+        await schemaDefined(
+          store,
+          tenant,
+          (e as unknown as Extract<IndexSchemaEvent, { type: 'IndexSchemaDefined' }>).data,
+          at,
+          states,
+        );
         continue;
       }
       const ev = e as unknown as InstanceEvent;
@@ -124,17 +157,41 @@ export const tasksProjection: Projection = {
           await save(tenant, fromCreated(ev.data.task, ev.data.context, e.position), at);
           break;
         case 'TaskClaimed':
-          await update(tenant, ev.data.taskId, e, (d) => ({ ...d, assignee: ev.data.assignee, status: 'ASSIGNED', claimedAt: ev.data.at }));
+          await update(tenant, ev.data.taskId, e, (d) => ({
+            ...d,
+            assignee: ev.data.assignee,
+            status: 'ASSIGNED',
+            claimedAt: ev.data.at,
+          }));
           break;
         case 'TaskCompleted':
-          await update(tenant, ev.data.taskId, e, (d) => ({ ...d, status: 'COMPLETED', completedAt: ev.data.at, completedBy: ev.data.by ?? d.assignee, duration: since(d.createdAt, ev.data.at) }));
+          await update(tenant, ev.data.taskId, e, (d) => ({
+            ...d,
+            status: 'COMPLETED',
+            completedAt: ev.data.at,
+            completedBy: ev.data.by ?? d.assignee,
+            duration: since(d.createdAt, ev.data.at),
+          }));
           break;
         case 'TaskCanceled':
-          await update(tenant, ev.data.taskId, e, (d) => ({ ...d, status: 'CANCELED', canceledAt: ev.data.at, duration: since(d.createdAt, ev.data.at) }));
+          await update(tenant, ev.data.taskId, e, (d) => ({
+            ...d,
+            status: 'CANCELED',
+            canceledAt: ev.data.at,
+            duration: since(d.createdAt, ev.data.at),
+          }));
           break;
         case 'QueryVariablesSet': {
-          const open = await tasksOf(store, tenant).find({ instanceId: ev.data.instanceId, status: { $in: OPEN_STATUSES } });
-          for (const d of open) await save(tenant, { ...d, queryVariables: { ...d.queryVariables, ...ev.data.queryVariables }, pos: e.position }, at);
+          const open = await tasksOf(store, tenant).find({
+            instanceId: ev.data.instanceId,
+            status: { $in: OPEN_STATUSES },
+          });
+          for (const d of open)
+            await save(
+              tenant,
+              { ...d, queryVariables: { ...d.queryVariables, ...ev.data.queryVariables }, pos: e.position },
+              at,
+            );
           break;
         }
         default:
@@ -145,7 +202,13 @@ export const tasksProjection: Projection = {
 };
 
 /** a schema (re)defined: the first definition of an index nobody used yet applies at once; any other change is built beside */
-async function schemaDefined(store: Store, tenant: string, d: { name: string; fields: IndexField[]; revision: number }, at: string, states: Map<string, IndexState>) {
+async function schemaDefined(
+  store: Store,
+  tenant: string,
+  d: { name: string; fields: IndexField[]; revision: number },
+  at: string,
+  states: Map<string, IndexState>,
+) {
   const indexes = indexesOf(store, tenant);
   const current = await indexes.get(d.name);
   let next: IndexState;
@@ -156,7 +219,15 @@ async function schemaDefined(store: Store, tenant: string, d: { name: string; fi
     if (base.revision >= d.revision || (base.building?.revision ?? 0) >= d.revision) return;
     const generation = Math.max(base.generation, base.building?.generation ?? 0) + 1;
     next = { ...base, building: { revision: d.revision, fields: d.fields, generation } };
-    await jobsOf(store).upsert({ id: `${tenant}/${d.name}`, tenant, index: d.name, generation, revision: d.revision, dueAt: at, leaseUntil: '' });
+    await jobsOf(store).upsert({
+      id: `${tenant}/${d.name}`,
+      tenant,
+      index: d.name,
+      generation,
+      revision: d.revision,
+      dueAt: at,
+      leaseUntil: '',
+    });
   }
   await indexes.upsert(next);
   states.set(`${tenant}\u0000${d.name}`, next);

@@ -1,7 +1,7 @@
+import { dueIndex } from '../../domain/core/due-index.ts';
 import type { InstanceEvent } from '../../domain/workflow/engine/instance.events.ts';
 import { INSTANCE_CATEGORY } from '../../domain/workflow/engine/instance.events.ts';
 import type { Projection } from '../core/projection.ts';
-import { dueIndex } from '../../domain/core/due-index.ts';
 
 /**
  * BPMN timers as due items of the core's work engine (`workflow.timers` `due`, one queue for every
@@ -11,7 +11,16 @@ import { dueIndex } from '../../domain/core/due-index.ts';
  */
 export const TIMERS_PROJECTION = 'workflow.timers';
 
-export type TimerItem = { id: string; tenant: string; instanceId: string; elementId: string; dueAt: string; leaseUntil: string; leaseOwner?: string; leases?: number };
+export type TimerItem = {
+  id: string;
+  tenant: string;
+  instanceId: string;
+  elementId: string;
+  dueAt: string;
+  leaseUntil: string;
+  leaseOwner?: string;
+  leases?: number;
+};
 
 export const timersProjection: Projection = {
   name: TIMERS_PROJECTION,
@@ -25,7 +34,14 @@ export const timersProjection: Projection = {
       const ev = e as unknown as InstanceEvent;
       if (ev.type === 'TimerScheduled') {
         const t = ev.data.timer;
-        await due.upsert({ id: t.id, tenant: e.metadata.tenant, instanceId: t.instanceId, elementId: t.elementId, dueAt: t.dueAt, leaseUntil: '' });
+        await due.upsert({
+          id: t.id,
+          tenant: e.metadata.tenant,
+          instanceId: t.instanceId,
+          elementId: t.elementId,
+          dueAt: t.dueAt,
+          leaseUntil: '',
+        });
       } else if (ev.type === 'TimerFired' || ev.type === 'TimerCanceled') {
         await due.delete(ev.data.timerId);
       }

@@ -5,4 +5,5 @@
  * one). A tenant's search index is `<tenant>.<index>.<generation>`.
  */
 export const tenantPartition = (tenant: string): string => tenant.replaceAll('_', '.');
-export const searchPartition = (tenant: string, index: string, generation: number): string => `${tenantPartition(tenant)}.${index}.${generation}`;
+export const searchPartition = (tenant: string, index: string, generation: number): string =>
+  `${tenantPartition(tenant)}.${index}.${generation}`;

@@ -18,7 +18,7 @@ import { createAuditMetadata } from '../../commands/audit/metadata.cache.ts';
 import { forTenant } from '../../commands/core/envelopes.ts';
 import { eventIdFor } from '../../commands/core/event-id.ts';
 import { createDirectoryCommands } from '../../commands/identity/directory.commands.ts';
-import { ledgerDecider, ledgerStream, type LedgerState } from '../../domain/audit/ledger.decider.ts';
+import { type LedgerState, ledgerDecider, ledgerStream } from '../../domain/audit/ledger.decider.ts';
 import type { EventEnvelope } from '../../domain/core/event.ts';
 import { systemClock } from '../../infra/core/clock.port.ts';
 import { loadConfig } from '../../infra/core/config.ts';
@@ -33,14 +33,19 @@ export const BENCH_TENANT = 'bench';
 export const START_MS = Date.parse('2026-01-01T00:00:00.000Z');
 export const STEP_MS = 8640;
 const BATCH = 5000;
-export const pairOf = (i: number): [string, string] => (i % 10 === 0 ? ['m0', 't0'] : [`m${1 + (i % 9)}`, `t${1 + (Math.floor(i / 9) % 9)}`]);
-const storesOf = (dataDir: string) => openStores({ dataDir, esdbUrl: undefined, mongodbUrl: undefined, mongodbDatabase: 'platform' });
+export const pairOf = (i: number): [string, string] =>
+  i % 10 === 0 ? ['m0', 't0'] : [`m${1 + (i % 9)}`, `t${1 + (Math.floor(i / 9) % 9)}`];
+const storesOf = (dataDir: string) =>
+  openStores({ dataDir, esdbUrl: undefined, mongodbUrl: undefined, mongodbDatabase: 'platform' });
 
 /** a token of the seeded bench client (client_credentials) from the platform at `url` */
 export async function benchToken(url: string, scope: string): Promise<string> {
   const res = await fetch(`${url}/cas/oidc/token`, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`bench-audit:${BENCH_SECRET}`).toString('base64')}` },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${Buffer.from(`bench-audit:${BENCH_SECRET}`).toString('base64')}`,
+    },
     body: new URLSearchParams({ grant_type: 'client_credentials', scope }),
   });
   const body = (await res.json()) as { access_token?: string };
@@ -50,21 +55,47 @@ export async function benchToken(url: string, scope: string): Promise<string> {
 
 /** identity (tenant, client) and the audit metadata, through the platform's own commands */
 export async function seedPlatform(dataDir: string, scopes: string[]): Promise<void> {
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', PUBLIC_BASE_URL: 'http://127.0.0.1:0', DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
-  const platform = await startPlatform({ config, log: pino({ level: 'silent' }), services: ['identity', 'audit'], stores: await openStores(config) });
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    PUBLIC_BASE_URL: 'http://127.0.0.1:0',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+  });
+  const platform = await startPlatform({
+    config,
+    log: pino({ level: 'silent' }),
+    services: ['identity', 'audit'],
+    stores: await openStores(config),
+  });
   const { eventStore } = platform.stores;
   const ctx = { tenant: 'platform', actor: 'bench' };
   const directory = createDirectoryCommands({ eventStore, clock: systemClock });
   await directory.createTenant({ name: 'Bench' }, forTenant(ctx, BENCH_TENANT), 'bench/tenant');
-  await directory.registerUser({ username: 'bench-svc', name: 'bench' }, { ...ctx, tenant: BENCH_TENANT }, 'bench/user');
+  await directory.registerUser(
+    { username: 'bench-svc', name: 'bench' },
+    { ...ctx, tenant: BENCH_TENANT },
+    'bench/user',
+  );
   await directory.registerClient(
-    { clientId: 'bench-audit', grantTypes: ['client_credentials'], defaultUser: 'bench-svc', scopes, clientSecret: BENCH_SECRET },
+    {
+      clientId: 'bench-audit',
+      grantTypes: ['client_credentials'],
+      defaultUser: 'bench-svc',
+      scopes,
+      clientSecret: BENCH_SECRET,
+    },
     { ...ctx, tenant: BENCH_TENANT },
     'bench/client',
   );
-  const catalog = createCatalogCommands({ eventStore, clock: systemClock, metadata: createAuditMetadata({ eventStore }) });
+  const catalog = createCatalogCommands({
+    eventStore,
+    clock: systemClock,
+    metadata: createAuditMetadata({ eventStore }),
+  });
   const rows = [{ module_name: 'm0', transaction_name: 't0' }];
-  for (let m = 1; m <= 9; m++) for (let t = 1; t <= 9; t++) rows.push({ module_name: `m${m}`, transaction_name: `t${t}` });
+  for (let m = 1; m <= 9; m++)
+    for (let t = 1; t <= 9; t++) rows.push({ module_name: `m${m}`, transaction_name: `t${t}` });
   await catalog.import(rows, { tenant: BENCH_TENANT, actor: 'bench' }, 'bench/metadata');
   for (const r of [...platform.runners, ...platform.workers]) {
     while ((await r.status()).lag > 0) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -149,8 +180,12 @@ async function moveCheckpoint(dataDir: string): Promise<void> {
 
 const run = (args: string[]) =>
   new Promise<void>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, ...args], { stdio: ['ignore', 'inherit', 'inherit'] });
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`audit-seed ${args.join(' ')} exited ${code}`))));
+    const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, ...args], {
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`audit-seed ${args.join(' ')} exited ${code}`)),
+    );
   });
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -15,7 +15,7 @@ import { startHttpServer } from '../../http/core/server.ts';
 import { loadConfig } from '../../infra/core/config.ts';
 import { startPlatform } from '../../infra/main.ts';
 import { openStores } from '../../infra/stores.ts';
-import { benchToken as token, seedPlatform } from './audit-seed.ts';
+import { seedPlatform, benchToken as token } from './audit-seed.ts';
 
 const [kind, dataDirArg] = process.argv.slice(2);
 const stops: Array<() => Promise<void>> = [];
@@ -24,19 +24,32 @@ process.once('SIGTERM', () => {
 });
 const V3 = '/api/platform/audit/1.0/audit/v3';
 
-
 if (kind === 'write-api' || kind === 'write-all' || kind === 'read') {
   const fresh = kind !== 'read';
   const dir = fresh ? mkdtempSync(path.join(tmpdir(), 'bench-audit-')) : dataDirArg!;
   if (fresh) await seedPlatform(dir, ['audit:write', 'audit:read', 'audit:admin']);
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', PUBLIC_BASE_URL: 'http://127.0.0.1:0', DATA_DIR: dir, LOG_LEVEL: 'silent' });
-  const platform = await startPlatform({ config, log: pino({ level: 'silent' }), services: ['identity', 'audit'], workers: kind === 'write-all', stores: await openStores(config) });
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    PUBLIC_BASE_URL: 'http://127.0.0.1:0',
+    DATA_DIR: dir,
+    LOG_LEVEL: 'silent',
+  });
+  const platform = await startPlatform({
+    config,
+    log: pino({ level: 'silent' }),
+    services: ['identity', 'audit'],
+    workers: kind === 'write-all',
+    stores: await openStores(config),
+  });
   stops.push(async () => {
     await platform.stop();
     if (fresh) rmSync(dir, { recursive: true, force: true });
   });
   const scope = kind === 'read' ? 'audit:read' : 'audit:write';
-  console.log(`READY ${JSON.stringify({ url: platform.publicBaseUrl, token: await token(platform.publicBaseUrl, scope), pid: process.pid })}`);
+  console.log(
+    `READY ${JSON.stringify({ url: platform.publicBaseUrl, token: await token(platform.publicBaseUrl, scope), pid: process.pid })}`,
+  );
 } else if (kind === 'bare') {
   const app = express();
   app.disable('x-powered-by');
@@ -60,7 +73,12 @@ if (kind === 'write-api' || kind === 'write-all' || kind === 'read') {
     compress_type: 'none',
     hash: 'a'.repeat(64),
   });
-  const page = { total: 111, return_size: 20, page_num: 1, records: Array.from({ length: 20 }, (_, i) => record(1000 + i)) };
+  const page = {
+    total: 111,
+    return_size: 20,
+    page_num: 1,
+    records: Array.from({ length: 20 }, (_, i) => record(1000 + i)),
+  };
   app.post(`${V3}/log/sync`, (req, res) => {
     if (typeof (req.body as { transaction_name?: unknown }).transaction_name !== 'string') return res.status(400).end();
     n += 1;

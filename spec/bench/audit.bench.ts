@@ -5,8 +5,8 @@
 // (2,000 per latency figure), BENCH_AUDIT_QUERY_WARMUP (2,000 before it). Run alone: npm run bench -- audit
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import http from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -26,7 +26,8 @@ const DAY_MS = 86_400_000;
 const EXPORTED = Math.ceil(RECORDS / 10); // every 10th seeded record is (m0, t0)
 
 type Ready = { url: string; token: string; pid: number };
-const start = (...args: string[]) => spawnBenchServer<Ready>([path.join(import.meta.dirname, 'audit-server.ts'), ...args], `audit ${args[0]} server`);
+const start = (...args: string[]) =>
+  spawnBenchServer<Ready>([path.join(import.meta.dirname, 'audit-server.ts'), ...args], `audit ${args[0]} server`);
 const status = (pid: number, field: 'VmRSS' | 'VmHWM') => {
   const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) / 1024 : NaN;
@@ -47,12 +48,24 @@ const resetPeak = (pid: number): boolean => {
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 function post(url: string, token: string, body: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', agent, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -66,14 +79,32 @@ let built: boolean | undefined;
  * service's and not a development loader's. Falls back to the sources when the build fails.
  */
 async function startProduction(dir: string): Promise<{ ready: Ready & { compiled: boolean }; stop(): Promise<void> }> {
-  built ??= spawnSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.build.json')], { cwd: root, stdio: 'ignore' }).status === 0;
-  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0', HOST: '127.0.0.1', PUBLIC_BASE_URL: 'http://127.0.0.1:0', DATA_DIR: dir, LOG_LEVEL: 'silent', ...(built ? {} : { PLATFORM_SOURCES: '1' }) };
+  built ??=
+    spawnSync(
+      process.execPath,
+      [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.build.json')],
+      { cwd: root, stdio: 'ignore' },
+    ).status === 0;
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    PUBLIC_BASE_URL: 'http://127.0.0.1:0',
+    DATA_DIR: dir,
+    LOG_LEVEL: 'silent',
+    ...(built ? {} : { PLATFORM_SOURCES: '1' }),
+  };
   // ready once the start banner has printed the public base URL and which code runs
   const banner = (out: string) => {
     const m = /public base URL : (\S+)[\s\S]*code {12}: (compiled)?/.exec(out);
     return m ? { url: m[1]!, compiled: m[2] !== undefined } : undefined;
   };
-  const server = await spawnBenchServer([path.join(root, 'bin/platform.js'), 'start', '--services', 'identity,audit', '--no-workers'], 'platform start', { tsx: false, env, cwd: root, ready: banner });
+  const server = await spawnBenchServer(
+    [path.join(root, 'bin/platform.js'), 'start', '--services', 'identity,audit', '--no-workers'],
+    'platform start',
+    { tsx: false, env, cwd: root, ready: banner },
+  );
   const { url, compiled } = server.ready;
   return { ready: { url, token: await benchToken(url, 'audit:read'), pid: server.pid, compiled }, stop: server.stop };
 }
@@ -85,7 +116,12 @@ const aRecord = () =>
     transaction_vendor: 'bench-vendor',
     business_code: `PolicyNo:W-${++seq}`,
     client_ip: '10.1.2.3',
-    new_data: JSON.stringify({ policy: `W-${seq}`, premium: 120, status: 'ACTIVE', holder: { name: 'A. Bench', city: 'Zurich' } }),
+    new_data: JSON.stringify({
+      policy: `W-${seq}`,
+      premium: 120,
+      status: 'ACTIVE',
+      holder: { name: 'A. Bench', city: 'Zurich' },
+    }),
     old_data: JSON.stringify({ policy: `W-${seq}`, premium: 100, status: 'DRAFT' }),
     tags: ['bench'],
   });
@@ -103,15 +139,25 @@ async function writes(server: Ready): Promise<{ rate: number; p50: number; p99: 
   const latencies = await closedLoops(CONCURRENCY, SECONDS, one);
   const ms = performance.now() - t0;
   latencies.sort((a, b) => a - b);
-  return { rate: perSecond(latencies.length, ms), p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), count: latencies.length };
+  return {
+    rate: perSecond(latencies.length, ms),
+    p50: quantile(latencies, 0.5),
+    p99: quantile(latencies, 0.99),
+    count: latencies.length,
+  };
 }
 
 /** `count` queries one after another (latency, not throughput); every answer must be 200 with records */
-async function latencies(server: Ready, body: () => string, count: number): Promise<{ p50: number; p99: number; mean: number }> {
+async function latencies(
+  server: Ready,
+  body: () => string,
+  count: number,
+): Promise<{ p50: number; p99: number; mean: number }> {
   const one = async () => {
     const started = performance.now();
     const r = await post(`${server.url}${V3}/log/query-many`, server.token, body());
-    if (r.status !== 200 || !r.text.includes('"records":[{')) throw new Error(`query-many answered ${r.status}: ${r.text.slice(0, 300)}`);
+    if (r.status !== 200 || !r.text.includes('"records":[{'))
+      throw new Error(`query-many answered ${r.status}: ${r.text.slice(0, 300)}`);
     return performance.now() - started;
   };
   for (let i = 0; i < Math.min(QUERY_WARMUP, count); i++) await one();
@@ -123,22 +169,46 @@ async function latencies(server: Ready, body: () => string, count: number): Prom
 }
 
 let rnd = 42;
-const random = () => ((rnd = (rnd * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+const random = () => (rnd = (rnd * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
 const days = Math.max(1, Math.floor((RECORDS * 8640) / DAY_MS));
 const dayQuery = () => {
   const m = 1 + Math.floor(random() * 9);
   const t = 1 + Math.floor(random() * 9);
   const day = Math.floor(random() * Math.max(1, days - 1));
   const from = Date.UTC(2026, 0, 1) + day * DAY_MS;
-  return JSON.stringify({ module_name: `m${m}`, transaction_name: `t${t}`, start_time: new Date(from).toISOString(), end_time: new Date(from + DAY_MS).toISOString(), page_num: 1, return_size: 20 });
+  return JSON.stringify({
+    module_name: `m${m}`,
+    transaction_name: `t${t}`,
+    start_time: new Date(from).toISOString(),
+    end_time: new Date(from + DAY_MS).toISOString(),
+    page_num: 1,
+    return_size: 20,
+  });
 };
 // page 500 of 20 needs 10,000 matching records: m1/t1 holds ~0.9 × RECORDS / 81 (smaller runs: its last full page)
 const DEEP_PAGE = Math.max(1, Math.min(500, Math.floor((RECORDS * 0.9) / 81 / 20)));
-const deepQuery = () => JSON.stringify({ module_name: 'm1', transaction_name: 't1', start_time: '2026-01-01T00:00:00.000Z', end_time: '2100-01-01T00:00:00.000Z', page_num: DEEP_PAGE, return_size: 20 });
-const exportBody = JSON.stringify({ module_name: 'm0', transaction_name: 't0', start_time: '2026-01-01T00:00:00.000Z', end_time: '2100-01-01T00:00:00.000Z' });
+const deepQuery = () =>
+  JSON.stringify({
+    module_name: 'm1',
+    transaction_name: 't1',
+    start_time: '2026-01-01T00:00:00.000Z',
+    end_time: '2100-01-01T00:00:00.000Z',
+    page_num: DEEP_PAGE,
+    return_size: 20,
+  });
+const exportBody = JSON.stringify({
+  module_name: 'm0',
+  transaction_name: 't0',
+  start_time: '2026-01-01T00:00:00.000Z',
+  end_time: '2100-01-01T00:00:00.000Z',
+});
 
 async function seed(dir: string): Promise<number> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'audit-seed.ts'), dir, String(RECORDS)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(import.meta.dirname, 'audit-seed.ts'), dir, String(RECORDS)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   await new Promise((resolve) => child.once('exit', resolve));
@@ -148,7 +218,18 @@ async function seed(dir: string): Promise<number> {
 }
 
 /** one export kind on a fresh read server: records/s and the server's peak RSS */
-async function exportRun(dir: string, kind: 'scroll' | 'csv' | 'xlsx'): Promise<{ rate: number; rssBefore: number; peak: number; bytes: number; records: number; compiled: boolean; reset: boolean }> {
+async function exportRun(
+  dir: string,
+  kind: 'scroll' | 'csv' | 'xlsx',
+): Promise<{
+  rate: number;
+  rssBefore: number;
+  peak: number;
+  bytes: number;
+  records: number;
+  compiled: boolean;
+  reset: boolean;
+}> {
   const server = await startProduction(dir);
   try {
     const { url, token, pid } = server.ready;
@@ -163,7 +244,11 @@ async function exportRun(dir: string, kind: 'scroll' | 'csv' | 'xlsx'): Promise<
     if (kind === 'scroll') {
       let scrollId = '';
       for (;;) {
-        const r = await post(`${url}${V3}/log/query-many`, token, JSON.stringify({ ...JSON.parse(exportBody), return_size: 1000, scroll_id: scrollId }));
+        const r = await post(
+          `${url}${V3}/log/query-many`,
+          token,
+          JSON.stringify({ ...JSON.parse(exportBody), return_size: 1000, scroll_id: scrollId }),
+        );
         bytes += r.text.length;
         const body = JSON.parse(r.text) as { scroll_id: string; records: unknown[] };
         if (body.records.length === 0) break;
@@ -171,12 +256,24 @@ async function exportRun(dir: string, kind: 'scroll' | 'csv' | 'xlsx'): Promise<
         scrollId = body.scroll_id;
       }
     } else {
-      const res = await fetch(`${url}${V3}/log/export?format=${kind}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: exportBody });
+      const res = await fetch(`${url}${V3}/log/export?format=${kind}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: exportBody,
+      });
       for await (const chunk of res.body!) bytes += (chunk as Uint8Array).length;
       records = EXPORTED;
     }
     const ms = performance.now() - t0;
-    return { rate: perSecond(records, ms), rssBefore, peak: status(pid, 'VmHWM'), bytes, records, compiled: server.ready.compiled, reset };
+    return {
+      rate: perSecond(records, ms),
+      rssBefore,
+      peak: status(pid, 'VmHWM'),
+      bytes,
+      records,
+      compiled: server.ready.compiled,
+      reset,
+    };
   } finally {
     await server.stop();
   }
@@ -199,12 +296,49 @@ export async function auditBench(): Promise<void> {
   const all = await measure('write-all');
   const base = (figure: number) => ({ name: 'bare express JSON handler', figure });
   const common = `${CONCURRENCY} concurrent keep-alive loops for ${SECONDS} s ${warmUpText()}, one tenant, ~400-byte records (the spec's minimal form with JSON data and tags), the server in its own process. Ours: bearer token verified (RS256), body validated, data checked as JSON, transaction and level looked up (in memory), record chained (SHA-256) and appended to the tenant's ledger with its expected revision, concurrent writes of the tenant group-committed into one append`;
-  printRow({ name: 'audit: log/sync over HTTP, API process (workers elsewhere)', figure: api.rate, unit: 'records/s', baseline: base(bare.rate), setup: `${common}; ${api.count} and ${bare.count} requests`, goal: { of: 'ratio', op: '>=', value: 0.5 } });
-  printRow({ name: 'audit: log/sync p50 latency, API process', figure: api.p50, unit: 'ms', baseline: base(bare.p50), setup: `same run` });
-  printRow({ name: 'audit: log/sync p99 latency, API process', figure: api.p99, unit: 'ms', baseline: base(bare.p99), setup: `same run` });
-  printRow({ name: 'audit: log/sync over HTTP, all in one process (npm start)', figure: all.rate, unit: 'records/s', baseline: base(bare.rate), setup: `as above, with the projections (audit records, stream catalog) in the server process: every record is also projected into the read store while the load runs, the warm-up's records too where the projections have not caught up with them; ${all.count} requests` });
-  printRow({ name: 'audit: log/sync p50 latency, all in one process', figure: all.p50, unit: 'ms', baseline: base(bare.p50), setup: 'same run' });
-  printRow({ name: 'audit: log/sync p99 latency, all in one process', figure: all.p99, unit: 'ms', baseline: base(bare.p99), setup: 'same run' });
+  printRow({
+    name: 'audit: log/sync over HTTP, API process (workers elsewhere)',
+    figure: api.rate,
+    unit: 'records/s',
+    baseline: base(bare.rate),
+    setup: `${common}; ${api.count} and ${bare.count} requests`,
+    goal: { of: 'ratio', op: '>=', value: 0.5 },
+  });
+  printRow({
+    name: 'audit: log/sync p50 latency, API process',
+    figure: api.p50,
+    unit: 'ms',
+    baseline: base(bare.p50),
+    setup: `same run`,
+  });
+  printRow({
+    name: 'audit: log/sync p99 latency, API process',
+    figure: api.p99,
+    unit: 'ms',
+    baseline: base(bare.p99),
+    setup: `same run`,
+  });
+  printRow({
+    name: 'audit: log/sync over HTTP, all in one process (npm start)',
+    figure: all.rate,
+    unit: 'records/s',
+    baseline: base(bare.rate),
+    setup: `as above, with the projections (audit records, stream catalog) in the server process: every record is also projected into the read store while the load runs, the warm-up's records too where the projections have not caught up with them; ${all.count} requests`,
+  });
+  printRow({
+    name: 'audit: log/sync p50 latency, all in one process',
+    figure: all.p50,
+    unit: 'ms',
+    baseline: base(bare.p50),
+    setup: 'same run',
+  });
+  printRow({
+    name: 'audit: log/sync p99 latency, all in one process',
+    figure: all.p99,
+    unit: 'ms',
+    baseline: base(bare.p99),
+    setup: 'same run',
+  });
 
   // a seeded store: queries, exports, verify
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-audit-read-'));
@@ -234,11 +368,36 @@ export async function auditBench(): Promise<void> {
       await read.stop();
     }
     const querySetup = `${RECORDS.toLocaleString('en-US')} records in the embedded store (SQLite), \`platform start --services identity,audit --no-workers\` (${read.ready.compiled ? 'compiled' : 'sources through tsx'}), one request at a time over HTTP (keep-alive, node:http client) after ${Math.min(QUERY_WARMUP, QUERIES)} warm-up queries (the same for the baseline), ${QUERIES} queries`;
-    printRow({ name: 'audit: query-many p50, module + transaction + 1-day range, page 1 of 20', figure: day.p50, unit: 'ms', baseline: { name: 'bare express answering a fixed page of 20 records', figure: bareDay.p50 }, setup: `${querySetup}; a random pair of the 81 and a random day (~${Math.round(RECORDS / 82 / days)} matching records): count + the page along the (tenant, module, transaction, ts) index; token verified per request` });
-    printRow({ name: 'audit: query-many p99, same queries', figure: day.p99, unit: 'ms', baseline: { name: 'bare express', figure: bareDay.p99 }, setup: `same run; mean ${day.mean.toFixed(2)} ms (bare ${bareDay.mean.toFixed(2)} ms)`, goal: { of: 'figure', op: '<=', value: 2 } });
+    printRow({
+      name: 'audit: query-many p50, module + transaction + 1-day range, page 1 of 20',
+      figure: day.p50,
+      unit: 'ms',
+      baseline: { name: 'bare express answering a fixed page of 20 records', figure: bareDay.p50 },
+      setup: `${querySetup}; a random pair of the 81 and a random day (~${Math.round(RECORDS / 82 / days)} matching records): count + the page along the (tenant, module, transaction, ts) index; token verified per request`,
+    });
+    printRow({
+      name: 'audit: query-many p99, same queries',
+      figure: day.p99,
+      unit: 'ms',
+      baseline: { name: 'bare express', figure: bareDay.p99 },
+      setup: `same run; mean ${day.mean.toFixed(2)} ms (bare ${bareDay.mean.toFixed(2)} ms)`,
+      goal: { of: 'figure', op: '<=', value: 2 },
+    });
     const deepSetup = `m1/t1 over its whole range (~${Math.round((RECORDS * 0.9) / 81).toLocaleString('en-US')} records): the index walked to offset ${((DEEP_PAGE - 1) * 20).toLocaleString('en-US')}, and the total counted; one at a time`;
-    printRow({ name: `audit: query-many page ${DEEP_PAGE} of 20 p50`, figure: deep.p50, unit: 'ms', baseline: { name: 'page 1 of a 1-day range, p50', figure: day.p50 }, setup: deepSetup });
-    printRow({ name: `audit: query-many page ${DEEP_PAGE} of 20 p99`, figure: deep.p99, unit: 'ms', baseline: { name: 'page 1 of a 1-day range, p99', figure: day.p99 }, setup: 'same run' });
+    printRow({
+      name: `audit: query-many page ${DEEP_PAGE} of 20 p50`,
+      figure: deep.p50,
+      unit: 'ms',
+      baseline: { name: 'page 1 of a 1-day range, p50', figure: day.p50 },
+      setup: deepSetup,
+    });
+    printRow({
+      name: `audit: query-many page ${DEEP_PAGE} of 20 p99`,
+      figure: deep.p99,
+      unit: 'ms',
+      baseline: { name: 'page 1 of a 1-day range, p99', figure: day.p99 },
+      setup: 'same run',
+    });
 
     // raw SQLite floor of an export: the same rows, same index, parsed
     const db = new Database(path.join(dir, 'read-models.sqlite'), { readonly: true });
@@ -264,14 +423,20 @@ export async function auditBench(): Promise<void> {
         name: `audit: full export of ${r.records.toLocaleString('en-US')} records, ${what}`,
         figure: r.rate,
         unit: 'records/s',
-        baseline: { name: 'raw better-sqlite3 iteration of the same rows along the same index, JSON-parsed', figure: rawRate },
+        baseline: {
+          name: 'raw better-sqlite3 iteration of the same rows along the same index, JSON-parsed',
+          figure: rawRate,
+        },
         setup: `${(r.bytes / 1048576).toFixed(1)} MB received; ${pages} along the index with a (time, sequence) cursor, written with backpressure; a fresh read server (no workers) per kind`,
       });
       printRow({
         name: `audit: peak RSS of the server process during the ${kind} export`,
         figure: r.peak,
         unit: 'MB',
-        baseline: { name: `the same process at rest just before the export (\`platform start --services identity,audit --no-workers\`, ${r.compiled ? 'compiled dist/' : 'sources through tsx'})`, figure: r.rssBefore },
+        baseline: {
+          name: `the same process at rest just before the export (\`platform start --services identity,audit --no-workers\`, ${r.compiled ? 'compiled dist/' : 'sources through tsx'})`,
+          figure: r.rssBefore,
+        },
         setup: `VmHWM of the server process after the export, ${r.reset ? 'reset to the resident size just before it (/proc/<pid>/clear_refs)' : 'since the process started (clear_refs refused: start-up included)'}: the export itself took ${Math.round(r.peak - r.rssBefore)} MB`,
         ...(kind === 'scroll' ? { goal: { of: 'figure', op: '<', value: 200 } as const } : {}),
       });
@@ -283,14 +448,32 @@ export async function auditBench(): Promise<void> {
     let valid: boolean;
     try {
       const t0 = performance.now();
-      const res = await fetch(`${server.ready.url}${V3}/verify`, { headers: { authorization: `Bearer ${server.ready.token}` } });
+      const res = await fetch(`${server.ready.url}${V3}/verify`, {
+        headers: { authorization: `Bearer ${server.ready.token}` },
+      });
       const body = (await res.json()) as { valid: boolean; log: { checked: number } };
       verifyRate = perSecond(body.log.checked, performance.now() - t0);
       valid = body.valid;
     } finally {
       await server.stop();
     }
-    const text = JSON.stringify({ business_code: 'PolicyNo:P-1', client_ip: '10.1.2.3', compress_type: 'none', id: 'x'.repeat(36), module_name: 'm1', new_data: '{"policy":"P-1","premium":101,"status":"ACTIVE"}', old_data: '{"policy":"P-1","premium":100,"status":"DRAFT"}', sequence: 1, tags: ['bench'], tenant: 'bench', time: '2026-01-01T00:00:00.000Z', trace_id: 'trace-1', transaction_name: 't1', transaction_vendor: 'bench-vendor', warning_type: 'INFO' });
+    const text = JSON.stringify({
+      business_code: 'PolicyNo:P-1',
+      client_ip: '10.1.2.3',
+      compress_type: 'none',
+      id: 'x'.repeat(36),
+      module_name: 'm1',
+      new_data: '{"policy":"P-1","premium":101,"status":"ACTIVE"}',
+      old_data: '{"policy":"P-1","premium":100,"status":"DRAFT"}',
+      sequence: 1,
+      tags: ['bench'],
+      tenant: 'bench',
+      time: '2026-01-01T00:00:00.000Z',
+      trace_id: 'trace-1',
+      transaction_name: 't1',
+      transaction_vendor: 'bench-vendor',
+      warning_type: 'INFO',
+    });
     const h0 = performance.now();
     let prev = Buffer.alloc(32);
     for (let i = 0; i < RECORDS; i++) prev = createHash('sha256').update(prev).update(text, 'utf8').digest();

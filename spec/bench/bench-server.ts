@@ -21,11 +21,19 @@ const readyLine = <T>(out: string): T | undefined => {
  * share its event loop) and waits until its output says it is ready (by default a `READY <json>` line);
  * `stop` sends SIGTERM and waits for the exit. `pid` is the server's, for /proc readings.
  */
-export async function spawnBenchServer<T>(args: string[], label: string, o: BenchServerOptions<T> = {}): Promise<{ ready: T; pid: number; stop(): Promise<void> }> {
+export async function spawnBenchServer<T>(
+  args: string[],
+  label: string,
+  o: BenchServerOptions<T> = {},
+): Promise<{ ready: T; pid: number; stop(): Promise<void> }> {
   const { nodeFlags = [], tsx = true, env, cwd, ready: isReady = readyLine<T> } = o;
   // BENCH_CHILD_PROF=<dir>: every server writes a CPU profile there when it stops
   const prof = process.env.BENCH_CHILD_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CHILD_PROF}`] : [];
-  const child = spawn(process.execPath, [...prof, ...nodeFlags, ...(tsx ? ['--import', 'tsx'] : []), ...args], { stdio: ['ignore', 'pipe', 'pipe'], ...(env && { env }), ...(cwd && { cwd }) });
+  const child = spawn(process.execPath, [...prof, ...nodeFlags, ...(tsx ? ['--import', 'tsx'] : []), ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(env && { env }),
+    ...(cwd && { cwd }),
+  });
   let out = '';
   let err = '';
   child.stderr!.on('data', (d) => (err += d));

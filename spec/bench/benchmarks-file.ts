@@ -1,18 +1,30 @@
 // docs/benchmarks.md, written by `npm run bench`: the tables a reader sees, and below them the same data as
 // JSON in an HTML comment, which the next run reads back to keep the sections it does not run. Pure
 // functions: spec/bench/run.ts reads and writes the file.
-import { goalMet, goalText, parseGoal, ratioOf } from './goal.ts';
-import { machineText, type Machine } from './machine.ts';
+
 import type { BenchRow } from './bench-row.ts';
+import { goalMet, goalText, parseGoal, ratioOf } from './goal.ts';
+import { type Machine, machineText } from './machine.ts';
 
 /** one section's last run: when, where, how long, and its rows (`failed`: the run ended with that error) */
-export type SectionRun = { section: string; date: string; seconds: number; machine: Machine; rows: BenchRow[]; failed?: string };
+export type SectionRun = {
+  section: string;
+  date: string;
+  seconds: number;
+  machine: Machine;
+  rows: BenchRow[];
+  failed?: string;
+};
 
 const VERSION = 1;
 const DATA_OPEN = '<!-- benchmarks-data: read back by `npm run bench` to keep the sections a run does not run';
 
 /** the sections of `order`, each from `fresh` when this run ran it, else from `previous`; others are dropped */
-export function mergeSections(previous: readonly SectionRun[], fresh: readonly SectionRun[], order: readonly string[]): SectionRun[] {
+export function mergeSections(
+  previous: readonly SectionRun[],
+  fresh: readonly SectionRun[],
+  order: readonly string[],
+): SectionRun[] {
   const last = new Map(previous.map((s) => [s.section, s]));
   for (const s of fresh) last.set(s.section, s);
   return order.flatMap((name) => last.get(name) ?? []);
@@ -59,9 +71,19 @@ export function renderBenchmarks(sections: readonly SectionRun[], order: readonl
   const listed = [...order, ...sections.map((s) => s.section).filter((name) => !order.includes(name))];
   for (const name of listed) {
     const s = by.get(name);
-    out.push(s ? line([s.section, s.date, `${Math.round(s.seconds)} s`, machineText(s.machine), outcome(s)]) : line([name, '—', '—', '—', 'not run yet']));
+    out.push(
+      s
+        ? line([s.section, s.date, `${Math.round(s.seconds)} s`, machineText(s.machine), outcome(s)])
+        : line([name, '—', '—', '—', 'not run yet']),
+    );
   }
-  out.push('', '## Figures', '', line(['#', 'section', 'benchmark', 'figure', 'baseline in the same run', 'ratio', 'goal', 'met']), '|---|---|---|---|---|---|---|---|');
+  out.push(
+    '',
+    '## Figures',
+    '',
+    line(['#', 'section', 'benchmark', 'figure', 'baseline in the same run', 'ratio', 'goal', 'met']),
+    '|---|---|---|---|---|---|---|---|',
+  );
   const setups: string[] = [];
   for (const s of sections) {
     for (const r of s.rows) {
@@ -70,7 +92,18 @@ export function renderBenchmarks(sections: readonly SectionRun[], order: readonl
       const ratio = r.baseline ? formatNumber(ratioOf(r)) : '—';
       const goal = r.goal ? goalText(r.goal, r.unit) : '—';
       const met = r.goal ? (goalMet(r.goal, r) ? 'met' : '**not met**') : '—';
-      out.push(line([String(setups.length), s.section, r.name, `${formatNumber(r.figure)} ${r.unit}`, baseline, ratio, goal, met]));
+      out.push(
+        line([
+          String(setups.length),
+          s.section,
+          r.name,
+          `${formatNumber(r.figure)} ${r.unit}`,
+          baseline,
+          ratio,
+          goal,
+          met,
+        ]),
+      );
     }
     if (s.failed !== undefined) {
       setups.push(`the section's process ended with an error: ${s.failed}`);
@@ -88,7 +121,8 @@ export function renderBenchmarks(sections: readonly SectionRun[], order: readonl
  */
 function dataOf(sections: readonly SectionRun[]): string {
   const json = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c').replace(/>/g, '\\u003e');
-  const section = ({ rows, ...head }: SectionRun) => `${json(head).slice(0, -1)},"rows":[${rows.map((r) => `\n  ${json(r)}`).join(',')}]}`;
+  const section = ({ rows, ...head }: SectionRun) =>
+    `${json(head).slice(0, -1)},"rows":[${rows.map((r) => `\n  ${json(r)}`).join(',')}]}`;
   return `{"version":${VERSION},"sections":[\n${sections.map(section).join(',\n')}\n]}`;
 }
 
@@ -98,7 +132,8 @@ const figureOf = (v: unknown) => (typeof v === 'number' ? v : v === null ? Numbe
 
 /** a row read back from JSON, or undefined when `v` is not one */
 export function parseRow(v: unknown): BenchRow | undefined {
-  if (!isRecord(v) || typeof v.name !== 'string' || typeof v.unit !== 'string' || typeof v.setup !== 'string') return undefined;
+  if (!isRecord(v) || typeof v.name !== 'string' || typeof v.unit !== 'string' || typeof v.setup !== 'string')
+    return undefined;
   const figure = figureOf(v.figure);
   if (figure === undefined) return undefined;
   const row: BenchRow = { name: v.name, figure, unit: v.unit, setup: v.setup };
@@ -117,13 +152,27 @@ export function parseRow(v: unknown): BenchRow | undefined {
 }
 
 function parseSection(v: unknown): SectionRun | undefined {
-  if (!isRecord(v) || typeof v.section !== 'string' || typeof v.date !== 'string' || typeof v.seconds !== 'number' || !Array.isArray(v.rows)) return undefined;
+  if (
+    !isRecord(v) ||
+    typeof v.section !== 'string' ||
+    typeof v.date !== 'string' ||
+    typeof v.seconds !== 'number' ||
+    !Array.isArray(v.rows)
+  )
+    return undefined;
   const m = v.machine;
-  if (!isRecord(m) || typeof m.cores !== 'number' || typeof m.cpu !== 'string' || typeof m.node !== 'string') return undefined;
+  if (!isRecord(m) || typeof m.cores !== 'number' || typeof m.cpu !== 'string' || typeof m.node !== 'string')
+    return undefined;
   if (v.failed !== undefined && typeof v.failed !== 'string') return undefined;
   const rows = v.rows.map(parseRow);
   if (rows.some((r) => r === undefined)) return undefined;
-  const run: SectionRun = { section: v.section, date: v.date, seconds: v.seconds, machine: { cores: m.cores, cpu: m.cpu, node: m.node }, rows: rows as BenchRow[] };
+  const run: SectionRun = {
+    section: v.section,
+    date: v.date,
+    seconds: v.seconds,
+    machine: { cores: m.cores, cpu: m.cpu, node: m.node },
+    rows: rows as BenchRow[],
+  };
   return v.failed === undefined ? run : { ...run, failed: v.failed };
 }
 

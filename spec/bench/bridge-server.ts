@@ -29,28 +29,56 @@ process.once('SIGTERM', () => {
 
 if (kind === 'platform-api' || kind === 'platform-all') {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-bridge-'));
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', PUBLIC_BASE_URL: 'http://127.0.0.1:0', DATA_DIR: dir, LOG_LEVEL: 'silent', OUTBOUND_ALLOW: '127.0.0.1,::1,localhost' });
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    PUBLIC_BASE_URL: 'http://127.0.0.1:0',
+    DATA_DIR: dir,
+    LOG_LEVEL: 'silent',
+    OUTBOUND_ALLOW: '127.0.0.1,::1,localhost',
+  });
   const log = pino({ level: 'silent' });
   // first the whole platform with its workers: seeds, creates the read models and brings them up to date
-  let platform = await startPlatform({ config, log, services: ['identity', 'bridge'], stores: await openStores(config) });
+  let platform = await startPlatform({
+    config,
+    log,
+    services: ['identity', 'bridge'],
+    stores: await openStores(config),
+  });
   const ctx = { tenant: 'platform', actor: 'bench' };
   const { eventStore } = platform.stores;
   const directory = createDirectoryCommands({ eventStore, clock: systemClock });
   await directory.createTenant({ name: 'Bench' }, forTenant(ctx, 'bench'), 'bench/tenant');
   await directory.registerUser({ username: 'bench-svc', name: 'bench' }, { ...ctx, tenant: 'bench' }, 'bench/user');
   await directory.registerClient(
-    { clientId: 'bench-publisher', grantTypes: ['client_credentials'], defaultUser: 'bench-svc', scopes: ['bridge:publish'], clientSecret: SECRET },
+    {
+      clientId: 'bench-publisher',
+      grantTypes: ['client_credentials'],
+      defaultUser: 'bench-svc',
+      scopes: ['bridge:publish'],
+      clientSecret: SECRET,
+    },
     { ...ctx, tenant: 'bench' },
     'bench/client',
   );
-  await createBusCommands({ eventStore, clock: systemClock }).createBus({ name: 'orders', kind: 'custom' }, { ...ctx, tenant: 'bench' }, 'bench/bus');
+  await createBusCommands({ eventStore, clock: systemClock }).createBus(
+    { name: 'orders', kind: 'custom' },
+    { ...ctx, tenant: 'bench' },
+    'bench/bus',
+  );
   for (const r of [...platform.runners, ...platform.workers]) {
     while ((await r.status()).lag > 0) await new Promise((resolve) => setTimeout(resolve, 20));
   }
   if (kind === 'platform-api') {
     // then an API process of a scaled-out deployment: HTTP only, the workers run elsewhere
     await platform.stop();
-    platform = await startPlatform({ config, log, services: ['identity', 'bridge'], workers: false, stores: await openStores(config) });
+    platform = await startPlatform({
+      config,
+      log,
+      services: ['identity', 'bridge'],
+      workers: false,
+      stores: await openStores(config),
+    });
   }
   const running = platform;
   stops.push(async () => {
@@ -59,7 +87,10 @@ if (kind === 'platform-api' || kind === 'platform-all') {
   });
   const res = await fetch(`${running.publicBaseUrl}/cas/oidc/token`, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`bench-publisher:${SECRET}`).toString('base64')}` },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${Buffer.from(`bench-publisher:${SECRET}`).toString('base64')}`,
+    },
     body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'bridge:publish' }),
   });
   const token = ((await res.json()) as { access_token: string }).access_token;

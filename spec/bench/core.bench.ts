@@ -11,11 +11,11 @@ import { START } from '../../infra/core/position.ts';
 import { createSqliteEventStore } from '../../infra/sqlite/event-store.sqlite.ts';
 import { registerReadStoreFunctions } from '../../infra/sqlite/read-store.functions.ts';
 import { createSqliteReadStore } from '../../infra/sqlite/read-store.sqlite.ts';
+import { AUTOCHECKPOINT } from '../../infra/sqlite/wal-checkpointer.ts';
 import { rebuildProjection } from '../../projections/core/rebuild.ts';
 import { accountDecider } from '../core/fixtures/account.decider.ts';
 import { ledgerProjection } from '../core/fixtures/ledger.projection.ts';
 import { perSecond, printRow, printSection, timed } from './report.ts';
-import { AUTOCHECKPOINT } from '../../infra/sqlite/wal-checkpointer.ts';
 
 const COMMANDS = Number(process.env.BENCH_COMMANDS ?? 20_000);
 const BATCHED = Number(process.env.BENCH_BATCHED ?? 200_000);
@@ -38,15 +38,30 @@ const event = (command: string, i: number, type: string, data: unknown): EventEn
  */
 function storageFloor(rebuiltFile: string, floorFile: string): { events: number; ms: number } {
   const src = new Database(rebuiltFile, { readonly: true });
-  const tables = src.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'table' AND (name LIKE '%ledger%entries%' OR name LIKE '%ledger%balances%')`).all() as Array<{ name: string; sql: string }>;
+  const tables = src
+    .prepare(
+      `SELECT name, sql FROM sqlite_master WHERE type = 'table' AND (name LIKE '%ledger%entries%' OR name LIKE '%ledger%balances%')`,
+    )
+    .all() as Array<{ name: string; sql: string }>;
   // the rebuilt generation: the fuller of the collection's tables (a rebuild leaves the empty old one beside it)
   const count = (name: string) => src.prepare(`SELECT count(*) FROM "${name}"`).pluck().get() as number;
-  const fullest = (part: string) => tables.filter((t) => t.name.includes(part)).sort((a, b) => count(b.name) - count(a.name))[0]!;
+  const fullest = (part: string) =>
+    tables.filter((t) => t.name.includes(part)).sort((a, b) => count(b.name) - count(a.name))[0]!;
   const entriesTable = fullest('entries');
   const balancesTable = fullest('balances');
-  const indexes = src.prepare(`SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN (?, ?)`).pluck().all(entriesTable.name, balancesTable.name) as string[];
-  const entries = src.prepare(`SELECT id, doc FROM "${entriesTable.name}" ORDER BY rowid`).all() as Array<{ id: string; doc: string }>;
-  const balances = new Map((src.prepare(`SELECT id, doc FROM "${balancesTable.name}"`).all() as Array<{ id: string; doc: string }>).map((r) => [r.id, r.doc]));
+  const indexes = src
+    .prepare(`SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN (?, ?)`)
+    .pluck()
+    .all(entriesTable.name, balancesTable.name) as string[];
+  const entries = src.prepare(`SELECT id, doc FROM "${entriesTable.name}" ORDER BY rowid`).all() as Array<{
+    id: string;
+    doc: string;
+  }>;
+  const balances = new Map(
+    (src.prepare(`SELECT id, doc FROM "${balancesTable.name}"`).all() as Array<{ id: string; doc: string }>).map(
+      (r) => [r.id, r.doc],
+    ),
+  );
   src.close();
   const db = new Database(floorFile);
   db.pragma('journal_mode = WAL');
@@ -55,7 +70,8 @@ function storageFloor(rebuiltFile: string, floorFile: string): { events: number;
   registerReadStoreFunctions(db);
   for (const t of [entriesTable, balancesTable]) db.exec(t.sql);
   for (const sql of indexes) db.exec(sql);
-  const upsert = (table: string) => db.prepare(`INSERT INTO "${table}" (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`);
+  const upsert = (table: string) =>
+    db.prepare(`INSERT INTO "${table}" (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`);
   const putEntry = upsert(entriesTable.name);
   const putBalance = upsert(balancesTable.name);
   const streamOf = (doc: string) => (JSON.parse(doc) as { stream: string }).stream;
@@ -84,7 +100,10 @@ export async function seedAccounts(file: string, total: number, perAppend = 100,
     const events = Array.from({ length: perAppend }, (_, i) =>
       rev + i + 1 === 0
         ? event(`seed-${r}`, i, 'AccountOpened', { owner: `owner-${s}`, openedAt: meta.occurredAt })
-        : event(`seed-${r}`, i, 'MoneyDeposited', { amount: (i % 13) + 1, note: 'a deposit with a little text to give it a realistic size' }),
+        : event(`seed-${r}`, i, 'MoneyDeposited', {
+            amount: (i % 13) + 1,
+            note: 'a deposit with a little text to give it a realistic size',
+          }),
     );
     await store.append(`account-t.a${s}`, events, rev < 0 ? 'no_stream' : rev);
     revisions.set(s, rev + perAppend);
@@ -106,11 +125,22 @@ export async function coreBench(): Promise<void> {
       revision INTEGER NOT NULL, category TEXT NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL, metadata TEXT NOT NULL,
       UNIQUE (sid, revision)); CREATE UNIQUE INDEX events_stream_start ON events (stream) WHERE revision = 0;
       CREATE INDEX events_category_position ON events (category, position);`);
-    const insert = raw.prepare('INSERT INTO events (id, sid, stream, revision, category, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    const insert = raw.prepare(
+      'INSERT INTO events (id, sid, stream, revision, category, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    );
     const rawRun = await timed(() => {
       for (let i = 0; i < COMMANDS; i++) {
         const e = event(`raw-${i}`, 0, 'AccountOpened', { owner: 'o', openedAt: meta.occurredAt });
-        insert.run(e.id, i + 1, `account-t.r${i}`, 0, 'account', e.type, JSON.stringify(e.data), JSON.stringify(e.metadata));
+        insert.run(
+          e.id,
+          i + 1,
+          `account-t.r${i}`,
+          0,
+          'account',
+          e.type,
+          JSON.stringify(e.data),
+          JSON.stringify(e.metadata),
+        );
       }
     });
     raw.close();
@@ -167,7 +197,9 @@ export async function coreBench(): Promise<void> {
       setup: `${readAll.result} events in pages of 2000, JSON parsed`,
     });
     const readStore = createSqliteReadStore({ file: path.join(dir, 'read.sqlite') });
-    const rebuilt = await timed(() => rebuildProjection({ eventStore: reader, readStore, projection: ledgerProjection(), clock: systemClock }));
+    const rebuilt = await timed(() =>
+      rebuildProjection({ eventStore: reader, readStore, projection: ledgerProjection(), clock: systemClock }),
+    );
     printRow({
       name: 'projection rebuild into the embedded read store',
       figure: perSecond(rebuilt.result.events, rebuilt.ms),
@@ -181,7 +213,10 @@ export async function coreBench(): Promise<void> {
       name: 'projection rebuild, beside the storage floor of its writes',
       figure: perSecond(rebuilt.result.events, rebuilt.ms),
       unit: 'events/s',
-      baseline: { name: 'raw better-sqlite3: the same documents written with the same tables and indexes, nothing read or computed', figure: perSecond(floor.events, floor.ms) },
+      baseline: {
+        name: 'raw better-sqlite3: the same documents written with the same tables and indexes, nothing read or computed',
+        figure: perSecond(floor.events, floor.ms),
+      },
       setup: `the floor replays the rebuild's writes as its unit of work issues them (per transaction of 5,000 events: each touched balance once, every entry; pre-serialized) into a fresh file with the DDL the read store created (id TEXT PRIMARY KEY per collection, one json_extract expression index each) and the read store's pragmas (WAL, synchronous=NORMAL, checkpoint every 10,000 pages); its ratio shows what is left for the rebuild's own work (the projection's code, the unit of work, serializing) to gain`,
     });
     // A rebuild on one thread reads a page, then writes it: reading the log and writing the floor one after
@@ -201,11 +236,19 @@ export async function coreBench(): Promise<void> {
     // 5. a rebuild of a large log in its own process, to read that process's peak RSS
     const bigFile = path.join(dir, 'big.sqlite');
     const seeded = await timed(() => seedAccounts(bigFile, REBUILD_EVENTS, 500, 5000));
-    const child = spawnSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'rebuild-rss.ts'), bigFile, path.join(dir, 'big-read.sqlite')], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const out = JSON.parse(child.stdout.trim().split('\n').pop() ?? '{}') as { events: number; ms: number; maxRssMb: number };
+    const child = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', path.join(import.meta.dirname, 'rebuild-rss.ts'), bigFile, path.join(dir, 'big-read.sqlite')],
+      {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    const out = JSON.parse(child.stdout.trim().split('\n').pop() ?? '{}') as {
+      events: number;
+      ms: number;
+      maxRssMb: number;
+    };
     const rebuiltBig = `${REBUILD_EVENTS.toLocaleString('en-US')} events`;
     printRow({
       name: `rebuild of ${rebuiltBig}`,

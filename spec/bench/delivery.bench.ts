@@ -18,9 +18,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { deliveryIdFor } from '../../commands/bridge/delivery.scheduler.ts';
 import { createArrivals } from './arrivals.ts';
+import { spawnBenchServer } from './bench-server.ts';
 import type { Goal } from './goal.ts';
 import { perSecond, printRow, printSection, quantile, warmUp, warmUpText } from './report.ts';
-import { spawnBenchServer } from './bench-server.ts';
 
 const EVENTS = Number(process.env.BENCH_DELIVERY_EVENTS ?? 2000);
 /** events per warm-up round (the warm-up runs rounds for WARMUP_SECONDS) */
@@ -30,7 +30,6 @@ const RATE = Number(process.env.BENCH_DELIVERY_RATE ?? 50);
 const PACED = Number(process.env.BENCH_DELIVERY_PACED_EVENTS ?? 500);
 const PUT = '/api/platform/platform-pub/eventBridge/event/v1/putEvent';
 const fixture = path.join(import.meta.dirname, '..', 'http', 'bridge', 'fixtures', 'delivery-platform.ts');
-
 
 let seq = 0;
 /** an order event (~300 bytes), each with a fresh id */
@@ -43,14 +42,24 @@ const event = () =>
     time: '2026-03-01T10:00:00',
     dataContentType: 'application/json',
     eventBusName: 'orders',
-    data: { orderId: seq, amount: 120 + (seq % 50), region: 'eu', lines: [{ sku: `sku-${seq % 97}`, qty: 1 + (seq % 3) }] },
+    data: {
+      orderId: seq,
+      amount: 120 + (seq % 50),
+      region: 'eu',
+      lines: [{ sku: `sku-${seq % 97}`, qty: 1 + (seq % 3) }],
+    },
   });
 
 type Load = { kind: 'closed'; concurrency: number } | { kind: 'paced'; perSecond: number };
 type Figures = { rate: number; p50: number; p99: number; count: number };
 
 /** `send(i)` answers the id the receiver will see for request i; `count` of them under `load` */
-async function drive(count: number, load: Load, send: (i: number) => Promise<string>, arrived: (ids: string[]) => Promise<Map<string, number>>): Promise<Figures> {
+async function drive(
+  count: number,
+  load: Load,
+  send: (i: number) => Promise<string>,
+  arrived: (ids: string[]) => Promise<Map<string, number>>,
+): Promise<Figures> {
   const started: number[] = [];
   const ids: string[] = [];
   const t0 = performance.now();
@@ -105,7 +114,11 @@ export async function deliveryBench(): Promise<void> {
       load,
       async (i) => {
         const id = `direct-${seq}-${i}`;
-        const res = await fetch(`${receiverUrl}/eventbridge/receivedEvent`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-request-id': id }, body: event() });
+        const res = await fetch(`${receiverUrl}/eventbridge/receivedEvent`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-request-id': id },
+          body: event(),
+        });
         await res.text();
         return id;
       },
@@ -117,21 +130,24 @@ export async function deliveryBench(): Promise<void> {
 
   // ---- ours: putEvent → … → the receiver ----
   const startProcess = (dir: string, flags: string[]) =>
-    spawnBenchServer<{ url: string; token: string }>(
-      [fixture, dir, receiverUrl, ...flags],
-      'platform',
-    );
+    spawnBenchServer<{ url: string; token: string }>([fixture, dir, receiverUrl, ...flags], 'platform');
   /** one deployment on a fresh data directory: `roles` are the processes' flags, the first one sets up */
   const measure = async (roles: string[][]) => {
     const dir = mkdtempSync(path.join(tmpdir(), 'bench-delivery-'));
     const processes: Array<Awaited<ReturnType<typeof startProcess>>> = [];
     try {
-      for (const [i, flags] of roles.entries()) processes.push(await startProcess(dir, i === 0 ? [...flags, '--setup'] : flags));
+      for (const [i, flags] of roles.entries())
+        processes.push(await startProcess(dir, i === 0 ? [...flags, '--setup'] : flags));
       const api = processes.find((p) => p.ready.token !== '')!.ready;
       const put = async () => {
-        const res = await fetch(`${api.url}${PUT}`, { method: 'POST', headers: { authorization: `Bearer ${api.token}`, 'content-type': 'application/json' }, body: event() });
+        const res = await fetch(`${api.url}${PUT}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${api.token}`, 'content-type': 'application/json' },
+          body: event(),
+        });
         const body = (await res.json()) as { eventId?: string };
-        if (res.status !== 200 || body.eventId === undefined) throw new Error(`putEvent answered ${res.status}: ${JSON.stringify(body)}`);
+        if (res.status !== 200 || body.eventId === undefined)
+          throw new Error(`putEvent answered ${res.status}: ${JSON.stringify(body)}`);
         return deliveryIdFor(body.eventId, 'crash', 'to-receiver', 1);
       };
       await warmUp(() => drive(WARMUP_ROUND, { kind: 'closed', concurrency: CONCURRENCY }, put, arrived));
@@ -153,8 +169,14 @@ export async function deliveryBench(): Promise<void> {
     await new Promise((r) => receiver.close(r));
   }
 
-  const common = 'SQLite stores, npm start defaults (DELIVERY_CONCURRENCY 8); one rule, one preset HTTP client target; the receiver (in the load generator) answers 200 at once';
-  const rows = (label: string, m: Awaited<ReturnType<typeof measure>>, where: string, goals: { rate?: Goal; p50?: Goal }) => {
+  const common =
+    'SQLite stores, npm start defaults (DELIVERY_CONCURRENCY 8); one rule, one preset HTTP client target; the receiver (in the load generator) answers 200 at once';
+  const rows = (
+    label: string,
+    m: Awaited<ReturnType<typeof measure>>,
+    where: string,
+    goals: { rate?: Goal; p50?: Goal },
+  ) => {
     printRow({
       name: `bridge delivery, ${label}: putEvent → HTTP receiver, end to end`,
       figure: m.rate.rate,
@@ -163,7 +185,10 @@ export async function deliveryBench(): Promise<void> {
       setup: `${EVENTS} events ${warmUpText(`in rounds of ${WARMUP_ROUND} at the same concurrency (the direct POST loop's too)`)}, ${CONCURRENCY} concurrent keep-alive loops, first put to last arrival; ${where}; ${common}. Saturated, publish-to-receive is p50 ${m.rate.p50.toFixed(0)} ms, p99 ${m.rate.p99.toFixed(0)} ms (queueing)`,
       ...(goals.rate ? { goal: goals.rate } : {}),
     });
-    for (const [q, ours, theirs] of [['p50', m.latency.p50, baseLatency.p50], ['p99', m.latency.p99, baseLatency.p99]] as const) {
+    for (const [q, ours, theirs] of [
+      ['p50', m.latency.p50, baseLatency.p50],
+      ['p99', m.latency.p99, baseLatency.p99],
+    ] as const) {
       printRow({
         name: `bridge delivery, ${label}: publish-to-receive latency ${q} at ${RATE} events/s`,
         figure: ours,
@@ -174,8 +199,15 @@ export async function deliveryBench(): Promise<void> {
       });
     }
   };
-  rows('all in one process', all, 'identity, bridge, every projection and worker in one process (npm start)', { rate: { of: 'ratio', op: '>=', value: 0.5 } });
-  rows('API and workers in two processes', split, 'an API process (platform start --no-workers) beside a worker process (--services none: projections, router, delivery scheduler and worker)', { p50: { of: 'figure', op: '<=', value: 10 } });
+  rows('all in one process', all, 'identity, bridge, every projection and worker in one process (npm start)', {
+    rate: { of: 'ratio', op: '>=', value: 0.5 },
+  });
+  rows(
+    'API and workers in two processes',
+    split,
+    'an API process (platform start --no-workers) beside a worker process (--services none: projections, router, delivery scheduler and worker)',
+    { p50: { of: 'figure', op: '<=', value: 10 } },
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await deliveryBench();

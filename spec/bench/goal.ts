@@ -46,6 +46,7 @@ export function parseGoal(v: unknown): Goal | undefined {
   const g = v as Record<string, unknown>;
   if (g.of !== 'ratio' && g.of !== 'figure') return undefined;
   const op = OPS.find((o) => o === g.op);
-  if (op === undefined || typeof g.value !== 'number' || (g.text !== undefined && typeof g.text !== 'string')) return undefined;
+  if (op === undefined || typeof g.value !== 'number' || (g.text !== undefined && typeof g.text !== 'string'))
+    return undefined;
   return { of: g.of, op, value: g.value, ...(g.text === undefined ? {} : { text: g.text }) };
 }

@@ -22,7 +22,8 @@ const PER = Number(process.env.HUB_AB_PER ?? 1000);
 const ROUNDS = Number(process.env.HUB_AB_ROUNDS ?? 8);
 const CONCURRENCY = 16;
 /** the platform fixture of this checkout, or of the checkout at `root` */
-const fixtureIn = (root = path.join(import.meta.dirname, '..', '..')) => path.join(root, 'spec', 'http', 'hub', 'fixtures', 'hub-platform.ts');
+const fixtureIn = (root = path.join(import.meta.dirname, '..', '..')) =>
+  path.join(root, 'spec', 'http', 'hub', 'fixtures', 'hub-platform.ts');
 
 type Round = { rate: number; cpuPerSend: number };
 type Server = Awaited<ReturnType<typeof spawnBenchServer<{ url: string; token: string }>>>;
@@ -58,7 +59,11 @@ async function round(p: Platform, sends: number): Promise<Round> {
         next++;
         const id = `ab-${p.name}-${++seq}`;
         ids.push(id);
-        const res = await fetch(`${url}/comm/v1/notifications/send`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: sendBody(id) });
+        const res = await fetch(`${url}/comm/v1/notifications/send`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: sendBody(id),
+        });
         const body = await res.text();
         if (res.status !== 201) throw new Error(`send answered ${res.status}: ${body}`);
       }
@@ -79,26 +84,37 @@ try {
       // worker processes fetch the platform tenant token from the API process's identity provider
       const tokenUrl = i === 0 ? ['--setup'] : [`--token-url=${servers[0]!.ready.url}/cas/oidc/token`];
       servers.push(
-        await spawnBenchServer<{ url: string; token: string }>([fixtureIn(env.ROOT), dir, receiver.url, ...flags, ...tokenUrl], `hub platform ${name}`, {
-          env: { ...process.env, ...env },
-          ...(env.FLAGS !== undefined && { nodeFlags: env.FLAGS.split(' ') }),
-        }),
+        await spawnBenchServer<{ url: string; token: string }>(
+          [fixtureIn(env.ROOT), dir, receiver.url, ...flags, ...tokenUrl],
+          `hub platform ${name}`,
+          {
+            env: { ...process.env, ...env },
+            ...(env.FLAGS !== undefined && { nodeFlags: env.FLAGS.split(' ') }),
+          },
+        ),
       );
     }
     platforms.push({ name, dir, servers });
   }
   for (const p of platforms) await round(p, WARM);
   const rounds = new Map<string, Round[]>(platforms.map((p) => [p.name, []]));
-  for (let i = 0; i < ROUNDS; i++) for (const p of i % 2 === 0 ? platforms : [...platforms].reverse()) rounds.get(p.name)!.push(await round(p, PER));
-  console.log(`hub A/B, ${SPLIT ? 'one API and two worker processes' : 'all in one process'}: ${WARM} warm-up sends each, then ${ROUNDS} rounds of ${PER} alternated (${CONCURRENCY} loops)`);
+  for (let i = 0; i < ROUNDS; i++)
+    for (const p of i % 2 === 0 ? platforms : [...platforms].reverse()) rounds.get(p.name)!.push(await round(p, PER));
+  console.log(
+    `hub A/B, ${SPLIT ? 'one API and two worker processes' : 'all in one process'}: ${WARM} warm-up sends each, then ${ROUNDS} rounds of ${PER} alternated (${CONCURRENCY} loops)`,
+  );
   for (const [name, rs] of rounds) {
     const each = rs.map((r) => `${r.rate.toFixed(0)}/s ${r.cpuPerSend.toFixed(0)} µs`).join(', ');
-    console.log(`${name}: median ${median(rs.map((r) => r.rate)).toFixed(0)} sends/s, ${median(rs.map((r) => r.cpuPerSend)).toFixed(0)} µs of CPU per send | rounds: ${each}`);
+    console.log(
+      `${name}: median ${median(rs.map((r) => r.rate)).toFixed(0)} sends/s, ${median(rs.map((r) => r.cpuPerSend)).toFixed(0)} µs of CPU per send | rounds: ${each}`,
+    );
   }
   // each round beside the other variant's round next to it in time (A B, B A, …): the machine's drift cancels
   const [a, b] = [rounds.get('A')!, rounds.get('B')!];
   const paired = (f: (r: Round) => number) => median(a.map((r, i) => f(b[i]!) / f(r)));
-  console.log(`B against A, the median of the ${ROUNDS} paired rounds: sends/s ×${paired((r) => r.rate).toFixed(3)}, CPU per send ×${paired((r) => r.cpuPerSend).toFixed(3)}`);
+  console.log(
+    `B against A, the median of the ${ROUNDS} paired rounds: sends/s ×${paired((r) => r.rate).toFixed(3)}, CPU per send ×${paired((r) => r.cpuPerSend).toFixed(3)}`,
+  );
 } finally {
   for (const p of platforms) {
     for (const s of [...p.servers].reverse()) await s.stop();

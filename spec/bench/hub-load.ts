@@ -10,7 +10,11 @@ export const sendBody = (requestId: string) => {
   return JSON.stringify({
     RequestId: requestId,
     NotificationCode: 'bench-notice',
-    Payload: { amount: 120 + (n % 50), policyNo: `P-${n}`, customer: { id: `C-${n % 997}`, name: 'Jane Roe', email: `jane${n % 997}@example.com` } },
+    Payload: {
+      amount: 120 + (n % 50),
+      policyNo: `P-${n}`,
+      customer: { id: `C-${n % 997}`, name: 'Jane Roe', email: `jane${n % 997}@example.com` },
+    },
   });
 };
 
@@ -32,7 +36,10 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const direct = req.headers['x-request-id'];
-      const id = typeof direct === 'string' ? direct : (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { RequestId: string }).RequestId;
+      const id =
+        typeof direct === 'string'
+          ? direct
+          : (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { RequestId: string }).RequestId;
       arrivals.note(id);
       res.statusCode = 202;
       res.end('{"Accepted":true}');

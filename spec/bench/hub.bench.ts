@@ -28,7 +28,6 @@ const RATE = Number(process.env.BENCH_HUB_RATE ?? 50);
 const PACED = Number(process.env.BENCH_HUB_PACED ?? 500);
 const fixture = path.join(import.meta.dirname, '..', 'http', 'hub', 'fixtures', 'hub-platform.ts');
 
-
 let seq = 0;
 
 type Load = { kind: 'closed'; concurrency: number } | { kind: 'paced'; perSecond: number };
@@ -38,7 +37,12 @@ type Run = Figures & { latencies: number[] };
 /** the saturated figure of several rounds: the median round's rate, latencies over all rounds */
 type Rounds = { rate: number; rates: number[]; p50: number; p99: number };
 
-async function drive(count: number, load: Load, send: (i: number) => Promise<string>, arrived: (ids: string[]) => Promise<Map<string, number>>): Promise<Run> {
+async function drive(
+  count: number,
+  load: Load,
+  send: (i: number) => Promise<string>,
+  arrived: (ids: string[]) => Promise<Map<string, number>>,
+): Promise<Run> {
   const started: number[] = [];
   const ids: string[] = [];
   const t0 = performance.now();
@@ -48,9 +52,11 @@ async function drive(count: number, load: Load, send: (i: number) => Promise<str
   };
   if (load.kind === 'closed') {
     let next = 0;
-    await Promise.all(Array.from({ length: load.concurrency }, async () => {
-      while (next < count) await one(next++);
-    }));
+    await Promise.all(
+      Array.from({ length: load.concurrency }, async () => {
+        while (next < count) await one(next++);
+      }),
+    );
   } else {
     const pending: Array<Promise<void>> = [];
     for (let i = 0; i < count; i++) {
@@ -70,7 +76,10 @@ async function drive(count: number, load: Load, send: (i: number) => Promise<str
  * ROUNDS saturated rounds of each side, alternated direct, ours, ours, direct, direct, ours … (each side
  * first as often as second): the medians of each side's rates, and ours' latencies over all its rounds.
  */
-async function alternated(direct: () => Promise<Run>, ours: () => Promise<Run>): Promise<{ ours: Rounds; direct: Rounds }> {
+async function alternated(
+  direct: () => Promise<Run>,
+  ours: () => Promise<Run>,
+): Promise<{ ours: Rounds; direct: Rounds }> {
   const runs = { ours: [] as Run[], direct: [] as Run[] };
   for (let r = 0; r < ROUNDS; r++) {
     const order = r % 2 === 0 ? (['direct', 'ours'] as const) : (['ours', 'direct'] as const);
@@ -78,7 +87,12 @@ async function alternated(direct: () => Promise<Run>, ours: () => Promise<Run>):
   }
   const summary = (rs: Run[]): Rounds => {
     const all = rs.flatMap((r) => r.latencies).sort((a, b) => a - b);
-    return { rate: median(rs.map((r) => r.rate)), rates: rs.map((r) => r.rate), p50: quantile(all, 0.5), p99: quantile(all, 0.99) };
+    return {
+      rate: median(rs.map((r) => r.rate)),
+      rates: rs.map((r) => r.rate),
+      p50: quantile(all, 0.5),
+      p99: quantile(all, 0.99),
+    };
   };
   return { ours: summary(runs.ours), direct: summary(runs.direct) };
 }
@@ -91,12 +105,21 @@ export async function hubBench(): Promise<void> {
 
   // ---- the floor: POST straight to the receiver, a body of the same size ----
   const direct = (count: number, load: Load) =>
-    drive(count, load, async (i) => {
-      const id = `direct-${++seq}-${i}`;
-      const res = await fetch(receiverUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'x-request-id': id }, body: sendBody(id) });
-      await res.text();
-      return id;
-    }, arrived);
+    drive(
+      count,
+      load,
+      async (i) => {
+        const id = `direct-${++seq}-${i}`;
+        const res = await fetch(receiverUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-request-id': id },
+          body: sendBody(id),
+        });
+        await res.text();
+        return id;
+      },
+      arrived,
+    );
   await warmUp(() => direct(WARMUP_ROUND, { kind: 'closed', concurrency: CONCURRENCY }));
   const baseLatency = await direct(PACED, { kind: 'paced', perSecond: RATE });
 
@@ -108,13 +131,22 @@ export async function hubBench(): Promise<void> {
       for (const [i, flags] of roles.entries()) {
         // worker processes fetch the platform tenant token from the first (API) process's identity provider
         const tokenUrl = i === 0 ? [] : [`--token-url=${processes[0]!.ready.url}/cas/oidc/token`];
-        processes.push(await spawnBenchServer<{ url: string; token: string }>([fixture, dir, receiverUrl, ...flags, ...(i === 0 ? ['--setup'] : tokenUrl)], 'hub platform'));
+        processes.push(
+          await spawnBenchServer<{ url: string; token: string }>(
+            [fixture, dir, receiverUrl, ...flags, ...(i === 0 ? ['--setup'] : tokenUrl)],
+            'hub platform',
+          ),
+        );
       }
       const api = processes.find((p) => p.ready.token !== '')!.ready;
       if (process.env.BENCH_VERBOSE) console.error('platform ready', roles);
       const send = async () => {
         const id = `bench-${process.pid}-${++seq}`;
-        const res = await fetch(`${api.url}/comm/v1/notifications/send`, { method: 'POST', headers: { authorization: `Bearer ${api.token}`, 'content-type': 'application/json' }, body: sendBody(id) });
+        const res = await fetch(`${api.url}/comm/v1/notifications/send`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${api.token}`, 'content-type': 'application/json' },
+          body: sendBody(id),
+        });
         const body = await res.text();
         if (res.status !== 201) throw new Error(`send answered ${res.status}: ${body}`);
         return id;
@@ -145,7 +177,8 @@ export async function hubBench(): Promise<void> {
     await receiver.close();
   }
 
-  const common = 'SQLite stores, defaults (HUB_DISPATCH_CONCURRENCY 32, HUB_INLINE_DISPATCH_CONCURRENCY 64, LOG_GATHER_MS 25); one definition, one CONTEXT rule, a REST_WEBHOOK service (ACCEPTANCE_ONLY, signed, platform tenant token); the receiver (in the load generator) answers 202 at once';
+  const common =
+    'SQLite stores, defaults (HUB_DISPATCH_CONCURRENCY 32, HUB_INLINE_DISPATCH_CONCURRENCY 64, LOG_GATHER_MS 25); one definition, one CONTEXT rule, a REST_WEBHOOK service (ACCEPTANCE_ONLY, signed, platform tenant token); the receiver (in the load generator) answers 202 at once';
   const rates = (xs: number[]) => xs.map((x) => Math.round(x).toLocaleString('en-US')).join(' / ');
   const rows = (label: string, m: Awaited<ReturnType<typeof measure>>, where: string) => {
     printRow({
@@ -156,7 +189,10 @@ export async function hubBench(): Promise<void> {
       setup: `medians of ${ROUNDS} rounds of ${SENDS.toLocaleString('en-US')} sends and ${ROUNDS} of ${SENDS.toLocaleString('en-US')} direct POSTs, alternated (direct first, then ours first, …) ${warmUpText(`in rounds of ${WARMUP_ROUND} of each side in turn`)}, ${CONCURRENCY} concurrent keep-alive loops, first send to last arrival; rounds: ours ${rates(m.rate.rates)}, direct ${rates(m.base.rates)}; ${where}; ${common}. Saturated, send-to-webhook is p50 ${m.rate.p50.toFixed(0)} ms, p99 ${m.rate.p99.toFixed(0)} ms (queueing)`,
       goal: { of: 'ratio', op: '>=', value: 0.3 },
     });
-    for (const [q, ours, theirs] of [['p50', m.latency.p50, baseLatency.p50], ['p99', m.latency.p99, baseLatency.p99]] as const) {
+    for (const [q, ours, theirs] of [
+      ['p50', m.latency.p50, baseLatency.p50],
+      ['p99', m.latency.p99, baseLatency.p99],
+    ] as const) {
       printRow({
         name: `hub, ${label}: send-to-webhook latency ${q} at ${RATE} sends/s`,
         figure: ours,
@@ -167,7 +203,11 @@ export async function hubBench(): Promise<void> {
     }
   };
   rows('all in one process', all, 'identity, hub, every projection and worker in one process (npm start)');
-  rows('one API and two worker processes', split, 'an API process (platform start --no-workers) beside two worker processes (--services none: projections and dispatch workers, claiming with leases)');
+  rows(
+    'one API and two worker processes',
+    split,
+    'an API process (platform start --no-workers) beside two worker processes (--services none: projections and dispatch workers, claiming with leases)',
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await hubBench();

@@ -4,9 +4,10 @@
 // the other over HTTP, and everything the process does meanwhile is counted: SQL statements run on each
 // SQLite file (by statement), appends, scrypt runs and RSA signatures. The same time spent idle is counted
 // too and subtracted, so background polls do not pass for per-token work.
-import { createRequire, syncBuiltinESMExports } from 'node:module';
+
 import crypto from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -112,7 +113,10 @@ try {
   for (const r of rows) console.log(`${r.perToken.toFixed(2).padStart(7)}  ${r.key}`);
   console.log(
     `totals per token: events.sqlite statements ${total('sql events.sqlite').toFixed(2)}, read-models.sqlite statements ${total('sql read-models.sqlite').toFixed(2)}, ` +
-      `appends ${rows.filter((r) => /INSERT INTO events/.test(r.key)).reduce((s, r) => s + r.perToken, 0).toFixed(2)}, scrypt ${total('crypto: scrypt').toFixed(2)}, signatures ${total('crypto: sign').toFixed(2)}`,
+      `appends ${rows
+        .filter((r) => /INSERT INTO events/.test(r.key))
+        .reduce((s, r) => s + r.perToken, 0)
+        .toFixed(2)}, scrypt ${total('crypto: scrypt').toFixed(2)}, signatures ${total('crypto: sign').toFixed(2)}`,
   );
 } finally {
   await platform.stop();

@@ -39,7 +39,9 @@ if (kind === 'platform') {
     await platform.stop();
     rmSync(dir, { recursive: true, force: true });
   });
-  console.log(`READY ${JSON.stringify({ url: platform.publicBaseUrl, clientId: config.identity.seed.clientId, clientSecret: BENCH_SECRET })}`);
+  console.log(
+    `READY ${JSON.stringify({ url: platform.publicBaseUrl, clientId: config.identity.seed.clientId, clientSecret: BENCH_SECRET })}`,
+  );
 } else if (kind === 'oidc-provider') {
   // oidc-provider ships no type declarations: a computed specifier keeps the type checker out of it
   const moduleName = 'oidc-provider';
@@ -99,13 +101,32 @@ if (kind === 'platform') {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(express.urlencoded({ extended: false }));
-  const header = Buffer.from(JSON.stringify({ alg: 'RS256', kid: 'bench-1', typ: 'JWT' }), 'utf8').toString('base64url');
+  const header = Buffer.from(JSON.stringify({ alg: 'RS256', kid: 'bench-1', typ: 'JWT' }), 'utf8').toString(
+    'base64url',
+  );
   const issuer = 'http://127.0.0.1/cas';
   app.post('/token', (req, res) => {
     const iat = Math.floor(Date.now() / 1000);
     const scope = String((req.body as Record<string, unknown>).scope ?? '');
-    signJwt(header, { iss: issuer, sub: 'bench', aud: issuer, exp: iat + 7200, iat, scope, client_id: 'bench', tenant: 'platform', jti: randomUUID() }, privateKey).then(
-      (token) => void res.set('cache-control', 'no-store').json({ access_token: token, token_type: 'Bearer', expires_in: 7200, scope }),
+    signJwt(
+      header,
+      {
+        iss: issuer,
+        sub: 'bench',
+        aud: issuer,
+        exp: iat + 7200,
+        iat,
+        scope,
+        client_id: 'bench',
+        tenant: 'platform',
+        jti: randomUUID(),
+      },
+      privateKey,
+    ).then(
+      (token) =>
+        void res
+          .set('cache-control', 'no-store')
+          .json({ access_token: token, token_type: 'Bearer', expires_in: 7200, scope }),
       () => void res.status(500).json({ error: 'server_error' }),
     );
   });
@@ -113,7 +134,9 @@ if (kind === 'platform') {
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   stops.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  console.log(`READY ${JSON.stringify({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, clientId: 'bench', clientSecret: BENCH_SECRET })}`);
+  console.log(
+    `READY ${JSON.stringify({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, clientId: 'bench', clientSecret: BENCH_SECRET })}`,
+  );
 } else {
   console.error('usage: identity-server.ts platform|oidc-provider|bare-sign');
   process.exit(2);

@@ -2,10 +2,10 @@
 // each beside the same flow on oidc-provider 9 (panva's certified provider) configured equivalently, on
 // the same machine in the same run. Each server runs in its own process; this process only generates load.
 import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import path from 'node:path';
-import { closedLoops, perSecond, printRow, printSection, warmUp, warmUpText } from './report.ts';
+import { promisify } from 'node:util';
 import { spawnBenchServer } from './bench-server.ts';
+import { closedLoops, perSecond, printRow, printSection, warmUp, warmUpText } from './report.ts';
 
 const execFileAsync = promisify(execFile);
 const CONCURRENCY = Number(process.env.BENCH_IDENTITY_CONCURRENCY ?? 16);
@@ -44,14 +44,21 @@ export async function identityBench(): Promise<void> {
   try {
     const oursToken = `${ours.ready.url}/cas/oidc/token`;
     const oursAuth = basic(ours.ready.clientId!, ours.ready.clientSecret);
-    const meta = (await (await fetch(`${theirs.ready.url}/.well-known/openid-configuration`)).json()) as Record<string, string>;
+    const meta = (await (await fetch(`${theirs.ready.url}/.well-known/openid-configuration`)).json()) as Record<
+      string,
+      string
+    >;
     const theirsToken = meta.token_endpoint!;
     const theirsIntrospection = meta.introspection_endpoint!;
     const jwtAuth = basic('bench-jwt', theirs.ready.clientSecret);
     const opaqueAuth = basic('bench-opaque', theirs.ready.clientSecret);
     // Node's fetch keeps connections alive and opens as many per origin as there are loops
     const post = (url: string, authorization: string, body: Record<string, string>) =>
-      fetch(url, { method: 'POST', headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' }, body: form(body) });
+      fetch(url, {
+        method: 'POST',
+        headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' },
+        body: form(body),
+      });
 
     // 1. client_credentials over HTTP
     const ccBody = { grant_type: 'client_credentials', scope: 'profile email' };
@@ -60,7 +67,8 @@ export async function identityBench(): Promise<void> {
     });
     const theirsCc = await load(async () => {
       const body = await expectOk(await post(theirsToken, jwtAuth, ccBody), 'oidc-provider token');
-      if (typeof body.access_token !== 'string' || body.access_token.split('.').length !== 3) throw new Error('oidc-provider: not a JWT access token');
+      if (typeof body.access_token !== 'string' || body.access_token.split('.').length !== 3)
+        throw new Error('oidc-provider: not a JWT access token');
     });
     printRow({
       name: 'identity: client_credentials tokens over HTTP',
@@ -76,7 +84,8 @@ export async function identityBench(): Promise<void> {
     try {
       ceilingCc = await load(async () => {
         const body = await expectOk(await post(`${ceiling.ready.url}/token`, oursAuth, ccBody), 'bare-sign token');
-        if (typeof body.access_token !== 'string' || body.access_token.split('.').length !== 3) throw new Error('bare-sign: not a JWT');
+        if (typeof body.access_token !== 'string' || body.access_token.split('.').length !== 3)
+          throw new Error('bare-sign: not a JWT');
       });
     } finally {
       await ceiling.stop();
@@ -93,12 +102,17 @@ export async function identityBench(): Promise<void> {
       figure: oursCc,
       unit: 'tokens/s',
       baseline: { name: 'the bare signing handler above', figure: ceilingCc },
-      setup: 'what client authentication (in-memory directory, the log-head check), scopes, tenancy, request log, metrics and the error handling cost together',
+      setup:
+        'what client authentication (in-memory directory, the log-head check), scopes, tenancy, request log, metrics and the error handling cost together',
     });
     // what one token costs, counted (not timed): its own process, the servers are idle meanwhile. Not
     // execFileSync: with the event loop blocked, a keep-alive socket the servers close meanwhile is not seen
     // closing, and the next request goes out on it ("other side closed")
-    const cost = await execFileAsync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'identity-cost.ts'), '200'], { encoding: 'utf8' });
+    const cost = await execFileAsync(
+      process.execPath,
+      ['--import', 'tsx', path.join(import.meta.dirname, 'identity-cost.ts'), '200'],
+      { encoding: 'utf8' },
+    );
     console.log(
       cost.stdout
         .trim()
@@ -108,27 +122,40 @@ export async function identityBench(): Promise<void> {
     );
 
     // 2. token validation over HTTP
-    const oursAccess = (await expectOk(await post(oursToken, oursAuth, ccBody), 'platform token')).access_token as string;
-    const theirsOpaque = (await expectOk(await post(theirsToken, opaqueAuth, ccBody), 'oidc-provider token')).access_token as string;
+    const oursAccess = (await expectOk(await post(oursToken, oursAuth, ccBody), 'platform token'))
+      .access_token as string;
+    const theirsOpaque = (await expectOk(await post(theirsToken, opaqueAuth, ccBody), 'oidc-provider token'))
+      .access_token as string;
     const oursValidate = await load(async () => {
-      const res = await fetch(`${ours.ready.url}/cas/validate-token`, { headers: { authorization: `Bearer ${oursAccess}` } });
+      const res = await fetch(`${ours.ready.url}/cas/validate-token`, {
+        headers: { authorization: `Bearer ${oursAccess}` },
+      });
       await expectOk(res, 'validate-token');
     });
     const theirsIntrospect = await load(async () => {
-      const body = await expectOk(await post(theirsIntrospection, opaqueAuth, { token: theirsOpaque }), 'oidc-provider introspection');
+      const body = await expectOk(
+        await post(theirsIntrospection, opaqueAuth, { token: theirsOpaque }),
+        'oidc-provider introspection',
+      );
       if (body.active !== true) throw new Error('oidc-provider: token not active');
     });
     printRow({
       name: 'identity: validate-token over HTTP',
       figure: oursValidate,
       unit: 'validations/s',
-      baseline: { name: 'oidc-provider 9 introspection (RFC 7662) of an opaque access token', figure: theirsIntrospect },
+      baseline: {
+        name: 'oidc-provider 9 introspection (RFC 7662) of an opaque access token',
+        figure: theirsIntrospect,
+      },
       setup: `${CONCURRENCY} concurrent loops for ${SECONDS} s ${warmUpText()}. oidc-provider has no validate-token endpoint and refuses to introspect its JWT access tokens, so its nearest equivalent is introspecting an opaque token (client_secret_basic, in-memory lookup). Ours: GET /cas/validate-token verifies the RS256 JWT locally (kid, exp, iss, aud), checks the revocation list (read store) and loads the user`,
     });
 
     // 3. the same RFC 7662 endpoint on both sides
     const oursIntrospect = await load(async () => {
-      const body = await expectOk(await post(`${ours.ready.url}/cas/oidc/introspect`, oursAuth, { token: oursAccess }), 'platform introspection');
+      const body = await expectOk(
+        await post(`${ours.ready.url}/cas/oidc/introspect`, oursAuth, { token: oursAccess }),
+        'platform introspection',
+      );
       if (body.active !== true) throw new Error('platform: token not active');
     });
     printRow({

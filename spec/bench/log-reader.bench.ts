@@ -58,7 +58,9 @@ async function measure(consumers: number, shared: boolean): Promise<{ perEvent: 
   const { counted, pages } = counting(store);
   const list = Array.from({ length: consumers }, (_, i) => consumer(`c${i}`));
   // shared: one reader for all; else a reader (a subscription) per consumer
-  const readers = shared ? [createLogReader({ eventStore: counted, consumers: list })] : list.map((c) => createLogReader({ eventStore: counted, consumers: [c] }));
+  const readers = shared
+    ? [createLogReader({ eventStore: counted, consumers: list })]
+    : list.map((c) => createLogReader({ eventStore: counted, consumers: [c] }));
   for (const r of readers) r.start();
   for (const r of readers) await r.reached(await store.headPosition());
   const before = pages();
@@ -67,7 +69,11 @@ async function measure(consumers: number, shared: boolean): Promise<{ perEvent: 
     await Promise.all(
       Array.from({ length: PER_BURST }, () => {
         const id = `e${++n}`;
-        return store.append(`thing-t.${id}`, [{ id: eventIdFor(id, 0), type: 'ThingHappened', data: { n }, metadata: meta }], 'no_stream');
+        return store.append(
+          `thing-t.${id}`,
+          [{ id: eventIdFor(id, 0), type: 'ThingHappened', data: { n }, metadata: meta }],
+          'no_stream',
+        );
       }),
     );
     const head = await store.headPosition();

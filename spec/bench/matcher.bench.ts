@@ -5,9 +5,9 @@
 // Run alone: node --import tsx -e "import('./spec/bench/matcher.bench.ts').then(m => m.matcherBench())"
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { compileRules } from '../../domain/bridge/pattern/rules.compile.ts';
 import type { Pattern } from '../../domain/bridge/pattern/pattern.types.ts';
 import { parsePattern } from '../../domain/bridge/pattern/pattern.validate.ts';
+import { compileRules } from '../../domain/bridge/pattern/rules.compile.ts';
 import { naiveMatch } from '../domain/bridge/pattern/naive-oracle.ts';
 import { perSecond, printRow, printSection } from './report.ts';
 
@@ -34,7 +34,29 @@ function random(seed: number) {
   return { next, int, pick: <T>(xs: readonly T[]): T => xs[int(xs.length)] as T };
 }
 
-const STREETS = ['OCTAVIA', 'BEACH', 'CRANLEIGH', 'MISSION', 'VALENCIA', 'GUERRERO', 'FOLSOM', 'HARRISON', 'BRYANT', 'POTRERO', 'DIVISADERO', 'FILLMORE', 'STEINER', 'PIERCE', 'SCOTT', 'BRODERICK', 'BAKER', 'LYON', 'CENTRAL', 'MASONIC', 'UNKNOWN'];
+const STREETS = [
+  'OCTAVIA',
+  'BEACH',
+  'CRANLEIGH',
+  'MISSION',
+  'VALENCIA',
+  'GUERRERO',
+  'FOLSOM',
+  'HARRISON',
+  'BRYANT',
+  'POTRERO',
+  'DIVISADERO',
+  'FILLMORE',
+  'STEINER',
+  'PIERCE',
+  'SCOTT',
+  'BRODERICK',
+  'BAKER',
+  'LYON',
+  'CENTRAL',
+  'MASONIC',
+  'UNKNOWN',
+];
 const ST_TYPES = ['ST', 'AVE', 'DR', 'BLVD', 'WAY', 'TER'];
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 const BLOCKS = 2_000;
@@ -49,7 +71,11 @@ function cityLots(count: number): unknown[] {
     const from = r.int(3000);
     const lon = -122.52 + r.next() * 0.16;
     const lat = 37.7 + r.next() * 0.12;
-    const ring = Array.from({ length: 7 }, (_, i) => [lon + (i % 3) * 0.0001 + r.next() * 1e-5, lat + (i % 2) * 0.0001 + r.next() * 1e-5, 0]);
+    const ring = Array.from({ length: 7 }, (_, i) => [
+      lon + (i % 3) * 0.0001 + r.next() * 1e-5,
+      lat + (i % 2) * 0.0001 + r.next() * 1e-5,
+      0,
+    ]);
     ring.push(ring[0] as number[]);
     return {
       type: 'Feature',
@@ -95,11 +121,18 @@ function patternOf(kind: Exclude<Kind, 'mix'>, r: ReturnType<typeof random>): un
 function rulesOf(kind: Kind, n: number): Rule[] {
   const r = random(1_000 + KINDS.indexOf(kind));
   const basic = KINDS.filter((k): k is Exclude<Kind, 'mix'> => k !== 'mix');
-  return Array.from({ length: n }, (_, i) => ({ id: `${kind}-${i}`, pattern: parsePattern(patternOf(kind === 'mix' ? (basic[i % basic.length] as Exclude<Kind, 'mix'>) : kind, r)) }));
+  return Array.from({ length: n }, (_, i) => ({
+    id: `${kind}-${i}`,
+    pattern: parsePattern(patternOf(kind === 'mix' ? (basic[i % basic.length] as Exclude<Kind, 'mix'>) : kind, r)),
+  }));
 }
 
 /** Events per second of `match` over the events, cycling, for the time budget or up to maxEvents. */
-function rate(match: (e: unknown) => string[], events: unknown[], maxEvents: number): { perSecond: number; events: number; matches: number } {
+function rate(
+  match: (e: unknown) => string[],
+  events: unknown[],
+  maxEvents: number,
+): { perSecond: number; events: number; matches: number } {
   // warm-up, so that the JIT has settled for both sides: 100 ms
   const warm = performance.now();
   for (let i = 0; performance.now() - warm < 100; i++) match(events[i % events.length]);
@@ -176,7 +209,11 @@ export async function matcherBench(): Promise<void> {
  * Events per second of several matchers measured in alternating slices of 25 ms (after a warm-up of each), so
  * that a change of load on the machine falls on all of them alike and their ratio holds still.
  */
-function interleavedRates(matchers: ReadonlyArray<(e: unknown) => string[]>, events: unknown[], budgetMs: number): Array<{ perSecond: number; events: number; matches: number }> {
+function interleavedRates(
+  matchers: ReadonlyArray<(e: unknown) => string[]>,
+  events: unknown[],
+  budgetMs: number,
+): Array<{ perSecond: number; events: number; matches: number }> {
   const totals = matchers.map(() => ({ ms: 0, events: 0, matches: 0 }));
   for (const match of matchers) {
     const warm = performance.now();
@@ -209,7 +246,10 @@ function interleavedRates(matchers: ReadonlyArray<(e: unknown) => string[]>, eve
 function prefixScaling(events: unknown[]): void {
   const rulesOfSize = (n: number): Rule[] => {
     const r = random(7_919);
-    return Array.from({ length: n }, (_, i) => ({ id: `prefix4-${i}`, pattern: parsePattern({ properties: { MAPBLKLOT: [{ prefix: pad(r.int(10_000), 4) }] } }) }));
+    return Array.from({ length: n }, (_, i) => ({
+      id: `prefix4-${i}`,
+      pattern: parsePattern({ properties: { MAPBLKLOT: [{ prefix: pad(r.int(10_000), 4) }] } }),
+    }));
   };
   const sets = [1, 10_000].map((size) => {
     const rules = rulesOfSize(size);
@@ -218,7 +258,10 @@ function prefixScaling(events: unknown[]): void {
     const buildMs = performance.now() - built;
     for (const e of events.slice(0, 200)) {
       const a = compiled.match(e).join();
-      const b = rules.filter((rule) => naiveMatch(rule.pattern, e)).map((rule) => rule.id).join();
+      const b = rules
+        .filter((rule) => naiveMatch(rule.pattern, e))
+        .map((rule) => rule.id)
+        .join();
       if (a !== b) throw new Error(`compiled and naive disagree on four-digit prefixes x${size}: ${a} vs ${b}`);
     }
     return { compiled, buildMs };
@@ -280,6 +323,11 @@ export function measureMatcherHeap(runs = 3): HeapRow[] {
   const mb = (b: number) => b / (1024 * 1024);
   return KINDS.map((kind) => {
     const builds = Array.from({ length: runs }, () => once(kind));
-    return { kind, compiledMb: mb(median(builds.map((b) => b.compiled))), patternsMb: mb(median(builds.map((b) => b.patterns))), runs };
+    return {
+      kind,
+      compiledMb: mb(median(builds.map((b) => b.compiled))),
+      patternsMb: mb(median(builds.map((b) => b.patterns))),
+      runs,
+    };
   });
 }

@@ -19,9 +19,24 @@ async function reactAloneGzip(): Promise<number> {
   const react = (await import('@vitejs/plugin-react')).default;
   const dir = mkdtempSync(path.join(tmpdir(), 'portal-bench-react-'));
   try {
-    writeFileSync(path.join(dir, 'index.html'), '<!doctype html><html lang="en"><title>x</title><div id="root"></div><script type="module" src="./main.jsx"></script></html>');
-    writeFileSync(path.join(dir, 'main.jsx'), "import { createRoot } from 'react-dom/client';\ncreateRoot(document.getElementById('root')).render(<p>hello</p>);\n");
-    await build({ configFile: false, root: dir, logLevel: 'silent', plugins: [react()], resolve: { alias: { react: path.resolve('node_modules/react'), 'react-dom': path.resolve('node_modules/react-dom') } }, build: { outDir: path.join(dir, 'dist'), rolldownOptions: { checks: { pluginTimings: false } } } });
+    writeFileSync(
+      path.join(dir, 'index.html'),
+      '<!doctype html><html lang="en"><title>x</title><div id="root"></div><script type="module" src="./main.jsx"></script></html>',
+    );
+    writeFileSync(
+      path.join(dir, 'main.jsx'),
+      "import { createRoot } from 'react-dom/client';\ncreateRoot(document.getElementById('root')).render(<p>hello</p>);\n",
+    );
+    await build({
+      configFile: false,
+      root: dir,
+      logLevel: 'silent',
+      plugins: [react()],
+      resolve: {
+        alias: { react: path.resolve('node_modules/react'), 'react-dom': path.resolve('node_modules/react-dom') },
+      },
+      build: { outDir: path.join(dir, 'dist'), rolldownOptions: { checks: { pluginTimings: false } } },
+    });
     const assets = path.join(dir, 'dist', 'assets');
     return readdirSync(assets)
       .filter((f) => f.endsWith('.js'))
@@ -55,7 +70,11 @@ export async function portalBench(): Promise<void> {
   const p = await startPortalPlatform();
   const browser = await launchChromium();
   try {
-    const cold = async (url: string, ready: (page: import('playwright-core').Page) => Promise<unknown>, cookies: Array<{ name: string; value: string }> = []) => {
+    const cold = async (
+      url: string,
+      ready: (page: import('playwright-core').Page) => Promise<unknown>,
+      cookies: Array<{ name: string; value: string }> = [],
+    ) => {
       const times: number[] = [];
       for (let i = 0; i < LOADS; i++) {
         const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -74,11 +93,27 @@ export async function portalBench(): Promise<void> {
     const authorize = `${p.base}/cas/oidc/authorize?${new URLSearchParams({ client_id: 'portal.demo', response_type: 'code', scope: 'openid', state: 's', nonce: 'n', code_challenge: 'x'.repeat(43), code_challenge_method: 'S256', redirect_uri: `${p.base}/portal/auth/callback` })}`;
     const loginPage = await cold(authorize, (page) => page.getByLabel('Username').waitFor());
     const signIn = await cold(`${p.base}/portal/sign-in`, (page) => page.getByLabel('Tenant').waitFor());
-    const home = await cold(`${p.base}/portal/`, (page) => page.getByRole('list', { name: 'Areas' }).waitFor(), session);
+    const home = await cold(
+      `${p.base}/portal/`,
+      (page) => page.getByRole('list', { name: 'Areas' }).waitFor(),
+      session,
+    );
     const setup = `headless Chromium on loopback, a fresh context per load (nothing cached), median of ${LOADS}; until the page takes input`;
     const baseline = { name: "the provider's login page (HTML, no script)", figure: Math.round(loginPage) };
-    printRow({ name: 'portal: first load of the sign-in page to interactive', figure: Math.round(signIn), unit: 'ms', baseline, setup });
-    printRow({ name: 'portal: first load of the home page, signed in, to its areas', figure: Math.round(home), unit: 'ms', baseline, setup: `${setup}; the session lookup and the first render included (${ADMIN.username})` });
+    printRow({
+      name: 'portal: first load of the sign-in page to interactive',
+      figure: Math.round(signIn),
+      unit: 'ms',
+      baseline,
+      setup,
+    });
+    printRow({
+      name: 'portal: first load of the home page, signed in, to its areas',
+      figure: Math.round(home),
+      unit: 'ms',
+      baseline,
+      setup: `${setup}; the session lookup and the first render included (${ADMIN.username})`,
+    });
   } finally {
     await browser.close();
     await p.stop();

@@ -2,8 +2,8 @@
 // appended as each row is printed, so the rows measured before a crash survive it; a failure adds a
 // line `{"failed": message}`.
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import { parseRow } from './benchmarks-file.ts';
 import type { BenchRow } from './bench-row.ts';
+import { parseRow } from './benchmarks-file.ts';
 
 let file: string | undefined;
 
@@ -18,7 +18,8 @@ export function recordRow(row: BenchRow): void {
 
 export function recordFailure(error: unknown): void {
   const message = error instanceof Error ? error.message : String(error);
-  if (file !== undefined) appendFileSync(file, `${JSON.stringify({ failed: message.split('\n')[0]!.slice(0, 300) })}\n`);
+  if (file !== undefined)
+    appendFileSync(file, `${JSON.stringify({ failed: message.split('\n')[0]!.slice(0, 300) })}\n`);
 }
 
 /** the rows a section's process recorded at `path`, and its failure if it recorded one (no file: nothing) */

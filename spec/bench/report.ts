@@ -19,7 +19,8 @@ export const printSection = (title: string) => console.log(`\n## ${title} (machi
 export const perSecond = (count: number, ms: number) => (count * 1000) / ms;
 
 /** the value at quantile `q` (0.5: p50, 0.99: p99) of ascending `sorted` (0 when empty) */
-export const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+export const quantile = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 
 /** the median of `xs` (of an even count, the mean of the middle two) */
 export const median = (xs: number[]) => {
@@ -52,7 +53,8 @@ export async function warmUp(round: () => Promise<unknown>, seconds = WARMUP_SEC
 }
 
 /** the setup text's words for the warm-up (`how`: the rounds it ran, when they are not the measured load itself) */
-export const warmUpText = (how = 'at the same load', seconds = WARMUP_SECONDS) => (seconds > 0 ? `after ${seconds} s of warm-up ${how}` : 'without warm-up');
+export const warmUpText = (how = 'at the same load', seconds = WARMUP_SECONDS) =>
+  seconds > 0 ? `after ${seconds} s of warm-up ${how}` : 'without warm-up';
 
 export async function timed<T>(fn: () => Promise<T> | T): Promise<{ ms: number; result: T }> {
   const start = performance.now();

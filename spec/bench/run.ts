@@ -66,7 +66,10 @@ if (rowsFile !== undefined) {
 function previousSections(): SectionRun[] {
   if (!existsSync(DOC)) return [];
   const parsed = parseBenchmarks(readFileSync(DOC, 'utf8'));
-  if (parsed === undefined) console.error(`${path.relative(process.cwd(), DOC)} holds no record of earlier runs that this version reads: it is written afresh`);
+  if (parsed === undefined)
+    console.error(
+      `${path.relative(process.cwd(), DOC)} holds no record of earlier runs that this version reads: it is written afresh`,
+    );
   return parsed ?? [];
 }
 
@@ -79,12 +82,23 @@ function runSections(chosen: string[]): void {
       const file = path.join(dir, `${name}.jsonl`);
       const date = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
       const started = performance.now();
-      const r = spawnSync(process.execPath, [...process.execArgv, import.meta.filename, name], { stdio: 'inherit', env: { ...process.env, [ROWS_FILE]: file } });
+      const r = spawnSync(process.execPath, [...process.execArgv, import.meta.filename, name], {
+        stdio: 'inherit',
+        env: { ...process.env, [ROWS_FILE]: file },
+      });
       const recorded = readRecordedRows(file);
-      const run: SectionRun = { section: name, date, seconds: Math.round((performance.now() - started) / 100) / 10, machine: thisMachine(), rows: recorded.rows };
+      const run: SectionRun = {
+        section: name,
+        date,
+        seconds: Math.round((performance.now() - started) / 100) / 10,
+        machine: thisMachine(),
+        rows: recorded.rows,
+      };
       if (r.status !== 0) {
         process.exitCode = r.status ?? 1;
-        run.failed = recorded.failed ?? (r.signal ? `the process was killed (${r.signal})` : `the process exited with code ${r.status}`);
+        run.failed =
+          recorded.failed ??
+          (r.signal ? `the process was killed (${r.signal})` : `the process exited with code ${r.status}`);
       }
       fresh.push(run);
       // written after every section, so that an interrupted run keeps the sections it finished
@@ -95,5 +109,7 @@ function runSections(chosen: string[]): void {
     rmSync(dir, { recursive: true, force: true });
   }
   const kept = previous.map((s) => s.section).filter((name) => !chosen.includes(name) && order.includes(name));
-  console.log(`\n${path.relative(process.cwd(), DOC)}: ${chosen.join(', ')} written${kept.length > 0 ? `; kept from earlier runs: ${kept.join(', ')}` : ''}`);
+  console.log(
+    `\n${path.relative(process.cwd(), DOC)}: ${chosen.join(', ')} written${kept.length > 0 ? `; kept from earlier runs: ${kept.join(', ')}` : ''}`,
+  );
 }

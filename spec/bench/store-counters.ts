@@ -1,5 +1,11 @@
 import type { EventStore } from '../../infra/core/event-store.port.ts';
-import type { Collection, Doc, ReadStore, ReadStoreSession, TransactionSession } from '../../infra/core/read-store.port.ts';
+import type {
+  Collection,
+  Doc,
+  ReadStore,
+  ReadStoreSession,
+  TransactionSession,
+} from '../../infra/core/read-store.port.ts';
 import type { Stores } from '../../infra/stores.ts';
 
 /**
@@ -32,7 +38,19 @@ export function countingStores(stores: Stores): { stores: Stores; counts: StoreC
   };
   const wrapCollection = <T extends Doc>(c: Collection<T>): Collection<T> => {
     const out = {} as Collection<T>;
-    for (const m of ['get', 'upsert', 'patch', 'delete', 'deleteMany', 'find', 'findOne', 'count', 'groupCount', 'findOneAndUpdate', 'findManyAndUpdate'] as const) {
+    for (const m of [
+      'get',
+      'upsert',
+      'patch',
+      'delete',
+      'deleteMany',
+      'find',
+      'findOne',
+      'count',
+      'groupCount',
+      'findOneAndUpdate',
+      'findManyAndUpdate',
+    ] as const) {
       (out as unknown as Record<string, unknown>)[m] = (...a: unknown[]) => {
         inc(`rs.${m}`);
         return (c[m] as unknown as (...x: unknown[]) => unknown)(...a);
@@ -40,7 +58,9 @@ export function countingStores(stores: Stores): { stores: Stores; counts: StoreC
     }
     return out;
   };
-  const wrapSession = (s: ReadStoreSession): ReadStoreSession => ({ collection: (n) => wrapCollection(s.collection(n)) });
+  const wrapSession = (s: ReadStoreSession): ReadStoreSession => ({
+    collection: (n) => wrapCollection(s.collection(n)),
+  });
   const rs = stores.readStore;
   const readStore: ReadStore = {
     ...wrapSession(rs),
@@ -51,7 +71,11 @@ export function countingStores(stores: Stores): { stores: Stores; counts: StoreC
       inc('rs.transaction');
       return rs.transaction(
         (tx: TransactionSession) =>
-          fn({ ...wrapSession(tx), ensureCollection: (n, s) => tx.ensureCollection(n, s), savepoint: (f) => (inc('rs.savepoint'), tx.savepoint((sp) => f(wrapSession(sp)))) }),
+          fn({
+            ...wrapSession(tx),
+            ensureCollection: (n, s) => tx.ensureCollection(n, s),
+            savepoint: (f) => (inc('rs.savepoint'), tx.savepoint((sp) => f(wrapSession(sp)))),
+          }),
         options,
       );
     },

@@ -11,10 +11,10 @@ import { Engine } from 'bpmn-engine';
 import { envelopesFor } from '../../commands/core/envelopes.ts';
 import { createDefinitionCatalog } from '../../commands/workflow/definition.catalog.ts';
 import { createDeployCommands } from '../../commands/workflow/deploy.commands.ts';
+import { createIndexSchemaCommands } from '../../commands/workflow/index-schemas.commands.ts';
 import { createInstanceCommands, instanceStream } from '../../commands/workflow/instance.commands.ts';
 import { instanceDecider } from '../../domain/workflow/instance.decider.ts';
 import type { DefinitionLookup } from '../../domain/workflow/model/process-model.ts';
-import { createIndexSchemaCommands } from '../../commands/workflow/index-schemas.commands.ts';
 import { withBatchedAppends } from '../../infra/core/batched-appends.ts';
 import { systemClock } from '../../infra/core/clock.port.ts';
 import { createSqliteEventStore } from '../../infra/sqlite/event-store.sqlite.ts';
@@ -42,7 +42,9 @@ async function bpmnEngineBaseline(dir: string): Promise<number> {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.exec('CREATE TABLE state (id TEXT PRIMARY KEY, json TEXT NOT NULL)');
-  const save = db.prepare('INSERT INTO state (id, json) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET json = excluded.json');
+  const save = db.prepare(
+    'INSERT INTO state (id, json) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET json = excluded.json',
+  );
   const load = db.prepare('SELECT json FROM state WHERE id = ?').pluck();
   const instance = async (id: string) => {
     let engine = new Engine({ name: 'bench', source: XML });
@@ -71,20 +73,34 @@ async function commandHandlers(dir: string, concurrency: number, count: number):
   const eventStore = withBatchedAppends(base);
   try {
     const catalog = createDefinitionCatalog({ eventStore });
-    await createDeployCommands({ eventStore, clock: systemClock, catalog }).deploy([{ name: 'bench.bpmn', content: XML }], ctx, 'deploy');
+    await createDeployCommands({ eventStore, clock: systemClock, catalog }).deploy(
+      [{ name: 'bench.bpmn', content: XML }],
+      ctx,
+      'deploy',
+    );
     const instances = createInstanceCommands({ eventStore, clock: systemClock, catalog });
     let n = 0;
     const one = async () => {
       const i = ++n;
-      let r = await instances.start({ processDefinitionKey: 'bench', queryVariables: { TaskType: 'bench', WorkflowBusinessKey: `bk-${concurrency}-${i}` } }, ctx, `s-${concurrency}-${i}`);
-      for (let step = 0; step < 3; step++) r = await instances.complete(r.tasks[0]!.task.id, {}, ctx, `c-${concurrency}-${i}-${step}`);
+      let r = await instances.start(
+        {
+          processDefinitionKey: 'bench',
+          queryVariables: { TaskType: 'bench', WorkflowBusinessKey: `bk-${concurrency}-${i}` },
+        },
+        ctx,
+        `s-${concurrency}-${i}`,
+      );
+      for (let step = 0; step < 3; step++)
+        r = await instances.complete(r.tasks[0]!.task.id, {}, ctx, `c-${concurrency}-${i}-${step}`);
       if (!r.ended) throw new Error('the instance did not end');
     };
     for (let i = 0; i < 50; i++) await one();
     const start = performance.now();
-    await Promise.all(Array.from({ length: concurrency }, async () => {
-      while (n < count + 50) await one();
-    }));
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (n < count + 50) await one();
+      }),
+    );
     return perSecond(n - 50, performance.now() - start);
   } finally {
     await base.close();
@@ -93,12 +109,19 @@ async function commandHandlers(dir: string, concurrency: number, count: number):
 
 /** over HTTP: CONCURRENCY loops, each start + 3 completions, against the platform in its own process */
 async function overHttp(): Promise<{ rate: number; p50: number; p99: number }> {
-  const server = await spawnBenchServer<{ url: string; token: string }>([path.join(import.meta.dirname, 'workflow-server.ts'), XML], 'workflow server');
+  const server = await spawnBenchServer<{ url: string; token: string }>(
+    [path.join(import.meta.dirname, 'workflow-server.ts'), XML],
+    'workflow server',
+  );
   const { url, token } = server.ready;
   try {
     let n = 0;
     const call = async (p: string, body: unknown) => {
-      const res = await fetch(`${url}/workflow/v1${p}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await fetch(`${url}/workflow/v1${p}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       const text = await res.text();
       if (res.status !== 200) throw new Error(`${p}: ${res.status} ${text}`);
       return JSON.parse(text) as { content: Array<{ id: string }> };
@@ -106,7 +129,10 @@ async function overHttp(): Promise<{ rate: number; p50: number; p99: number }> {
     const one = async () => {
       const started = performance.now();
       const bk = `http-${++n}`;
-      let r = await call('/process-instances', { processDefinitionKey: 'bench', queryVariables: { TaskType: 'bench', WorkflowBusinessKey: bk } });
+      let r = await call('/process-instances', {
+        processDefinitionKey: 'bench',
+        queryVariables: { TaskType: 'bench', WorkflowBusinessKey: bk },
+      });
       for (let step = 0; step < 3; step++) r = await call(`/tasks/${r.content[0]!.id}/complete`, {});
       if (r.content.length !== 0) throw new Error('not ended');
       return performance.now() - started;
@@ -115,9 +141,11 @@ async function overHttp(): Promise<{ rate: number; p50: number; p99: number }> {
     const latencies: number[] = [];
     const until = performance.now() + SECONDS * 1000;
     const start = performance.now();
-    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-      while (performance.now() < until) latencies.push(await one());
-    }));
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (performance.now() < until) latencies.push(await one());
+      }),
+    );
     const rate = perSecond(latencies.length, performance.now() - start);
     latencies.sort((a, b) => a - b);
     return { rate, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99) };
@@ -132,8 +160,20 @@ async function searchAtScale(dir: string) {
   const readStore = createSqliteReadStore({ file: path.join(dir, 'search-read.sqlite') });
   try {
     const catalog = createDefinitionCatalog({ eventStore });
-    await createIndexSchemaCommands({ eventStore, clock: systemClock }).define('claims', [{ name: 'Amount', type: 'number', includeAll: false }, { name: 'Region', type: 'string', includeAll: true }], ctx, 'schema');
-    await createDeployCommands({ eventStore, clock: systemClock, catalog }).deploy([{ name: 'bench.bpmn', content: XML }], ctx, 'deploy');
+    await createIndexSchemaCommands({ eventStore, clock: systemClock }).define(
+      'claims',
+      [
+        { name: 'Amount', type: 'number', includeAll: false },
+        { name: 'Region', type: 'string', includeAll: true },
+      ],
+      ctx,
+      'schema',
+    );
+    await createDeployCommands({ eventStore, clock: systemClock, catalog }).deploy(
+      [{ name: 'bench.bpmn', content: XML }],
+      ctx,
+      'deploy',
+    );
     const definition = (await catalog.load('bench', { kind: 'latest', key: 'bench' }))!;
     const lookup: DefinitionLookup = (ref) => (ref.kind === 'id' && ref.id === definition.id ? definition : null);
     const regions = ['eu', 'us', 'apac', 'latam', 'mea'];
@@ -144,10 +184,32 @@ async function searchAtScale(dir: string) {
       for (let j = i; j < Math.min(TASKS, i + 500); j++) {
         const rootId = `00000000-0000-4000-8000-${String(j).padStart(12, '0')}`;
         const now = new Date(t0 + j * 1000).toISOString();
-        const queryVariables = { TaskType: `type-${j % 10}`, WorkflowBusinessKey: `bk-${j}`, Amount: j % 1000, Region: regions[j % 5] };
-        const events = instanceDecider.decide({ type: 'StartProcessInstance', rootId, definition, businessKey: `bk-${j}`, variables: {}, queryVariables, indexSchema: 'claims', now, lookup }, instanceDecider.initialState());
+        const queryVariables = {
+          TaskType: `type-${j % 10}`,
+          WorkflowBusinessKey: `bk-${j}`,
+          Amount: j % 1000,
+          Region: regions[j % 5],
+        };
+        const events = instanceDecider.decide(
+          {
+            type: 'StartProcessInstance',
+            rootId,
+            definition,
+            businessKey: `bk-${j}`,
+            variables: {},
+            queryVariables,
+            indexSchema: 'claims',
+            now,
+            lookup,
+          },
+          instanceDecider.initialState(),
+        );
         const stream = instanceStream('bench', rootId);
-        batch.push({ stream, events: envelopesFor(events, { stream, commandId: `gen-${j}`, now, context: ctx }), expected: 'no_stream' as const });
+        batch.push({
+          stream,
+          events: envelopesFor(events, { stream, commandId: `gen-${j}`, now, context: ctx }),
+          expected: 'no_stream' as const,
+        });
       }
       await eventStore.appendMany(batch);
     }
@@ -170,7 +232,16 @@ async function searchAtScale(dir: string) {
     };
     const searchOnce = async (i: number) => {
       const lo = i % 900;
-      const res = await queries.search('bench', { Module: 'claims', Conditions: { TaskType: `type-${i % 10}`, Region: regions[i % 5] }, FromRangeConditions: { Amount: lo }, ToRangeConditions: { Amount: lo + 100 }, SortField: 'CreatedDate', SortType: 'desc', PageNo: 1, PageSize: 20 });
+      const res = await queries.search('bench', {
+        Module: 'claims',
+        Conditions: { TaskType: `type-${i % 10}`, Region: regions[i % 5] },
+        FromRangeConditions: { Amount: lo },
+        ToRangeConditions: { Amount: lo + 100 },
+        SortField: 'CreatedDate',
+        SortType: 'desc',
+        PageNo: 1,
+        PageSize: 20,
+      });
       if (res.total === 0) throw new Error('a bench search found nothing');
     };
     const search = await measure(searchOnce, 300);
@@ -192,14 +263,46 @@ export async function workflowBench(): Promise<void> {
     const baseline = await bpmnEngineBaseline(dir);
     const sequential = await commandHandlers(dir, 1, Math.min(INSTANCES, 1000));
     const concurrent = await commandHandlers(dir, CONCURRENCY, INSTANCES);
-    const be = { name: `bpmn-engine ${'25'}, the same process, state saved (SQLite) and recovered per command, one instance at a time`, figure: baseline };
-    printRow({ name: 'workflow: start + 3 completions through the command handlers, one instance at a time', figure: sequential, unit: 'instances/s', baseline: be, setup: `${Math.min(INSTANCES, 1000)} instances of a 3-user-task process; each command reads and folds the instance stream, decides with the interpreter, appends with the expected revision (SQLite WAL)`, goal: { of: 'ratio', op: '>=', value: 20 } });
-    printRow({ name: `workflow: the same, ${CONCURRENCY} instances at a time (group commit)`, figure: concurrent, unit: 'instances/s', baseline: be, setup: `${INSTANCES} instances, ${CONCURRENCY} concurrent loops, appends of one event-loop turn committed together (withBatchedAppends, as in the platform)` });
+    const be = {
+      name: `bpmn-engine ${'25'}, the same process, state saved (SQLite) and recovered per command, one instance at a time`,
+      figure: baseline,
+    };
+    printRow({
+      name: 'workflow: start + 3 completions through the command handlers, one instance at a time',
+      figure: sequential,
+      unit: 'instances/s',
+      baseline: be,
+      setup: `${Math.min(INSTANCES, 1000)} instances of a 3-user-task process; each command reads and folds the instance stream, decides with the interpreter, appends with the expected revision (SQLite WAL)`,
+      goal: { of: 'ratio', op: '>=', value: 20 },
+    });
+    printRow({
+      name: `workflow: the same, ${CONCURRENCY} instances at a time (group commit)`,
+      figure: concurrent,
+      unit: 'instances/s',
+      baseline: be,
+      setup: `${INSTANCES} instances, ${CONCURRENCY} concurrent loops, appends of one event-loop turn committed together (withBatchedAppends, as in the platform)`,
+    });
     const http = await overHttp();
-    printRow({ name: `workflow: start + 3 completions over HTTP, ${CONCURRENCY} loops`, figure: http.rate, unit: 'instances/s', baseline: be, setup: `the platform (identity + workflow, workers on) in its own process, ${SECONDS} s after 50 warm-up instances; per instance 4 requests with bearer tokens; instance latency p50 ${ms(http.p50)}, p99 ${ms(http.p99)}` });
+    printRow({
+      name: `workflow: start + 3 completions over HTTP, ${CONCURRENCY} loops`,
+      figure: http.rate,
+      unit: 'instances/s',
+      baseline: be,
+      setup: `the platform (identity + workflow, workers on) in its own process, ${SECONDS} s after 50 warm-up instances; per instance 4 requests with bearer tokens; instance latency p50 ${ms(http.p50)}, p99 ${ms(http.p99)}`,
+    });
     const s = await searchAtScale(dir);
-    printRow({ name: `workflow: task search at ${TASKS.toLocaleString('en-US')} tasks (exact TaskType + Region, range on Amount, sort CreatedDate, one page of 20)`, figure: s.search.p50, unit: 'ms p50', setup: `p99 ${ms(s.search.p99)}; SQLite read store, one collection per tenant, index and generation with a read-store index per field; the tasks were appended in ${(s.appendMs / 1000).toFixed(1)} s and the projection rebuilt from ${s.events.toLocaleString('en-US')} events in ${(s.rebuildMs / 1000).toFixed(1)} s (${Math.round(perSecond(s.events, s.rebuildMs)).toLocaleString('en-US')} events/s)` });
-    printRow({ name: `workflow: tasks by business key at ${TASKS.toLocaleString('en-US')} tasks`, figure: s.byKey.p50, unit: 'ms p50', setup: `p99 ${ms(s.byKey.p99)}; includes the read-your-writes check (the projection's checkpoint against the log)` });
+    printRow({
+      name: `workflow: task search at ${TASKS.toLocaleString('en-US')} tasks (exact TaskType + Region, range on Amount, sort CreatedDate, one page of 20)`,
+      figure: s.search.p50,
+      unit: 'ms p50',
+      setup: `p99 ${ms(s.search.p99)}; SQLite read store, one collection per tenant, index and generation with a read-store index per field; the tasks were appended in ${(s.appendMs / 1000).toFixed(1)} s and the projection rebuilt from ${s.events.toLocaleString('en-US')} events in ${(s.rebuildMs / 1000).toFixed(1)} s (${Math.round(perSecond(s.events, s.rebuildMs)).toLocaleString('en-US')} events/s)`,
+    });
+    printRow({
+      name: `workflow: tasks by business key at ${TASKS.toLocaleString('en-US')} tasks`,
+      figure: s.byKey.p50,
+      unit: 'ms p50',
+      setup: `p99 ${ms(s.byKey.p99)}; includes the read-your-writes check (the projection's checkpoint against the log)`,
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

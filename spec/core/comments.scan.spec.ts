@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { commentsOf, readSource, sourceFiles, testNamesOf, type Text } from './comments.scan.ts';
+import { commentsOf, readSource, sourceFiles, type Text, testNamesOf } from './comments.scan.ts';
 
 // Comments and test names say what the code does and why. Which issue asked for a change, which working stop
 // made it and at what time of day something was measured is history: it belongs in git and docs/decisions/,
@@ -50,8 +50,16 @@ test('the parser reads comments, and only comments: strings, templates and regul
 });
 
 test("test names: the first string given to test(, it(, suite( and to a file's own suites", () => {
-  const source = ["const rule = suite('rules');", "rule('one', () => {});", 'test("two", () => {});', 'other(`three`);'].join('\n');
-  assert.equal(testNamesOf('x.spec.ts', source).map((n) => `${n.line}:${n.text}`), ['1:rules', '2:one', '3:two']);
+  const source = [
+    "const rule = suite('rules');",
+    "rule('one', () => {});",
+    'test("two", () => {});',
+    'other(`three`);',
+  ].join('\n');
+  assert.equal(
+    testNamesOf('x.spec.ts', source).map((n) => `${n.line}:${n.text}`),
+    ['1:rules', '2:one', '3:two'],
+  );
 });
 
 test('the rules catch what they are for and let ordinary text through', () => {
@@ -66,7 +74,9 @@ test('the rules catch what they are for and let ordinary text through', () => {
 
 test('the scan is not vacuous: it reads the production folders and the specs', () => {
   assert.ok(productionFiles.includes('infra/main.ts') && productionFiles.includes('bin/platform.js'));
-  assert.ok(specFiles.includes('spec/core/comments.scan.spec.ts') && !specFiles.some((f) => f.startsWith('spec/bench/')));
+  assert.ok(
+    specFiles.includes('spec/core/comments.scan.spec.ts') && !specFiles.some((f) => f.startsWith('spec/bench/')),
+  );
   const comments = productionFiles.flatMap((f) => commentsOf(f, readSource(f)));
   assert.ok(comments.length > 5000, `${comments.length} comment lines`);
 });

@@ -31,7 +31,21 @@ export function sourceFiles(dirs: string[], exclude: string[] = []): string[] {
   return dirs.flatMap(walk);
 }
 
-const KEYWORDS_BEFORE_REGEX = new Set(['return', 'typeof', 'case', 'in', 'of', 'delete', 'void', 'throw', 'new', 'else', 'do', 'yield', 'await']);
+const KEYWORDS_BEFORE_REGEX = new Set([
+  'return',
+  'typeof',
+  'case',
+  'in',
+  'of',
+  'delete',
+  'void',
+  'throw',
+  'new',
+  'else',
+  'do',
+  'yield',
+  'await',
+]);
 
 /** the comments of one source text, one entry per line of comment (a block comment gives one per line) */
 export function commentsOf(file: string, text: string): Text[] {
@@ -151,7 +165,10 @@ export function testNamesOf(file: string, text: string): Text[] {
   const callers = new Set(['suite', 'test', 'it', 'describe']);
   for (const m of text.matchAll(/\b(?:const|let)\s+(\w+)\s*=\s*suite\b/g)) callers.add(m[1]!);
   const names = [...callers].join('|');
-  const call = new RegExp(`(?<![\\w.])(?:${names})(?:\\.(?:only|skip))?\\(\\s*(['"\`])((?:\\\\.|(?!\\1)[\\s\\S])*)\\1`, 'g');
+  const call = new RegExp(
+    `(?<![\\w.])(?:${names})(?:\\.(?:only|skip))?\\(\\s*(['"\`])((?:\\\\.|(?!\\1)[\\s\\S])*)\\1`,
+    'g',
+  );
   return [...text.matchAll(call)].map((m) => ({ file, line: lineAt(text, m.index), text: m[2]! }));
 }
 

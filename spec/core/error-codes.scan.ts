@@ -50,11 +50,14 @@ export function scanErrorCodes(dirs: string[]): ScanResult {
     result.files.push(file);
     const text = readFileSync(join(ROOT, file), 'utf8');
     for (const m of text.matchAll(CODE)) result.codes.push({ file, line: lineAt(text, m.index), code: m[1]! });
-    for (const m of text.matchAll(PAIR)) result.pairs.push({ file, line: lineAt(text, m.index), code: m[1]!, status: Number(m[2]) });
-    for (const m of text.matchAll(CONSTRUCTION)) result.constructions.push({ file, line: lineAt(text, m.index), code: '' });
+    for (const m of text.matchAll(PAIR))
+      result.pairs.push({ file, line: lineAt(text, m.index), code: m[1]!, status: Number(m[2]) });
+    for (const m of text.matchAll(CONSTRUCTION))
+      result.constructions.push({ file, line: lineAt(text, m.index), code: '' });
     for (const h of text.matchAll(HELPER)) {
       const call = new RegExp(`\\b${h[1]}\\(\\s*'([A-Z][A-Z0-9_]*\\.[A-Z][A-Z0-9_]*)'`, 'g');
-      for (const m of text.matchAll(call)) result.pairs.push({ file, line: lineAt(text, m.index), code: m[1]!, status: Number(h[3]) });
+      for (const m of text.matchAll(call))
+        result.pairs.push({ file, line: lineAt(text, m.index), code: m[1]!, status: Number(h[3]) });
     }
   }
   return result;

@@ -54,7 +54,10 @@ export function eventStoreContract(name: string, make: () => Promise<EventStoreF
     assert.is(result.revision, 1);
     assert.ok(result.position > START, 'a position after START');
     const read = await store.readStream(stream);
-    assert.equal(read.map(withoutPosition), events.map((e, i) => ({ ...e, stream, revision: i })));
+    assert.equal(
+      read.map(withoutPosition),
+      events.map((e, i) => ({ ...e, stream, revision: i })),
+    );
     assert.is(read[1]?.position, result.position);
   });
 
@@ -101,7 +104,10 @@ export function eventStoreContract(name: string, make: () => Promise<EventStoreF
     const stream = newStream();
     assert.is((await store.append(stream, [event('A')], 'any')).revision, 0);
     assert.is((await store.append(stream, [event('B'), event('C')], 'any')).revision, 2);
-    assert.equal((await store.readStream(stream)).map((e) => e.type), ['A', 'B', 'C']);
+    assert.equal(
+      (await store.readStream(stream)).map((e) => e.type),
+      ['A', 'B', 'C'],
+    );
   });
 
   test('no_stream on an existing stream conflicts', async () => {
@@ -132,7 +138,10 @@ export function eventStoreContract(name: string, make: () => Promise<EventStoreF
     assert.equal(await store.append(stream, clone(second), 'any'), secondResult);
 
     const read = await store.readStream(stream);
-    assert.equal(read.map((e) => e.id), [...first, ...second].map((e) => e.id));
+    assert.equal(
+      read.map((e) => e.id),
+      [...first, ...second].map((e) => e.id),
+    );
     const all = await store.readAll({ after: head, filter: { categories: [category] } });
     assert.is(all.length, 3);
   });
@@ -155,7 +164,10 @@ export function eventStoreContract(name: string, make: () => Promise<EventStoreF
 
     const forwards = await store.readStream(stream);
     assert.equal(revisions(forwards), [0, 1, 2, 3, 4]);
-    assert.equal(forwards.map((e) => e.id), events.map((e) => e.id));
+    assert.equal(
+      forwards.map((e) => e.id),
+      events.map((e) => e.id),
+    );
     assert.equal(revisions(await store.readStream(stream, { direction: 'backwards' })), [4, 3, 2, 1, 0]);
     assert.equal(revisions(await store.readStream(stream, { fromRevision: 2 })), [2, 3, 4]);
     assert.equal(revisions(await store.readStream(stream, { direction: 'backwards', fromRevision: 2 })), [2, 1, 0]);
@@ -181,8 +193,14 @@ export function eventStoreContract(name: string, make: () => Promise<EventStoreF
     const raw = await store.readAll({ after: head });
     assert.ok(raw[0]!.position > head, 'strictly after the given position');
     const all = ours(raw);
-    assert.equal(all.map((e) => e.id), appended.map((e) => e.id));
-    assert.equal(all.map((e) => e.stream), appended.map((e) => e.stream));
+    assert.equal(
+      all.map((e) => e.id),
+      appended.map((e) => e.id),
+    );
+    assert.equal(
+      all.map((e) => e.stream),
+      appended.map((e) => e.stream),
+    );
     const rest = await store.readAll({ after: all[1]!.position });
     assert.ok(rest[0]!.position > all[1]!.position, 'strictly after the given position');
     assert.equal(ours(rest), all.slice(2));
@@ -217,7 +235,10 @@ export function eventStoreContract(name: string, make: () => Promise<EventStoreF
     const { appended, categories } = await seed(store);
     const pages = await pageThrough(store, head, 2);
     assert.ok(pages.every((page) => page.length <= 2 && page.length > 0));
-    assert.equal(ours(pages.flat()).map((e) => e.id), appended.map((e) => e.id));
+    assert.equal(
+      ours(pages.flat()).map((e) => e.id),
+      appended.map((e) => e.id),
+    );
     assertIncreasing(pages.flat().map((e) => e.position));
 
     const filtered = await pageThrough(store, head, 2, [categories[0]]);
@@ -232,10 +253,22 @@ export function eventStoreContract(name: string, make: () => Promise<EventStoreF
     const { appended, categories } = await seed(store);
     const filter = { categories: [...categories] };
     const newest = await store.readAll({ direction: 'backwards', limit: 3, filter });
-    assert.equal(newest.map((e) => e.id), appended.slice(-3).reverse().map((e) => e.id));
+    assert.equal(
+      newest.map((e) => e.id),
+      appended
+        .slice(-3)
+        .reverse()
+        .map((e) => e.id),
+    );
     // with a limit: on a server that keeps data, an unbounded filtered read would scan all older history
     const older = await store.readAll({ direction: 'backwards', after: newest[2]!.position, filter, limit: 5 });
-    assert.equal(older.map((e) => e.id), appended.slice(0, -3).reverse().map((e) => e.id));
+    assert.equal(
+      older.map((e) => e.id),
+      appended
+        .slice(0, -3)
+        .reverse()
+        .map((e) => e.id),
+    );
   });
 
   test('positions are strictly increasing as text', async () => {
@@ -246,12 +279,18 @@ export function eventStoreContract(name: string, make: () => Promise<EventStoreF
     const b = newStream();
     for (let i = 0; i < 6; i++) results.push(await store.append(i % 2 ? a : b, [event('Tick', { i })], 'any'));
     const positions = results.map((r) => r.position);
-    assert.ok(positions.every((p) => /^\d{20,}$/.test(p)), 'zero-padded decimal strings');
+    assert.ok(
+      positions.every((p) => /^\d{20,}$/.test(p)),
+      'zero-padded decimal strings',
+    );
     assert.ok(positions[0]! > head);
     assertIncreasing(positions);
     const read = await store.readAll({ after: head });
     assertIncreasing(read.map((e) => e.position));
-    assert.equal(ours(read).map((e) => e.position), positions);
+    assert.equal(
+      ours(read).map((e) => e.position),
+      positions,
+    );
   });
 
   test('headPosition is the position of the newest event', async () => {
@@ -277,7 +316,10 @@ export function eventStoreContract(name: string, make: () => Promise<EventStoreF
     const subscription = open(store, { after: head });
     try {
       const caughtUp = await subscription.take(appended.length);
-      assert.equal(caughtUp.map((e) => e.id), appended.map((e) => e.id));
+      assert.equal(
+        caughtUp.map((e) => e.id),
+        appended.map((e) => e.id),
+      );
       assert.equal(caughtUp, ours(await store.readAll({ after: head })));
 
       const later = [event('Later1'), event('Later2')];
@@ -285,8 +327,14 @@ export function eventStoreContract(name: string, make: () => Promise<EventStoreF
       const pending = settledLater(subscription.take(2)); // already waiting when the append happens
       await store.append(stream, later, 'no_stream');
       const live = await pending;
-      assert.equal(live.map((e) => e.id), later.map((e) => e.id));
-      assert.equal(live.map((e) => e.revision), [0, 1]);
+      assert.equal(
+        live.map((e) => e.id),
+        later.map((e) => e.id),
+      );
+      assert.equal(
+        live.map((e) => e.revision),
+        [0, 1],
+      );
       assert.ok(live[0]!.position > caughtUp[caughtUp.length - 1]!.position);
     } finally {
       await subscription.stop();
@@ -308,7 +356,11 @@ export function eventStoreContract(name: string, make: () => Promise<EventStoreF
     const release: Array<Deferred<void>> = events.map(() => deferred());
     const controller = new AbortController();
     const consumer = (async () => {
-      for await (const e of store.subscribeAll({ after: head, filter: { categories: [category] }, signal: controller.signal })) {
+      for await (const e of store.subscribeAll({
+        after: head,
+        filter: { categories: [category] },
+        signal: controller.signal,
+      })) {
         const index = delivered.length;
         delivered.push(e.id);
         active += 1;
@@ -329,7 +381,10 @@ export function eventStoreContract(name: string, make: () => Promise<EventStoreF
       }
       await within(consumer, 'the consumer to finish');
       assert.is(maxActive, 1);
-      assert.equal(delivered, events.map((e) => e.id));
+      assert.equal(
+        delivered,
+        events.map((e) => e.id),
+      );
     } finally {
       for (const r of release) r.resolve();
       controller.abort();
@@ -347,8 +402,14 @@ export function eventStoreContract(name: string, make: () => Promise<EventStoreF
     try {
       const expectedOrders = appended.filter((e) => e.stream.startsWith(`${orders}-`));
       const expectedInvoices = appended.filter((e) => e.type === 'InvoiceSent');
-      assert.equal((await byCategory.take(expectedOrders.length)).map((e) => e.id), expectedOrders.map((e) => e.id));
-      assert.equal((await byType.take(expectedInvoices.length)).map((e) => e.id), expectedInvoices.map((e) => e.id));
+      assert.equal(
+        (await byCategory.take(expectedOrders.length)).map((e) => e.id),
+        expectedOrders.map((e) => e.id),
+      );
+      assert.equal(
+        (await byType.take(expectedInvoices.length)).map((e) => e.id),
+        expectedInvoices.map((e) => e.id),
+      );
 
       // live: an event of another category must not come through, the next matching one must
       const pendingOrder = settledLater(byCategory.take(1));
@@ -357,8 +418,14 @@ export function eventStoreContract(name: string, make: () => Promise<EventStoreF
       const order = event('OrderPlaced');
       await store.append(newStream(categories[1]), [other], 'no_stream');
       await store.append(newStream(orders), [order], 'no_stream');
-      assert.equal((await pendingOrder).map((e) => e.id), [order.id]);
-      assert.equal((await pendingInvoice).map((e) => e.id), [other.id]);
+      assert.equal(
+        (await pendingOrder).map((e) => e.id),
+        [order.id],
+      );
+      assert.equal(
+        (await pendingInvoice).map((e) => e.id),
+        [other.id],
+      );
     } finally {
       await byCategory.stop();
       await byType.stop();
@@ -386,8 +453,14 @@ export function eventStoreContract(name: string, make: () => Promise<EventStoreF
       interrupt(); // while idle at the head
       await store.append(stream, events.slice(5), 4);
       delivered.push(...(await pending));
-      assert.equal(delivered.map((e) => e.id), events.map((e) => e.id));
-      assert.equal(delivered.map((e) => e.revision), [0, 1, 2, 3, 4, 5, 6, 7]);
+      assert.equal(
+        delivered.map((e) => e.id),
+        events.map((e) => e.id),
+      );
+      assert.equal(
+        delivered.map((e) => e.revision),
+        [0, 1, 2, 3, 4, 5, 6, 7],
+      );
     } finally {
       await subscription.stop();
     }
@@ -403,7 +476,11 @@ export function eventStoreContract(name: string, make: () => Promise<EventStoreF
     const received: string[] = [];
     const caughtUp = deferred<void>();
     const consumer = (async () => {
-      for await (const e of store.subscribeAll({ after: head, filter: { categories: [category] }, signal: controller.signal })) {
+      for await (const e of store.subscribeAll({
+        after: head,
+        filter: { categories: [category] },
+        signal: controller.signal,
+      })) {
         received.push(e.id);
         caughtUp.resolve();
       }
@@ -507,7 +584,6 @@ export function eventStoreContract(name: string, make: () => Promise<EventStoreF
     assert.is((await store.readStream(fresh)).length, 1);
   });
 
-
   // ---- appendMany ---------------------------------------------------------------------------------------
 
   test('appendMany appends to several streams in one call and answers per entry, in order', async () => {
@@ -527,15 +603,28 @@ export function eventStoreContract(name: string, make: () => Promise<EventStoreF
     ];
     const results = await store.appendMany(batch);
     assert.is(results.length, batch.length);
-    assert.equal(results.map((r) => (r instanceof WrongExpectedRevisionError ? r.message : r.revision)), [1, 1, 0, 0, 2]);
+    assert.equal(
+      results.map((r) => (r instanceof WrongExpectedRevisionError ? r.message : r.revision)),
+      [1, 1, 0, 0, 2],
+    );
     for (const [i, entry] of batch.entries()) {
       const read = await store.readStream(entry.stream);
       const upTo = read.filter((e) => e.revision <= (results[i] as AppendResult).revision);
       const last = upTo[upTo.length - 1]!;
-      assert.equal(results[i], { revision: last.revision, position: last.position }, `entry ${i}: the result of its last event`);
-      assert.equal(upTo.slice(-entry.events.length).map((e) => e.id), entry.events.map((e) => e.id));
+      assert.equal(
+        results[i],
+        { revision: last.revision, position: last.position },
+        `entry ${i}: the result of its last event`,
+      );
+      assert.equal(
+        upTo.slice(-entry.events.length).map((e) => e.id),
+        entry.events.map((e) => e.id),
+      );
     }
-    assert.equal((await store.readStream(s4)).map((e) => e.type), ['D1', 'D2', 'D3']);
+    assert.equal(
+      (await store.readStream(s4)).map((e) => e.type),
+      ['D1', 'D2', 'D3'],
+    );
     const all = await store.readAll({ after: head, filter: { categories: [category] } });
     const written = [created, ...batch.flatMap((entry) => entry.events)];
     assert.equal(all.map((e) => e.id).sort(), written.map((e) => e.id).sort(), 'every event stored once');
@@ -567,11 +656,23 @@ export function eventStoreContract(name: string, make: () => Promise<EventStoreF
       [missing, 'stream_exists', 'no_stream'],
       [oneEvent, 'no_stream', 0],
     ]);
-    assert.equal((await store.readStream(fresh!)).map((e) => e.type), ['A']);
-    assert.equal((await store.readStream(twoEvents!)).map((e) => e.type), ['X', 'Y']);
+    assert.equal(
+      (await store.readStream(fresh!)).map((e) => e.type),
+      ['A'],
+    );
+    assert.equal(
+      (await store.readStream(twoEvents!)).map((e) => e.type),
+      ['X', 'Y'],
+    );
     assert.equal(await store.readStream(missing!), []);
-    assert.equal((await store.readStream(oneEvent!)).map((e) => e.type), ['Z']);
-    assert.equal((await store.readStream(anyStream!)).map((e) => e.type), ['E']);
+    assert.equal(
+      (await store.readStream(oneEvent!)).map((e) => e.type),
+      ['Z'],
+    );
+    assert.equal(
+      (await store.readStream(anyStream!)).map((e) => e.type),
+      ['E'],
+    );
     assert.is((results[0] as AppendResult).revision, 0);
     assert.is((results[4] as AppendResult).revision, 0);
   });
@@ -589,12 +690,24 @@ export function eventStoreContract(name: string, make: () => Promise<EventStoreF
     // the retry of a call whose answer was lost: same ids, same expected revisions
     assert.equal(await store.appendMany(clone(batch)), first);
     // one entry retried beside a new one
-    const mixed = await store.appendMany([clone(batch[0]!), { stream: s3, events: [event('D')], expected: 'no_stream' }]);
+    const mixed = await store.appendMany([
+      clone(batch[0]!),
+      { stream: s3, events: [event('D')], expected: 'no_stream' },
+    ]);
     assert.equal(mixed[0], first[0]);
     assert.is((mixed[1] as AppendResult).revision, 0);
-    assert.equal((await store.readStream(s1)).map((e) => e.type), ['A', 'B']);
-    assert.equal((await store.readStream(s2)).map((e) => e.type), ['C']);
-    assert.equal((await store.readStream(s3)).map((e) => e.type), ['D']);
+    assert.equal(
+      (await store.readStream(s1)).map((e) => e.type),
+      ['A', 'B'],
+    );
+    assert.equal(
+      (await store.readStream(s2)).map((e) => e.type),
+      ['C'],
+    );
+    assert.equal(
+      (await store.readStream(s3)).map((e) => e.type),
+      ['D'],
+    );
     assert.is((await store.readAll({ after: head, filter: { categories: [category] } })).length, 4);
   });
 
@@ -631,7 +744,10 @@ export function eventStoreContract(name: string, make: () => Promise<EventStoreF
       await store.append(newStream(), later, 'no_stream');
       const live = await pending;
       assert.equal(ids(live.events), ids(later));
-      assert.equal(live.events.map((e) => e.revision), [0, 1]);
+      assert.equal(
+        live.events.map((e) => e.revision),
+        [0, 1],
+      );
       assert.ok(live.events[0]!.position > caughtUp.events[caughtUp.events.length - 1]!.position);
     } finally {
       await pages.stop();
@@ -709,7 +825,8 @@ export function eventStoreContract(name: string, make: () => Promise<EventStoreF
       await Promise.all(burst.map((e) => store.append(newStream(category), [e], 'no_stream')));
       const opening = await firstOfBurst; // the consumer takes that page only now, then asks for the rest
       await deliveredBy(store, head, category, 1 + burst.length);
-      const rest = opening.events.length < burst.length ? await pages.take(burst.length - opening.events.length) : undefined;
+      const rest =
+        opening.events.length < burst.length ? await pages.take(burst.length - opening.events.length) : undefined;
       const received = [...opening.events, ...(rest?.events ?? [])];
       assert.equal(ids(received).sort(), ids(burst).sort());
       assertIncreasing(received.map((e) => e.position));
@@ -732,7 +849,11 @@ export function eventStoreContract(name: string, make: () => Promise<EventStoreF
     const received: string[] = [];
     const gotFirst = deferred<void>();
     const consumer = (async () => {
-      for await (const page of store.subscribePages({ after: head, filter: { categories: [category] }, signal: controller.signal })) {
+      for await (const page of store.subscribePages({
+        after: head,
+        filter: { categories: [category] },
+        signal: controller.signal,
+      })) {
         received.push(...page.events.map((e) => e.id));
         if (received.length > 0) gotFirst.resolve();
       }
@@ -745,7 +866,9 @@ export function eventStoreContract(name: string, make: () => Promise<EventStoreF
 
     // aborted while the consumer holds a page: asking for the next one ends the iteration
     const holding = new AbortController();
-    const iterator = store.subscribePages({ after: head, filter: { categories: [category] }, signal: holding.signal })[Symbol.asyncIterator]();
+    const iterator = store
+      .subscribePages({ after: head, filter: { categories: [category] }, signal: holding.signal })
+      [Symbol.asyncIterator]();
     let step = await within(iterator.next(), 'the first page');
     while (!step.done && step.value.events.length === 0) step = await within(iterator.next(), 'the first page');
     assert.equal(step.done ? [] : ids(step.value.events), [a.id]);
@@ -799,7 +922,10 @@ export function eventStoreContract(name: string, make: () => Promise<EventStoreF
       await store.append(stream, events.slice(5), 4);
       delivered.push(...(await pending).events);
       assert.equal(ids(delivered), ids(events));
-      assert.equal(delivered.map((e) => e.revision), [0, 1, 2, 3, 4, 5, 6, 7]);
+      assert.equal(
+        delivered.map((e) => e.revision),
+        [0, 1, 2, 3, 4, 5, 6, 7],
+      );
     } finally {
       await pages.stop();
     }
@@ -881,7 +1007,6 @@ async function pageThrough(store: EventStore, after: string, limit: number, cate
   }
   throw new Error('paging did not end');
 }
-
 
 const ids = (events: ReadonlyArray<{ id: string }>) => events.map((e) => e.id);
 

@@ -23,7 +23,11 @@ test('false and undefined are "not yet"; 0, null and an empty string are answers
 });
 
 test('at the timeout it throws what it waited for, with the last failure', async () => {
-  const never = await eventually(() => assert.is(1, 2, 'one is two'), { what: 'the impossible', timeoutMs: 30, intervalMs: 5 }).catch((e: Error) => e);
+  const never = await eventually(() => assert.is(1, 2, 'one is two'), {
+    what: 'the impossible',
+    timeoutMs: 30,
+    intervalMs: 5,
+  }).catch((e: Error) => e);
   assert.instance(never, Error);
   assert.match((never as Error).message, /never happened within 30 ms \(\d+ tries\): the impossible; last: one is two/);
   const undef = await eventually(() => undefined, { what: 'a value', timeoutMs: 20 }).catch((e: Error) => e);

@@ -21,8 +21,15 @@ const DEFAULT_INTERVAL_MS = 10;
  * a block of assertions. After `timeoutMs` it throws what was waited for, with the last failure (the
  * assertion's error, or the last answer).
  */
-export async function eventually<T>(check: () => T | Promise<T>, o: string | EventuallyOptions = {}): Promise<Passed<T>> {
-  const { what = 'the condition', timeoutMs = DEFAULT_TIMEOUT_MS, intervalMs = DEFAULT_INTERVAL_MS } = typeof o === 'string' ? { what: o } : o;
+export async function eventually<T>(
+  check: () => T | Promise<T>,
+  o: string | EventuallyOptions = {},
+): Promise<Passed<T>> {
+  const {
+    what = 'the condition',
+    timeoutMs = DEFAULT_TIMEOUT_MS,
+    intervalMs = DEFAULT_INTERVAL_MS,
+  } = typeof o === 'string' ? { what: o } : o;
   const end = Date.now() + timeoutMs;
   let last: { error: unknown } | { answer: unknown } = { answer: undefined };
   for (let tries = 1; ; tries++) {
@@ -34,7 +41,12 @@ export async function eventually<T>(check: () => T | Promise<T>, o: string | Eve
       last = { error };
     }
     if (Date.now() >= end) {
-      const why = 'error' in last ? (last.error instanceof Error ? last.error.message : inspect(last.error)) : `it answered ${inspect(last.answer)}`;
+      const why =
+        'error' in last
+          ? last.error instanceof Error
+            ? last.error.message
+            : inspect(last.error)
+          : `it answered ${inspect(last.answer)}`;
       const err = new Error(`never happened within ${timeoutMs} ms (${tries} tries): ${what}; last: ${why}`);
       if ('error' in last) err.cause = last.error;
       throw err;
@@ -45,4 +57,7 @@ export async function eventually<T>(check: () => T | Promise<T>, o: string | Eve
 
 /** Waits until every runner reports lag 0: its projection has applied the log up to its head. */
 export const caughtUp = (...runners: Array<{ name?: string; status(): Promise<{ lag: number }> }>): Promise<true> =>
-  eventually(async () => (await Promise.all(runners.map((r) => r.status()))).every((s) => s.lag === 0) || undefined, `${runners.map((r) => r.name ?? 'a projection').join(', ')} caught up (lag 0)`);
+  eventually(
+    async () => (await Promise.all(runners.map((r) => r.status()))).every((s) => s.lag === 0) || undefined,
+    `${runners.map((r) => r.name ?? 'a projection').join(', ')} caught up (lag 0)`,
+  );

@@ -10,7 +10,10 @@ const DEFAULT_TIMEOUT_MS = 20_000;
  * assert that something did not happen: waiting less would pass because the thing was merely slow.
  * Periodic timers (ServiceTimer) are not waited for.
  */
-export async function quiet(platform: Pick<RunningPlatform, 'stores' | 'reader' | 'services'>, o: { timeoutMs?: number } = {}): Promise<void> {
+export async function quiet(
+  platform: Pick<RunningPlatform, 'stores' | 'reader' | 'services'>,
+  o: { timeoutMs?: number } = {},
+): Promise<void> {
   const timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const { eventStore } = platform.stores;
   const engines = platform.services.flatMap((s) => s.engines);

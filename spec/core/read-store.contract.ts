@@ -180,7 +180,11 @@ export type ReadStoreCapabilities = {
   partialRollback?: boolean;
 };
 
-export function readStoreContract(name: string, make: ReadStoreFactory, capabilities: ReadStoreCapabilities = {}): void {
+export function readStoreContract(
+  name: string,
+  make: ReadStoreFactory,
+  capabilities: ReadStoreCapabilities = {},
+): void {
   const test = suite(`read store contract: ${name}`);
   let store: ReadStore;
   let cleanup: () => Promise<void>;
@@ -255,12 +259,16 @@ export function readStoreContract(name: string, make: ReadStoreFactory, capabili
     }
   });
 
-  test('findJson answers find\'s documents as JSON text, in the same order; in a transaction its writes too', async () => {
+  test("findJson answers find's documents as JSON text, in the same order; in a transaction its writes too", async () => {
     const c = store.collection('people');
     await seed(c, PEOPLE);
     for (const [filter] of OPERATOR_CASES) {
       const options = { sort: { id: -1 as const }, skip: 1, limit: 4 };
-      assert.equal((await c.findJson(filter, options)).map((json) => JSON.parse(json) as unknown), await c.find(filter, options), `findJson ${show(filter)}`);
+      assert.equal(
+        (await c.findJson(filter, options)).map((json) => JSON.parse(json) as unknown),
+        await c.find(filter, options),
+        `findJson ${show(filter)}`,
+      );
     }
     assert.equal(await store.collection('nobody-here').findJson({}), []);
     const seen = await store.transaction(async (tx) => {
@@ -307,7 +315,10 @@ export function readStoreContract(name: string, make: ReadStoreFactory, capabili
 
   test('skip/limit pages cover every document exactly once, in sort order', async () => {
     const c = store.collection('paged');
-    const docs = Array.from({ length: 23 }, (_, i) => ({ id: `d${String((i * 7) % 23).padStart(2, '0')}`, rank: i % 4 }));
+    const docs = Array.from({ length: 23 }, (_, i) => ({
+      id: `d${String((i * 7) % 23).padStart(2, '0')}`,
+      rank: i % 4,
+    }));
     await seed(c, docs);
     for (const sort of [{ rank: 1 }, { rank: -1 }] as const) {
       const all = ids(await c.find({}, { sort }));
@@ -320,7 +331,10 @@ export function readStoreContract(name: string, make: ReadStoreFactory, capabili
       assert.equal(pages, all);
       assert.is(new Set(pages).size, 23);
       const ranks = (await c.find({}, { sort })).map((d) => d.rank as number);
-      assert.equal(ranks, [...ranks].sort((a, b) => (sort.rank === 1 ? a - b : b - a)));
+      assert.equal(
+        ranks,
+        [...ranks].sort((a, b) => (sort.rank === 1 ? a - b : b - a)),
+      );
     }
     assert.equal(ids(await c.find({ rank: 3 }, { sort: { id: 1 }, skip: 1, limit: 2 })), ['d08', 'd13']);
   });
@@ -379,7 +393,11 @@ export function readStoreContract(name: string, make: ReadStoreFactory, capabili
       { id: 'q3', state: 'ready', prio: 2 },
       { id: 'q4', state: 'done', prio: 9 },
     ]);
-    const taken = await c.findOneAndUpdate({ state: 'ready' }, { $set: { state: 'taken' }, $inc: { tries: 1 } }, { sort: { prio: -1 } });
+    const taken = await c.findOneAndUpdate(
+      { state: 'ready' },
+      { $set: { state: 'taken' }, $inc: { tries: 1 } },
+      { sort: { prio: -1 } },
+    );
     assert.equal(taken, { id: 'q2', state: 'taken', prio: 3, tries: 1 });
     assert.equal(await c.get('q2'), taken);
     assert.equal((await c.findOneAndUpdate({ state: 'ready' }, { $set: { state: 'taken' } }))?.id, 'q1');
@@ -429,14 +447,23 @@ export function readStoreContract(name: string, make: ReadStoreFactory, capabili
       { id: 'b4', state: 'ready', prio: 3 },
       { id: 'b5', state: 'done', prio: 9 },
     ]);
-    const taken = await c.findManyAndUpdate({ state: 'ready' }, { $set: { state: 'taken' }, $inc: { tries: 1 } }, { sort: { prio: -1 }, limit: 2 });
+    const taken = await c.findManyAndUpdate(
+      { state: 'ready' },
+      { $set: { state: 'taken' }, $inc: { tries: 1 } },
+      { sort: { prio: -1 }, limit: 2 },
+    );
     assert.equal(taken, [
       { id: 'b2', state: 'taken', prio: 4, tries: 1 },
       { id: 'b4', state: 'taken', prio: 3, tries: 1 },
     ]);
     assert.equal(await c.get('b4'), taken[1]);
     // fewer match than the limit: those
-    assert.equal((await c.findManyAndUpdate({ state: 'ready' }, { $set: { state: 'taken' } }, { sort: { prio: 1 }, limit: 10 })).map((d) => d.id), ['b1', 'b3']);
+    assert.equal(
+      (
+        await c.findManyAndUpdate({ state: 'ready' }, { $set: { state: 'taken' } }, { sort: { prio: 1 }, limit: 10 })
+      ).map((d) => d.id),
+      ['b1', 'b3'],
+    );
     assert.equal(await c.findManyAndUpdate({ state: 'ready' }, { $set: { state: 'taken' } }, { limit: 10 }), []);
     assert.is(await c.count({ state: 'taken' }), 4);
     assert.equal(await c.get('b5'), { id: 'b5', state: 'done', prio: 9 });
@@ -455,18 +482,29 @@ export function readStoreContract(name: string, make: ReadStoreFactory, capabili
       { id: 'k2', n: 1 },
     ]);
     assert.equal(await c.get('k3'), { id: 'k3', n: 0 });
-    for (const limit of [0, -1, 1.5, Number.NaN]) await rejects(c.findManyAndUpdate({}, { $inc: { n: 1 } }, { limit }), /limit/);
-    assert.equal((await c.find({}, { sort: { id: 1 } })).map((d) => d.n), [1, 1, 0]);
+    for (const limit of [0, -1, 1.5, Number.NaN])
+      await rejects(c.findManyAndUpdate({}, { $inc: { n: 1 } }, { limit }), /limit/);
+    assert.equal(
+      (await c.find({}, { sort: { id: 1 } })).map((d) => d.n),
+      [1, 1, 0],
+    );
   });
 
   test('findManyAndUpdate as leases: 10 concurrent claims of up to 3 over 12 due items claim each exactly once', async () => {
     const c = store.collection('batchLeases');
     const now = 1_000_000;
     const due = Array.from({ length: 12 }, (_, i) => `w${String(i).padStart(2, '0')}`);
-    await seed(c, [...due.map((id, i) => ({ id, leaseUntil: now - 1000 * (i + 1), attempts: 0 })), { id: 'later', leaseUntil: now + 5000, attempts: 0 }]);
+    await seed(c, [
+      ...due.map((id, i) => ({ id, leaseUntil: now - 1000 * (i + 1), attempts: 0 })),
+      { id: 'later', leaseUntil: now + 5000, attempts: 0 },
+    ]);
     const claims = await Promise.all(
       Array.from({ length: 10 }, (_, worker) =>
-        c.findManyAndUpdate({ leaseUntil: { $lt: now } }, { $set: { leaseUntil: now + 60_000, owner: `worker-${worker}` }, $inc: { attempts: 1 } }, { sort: { leaseUntil: 1 }, limit: 3 }),
+        c.findManyAndUpdate(
+          { leaseUntil: { $lt: now } },
+          { $set: { leaseUntil: now + 60_000, owner: `worker-${worker}` }, $inc: { attempts: 1 } },
+          { sort: { leaseUntil: 1 }, limit: 3 },
+        ),
       ),
     );
     const won = claims.flat();
@@ -487,8 +525,13 @@ export function readStoreContract(name: string, make: ReadStoreFactory, capabili
     await rejects(
       store.transaction(async (tx) => {
         await tx.collection('batchTx').upsert({ id: 't2', state: 'ready' });
-        const taken = await tx.collection('batchTx').findManyAndUpdate({ state: 'ready' }, { $set: { state: 'taken' } }, { sort: { id: 1 }, limit: 5 });
-        assert.equal(taken.map((d) => d.id), ['t1', 't2']);
+        const taken = await tx
+          .collection('batchTx')
+          .findManyAndUpdate({ state: 'ready' }, { $set: { state: 'taken' } }, { sort: { id: 1 }, limit: 5 });
+        assert.equal(
+          taken.map((d) => d.id),
+          ['t1', 't2'],
+        );
         throw new Error('undo');
       }),
       /undo/,
@@ -552,8 +595,16 @@ export function readStoreContract(name: string, make: ReadStoreFactory, capabili
         await tx.collection('accounts').upsert({ id: 'a2', balance: 5 });
         await tx.ensureCollection('made-inside', { indexes: [{ name: 'by_kind', fields: { kind: 1 } }] });
         await tx.collection('made-inside').upsert({ id: 'm1', kind: 'x' });
-        assert.equal(ids(await tx.collection('made-inside').find({ kind: 'x' })), ['m1'], 'a collection created in it, used in it');
-        assert.is(await store.collection('accounts').get('a2'), null, 'not joined: the store answers what is committed');
+        assert.equal(
+          ids(await tx.collection('made-inside').find({ kind: 'x' })),
+          ['m1'],
+          'a collection created in it, used in it',
+        );
+        assert.is(
+          await store.collection('accounts').get('a2'),
+          null,
+          'not joined: the store answers what is committed',
+        );
         return 'done';
       },
       { ambient: false },
@@ -606,11 +657,19 @@ export function readStoreContract(name: string, make: ReadStoreFactory, capabili
       const inner = await tx.savepoint(async (part) => {
         await part.collection('accounts').patch('a1', { $inc: { balance: -1 } });
         await part.collection('checkpoints').upsert({ id: 'p1', position: 1 });
-        assert.equal(await part.collection('accounts').get('a3'), { id: 'a3', balance: 3 }, 'sees the transaction’s writes');
+        assert.equal(
+          await part.collection('accounts').get('a3'),
+          { id: 'a3', balance: 3 },
+          'sees the transaction’s writes',
+        );
         return 'part done';
       });
       assert.is(inner, 'part done');
-      assert.equal(await tx.collection('checkpoints').get('p1'), { id: 'p1', position: 1 }, 'the transaction sees the part’s writes');
+      assert.equal(
+        await tx.collection('checkpoints').get('p1'),
+        { id: 'p1', position: 1 },
+        'the transaction sees the part’s writes',
+      );
       return 'committed';
     });
     assert.is(result, 'committed');
@@ -663,7 +722,10 @@ export function readStoreContract(name: string, make: ReadStoreFactory, capabili
         assert.equal(await accounts.get('a9'), { id: 'a9', balance: 9 }, 'the part that deleted it was rolled back');
       }
     });
-    assert.equal(await store.collection('accounts').find({}, { sort: { id: 1 } }), [{ id: 'a1', balance: 2 }, { id: 'a9', balance: 9 }]);
+    assert.equal(await store.collection('accounts').find({}, { sort: { id: 1 } }), [
+      { id: 'a1', balance: 2 },
+      { id: 'a9', balance: 9 },
+    ]);
   });
 
   if (partialRollback) {
@@ -761,7 +823,9 @@ export function readStoreContract(name: string, make: ReadStoreFactory, capabili
       assert.equal(await store.collection('accounts').find({}, { sort: { id: 1 } }), SEEDED);
       assert.equal(await store.collection('checkpoints').find(), []);
       // the store stays usable, and a transaction whose parts all succeed commits
-      await store.transaction(async (tx) => tx.savepoint(async (part) => part.collection('checkpoints').upsert({ id: 'p2', position: 8 })));
+      await store.transaction(async (tx) =>
+        tx.savepoint(async (part) => part.collection('checkpoints').upsert({ id: 'p2', position: 8 })),
+      );
       assert.equal(await store.collection('checkpoints').get('p2'), { id: 'p2', position: 8 });
     });
   }
@@ -814,13 +878,33 @@ export function readStoreContract(name: string, make: ReadStoreFactory, capabili
     for (const filter of INDEX_QUERIES) {
       const expected = ids(await plain.find(filter, { sort: { id: 1 } }));
       assert.equal(ids(await indexed.find(filter, { sort: { id: 1 } })), expected, `find ${show(filter)}`);
-      assert.equal(ids(await indexed.find(filter, { sort: { prio: -1 } })), ids(await plain.find(filter, { sort: { prio: -1 } })));
+      assert.equal(
+        ids(await indexed.find(filter, { sort: { prio: -1 } })),
+        ids(await plain.find(filter, { sort: { prio: -1 } })),
+      );
       assert.is(await indexed.count(filter), expected.length, `count ${show(filter)}`);
       assert.equal(await indexed.groupCount('status', filter), await plain.groupCount('status', filter));
     }
     // and the answers are MongoDB's
-    assert.equal(ids(await indexed.find({ status: 'open' }, { sort: { id: 1 } })), ['t00', 't07', 't14', 't21', 't28', 't35']);
-    assert.equal(ids(await indexed.find({ prio: 1 }, { sort: { id: 1 } })), ['t00', 't08', 't09', 't17', 't18', 't26', 't27', 't35', 't36']);
+    assert.equal(ids(await indexed.find({ status: 'open' }, { sort: { id: 1 } })), [
+      't00',
+      't07',
+      't14',
+      't21',
+      't28',
+      't35',
+    ]);
+    assert.equal(ids(await indexed.find({ prio: 1 }, { sort: { id: 1 } })), [
+      't00',
+      't08',
+      't09',
+      't17',
+      't18',
+      't26',
+      't27',
+      't35',
+      't36',
+    ]);
     assert.equal(ids(await indexed.find({ prio: true }, { sort: { id: 1 } })), ['t03', 't12', 't21', 't30', 't39']);
     assert.equal(ids(await indexed.find({ prio: { $gt: '0' } }, { sort: { id: 1 } })), ['t04', 't13', 't22', 't31']);
     assert.is(await indexed.count({ status: null }), 11);
@@ -863,9 +947,18 @@ export function readStoreContract(name: string, make: ReadStoreFactory, capabili
     // data) inside a read model's own wrapping; SQLite's JSON functions stop at 1000 levels, BSON at 100
     let data: Record<string, unknown> = { leaf: 'x', n: 1, list: [{ k: 1 }, { k: 2 }] };
     for (let i = 1; i < 64; i++) data = { a: data, i };
-    const doc: Doc = { id: 'deep', kind: 'trace', stage: { s1: { s2: { s3: { s4: { s5: { s6: { event: data } } } } } } } };
+    const doc: Doc = {
+      id: 'deep',
+      kind: 'trace',
+      stage: { s1: { s2: { s3: { s4: { s5: { s6: { event: data } } } } } } },
+    };
     const inner = `stage.s1.s2.s3.s4.s5.s6.event${'.a'.repeat(63)}`;
-    await store.ensureCollection('deep_docs', { indexes: [{ name: 'byKind', fields: { kind: 1 } }, { name: 'byLeaf', fields: { [`${inner}.leaf`]: 1 } }] });
+    await store.ensureCollection('deep_docs', {
+      indexes: [
+        { name: 'byKind', fields: { kind: 1 } },
+        { name: 'byLeaf', fields: { [`${inner}.leaf`]: 1 } },
+      ],
+    });
     const c = store.collection('deep_docs');
     await c.upsert({ id: 'shallow', kind: 'trace' });
     await c.upsert(doc);
@@ -876,11 +969,16 @@ export function readStoreContract(name: string, make: ReadStoreFactory, capabili
     assert.equal(ids(await c.find({ [`${inner}.leaf`]: 'y' })), []);
     assert.is(await c.patch('deep', { $set: { [`${inner}.leaf`]: 'y' }, $inc: { [`${inner}.n`]: 1 } }), true);
     const patched = await c.get('deep');
-    let at: unknown = (patched as unknown as { stage: { s1: { s2: { s3: { s4: { s5: { s6: { event: unknown } } } } } } } }).stage.s1.s2.s3.s4.s5.s6.event;
+    let at: unknown = (
+      patched as unknown as { stage: { s1: { s2: { s3: { s4: { s5: { s6: { event: unknown } } } } } } } }
+    ).stage.s1.s2.s3.s4.s5.s6.event;
     for (let i = 1; i < 64; i++) at = (at as { a: unknown }).a;
     assert.equal(at, { leaf: 'y', n: 2, list: [{ k: 1 }, { k: 2 }] });
     assert.equal(ids(await c.find({ [`${inner}.leaf`]: 'y' })), ['deep']);
-    assert.equal(await c.groupCount(`${inner}.leaf`), [{ key: null, count: 1 }, { key: 'y', count: 1 }]);
+    assert.equal(await c.groupCount(`${inner}.leaf`), [
+      { key: null, count: 1 },
+      { key: 'y', count: 1 },
+    ]);
     assert.is(await c.count({ [`${inner}.i`]: { $exists: true } }), 0); // the deepest object has no `i`
     assert.is(await c.count({ [`stage.s1.s2.s3.s4.s5.s6.event${'.a'.repeat(62)}.i`]: 1 }), 1);
   });

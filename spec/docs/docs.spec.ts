@@ -15,7 +15,7 @@ import { ADMIN_OPENAPI_PATH } from '../../http/identity/identity.paths.ts';
 import { PORTAL_OPENAPI_PATH } from '../../http/portal/portal.paths.ts';
 import { WORKFLOW_BASES, WORKFLOW_OPENAPI } from '../../http/workflow/workflow.paths.ts';
 import { loadConfig } from '../../infra/core/config.ts';
-import { SERVICES, startPlatform, type RunningPlatform, type ServiceName } from '../../infra/main.ts';
+import { type RunningPlatform, SERVICES, type ServiceName, startPlatform } from '../../infra/main.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const README = path.join(ROOT, 'README.md');
@@ -48,7 +48,8 @@ function withoutFences(md: string): string {
         return '';
       }
       if (fence !== null) {
-        if (line.trim().startsWith(fence[0]!.repeat(fence.length)) && line.trim().replace(/[`~]/g, '') === '') fence = null;
+        if (line.trim().startsWith(fence[0]!.repeat(fence.length)) && line.trim().replace(/[`~]/g, '') === '')
+          fence = null;
         return '';
       }
       return line;
@@ -120,7 +121,8 @@ docs('every relative link resolves to a file, and every #anchor to a heading of 
         continue;
       }
       if (anchor !== undefined && anchor !== '') {
-        if (!resolved.endsWith('.md')) problems.push(`${rel(page)}:${line}: ${target}: an anchor into a file that is not Markdown`);
+        if (!resolved.endsWith('.md'))
+          problems.push(`${rel(page)}:${line}: ${target}: an anchor into a file that is not Markdown`);
         else if (!headingSlugs(read(resolved)).has(decodeURIComponent(anchor).toLowerCase())) {
           problems.push(`${rel(page)}:${line}: ${target}: no heading with that anchor in ${rel(resolved)}`);
         }
@@ -159,12 +161,10 @@ docs('no run histories: no time of day in prose, no "stop N" or issue numbers', 
 });
 
 docs('the checks themselves: slugs, prose and code spans as GitHub and the pages use them', () => {
-  assert.equal([...headingSlugs('# A first tour\n## `comm-hub.*` properties (configuration center)\n## Keys\n## Keys\n')], [
-    'a-first-tour',
-    'comm-hub-properties-configuration-center',
-    'keys',
-    'keys-1',
-  ]);
+  assert.equal(
+    [...headingSlugs('# A first tour\n## `comm-hub.*` properties (configuration center)\n## Keys\n## Keys\n')],
+    ['a-first-tour', 'comm-hub-properties-configuration-center', 'keys', 'keys-1'],
+  );
   assert.not.ok(TIME_OF_DAY.test(prose('at `12:00:00Z` or\n```\nrun 17:47\n```\n[x](http://h:8080/a)')));
   assert.ok(TIME_OF_DAY.test(prose('the run of 17:47 on that code')));
   assert.ok(TIME_OF_DAY.test(prose('between 9:05 and noon')));
@@ -211,7 +211,13 @@ const dir = mkdtempSync(path.join(tmpdir(), 'docs-spec-'));
 let platform: RunningPlatform;
 const openapi = suite('documentation: every OpenAPI endpoint on its service page');
 openapi.before(async () => {
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', PUBLIC_BASE_URL: 'http://127.0.0.1:0', DATA_DIR: dir, LOG_LEVEL: 'silent' });
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    PUBLIC_BASE_URL: 'http://127.0.0.1:0',
+    DATA_DIR: dir,
+    LOG_LEVEL: 'silent',
+  });
   platform = await startPlatform({ config, log: pino({ level: 'silent' }), workers: false });
 });
 openapi.after(async () => {
@@ -225,38 +231,41 @@ openapi('every service has a page', () => {
 });
 
 for (const [service, page] of Object.entries(SERVICE_PAGES)) {
-  openapi(`${service}: each endpoint of ${page.document} is in ${page.file}, and each documented one exists`, async () => {
-    const res = await fetch(`${platform.url}${page.document}`);
-    assert.is(res.status, 200, page.document);
-    const doc = (await res.json()) as { paths: Record<string, Record<string, unknown>> };
-    const served = Object.entries(doc.paths).flatMap(([p, ops]) =>
-      Object.keys(ops)
-        .filter((m) => (METHODS as readonly string[]).includes(m.toUpperCase()))
-        .map((m) => `${m.toUpperCase()} ${normalizePath(p)}`),
-    );
-    assert.ok(served.length > 0, `${page.document} lists endpoints`);
-    const documented = new Set(
-      documentedEndpoints(read(path.join(ROOT, page.file))).flatMap(({ method, path: p }) => [
-        `${method} ${p}`,
-        ...page.bases.map((base) => `${method} ${normalizePath(base + p)}`),
-      ]),
-    );
-    const missing = served.filter((e) => !documented.has(e));
-    assert.equal(missing, [], `not on ${page.file}`);
-    // the other way round: what the page lists under the service's own paths exists (pages name more, e.g. the OAuth endpoints)
-    const servedSet = new Set(served);
-    const scopes = [...page.bases, path.posix.dirname(page.document)];
-    const stale = documentedEndpoints(read(path.join(ROOT, page.file)))
-      .filter(({ method, path: p }) => {
-        const candidates = [p, ...page.bases.map((base) => normalizePath(base + p))];
-        const checked = candidates.some((c) => scopes.some((s) => c.startsWith(`${s}/`)));
-        // the document itself is served beside the routes it lists
-        const isDocument = candidates.some((c) => c === page.document || c.endsWith('/openapi.json'));
-        return checked && !isDocument && !candidates.some((c) => servedSet.has(`${method} ${c}`));
-      })
-      .map(({ method, path: p }) => `${method} ${p}`);
-    assert.equal(stale, [], `on ${page.file} but not in ${page.document}`);
-  });
+  openapi(
+    `${service}: each endpoint of ${page.document} is in ${page.file}, and each documented one exists`,
+    async () => {
+      const res = await fetch(`${platform.url}${page.document}`);
+      assert.is(res.status, 200, page.document);
+      const doc = (await res.json()) as { paths: Record<string, Record<string, unknown>> };
+      const served = Object.entries(doc.paths).flatMap(([p, ops]) =>
+        Object.keys(ops)
+          .filter((m) => (METHODS as readonly string[]).includes(m.toUpperCase()))
+          .map((m) => `${m.toUpperCase()} ${normalizePath(p)}`),
+      );
+      assert.ok(served.length > 0, `${page.document} lists endpoints`);
+      const documented = new Set(
+        documentedEndpoints(read(path.join(ROOT, page.file))).flatMap(({ method, path: p }) => [
+          `${method} ${p}`,
+          ...page.bases.map((base) => `${method} ${normalizePath(base + p)}`),
+        ]),
+      );
+      const missing = served.filter((e) => !documented.has(e));
+      assert.equal(missing, [], `not on ${page.file}`);
+      // the other way round: what the page lists under the service's own paths exists (pages name more, e.g. the OAuth endpoints)
+      const servedSet = new Set(served);
+      const scopes = [...page.bases, path.posix.dirname(page.document)];
+      const stale = documentedEndpoints(read(path.join(ROOT, page.file)))
+        .filter(({ method, path: p }) => {
+          const candidates = [p, ...page.bases.map((base) => normalizePath(base + p))];
+          const checked = candidates.some((c) => scopes.some((s) => c.startsWith(`${s}/`)));
+          // the document itself is served beside the routes it lists
+          const isDocument = candidates.some((c) => c === page.document || c.endsWith('/openapi.json'));
+          return checked && !isDocument && !candidates.some((c) => servedSet.has(`${method} ${c}`));
+        })
+        .map(({ method, path: p }) => `${method} ${p}`);
+      assert.equal(stale, [], `on ${page.file} but not in ${page.document}`);
+    },
+  );
 }
 
 openapi.run();

@@ -55,7 +55,8 @@ test('every docs/… pointer in the sources names an existing page, and an exist
           pointers++;
           const slugs = slugsOf(m[1]!);
           if (slugs === null) problems.push(`${file}:${i + 1}: docs/${m[1]}: no such page`);
-          else if (m[2] !== undefined && !slugs.has(m[2].toLowerCase())) problems.push(`${file}:${i + 1}: docs/${m[1]}#${m[2]}: no such heading`);
+          else if (m[2] !== undefined && !slugs.has(m[2].toLowerCase()))
+            problems.push(`${file}:${i + 1}: docs/${m[1]}#${m[2]}: no such heading`);
         }
       });
   }
@@ -72,13 +73,15 @@ test('no README section is cited by name (README "…")', () => {
   assert.equal(cited, []);
 });
 
-test('the slugs are GitHub\'s', () => {
-  assert.equal([...headingSlugs('## The REST_WEBHOOK driver\n## `comm-hub.*` properties (configuration center)\n```\n# not a heading\n```\n## Keys\n## Keys\n')], [
-    'the-rest_webhook-driver',
-    'comm-hub-properties-configuration-center',
-    'keys',
-    'keys-1',
-  ]);
+test("the slugs are GitHub's", () => {
+  assert.equal(
+    [
+      ...headingSlugs(
+        '## The REST_WEBHOOK driver\n## `comm-hub.*` properties (configuration center)\n```\n# not a heading\n```\n## Keys\n## Keys\n',
+      ),
+    ],
+    ['the-rest_webhook-driver', 'comm-hub-properties-configuration-center', 'keys', 'keys-1'],
+  );
 });
 
 test.run();

@@ -16,7 +16,13 @@ import { readModel } from '../../projections/core/read-model.ts';
 import { eventually } from '../core/eventually.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'main-'));
-const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'silent', OUTBOUND_ALLOW: '127.0.0.1,::1,localhost' });
+const config = loadConfig({
+  PORT: '0',
+  HOST: '127.0.0.1',
+  DATA_DIR: dir,
+  LOG_LEVEL: 'silent',
+  OUTBOUND_ALLOW: '127.0.0.1,::1,localhost',
+});
 const log = pino({ level: 'silent' });
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -52,7 +58,12 @@ function switchable(inner: EventStore) {
   return { store, state };
 }
 
-const ev = (n: number) => ({ id: eventIdFor(`m${n}`, 0), type: 'ThingHappened', data: { n }, metadata: { tenant: 't', occurredAt: `2026-11-22T00:00:${String(n).padStart(2, '0')}.000Z`, schemaVersion: 1 } });
+const ev = (n: number) => ({
+  id: eventIdFor(`m${n}`, 0),
+  type: 'ThingHappened',
+  data: { n },
+  metadata: { tenant: 't', occurredAt: `2026-11-22T00:00:${String(n).padStart(2, '0')}.000Z`, schemaVersion: 1 },
+});
 
 test('a store outage: ready answers 503 while it lasts, the process stays up, and projections recover after', async () => {
   const sqlite = createSqliteEventStore({ file: path.join(dir, 'events.sqlite'), pollIntervalMs: 20 });
@@ -61,7 +72,15 @@ test('a store outage: ready answers 503 while it lasts, the process stays up, an
   const platform = await startPlatform({
     config,
     log,
-    stores: { eventStore: store, readStore, kinds: { eventStore: 'sqlite', readStore: 'sqlite' }, close: async () => { await sqlite.close(); await readStore.close(); } },
+    stores: {
+      eventStore: store,
+      readStore,
+      kinds: { eventStore: 'sqlite', readStore: 'sqlite' },
+      close: async () => {
+        await sqlite.close();
+        await readStore.close();
+      },
+    },
   });
   const ready = () => fetch(`${platform.url}/health/ready`);
   const streams = readModel(readStore, 'core.streams', 'streams');
@@ -91,13 +110,27 @@ test('EventStoreDB unreachable: /health/ready 503 naming the event store', async
     config,
     log,
     workers: false,
-    stores: { eventStore, readStore, kinds: { eventStore: 'eventstoredb', readStore: 'sqlite' }, close: async () => { await eventStore.close(); await readStore.close(); } },
+    stores: {
+      eventStore,
+      readStore,
+      kinds: { eventStore: 'eventstoredb', readStore: 'sqlite' },
+      close: async () => {
+        await eventStore.close();
+        await readStore.close();
+      },
+    },
   });
   const res = await fetch(`${platform.url}/health/ready`);
   assert.is(res.status, 503);
   const body = (await res.json()) as { ok: boolean; checks: Array<{ name: string; ok: boolean }> };
   assert.is(body.ok, false);
-  assert.equal(body.checks.map((c) => [c.name, c.ok]), [['eventStore', false], ['readStore', true]]);
+  assert.equal(
+    body.checks.map((c) => [c.name, c.ok]),
+    [
+      ['eventStore', false],
+      ['readStore', true],
+    ],
+  );
   await platform.stop();
 });
 

@@ -7,7 +7,11 @@ const message = (err: unknown) => (err instanceof Error ? err.message : String(e
  * then, and an adapter that ignores its signal still cannot hold the worker past the timeout. A throw is a
  * retryable failure.
  */
-export async function callTarget(adapter: TargetAdapter, request: Omit<DeliveryRequest, 'signal'>, timeoutMs: number): Promise<DeliveryOutcome> {
+export async function callTarget(
+  adapter: TargetAdapter,
+  request: Omit<DeliveryRequest, 'signal'>,
+  timeoutMs: number,
+): Promise<DeliveryOutcome> {
   const controller = new AbortController();
   const timedOut = `timed out after ${timeoutMs} ms`;
   let timer: NodeJS.Timeout | undefined;
@@ -19,7 +23,11 @@ export async function callTarget(adapter: TargetAdapter, request: Omit<DeliveryR
   });
   try {
     const outcome = adapter.deliver({ ...request, signal: controller.signal }).catch(
-      (err: unknown): DeliveryOutcome => ({ ok: false, retryable: true, error: controller.signal.aborted ? timedOut : message(err) }),
+      (err: unknown): DeliveryOutcome => ({
+        ok: false,
+        retryable: true,
+        error: controller.signal.aborted ? timedOut : message(err),
+      }),
     );
     return await Promise.race([outcome, deadline]);
   } finally {

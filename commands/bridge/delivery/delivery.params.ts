@@ -1,6 +1,6 @@
 import { renderParam } from '../../../domain/bridge/conversion/index.ts';
 import type { LiveDelivery } from '../../../domain/bridge/delivery.decider.ts';
-import { PLATFORM_TENANT, type BridgeEvent } from '../../../domain/bridge/model.ts';
+import { type BridgeEvent, PLATFORM_TENANT } from '../../../domain/bridge/model.ts';
 import type { ConfigCenter } from '../bridge.contracts.ts';
 import type { ResolvedParams } from '../delivery.contracts.ts';
 
@@ -38,7 +38,8 @@ export async function resolveParams(
   for (const p of s.scheduled.target?.params ?? []) {
     const v = await renderParam(event, p, env, tenantProfile);
     if (v.status === 'error') return { ok: false, error: v.error };
-    if (v.status === 'unresolved') return { ok: false, error: `${p.resourceKey}: ${v.form} ${v.key} could not be resolved` };
+    if (v.status === 'unresolved')
+      return { ok: false, error: `${p.resourceKey}: ${v.form} ${v.key} could not be resolved` };
     params[p.resourceKey] = v.value;
   }
   return { ok: true, params };

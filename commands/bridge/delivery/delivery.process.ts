@@ -1,25 +1,25 @@
-import { isDomainError } from '../../../domain/core/domain-error.ts';
-import type { RecordedEvent } from '../../../domain/core/event.ts';
 import {
-  deliveryDecider,
   type DeliveryCommand,
   type DeliveryEvent,
   type DeliveryState,
+  deliveryDecider,
   type LiveDelivery,
 } from '../../../domain/bridge/delivery.decider.ts';
 import type { BridgeEvent } from '../../../domain/bridge/model.ts';
 import type { EventAcceptedData } from '../../../domain/bridge/published-event.decider.ts';
 import { blockStanding, type RuleTargetRef } from '../../../domain/bridge/rule-target-state.decider.ts';
+import { isDomainError } from '../../../domain/core/domain-error.ts';
+import type { RecordedEvent } from '../../../domain/core/event.ts';
 import type { Clock } from '../../../infra/core/clock.port.ts';
 import type { EventStore } from '../../../infra/core/event-store.port.ts';
 import { isWrongExpectedRevision } from '../../../infra/core/store-errors.ts';
 import { commandHandler } from '../../core/command-handler.ts';
+import { newCommandId } from '../../core/event-id.ts';
 import { createStreamCache } from '../../core/stream-cache.ts';
 import type { DeliveryOutcome, TargetAdapter } from '../delivery.contracts.ts';
 import { createRuleTargetCommands } from '../rule-target-state.commands.ts';
 import { callTarget } from './delivery.call.ts';
-import { resolveParams, type ParamSources } from './delivery.params.ts';
-import { newCommandId } from '../../core/event-id.ts';
+import { type ParamSources, resolveParams } from './delivery.params.ts';
 
 /**
  * What is due now for one delivery, decided from its stream (the truth; due items only say where
@@ -85,7 +85,10 @@ export function createDeliveryProcess(deps: DeliveryProcessDeps) {
   // a delivery is loaded a few times in its life (each step, each attempt): only newer events are read
   const deliveries = createStreamCache<DeliveryEvent, { delivery: DeliveryState; first?: RecordedEvent }>(eventStore, {
     initialState: () => ({ delivery: deliveryDecider.initialState() }),
-    evolve: (s, e) => ({ delivery: deliveryDecider.evolve(s.delivery, e), first: s.first ?? (e as unknown as RecordedEvent) }),
+    evolve: (s, e) => ({
+      delivery: deliveryDecider.evolve(s.delivery, e),
+      first: s.first ?? (e as unknown as RecordedEvent),
+    }),
   });
 
   async function load(stream: string): Promise<Loaded> {
@@ -94,9 +97,15 @@ export function createDeliveryProcess(deps: DeliveryProcessDeps) {
   }
 
   /** decides on the loaded state and appends with its revision; Raced when another worker wrote first */
-  async function apply(stream: string, loaded: Loaded, commands: DeliveryCommand[], commandId: string): Promise<Loaded> {
+  async function apply(
+    stream: string,
+    loaded: Loaded,
+    commands: DeliveryCommand[],
+    commandId: string,
+  ): Promise<Loaded> {
     const first = loaded.first;
-    const tenant = first?.metadata.tenant ?? (loaded.state.status !== 'none' ? loaded.state.scheduled.tenant : 'unknown');
+    const tenant =
+      first?.metadata.tenant ?? (loaded.state.status !== 'none' ? loaded.state.scheduled.tenant : 'unknown');
     try {
       const r = await decide({
         stream,
@@ -120,12 +129,17 @@ export function createDeliveryProcess(deps: DeliveryProcessDeps) {
 
   async function accepted(s: LiveDelivery): Promise<EventAcceptedData> {
     const [first] = await eventStore.readStream(s.scheduled.publishedStream, { limit: 1 });
-    if (first === undefined || first.type !== 'EventAccepted') throw new Error(`published event ${s.scheduled.publishedStream} not found`);
+    if (first === undefined || first.type !== 'EventAccepted')
+      throw new Error(`published event ${s.scheduled.publishedStream} not found`);
     return first.data as EventAcceptedData;
   }
   const rawEvent = async (s: LiveDelivery): Promise<BridgeEvent> => (await accepted(s)).event;
 
-  const targetRef = (s: LiveDelivery): RuleTargetRef => ({ ruleTenant: s.scheduled.ruleTenant, ruleId: s.scheduled.ruleId, targetId: s.scheduled.targetId });
+  const targetRef = (s: LiveDelivery): RuleTargetRef => ({
+    ruleTenant: s.scheduled.ruleTenant,
+    ruleId: s.scheduled.ruleId,
+    targetId: s.scheduled.targetId,
+  });
 
   async function blockRuleTarget(s: LiveDelivery): Promise<void> {
     await ruleTargets.block(
@@ -163,7 +177,10 @@ export function createDeliveryProcess(deps: DeliveryProcessDeps) {
     const { event, publisher, callerTokenRef } = await accepted(s);
     const attemptId = newCommandId();
     const adapter = deps.adapterFor(sch.typeId);
-    const resolved = adapter === undefined ? ({ ok: false, error: `no target adapter for TypeId ${sch.typeId}` } as const) : await resolveParams(deps, s, event);
+    const resolved =
+      adapter === undefined
+        ? ({ ok: false, error: `no target adapter for TypeId ${sch.typeId}` } as const)
+        : await resolveParams(deps, s, event);
 
     let after: Loaded;
     if (adapter === undefined || !resolved.ok) {
@@ -179,7 +196,12 @@ export function createDeliveryProcess(deps: DeliveryProcessDeps) {
         `attempt/${attemptId}`,
       );
     } else {
-      const started = await apply(stream, loaded, [{ type: 'StartAttempt', attemptId, now: now() }], `attempt/${attemptId}`);
+      const started = await apply(
+        stream,
+        loaded,
+        [{ type: 'StartAttempt', attemptId, now: now() }],
+        `attempt/${attemptId}`,
+      );
       const inFlight = started.state as LiveDelivery;
       const callerToken = await deps.callerToken?.(callerTokenRef ?? sch.eventKey, sch.tenant);
       const outcome = await callTarget(
@@ -239,17 +261,35 @@ export function createDeliveryProcess(deps: DeliveryProcessDeps) {
             return 'finished';
           case 'in-flight': {
             if (Date.parse(now()) - Date.parse(s.inFlight!.at) < leaseMs) return 'in-flight';
-            deps.log?.warn({ stream, attemptId: s.inFlight!.attemptId }, 'attempt without outcome: the process stopped during the call; trying again');
-            await apply(stream, loaded, [{ type: 'RecordUncertain', now: now() }], `uncertain/${s.inFlight!.attemptId}`);
+            deps.log?.warn(
+              { stream, attemptId: s.inFlight!.attemptId },
+              'attempt without outcome: the process stopped during the call; trying again',
+            );
+            await apply(
+              stream,
+              loaded,
+              [{ type: 'RecordUncertain', now: now() }],
+              `uncertain/${s.inFlight!.attemptId}`,
+            );
             continue;
           }
           case 'exhausted':
-            await apply(stream, loaded, [{ type: 'ApplyTolerance', event: await rawEvent(s), now: now() }], `tolerance/${s.scheduled.deliveryId}/${s.round}`);
+            await apply(
+              stream,
+              loaded,
+              [{ type: 'ApplyTolerance', event: await rawEvent(s), now: now() }],
+              `tolerance/${s.scheduled.deliveryId}/${s.round}`,
+            );
             continue;
           case 'blocked': {
             const standing = blockStanding(await ruleTargets.state(targetRef(s)), s.scheduled.deliveryId, s.round);
             if (standing === 'released') {
-              await apply(stream, loaded, [{ type: 'RedriveDelivery', reason: 'resume', by: 'system:bridge-delivery', now: now() }], `resume/${s.scheduled.deliveryId}/${s.round}`);
+              await apply(
+                stream,
+                loaded,
+                [{ type: 'RedriveDelivery', reason: 'resume', by: 'system:bridge-delivery', now: now() }],
+                `resume/${s.scheduled.deliveryId}/${s.round}`,
+              );
               continue;
             }
             if (standing === 'unrecorded') await blockRuleTarget(s);

@@ -1,12 +1,12 @@
-import { assertNever } from '../../../domain/core/decider.ts';
 import { HEADER_NAME } from '../../../domain/bridge/connection.decider.ts';
 import { queryPath } from '../../../domain/bridge/conversion/json-path.ts';
 import { renderDestinationUrl } from '../../../domain/bridge/destination-url.ts';
-import { isDestinationRefused, type HttpClient, type HttpResponse } from '../../../infra/core/http-client.port.ts';
+import { assertNever } from '../../../domain/core/decider.ts';
+import { type HttpClient, type HttpResponse, isDestinationRefused } from '../../../infra/core/http-client.port.ts';
 import type { ApiDestinationReader } from '../api-destinations.commands.ts';
-import type { ResolvedConnection, ConnectionReader } from '../connections.commands.ts';
 import type { ConfigCenter } from '../bridge.contracts.ts';
-import { TARGET_TYPES, type DeliveryOutcome, type DeliveryRequest, type TargetAdapter } from '../delivery.contracts.ts';
+import type { ConnectionReader, ResolvedConnection } from '../connections.commands.ts';
+import { type DeliveryOutcome, type DeliveryRequest, TARGET_TYPES, type TargetAdapter } from '../delivery.contracts.ts';
 import { isOAuthTokenError, type OAuthTokenCache } from '../oauth-token.cache.ts';
 
 /**
@@ -82,7 +82,8 @@ function structured(value: unknown): unknown {
 }
 
 /** a value as header or query text: strings raw, numbers and booleans as text, the rest compact JSON */
-const asText = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v) ?? '');
+const asText = (v: unknown): string =>
+  typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : (JSON.stringify(v) ?? '');
 
 class BadParameter extends Error {}
 
@@ -104,13 +105,15 @@ class HeaderSet {
 function headerParams(value: unknown, headers: HeaderSet) {
   if (value === undefined || value === null || value === '') return;
   const v = structured(value);
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new BadParameter('HEADER_PARAMS must render to a JSON object of header names and values');
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    throw new BadParameter('HEADER_PARAMS must render to a JSON object of header names and values');
   for (const [name, raw] of Object.entries(v as Record<string, unknown>)) {
     if (!HEADER_NAME.test(name)) throw new BadParameter(`HEADER_PARAMS: ${clip(name, 60)} is not a header name`);
     if (RESERVED.has(name.toLowerCase())) throw new BadParameter(`HEADER_PARAMS: ${name} is set by the platform`);
     if (raw === undefined || raw === null) continue;
     const text = asText(raw);
-    if (BAD_HEADER_VALUE.test(text)) throw new BadParameter(`HEADER_PARAMS: the value of ${name} contains a line break or NUL`);
+    if (BAD_HEADER_VALUE.test(text))
+      throw new BadParameter(`HEADER_PARAMS: the value of ${name} contains a line break or NUL`);
     headers.set(name, text);
   }
 }
@@ -122,7 +125,8 @@ function queryParams(value: unknown, url: URL) {
     for (const [k, x] of new URLSearchParams(v.startsWith('?') ? v.slice(1) : v)) url.searchParams.append(k, x);
     return;
   }
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new BadParameter('QUERY_STRING_PARAMS must render to a JSON object (or a query string)');
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    throw new BadParameter('QUERY_STRING_PARAMS must render to a JSON object (or a query string)');
   for (const [k, raw] of Object.entries(v as Record<string, unknown>)) {
     if (raw === undefined || raw === null) continue;
     for (const item of Array.isArray(raw) ? raw : [raw]) url.searchParams.append(k, asText(item));
@@ -132,9 +136,16 @@ function queryParams(value: unknown, url: URL) {
 function bodyOf(value: unknown, headers: HeaderSet): string | undefined {
   if (value === undefined) return undefined;
   const contentType = headers.get('content-type');
-  if (contentType !== undefined && /^application\/x-www-form-urlencoded\b/i.test(contentType) && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+  if (
+    contentType !== undefined &&
+    /^application\/x-www-form-urlencoded\b/i.test(contentType) &&
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value)
+  ) {
     const form = new URLSearchParams();
-    for (const [k, v] of Object.entries(value as Record<string, unknown>)) if (v !== undefined && v !== null) form.append(k, asText(v));
+    for (const [k, v] of Object.entries(value as Record<string, unknown>))
+      if (v !== undefined && v !== null) form.append(k, asText(v));
     return form.toString();
   }
   if (typeof value === 'string') {
@@ -158,7 +169,12 @@ export function createApiDestinationTarget(deps: ApiDestinationTargetDeps): Targ
       };
       keep(request.callerToken);
       const redact = (text: string) => secrets.reduce((t, s) => (t.includes(s) ? t.split(s).join('******') : t), text);
-      const fail = (retryable: boolean, error: string, httpStatus?: number, retryAfterMs?: number): DeliveryOutcome => ({
+      const fail = (
+        retryable: boolean,
+        error: string,
+        httpStatus?: number,
+        retryAfterMs?: number,
+      ): DeliveryOutcome => ({
         ok: false,
         retryable,
         error: clip(redact(error)),
@@ -168,7 +184,9 @@ export function createApiDestinationTarget(deps: ApiDestinationTargetDeps): Targ
 
       const config = async (key: string) => {
         const own = await configCenter.get(request.tenant, key);
-        return own !== undefined || request.ruleTenant === request.tenant ? own : configCenter.get(request.ruleTenant, key);
+        return own !== undefined || request.ruleTenant === request.tenant
+          ? own
+          : configCenter.get(request.ruleTenant, key);
       };
 
       try {
@@ -180,7 +198,8 @@ export function createApiDestinationTarget(deps: ApiDestinationTargetDeps): Targ
         let connection: ResolvedConnection | null = null;
         if (destination.connection !== undefined) {
           connection = await connections.resolve(request.ruleTenant, destination.connection);
-          if (connection === null) return fail(false, `API destination ${name}: its connection ${destination.connection} does not exist`);
+          if (connection === null)
+            return fail(false, `API destination ${name}: its connection ${destination.connection} does not exist`);
         }
 
         const rendered = await renderDestinationUrl(request.event, destination.urlTemplate, config);
@@ -213,21 +232,29 @@ export function createApiDestinationTarget(deps: ApiDestinationTargetDeps): Targ
               switch (auth.source) {
                 case 'caller':
                   token = request.callerToken;
-                  if (token === undefined || token === '') return fail(false, `connection ${connection.name}: the publishing caller's token is not available (it is kept only while the delivery runs)`);
+                  if (token === undefined || token === '')
+                    return fail(
+                      false,
+                      `connection ${connection.name}: the publishing caller's token is not available (it is kept only while the delivery runs)`,
+                    );
                   break;
                 case 'fixed':
                   token = auth.token;
                   break;
                 case 'config': {
                   const value = await config(auth.key);
-                  if (value === undefined || value.trim() === '') return fail(false, `connection ${connection.name}: configuration key ${auth.key} is not set`);
+                  if (value === undefined || value.trim() === '')
+                    return fail(false, `connection ${connection.name}: configuration key ${auth.key} is not set`);
                   token = value.trim().replace(/^bearer\s+/i, '');
                   break;
                 }
                 case 'jsonpath': {
                   const q = queryPath(request.event, auth.path);
                   if (q.status !== 'found' || typeof q.value !== 'string' || q.value === '') {
-                    return fail(false, `connection ${connection.name}: JSONPath ${auth.path} did not find a token (a non-empty string) in the event`);
+                    return fail(
+                      false,
+                      `connection ${connection.name}: JSONPath ${auth.path} did not find a token (a non-empty string) in the event`,
+                    );
                   }
                   token = q.value;
                   break;
@@ -236,17 +263,29 @@ export function createApiDestinationTarget(deps: ApiDestinationTargetDeps): Targ
                   return assertNever(auth);
               }
               keep(token);
-              if (BAD_HEADER_VALUE.test(token)) return fail(false, `connection ${connection.name}: the bearer token contains a line break or NUL`);
+              if (BAD_HEADER_VALUE.test(token))
+                return fail(false, `connection ${connection.name}: the bearer token contains a line break or NUL`);
               headers.set('Authorization', `Bearer ${token}`);
               break;
             }
             case 'OAUTH_CLIENT_CREDENTIALS': {
               keep(auth.clientSecret);
               try {
-                oauthToken = await oauth.token({ tenant: connection.tenant, connection: connection.name, revision: connection.revision }, auth, request.signal);
+                oauthToken = await oauth.token(
+                  { tenant: connection.tenant, connection: connection.name, revision: connection.revision },
+                  auth,
+                  request.signal,
+                );
               } catch (err) {
-                if (isOAuthTokenError(err)) return fail(err.retryable, `connection ${connection.name}: ${err.message}`, err.httpStatus, err.retryAfterMs);
-                if (request.signal.aborted) return fail(true, `connection ${connection.name}: timed out while fetching the OAuth token`);
+                if (isOAuthTokenError(err))
+                  return fail(
+                    err.retryable,
+                    `connection ${connection.name}: ${err.message}`,
+                    err.httpStatus,
+                    err.retryAfterMs,
+                  );
+                if (request.signal.aborted)
+                  return fail(true, `connection ${connection.name}: timed out while fetching the OAuth token`);
                 throw err;
               }
               keep(oauthToken);
@@ -265,7 +304,8 @@ export function createApiDestinationTarget(deps: ApiDestinationTargetDeps): Targ
         headers.set('X-Delivery-Attempt', String(request.attempt));
 
         const withBody = destination.method !== 'GET' && destination.method !== 'HEAD';
-        const payload = request.params.BODY_PARAMS !== undefined ? structured(request.params.BODY_PARAMS) : request.payload;
+        const payload =
+          request.params.BODY_PARAMS !== undefined ? structured(request.params.BODY_PARAMS) : request.payload;
         const body = withBody ? bodyOf(payload, headers) : undefined;
         const { signal } = request;
 
@@ -283,7 +323,8 @@ export function createApiDestinationTarget(deps: ApiDestinationTargetDeps): Targ
           });
         } catch (err) {
           if (isDestinationRefused(err)) return fail(false, `${where}: ${err.message}`);
-          if (signal.aborted || (err instanceof Error && err.name === 'TimeoutError')) return fail(true, `${where}: no answer in time (timeout)`);
+          if (signal.aborted || (err instanceof Error && err.name === 'TimeoutError'))
+            return fail(true, `${where}: no answer in time (timeout)`);
           return fail(true, `${where}: ${err instanceof Error ? err.message : String(err)}`);
         }
         const status = res.status;
@@ -291,7 +332,11 @@ export function createApiDestinationTarget(deps: ApiDestinationTargetDeps): Targ
         const snippet = res.body.trim() === '' ? '' : `: ${clip(redact(res.body), 200)}`;
         if (status === 401 && oauthToken !== undefined && connection !== null) {
           oauth.invalidate({ tenant: connection.tenant, connection: connection.name }, oauthToken);
-          return fail(true, `${where} answered 401 with the OAuth token: it is dropped, the next attempt fetches a new one${snippet}`, status);
+          return fail(
+            true,
+            `${where} answered 401 with the OAuth token: it is dropped, the next attempt fetches a new one${snippet}`,
+            status,
+          );
         }
         const retryable = status === 408 || status === 429 || status >= 500;
         const redirect = status >= 300 && status < 400 ? ' (redirects are not followed)' : '';

@@ -1,5 +1,5 @@
 import type { MailMessage, MailSender, MailSendFailure } from '../../../infra/core/mail.port.ts';
-import { TARGET_TYPES, type DeliveryOutcome, type DeliveryRequest, type TargetAdapter } from '../delivery.contracts.ts';
+import { type DeliveryOutcome, type DeliveryRequest, TARGET_TYPES, type TargetAdapter } from '../delivery.contracts.ts';
 
 /**
  * The mail service target (TypeId 1): one SMTP submission per attempt, through the MailSender port.
@@ -92,7 +92,10 @@ export function parseAddressList(key: string, value: unknown): Parsed<Mailbox[]>
   const bad: string[] = [];
   for (const item of items) {
     if (typeof item !== 'string') {
-      return { ok: false, error: `${key}: must be mail addresses (a string, or an array of strings), got ${JSON.stringify(item)?.slice(0, 100)}` };
+      return {
+        ok: false,
+        error: `${key}: must be mail addresses (a string, or an array of strings), got ${JSON.stringify(item)?.slice(0, 100)}`,
+      };
     }
     for (const entry of splitList(item)) {
       const mailbox = parseMailbox(entry);
@@ -101,7 +104,13 @@ export function parseAddressList(key: string, value: unknown): Parsed<Mailbox[]>
     }
   }
   if (bad.length > 0) {
-    return { ok: false, error: `${key}: not a mail address: ${bad.slice(0, 5).map((b) => JSON.stringify(b.slice(0, 100))).join(', ')}` };
+    return {
+      ok: false,
+      error: `${key}: not a mail address: ${bad
+        .slice(0, 5)
+        .map((b) => JSON.stringify(b.slice(0, 100)))
+        .join(', ')}`,
+    };
   }
   return { ok: true, value: out };
 }
@@ -112,7 +121,10 @@ export function parsePriority(value: unknown): Parsed<MailMessage['priority'] | 
   if (['HIGH', 'HIGHEST', 'URGENT', '1', '2'].includes(v)) return { ok: true, value: 'high' };
   if (['NORMAL', 'MEDIUM', '3'].includes(v)) return { ok: true, value: 'normal' };
   if (['LOW', 'LOWEST', '4', '5'].includes(v)) return { ok: true, value: 'low' };
-  return { ok: false, error: `PRIORITY: must be HIGH, NORMAL or LOW (or 1 to 5), got ${JSON.stringify(value).slice(0, 50)}` };
+  return {
+    ok: false,
+    error: `PRIORITY: must be HIGH, NORMAL or LOW (or 1 to 5), got ${JSON.stringify(value).slice(0, 50)}`,
+  };
 }
 
 /** Decides text or HTML (see the module comment). */
@@ -124,9 +136,16 @@ export function looksLikeHtml(content: string): boolean {
 
 /** `=XX` escapes for everything but letters, digits, `_` and `-`: a valid, injective msg-id left part. */
 const messageIdPart = (id: string): string =>
-  [...Buffer.from(id, 'utf8')].map((b) => (/[A-Za-z0-9_-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `=${b.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
+  [...Buffer.from(id, 'utf8')]
+    .map((b) =>
+      /[A-Za-z0-9_-]/.test(String.fromCharCode(b))
+        ? String.fromCharCode(b)
+        : `=${b.toString(16).toUpperCase().padStart(2, '0')}`,
+    )
+    .join('');
 
-export const mailMessageId = (deliveryId: string, domain = 'platform'): string => `<${messageIdPart(deliveryId)}@${domain}>`;
+export const mailMessageId = (deliveryId: string, domain = 'platform'): string =>
+  `<${messageIdPart(deliveryId)}@${domain}>`;
 
 const quoteName = (name: string) => `"${name.replace(/[\r\n]+/g, ' ').replace(/["\\]/g, '\\$&')}"`;
 const format = (m: Mailbox) => (m.name === undefined ? m.address : `${quoteName(m.name)} <${m.address}>`);
@@ -137,10 +156,12 @@ const bad = (error: string): DeliveryOutcome => ({ ok: false, retryable: false, 
 
 /** The sender from ACCOUNT (see the module comment). */
 function sender(value: unknown, defaultFrom: string | undefined): Parsed<Mailbox> {
-  if (typeof value !== 'string' || value.trim() === '') return { ok: false, error: 'ACCOUNT: the sender account is empty' };
+  if (typeof value !== 'string' || value.trim() === '')
+    return { ok: false, error: 'ACCOUNT: the sender account is empty' };
   const text = value.trim();
   if (!text.includes('@')) {
-    if (defaultFrom === undefined) return { ok: false, error: `ACCOUNT: ${JSON.stringify(text.slice(0, 100))} is not a mail address` };
+    if (defaultFrom === undefined)
+      return { ok: false, error: `ACCOUNT: ${JSON.stringify(text.slice(0, 100))} is not a mail address` };
     const fallback = parseMailbox(defaultFrom);
     if (fallback === null) return { ok: false, error: 'ACCOUNT: the default sender (SMTP_FROM) is not a mail address' };
     return { ok: true, value: { address: fallback.address, name: oneLine(text).slice(0, 200) } };
@@ -184,12 +205,16 @@ export function createMailTarget(deps: MailTargetDeps): TargetAdapter {
       });
     const toList = unique(to.value);
     const ccList = unique(cc.value);
-    if (toList.length + ccList.length > MAX_MAIL_RECIPIENTS) return { error: `TO: at most ${MAX_MAIL_RECIPIENTS} recipients (TO and CC together)` };
+    if (toList.length + ccList.length > MAX_MAIL_RECIPIENTS)
+      return { error: `TO: at most ${MAX_MAIL_RECIPIENTS} recipients (TO and CC together)` };
     const priority = parsePriority(p.PRIORITY);
     if (!priority.ok) return { error: priority.error };
     if (p.CONTENT === undefined) return { error: 'CONTENT: no content' };
     const content = typeof p.CONTENT === 'string' ? p.CONTENT : JSON.stringify(p.CONTENT, null, 2);
-    const subject = p.SUBJECT === undefined || p.SUBJECT === null ? '' : oneLine(typeof p.SUBJECT === 'string' ? p.SUBJECT : JSON.stringify(p.SUBJECT)).trim();
+    const subject =
+      p.SUBJECT === undefined || p.SUBJECT === null
+        ? ''
+        : oneLine(typeof p.SUBJECT === 'string' ? p.SUBJECT : JSON.stringify(p.SUBJECT)).trim();
     return {
       message: {
         messageId: mailMessageId(request.deliveryId, domain),
@@ -199,7 +224,10 @@ export function createMailTarget(deps: MailTargetDeps): TargetAdapter {
         subject: subject.slice(0, 998),
         ...(typeof p.CONTENT === 'string' && looksLikeHtml(content) ? { html: content } : { text: content }),
         ...(priority.value !== undefined && { priority: priority.value }),
-        headers: { 'X-Delivery-Id': oneLine(request.deliveryId), 'X-Event-Id': oneLine(request.event.id).slice(0, 256) },
+        headers: {
+          'X-Delivery-Id': oneLine(request.deliveryId),
+          'X-Event-Id': oneLine(request.event.id).slice(0, 256),
+        },
       },
     };
   }
@@ -218,14 +246,12 @@ export function createMailTarget(deps: MailTargetDeps): TargetAdapter {
         onAbort = () => resolve({ ok: false, retryable: true, error: 'SMTP: timed out waiting for the server' });
         signal.addEventListener('abort', onAbort, { once: true });
       });
-      const sent = mail.send(composed.message).then(
-        (r): DeliveryOutcome => {
-          if (r.accepted.length === 0) return { ok: false, retryable: true, error: clip(`SMTP: no recipient accepted (${r.rejected.join(', ')})`) };
-          const refused = r.rejected.length > 0 ? `; refused: ${r.rejected.join(', ')}` : '';
-          return { ok: true, detail: clip(`accepted: ${r.accepted.join(', ')}${refused}`) };
-        },
-        failed,
-      );
+      const sent = mail.send(composed.message).then((r): DeliveryOutcome => {
+        if (r.accepted.length === 0)
+          return { ok: false, retryable: true, error: clip(`SMTP: no recipient accepted (${r.rejected.join(', ')})`) };
+        const refused = r.rejected.length > 0 ? `; refused: ${r.rejected.join(', ')}` : '';
+        return { ok: true, detail: clip(`accepted: ${r.accepted.join(', ')}${refused}`) };
+      }, failed);
       try {
         return await Promise.race([sent, aborted]);
       } finally {

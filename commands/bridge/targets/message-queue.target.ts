@@ -1,8 +1,8 @@
+import { MQ_SEND_TYPES, type MqSendType, parseAppNames } from '../../../domain/bridge/mq.decider.ts';
 import { isDomainError } from '../../../domain/core/domain-error.ts';
-import { MQ_SEND_TYPES, parseAppNames, type MqSendType } from '../../../domain/bridge/mq.decider.ts';
 import type { Clock } from '../../../infra/core/clock.port.ts';
 import type { EventStore } from '../../../infra/core/event-store.port.ts';
-import { TARGET_TYPES, type DeliveryOutcome, type TargetAdapter } from '../delivery.contracts.ts';
+import { type DeliveryOutcome, TARGET_TYPES, type TargetAdapter } from '../delivery.contracts.ts';
 import { createMqTopics, type MqTopics } from '../mq-topics.store.ts';
 
 /**
@@ -30,19 +30,30 @@ export function createMessageQueueTarget(deps: MessageQueueTargetDeps): TargetAd
       const sendType = typeof p.SEND_TYPE === 'string' ? p.SEND_TYPE.trim().toUpperCase() : '';
       if (!MQ_SEND_TYPES.includes(sendType as MqSendType)) return bad('SEND_TYPE must be APP or BROADCAST');
       const apps = sendType === 'APP' ? (typeof p.APP_NAME === 'string' ? parseAppNames(p.APP_NAME) : []) : [];
-      if (sendType === 'APP' && apps.length === 0) return bad('APP_NAME must name the receiving services (comma-separated) when SEND_TYPE is APP');
-      const topic = typeof p.TOPIC === 'string' ? p.TOPIC.trim() : typeof p.TOPIC === 'number' ? String(p.TOPIC) : undefined;
+      if (sendType === 'APP' && apps.length === 0)
+        return bad('APP_NAME must name the receiving services (comma-separated) when SEND_TYPE is APP');
+      const topic =
+        typeof p.TOPIC === 'string' ? p.TOPIC.trim() : typeof p.TOPIC === 'number' ? String(p.TOPIC) : undefined;
       if (topic === undefined || topic === '') return bad('TOPIC must render to a topic name (a string)');
       const body = 'BODY' in p ? p.BODY : request.payload;
       try {
         const { offset, duplicate } = await topics.enqueue(
           { topic, sendType: sendType as MqSendType, apps, body, deliveryId: request.deliveryId },
-          { tenant: request.tenant, actor: `bridge:rule/${request.ruleTenant}/${request.ruleId}`, correlationId: request.deliveryId, causationId: request.attemptId },
+          {
+            tenant: request.tenant,
+            actor: `bridge:rule/${request.ruleTenant}/${request.ruleId}`,
+            correlationId: request.deliveryId,
+            causationId: request.attemptId,
+          },
         );
         return { ok: true, detail: `topic ${topic} offset ${offset}${duplicate ? ' (already enqueued)' : ''}` };
       } catch (err) {
         if (isDomainError(err) && err.status === 400) return bad(err.message);
-        return { ok: false, retryable: true, error: `the topic log could not be written: ${err instanceof Error ? err.message : String(err)}` };
+        return {
+          ok: false,
+          retryable: true,
+          error: `the topic log could not be written: ${err instanceof Error ? err.message : String(err)}`,
+        };
       }
     },
   };

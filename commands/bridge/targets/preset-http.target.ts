@@ -1,6 +1,6 @@
 import { RECEIVED_EVENT_PATH } from '../../../domain/bridge/bridge.paths.ts';
-import { isDestinationRefused, type HttpClient } from '../../../infra/core/http-client.port.ts';
-import { TARGET_TYPES, type DeliveryOutcome, type TargetAdapter } from '../delivery.contracts.ts';
+import { type HttpClient, isDestinationRefused } from '../../../infra/core/http-client.port.ts';
+import { type DeliveryOutcome, TARGET_TYPES, type TargetAdapter } from '../delivery.contracts.ts';
 
 /**
  * The preset HTTP client target (TypeId 3): POSTs the BODY as JSON to the receive-event endpoint of a
@@ -30,7 +30,12 @@ import { TARGET_TYPES, type DeliveryOutcome, type TargetAdapter } from '../deliv
 export type ServiceRegistry = (
   serviceName: string,
   ruleTenant: string,
-) => string | { baseUrl: string; receivePath?: string } | undefined | null | Promise<string | { baseUrl: string; receivePath?: string } | undefined | null>;
+) =>
+  | string
+  | { baseUrl: string; receivePath?: string }
+  | undefined
+  | null
+  | Promise<string | { baseUrl: string; receivePath?: string } | undefined | null>;
 
 export type PresetHttpTargetDeps = {
   http: HttpClient;
@@ -59,7 +64,12 @@ export function createPresetHttpTarget(deps: PresetHttpTargetDeps): TargetAdapte
     const p = deps.receivePath ?? RECEIVED_EVENT_PATH;
     return p.startsWith('/') ? p : `/${p}`;
   })();
-  const bad = (error: string, httpStatus?: number): DeliveryOutcome => ({ ok: false, retryable: false, error, ...(httpStatus !== undefined && { httpStatus }) });
+  const bad = (error: string, httpStatus?: number): DeliveryOutcome => ({
+    ok: false,
+    retryable: false,
+    error,
+    ...(httpStatus !== undefined && { httpStatus }),
+  });
   const again = (error: string, httpStatus?: number, retryAfterMs?: number): DeliveryOutcome => ({
     ok: false,
     retryable: true,
@@ -76,10 +86,17 @@ export function createPresetHttpTarget(deps: PresetHttpTargetDeps): TargetAdapte
       if (service === '') return bad('SERVICE_NAME: no service named');
       const found = await registry(service, request.ruleTenant);
       if (found === undefined || found === null) {
-        return bad(`SERVICE_NAME: no service ${JSON.stringify(service.slice(0, 100))} in the service registry (of tenant ${request.ruleTenant} or the platform: …/admin/v1/services, SERVICE_REGISTRY)`);
+        return bad(
+          `SERVICE_NAME: no service ${JSON.stringify(service.slice(0, 100))} in the service registry (of tenant ${request.ruleTenant} or the platform: …/admin/v1/services, SERVICE_REGISTRY)`,
+        );
       }
       const base = typeof found === 'string' ? found : found.baseUrl;
-      const path = typeof found === 'string' || found.receivePath === undefined ? receivePath : found.receivePath.startsWith('/') ? found.receivePath : `/${found.receivePath}`;
+      const path =
+        typeof found === 'string' || found.receivePath === undefined
+          ? receivePath
+          : found.receivePath.startsWith('/')
+            ? found.receivePath
+            : `/${found.receivePath}`;
       if (request.params.BODY === undefined) return bad('BODY: no body');
       let body: string;
       try {
@@ -117,9 +134,13 @@ export function createPresetHttpTarget(deps: PresetHttpTargetDeps): TargetAdapte
       const answer = res.body === '' ? '' : `: ${clip(res.body)}`;
       if (status >= 300 && status < 400) {
         const location = res.headers.location === undefined ? '' : ` to ${clip(res.headers.location, 200)}`;
-        return bad(`${service}: HTTP ${status}, redirected${location} (redirects are not followed: register the final URL)`, status);
+        return bad(
+          `${service}: HTTP ${status}, redirected${location} (redirects are not followed: register the final URL)`,
+          status,
+        );
       }
-      if (status === 408 || status === 429 || status >= 500) return again(`${service}: HTTP ${status}${answer}`, status, res.retryAfterMs);
+      if (status === 408 || status === 429 || status >= 500)
+        return again(`${service}: HTTP ${status}${answer}`, status, res.retryAfterMs);
       return bad(`${service}: HTTP ${status}${answer}`, status);
     },
   };

@@ -1,9 +1,9 @@
-import { isDomainError } from '../../../domain/core/domain-error.ts';
 import { userMessageDecider, userMessageStream } from '../../../domain/bridge/user-message.decider.ts';
+import { isDomainError } from '../../../domain/core/domain-error.ts';
 import type { Clock } from '../../../infra/core/clock.port.ts';
 import type { EventStore } from '../../../infra/core/event-store.port.ts';
 import { commandHandler } from '../../core/command-handler.ts';
-import { TARGET_TYPES, type DeliveryOutcome, type DeliveryRequest, type TargetAdapter } from '../delivery.contracts.ts';
+import { type DeliveryOutcome, type DeliveryRequest, TARGET_TYPES, type TargetAdapter } from '../delivery.contracts.ts';
 
 /**
  * The user message box target (TypeId 5): puts a message into one user's inbox, an event-sourced
@@ -35,7 +35,8 @@ function recipientOf(request: DeliveryRequest): Recipient {
     return { ok: false, error: 'USER_ID: no recipient (no USER_ID parameter, and the publisher is not known)' };
   }
   const values = Array.isArray(raw) ? raw : [raw];
-  if (values.length !== 1) return { ok: false, error: `USER_ID: one user per message, the parameter gave ${values.length} values` };
+  if (values.length !== 1)
+    return { ok: false, error: `USER_ID: one user per message, the parameter gave ${values.length} values` };
   const v = values[0];
   if (typeof v === 'string' && v.trim() !== '') return { ok: true, userId: v.trim() };
   if (typeof v === 'number' && Number.isFinite(v)) return { ok: true, userId: String(v) };
@@ -94,8 +95,13 @@ export function createUserMessageBoxTarget({ eventStore, clock }: UserMessageBox
         const fresh = !r.replayed && r.events.length > 0;
         return { ok: true, detail: fresh ? `in the inbox of ${to.userId}` : `already in the inbox of ${to.userId}` };
       } catch (err) {
-        if (isDomainError(err) && err.status < 500 && err.status !== 409) return { ok: false, retryable: false, error: err.message };
-        return { ok: false, retryable: true, error: `inbox: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500) };
+        if (isDomainError(err) && err.status < 500 && err.status !== 409)
+          return { ok: false, retryable: false, error: err.message };
+        return {
+          ok: false,
+          retryable: true,
+          error: `inbox: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500),
+        };
       }
     },
   };

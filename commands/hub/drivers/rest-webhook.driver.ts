@@ -1,8 +1,8 @@
 import type { Observation } from '../../../domain/hub/classification.ts';
 import { checkRestWebhookSettings, type RestWebhookSettings } from '../../../domain/hub/rest-webhook.settings.ts';
-import { httpFailureOf, type HttpClient } from '../../../infra/core/http-client.port.ts';
+import { type HttpClient, httpFailureOf } from '../../../infra/core/http-client.port.ts';
 import type { CommDeliveryDriver, DriverRequest } from '../driver.contracts.ts';
-import { numberSetting, SETTING, TenantTokenError, type HubSettings, type TenantTokens } from '../hub.contracts.ts';
+import { type HubSettings, numberSetting, SETTING, TenantTokenError, type TenantTokens } from '../hub.contracts.ts';
 
 /**
  * The built-in REST_WEBHOOK driver (spec "Outbound webhook contract"): one POST of the accepted outbound
@@ -85,14 +85,22 @@ export function createRestWebhookDriver(deps: RestWebhookDeps): CommDeliveryDriv
     validateSettings: (settings, channel) => checkRestWebhookSettings(settings, channel),
     async deliver(r): Promise<Observation> {
       const settings = r.service.Settings as RestWebhookSettings;
-      const connectTimeoutMs = settings.ConnectTimeoutMs ?? (await numberSetting(deps.settings, r.tenant, SETTING.connectTimeoutMs, connectDefault, 1, 120_000));
-      const readTimeoutMs = settings.ReadTimeoutMs ?? (await numberSetting(deps.settings, r.tenant, SETTING.readTimeoutMs, readDefault, 1, 600_000));
+      const connectTimeoutMs =
+        settings.ConnectTimeoutMs ??
+        (await numberSetting(deps.settings, r.tenant, SETTING.connectTimeoutMs, connectDefault, 1, 120_000));
+      const readTimeoutMs =
+        settings.ReadTimeoutMs ??
+        (await numberSetting(deps.settings, r.tenant, SETTING.readTimeoutMs, readDefault, 1, 600_000));
       let token: string | undefined;
       try {
         token = await deps.tokens.token(r.tenant, r.signal);
       } catch (err) {
         const retryable = !(err instanceof TenantTokenError) || err.retryable;
-        return { kind: 'not-sent', permanent: !retryable, message: `no platform tenant token: ${err instanceof Error ? err.message : String(err)}` };
+        return {
+          kind: 'not-sent',
+          permanent: !retryable,
+          message: `no platform tenant token: ${err instanceof Error ? err.message : String(err)}`,
+        };
       }
       const body = JSON.stringify(webhookBody(r));
       try {
@@ -117,10 +125,20 @@ export function createRestWebhookDriver(deps: RestWebhookDeps): CommDeliveryDriv
           ...(r.signal !== undefined && { signal: r.signal }),
         });
         if (res.status === 401 && token !== undefined) deps.tokens.invalidate(r.tenant, token);
-        return { kind: 'response', status: res.status, ...(res.retryAfterMs !== undefined && { retryAfterMs: res.retryAfterMs }), body: res.body.slice(0, MAX_BODY_KEPT) };
+        return {
+          kind: 'response',
+          status: res.status,
+          ...(res.retryAfterMs !== undefined && { retryAfterMs: res.retryAfterMs }),
+          body: res.body.slice(0, MAX_BODY_KEPT),
+        };
       } catch (err) {
         const failure = httpFailureOf(err) ?? { phase: 'exchange' as const, reason: 'network' as const };
-        return { kind: 'failure', phase: failure.phase, reason: failure.reason, message: err instanceof Error ? err.message : String(err) };
+        return {
+          kind: 'failure',
+          phase: failure.phase,
+          reason: failure.reason,
+          message: err instanceof Error ? err.message : String(err),
+        };
       }
     },
   };

@@ -1,6 +1,6 @@
 import { PLATFORM_TENANT } from '../../../domain/identity/model.ts';
-import { grantIdForCode } from './grant.ids.ts';
 import type { GrantHandler } from './grant.handler.ts';
+import { grantIdForCode } from './grant.ids.ts';
 
 /**
  * What the authorization_code grant adds to a started grant (grant.starter.ts issues its tokens, with the

@@ -16,7 +16,9 @@ export type ClientCredentialsInput = Pick<IssueInput, 'client' | 'tenant' | 'sub
 
 export function createClientCredentialsGrant(deps: { issuer: TokenIssuer }) {
   const { issuer } = deps;
-  return async function issueClientCredentials(input: ClientCredentialsInput): Promise<TokenResponse & { grantId: string }> {
+  return async function issueClientCredentials(
+    input: ClientCredentialsInput,
+  ): Promise<TokenResponse & { grantId: string }> {
     const iat = issuer.nowSeconds();
     const ttl = await issuer.accessTtl(input.tenant);
     const grantId = newGrantId();

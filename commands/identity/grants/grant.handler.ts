@@ -1,9 +1,15 @@
-import type { DomainEvent } from '../../../domain/core/event.ts';
-import { grantDecider, grantStream, type GrantCommand, type GrantEvent, type GrantState } from '../../../domain/identity/grant.decider.ts';
 import { fold } from '../../../domain/core/decider.ts';
+import type { DomainEvent } from '../../../domain/core/event.ts';
+import {
+  type GrantCommand,
+  type GrantEvent,
+  type GrantState,
+  grantDecider,
+  grantStream,
+} from '../../../domain/identity/grant.decider.ts';
 import type { Clock } from '../../../infra/core/clock.port.ts';
 import type { EventStore } from '../../../infra/core/event-store.port.ts';
-import { commandHandler, type CommandResult } from '../../core/command-handler.ts';
+import { type CommandResult, commandHandler } from '../../core/command-handler.ts';
 import { newCommandId } from '../../core/event-id.ts';
 
 /**
@@ -13,11 +19,26 @@ import { newCommandId } from '../../core/event-id.ts';
  */
 export type GrantHandler = {
   load(grantId: string): Promise<GrantState>;
-  run(grantId: string, command: GrantCommand, commandId: string, tenant: string, actor?: string): Promise<CommandResult<DomainEvent, GrantState>>;
-  revokeGrant(grantId: string, reason: string, tenant: string, evenIfNotStarted?: boolean): Promise<CommandResult<DomainEvent, GrantState>>;
+  run(
+    grantId: string,
+    command: GrantCommand,
+    commandId: string,
+    tenant: string,
+    actor?: string,
+  ): Promise<CommandResult<DomainEvent, GrantState>>;
+  revokeGrant(
+    grantId: string,
+    reason: string,
+    tenant: string,
+    evenIfNotStarted?: boolean,
+  ): Promise<CommandResult<DomainEvent, GrantState>>;
 };
 
-export function createGrantHandler(deps: { eventStore: EventStore; clock: Clock; onEvents(events: DomainEvent[]): void }): GrantHandler {
+export function createGrantHandler(deps: {
+  eventStore: EventStore;
+  clock: Clock;
+  onEvents(events: DomainEvent[]): void;
+}): GrantHandler {
   const { eventStore, clock } = deps;
   const handle = commandHandler(eventStore, grantDecider);
 
@@ -40,6 +61,11 @@ export function createGrantHandler(deps: { eventStore: EventStore; clock: Clock;
     load,
     run,
     revokeGrant: (grantId, reason, tenant, evenIfNotStarted = false) =>
-      run(grantId, { type: 'RevokeGrant', data: { grantId, reason, now: clock.now().toISOString(), evenIfNotStarted } }, newCommandId(), tenant),
+      run(
+        grantId,
+        { type: 'RevokeGrant', data: { grantId, reason, now: clock.now().toISOString(), evenIfNotStarted } },
+        newCommandId(),
+        tenant,
+      ),
   };
 }

@@ -5,16 +5,21 @@ import type { CommandResult } from '../../core/command-handler.ts';
 import type { TokenIssuer } from '../access-token.issuer.ts';
 import type { IssueInput, TokenResponse } from '../identity.contracts.ts';
 import { OAuthError } from '../oauth.error.ts';
-import { grantIdForCode, newGrantId, newJti, newRefreshToken, sha256 } from './grant.ids.ts';
-import type { GrantHandler } from './grant.handler.ts';
 import { oauthFromGrantError } from './grant.errors.ts';
+import type { GrantHandler } from './grant.handler.ts';
+import { grantIdForCode, newGrantId, newJti, newRefreshToken, sha256 } from './grant.ids.ts';
 
 /**
  * Starts a grant (GrantStarted) and issues its tokens: the authorization_code grant (the grant id derived
  * from the code, so a reused code revokes it even before it is written) and the password grant. A grant
  * with a stream is what a refresh token continues and what a reused code revokes as a whole.
  */
-export function createGrantStarter(deps: { grants: GrantHandler; issuer: TokenIssuer; refreshTokenTtlSeconds: number; now(): string }) {
+export function createGrantStarter(deps: {
+  grants: GrantHandler;
+  issuer: TokenIssuer;
+  refreshTokenTtlSeconds: number;
+  now(): string;
+}) {
   const { grants, issuer } = deps;
 
   return async function startGrant(input: IssueInput): Promise<TokenResponse & { grantId: string }> {
@@ -49,7 +54,9 @@ export function createGrantStarter(deps: { grants: GrantHandler; issuer: TokenIs
       );
     } catch (err) {
       if (isDomainError(err) && err.code === 'GRANT.REVOKED') {
-        throw new OAuthError('invalid_grant', 'the authorization code was used twice; its tokens are revoked', { cause: err });
+        throw new OAuthError('invalid_grant', 'the authorization code was used twice; its tokens are revoked', {
+          cause: err,
+        });
       }
       return oauthFromGrantError(err);
     }

@@ -4,11 +4,11 @@ import type { Client } from '../../../domain/identity/model.ts';
 import type { CommandResult } from '../../core/command-handler.ts';
 import type { TokenIssuer } from '../access-token.issuer.ts';
 import type { Directory, TokenResponse } from '../identity.contracts.ts';
-import type { RevocationList } from '../revocations.checker.ts';
 import { OAuthError } from '../oauth.error.ts';
-import { grantIdOf, newJti, newRefreshToken, sha256 } from './grant.ids.ts';
-import type { GrantHandler } from './grant.handler.ts';
+import type { RevocationList } from '../revocations.checker.ts';
 import { oauthFromGrantError } from './grant.errors.ts';
+import type { GrantHandler } from './grant.handler.ts';
+import { grantIdOf, newJti, newRefreshToken, sha256 } from './grant.ids.ts';
 
 /**
  * refresh_token (RFC 6749 6) with rotation: the presented refresh token is spent and a new one takes its
@@ -28,8 +28,14 @@ export function createRefreshTokenGrant(deps: {
 }) {
   const { grants, issuer } = deps;
 
-  return async function refresh(client: Client, refreshToken: string, scopes: string[] | undefined, commandId: string): Promise<TokenResponse> {
-    const grantId = typeof refreshToken === 'string' && refreshToken.length <= 256 ? grantIdOf(refreshToken) : undefined;
+  return async function refresh(
+    client: Client,
+    refreshToken: string,
+    scopes: string[] | undefined,
+    commandId: string,
+  ): Promise<TokenResponse> {
+    const grantId =
+      typeof refreshToken === 'string' && refreshToken.length <= 256 ? grantIdOf(refreshToken) : undefined;
     if (grantId === undefined) throw new OAuthError('invalid_grant', 'unknown refresh token');
     const before = await grants.load(grantId);
     if (before.grant === null) throw new OAuthError('invalid_grant', 'unknown refresh token');
@@ -37,11 +43,20 @@ export function createRefreshTokenGrant(deps: {
 
     // a user disabled since the grant started gets no new tokens: the grant ends here
     const user = deps.directory?.getUser ? await deps.directory.getUser(tenant, subject) : null;
-    if (user !== null && user.status !== 'active' && before.status === 'active' && before.grant.clientId === client.clientId) {
+    if (
+      user !== null &&
+      user.status !== 'active' &&
+      before.status === 'active' &&
+      before.grant.clientId === client.clientId
+    ) {
       await grants.revokeGrant(grantId, 'user disabled', tenant);
       throw new OAuthError('invalid_grant', 'the user is disabled');
     }
-    if (before.status === 'active' && before.grant.clientId === client.clientId && (await grantRevokedByRule(deps.revocations, before))) {
+    if (
+      before.status === 'active' &&
+      before.grant.clientId === client.clientId &&
+      (await grantRevokedByRule(deps.revocations, before))
+    ) {
       await grants.revokeGrant(grantId, 'client or user disabled', tenant);
       throw new OAuthError('invalid_grant', 'the client or the user was disabled after this grant started');
     }
@@ -82,7 +97,15 @@ export function createRefreshTokenGrant(deps: {
     const issued = result.events.find((e) => e.type === 'AccessTokenIssued')?.data as { scopes: string[] } | undefined;
     const granted = issued?.scopes ?? before.scopes;
     return {
-      access_token: await issuer.accessToken({ jti, iat, exp: iat + ttl, client: client.clientId, tenant, subject, scopes: granted }),
+      access_token: await issuer.accessToken({
+        jti,
+        iat,
+        exp: iat + ttl,
+        client: client.clientId,
+        tenant,
+        subject,
+        scopes: granted,
+      }),
       token_type: 'Bearer',
       expires_in: ttl,
       scope: granted.join(' '),
@@ -92,7 +115,10 @@ export function createRefreshTokenGrant(deps: {
 }
 
 /** Whether a revocation rule covers the grant: its client or its user was disabled at or after its start. */
-export async function grantRevokedByRule(revocations: Pick<RevocationList, 'cutoff'> | undefined, state: GrantState): Promise<boolean> {
+export async function grantRevokedByRule(
+  revocations: Pick<RevocationList, 'cutoff'> | undefined,
+  state: GrantState,
+): Promise<boolean> {
   if (revocations === undefined || state.grant === null) return false;
   const { clientId, tenant, subject, startedAt } = state.grant;
   const cutoff = await revocations.cutoff({ clientId, tenant, subject });

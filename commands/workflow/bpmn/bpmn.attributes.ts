@@ -49,7 +49,15 @@ export function formalExpr(dialect: Dialect, formal: ModdleElement | undefined):
   return exprOf(dialect, body);
 }
 
-export type Assignment = { assignee?: Expr; candidateUsers?: Expr; candidateGroups?: Expr; dueDate?: Expr; followUpDate?: Expr; priority?: Expr; formKey?: string };
+export type Assignment = {
+  assignee?: Expr;
+  candidateUsers?: Expr;
+  candidateGroups?: Expr;
+  dueDate?: Expr;
+  followUpDate?: Expr;
+  priority?: Expr;
+  formKey?: string;
+};
 
 /** a user task's assignment in its dialect, plus humanPerformer / potentialOwner in any */
 export function assignmentOf(dialect: Dialect, el: ModdleElement): Assignment {
@@ -83,7 +91,9 @@ export function assignmentOf(dialect: Dialect, el: ModdleElement): Assignment {
   // BPMN's own resource assignments (any dialect): humanPerformer is the assignee, potentialOwner the
   // candidates (`user(kermit), group(management)`; a bare name is a group, as in Camunda 7)
   for (const r of (el.resources as ModdleElement[] | undefined) ?? []) {
-    const formal = (r.resourceAssignmentExpression as ModdleElement | undefined)?.expression as ModdleElement | undefined;
+    const formal = (r.resourceAssignmentExpression as ModdleElement | undefined)?.expression as
+      | ModdleElement
+      | undefined;
     const text = typeof formal?.body === 'string' ? formal.body.trim() : undefined;
     if (text === undefined || text === '') continue;
     if (r.$type === 'bpmn:HumanPerformer' || r.$type === 'bpmn:Performer') {
@@ -91,7 +101,10 @@ export function assignmentOf(dialect: Dialect, el: ModdleElement): Assignment {
     } else if (r.$type === 'bpmn:PotentialOwner') {
       const users: string[] = [];
       const groups: string[] = [];
-      for (const part of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+      for (const part of text
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)) {
         const m = /^(user|group)\((.*)\)$/.exec(part);
         if (m?.[1] === 'user') users.push(m[2]!.trim());
         else groups.push(m ? m[2]!.trim() : part);
@@ -124,7 +137,9 @@ export function callSpecOf(dialect: Dialect, el: ModdleElement): CallSpec {
       ((list as ModdleElement[] | undefined) ?? []).map((p) => {
         const source = exprOf('zeebe', p.source as string | undefined);
         const target = String(p.target ?? '');
-        return source === undefined || source.language === 'literal' ? { source: String(p.source ?? target), target } : { sourceExpression: source, target };
+        return source === undefined || source.language === 'literal'
+          ? { source: String(p.source ?? target), target }
+          : { sourceExpression: source, target };
       });
     const outputs = mappings(io?.outputParameters);
     const processId = (called?.processId ?? called?.processIdExpression) as string | undefined;
@@ -171,9 +186,13 @@ export function callSpecOf(dialect: Dialect, el: ModdleElement): CallSpec {
   const binding = attr(el, 'calledElementBinding');
   const calledElement = typeof el.calledElement === 'string' ? el.calledElement : undefined;
   return {
-    ...(calledElement !== undefined && { calledElement: exprOf(dialect, calledElement) ?? { language: 'literal', text: calledElement } }),
+    ...(calledElement !== undefined && {
+      calledElement: exprOf(dialect, calledElement) ?? { language: 'literal', text: calledElement },
+    }),
     binding: binding === 'deployment' || binding === 'version' || binding === 'versionTag' ? binding : 'latest',
-    ...(attr(el, 'calledElementVersion') !== undefined && { version: exprOf(dialect, attr(el, 'calledElementVersion')) }),
+    ...(attr(el, 'calledElementVersion') !== undefined && {
+      version: exprOf(dialect, attr(el, 'calledElementVersion')),
+    }),
     ...(attr(el, 'calledElementVersionTag') !== undefined && { versionTag: attr(el, 'calledElementVersionTag') }),
     ...(businessKey !== undefined && { businessKey }),
     inputs,

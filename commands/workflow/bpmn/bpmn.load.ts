@@ -35,16 +35,26 @@ export async function loadBpmn(xml: string, resource: string): Promise<LoadedBpm
     const message = err instanceof Error ? err.message : String(err);
     const where = positionOf(message);
     const first = message.split('\n')[0]!.trim();
-    throw workflowError('DEPLOYMENT.INVALID_XML', `${resource}: invalid BPMN XML${where ? ` at line ${where.line}, column ${where.column}` : ''}: ${first}`, {
-      resource,
-      ...(where ?? {}),
-      cause: message.replace(/\s+/g, ' ').trim(),
-    });
+    throw workflowError(
+      'DEPLOYMENT.INVALID_XML',
+      `${resource}: invalid BPMN XML${where ? ` at line ${where.line}, column ${where.column}` : ''}: ${first}`,
+      {
+        resource,
+        ...(where ?? {}),
+        cause: message.replace(/\s+/g, ' ').trim(),
+      },
+    );
   }
   if (result.rootElement?.$type !== 'bpmn:Definitions') {
-    throw workflowError('DEPLOYMENT.INVALID_XML', `${resource}: the root element is not a BPMN 2.0 <definitions>`, { resource });
+    throw workflowError('DEPLOYMENT.INVALID_XML', `${resource}: the root element is not a BPMN 2.0 <definitions>`, {
+      resource,
+    });
   }
-  return { definitions: result.rootElement, dialect, warnings: result.warnings.map((w) => `${resource}: ${w.message.replace(/\s+/g, ' ').trim()}`) };
+  return {
+    definitions: result.rootElement,
+    dialect,
+    warnings: result.warnings.map((w) => `${resource}: ${w.message.replace(/\s+/g, ' ').trim()}`),
+  };
 }
 
 /** moddle's (saxen's) 0-based `line: n column: m` as 1-based */

@@ -1,6 +1,13 @@
 import type { ModdleElement } from 'bpmn-moddle';
 import { callsCode, syntaxProblem } from '../../../domain/workflow/expression/expression.ts';
-import type { Dialect, ElementModel, Expr, FlowModel, ProcessModel, TimerDefinition } from '../../../domain/workflow/model/process-model.ts';
+import type {
+  Dialect,
+  ElementModel,
+  Expr,
+  FlowModel,
+  ProcessModel,
+  TimerDefinition,
+} from '../../../domain/workflow/model/process-model.ts';
 import { parseCycle, parseDateTime, parseDuration } from '../../../domain/workflow/time/iso8601.ts';
 import { workflowError } from '../../../domain/workflow/workflow.errors.ts';
 import { assignmentOf, attr, callSpecOf, formalExpr } from './bpmn.attributes.ts';
@@ -23,7 +30,14 @@ const IGNORED = new Set([
   'bpmn:Association',
   'bpmn:Group',
 ]);
-const PASS_THROUGH = new Set(['bpmn:Task', 'bpmn:ServiceTask', 'bpmn:ScriptTask', 'bpmn:SendTask', 'bpmn:BusinessRuleTask', 'bpmn:ManualTask']);
+const PASS_THROUGH = new Set([
+  'bpmn:Task',
+  'bpmn:ServiceTask',
+  'bpmn:ScriptTask',
+  'bpmn:SendTask',
+  'bpmn:BusinessRuleTask',
+  'bpmn:ManualTask',
+]);
 
 type Ctx = { xml: string; resource: string; dialect: Dialect; warnings: string[]; flowCount: number };
 
@@ -46,30 +60,40 @@ function unsupported(ctx: Ctx, el: ModdleElement, what?: string): never {
   const line = lineOf(ctx.xml, el.id);
   const element = local(el.$type);
   const label = `<${element}>${el.id !== undefined ? ` '${el.id}'` : ''}${what !== undefined ? ` with ${what}` : ''}`;
-  throw workflowError('DEPLOYMENT.UNSUPPORTED_ELEMENT', `${ctx.resource}: ${label}${line !== undefined ? ` at line ${line}` : ''} is not supported by this engine`, {
-    resource: ctx.resource,
-    element,
-    ...(el.id !== undefined && { id: el.id }),
-    ...(line !== undefined && { line }),
-    ...(what !== undefined && { detail: what }),
-  });
+  throw workflowError(
+    'DEPLOYMENT.UNSUPPORTED_ELEMENT',
+    `${ctx.resource}: ${label}${line !== undefined ? ` at line ${line}` : ''} is not supported by this engine`,
+    {
+      resource: ctx.resource,
+      element,
+      ...(el.id !== undefined && { id: el.id }),
+      ...(line !== undefined && { line }),
+      ...(what !== undefined && { detail: what }),
+    },
+  );
 }
 
 function invalid(ctx: Ctx, message: string, el?: { id?: string }): never {
   const line = lineOf(ctx.xml, el?.id);
-  throw workflowError('DEPLOYMENT.INVALID', `${ctx.resource}: ${message}${line !== undefined ? ` (line ${line})` : ''}`, {
-    resource: ctx.resource,
-    ...(el?.id !== undefined && { id: el.id }),
-    ...(line !== undefined && { line }),
-  });
+  throw workflowError(
+    'DEPLOYMENT.INVALID',
+    `${ctx.resource}: ${message}${line !== undefined ? ` (line ${line})` : ''}`,
+    {
+      resource: ctx.resource,
+      ...(el?.id !== undefined && { id: el.id }),
+      ...(line !== undefined && { line }),
+    },
+  );
 }
 
-const definitionsOf = (el: ModdleElement): ModdleElement[] => (el.eventDefinitions as ModdleElement[] | undefined) ?? [];
+const definitionsOf = (el: ModdleElement): ModdleElement[] =>
+  (el.eventDefinitions as ModdleElement[] | undefined) ?? [];
 
 function checkExpr(ctx: Ctx, el: ModdleElement, what: string, expr: Expr | undefined): Expr | undefined {
   if (expr === undefined) return undefined;
   const problem = syntaxProblem(expr);
-  if (problem !== undefined) invalid(ctx, `the ${what} of '${el.id}' does not parse: ${expr.text.trim()} (${problem})`, el);
+  if (problem !== undefined)
+    invalid(ctx, `the ${what} of '${el.id}' does not parse: ${expr.text.trim()} (${problem})`, el);
   return expr;
 }
 
@@ -80,13 +104,24 @@ function timerOf(ctx: Ctx, el: ModdleElement, def: ModdleElement): TimerDefiniti
     ['cycle', def.timeCycle],
   ] as const;
   const found = kinds.filter(([, v]) => v !== undefined);
-  if (found.length !== 1) invalid(ctx, `the timer of '${el.id}' needs exactly one of timeDuration, timeDate, timeCycle`, el);
+  if (found.length !== 1)
+    invalid(ctx, `the timer of '${el.id}' needs exactly one of timeDuration, timeDate, timeCycle`, el);
   const [kind, formal] = found[0]!;
   const value = checkExpr(ctx, el, 'timer', formalExpr(ctx.dialect, formal as ModdleElement));
   if (value === undefined) invalid(ctx, `the timer of '${el.id}' is empty`, el);
   if (value.language === 'literal') {
-    const ok = kind === 'duration' ? parseDuration(value.text) !== null : kind === 'date' ? parseDateTime(value.text) !== null : parseCycle(value.text) !== null;
-    if (!ok) invalid(ctx, `the timer of '${el.id}' is not an ISO 8601 ${kind === 'cycle' ? 'cycle (R<n>/<duration>)' : kind}: ${value.text}`, el);
+    const ok =
+      kind === 'duration'
+        ? parseDuration(value.text) !== null
+        : kind === 'date'
+          ? parseDateTime(value.text) !== null
+          : parseCycle(value.text) !== null;
+    if (!ok)
+      invalid(
+        ctx,
+        `the timer of '${el.id}' is not an ISO 8601 ${kind === 'cycle' ? 'cycle (R<n>/<duration>)' : kind}: ${value.text}`,
+        el,
+      );
   }
   return { kind, value };
 }
@@ -133,16 +168,30 @@ function buildElement(ctx: Ctx, fe: ModdleElement, scope: string): ElementModel 
       if (defType !== undefined) unsupported(ctx, fe, `a ${local(defType)}`);
       return { ...base, type: 'passThrough', bpmnType: 'intermediateThrowEvent' };
     case 'bpmn:IntermediateCatchEvent':
-      if (defType !== 'bpmn:TimerEventDefinition') unsupported(ctx, fe, defType === undefined ? 'no event definition' : `a ${local(defType)}`);
+      if (defType !== 'bpmn:TimerEventDefinition')
+        unsupported(ctx, fe, defType === undefined ? 'no event definition' : `a ${local(defType)}`);
       return { ...base, type: 'timerCatch', timer: timerOf(ctx, fe, defs[0]!) };
     case 'bpmn:BoundaryEvent': {
       const attachedTo = (fe.attachedToRef as ModdleElement | undefined)?.id;
       if (attachedTo === undefined) invalid(ctx, `the boundary event '${id}' is attached to nothing`, fe);
       const interrupting = fe.cancelActivity !== false;
-      if (defType === 'bpmn:TimerEventDefinition') return { ...base, type: 'boundaryEvent', attachedTo, interrupting, trigger: { kind: 'timer', timer: timerOf(ctx, fe, defs[0]!) } };
+      if (defType === 'bpmn:TimerEventDefinition')
+        return {
+          ...base,
+          type: 'boundaryEvent',
+          attachedTo,
+          interrupting,
+          trigger: { kind: 'timer', timer: timerOf(ctx, fe, defs[0]!) },
+        };
       if (defType === 'bpmn:ErrorEventDefinition') {
         const errorCode = errorCodeOf(defs[0]!);
-        return { ...base, type: 'boundaryEvent', attachedTo, interrupting: true, trigger: { kind: 'error', ...(errorCode !== undefined && { errorCode }) } };
+        return {
+          ...base,
+          type: 'boundaryEvent',
+          attachedTo,
+          interrupting: true,
+          trigger: { kind: 'error', ...(errorCode !== undefined && { errorCode }) },
+        };
       }
       return unsupported(ctx, fe, defType === undefined ? 'no event definition' : `a ${local(defType)}`);
     }
@@ -156,7 +205,10 @@ function buildElement(ctx: Ctx, fe: ModdleElement, scope: string): ElementModel 
         }
         return check(what, e);
       };
-      const doc = (fe.documentation as ModdleElement[] | undefined)?.map((d) => (typeof d.text === 'string' ? d.text.trim() : '')).filter(Boolean).join('\n');
+      const doc = (fe.documentation as ModdleElement[] | undefined)
+        ?.map((d) => (typeof d.text === 'string' ? d.text.trim() : ''))
+        .filter(Boolean)
+        .join('\n');
       const assignee = check('assignee', a.assignee);
       const candidateUsers = check('candidate users', a.candidateUsers);
       const candidateGroups = check('candidate groups', a.candidateGroups);
@@ -200,7 +252,13 @@ function buildElement(ctx: Ctx, fe: ModdleElement, scope: string): ElementModel 
 }
 
 /** the elements of one scope (a process or an embedded subprocess), recursively; flows are collected */
-function visitScope(ctx: Ctx, container: ModdleElement, scope: string, elements: Record<string, ElementModel>, flows: ModdleElement[]): void {
+function visitScope(
+  ctx: Ctx,
+  container: ModdleElement,
+  scope: string,
+  elements: Record<string, ElementModel>,
+  flows: ModdleElement[],
+): void {
   for (const fe of (container.flowElements as ModdleElement[] | undefined) ?? []) {
     if (fe.$type === 'bpmn:SequenceFlow') {
       flows.push(fe);
@@ -221,19 +279,35 @@ function buildProcess(ctx: Ctx, proc: ModdleElement): ProcessModel {
   const elements: Record<string, ElementModel> = {};
   const rawFlows: ModdleElement[] = [];
   visitScope(ctx, proc, key, elements, rawFlows);
-  if (elements[key] !== undefined) invalid(ctx, `the id '${key}' names the process and one of its elements: ids are unique in a file`, elements[key]);
+  if (elements[key] !== undefined)
+    invalid(ctx, `the id '${key}' names the process and one of its elements: ids are unique in a file`, elements[key]);
 
   const flows: Record<string, FlowModel> = {};
   for (const f of rawFlows) {
     const source = (f.sourceRef as ModdleElement | undefined)?.id;
     const target = (f.targetRef as ModdleElement | undefined)?.id;
     const label = f.id ?? `from '${source ?? '?'}' to '${target ?? '?'}'`;
-    if (source === undefined || elements[source] === undefined) invalid(ctx, `the sequence flow ${label} has no known source`, f);
-    if (target === undefined || elements[target] === undefined) invalid(ctx, `the sequence flow ${label} has no known target`, f);
-    if (elements[source]!.scope !== elements[target]!.scope) invalid(ctx, `the sequence flow ${label} crosses a subprocess boundary`, f);
+    if (source === undefined || elements[source] === undefined)
+      invalid(ctx, `the sequence flow ${label} has no known source`, f);
+    if (target === undefined || elements[target] === undefined)
+      invalid(ctx, `the sequence flow ${label} has no known target`, f);
+    if (elements[source]!.scope !== elements[target]!.scope)
+      invalid(ctx, `the sequence flow ${label} crosses a subprocess boundary`, f);
     const flowKey = f.id ?? `flow#${++ctx.flowCount}`;
-    const condition = checkExpr(ctx, f, 'condition', formalExpr(ctx.dialect, f.conditionExpression as ModdleElement | undefined));
-    flows[flowKey] = { key: flowKey, ...(f.id !== undefined && { id: f.id }), ...(typeof f.name === 'string' && f.name !== '' && { name: f.name }), source, target, ...(condition && { condition }) };
+    const condition = checkExpr(
+      ctx,
+      f,
+      'condition',
+      formalExpr(ctx.dialect, f.conditionExpression as ModdleElement | undefined),
+    );
+    flows[flowKey] = {
+      key: flowKey,
+      ...(f.id !== undefined && { id: f.id }),
+      ...(typeof f.name === 'string' && f.name !== '' && { name: f.name }),
+      source,
+      target,
+      ...(condition && { condition }),
+    };
     elements[source]!.outgoing.push(flowKey);
     elements[target]!.incoming.push(flowKey);
   }
@@ -242,7 +316,8 @@ function buildProcess(ctx: Ctx, proc: ModdleElement): ProcessModel {
   for (const el of Object.values(elements)) {
     if (el.type === 'boundaryEvent') {
       const activity = elements[el.attachedTo];
-      if (activity === undefined) invalid(ctx, `the boundary event '${el.id}' is attached to an unknown element '${el.attachedTo}'`, el);
+      if (activity === undefined)
+        invalid(ctx, `the boundary event '${el.id}' is attached to an unknown element '${el.attachedTo}'`, el);
       activity.boundaries.push(el.id);
       el.scope = activity.scope;
       if (el.incoming.length > 0) invalid(ctx, `the boundary event '${el.id}' has incoming flows`, el);
@@ -251,16 +326,19 @@ function buildProcess(ctx: Ctx, proc: ModdleElement): ProcessModel {
   for (const raw of collectGateways(proc)) {
     const el = elements[raw.id!];
     const def = (raw.default as ModdleElement | undefined)?.id;
-    if (el === undefined || def === undefined || (el.type !== 'exclusiveGateway' && el.type !== 'inclusiveGateway')) continue;
+    if (el === undefined || def === undefined || (el.type !== 'exclusiveGateway' && el.type !== 'inclusiveGateway'))
+      continue;
     if (!el.outgoing.includes(def)) invalid(ctx, `the default flow '${def}' of '${el.id}' does not leave it`, el);
     el.default = def;
   }
 
   // one none start event per scope
-  const startsOf = (scope: string) => Object.values(elements).filter((e) => e.type === 'startEvent' && e.scope === scope);
+  const startsOf = (scope: string) =>
+    Object.values(elements).filter((e) => e.type === 'startEvent' && e.scope === scope);
   const single = (scope: string, what: string) => {
     const starts = startsOf(scope);
-    if (starts.length !== 1) invalid(ctx, `${what} needs exactly one none start event, it has ${starts.length}`, { id: scope });
+    if (starts.length !== 1)
+      invalid(ctx, `${what} needs exactly one none start event, it has ${starts.length}`, { id: scope });
     return starts[0]!.id;
   };
   const start = single(key, `the process '${key}'`);
@@ -297,22 +375,31 @@ function collectGateways(container: ModdleElement): ModdleElement[] {
 }
 
 /** The executable processes of a parsed file (isExecutable="false" ones are skipped), with warnings. */
-export function buildProcessModels(definitions: ModdleElement, o: { xml: string; resource: string; dialect: Dialect; warnings: string[] }): { models: ProcessModel[]; warnings: string[] } {
+export function buildProcessModels(
+  definitions: ModdleElement,
+  o: { xml: string; resource: string; dialect: Dialect; warnings: string[] },
+): { models: ProcessModel[]; warnings: string[] } {
   const ctx: Ctx = { xml: o.xml, resource: o.resource, dialect: o.dialect, warnings: [...o.warnings], flowCount: 0 };
   for (const w of o.warnings) {
     const m = /unknown type <bpmn:(\w+)>/.exec(w);
     if (m !== null) {
       const line = /line:?\s*(\d+)/.exec(w);
-      throw workflowError('DEPLOYMENT.UNSUPPORTED_ELEMENT', `${o.resource}: <${local(`bpmn:${m[1]}`)}>${line ? ` at line ${Number(line[1]) + 1}` : ''} is not a BPMN 2.0 element this engine knows`, {
-        resource: o.resource,
-        element: local(`bpmn:${m[1]}`),
-        ...(line && { line: Number(line[1]) + 1 }),
-      });
+      throw workflowError(
+        'DEPLOYMENT.UNSUPPORTED_ELEMENT',
+        `${o.resource}: <${local(`bpmn:${m[1]}`)}>${line ? ` at line ${Number(line[1]) + 1}` : ''} is not a BPMN 2.0 element this engine knows`,
+        {
+          resource: o.resource,
+          element: local(`bpmn:${m[1]}`),
+          ...(line && { line: Number(line[1]) + 1 }),
+        },
+      );
     }
   }
-  const processes = ((definitions.rootElements as ModdleElement[] | undefined) ?? []).filter((r) => r.$type === 'bpmn:Process' && r.isExecutable !== false);
-  if (processes.length === 0) throw workflowError('DEPLOYMENT.INVALID', `${o.resource}: no executable process`, { resource: o.resource });
+  const processes = ((definitions.rootElements as ModdleElement[] | undefined) ?? []).filter(
+    (r) => r.$type === 'bpmn:Process' && r.isExecutable !== false,
+  );
+  if (processes.length === 0)
+    throw workflowError('DEPLOYMENT.INVALID', `${o.resource}: no executable process`, { resource: o.resource });
   const models = processes.map((p) => buildProcess(ctx, p));
   return { models, warnings: ctx.warnings };
 }
-

@@ -18,7 +18,12 @@ export type ParsedBpmn = {
  */
 export async function parseBpmn(xml: string, resource: string): Promise<ParsedBpmn> {
   const loaded = await loadBpmn(xml, resource);
-  const { models, warnings } = buildProcessModels(loaded.definitions, { xml, resource, dialect: loaded.dialect, warnings: loaded.warnings });
+  const { models, warnings } = buildProcessModels(loaded.definitions, {
+    xml,
+    resource,
+    dialect: loaded.dialect,
+    warnings: loaded.warnings,
+  });
   return { resource, dialect: loaded.dialect, models, warnings, hash: normalizedHash(xml) };
 }
 

@@ -4,6 +4,8 @@ declare module 'bpmn-moddle' {
   export type ModdleWarning = { message: string; error?: Error };
   export class BpmnModdle {
     constructor(packages?: Record<string, unknown>);
-    fromXML(xml: string): Promise<{ rootElement: ModdleElement; warnings: ModdleWarning[]; elementsById: Record<string, ModdleElement> }>;
+    fromXML(
+      xml: string,
+    ): Promise<{ rootElement: ModdleElement; warnings: ModdleWarning[]; elementsById: Record<string, ModdleElement> }>;
   }
 }

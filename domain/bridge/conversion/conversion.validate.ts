@@ -34,7 +34,10 @@ export function checkConversion(conversion: unknown, base: string): Violation[] 
     case 'constant':
       if (!('value' in conversion)) violations.push({ field: at(base, 'value'), message: 'is required' });
       else if (JSON.stringify(conversion.value ?? null).length > MAX_CONSTANT_BYTES) {
-        violations.push({ field: at(base, 'value'), message: `must be at most ${MAX_CONSTANT_BYTES} characters of JSON` });
+        violations.push({
+          field: at(base, 'value'),
+          message: `must be at most ${MAX_CONSTANT_BYTES} characters of JSON`,
+        });
       }
       break;
     case 'template':
@@ -42,16 +45,26 @@ export function checkConversion(conversion: unknown, base: string): Violation[] 
       // the same characters); a TEMPLATE parameter's Value may hold other JSON constants
       if (isObject(conversion.variables)) {
         for (const [name, value] of Object.entries(conversion.variables)) {
-          if (typeof value !== 'string') violations.push({ field: at(at(base, 'variables'), name), message: 'must be a JSONPath ($…) or a constant string' });
+          if (typeof value !== 'string')
+            violations.push({
+              field: at(at(base, 'variables'), name),
+              message: 'must be a JSONPath ($…) or a constant string',
+            });
         }
       }
       for (const p of checkTemplate(conversion.variables, conversion.template)) {
-        const field = p.where === 'variables' ? (p.key === undefined ? at(base, 'variables') : at(at(base, 'variables'), p.key)) : at(base, 'template');
+        const field =
+          p.where === 'variables'
+            ? p.key === undefined
+              ? at(base, 'variables')
+              : at(at(base, 'variables'), p.key)
+            : at(base, 'template');
         violations.push({ field, message: p.message });
       }
       break;
     case 'env':
-      if (!isConfigKey(conversion.key)) violations.push({ field: at(base, 'key'), message: 'must be a configuration-center key (e.g. alert.token)' });
+      if (!isConfigKey(conversion.key))
+        violations.push({ field: at(base, 'key'), message: 'must be a configuration-center key (e.g. alert.token)' });
       break;
     default:
       break;

@@ -8,9 +8,7 @@ import { renderTemplate } from './template.ts';
  * template, environment variable (a configuration-center key). Same shape as `Convert` in
  * commands/bridge/bridge.contracts.ts (domain/ cannot import it; spec/domain/bridge/conversion checks they agree).
  */
-export type ConversionOutcome =
-  | { ok: true; payload: unknown; missing: string[] }
-  | { ok: false; error: string };
+export type ConversionOutcome = { ok: true; payload: unknown; missing: string[] } | { ok: false; error: string };
 
 /** Reads a configuration-center key for the event's tenant (ConfigCenter.get bound to a tenant). */
 export type EnvLookup = (key: string) => Promise<string | undefined>;

@@ -5,10 +5,7 @@ import { JSONPath } from 'jsonpath-plus';
  * paths are written by tenant administrators and evaluated on the routing path, and the spec only needs
  * member and index access (`$.data.<field>`). A path must start with `$`.
  */
-export type PathQuery =
-  | { status: 'found'; value: unknown }
-  | { status: 'none' }
-  | { status: 'invalid'; error: string };
+export type PathQuery = { status: 'found'; value: unknown } | { status: 'none' } | { status: 'invalid'; error: string };
 
 export const MAX_JSON_PATH_LENGTH = 512;
 
@@ -31,7 +28,8 @@ export function checkJsonPath(path: unknown): string | null {
       quote = ch;
     } else if (ch === '[') {
       depth++;
-      if (path[i + 1] === '?' || path[i + 1] === '(') return 'filter and script expressions ([?(…)], [(…)]) are not supported';
+      if (path[i + 1] === '?' || path[i + 1] === '(')
+        return 'filter and script expressions ([?(…)], [(…)]) are not supported';
     } else if (ch === ']') {
       depth--;
       if (depth < 0) return `unbalanced ] at ${i}`;
@@ -59,7 +57,10 @@ export function queryPath(json: unknown, path: string): PathQuery {
     // wrap: true (always an array of matches) keeps "one match that is an array" apart from "several matches"
     results = JSONPath({ path, json: json as object, wrap: true, eval: false }) as unknown[];
   } catch (err) {
-    return { status: 'invalid', error: `JSONPath ${JSON.stringify(path)} failed: ${err instanceof Error ? err.message : String(err)}` };
+    return {
+      status: 'invalid',
+      error: `JSONPath ${JSON.stringify(path)} failed: ${err instanceof Error ? err.message : String(err)}`,
+    };
   }
   if (!Array.isArray(results) || results.length === 0) return { status: 'none' };
   return { status: 'found', value: results.length === 1 ? results[0] : results };

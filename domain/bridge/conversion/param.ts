@@ -23,7 +23,10 @@ export type ParamValue =
 export type TenantProfileLookup = (key: string) => Promise<string | undefined>;
 
 const ok = (value: unknown, missing: string[] = []): ParamValue => ({ status: 'ok', value, missing });
-const fail = (resourceKey: string, error: string): ParamValue => ({ status: 'error', error: `${resourceKey}: ${error}` });
+const fail = (resourceKey: string, error: string): ParamValue => ({
+  status: 'error',
+  error: `${resourceKey}: ${error}`,
+});
 
 export async function renderParam(
   event: BridgeEvent,

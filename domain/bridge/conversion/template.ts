@@ -156,12 +156,15 @@ export function renderTemplate(event: unknown, variables: TemplateVariables, tem
 
 /** Parses a TEMPLATE parameter's Value: a JSON object string mapping names to JSONPaths or constants. */
 export function parseVariableMap(value: unknown): { variables: TemplateVariables } | { error: string } {
-  if (typeof value !== 'string') return { error: 'must be a JSON object (as a string) mapping variable names to JSONPaths or constants' };
+  if (typeof value !== 'string')
+    return { error: 'must be a JSON object (as a string) mapping variable names to JSONPaths or constants' };
   let parsed: unknown;
   try {
     parsed = value.trim() === '' ? {} : JSON.parse(value);
   } catch {
-    return { error: 'must be a JSON object (as a string) mapping variable names to JSONPaths or constants; it does not parse' };
+    return {
+      error: 'must be a JSON object (as a string) mapping variable names to JSONPaths or constants; it does not parse',
+    };
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     return { error: 'must be a JSON object (as a string) mapping variable names to JSONPaths or constants' };
@@ -174,17 +177,28 @@ export function parseVariableMap(value: unknown): { variables: TemplateVariables
  * references to undefined variables, and a JSON-shaped template that cannot produce JSON (checked with
  * each constant in place and `null` for each JSONPath variable). Empty when fine.
  */
-export function checkTemplate(variables: unknown, template: unknown): Array<{ where: 'variables' | 'template'; key?: string; message: string }> {
+export function checkTemplate(
+  variables: unknown,
+  template: unknown,
+): Array<{ where: 'variables' | 'template'; key?: string; message: string }> {
   const problems: Array<{ where: 'variables' | 'template'; key?: string; message: string }> = [];
   if (typeof variables !== 'object' || variables === null || Array.isArray(variables)) {
-    problems.push({ where: 'variables', message: 'must be an object mapping variable names to JSONPaths or constants' });
+    problems.push({
+      where: 'variables',
+      message: 'must be an object mapping variable names to JSONPaths or constants',
+    });
     return problems;
   }
   const entries = Object.entries(variables as Record<string, unknown>);
-  if (entries.length > MAX_TEMPLATE_VARIABLES) problems.push({ where: 'variables', message: `at most ${MAX_TEMPLATE_VARIABLES} variables` });
+  if (entries.length > MAX_TEMPLATE_VARIABLES)
+    problems.push({ where: 'variables', message: `at most ${MAX_TEMPLATE_VARIABLES} variables` });
   for (const [name, spec] of entries) {
     if (!TEMPLATE_VARIABLE_NAME.test(name)) {
-      problems.push({ where: 'variables', key: name, message: 'variable names are letters, digits, _ - . starting with a letter or _ (at most 64)' });
+      problems.push({
+        where: 'variables',
+        key: name,
+        message: 'variable names are letters, digits, _ - . starting with a letter or _ (at most 64)',
+      });
       continue;
     }
     const source = variableSource(spec);
@@ -217,7 +231,9 @@ export function checkTemplate(variables: unknown, template: unknown): Array<{ wh
     } catch (err) {
       problems.push({
         where: 'template',
-        message: clip(`is JSON-shaped but does not render to JSON (checked with null for each JSONPath variable): ${err instanceof Error ? err.message : String(err)}`),
+        message: clip(
+          `is JSON-shaped but does not render to JSON (checked with null for each JSONPath variable): ${err instanceof Error ? err.message : String(err)}`,
+        ),
       });
     }
   }

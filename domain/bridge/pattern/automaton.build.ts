@@ -1,6 +1,6 @@
 import { createPathTrie, type PathTrie, pathNode } from './event.flatten.ts';
-import type { Matcher, Pattern } from './pattern.types.ts';
 import { matchersKey, stepsOf } from './pattern.steps.ts';
+import type { Matcher, Pattern } from './pattern.types.ts';
 import { buildValueIndex, type ValueIndex } from './value.index.ts';
 
 /**
@@ -28,18 +28,34 @@ export type State = {
   answered: number;
 };
 
-export type Automaton = { readonly root: State; readonly trie: PathTrie; readonly states: number; readonly paths: number };
+export type Automaton = {
+  readonly root: State;
+  readonly trie: PathTrie;
+  readonly states: number;
+  readonly paths: number;
+};
 
 type Edge = { readonly pathId: number; readonly matchers: readonly Matcher[]; readonly next: State };
 
-const newState = (): State => ({ positive: [], absent: [], accepts: [], terminal: false, only: -1, onlyId: '', stamp: 0, answered: 0 });
+const newState = (): State => ({
+  positive: [],
+  absent: [],
+  accepts: [],
+  terminal: false,
+  only: -1,
+  onlyId: '',
+  stamp: 0,
+  answered: 0,
+});
 
 /**
  * One path of states per rule, shared with every rule that starts with the same (path, matcher set) steps.
  * Only an identical matcher set shares a state: a rule with ["x", "y"] must not lend its "y" to a rule with ["x"].
  * A rule's last state accepts its `answer` (the caller's number for what the rule answers, with its `id`).
  */
-export function buildAutomaton(rules: ReadonlyArray<{ readonly pattern: Pattern; readonly answer: number; readonly id: string }>): Automaton {
+export function buildAutomaton(
+  rules: ReadonlyArray<{ readonly pattern: Pattern; readonly answer: number; readonly id: string }>,
+): Automaton {
   const trie = createPathTrie();
   let paths = 0;
   let states = 1;

@@ -29,12 +29,16 @@ export type FieldGroup = { readonly chain: Chain; readonly values: Leaf[] };
  * The groups of leaves at one path, in document order, and (built on demand, see field.candidates.ts) the same
  * groups by the array elements their chains go through.
  */
-export type PathFields = { readonly groups: FieldGroup[]; byElement: Map<number, Map<number, FieldGroup[]>> | undefined };
+export type PathFields = {
+  readonly groups: FieldGroup[];
+  byElement: Map<number, Map<number, FieldGroup[]>> | undefined;
+};
 
 /** pathId -> the leaves at that path. */
 export type FlatEvent = Map<number, PathFields>;
 
-const isLeaf = (v: unknown): v is Leaf => typeof v === 'string' || typeof v === 'boolean' || v === null || isJsonNumber(v);
+const isLeaf = (v: unknown): v is Leaf =>
+  typeof v === 'string' || typeof v === 'boolean' || v === null || isJsonNumber(v);
 
 // Iterating the trie's children and probing the object beats listing the object's keys while the trie is narrow.
 const NARROW = 8;
@@ -68,7 +72,8 @@ function walk(run: Run, value: unknown, node: PathTrie, above: Chain, here: Chai
       // leaves of a leaf-level array keep the chain above; only what lies deeper needs this element's number
       if (isLeaf(e)) {
         if (node.pathId >= 0) record(run, node.pathId, above, e);
-      } else if (Array.isArray(e) || (node.children.size > 0 && typeof e === 'object' && e !== null)) walk(run, e, node, above, here.concat(id, i));
+      } else if (Array.isArray(e) || (node.children.size > 0 && typeof e === 'object' && e !== null))
+        walk(run, e, node, above, here.concat(id, i));
     }
   } else if (isLeaf(value)) {
     if (node.pathId >= 0) record(run, node.pathId, above, value);
@@ -76,7 +81,8 @@ function walk(run: Run, value: unknown, node: PathTrie, above: Chain, here: Chai
     const chain = here.length === 0 ? above : above.concat(here);
     const obj = value as Record<string, unknown>;
     if (node.children.size <= NARROW) {
-      for (const [key, child] of node.children) if (Object.hasOwn(obj, key)) walk(run, obj[key], child, chain, EMPTY_CHAIN);
+      for (const [key, child] of node.children)
+        if (Object.hasOwn(obj, key)) walk(run, obj[key], child, chain, EMPTY_CHAIN);
     } else {
       for (const key of Object.keys(obj)) {
         const child = node.children.get(key);

@@ -1,4 +1,9 @@
 // The event pattern: validation (400s), the compiled matcher of a bus, and test-pattern.
+
+export { blockContains, parseCidr, parseIp, parseIpAddress } from './ip.address.ts';
+export { canonicalDecimal, canonicalNumber, isJsonNumber } from './number.value.ts';
+export { formatJsonPath, isPatternError, PatternError } from './pattern.error.ts';
+export { matchPattern, testPattern } from './pattern.match.ts';
 export type {
   AnythingButMatcher,
   Bound,
@@ -18,9 +23,5 @@ export type {
   WildcardMatcher,
   WildcardPart,
 } from './pattern.types.ts';
-export { formatJsonPath, isPatternError, PatternError } from './pattern.error.ts';
 export { parsePattern } from './pattern.validate.ts';
 export { type CompiledRules, compileRules } from './rules.compile.ts';
-export { matchPattern, testPattern } from './pattern.match.ts';
-export { canonicalDecimal, canonicalNumber, isJsonNumber } from './number.value.ts';
-export { blockContains, parseCidr, parseIp, parseIpAddress } from './ip.address.ts';

@@ -19,7 +19,9 @@ export function createIpTrie<T>(): IpTrie<T> {
     add(block, target) {
       let n = root;
       for (let i = 0; i < block.prefixLength; i++) {
-        n = ipBit(block.address, i) ? (n.one ??= { zero: undefined, one: undefined, targets: [] }) : (n.zero ??= { zero: undefined, one: undefined, targets: [] });
+        n = ipBit(block.address, i)
+          ? (n.one ??= { zero: undefined, one: undefined, targets: [] })
+          : (n.zero ??= { zero: undefined, one: undefined, targets: [] });
       }
       n.targets.push(target);
     },

@@ -1,15 +1,23 @@
 import { parseCidr } from './ip.address.ts';
-import { isJsonNumber } from './number.value.ts';
 import { describeJson, isPlainObject } from './json.shape.ts';
+import { isJsonNumber } from './number.value.ts';
 import { type JsonPath, PatternError } from './pattern.error.ts';
 import type { AnythingButMatcher, Bound, Matcher, NumericMatcher, StringMatcher } from './pattern.types.ts';
 import { parseWildcard } from './wildcard.parse.ts';
 
 /** The matcher keys this platform accepts, as the spec's table names them. */
-export const MATCHER_KEYS = ['prefix', 'suffix', 'anything-but', 'numeric', 'cidr', 'exists', 'equals-ignore-case', 'wildcard'] as const;
+export const MATCHER_KEYS = [
+  'prefix',
+  'suffix',
+  'anything-but',
+  'numeric',
+  'cidr',
+  'exists',
+  'equals-ignore-case',
+  'wildcard',
+] as const;
 const STRING_KEYS = ['prefix', 'suffix', 'wildcard', 'equals-ignore-case'] as const;
 type StringKey = (typeof STRING_KEYS)[number];
-
 
 /** One element of a field's matcher array: a literal, or an object with exactly one matcher key. */
 export function parseMatcher(json: unknown, path: JsonPath): Matcher {
@@ -18,9 +26,17 @@ export function parseMatcher(json: unknown, path: JsonPath): Matcher {
     if (!isJsonNumber(json)) throw new PatternError(path, `${String(json)} is not a JSON number`);
     return { kind: 'equals', value: json };
   }
-  if (!isPlainObject(json)) throw new PatternError(path, `a matcher is a literal (string, number, true, false, null) or a matcher object, not ${describeJson(json)}`);
+  if (!isPlainObject(json))
+    throw new PatternError(
+      path,
+      `a matcher is a literal (string, number, true, false, null) or a matcher object, not ${describeJson(json)}`,
+    );
   const keys = Object.keys(json);
-  if (keys.length !== 1) throw new PatternError(path, `a matcher object has exactly one key, found ${keys.length === 0 ? 'none' : keys.map((k) => JSON.stringify(k)).join(', ')}`);
+  if (keys.length !== 1)
+    throw new PatternError(
+      path,
+      `a matcher object has exactly one key, found ${keys.length === 0 ? 'none' : keys.map((k) => JSON.stringify(k)).join(', ')}`,
+    );
   const key = keys[0] ?? '';
   const value = json[key];
   const at = [...path, key];
@@ -33,18 +49,23 @@ export function parseMatcher(json: unknown, path: JsonPath): Matcher {
     case 'numeric':
       return parseNumeric(value, at);
     case 'cidr': {
-      if (typeof value !== 'string') throw new PatternError(at, `cidr takes a string such as "10.0.0.0/24", not ${describeJson(value)}`);
+      if (typeof value !== 'string')
+        throw new PatternError(at, `cidr takes a string such as "10.0.0.0/24", not ${describeJson(value)}`);
       const block = parseCidr(value);
       if (typeof block === 'string') throw new PatternError(at, `bad CIDR: ${block}`);
       return { kind: 'cidr', value, block };
     }
     case 'exists':
-      if (typeof value !== 'boolean') throw new PatternError(at, `exists takes true or false, not ${describeJson(value)}`);
+      if (typeof value !== 'boolean')
+        throw new PatternError(at, `exists takes true or false, not ${describeJson(value)}`);
       return { kind: 'exists', value };
     case 'anything-but':
       return parseAnythingBut(value, at);
     default:
-      throw new PatternError(path, `unknown matcher ${JSON.stringify(key)} (expected one of ${MATCHER_KEYS.join(', ')})`);
+      throw new PatternError(
+        path,
+        `unknown matcher ${JSON.stringify(key)} (expected one of ${MATCHER_KEYS.join(', ')})`,
+      );
   }
 }
 
@@ -79,8 +100,13 @@ function parseNumeric(value: unknown, path: JsonPath): NumericMatcher {
   for (let i = 0; i < value.length; i += 2) {
     const op: unknown = value[i];
     const n: unknown = value[i + 1];
-    if (typeof op !== 'string' || !OPS.includes(op)) throw new PatternError([...path, i], `unknown numeric operator ${describeJson(op)} (expected one of ${OPS.join(' ')})`);
-    if (!isJsonNumber(n)) throw new PatternError([...path, i + 1], `numeric compares with a JSON number, not ${describeJson(n)}`);
+    if (typeof op !== 'string' || !OPS.includes(op))
+      throw new PatternError(
+        [...path, i],
+        `unknown numeric operator ${describeJson(op)} (expected one of ${OPS.join(' ')})`,
+      );
+    if (!isJsonNumber(n))
+      throw new PatternError([...path, i + 1], `numeric compares with a JSON number, not ${describeJson(n)}`);
     if (op === '=') {
       if (value.length !== 2) throw new PatternError([...path, i], '"=" cannot be combined with another pair');
       return { kind: 'numeric', lower: { value: n, inclusive: true }, upper: { value: n, inclusive: true } };
@@ -96,12 +122,16 @@ function parseNumeric(value: unknown, path: JsonPath): NumericMatcher {
     }
   }
   if (lower && upper && lower.value >= upper.value)
-    throw new PatternError(path, `numeric range is empty: lower bound ${lower.value} is not below upper bound ${upper.value}`);
+    throw new PatternError(
+      path,
+      `numeric range is empty: lower bound ${lower.value} is not below upper bound ${upper.value}`,
+    );
   return { kind: 'numeric', ...(lower ? { lower } : {}), ...(upper ? { upper } : {}) };
 }
 
 function parseAnythingBut(value: unknown, path: JsonPath): AnythingButMatcher {
-  if (typeof value === 'string' || isJsonNumber(value)) return { kind: 'anything-but', excluded: { kind: 'values', values: [value] } };
+  if (typeof value === 'string' || isJsonNumber(value))
+    return { kind: 'anything-but', excluded: { kind: 'values', values: [value] } };
   if (Array.isArray(value)) {
     if (value.length === 0) throw new PatternError(path, 'anything-but needs at least one value');
     const values = value.map((v: unknown, i) => {
@@ -114,14 +144,29 @@ function parseAnythingBut(value: unknown, path: JsonPath): AnythingButMatcher {
     const keys = Object.keys(value);
     const key = keys[0] ?? '';
     if (keys.length !== 1 || !(STRING_KEYS as readonly string[]).includes(key))
-      throw new PatternError(path, `anything-but takes one of ${STRING_KEYS.join(', ')} as an object, found ${keys.length === 0 ? 'no key' : keys.map((k) => JSON.stringify(k)).join(', ')}`);
+      throw new PatternError(
+        path,
+        `anything-but takes one of ${STRING_KEYS.join(', ')} as an object, found ${keys.length === 0 ? 'no key' : keys.map((k) => JSON.stringify(k)).join(', ')}`,
+      );
     const inner: unknown = value[key];
     const at = [...path, key];
     if (Array.isArray(inner)) {
       if (inner.length === 0) throw new PatternError(at, `anything-but ${key} needs at least one string`);
-      return { kind: 'anything-but', excluded: { kind: 'strings', matchers: inner.map((s: unknown, i) => parseStringMatcher(key as StringKey, s, [...at, i])) } };
+      return {
+        kind: 'anything-but',
+        excluded: {
+          kind: 'strings',
+          matchers: inner.map((s: unknown, i) => parseStringMatcher(key as StringKey, s, [...at, i])),
+        },
+      };
     }
-    return { kind: 'anything-but', excluded: { kind: 'strings', matchers: [parseStringMatcher(key as StringKey, inner, at)] } };
+    return {
+      kind: 'anything-but',
+      excluded: { kind: 'strings', matchers: [parseStringMatcher(key as StringKey, inner, at)] },
+    };
   }
-  throw new PatternError(path, `anything-but takes a string, a number, a non-empty list of them, or {prefix|suffix|wildcard|equals-ignore-case}, not ${describeJson(value)}`);
+  throw new PatternError(
+    path,
+    `anything-but takes a string, a number, a non-empty list of them, or {prefix|suffix|wildcard|equals-ignore-case}, not ${describeJson(value)}`,
+  );
 }

@@ -8,10 +8,16 @@ import type { NumericMatcher } from './pattern.types.ts';
  */
 export type NumericIntervals<T> = { collect(x: number, hit: (target: T) => void): void };
 
-export function buildNumericIntervals<T>(entries: ReadonlyArray<{ range: NumericMatcher; target: T }>): NumericIntervals<T> {
-  const bounds = [...new Set(entries.flatMap(({ range }) => [range.lower?.value, range.upper?.value]).filter((v): v is number => v !== undefined))].sort(
-    (a, b) => a - b,
-  );
+export function buildNumericIntervals<T>(
+  entries: ReadonlyArray<{ range: NumericMatcher; target: T }>,
+): NumericIntervals<T> {
+  const bounds = [
+    ...new Set(
+      entries
+        .flatMap(({ range }) => [range.lower?.value, range.upper?.value])
+        .filter((v): v is number => v !== undefined),
+    ),
+  ].sort((a, b) => a - b);
   const m = bounds.length;
   // segment 2k+1 is the point bounds[k]; segment 2k the open stretch below it; segment 2m the stretch above all.
   const segments = 2 * m + 1;

@@ -68,4 +68,5 @@ export function matcherKey(m: Matcher): string {
   }
 }
 
-export const matchersKey = (matchers: readonly Matcher[]): string => JSON.stringify([...new Set(matchers.map(matcherKey))].sort());
+export const matchersKey = (matchers: readonly Matcher[]): string =>
+  JSON.stringify([...new Set(matchers.map(matcherKey))].sort());

@@ -18,13 +18,7 @@ export type MatcherList = { readonly kind: 'matchers'; readonly matchers: readon
 /** A JSON leaf: what the matchers look at. Objects are not leaves; arrays are looked through. */
 export type Leaf = string | number | boolean | null;
 
-export type Matcher =
-  | EqualsMatcher
-  | StringMatcher
-  | NumericMatcher
-  | CidrMatcher
-  | ExistsMatcher
-  | AnythingButMatcher;
+export type Matcher = EqualsMatcher | StringMatcher | NumericMatcher | CidrMatcher | ExistsMatcher | AnythingButMatcher;
 
 /** A literal: string, number (compared by value), true, false or null. */
 export type EqualsMatcher = { readonly kind: 'equals'; readonly value: Leaf };
@@ -41,7 +35,10 @@ export type WildcardMatcher = {
   readonly parts: readonly WildcardPart[];
 };
 /** `*` is `any` (a run of zero or more characters), `?` is `one` (exactly one character). */
-export type WildcardPart = { readonly kind: 'text'; readonly text: string } | { readonly kind: 'any' } | { readonly kind: 'one' };
+export type WildcardPart =
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'any' }
+  | { readonly kind: 'one' };
 
 /** JSON numbers only. `=` x is the range [x, x]. */
 export type NumericMatcher = { readonly kind: 'numeric'; readonly lower?: Bound; readonly upper?: Bound };

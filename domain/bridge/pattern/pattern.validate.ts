@@ -1,6 +1,6 @@
 import { checkJsonLimits, LIMIT_LABELS, PATTERN_LIMITS } from '../../core/input-limits.ts';
-import { parseMatcher } from './matcher.validate.ts';
 import { describeJson, isPlainObject } from './json.shape.ts';
+import { parseMatcher } from './matcher.validate.ts';
 import { type JsonPath, PatternError } from './pattern.error.ts';
 import type { Pattern, PatternObject, PatternValue } from './pattern.types.ts';
 
@@ -16,22 +16,33 @@ import type { Pattern, PatternObject, PatternValue } from './pattern.types.ts';
 export function parsePattern(json: unknown): Pattern {
   if (!isPlainObject(json)) throw new PatternError([], `a pattern is a JSON object, not ${describeJson(json)}`);
   const excess = checkJsonLimits(json, PATTERN_LIMITS);
-  if (excess !== null) throw new PatternError(excess.path, `${excess.message} (input limit for patterns: ${LIMIT_LABELS[excess.limit]} ${excess.max})`);
+  if (excess !== null)
+    throw new PatternError(
+      excess.path,
+      `${excess.message} (input limit for patterns: ${LIMIT_LABELS[excess.limit]} ${excess.max})`,
+    );
   return parseObject(json, []);
 }
 
 function parseObject(json: Record<string, unknown>, path: JsonPath): PatternObject {
   const keys = Object.keys(json);
-  if (keys.length === 0) throw new PatternError(path, path.length === 0 ? 'a pattern needs at least one field' : 'a nested pattern object needs at least one field');
+  if (keys.length === 0)
+    throw new PatternError(
+      path,
+      path.length === 0 ? 'a pattern needs at least one field' : 'a nested pattern object needs at least one field',
+    );
   return { kind: 'object', fields: keys.map((key) => [key, parseValue(json[key], [...path, key])] as const) };
 }
 
 function parseValue(json: unknown, path: JsonPath): PatternValue {
   if (Array.isArray(json)) {
-    if (json.length === 0) throw new PatternError(path, 'a matcher array needs at least one matcher (an empty array would never match)');
+    if (json.length === 0)
+      throw new PatternError(path, 'a matcher array needs at least one matcher (an empty array would never match)');
     return { kind: 'matchers', matchers: json.map((m: unknown, i) => parseMatcher(m, [...path, i])) };
   }
   if (isPlainObject(json)) return parseObject(json, path);
-  throw new PatternError(path, `a field's value is an array of matchers or a nested pattern object, not ${describeJson(json)}`);
+  throw new PatternError(
+    path,
+    `a field's value is an array of matchers or a nested pattern object, not ${describeJson(json)}`,
+  );
 }
-

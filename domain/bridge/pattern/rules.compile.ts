@@ -108,7 +108,8 @@ export function compileRules(rules: ReadonlyArray<{ readonly id: string; readonl
             for (const v of g.values) index.collect(v, queue);
           }
         }
-        for (const { pathId, next } of state.absent) stack.push({ state: next, pinned, absent: { pathId, rest: absent } });
+        for (const { pathId, next } of state.absent)
+          stack.push({ state: next, pinned, absent: { pathId, rest: absent } });
       }
       if (count === 0) return [];
       if (count === 1) return [soleId ?? ids[matched[0] ?? 0] ?? ''];

@@ -20,11 +20,24 @@ type Node<T> = {
   seen: number;
 };
 
-const node = <T>(loops: boolean): Node<T> => ({ next: new Map(), one: undefined, star: undefined, loops, targets: [], closure: undefined, closureVersion: -1, seen: 0 });
+const node = <T>(loops: boolean): Node<T> => ({
+  next: new Map(),
+  one: undefined,
+  star: undefined,
+  loops,
+  targets: [],
+  closure: undefined,
+  closureVersion: -1,
+  seen: 0,
+});
 
-export type Token = { readonly kind: 'char'; readonly cp: number } | { readonly kind: 'one' } | { readonly kind: 'any' };
+export type Token =
+  | { readonly kind: 'char'; readonly cp: number }
+  | { readonly kind: 'one' }
+  | { readonly kind: 'any' };
 
-const chars = (text: string): Token[] => Array.from(text, (c) => ({ kind: 'char', cp: c.codePointAt(0) ?? 0 }) as const);
+const chars = (text: string): Token[] =>
+  Array.from(text, (c) => ({ kind: 'char', cp: c.codePointAt(0) ?? 0 }) as const);
 
 export function tokensOfParts(parts: readonly WildcardPart[]): Token[] {
   return parts.flatMap((p): Token[] => {

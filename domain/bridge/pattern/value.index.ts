@@ -16,7 +16,9 @@ import { createStringIndex } from './string.index.ts';
  */
 export type ValueIndex<T> = { collect(value: Leaf, hit: (target: T) => void): void };
 
-export function buildValueIndex<T>(entries: ReadonlyArray<{ readonly matcher: Matcher; readonly target: T }>): ValueIndex<T> {
+export function buildValueIndex<T>(
+  entries: ReadonlyArray<{ readonly matcher: Matcher; readonly target: T }>,
+): ValueIndex<T> {
   const equal = new Map<string, T[]>();
   const ignoringCase = new Map<string, T[]>();
   const strings = createStringIndex<T>();

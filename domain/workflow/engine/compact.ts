@@ -36,7 +36,14 @@ export function compactEvents(events: InstanceEvent[]): InstanceEvent[] {
             passes = [];
             out.push({ type: 'ElementsPassed', data: { elements: passes } });
           }
-          passes.push({ key: d.key, instanceId: d.instanceId, elementId: d.elementId, elementType: d.elementType, scopeKey: d.scopeKey, ...(d.flow !== undefined && { flow: d.flow }) });
+          passes.push({
+            key: d.key,
+            instanceId: d.instanceId,
+            elementId: d.elementId,
+            elementType: d.elementType,
+            scopeKey: d.scopeKey,
+            ...(d.flow !== undefined && { flow: d.flow }),
+          });
           continue;
         }
         if (taskElement.has(d.key)) {
@@ -52,7 +59,17 @@ export function compactEvents(events: InstanceEvent[]): InstanceEvent[] {
         const a = activations.get(e.data.task.elementKey);
         if (a !== undefined) {
           passes = undefined;
-          out.push({ type: 'TaskCreated', data: { ...e.data, activation: { elementType: a.elementType, scopeKey: a.scopeKey, ...(a.flow !== undefined && { flow: a.flow }) } } });
+          out.push({
+            type: 'TaskCreated',
+            data: {
+              ...e.data,
+              activation: {
+                elementType: a.elementType,
+                scopeKey: a.scopeKey,
+                ...(a.flow !== undefined && { flow: a.flow }),
+              },
+            },
+          });
           continue;
         }
         break;

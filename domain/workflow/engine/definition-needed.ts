@@ -1,4 +1,4 @@
-import { refKey, type DefinitionRef } from '../model/process-model.ts';
+import { type DefinitionRef, refKey } from '../model/process-model.ts';
 
 /**
  * Thrown by the interpreter when it needs a definition the command did not bring (a call activity whose

@@ -1,12 +1,24 @@
+import {
+  type ExpressionContext,
+  ExpressionFailure,
+  evaluateCondition,
+  evaluateExpression,
+} from '../expression/expression.ts';
+import type {
+  BoundaryEventModel,
+  DefinitionLookup,
+  ElementModel,
+  Expr,
+  FlowModel,
+  ProcessDefinition,
+} from '../model/process-model.ts';
 import { workflowError } from '../workflow.errors.ts';
-import { evaluateCondition, evaluateExpression, ExpressionFailure, type ExpressionContext } from '../expression/expression.ts';
-import type { BoundaryEventModel, DefinitionLookup, ElementModel, Expr, FlowModel, ProcessDefinition } from '../model/process-model.ts';
 import { DefinitionNeeded } from './definition-needed.ts';
-import { handlerFor } from './handlers/index.ts';
 import { returnFromCall } from './handlers/call-activity.ts';
 import { fire, inclusiveJoinReady } from './handlers/inclusive-gateway.ts';
+import { handlerFor } from './handlers/index.ts';
 import type { InstanceEvent } from './instance.events.ts';
-import { evolveInstance, type ElementInstance, type InstanceTreeState } from './instance.state.ts';
+import { type ElementInstance, evolveInstance, type InstanceTreeState } from './instance.state.ts';
 import type { ExpressionSite, Run } from './run.ts';
 import { timerDue } from './timers.ts';
 
@@ -56,7 +68,11 @@ export function createRun(initial: InstanceTreeState, lookup: DefinitionLookup, 
 
   const failed = (at: ExpressionSite, err: unknown): never => {
     if (err instanceof ExpressionFailure) {
-      throw workflowError('EXPRESSION.EVALUATION_FAILED', err.message, { element: at.elementId, expression: err.expression, cause: err.reason });
+      throw workflowError('EXPRESSION.EVALUATION_FAILED', err.message, {
+        element: at.elementId,
+        expression: err.expression,
+        cause: err.reason,
+      });
     }
     throw err;
   };
@@ -89,7 +105,8 @@ export function createRun(initial: InstanceTreeState, lookup: DefinitionLookup, 
     model: (instanceId) => run.definition(instanceId).model,
     elementModel(el): ElementModel {
       const m = run.model(el.instanceId).elements[el.elementId];
-      if (m === undefined) throw new Error(`no element ${el.elementId} in ${run.instance(el.instanceId).processDefinitionId}`);
+      if (m === undefined)
+        throw new Error(`no element ${el.elementId} in ${run.instance(el.instanceId).processDefinitionId}`);
       return m;
     },
     newId: (kind) => `${state.rootId}.${kind}${state.seq}`,
@@ -98,7 +115,10 @@ export function createRun(initial: InstanceTreeState, lookup: DefinitionLookup, 
       const model = run.model(instanceId).elements[elementId];
       if (model === undefined) throw new Error(`no element ${elementId}`);
       const key = `e${state.seq}`;
-      run.emit({ type: 'ElementActivated', data: { key, instanceId, elementId, elementType: model.type, scopeKey, ...(flow !== undefined && { flow }) } });
+      run.emit({
+        type: 'ElementActivated',
+        data: { key, instanceId, elementId, elementType: model.type, scopeKey, ...(flow !== undefined && { flow }) },
+      });
       queue.push(key);
       return state.elements[key]!;
     },
@@ -108,12 +128,18 @@ export function createRun(initial: InstanceTreeState, lookup: DefinitionLookup, 
       const flows = run.model(el.instanceId).flows;
       const outgoing = model.outgoing.map((k) => flows[k]!);
       const defaultFlow = 'default' in model ? model.default : undefined;
-      const taken = outgoing.filter((f) => f.key !== defaultFlow && (f.condition === undefined || run.condition(el, f.condition)));
+      const taken = outgoing.filter(
+        (f) => f.key !== defaultFlow && (f.condition === undefined || run.condition(el, f.condition)),
+      );
       if (taken.length > 0 || outgoing.length === 0) return taken;
       if (defaultFlow !== undefined) return [flows[defaultFlow]!];
-      throw workflowError('GATEWAY.NO_OUTGOING_FLOW', `No outgoing sequence flow for the element with id '${el.elementId}' could be selected for continuing the process`, {
-        element: el.elementId,
-      });
+      throw workflowError(
+        'GATEWAY.NO_OUTGOING_FLOW',
+        `No outgoing sequence flow for the element with id '${el.elementId}' could be selected for continuing the process`,
+        {
+          element: el.elementId,
+        },
+      );
     },
 
     leave(el, flows?: FlowModel[]) {
@@ -128,7 +154,9 @@ export function createRun(initial: InstanceTreeState, lookup: DefinitionLookup, 
       if (state.elements[el.key] === undefined) return;
       if (el.type === 'subProcess') run.terminateScope(el.instanceId, el.key, reason);
       if (el.type === 'callActivity') {
-        const child = Object.values(state.instances).find((i) => i.parent?.elementKey === el.key && i.status === 'ACTIVE');
+        const child = Object.values(state.instances).find(
+          (i) => i.parent?.elementKey === el.key && i.status === 'ACTIVE',
+        );
         if (child !== undefined) {
           run.terminateScope(child.id, null, reason);
           run.emit({ type: 'ProcessInstanceTerminated', data: { instanceId: child.id, at: now, reason } });
@@ -136,10 +164,14 @@ export function createRun(initial: InstanceTreeState, lookup: DefinitionLookup, 
       }
       if (el.type === 'userTask') {
         const task = Object.values(state.tasks).find((t) => t.elementKey === el.key);
-        if (task !== undefined) run.emit({ type: 'TaskCanceled', data: { taskId: task.id, instanceId: task.instanceId, at: now, reason } });
+        if (task !== undefined)
+          run.emit({ type: 'TaskCanceled', data: { taskId: task.id, instanceId: task.instanceId, at: now, reason } });
       }
       cancelTimersOf(el.key);
-      run.emit({ type: 'ElementTerminated', data: { key: el.key, instanceId: el.instanceId, elementId: el.elementId } });
+      run.emit({
+        type: 'ElementTerminated',
+        data: { key: el.key, instanceId: el.instanceId, elementId: el.elementId },
+      });
     },
 
     terminateScope(instanceId, scopeKey, reason, except) {
@@ -163,8 +195,9 @@ export function createRun(initial: InstanceTreeState, lookup: DefinitionLookup, 
         if (activity === undefined) break;
         const catchers = boundaryModels(activity).filter((b) => b.trigger.kind === 'error');
         const catcher =
-          catchers.find((b) => b.trigger.kind === 'error' && b.trigger.errorCode !== undefined && b.trigger.errorCode === errorCode) ??
-          catchers.find((b) => b.trigger.kind === 'error' && b.trigger.errorCode === undefined);
+          catchers.find(
+            (b) => b.trigger.kind === 'error' && b.trigger.errorCode !== undefined && b.trigger.errorCode === errorCode,
+          ) ?? catchers.find((b) => b.trigger.kind === 'error' && b.trigger.errorCode === undefined);
         if (catcher !== undefined) {
           run.terminate(activity, `error ${errorCode ?? ''} caught by '${catcher.id}'`.replace('  ', ' '));
           run.activate(activity.instanceId, catcher.id, activity.scopeKey);
@@ -208,10 +241,14 @@ export function createRun(initial: InstanceTreeState, lookup: DefinitionLookup, 
       const d = lookup(ref);
       if (d === undefined) throw new DefinitionNeeded(ref);
       if (d === null) {
-        throw workflowError('CALLED_PROCESS.NOT_FOUND', `the call activity '${at.elementId}' calls '${'key' in ref ? ref.key : ref.id}' (${ref.kind}), which is not deployed`, {
-          element: at.elementId,
-          ...ref,
-        });
+        throw workflowError(
+          'CALLED_PROCESS.NOT_FOUND',
+          `the call activity '${at.elementId}' calls '${'key' in ref ? ref.key : ref.id}' (${ref.kind}), which is not deployed`,
+          {
+            element: at.elementId,
+            ...ref,
+          },
+        );
       }
       return d;
     },
@@ -223,7 +260,17 @@ export function createRun(initial: InstanceTreeState, lookup: DefinitionLookup, 
         const id = run.newId('m');
         run.emit({
           type: 'TimerScheduled',
-          data: { timer: { id, instanceId: el.instanceId, elementId: b.id, elementKey: el.key, boundary: true, dueAt: due.dueAt, ...(due.cycle && { cycle: due.cycle }) } },
+          data: {
+            timer: {
+              id,
+              instanceId: el.instanceId,
+              elementId: b.id,
+              elementKey: el.key,
+              boundary: true,
+              dueAt: due.dueAt,
+              ...(due.cycle && { cycle: due.cycle }),
+            },
+          },
         });
       }
     },
@@ -235,15 +282,19 @@ export function createRun(initial: InstanceTreeState, lookup: DefinitionLookup, 
           const el = state.elements[key];
           if (el === undefined) continue; // ended before its turn (an interrupting event)
           if (++steps > STEP_LIMIT) {
-            throw workflowError('PROCESS_INSTANCE.STEP_LIMIT', `the process took more than ${STEP_LIMIT} steps without reaching a wait state (a loop without a task?)`, {
-              element: el.elementId,
-            });
+            throw workflowError(
+              'PROCESS_INSTANCE.STEP_LIMIT',
+              `the process took more than ${STEP_LIMIT} steps without reaching a wait state (a loop without a task?)`,
+              {
+                element: el.elementId,
+              },
+            );
           }
           handlerFor(el.type).activate(run, el);
         }
         // a token that ended elsewhere may have released an inclusive join
         const released = Object.values(state.elements).find(
-          (e) => e.type === 'inclusiveGateway' && (run.elementModel(e).incoming.length > 1) && inclusiveJoinReady(run, e),
+          (e) => e.type === 'inclusiveGateway' && run.elementModel(e).incoming.length > 1 && inclusiveJoinReady(run, e),
         );
         if (released === undefined) return;
         fire(run, released);

@@ -67,7 +67,14 @@ export type Timer = {
 
 /** an element instance's activation, as ElementActivated carries it */
 export type Activation = { elementType: ElementType; scopeKey: string | null; flow?: string };
-export type PassedElement = { key: string; instanceId: string; elementId: string; elementType: ElementType; scopeKey: string | null; flow?: string };
+export type PassedElement = {
+  key: string;
+  instanceId: string;
+  elementId: string;
+  elementType: ElementType;
+  scopeKey: string | null;
+  flow?: string;
+};
 
 export type InstanceEvent =
   | DomainEvent<
@@ -88,7 +95,18 @@ export type InstanceEvent =
         startedAt: string;
       }
     >
-  | DomainEvent<'ElementActivated', { key: string; instanceId: string; elementId: string; elementType: ElementType; scopeKey: string | null; flow?: string; passed?: PassedElement[] }>
+  | DomainEvent<
+      'ElementActivated',
+      {
+        key: string;
+        instanceId: string;
+        elementId: string;
+        elementType: ElementType;
+        scopeKey: string | null;
+        flow?: string;
+        passed?: PassedElement[];
+      }
+    >
   /**
    * elements a token passed without waiting in this step (activated and completed at once), in order; when
    * an ElementActivated, TaskCreated or ProcessInstanceCompleted follows, they ride on it (`passed`)
@@ -102,7 +120,17 @@ export type InstanceEvent =
   | DomainEvent<'TaskCreated', { task: Task; context: TaskContext; activation?: Activation; passed?: PassedElement[] }>
   | DomainEvent<'TaskClaimed', { taskId: string; instanceId: string; assignee: string; at: string }>
   /** `elementKey`: the task's element instance completes with it (its ElementCompleted folded in) */
-  | DomainEvent<'TaskCompleted', { taskId: string; instanceId: string; at: string; by?: string; variables: Record<string, unknown>; elementKey?: string }>
+  | DomainEvent<
+      'TaskCompleted',
+      {
+        taskId: string;
+        instanceId: string;
+        at: string;
+        by?: string;
+        variables: Record<string, unknown>;
+        elementKey?: string;
+      }
+    >
   | DomainEvent<'TaskCanceled', { taskId: string; instanceId: string; at: string; reason: string }>
   | DomainEvent<'TimerScheduled', { timer: Timer }>
   | DomainEvent<'TimerFired', { timerId: string; instanceId: string; at: string }>

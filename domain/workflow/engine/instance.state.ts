@@ -1,6 +1,6 @@
 import { assertNever } from '../../core/decider.ts';
 import type { ElementType } from '../model/process-model.ts';
-import { seqOf, type InstanceEvent, type Task, type Timer } from './instance.events.ts';
+import { type InstanceEvent, seqOf, type Task, type Timer } from './instance.events.ts';
 
 export type InstanceStatus = 'ACTIVE' | 'COMPLETED' | 'TERMINATED';
 
@@ -49,7 +49,15 @@ export type InstanceTreeState = {
   timers: Record<string, Timer>;
 };
 
-export const initialInstanceState = (): InstanceTreeState => ({ rootId: null, seq: 0, instances: {}, elements: {}, tasks: {}, closedTasks: {}, timers: {} });
+export const initialInstanceState = (): InstanceTreeState => ({
+  rootId: null,
+  seq: 0,
+  instances: {},
+  elements: {},
+  tasks: {},
+  closedTasks: {},
+  timers: {},
+});
 
 const without = <T>(record: Record<string, T>, key: string): Record<string, T> => {
   if (!(key in record)) return record;
@@ -57,7 +65,12 @@ const without = <T>(record: Record<string, T>, key: string): Record<string, T> =
   return rest;
 };
 
-const activated = (key: string, instanceId: string, elementId: string, a: { elementType: ElementType; scopeKey: string | null; flow?: string }): ElementInstance => ({
+const activated = (
+  key: string,
+  instanceId: string,
+  elementId: string,
+  a: { elementType: ElementType; scopeKey: string | null; flow?: string },
+): ElementInstance => ({
   key,
   instanceId,
   elementId,
@@ -75,7 +88,8 @@ const patchInstance = (s: InstanceTreeState, id: string, patch: Partial<ProcessI
 /** the counter past an id the stream used */
 const past = (s: InstanceTreeState, id: string) => Math.max(s.seq, seqOf(id) + 1);
 /** the counter past the elements an event says were passed */
-const pastPassed = (seq: number, passed: Array<{ key: string }> | undefined) => (passed === undefined ? seq : passed.reduce((n, p) => Math.max(n, seqOf(p.key) + 1), seq));
+const pastPassed = (seq: number, passed: Array<{ key: string }> | undefined) =>
+  passed === undefined ? seq : passed.reduce((n, p) => Math.max(n, seqOf(p.key) + 1), seq);
 
 /** Folds one event. Every event that introduces an id (instance, element key, task, timer) moves the counter past it. */
 export function evolveInstance(s: InstanceTreeState, e: InstanceEvent): InstanceTreeState {
@@ -97,7 +111,12 @@ export function evolveInstance(s: InstanceTreeState, e: InstanceEvent): Instance
         ...(d.indexSchema !== undefined && { indexSchema: d.indexSchema }),
         ...(d.initiator !== undefined && { initiator: d.initiator }),
       };
-      return { ...s, rootId: s.rootId ?? d.rootInstanceId, seq: d.parent === undefined ? s.seq : past(s, d.instanceId), instances: { ...s.instances, [d.instanceId]: instance } };
+      return {
+        ...s,
+        rootId: s.rootId ?? d.rootInstanceId,
+        seq: d.parent === undefined ? s.seq : past(s, d.instanceId),
+        instances: { ...s.instances, [d.instanceId]: instance },
+      };
     }
     case 'ElementActivated': {
       const d = e.data;
@@ -111,22 +130,41 @@ export function evolveInstance(s: InstanceTreeState, e: InstanceEvent): Instance
       return { ...s, elements: without(s.elements, e.data.key) };
     case 'VariablesSet': {
       const current = s.instances[e.data.instanceId];
-      return current === undefined ? s : patchInstance(s, current.id, { variables: { ...current.variables, ...e.data.variables } });
+      return current === undefined
+        ? s
+        : patchInstance(s, current.id, { variables: { ...current.variables, ...e.data.variables } });
     }
     case 'QueryVariablesSet': {
       const current = s.instances[e.data.instanceId];
-      return current === undefined ? s : patchInstance(s, current.id, { queryVariables: { ...current.queryVariables, ...e.data.queryVariables } });
+      return current === undefined
+        ? s
+        : patchInstance(s, current.id, { queryVariables: { ...current.queryVariables, ...e.data.queryVariables } });
     }
     case 'TaskCreated': {
       const { task, activation } = e.data;
-      const seq = pastPassed(Math.max(past(s, task.id), activation === undefined ? 0 : seqOf(task.elementKey) + 1), e.data.passed);
-      const elements = activation === undefined ? s.elements : { ...s.elements, [task.elementKey]: activated(task.elementKey, task.instanceId, task.elementId, activation) };
+      const seq = pastPassed(
+        Math.max(past(s, task.id), activation === undefined ? 0 : seqOf(task.elementKey) + 1),
+        e.data.passed,
+      );
+      const elements =
+        activation === undefined
+          ? s.elements
+          : {
+              ...s.elements,
+              [task.elementKey]: activated(task.elementKey, task.instanceId, task.elementId, activation),
+            };
       return { ...s, seq, elements, tasks: { ...s.tasks, [task.id]: task } };
     }
     case 'TaskClaimed': {
       const task = s.tasks[e.data.taskId];
       if (task === undefined) return s;
-      return { ...s, tasks: { ...s.tasks, [task.id]: { ...task, assignee: e.data.assignee, status: 'ASSIGNED', claimedAt: e.data.at } } };
+      return {
+        ...s,
+        tasks: {
+          ...s.tasks,
+          [task.id]: { ...task, assignee: e.data.assignee, status: 'ASSIGNED', claimedAt: e.data.at },
+        },
+      };
     }
     case 'TaskCompleted':
       return {
@@ -136,14 +174,21 @@ export function evolveInstance(s: InstanceTreeState, e: InstanceEvent): Instance
         closedTasks: { ...s.closedTasks, [e.data.taskId]: 'COMPLETED' },
       };
     case 'TaskCanceled':
-      return { ...s, tasks: without(s.tasks, e.data.taskId), closedTasks: { ...s.closedTasks, [e.data.taskId]: 'CANCELED' } };
+      return {
+        ...s,
+        tasks: without(s.tasks, e.data.taskId),
+        closedTasks: { ...s.closedTasks, [e.data.taskId]: 'CANCELED' },
+      };
     case 'TimerScheduled':
       return { ...s, seq: past(s, e.data.timer.id), timers: { ...s.timers, [e.data.timer.id]: e.data.timer } };
     case 'TimerFired':
     case 'TimerCanceled':
       return { ...s, timers: without(s.timers, e.data.timerId) };
     case 'ProcessInstanceCompleted':
-      return { ...patchInstance(s, e.data.instanceId, { status: 'COMPLETED', endedAt: e.data.at }), seq: pastPassed(s.seq, e.data.passed) };
+      return {
+        ...patchInstance(s, e.data.instanceId, { status: 'COMPLETED', endedAt: e.data.at }),
+        seq: pastPassed(s.seq, e.data.passed),
+      };
     case 'ProcessInstanceTerminated':
       return patchInstance(s, e.data.instanceId, { status: 'TERMINATED', endedAt: e.data.at });
     default:

@@ -1,4 +1,11 @@
-import type { DefinitionRef, ElementModel, Expr, FlowModel, ProcessDefinition, ProcessModel } from '../model/process-model.ts';
+import type {
+  DefinitionRef,
+  ElementModel,
+  Expr,
+  FlowModel,
+  ProcessDefinition,
+  ProcessModel,
+} from '../model/process-model.ts';
 import type { InstanceEvent } from './instance.events.ts';
 import type { ElementInstance, InstanceTreeState, ProcessInstance } from './instance.state.ts';
 

@@ -1,7 +1,7 @@
 import type { Expr } from '../model/process-model.ts';
 import { checkFeel, evaluateFeel, FeelError } from './feel.evaluate.ts';
-import { evaluateJuel, JuelEvaluationError, toBoolean, type JuelScope } from './juel.evaluate.ts';
-import { parseJuel, type JuelComposite, type JuelNode } from './juel.parser.ts';
+import { evaluateJuel, JuelEvaluationError, type JuelScope, toBoolean } from './juel.evaluate.ts';
+import { type JuelComposite, type JuelNode, parseJuel } from './juel.parser.ts';
 import { JuelSyntaxError } from './juel.tokens.ts';
 
 /**
@@ -51,7 +51,8 @@ export function syntaxProblem(expr: Expr): string | undefined {
 }
 
 const scopeOf = (ctx: ExpressionContext): JuelScope => ({
-  has: (name) => Object.hasOwn(ctx.variables, name) || (ctx.implicit !== undefined && Object.hasOwn(ctx.implicit, name)),
+  has: (name) =>
+    Object.hasOwn(ctx.variables, name) || (ctx.implicit !== undefined && Object.hasOwn(ctx.implicit, name)),
   get: (name) => (Object.hasOwn(ctx.variables, name) ? ctx.variables[name] : ctx.implicit?.[name]),
 });
 
@@ -64,7 +65,8 @@ export function evaluateExpression(expr: Expr, ctx: ExpressionContext): unknown 
       try {
         return evaluateJuel(compiledJuel(expr.text), scopeOf(ctx));
       } catch (err) {
-        if (err instanceof JuelEvaluationError || err instanceof JuelSyntaxError) throw new ExpressionFailure(expr.text.trim(), err.message);
+        if (err instanceof JuelEvaluationError || err instanceof JuelSyntaxError)
+          throw new ExpressionFailure(expr.text.trim(), err.message);
         throw err;
       }
     case 'feel': {
@@ -84,7 +86,11 @@ export function evaluateExpression(expr: Expr, ctx: ExpressionContext): unknown 
 export function evaluateCondition(expr: Expr, ctx: ExpressionContext): boolean {
   const value = evaluateExpression(expr, ctx);
   if (expr.language === 'feel') {
-    if (typeof value !== 'boolean') throw new ExpressionFailure(expr.text.trim(), `expected a boolean, got ${value === null ? 'null' : typeof value}`);
+    if (typeof value !== 'boolean')
+      throw new ExpressionFailure(
+        expr.text.trim(),
+        `expected a boolean, got ${value === null ? 'null' : typeof value}`,
+      );
     return value;
   }
   try {

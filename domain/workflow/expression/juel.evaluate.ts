@@ -124,12 +124,13 @@ function member(base: unknown, key: unknown): unknown {
   }
   if (typeof base === 'object') {
     const k = toText(key);
-    return  Object.hasOwn(base, k) ? (base as Record<string, unknown>)[k] ?? null : null;
+    return Object.hasOwn(base, k) ? ((base as Record<string, unknown>)[k] ?? null) : null;
   }
   return fail(`cannot read property '${toText(key)}' of ${typeName(base)}`);
 }
 
-const describeCallee = (n: JuelNode): string => (n.k === 'id' ? n.name : n.k === 'prop' ? `${describeCallee(n.obj)}.${n.name}` : '(expression)');
+const describeCallee = (n: JuelNode): string =>
+  n.k === 'id' ? n.name : n.k === 'prop' ? `${describeCallee(n.obj)}.${n.name}` : '(expression)';
 
 export function evaluateNode(node: JuelNode, scope: JuelScope): unknown {
   switch (node.k) {
@@ -143,7 +144,9 @@ export function evaluateNode(node: JuelNode, scope: JuelScope): unknown {
     case 'index':
       return member(evaluateNode(node.obj, scope), evaluateNode(node.index, scope));
     case 'call':
-      return fail(`method and function calls are not supported (${describeCallee(node.callee)}(…)): no code from the definition is run`);
+      return fail(
+        `method and function calls are not supported (${describeCallee(node.callee)}(…)): no code from the definition is run`,
+      );
     case 'unary': {
       const v = evaluateNode(node.arg, scope);
       if (node.op === '!') return !toBoolean(v);
@@ -153,7 +156,9 @@ export function evaluateNode(node: JuelNode, scope: JuelScope): unknown {
     case 'binary':
       return binary(node.op, node, scope);
     case 'cond':
-      return toBoolean(evaluateNode(node.test, scope)) ? evaluateNode(node.then, scope) : evaluateNode(node.else, scope);
+      return toBoolean(evaluateNode(node.test, scope))
+        ? evaluateNode(node.then, scope)
+        : evaluateNode(node.else, scope);
   }
 }
 

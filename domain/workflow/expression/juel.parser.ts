@@ -1,4 +1,4 @@
-import { JuelSyntaxError, tokenize, type Token } from './juel.tokens.ts';
+import { JuelSyntaxError, type Token, tokenize } from './juel.tokens.ts';
 
 /**
  * The JUEL subset's parser: a composite expression (literal text with `${…}` / `#{…}` parts) and, inside
@@ -24,7 +24,18 @@ export type BinaryOp = '+' | '-' | '*' | '/' | '%' | '==' | '!=' | '<' | '>' | '
 export type JuelComposite = { parts: Array<string | JuelNode>; source: string };
 
 /** keyword operators and their symbols */
-const KEYWORD_OPS: Record<string, BinaryOp> = { div: '/', mod: '%', and: '&&', or: '||', eq: '==', ne: '!=', lt: '<', gt: '>', le: '<=', ge: '>=' };
+const KEYWORD_OPS: Record<string, BinaryOp> = {
+  div: '/',
+  mod: '%',
+  and: '&&',
+  or: '||',
+  eq: '==',
+  ne: '!=',
+  lt: '<',
+  gt: '>',
+  le: '<=',
+  ge: '>=',
+};
 
 /** binding powers: higher binds tighter */
 const BINARY_POWER: Record<BinaryOp, number> = {
@@ -98,7 +109,8 @@ export function parseJuelExpression(src: string): JuelNode {
       if (isOp(tok, '.')) {
         next();
         const name = next();
-        if (name.t !== 'id' && name.t !== 'kw') throw new JuelSyntaxError("expected a property name after '.'", name.pos);
+        if (name.t !== 'id' && name.t !== 'kw')
+          throw new JuelSyntaxError("expected a property name after '.'", name.pos);
         left = { k: 'prop', obj: left, name: name.v };
       } else if (isOp(tok, '[')) {
         next();
@@ -148,7 +160,11 @@ export function parseJuelExpression(src: string): JuelNode {
 
   const node = expression(0);
   const end = peek();
-  if (end.t !== 'eof') throw new JuelSyntaxError(`unexpected '${end.t === 'op' || end.t === 'id' || end.t === 'kw' ? end.v : String((end as { v?: unknown }).v)}'`, end.pos);
+  if (end.t !== 'eof')
+    throw new JuelSyntaxError(
+      `unexpected '${end.t === 'op' || end.t === 'id' || end.t === 'kw' ? end.v : String((end as { v?: unknown }).v)}'`,
+      end.pos,
+    );
   return node;
 }
 

@@ -11,15 +11,58 @@ export type Token =
   | { t: 'op'; v: string; pos: number }
   | { t: 'eof'; pos: number };
 
-export const KEYWORDS = ['true', 'false', 'null', 'empty', 'not', 'div', 'mod', 'and', 'or', 'eq', 'ne', 'lt', 'gt', 'le', 'ge', 'instanceof'] as const;
+export const KEYWORDS = [
+  'true',
+  'false',
+  'null',
+  'empty',
+  'not',
+  'div',
+  'mod',
+  'and',
+  'or',
+  'eq',
+  'ne',
+  'lt',
+  'gt',
+  'le',
+  'ge',
+  'instanceof',
+] as const;
 export type Keyword = (typeof KEYWORDS)[number];
 const isKeyword = (s: string): s is Keyword => (KEYWORDS as readonly string[]).includes(s);
 
 /** longest first */
-const OPERATORS = ['==', '!=', '<=', '>=', '&&', '||', '+', '-', '*', '/', '%', '<', '>', '!', '?', ':', '.', '[', ']', '(', ')', ','];
+const OPERATORS = [
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '&&',
+  '||',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '<',
+  '>',
+  '!',
+  '?',
+  ':',
+  '.',
+  '[',
+  ']',
+  '(',
+  ')',
+  ',',
+];
 
 export class JuelSyntaxError extends Error {
-  constructor(message: string, readonly position: number) {
+  constructor(
+    message: string,
+    readonly position: number,
+  ) {
     super(message);
     this.name = 'JuelSyntaxError';
   }

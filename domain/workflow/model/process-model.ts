@@ -57,7 +57,10 @@ export type UserTaskModel = ElementBase & {
 };
 /** service, script, send, business-rule, manual and plain tasks, none intermediate throw events: pass-through */
 export type PassThroughModel = ElementBase & { type: 'passThrough'; bpmnType: string };
-export type GatewayModel = ElementBase & { type: 'exclusiveGateway' | 'inclusiveGateway' | 'parallelGateway'; default?: string };
+export type GatewayModel = ElementBase & {
+  type: 'exclusiveGateway' | 'inclusiveGateway' | 'parallelGateway';
+  default?: string;
+};
 export type SubProcessModel = ElementBase & { type: 'subProcess'; start: string };
 export type CallActivityModel = ElementBase & {
   type: 'callActivity';

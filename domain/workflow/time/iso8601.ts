@@ -4,10 +4,19 @@
  * duration). Pure arithmetic on instants given as ISO strings; years and months move on the UTC calendar.
  */
 
-export type Duration = { years: number; months: number; weeks: number; days: number; hours: number; minutes: number; seconds: number };
+export type Duration = {
+  years: number;
+  months: number;
+  weeks: number;
+  days: number;
+  hours: number;
+  minutes: number;
+  seconds: number;
+};
 export type Cycle = { repetitions: number | null; interval: Duration };
 
-const DURATION = /^(-)?P(?:(\d+(?:[.,]\d+)?)Y)?(?:(\d+(?:[.,]\d+)?)M)?(?:(\d+(?:[.,]\d+)?)W)?(?:(\d+(?:[.,]\d+)?)D)?(?:T(?:(\d+(?:[.,]\d+)?)H)?(?:(\d+(?:[.,]\d+)?)M)?(?:(\d+(?:[.,]\d+)?)S)?)?$/;
+const DURATION =
+  /^(-)?P(?:(\d+(?:[.,]\d+)?)Y)?(?:(\d+(?:[.,]\d+)?)M)?(?:(\d+(?:[.,]\d+)?)W)?(?:(\d+(?:[.,]\d+)?)D)?(?:T(?:(\d+(?:[.,]\d+)?)H)?(?:(\d+(?:[.,]\d+)?)M)?(?:(\d+(?:[.,]\d+)?)S)?)?$/;
 
 const num = (s: string | undefined) => (s === undefined ? 0 : Number(s.replace(',', '.')));
 
@@ -15,7 +24,15 @@ export function parseDuration(text: string): Duration | null {
   const t = text.trim();
   const m = DURATION.exec(t);
   if (m === null || t === 'P' || t.endsWith('T') || m[1] === '-') return null;
-  return { years: num(m[2]), months: num(m[3]), weeks: num(m[4]), days: num(m[5]), hours: num(m[6]), minutes: num(m[7]), seconds: num(m[8]) };
+  return {
+    years: num(m[2]),
+    months: num(m[3]),
+    weeks: num(m[4]),
+    days: num(m[5]),
+    hours: num(m[6]),
+    minutes: num(m[7]),
+    seconds: num(m[8]),
+  };
 }
 
 /** `instant` plus `d`, as an ISO instant */

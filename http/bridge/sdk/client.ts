@@ -73,7 +73,8 @@ export function localDateTime(d: Date): string {
 export function createEventBridgeClient(options: EventBridgeClientOptions): EventBridgeClient {
   const base = options.baseUrl.replace(/\/+$/, '');
   const doFetch = options.fetch ?? globalThis.fetch;
-  if (options.token === undefined && options.getToken === undefined) throw new Error('createEventBridgeClient: give token or getToken');
+  if (options.token === undefined && options.getToken === undefined)
+    throw new Error('createEventBridgeClient: give token or getToken');
   const token = async () => options.token ?? (await options.getToken!());
 
   async function post<T>(path: string, body: unknown, idempotencyKey: string | undefined): Promise<T> {
@@ -95,14 +96,24 @@ export function createEventBridgeClient(options: EventBridgeClientOptions): Even
     }
     if (!res.ok) {
       const p = (parsed ?? {}) as { code?: string; message?: string; details?: unknown };
-      throw new EventBridgeError(res.status, p.code ?? `HTTP_${res.status}`, p.message ?? (text.slice(0, 300) || res.statusText), p.details ?? null);
+      throw new EventBridgeError(
+        res.status,
+        p.code ?? `HTTP_${res.status}`,
+        p.message ?? (text.slice(0, 300) || res.statusText),
+        p.details ?? null,
+      );
     }
     return parsed as T;
   }
 
   return {
     event(input) {
-      const time = input.time === undefined ? localDateTime(new Date()) : typeof input.time === 'string' ? input.time : localDateTime(input.time);
+      const time =
+        input.time === undefined
+          ? localDateTime(new Date())
+          : typeof input.time === 'string'
+            ? input.time
+            : localDateTime(input.time);
       return {
         id: input.id ?? globalThis.crypto.randomUUID(),
         source: input.source,

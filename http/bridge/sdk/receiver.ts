@@ -24,10 +24,17 @@ export interface EventReceivedRest<P = unknown> {
   receivedEvent(payload: P): Promise<void> | void;
 }
 
-export function receivedEventHandler<P = unknown>(impl: EventReceivedRest<P>, options: { onError?: (err: unknown) => void } = {}): RequestHandler {
+export function receivedEventHandler<P = unknown>(
+  impl: EventReceivedRest<P>,
+  options: { onError?: (err: unknown) => void } = {},
+): RequestHandler {
   return (req, res) => {
     if (req.body === undefined) {
-      res.status(400).json({ code: 'EVENT.NOT_JSON', message: 'the payload must be a JSON body (Content-Type: application/json)', details: null });
+      res.status(400).json({
+        code: 'EVENT.NOT_JSON',
+        message: 'the payload must be a JSON body (Content-Type: application/json)',
+        details: null,
+      });
       return;
     }
     Promise.resolve()

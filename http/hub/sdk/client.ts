@@ -70,16 +70,27 @@ export type SendRequestProgress = {
   Acknowledgement: Acknowledgement;
 };
 
-export type TimelineEntry = { Revision: number; Type: string; At: string; Actor?: string; Data: Record<string, unknown> };
+export type TimelineEntry = {
+  Revision: number;
+  Type: string;
+  At: string;
+  Actor?: string;
+  Data: Record<string, unknown>;
+};
 
 export type ConnectHubClient = {
   readonly appName: string;
   send(request: SendRequestInput): Promise<{ status: 201 | 200; acknowledgement: Acknowledgement }>;
   sendRequest(by: { requestId: string } | { notificationId: string }): Promise<SendRequestProgress>;
   message(messageId: string): Promise<MessageSummary & Record<string, unknown>>;
-  timeline(messageId: string): Promise<{ MessageId: string; NotificationId: string; State: string; Events: TimelineEntry[] }>;
+  timeline(
+    messageId: string,
+  ): Promise<{ MessageId: string; NotificationId: string; State: string; Events: TimelineEntry[] }>;
   /** for receivers: report evidence for the attempt a CallbackId names (no token needed) */
-  receipt(callbackId: string, receipt: { Status: ReceiptStatus; ProviderRef?: string; Retryable?: boolean }): Promise<{ Applied: boolean; MessageId: string; State: string; Ignored?: string }>;
+  receipt(
+    callbackId: string,
+    receipt: { Status: ReceiptStatus; ProviderRef?: string; Retryable?: boolean },
+  ): Promise<{ Applied: boolean; MessageId: string; State: string; Ignored?: string }>;
 };
 
 export class ConnectHubError extends Error {
@@ -95,13 +106,19 @@ export class ConnectHubError extends Error {
 }
 
 export function createConnectHubClient(options: ConnectHubClientOptions): ConnectHubClient {
-  const appName = options.appName ?? (typeof process !== 'undefined' ? process.env.COMM_HUB_APP_NAME : undefined) ?? DEFAULT_APP_NAME;
-  if (options.baseUrl === undefined && options.resolveApp === undefined) throw new Error('createConnectHubClient: give baseUrl or resolveApp');
+  const appName =
+    options.appName ?? (typeof process !== 'undefined' ? process.env.COMM_HUB_APP_NAME : undefined) ?? DEFAULT_APP_NAME;
+  if (options.baseUrl === undefined && options.resolveApp === undefined)
+    throw new Error('createConnectHubClient: give baseUrl or resolveApp');
   const doFetch = options.fetch ?? globalThis.fetch;
   const base = async () => (options.baseUrl ?? (await options.resolveApp!(appName))).replace(/\/+$/, '');
   const token = async () => options.token ?? (options.getToken === undefined ? undefined : await options.getToken());
 
-  async function call<T>(method: string, path: string, o: { body?: unknown; headers?: Record<string, string>; auth?: boolean } = {}): Promise<{ status: number; body: T }> {
+  async function call<T>(
+    method: string,
+    path: string,
+    o: { body?: unknown; headers?: Record<string, string>; auth?: boolean } = {},
+  ): Promise<{ status: number; body: T }> {
     const bearer = o.auth === false ? undefined : await token();
     const res = await doFetch(`${await base()}${path}`, {
       method,
@@ -122,7 +139,12 @@ export function createConnectHubClient(options: ConnectHubClientOptions): Connec
     }
     if (!res.ok) {
       const p = (parsed ?? {}) as { code?: string; message?: string; details?: unknown };
-      throw new ConnectHubError(res.status, p.code ?? `HTTP_${res.status}`, p.message ?? (text.slice(0, 300) || res.statusText), p.details ?? null);
+      throw new ConnectHubError(
+        res.status,
+        p.code ?? `HTTP_${res.status}`,
+        p.message ?? (text.slice(0, 300) || res.statusText),
+        p.details ?? null,
+      );
     }
     return { status: res.status, body: parsed as T };
   }
@@ -134,9 +156,24 @@ export function createConnectHubClient(options: ConnectHubClientOptions): Connec
       const r = await call<Acknowledgement>('POST', SEND_PATH, { body: request });
       return { status: r.status === 200 ? 200 : 201, acknowledgement: r.body };
     },
-    sendRequest: async (by) => (await call<SendRequestProgress>('GET', `${SEND_REQUEST_PATH}${q(by as Record<string, string>)}`)).body,
-    message: async (messageId) => (await call<MessageSummary & Record<string, unknown>>('GET', `${MESSAGE_PATH}${q({ messageId })}`)).body,
-    timeline: async (messageId) => (await call<{ MessageId: string; NotificationId: string; State: string; Events: TimelineEntry[] }>('GET', `${MESSAGE_TIMELINE_PATH}${q({ messageId })}`)).body,
-    receipt: async (callbackId, receipt) => (await call<{ Applied: boolean; MessageId: string; State: string; Ignored?: string }>('POST', RECEIPT_PATH, { body: receipt, headers: { 'x-comm-callback-id': callbackId }, auth: false })).body,
+    sendRequest: async (by) =>
+      (await call<SendRequestProgress>('GET', `${SEND_REQUEST_PATH}${q(by as Record<string, string>)}`)).body,
+    message: async (messageId) =>
+      (await call<MessageSummary & Record<string, unknown>>('GET', `${MESSAGE_PATH}${q({ messageId })}`)).body,
+    timeline: async (messageId) =>
+      (
+        await call<{ MessageId: string; NotificationId: string; State: string; Events: TimelineEntry[] }>(
+          'GET',
+          `${MESSAGE_TIMELINE_PATH}${q({ messageId })}`,
+        )
+      ).body,
+    receipt: async (callbackId, receipt) =>
+      (
+        await call<{ Applied: boolean; MessageId: string; State: string; Ignored?: string }>('POST', RECEIPT_PATH, {
+          body: receipt,
+          headers: { 'x-comm-callback-id': callbackId },
+          auth: false,
+        })
+      ).body,
   };
 }

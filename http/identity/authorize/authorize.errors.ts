@@ -6,14 +6,21 @@
 
 /** A problem shown on a page of ours: the redirect target is unknown or untrusted. */
 export class PageError extends Error {
-  constructor(readonly status: number, readonly title: string, message: string) {
+  constructor(
+    readonly status: number,
+    readonly title: string,
+    message: string,
+  ) {
     super(message);
   }
 }
 
 /** A problem reported to the client by redirect (flow.runner.ts sends it once redirect_uri is checked). */
 export class RedirectError extends Error {
-  constructor(readonly error: string, readonly description: string) {
+  constructor(
+    readonly error: string,
+    readonly description: string,
+  ) {
     super(description);
   }
 }

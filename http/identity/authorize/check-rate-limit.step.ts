@@ -1,4 +1,4 @@
-import { fromEarlierStep, type FlowContext, type FlowEnv, type StepOutcome } from './flow.context.ts';
+import { type FlowContext, type FlowEnv, fromEarlierStep, type StepOutcome } from './flow.context.ts';
 import { showLoginForm, TOO_MANY_ATTEMPTS } from './show-login-form.ts';
 
 /** Too many recent failures for this user name or address: the form again (429, Retry-After). */
@@ -8,11 +8,20 @@ export async function checkRateLimit(
 ): Promise<StepOutcome> {
   const client = fromEarlierStep(ctx.client, 'client');
   const { username } = fromEarlierStep(ctx.credentials, 'credentials');
-  const keys = { user: { tenant: client.tenant, directory: client.userSourceId, username }, ...(ctx.req.ip !== undefined && { ip: ctx.req.ip }) };
+  const keys = {
+    user: { tenant: client.tenant, directory: client.userSourceId, username },
+    ...(ctx.req.ip !== undefined && { ip: ctx.req.ip }),
+  };
   const verdict = await env.limiter.check(keys);
   if (!verdict.allowed) {
     const sealedRequest = fromEarlierStep(ctx.sealedRequest, 'sealed request');
-    showLoginForm(ctx, env, { status: 429, sealedRequest, error: TOO_MANY_ATTEMPTS, username, retryAfterSeconds: verdict.retryAfterSeconds });
+    showLoginForm(ctx, env, {
+      status: 429,
+      sealedRequest,
+      error: TOO_MANY_ATTEMPTS,
+      username,
+      retryAfterSeconds: verdict.retryAfterSeconds,
+    });
     return 'answered';
   }
   ctx.loginAttempt = keys;

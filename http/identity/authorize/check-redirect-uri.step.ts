@@ -1,6 +1,6 @@
 import { one } from './authorization-request.ts';
 import { badRequestPage, repeatedPage } from './authorize.errors.ts';
-import { fromEarlierStep, type FlowContext } from './flow.context.ts';
+import { type FlowContext, fromEarlierStep } from './flow.context.ts';
 
 /**
  * redirect_uri is one the client registered (exact string comparison: no prefix, no normalisation).

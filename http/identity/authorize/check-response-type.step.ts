@@ -1,6 +1,6 @@
 import { one } from './authorization-request.ts';
 import { RedirectError, repeatedParam } from './authorize.errors.ts';
-import { fromEarlierStep, type FlowContext } from './flow.context.ts';
+import { type FlowContext, fromEarlierStep } from './flow.context.ts';
 
 /** The code flow only, for a client registered for the authorization_code grant. */
 export function checkResponseType(ctx: FlowContext): void {

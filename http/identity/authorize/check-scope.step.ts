@@ -1,7 +1,7 @@
 import { OIDC_SCOPES } from '../../../domain/identity/identity.scopes.ts';
 import { one } from './authorization-request.ts';
 import { RedirectError, repeatedParam } from './authorize.errors.ts';
-import { fromEarlierStep, type FlowContext } from './flow.context.ts';
+import { type FlowContext, fromEarlierStep } from './flow.context.ts';
 
 /** Every requested scope is an OpenID Connect scope or one the client registered (none unknown, at least one). */
 export function checkScope(ctx: FlowContext): void {

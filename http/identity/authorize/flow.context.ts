@@ -68,6 +68,7 @@ export type Step = (ctx: FlowContext, env: FlowEnv) => StepOutcome | Promise<Ste
 
 /** A value an earlier step put on the context; missing means the step list is out of order (a bug). */
 export function fromEarlierStep<T>(value: T | null | undefined, what: string): T {
-  if (value === undefined || value === null) throw new Error(`browser flow: no ${what} on the context (a step that sets it must run first)`);
+  if (value === undefined || value === null)
+    throw new Error(`browser flow: no ${what} on the context (a step that sets it must run first)`);
   return value;
 }

@@ -1,5 +1,5 @@
 import type { AuthorizationRequest } from './authorization-request.ts';
-import { fromEarlierStep, type FlowContext, type FlowEnv } from './flow.context.ts';
+import { type FlowContext, type FlowEnv, fromEarlierStep } from './flow.context.ts';
 
 /**
  * The session's user, when the session can serve this request: same tenant as the client, no
@@ -14,7 +14,8 @@ export async function loadAccount(ctx: FlowContext, env: Pick<FlowEnv, 'director
   if (!session || session.tenant !== client.tenant) return;
   if (request.prompt.includes('login')) return;
   // max_age=0 asks for a fresh login, like prompt=login (an authentication this very second included)
-  if (request.maxAge !== undefined && (request.maxAge === 0 || env.nowSeconds() - session.authTime > request.maxAge)) return;
+  if (request.maxAge !== undefined && (request.maxAge === 0 || env.nowSeconds() - session.authTime > request.maxAge))
+    return;
   const user = await env.directory.getUser(session.tenant, session.userId);
   if (user?.status !== 'active' || user.directory !== client.userSourceId) return;
   ctx.user = user;

@@ -40,7 +40,8 @@ export const createLogoutHandler =
         if (isStoreUnavailable(err)) throw err;
         throw signOutRejected('The id_token_hint is not a valid ID token of this provider.');
       }
-      if (clientId !== undefined && !claims.aud.includes(clientId)) throw signOutRejected('The id_token_hint was not issued to this client_id.');
+      if (clientId !== undefined && !claims.aud.includes(clientId))
+        throw signOutRejected('The id_token_hint was not issued to this client_id.');
       if (clientId === undefined && claims.aud.length === 1) clientId = claims.aud[0];
     }
     let redirect: string | undefined;
@@ -56,7 +57,10 @@ export const createLogoutHandler =
 
     const cookieValue = readCookies(req)[SESSION_COOKIE];
     const session = await deps.sessions.get(cookieValue);
-    await deps.sessions.end(cookieValue, commandMetadata(req, { tenant: session?.tenant ?? 'platform', ...(session && { actor: session.userId }) }));
+    await deps.sessions.end(
+      cookieValue,
+      commandMetadata(req, { tenant: session?.tenant ?? 'platform', ...(session && { actor: session.userId }) }),
+    );
     res.append('Set-Cookie', cookie(SESSION_COOKIE, '', { secure: deps.secureCookies, maxAgeSeconds: 0 }));
 
     if (redirect !== undefined) {

@@ -1,4 +1,4 @@
-import { field, type AuthorizationRequest } from './authorization-request.ts';
+import { type AuthorizationRequest, field } from './authorization-request.ts';
 import { badRequestPage } from './authorize.errors.ts';
 import type { FlowContext, FlowEnv } from './flow.context.ts';
 

@@ -21,7 +21,10 @@ export const pageHandler =
       sendPage(
         res,
         unavailable ? 503 : 500,
-        errorPage('Something went wrong', 'The sign-in service could not complete your request. Please try again later.'),
+        errorPage(
+          'Something went wrong',
+          'The sign-in service could not complete your request. Please try again later.',
+        ),
         unavailable ? { 'Retry-After': '5' } : {},
       );
     }

@@ -2,7 +2,7 @@ import { OIDC_SCOPES } from '../../../domain/identity/identity.scopes.ts';
 import type { User } from '../../../domain/identity/model.ts';
 import { commandMetadata } from '../../core/request-context.ts';
 import type { AuthorizationRequest } from './authorization-request.ts';
-import { fromEarlierStep, type FlowContext, type FlowEnv, type StepOutcome } from './flow.context.ts';
+import { type FlowContext, type FlowEnv, fromEarlierStep, type StepOutcome } from './flow.context.ts';
 import { redirectBack } from './redirect-back.ts';
 
 /** Scopes beyond openid/profile/email reach a user's token only when the user holds them as roles. */
@@ -15,16 +15,22 @@ export async function respond(ctx: FlowContext, env: Pick<FlowEnv, 'codes' | 'is
   const user = fromEarlierStep(ctx.user, 'user');
   const session = fromEarlierStep(ctx.session, 'session');
   const request = ctx.request as AuthorizationRequest;
-  const { code } = await env.codes.issue({
-    clientId: client.clientId,
-    redirectUri: request.redirectUri,
-    userId: user.userId,
-    scopes: grantedScopes(request.scopes, user),
-    ...(request.nonce !== undefined && { nonce: request.nonce }),
-    ...(request.codeChallenge !== undefined && { codeChallenge: request.codeChallenge, method: request.method ?? 'S256' }),
-    authTime: session.authTime,
-    sessionId: session.sessionId,
-  }, commandMetadata(ctx.req, { tenant: client.tenant, actor: user.userId }));
+  const { code } = await env.codes.issue(
+    {
+      clientId: client.clientId,
+      redirectUri: request.redirectUri,
+      userId: user.userId,
+      scopes: grantedScopes(request.scopes, user),
+      ...(request.nonce !== undefined && { nonce: request.nonce }),
+      ...(request.codeChallenge !== undefined && {
+        codeChallenge: request.codeChallenge,
+        method: request.method ?? 'S256',
+      }),
+      authTime: session.authTime,
+      sessionId: session.sessionId,
+    },
+    commandMetadata(ctx.req, { tenant: client.tenant, actor: user.userId }),
+  );
   redirectBack(ctx.res, env.issuer, request.redirectUri, { code, state: request.state });
   return 'answered';
 }

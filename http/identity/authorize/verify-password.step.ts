@@ -1,4 +1,4 @@
-import { fromEarlierStep, type FlowContext, type FlowEnv, type StepOutcome } from './flow.context.ts';
+import { type FlowContext, type FlowEnv, fromEarlierStep, type StepOutcome } from './flow.context.ts';
 import { INVALID_CREDENTIALS, showLoginForm } from './show-login-form.ts';
 
 /**

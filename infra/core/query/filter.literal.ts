@@ -24,7 +24,8 @@ export function checkLiteral(v: unknown, where: string): void {
     });
     return;
   }
-  if (!isPlainObject(v)) failFilter(`${where}: only JSON values are supported (got ${Object.prototype.toString.call(v)})`);
+  if (!isPlainObject(v))
+    failFilter(`${where}: only JSON values are supported (got ${Object.prototype.toString.call(v)})`);
   for (const [k, el] of Object.entries(v)) {
     if (k.startsWith('$')) failFilter(`${where}: unknown operator ${k}`);
     checkLiteral(el, `${where}.${k}`);

@@ -1,7 +1,13 @@
 import type { Filter } from '../read-store.port.ts';
 import { kindOf, valuesEqual } from './bson-order.ts';
-import { MISSING, resolvePath, type Candidate } from './field-path.ts';
-import { parseFilter, type Condition, type FilterClause, type ParsedFilter, type RangeOperator } from './filter.validate.ts';
+import { type Candidate, MISSING, resolvePath } from './field-path.ts';
+import {
+  type Condition,
+  type FilterClause,
+  type ParsedFilter,
+  parseFilter,
+  type RangeOperator,
+} from './filter.validate.ts';
 import { compareForSort } from './sort.compare.ts';
 
 /*

@@ -14,7 +14,17 @@ import { compileRegex, regexSource } from './filter.regex.ts';
  */
 
 export const FIELD_OPERATORS = new Set([
-  '$eq', '$ne', '$in', '$nin', '$gt', '$gte', '$lt', '$lte', '$regex', '$options', '$exists',
+  '$eq',
+  '$ne',
+  '$in',
+  '$nin',
+  '$gt',
+  '$gte',
+  '$lt',
+  '$lte',
+  '$regex',
+  '$options',
+  '$exists',
 ]);
 
 export type RangeOperator = '$gt' | '$gte' | '$lt' | '$lte';
@@ -67,7 +77,8 @@ function parseOperators(path: string, ops: Record<string, unknown>): Condition[]
         if (operand === undefined || !['null', 'number', 'string', 'boolean'].includes(kind)) {
           failFilter(`${where} needs a number, string, boolean or null`);
         }
-        if (kind === 'number' && !Number.isFinite(operand)) failFilter(`${where}: ${String(operand)} is not a finite number`);
+        if (kind === 'number' && !Number.isFinite(operand))
+          failFilter(`${where}: ${String(operand)} is not a finite number`);
         conditions.push({ op, value: operand });
         break;
       }

@@ -7,7 +7,7 @@
  */
 export { compareStrings, isPlainObject, sortRank, valuesEqual } from './bson-order.ts';
 export { parsePath } from './field-path.ts';
-export { compileFilter, matchesFilter, type Matcher } from './filter.match.ts';
+export { compileFilter, type Matcher, matchesFilter } from './filter.match.ts';
 export { normalizeFilter } from './filter.normalize.ts';
 export { validateFilter } from './filter.validate.ts';
 export { compareForSort } from './sort.compare.ts';

@@ -68,5 +68,6 @@ export function validateUpdate(update: Update): void {
 
 /** Throws unless `limit`, how many documents one findManyAndUpdate may take, is a whole number of at least 1. */
 export function validateUpdateLimit(limit: number): void {
-  if (!Number.isInteger(limit) || limit < 1) throw new Error(`read store: findManyAndUpdate needs a whole limit of at least 1, got ${String(limit)}`);
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new Error(`read store: findManyAndUpdate needs a whole limit of at least 1, got ${String(limit)}`);
 }

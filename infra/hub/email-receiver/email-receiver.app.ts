@@ -46,7 +46,13 @@ export type EmailReceiverOptions = {
   log?: { info(o: object, m: string): void; warn(o: object, m: string): void };
 };
 
-export type EmailReceiver = { url: string; port: number; store: SubmissionStore; runDue(): Promise<void>; close(): Promise<void> };
+export type EmailReceiver = {
+  url: string;
+  port: number;
+  store: SubmissionStore;
+  runDue(): Promise<void>;
+  close(): Promise<void>;
+};
 
 const MAX_BODY = 1024 * 1024;
 const TOLERANCE_SECONDS = 300;
@@ -73,10 +79,20 @@ const answer = (res: ServerResponse, status: number, body: unknown) => {
 };
 
 /** constant-time: one of the `v1,` signatures matches one we compute */
-export function signatureValid(id: string, timestamp: string, body: string, header: string, secrets: readonly string[], nowSeconds: number): boolean {
+export function signatureValid(
+  id: string,
+  timestamp: string,
+  body: string,
+  header: string,
+  secrets: readonly string[],
+  nowSeconds: number,
+): boolean {
   const ts = Number(timestamp);
   if (!Number.isInteger(ts) || Math.abs(nowSeconds - ts) > TOLERANCE_SECONDS) return false;
-  const given = header.split(' ').filter((s) => s.startsWith('v1,')).map((s) => Buffer.from(s.slice(3)));
+  const given = header
+    .split(' ')
+    .filter((s) => s.startsWith('v1,'))
+    .map((s) => Buffer.from(s.slice(3)));
   return secrets.some((secret) => {
     const expected = Buffer.from(webhookSignature(id, ts, body, [secret]).slice(3));
     return given.some((g) => g.length === expected.length && timingSafeEqual(g, expected));
@@ -87,13 +103,21 @@ export async function startEmailReceiver(o: EmailReceiverOptions): Promise<Email
   const store = openSubmissionStore(o.file);
   const now = o.now ?? Date.now;
   const path = o.path ?? '/notify';
-  const jwks = o.issuer === undefined ? undefined : createRemoteJWKSet(new URL(`${o.issuer.replace(/\/+$/, '')}/cas/oidc/jwks`));
+  const jwks =
+    o.issuer === undefined ? undefined : createRemoteJWKSet(new URL(`${o.issuer.replace(/\/+$/, '')}/cas/oidc/jwks`));
   const maxTries = o.maxSendTries ?? 5;
 
   async function authentic(req: IncomingMessage, raw: string): Promise<string | null> {
     if (o.signingSecrets.length > 0) {
       const id = String(req.headers['webhook-id'] ?? '');
-      const ok = signatureValid(id, String(req.headers['webhook-timestamp'] ?? ''), raw, String(req.headers['webhook-signature'] ?? ''), o.signingSecrets, Math.floor(now() / 1000));
+      const ok = signatureValid(
+        id,
+        String(req.headers['webhook-timestamp'] ?? ''),
+        raw,
+        String(req.headers['webhook-signature'] ?? ''),
+        o.signingSecrets,
+        Math.floor(now() / 1000),
+      );
       if (!ok) return 'the webhook signature does not verify';
     }
     if (jwks !== undefined) {
@@ -129,11 +153,18 @@ export async function startEmailReceiver(o: EmailReceiverOptions): Promise<Email
     if (typeof b.ClientRequestId !== 'string' || b.ClientRequestId === '') problems.push('ClientRequestId is required');
     if (typeof b.CallbackId !== 'string' || b.CallbackId === '') problems.push('CallbackId is required');
     if (b.Channel !== 'EMAIL') problems.push('this receiver sends the EMAIL channel only');
-    if (typeof b.Recipient?.Address !== 'string' || !/^[^\s@]+@[^\s@]+$/.test(b.Recipient.Address)) problems.push('Recipient.Address must be a mail address');
-    if (b.TemplateMode === 'PROVIDER_MANAGED') problems.push('this receiver renders no templates (HUB_MANAGED content only)');
-    if (typeof b.BodyText !== 'string' && typeof b.BodyHtml !== 'string') problems.push('BodyText or BodyHtml is required');
-    const callbackUrl = o.hubUrl !== undefined && typeof b.CallbackPath === 'string' ? `${o.hubUrl.replace(/\/+$/, '')}${b.CallbackPath}` : b.CallbackUrl;
-    if (typeof callbackUrl !== 'string' || !/^https?:\/\//.test(callbackUrl)) problems.push('CallbackUrl (or CallbackPath with a configured hub URL) is required');
+    if (typeof b.Recipient?.Address !== 'string' || !/^[^\s@]+@[^\s@]+$/.test(b.Recipient.Address))
+      problems.push('Recipient.Address must be a mail address');
+    if (b.TemplateMode === 'PROVIDER_MANAGED')
+      problems.push('this receiver renders no templates (HUB_MANAGED content only)');
+    if (typeof b.BodyText !== 'string' && typeof b.BodyHtml !== 'string')
+      problems.push('BodyText or BodyHtml is required');
+    const callbackUrl =
+      o.hubUrl !== undefined && typeof b.CallbackPath === 'string'
+        ? `${o.hubUrl.replace(/\/+$/, '')}${b.CallbackPath}`
+        : b.CallbackUrl;
+    if (typeof callbackUrl !== 'string' || !/^https?:\/\//.test(callbackUrl))
+      problems.push('CallbackUrl (or CallbackPath with a configured hub URL) is required');
     if (problems.length > 0) return answer(res, 400, { error: problems.join('; ') });
     const stored = store.accept({
       clientRequestId: b.ClientRequestId,
@@ -160,13 +191,21 @@ export async function startEmailReceiver(o: EmailReceiverOptions): Promise<Email
 
   async function send(s: Submission): Promise<void> {
     try {
-      const r = await o.mail.send({ messageId: `<${s.clientRequestId}@${mailHost}>`, from: o.from, to: [s.to], subject: s.subject, ...(s.html !== null ? { html: s.html } : { text: s.text ?? '' }) });
+      const r = await o.mail.send({
+        messageId: `<${s.clientRequestId}@${mailHost}>`,
+        from: o.from,
+        to: [s.to],
+        subject: s.subject,
+        ...(s.html !== null ? { html: s.html } : { text: s.text ?? '' }),
+      });
       store.sent(s.clientRequestId, 'DELIVERED', (r.response || s.clientRequestId).slice(0, 200), false, now());
     } catch (err) {
       const code = (err as MailSendFailure).responseCode;
       const why = (err instanceof Error ? err.message : String(err)).slice(0, 200);
-      if (code !== undefined && code >= 500) store.sent(s.clientRequestId, 'FAILED', `smtp ${code}: ${why}`, false, now());
-      else if (s.tries + 1 >= maxTries) store.sent(s.clientRequestId, 'FAILED', `smtp temporary failures: ${why}`, true, now());
+      if (code !== undefined && code >= 500)
+        store.sent(s.clientRequestId, 'FAILED', `smtp ${code}: ${why}`, false, now());
+      else if (s.tries + 1 >= maxTries)
+        store.sent(s.clientRequestId, 'FAILED', `smtp temporary failures: ${why}`, true, now());
       else store.retryLater(s.clientRequestId, now() + 1000 * 2 ** s.tries);
       o.log?.warn({ clientRequestId: s.clientRequestId, code, err: why }, 'mail not sent');
     }
@@ -177,7 +216,11 @@ export async function startEmailReceiver(o: EmailReceiverOptions): Promise<Email
       const res = await fetch(s.callbackUrl, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-comm-callback-id': s.callbackId },
-        body: JSON.stringify({ Status: s.outcome, ProviderRef: s.providerRef ?? undefined, ...(s.outcome === 'FAILED' && { Retryable: s.retryable === 1 }) }),
+        body: JSON.stringify({
+          Status: s.outcome,
+          ProviderRef: s.providerRef ?? undefined,
+          ...(s.outcome === 'FAILED' && { Retryable: s.retryable === 1 }),
+        }),
         signal: AbortSignal.timeout(10_000),
       });
       await res.text();

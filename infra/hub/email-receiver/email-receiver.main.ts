@@ -17,7 +17,8 @@ export async function runEmailReceiver(env: NodeJS.ProcessEnv = process.env): Pr
   const mailOptions = smtpMailOptions(config.smtp);
   if (mailOptions === undefined) problems.push('SMTP_HOST must be set: the receiver sends through SMTP');
   const port = Number(env.RECEIVER_PORT ?? 8090);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`RECEIVER_PORT must be a port number, got "${env.RECEIVER_PORT}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    problems.push(`RECEIVER_PORT must be a port number, got "${env.RECEIVER_PORT}"`);
   const secrets = (env.RECEIVER_SIGNING_SECRET ?? '').split(/\s+/).filter((s) => s !== '');
   if (problems.length > 0) throw new ConfigError(problems);
   const mail = createSmtpMailSender(mailOptions!);
@@ -31,10 +32,15 @@ export async function runEmailReceiver(env: NodeJS.ProcessEnv = process.env): Pr
     ...(env.RECEIVER_PATH && { path: env.RECEIVER_PATH }),
     port,
     host: env.RECEIVER_HOST || '0.0.0.0',
-    log: { info: (o, m) => console.log(JSON.stringify({ ...o, msg: m })), warn: (o, m) => console.error(JSON.stringify({ ...o, msg: m })) },
+    log: {
+      info: (o, m) => console.log(JSON.stringify({ ...o, msg: m })),
+      warn: (o, m) => console.error(JSON.stringify({ ...o, msg: m })),
+    },
   });
   if (secrets.length === 0) console.error('warning: RECEIVER_SIGNING_SECRET is not set: submissions are not verified');
-  console.log(`hub email receiver listening on ${receiver.url} (point a REST_WEBHOOK delivery service's Settings.Url here)`);
+  console.log(
+    `hub email receiver listening on ${receiver.url} (point a REST_WEBHOOK delivery service's Settings.Url here)`,
+  );
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGTERM', stop);

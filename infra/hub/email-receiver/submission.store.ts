@@ -74,10 +74,13 @@ export function openSubmissionStore(file: string): SubmissionStore {
           nextAt: r.next_at as number,
           receivedAt: r.received_at as number,
         };
-  const insert = db.prepare(`INSERT OR IGNORE INTO submissions (client_request_id, callback_id, callback_url, tenant, message_id, recipient, subject, text, html, state, next_at, received_at)
+  const insert =
+    db.prepare(`INSERT OR IGNORE INTO submissions (client_request_id, callback_id, callback_url, tenant, message_id, recipient, subject, text, html, state, next_at, received_at)
     VALUES (@clientRequestId, @callbackId, @callbackUrl, @tenant, @messageId, @to, @subject, @text, @html, 'pending', @receivedAt, @receivedAt)`);
   const due = db.prepare('SELECT * FROM submissions WHERE state = ? AND next_at <= ? ORDER BY next_at LIMIT ?');
-  const sent = db.prepare("UPDATE submissions SET state = 'reporting', outcome = ?, provider_ref = ?, retryable = ?, tries = 0, next_at = ? WHERE client_request_id = ?");
+  const sent = db.prepare(
+    "UPDATE submissions SET state = 'reporting', outcome = ?, provider_ref = ?, retryable = ?, tries = 0, next_at = ? WHERE client_request_id = ?",
+  );
   const later = db.prepare('UPDATE submissions SET tries = tries + 1, next_at = ? WHERE client_request_id = ?');
   const reported = db.prepare("UPDATE submissions SET state = 'done' WHERE client_request_id = ?");
   const get = db.prepare('SELECT * FROM submissions WHERE client_request_id = ?');

@@ -3,7 +3,7 @@
 // whose server refuses, a ConfirmDialog, a CopyButton. Built with Vite into a temporary folder.
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryHistory, createRootRoute, createRouter, RouterProvider } from '@tanstack/react-router';
-import { useRef, useState, type ReactNode } from 'react';
+import { type ReactNode, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ApiError } from '../../src/api/errors.ts';
 import { ConfirmDialog } from '../../src/ui/confirm-dialog.tsx';
@@ -16,7 +16,10 @@ import '../../src/styles/shell.css';
 import '../../src/styles/ui.css';
 
 type Row = { id: string; name: string };
-const ROWS: Row[] = Array.from({ length: 45 }, (_, i) => ({ id: `r${i + 1}`, name: `item ${String(i + 1).padStart(2, '0')}` }));
+const ROWS: Row[] = Array.from({ length: 45 }, (_, i) => ({
+  id: `r${i + 1}`,
+  name: `item ${String(i + 1).padStart(2, '0')}`,
+}));
 
 declare global {
   interface Window {
@@ -63,7 +66,14 @@ function Tables() {
         columns={[{ key: 'name', header: 'Name', cell: (r) => r.name }]}
         rowKey={(r) => r.id}
       />
-      <PagedTable<Row> caption="Empty" queryKey={['empty']} fetchPage={async () => ({ items: [], total: 0 })} columns={[{ key: 'name', header: 'Name', cell: (r) => r.name }]} rowKey={(r) => r.id} empty="No things yet." />
+      <PagedTable<Row>
+        caption="Empty"
+        queryKey={['empty']}
+        fetchPage={async () => ({ items: [], total: 0 })}
+        columns={[{ key: 'name', header: 'Name', cell: (r) => r.name }]}
+        rowKey={(r) => r.id}
+        empty="No things yet."
+      />
     </main>
   );
 }

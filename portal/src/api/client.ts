@@ -37,7 +37,10 @@ const portalMiddleware: Middleware = {
   },
   async onResponse({ response }) {
     if (response.status === 401) {
-      const body = (await response.clone().json().catch(() => null)) as { code?: string } | null;
+      const body = (await response
+        .clone()
+        .json()
+        .catch(() => null)) as { code?: string } | null;
       if (body?.code === 'PORTAL.NO_SESSION') for (const fn of listeners) fn();
     }
     return response;

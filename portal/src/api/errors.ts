@@ -24,10 +24,22 @@ export const isApiError = (e: unknown): e is ApiError => e instanceof ApiError;
 export function toApiError(status: number, body: unknown): ApiError {
   if (typeof body === 'object' && body !== null) {
     const b = body as Record<string, unknown>;
-    if (typeof b.code === 'string' && typeof b.message === 'string') return new ApiError(status, b.code, b.message, b.details ?? null);
-    if (typeof b.error === 'string') return new ApiError(status, b.error, typeof b.error_description === 'string' ? b.error_description : b.error, null);
+    if (typeof b.code === 'string' && typeof b.message === 'string')
+      return new ApiError(status, b.code, b.message, b.details ?? null);
+    if (typeof b.error === 'string')
+      return new ApiError(
+        status,
+        b.error,
+        typeof b.error_description === 'string' ? b.error_description : b.error,
+        null,
+      );
   }
-  return new ApiError(status, `HTTP.${status}`, status === 0 ? 'the platform cannot be reached' : `the platform answered ${status}`, null);
+  return new ApiError(
+    status,
+    `HTTP.${status}`,
+    status === 0 ? 'the platform cannot be reached' : `the platform answered ${status}`,
+    null,
+  );
 }
 
 type FieldProblem = { field: string; message: string };
@@ -45,7 +57,9 @@ export function fieldProblems(details: unknown): FieldProblem[] {
   const one = asProblem(details);
   if (one !== null) return [one];
   if (typeof details === 'object' && details !== null) {
-    return Object.values(details).flatMap((v) => (Array.isArray(v) ? v.map(asProblem).filter((p): p is FieldProblem => p !== null) : []));
+    return Object.values(details).flatMap((v) =>
+      Array.isArray(v) ? v.map(asProblem).filter((p): p is FieldProblem => p !== null) : [],
+    );
   }
   return [];
 }
@@ -55,7 +69,10 @@ export function fieldProblems(details: unknown): FieldProblem[] {
  * by its full dotted path (`target.url`), else by its path without list indexes (`redirect_uris.0` ->
  * `redirect_uris`), else by its first segment; details that match no field are left to the form's summary.
  */
-export function fieldErrors(details: unknown, fields: readonly string[]): { byField: Record<string, string>; unmatched: FieldProblem[] } {
+export function fieldErrors(
+  details: unknown,
+  fields: readonly string[],
+): { byField: Record<string, string>; unmatched: FieldProblem[] } {
   const byField: Record<string, string> = {};
   const unmatched: FieldProblem[] = [];
   for (const p of fieldProblems(details)) {

@@ -6,14 +6,22 @@ import type { paths } from './schema/portal.d.ts';
 export type Session = paths['/portal/auth/session']['get']['responses'][200]['content']['application/json'];
 
 async function fetchSession(): Promise<Session | null> {
-  const res = await fetch('/portal/auth/session', { credentials: 'same-origin', headers: { accept: 'application/json' } });
+  const res = await fetch('/portal/auth/session', {
+    credentials: 'same-origin',
+    headers: { accept: 'application/json' },
+  });
   const body: unknown = await res.json().catch(() => null);
   if (res.status === 401) return null;
   if (!res.ok) throw toApiError(res.status, body);
   return body as Session;
 }
 
-export const sessionQuery = queryOptions({ queryKey: ['portal', 'session'], queryFn: fetchSession, staleTime: 5 * 60_000, retry: false });
+export const sessionQuery = queryOptions({
+  queryKey: ['portal', 'session'],
+  queryFn: fetchSession,
+  staleTime: 5 * 60_000,
+  retry: false,
+});
 
 /** every scope given is the session's */
 export const hasScopes = (session: Session | null | undefined, scopes: readonly string[]): boolean =>
@@ -21,7 +29,11 @@ export const hasScopes = (session: Session | null | undefined, scopes: readonly 
 
 /** Ends the session here and at the provider: the answer names where the browser goes next. */
 export async function signOut(): Promise<void> {
-  const res = await fetch('/portal/auth/logout', { method: 'POST', credentials: 'same-origin', headers: { 'x-portal': '1', accept: 'application/json' } });
+  const res = await fetch('/portal/auth/logout', {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'x-portal': '1', accept: 'application/json' },
+  });
   const body = (await res.json().catch(() => null)) as { redirectTo?: string } | null;
   if (!res.ok) throw toApiError(res.status, body);
   window.location.assign(body?.redirectTo ?? '/portal/sign-in');

@@ -13,4 +13,5 @@ export const targetTenant = (): string | undefined => {
 const OPERATIONS = new Set(TENANT_OPERATIONS);
 
 /** whether the operation (`GET`, `/cas/admin/v1/users/{id}`) takes `tenant` as a query parameter */
-export const takesTenant = (method: string, schemaPath: string): boolean => OPERATIONS.has(`${method.toUpperCase()} ${schemaPath}`);
+export const takesTenant = (method: string, schemaPath: string): boolean =>
+  OPERATIONS.has(`${method.toUpperCase()} ${schemaPath}`);

@@ -2,7 +2,8 @@ import { hasScopes, type Session } from '../api/session.ts';
 import type { AreaMeta } from './area-meta.ts';
 
 /** the areas a session may open, in the navigation's order */
-export const visibleAreas = (areas: readonly AreaMeta[], session: Session | null | undefined) => areas.filter((a) => hasScopes(session, a.scopes));
+export const visibleAreas = (areas: readonly AreaMeta[], session: Session | null | undefined) =>
+  areas.filter((a) => hasScopes(session, a.scopes));
 
 /** navigation groups: areas under the same heading (Public Setting > Event Bridge) stay together */
 export function navGroups(areas: readonly AreaMeta[]): Array<{ heading: string; areas: AreaMeta[] }> {

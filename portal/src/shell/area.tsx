@@ -1,5 +1,5 @@
-import { createRoute, Outlet, type AnyRoute } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
+import { type AnyRoute, createRoute, Outlet } from '@tanstack/react-router';
 import { hasScopes, sessionQuery } from '../api/session.ts';
 import type { AreaMeta } from './area-meta.ts';
 import { NotAvailablePage } from './not-available.page.tsx';
@@ -18,7 +18,10 @@ export type { AreaMeta, AreaNavItem } from './area-meta.ts';
  *     (area) => [createRoute({ getParentRoute: () => area, path: '/', component: lazyRouteComponent(() => import('./buses.page.tsx')) })],
  *   );
  */
-export function defineArea<const Id extends string, const Children extends readonly AnyRoute[]>(meta: AreaMeta & { id: Id }, children: (area: ReturnType<typeof areaRoute<Id>>) => Children) {
+export function defineArea<const Id extends string, const Children extends readonly AnyRoute[]>(
+  meta: AreaMeta & { id: Id },
+  children: (area: ReturnType<typeof areaRoute<Id>>) => Children,
+) {
   const route = areaRoute(meta);
   return { meta, route: route.addChildren(children(route)) };
 }

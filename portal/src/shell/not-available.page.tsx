@@ -7,7 +7,8 @@ export function NotAvailablePage({ area }: { area: AreaMeta }) {
   return (
     <Page title={`${area.title} is not available`}>
       <p>
-        This area needs the scope{area.scopes.length > 1 ? 's' : ''} {area.scopes.map((s, i) => (
+        This area needs the scope{area.scopes.length > 1 ? 's' : ''}{' '}
+        {area.scopes.map((s, i) => (
           <span key={s}>
             {i > 0 && ', '}
             <code>{s}</code>

@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
+import { type ReactNode, useEffect } from 'react';
 
 export const PRODUCT = 'Platform console';
 
@@ -6,7 +6,17 @@ export const PRODUCT = 'Platform console';
  * A page's frame: its heading (the target of the focus after a navigation) and the document title.
  * `actions` sit beside the heading (a Create button).
  */
-export function Page({ title, actions, children, lead }: { title: string; actions?: ReactNode; lead?: ReactNode; children?: ReactNode }) {
+export function Page({
+  title,
+  actions,
+  children,
+  lead,
+}: {
+  title: string;
+  actions?: ReactNode;
+  lead?: ReactNode;
+  children?: ReactNode;
+}) {
   useEffect(() => {
     document.title = `${title} · ${PRODUCT}`;
   }, [title]);

@@ -13,7 +13,8 @@ export type RootSearch = { tenant?: string };
 const SIGN_IN = '/sign-in';
 
 /** a path of the app (without the router's /portal base) as the backend's returnTo wants it */
-export const portalPath = (pathname: string, search = ''): string => `/portal${pathname.replace(/^\/portal(?=\/|$)/, '') || '/'}${search}`;
+export const portalPath = (pathname: string, search = ''): string =>
+  `/portal${pathname.replace(/^\/portal(?=\/|$)/, '') || '/'}${search}`;
 
 /**
  * The root of the routes: the shell around every page. Before any page loads, the session is known (one
@@ -22,7 +23,9 @@ export const portalPath = (pathname: string, search = ''): string => `/portal${p
  */
 export const rootRoute = createRootRouteWithContext<RouterContext>()({
   validateSearch: (search: Record<string, unknown>): RootSearch =>
-    typeof search.tenant === 'string' && /^[a-z0-9][a-z0-9_-]{0,62}$/.test(search.tenant) ? { tenant: search.tenant } : {},
+    typeof search.tenant === 'string' && /^[a-z0-9][a-z0-9_-]{0,62}$/.test(search.tenant)
+      ? { tenant: search.tenant }
+      : {},
   search: { middlewares: [retainSearchParams(['tenant'])] },
   beforeLoad: async ({ context, location }) => {
     const session = await context.queryClient.ensureQueryData(sessionQuery);

@@ -38,7 +38,9 @@ export function Shell() {
   );
 
   const onSignOut = () => {
-    signOut().catch((err: unknown) => notify({ kind: 'error', text: `Sign-out failed: ${err instanceof Error ? err.message : String(err)}` }));
+    signOut().catch((err: unknown) =>
+      notify({ kind: 'error', text: `Sign-out failed: ${err instanceof Error ? err.message : String(err)}` }),
+    );
   };
 
   return (
@@ -52,7 +54,13 @@ export function Shell() {
         </Link>
         {session !== null && (
           <>
-            <button type="button" className="button menu-toggle" aria-expanded={menuOpen} aria-controls="nav" onClick={() => setMenuOpen((o) => !o)}>
+            <button
+              type="button"
+              className="button menu-toggle"
+              aria-expanded={menuOpen}
+              aria-controls="nav"
+              onClick={() => setMenuOpen((o) => !o)}
+            >
               Menu
             </button>
             <div className="header-session">

@@ -1,10 +1,11 @@
 import { useId } from 'react';
 import { Page } from './page.tsx';
-import { signInError, type SignInSearch } from './sign-in-errors.ts';
+import { type SignInSearch, signInError } from './sign-in-errors.ts';
 
 export type { SignInSearch } from './sign-in-errors.ts';
 
-const defaultTenant = (): string => document.querySelector<HTMLMetaElement>('meta[name="portal-default-tenant"]')?.content ?? '';
+const defaultTenant = (): string =>
+  document.querySelector<HTMLMetaElement>('meta[name="portal-default-tenant"]')?.content ?? '';
 
 /**
  * The sign-in: the tenant (the seeded one by default), then the platform's own login page. A plain form
@@ -17,7 +18,10 @@ export function SignInPage({ search }: { search: SignInSearch }) {
   return (
     <Page title="Sign in">
       <div className="sign-in">
-        <p>Sign in with your account of the platform's identity provider. Choose the tenant you administer; the next page asks for your user name and password.</p>
+        <p>
+          Sign in with your account of the platform's identity provider. Choose the tenant you administer; the next page
+          asks for your user name and password.
+        </p>
         {error !== undefined && (
           <p className="api-error" role="alert">
             {error}
@@ -28,7 +32,16 @@ export function SignInPage({ search }: { search: SignInSearch }) {
             <label htmlFor={id} className="field-label">
               Tenant
             </label>
-            <input id={id} name="tenant" className="input" defaultValue={tenant} required autoComplete="organization" autoCapitalize="none" spellCheck={false} />
+            <input
+              id={id}
+              name="tenant"
+              className="input"
+              defaultValue={tenant}
+              required
+              autoComplete="organization"
+              autoCapitalize="none"
+              spellCheck={false}
+            />
           </div>
           {search.returnTo !== undefined && <input type="hidden" name="returnTo" value={search.returnTo} />}
           <div className="form-actions">

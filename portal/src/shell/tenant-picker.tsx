@@ -24,12 +24,20 @@ export function TenantPicker({ session }: { session: Session }) {
   });
 
   const choose = async (tenant: string) => {
-    await navigate({ to: '.', search: ((prev: Record<string, unknown>) => ({ ...prev, tenant: tenant === '' || tenant === session.tenant ? undefined : tenant })) as never });
+    await navigate({
+      to: '.',
+      search: ((prev: Record<string, unknown>) => ({
+        ...prev,
+        tenant: tenant === '' || tenant === session.tenant ? undefined : tenant,
+      })) as never,
+    });
     // what was loaded for the former tenant is not this one's (lists keyed by the tenant refetch anyway)
     await queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'portal' });
   };
 
-  const codes = (tenants.data?.items ?? []).map((t) => t.code).filter((c): c is string => typeof c === 'string' && c !== session.tenant);
+  const codes = (tenants.data?.items ?? [])
+    .map((t) => t.code)
+    .filter((c): c is string => typeof c === 'string' && c !== session.tenant);
   if (tenants.isSuccess) {
     return (
       <div className="tenant-picker">
@@ -58,7 +66,13 @@ export function TenantPicker({ session }: { session: Session }) {
       <label htmlFor={id} className="header-label">
         Target tenant
       </label>
-      <input id={id} className="input input-small" value={typed} placeholder={session.tenant} onChange={(e) => setTyped(e.target.value)} />
+      <input
+        id={id}
+        className="input input-small"
+        value={typed}
+        placeholder={session.tenant}
+        onChange={(e) => setTyped(e.target.value)}
+      />
       <button type="submit" className="button button-small">
         Apply
       </button>

@@ -4,7 +4,15 @@ import { isApiError } from '../api/errors.ts';
  * An error in place: the API's code and message (and the fields its details name), in an alert. Anything
  * that is not an API error shows its message.
  */
-export function ApiErrorView({ error, title = 'The request was refused', onRetry }: { error: unknown; title?: string; onRetry?: () => void }) {
+export function ApiErrorView({
+  error,
+  title = 'The request was refused',
+  onRetry,
+}: {
+  error: unknown;
+  title?: string;
+  onRetry?: () => void;
+}) {
   const code = isApiError(error) ? error.code : 'ERROR';
   const message = error instanceof Error ? error.message : String(error);
   const status = isApiError(error) && error.status > 0 ? ` (HTTP ${error.status})` : '';

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { type ReactNode, useEffect, useId, useRef } from 'react';
 
 /**
  * A modal confirmation (the browser's <dialog>: focus moves in and stays in, Escape cancels, focus goes
@@ -48,7 +48,12 @@ export function ConfirmDialog(props: {
         <button type="button" className="button" onClick={props.onCancel} autoFocus>
           {props.cancelLabel ?? 'Cancel'}
         </button>
-        <button type="button" className={props.danger ? 'button button-danger' : 'button button-primary'} onClick={props.onConfirm} disabled={props.busy}>
+        <button
+          type="button"
+          className={props.danger ? 'button button-danger' : 'button button-primary'}
+          onClick={props.onConfirm}
+          disabled={props.busy}
+        >
           {props.confirmLabel ?? 'Confirm'}
         </button>
       </div>

@@ -1,4 +1,4 @@
-import { useCallback, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { type FormEvent, type ReactNode, useCallback, useId, useRef, useState } from 'react';
 import { fieldErrors, isApiError } from '../api/errors.ts';
 import { ApiErrorView } from './api-error.tsx';
 
@@ -50,7 +50,14 @@ export function useApiForm<V extends FormValues, R = unknown>(o: {
   const latest = useRef(o);
   latest.current = o;
 
-  const ids = useCallback((name: string) => ({ input: `${prefix}-${name}`, error: `${prefix}-${name}-error`, hint: `${prefix}-${name}-hint` }), [prefix]);
+  const ids = useCallback(
+    (name: string) => ({
+      input: `${prefix}-${name}`,
+      error: `${prefix}-${name}-error`,
+      hint: `${prefix}-${name}-hint`,
+    }),
+    [prefix],
+  );
 
   const handleSubmit = async (e?: FormEvent) => {
     e?.preventDefault();
@@ -70,7 +77,10 @@ export function useApiForm<V extends FormValues, R = unknown>(o: {
         setOther(unmatched);
         const first = Object.keys(values).find((k) => k in byField);
         // after the render that marks the fields
-        setTimeout(() => document.getElementById(first !== undefined ? ids(first).input : `${prefix}-summary`)?.focus(), 0);
+        setTimeout(
+          () => document.getElementById(first !== undefined ? ids(first).input : `${prefix}-summary`)?.focus(),
+          0,
+        );
       } else {
         setTimeout(() => document.getElementById(`${prefix}-summary`)?.focus(), 0);
       }
@@ -139,7 +149,16 @@ export function Form<V extends FormValues>(props: {
  * A labelled control with its hint and error: for custom controls (a code editor) give it `children`
  * that use `ids.input` as their id.
  */
-export function FieldShell(props: { label: string; hint?: ReactNode; error?: string; required?: boolean; inputId: string; errorId: string; hintId: string; children: ReactNode }) {
+export function FieldShell(props: {
+  label: string;
+  hint?: ReactNode;
+  error?: string;
+  required?: boolean;
+  inputId: string;
+  errorId: string;
+  hintId: string;
+  children: ReactNode;
+}) {
   return (
     <div className={props.error !== undefined ? 'field field-invalid' : 'field'}>
       <label htmlFor={props.inputId} className="field-label">
@@ -164,8 +183,15 @@ export function FieldShell(props: { label: string; hint?: ReactNode; error?: str
 /** aria attributes that tie a control to its hint and error */
 export function describedBy<V extends FormValues>(form: ApiForm<V>, name: keyof V & string, hasHint: boolean) {
   const ids = form.ids(name);
-  const parts = [hasHint ? ids.hint : null, form.errors[name] !== undefined ? ids.error : null].filter((x): x is string => x !== null);
-  return { id: ids.input, name, 'aria-invalid': form.errors[name] !== undefined ? true : undefined, 'aria-describedby': parts.length > 0 ? parts.join(' ') : undefined } as const;
+  const parts = [hasHint ? ids.hint : null, form.errors[name] !== undefined ? ids.error : null].filter(
+    (x): x is string => x !== null,
+  );
+  return {
+    id: ids.input,
+    name,
+    'aria-invalid': form.errors[name] !== undefined ? true : undefined,
+    'aria-describedby': parts.length > 0 ? parts.join(' ') : undefined,
+  } as const;
 }
 
 type StringKeys<V> = { [K in keyof V]: V[K] extends string ? K : never }[keyof V] & string;
@@ -192,8 +218,20 @@ export function TextField<V extends FormValues>(props: {
   };
   const onChange = (e: { target: { value: string } }) => form.set(name, e.target.value as V[typeof name]);
   return (
-    <FieldShell label={props.label} hint={props.hint} error={form.errors[name]} required={props.required} inputId={ids.input} errorId={ids.error} hintId={ids.hint}>
-      {props.multiline ? <textarea {...common} rows={4} onChange={onChange} /> : <input {...common} type={props.type ?? 'text'} autoComplete={props.autoComplete} onChange={onChange} />}
+    <FieldShell
+      label={props.label}
+      hint={props.hint}
+      error={form.errors[name]}
+      required={props.required}
+      inputId={ids.input}
+      errorId={ids.error}
+      hintId={ids.hint}
+    >
+      {props.multiline ? (
+        <textarea {...common} rows={4} onChange={onChange} />
+      ) : (
+        <input {...common} type={props.type ?? 'text'} autoComplete={props.autoComplete} onChange={onChange} />
+      )}
     </FieldShell>
   );
 }
@@ -209,8 +247,21 @@ export function SelectField<V extends FormValues>(props: {
   const { form, name } = props;
   const ids = form.ids(name);
   return (
-    <FieldShell label={props.label} hint={props.hint} error={form.errors[name]} required={props.required} inputId={ids.input} errorId={ids.error} hintId={ids.hint}>
-      <select {...describedBy(form, name, props.hint !== undefined)} className="input" value={String(form.values[name] ?? '')} onChange={(e) => form.set(name, e.target.value as V[typeof name])}>
+    <FieldShell
+      label={props.label}
+      hint={props.hint}
+      error={form.errors[name]}
+      required={props.required}
+      inputId={ids.input}
+      errorId={ids.error}
+      hintId={ids.hint}
+    >
+      <select
+        {...describedBy(form, name, props.hint !== undefined)}
+        className="input"
+        value={String(form.values[name] ?? '')}
+        onChange={(e) => form.set(name, e.target.value as V[typeof name])}
+      >
         {props.options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}
@@ -223,12 +274,22 @@ export function SelectField<V extends FormValues>(props: {
 
 type BooleanKeys<V> = { [K in keyof V]: V[K] extends boolean ? K : never }[keyof V] & string;
 
-export function CheckboxField<V extends FormValues>(props: { form: ApiForm<V>; name: BooleanKeys<V>; label: string; hint?: ReactNode }) {
+export function CheckboxField<V extends FormValues>(props: {
+  form: ApiForm<V>;
+  name: BooleanKeys<V>;
+  label: string;
+  hint?: ReactNode;
+}) {
   const { form, name } = props;
   const ids = form.ids(name);
   return (
     <div className={form.errors[name] !== undefined ? 'field field-check field-invalid' : 'field field-check'}>
-      <input {...describedBy(form, name, props.hint !== undefined)} type="checkbox" checked={form.values[name] === true} onChange={(e) => form.set(name, e.target.checked as V[typeof name])} />
+      <input
+        {...describedBy(form, name, props.hint !== undefined)}
+        type="checkbox"
+        checked={form.values[name] === true}
+        onChange={(e) => form.set(name, e.target.checked as V[typeof name])}
+      />
       <label htmlFor={ids.input}>{props.label}</label>
       {props.hint !== undefined && (
         <p id={ids.hint} className="field-hint">

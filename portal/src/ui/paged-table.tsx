@@ -1,8 +1,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useSearch } from '@tanstack/react-router';
-import { useState, type ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { ApiErrorView } from './api-error.tsx';
-import { pageSummary, type PageRequest, type PageResult, type SortState } from './paging.ts';
+import { type PageRequest, type PageResult, pageSummary, type SortState } from './paging.ts';
 
 export type { PageRequest, PageResult, SortState } from './paging.ts';
 
@@ -58,7 +58,11 @@ export function PagedTable<T>(props: PagedTableProps<T>) {
   const paged = (props.paging ?? 'offset') === 'offset';
   const [offset, setOffset] = useState(0);
   const [sort, setSort] = useState<SortState | undefined>(props.initialSort);
-  const request: PageRequest = { offset: paged ? offset : 0, limit: paged ? pageSize : 0, ...(sort !== undefined && { sort }) };
+  const request: PageRequest = {
+    offset: paged ? offset : 0,
+    limit: paged ? pageSize : 0,
+    ...(sort !== undefined && { sort }),
+  };
   // the target tenant (a platform administrator's choice, `?tenant=`) is part of what the list shows
   const tenant = (useSearch({ strict: false }) as { tenant?: string }).tenant ?? null;
   const query = useQuery({
@@ -71,7 +75,9 @@ export function PagedTable<T>(props: PagedTableProps<T>) {
 
   const toggleSort = (key: string) => {
     setOffset(0);
-    setSort((s) => (s?.key === key ? { key, direction: s.direction === 'asc' ? 'desc' : 'asc' } : { key, direction: 'asc' }));
+    setSort((s) =>
+      s?.key === key ? { key, direction: s.direction === 'asc' ? 'desc' : 'asc' } : { key, direction: 'asc' },
+    );
   };
 
   let body: ReactNode;
@@ -136,14 +142,21 @@ export function PagedTable<T>(props: PagedTableProps<T>) {
               {props.columns.map((c) => {
                 const active = sort?.key === c.sortKey && c.sortKey !== undefined;
                 return (
-                  <th key={c.key} scope="col" aria-sort={active ? (sort!.direction === 'asc' ? 'ascending' : 'descending') : undefined} className={c.className}>
+                  <th
+                    key={c.key}
+                    scope="col"
+                    aria-sort={active ? (sort!.direction === 'asc' ? 'ascending' : 'descending') : undefined}
+                    className={c.className}
+                  >
                     {c.sortKey !== undefined ? (
                       <button type="button" className="sort-button" onClick={() => toggleSort(c.sortKey!)}>
                         {c.header}
                         <span aria-hidden="true" className="sort-mark">
                           {active ? (sort!.direction === 'asc' ? '▲' : '▼') : '↕'}
                         </span>
-                        <span className="visually-hidden">{active ? `, sorted ${sort!.direction === 'asc' ? 'ascending' : 'descending'}` : ', sortable'}</span>
+                        <span className="visually-hidden">
+                          {active ? `, sorted ${sort!.direction === 'asc' ? 'ascending' : 'descending'}` : ', sortable'}
+                        </span>
                       </button>
                     ) : (
                       c.header
@@ -156,17 +169,29 @@ export function PagedTable<T>(props: PagedTableProps<T>) {
           <tbody>{body}</tbody>
         </table>
       </div>
-      {query.isError && query.data !== undefined && <ApiErrorView error={query.error} title="The page could not be loaded" onRetry={() => void query.refetch()} />}
+      {query.isError && query.data !== undefined && (
+        <ApiErrorView error={query.error} title="The page could not be loaded" onRetry={() => void query.refetch()} />
+      )}
       {paged && (
         <nav className="pager" aria-label={`Pages of ${props.caption}`}>
           <p className="pager-summary" aria-live="polite">
             {summary?.text ?? '\u00a0'}
           </p>
           <div className="pager-buttons">
-            <button type="button" className="button" disabled={offset === 0 || query.isFetching} onClick={() => setOffset(Math.max(0, offset - pageSize))}>
+            <button
+              type="button"
+              className="button"
+              disabled={offset === 0 || query.isFetching}
+              onClick={() => setOffset(Math.max(0, offset - pageSize))}
+            >
               Previous page
             </button>
-            <button type="button" className="button" disabled={summary?.hasNext !== true || query.isFetching} onClick={() => setOffset(offset + pageSize)}>
+            <button
+              type="button"
+              className="button"
+              disabled={summary?.hasNext !== true || query.isFetching}
+              onClick={() => setOffset(offset + pageSize)}
+            >
               Next page
             </button>
           </div>

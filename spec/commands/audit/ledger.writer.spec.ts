@@ -7,8 +7,8 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createLedgerWriter, type KeyEntry, type WriteRequest } from '../../../commands/audit/ledger.writer.ts';
-import { ledgerStream, type AuditRecordedData } from '../../../domain/audit/ledger.decider.ts';
-import { chainHash, GENESIS_HASH, recordOf, type RecordFields } from '../../../domain/audit/record.ts';
+import { type AuditRecordedData, ledgerStream } from '../../../domain/audit/ledger.decider.ts';
+import { chainHash, GENESIS_HASH, type RecordFields, recordOf } from '../../../domain/audit/record.ts';
 import { isDomainError } from '../../../domain/core/domain-error.ts';
 import { manualClock } from '../../../infra/core/clock.port.ts';
 import type { EventStore } from '../../../infra/core/event-store.port.ts';
@@ -52,7 +52,11 @@ const fields = (o: Partial<RecordFields> = {}): RecordFields => ({
   compress_type: 'none',
   ...o,
 });
-const request = (tenant: string, o: Partial<WriteRequest> = {}): WriteRequest => ({ fields: fields(), context: { tenant, actor: 'spec' }, ...o });
+const request = (tenant: string, o: Partial<WriteRequest> = {}): WriteRequest => ({
+  fields: fields(),
+  context: { tenant, actor: 'spec' },
+  ...o,
+});
 
 /** the tenant's chain as stored: sequences 1..n in order, every hash recomputed */
 async function assertChain(store: EventStore, tenant: string, expected: number): Promise<void> {
@@ -79,7 +83,10 @@ test.after(async () => {
 test('concurrent writes of a tenant are committed in groups: gapless sequences, one valid chain', async () => {
   const writer = writerOn(open());
   const results = await Promise.all(Array.from({ length: 300 }, () => writer.write(request('acme'))));
-  assert.equal(results.map((r) => r.sequence).sort((a, b) => a - b), Array.from({ length: 300 }, (_, i) => i + 1));
+  assert.equal(
+    results.map((r) => r.sequence).sort((a, b) => a - b),
+    Array.from({ length: 300 }, (_, i) => i + 1),
+  );
   assert.ok(results.every((r) => !r.replayed));
   const stats = writer.stats();
   assert.is(stats.records, 300);
@@ -100,7 +107,10 @@ test('two writers on one file (two processes) interleave: the expected revision 
   const a = writerOn(open());
   const b = writerOn(open());
   const all = await Promise.all(Array.from({ length: 200 }, (_, i) => (i % 2 === 0 ? a : b).write(request('delta'))));
-  assert.equal(all.map((r) => r.sequence).sort((x, y) => x - y), Array.from({ length: 200 }, (_, i) => i + 1));
+  assert.equal(
+    all.map((r) => r.sequence).sort((x, y) => x - y),
+    Array.from({ length: 200 }, (_, i) => i + 1),
+  );
   assert.ok(a.stats().conflicts + b.stats().conflicts > 0, 'they did race');
   await assertChain(stores[0]!, 'delta', 200);
 });
@@ -128,7 +138,7 @@ test('Idempotency-Key: concurrent and later retries answer the first record; oth
   await assertChain(stores[0]!, 'eps', 1);
 });
 
-test('Idempotency-Key across writers and restarts: another process\'s key, the unprojected tail, the projection\'s index', async () => {
+test("Idempotency-Key across writers and restarts: another process's key, the unprojected tail, the projection's index", async () => {
   const a = writerOn(open());
   const b = writerOn(open());
   // the same key at once through two processes: one record
@@ -145,9 +155,16 @@ test('Idempotency-Key across writers and restarts: another process\'s key, the u
   assert.is(again.replayed, true);
   // a process whose projection has applied everything: the key comes from the projection's index
   const events = await stores[0]!.readStream(ledgerStream('eta'));
-  const stored = events.find((e) => (e.data as AuditRecordedData).idempotency_key === 'tail-1')!.data as AuditRecordedData;
+  const stored = events.find((e) => (e.data as AuditRecordedData).idempotency_key === 'tail-1')!
+    .data as AuditRecordedData;
   projection.sequence = events.length;
-  projection.keys.set('eta/tail-1', { id: stored.id, sequence: stored.sequence, hash: stored.hash, time: stored.time, fingerprint: stored.fingerprint! });
+  projection.keys.set('eta/tail-1', {
+    id: stored.id,
+    sequence: stored.sequence,
+    hash: stored.hash,
+    time: stored.time,
+    fingerprint: stored.fingerprint!,
+  });
   const fresh = writerOn(open());
   const viaIndex = await fresh.write(request('eta', { fields: recordFieldsOf(stored), idempotencyKey: 'tail-1' }));
   assert.equal([viaIndex.sequence, viaIndex.replayed], [stored.sequence, true]);
@@ -162,7 +179,10 @@ const recordFieldsOf = (d: AuditRecordedData): RecordFields => {
 };
 /** the content written with `key` in tenant eta (what a client retries with) */
 let etaEvents: Array<{ data: unknown }> = [];
-const keyed = (key: string): RecordFields => recordFieldsOf(etaEvents.find((e) => (e.data as AuditRecordedData).idempotency_key === key)!.data as AuditRecordedData);
+const keyed = (key: string): RecordFields =>
+  recordFieldsOf(
+    etaEvents.find((e) => (e.data as AuditRecordedData).idempotency_key === key)!.data as AuditRecordedData,
+  );
 
 test('time never goes back along a chain, whatever the clock does', async () => {
   const writer = writerOn(open());

@@ -3,9 +3,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Convert } from '../../../commands/bridge/bridge.contracts.ts';
 import { createBusCommands, createBusLookup } from '../../../commands/bridge/buses.commands.ts';
 import { createConfigCenter, createConfigCommands } from '../../../commands/bridge/config-center.commands.ts';
-import type { Convert } from '../../../commands/bridge/bridge.contracts.ts';
 import { createPublisher } from '../../../commands/bridge/publish.commands.ts';
 import { createRuleCommands } from '../../../commands/bridge/rules.commands.ts';
 import { createSchemaValidator } from '../../../commands/bridge/schemas.commands.ts';
@@ -15,13 +15,13 @@ import type { Target } from '../../../domain/bridge/model.ts';
 import { manualClock } from '../../../infra/core/clock.port.ts';
 import { createSqliteEventStore } from '../../../infra/sqlite/event-store.sqlite.ts';
 import { createSqliteReadStore } from '../../../infra/sqlite/read-store.sqlite.ts';
-import { projectionFilter, applyBatch } from '../../../projections/core/apply-batch.ts';
+import { catalogProjection, createCatalogQueries } from '../../../projections/bridge/catalog.projection.ts';
+import { rulesProjection } from '../../../projections/bridge/rules.projection.ts';
+import { createRulesIndex } from '../../../projections/bridge/rules-index.ts';
+import { traceProjection } from '../../../projections/bridge/trace.projection.ts';
+import { applyBatch, projectionFilter } from '../../../projections/core/apply-batch.ts';
 import { initCheckpoint, readCheckpoint } from '../../../projections/core/checkpoints.ts';
 import type { Projection } from '../../../projections/core/projection.ts';
-import { catalogProjection, createCatalogQueries } from '../../../projections/bridge/catalog.projection.ts';
-import { createRulesIndex } from '../../../projections/bridge/rules-index.ts';
-import { rulesProjection } from '../../../projections/bridge/rules.projection.ts';
-import { traceProjection } from '../../../projections/bridge/trace.projection.ts';
 
 export const ctxOf = (tenant: string) => ({ tenant, actor: `spec@${tenant}` });
 
@@ -36,9 +36,18 @@ export function mailTarget(id = 1): Target {
       { resourceKey: 'SUBJECT', form: 'CONSTANT', value: 'Batch job alert' },
       { resourceKey: 'ACCOUNT', form: 'ENV_PARAM', value: 'alert.mail.account' },
       { resourceKey: 'TO', form: 'TENANT_PROFILE', value: 'supportMailGroup' },
-      { resourceKey: 'CONTENT', form: 'TEMPLATE', value: '{"job":"$.data.jobName"}', template: 'Job ${job} raised an alert' },
+      {
+        resourceKey: 'CONTENT',
+        form: 'TEMPLATE',
+        value: '{"job":"$.data.jobName"}',
+        template: 'Job ${job} raised an alert',
+      },
     ],
-    conversion: { kind: 'template', variables: { job: '$.data.jobName', level: '$.data.level' }, template: '{"job":"${job}","level":"${level}"}' },
+    conversion: {
+      kind: 'template',
+      variables: { job: '$.data.jobName', level: '$.data.level' },
+      template: '{"job":"${job}","level":"${level}"}',
+    },
   };
 }
 

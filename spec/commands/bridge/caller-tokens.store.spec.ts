@@ -8,7 +8,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CALLER_TOKENS_COLLECTION, createCallerTokens } from '../../../commands/bridge/caller-tokens.store.ts';
 import { createPublisher } from '../../../commands/bridge/publish.commands.ts';
-import { createBridgeFixture, ctxOf, type BridgeFixture } from './bridge-fixture.ts';
+import { type BridgeFixture, createBridgeFixture, ctxOf } from './bridge-fixture.ts';
 
 const SECRET = 'spec-key-encryption-secret-0123456789abcdef';
 const TOKEN = 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJjYWxsZXItdG9rZW4tc3BlYyJ9.c2lnbmF0dXJlLW9mLXRoZS1jYWxsZXItdG9rZW4';
@@ -45,7 +45,10 @@ test('keep → get → forget; sealed at rest, under the event key', async () =>
   assert.is(doc!.expiresAt, expiresAt.toISOString());
   assert.not.ok(JSON.stringify(doc).includes(TOKEN));
   assert.not.ok(inFile(path.join(f.dir, 'read-models.sqlite'), TOKEN), 'the raw token is not in the read-model file');
-  assert.not.ok(inFile(path.join(f.dir, 'read-models.sqlite'), 'c2lnbmF0dXJlLW9mLXRoZS1jYWxsZXItdG9rZW4'), 'nor a part of it');
+  assert.not.ok(
+    inFile(path.join(f.dir, 'read-models.sqlite'), 'c2lnbmF0dXJlLW9mLXRoZS1jYWxsZXItdG9rZW4'),
+    'nor a part of it',
+  );
 
   // a sealed token moved onto another event does not open there; another key-encryption secret opens nothing
   await f.readStore.collection(CALLER_TOKENS_COLLECTION).upsert({ ...doc!, id: 'event-2' });
@@ -78,7 +81,13 @@ test('past its expiry a token is not answered; sweep deletes the expired entries
 
 test('putEvent keeps the caller token of an accepted event, not in the log; a duplicate keeps nothing', async () => {
   const tokens = createCallerTokens({ readStore: f.readStore, clock: f.clock, secret: SECRET });
-  const publisher = createPublisher({ eventStore: f.eventStore, clock: f.clock, buses: f.lookup, schemaValidator: f.schemaValidator, callerTokens: tokens });
+  const publisher = createPublisher({
+    eventStore: f.eventStore,
+    clock: f.clock,
+    buses: f.lookup,
+    schemaValidator: f.schemaValidator,
+    callerTokens: tokens,
+  });
   await f.buses.createBus({ name: 'orders', kind: 'custom' }, ctxOf('acme'), f.cmd('bus'));
   const caller = { tenant: 'acme', subject: 'svc', clientId: 'acme-bridge' };
   const event = {
@@ -95,7 +104,12 @@ test('putEvent keeps the caller token of an accepted event, not in the log; a du
   assert.is(first.duplicate, false);
   assert.is(await tokens.get(first.eventId), TOKEN);
 
-  const again = await publisher.publish(event, caller, { callerToken: { token: 'another-callers-token', expiresAt } }, f.cmd('put'));
+  const again = await publisher.publish(
+    event,
+    caller,
+    { callerToken: { token: 'another-callers-token', expiresAt } },
+    f.cmd('put'),
+  );
   assert.equal(again, { eventId: first.eventId, duplicate: true });
   assert.is(await tokens.get(first.eventId), TOKEN, 'a duplicate does not replace the token');
 

@@ -1,20 +1,27 @@
 // Connections and API destinations against real SQLite stores: secrets are sealed before they reach the
 // log (the events table's data column never holds them in clear, nor the read models' file), answers mask
 // them, the delivery's reader opens them, and a store opened with another key-encryption secret cannot.
-import Database from 'better-sqlite3';
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createApiDestinationCommands, createApiDestinationReader } from '../../../commands/bridge/api-destinations.commands.ts';
+import {
+  createApiDestinationCommands,
+  createApiDestinationReader,
+} from '../../../commands/bridge/api-destinations.commands.ts';
 import { createConnectionCommands, createConnectionReader } from '../../../commands/bridge/connections.commands.ts';
 import { createSecretBox } from '../../../commands/core/secret.box.ts';
 import { isDomainError } from '../../../domain/core/domain-error.ts';
 import { manualClock } from '../../../infra/core/clock.port.ts';
 import { createSqliteEventStore } from '../../../infra/sqlite/event-store.sqlite.ts';
 import { createSqliteReadStore } from '../../../infra/sqlite/read-store.sqlite.ts';
-import { createIntegrationQueries, integrationsProjection } from '../../../projections/bridge/integrations.projection.ts';
+import {
+  createIntegrationQueries,
+  integrationsProjection,
+} from '../../../projections/bridge/integrations.projection.ts';
 import { applyBatch, projectionFilter } from '../../../projections/core/apply-batch.ts';
 import { initCheckpoint, readCheckpoint } from '../../../projections/core/checkpoints.ts';
 
@@ -57,22 +64,59 @@ test.after(async () => {
 });
 
 test('each kind is created; answers mask secrets; the reader opens them', async () => {
-  const basic = await connections.create({ name: 'basic', auth: { kind: 'BASIC', username: 'svc', password: CLEAR.password } }, ctx, 'c-basic');
+  const basic = await connections.create(
+    { name: 'basic', auth: { kind: 'BASIC', username: 'svc', password: CLEAR.password } },
+    ctx,
+    'c-basic',
+  );
   assert.equal(basic.connection.auth, { kind: 'BASIC', username: 'svc', password: '******' });
-  await connections.create({ name: 'fixed', auth: { kind: 'BEARER', source: 'fixed', token: CLEAR.token } }, ctx, 'c-fixed');
   await connections.create(
-    { name: 'oauth', auth: { kind: 'OAUTH_CLIENT_CREDENTIALS', tokenUrl: 'https://idp.example/token', clientId: 'c1', clientSecret: CLEAR.clientSecret } },
+    { name: 'fixed', auth: { kind: 'BEARER', source: 'fixed', token: CLEAR.token } },
+    ctx,
+    'c-fixed',
+  );
+  await connections.create(
+    {
+      name: 'oauth',
+      auth: {
+        kind: 'OAUTH_CLIENT_CREDENTIALS',
+        tokenUrl: 'https://idp.example/token',
+        clientId: 'c1',
+        clientSecret: CLEAR.clientSecret,
+      },
+    },
     ctx,
     'c-oauth',
   );
-  await connections.create({ name: 'key', auth: { kind: 'API_KEY', headerName: 'X-Api-Key', value: CLEAR.apiKey } }, ctx, 'c-key');
+  await connections.create(
+    { name: 'key', auth: { kind: 'API_KEY', headerName: 'X-Api-Key', value: CLEAR.apiKey } },
+    ctx,
+    'c-key',
+  );
 
-  assert.equal((await reader.resolve('acme', 'basic'))?.auth, { kind: 'BASIC', username: 'svc', password: CLEAR.password });
+  assert.equal((await reader.resolve('acme', 'basic'))?.auth, {
+    kind: 'BASIC',
+    username: 'svc',
+    password: CLEAR.password,
+  });
   assert.equal((await reader.resolve('acme', 'fixed'))?.auth, { kind: 'BEARER', source: 'fixed', token: CLEAR.token });
   const oauth = (await reader.resolve('acme', 'oauth'))!.auth;
-  assert.ok(oauth.kind === 'OAUTH_CLIENT_CREDENTIALS' && oauth.clientSecret === CLEAR.clientSecret && oauth.clientAuth === 'client_secret_basic' && oauth.method === 'POST');
-  assert.equal((await reader.resolve('acme', 'key'))?.auth, { kind: 'API_KEY', headerName: 'X-Api-Key', value: CLEAR.apiKey });
-  assert.equal((await connections.get('acme', 'key'))?.auth, { kind: 'API_KEY', headerName: 'X-Api-Key', value: '******' });
+  assert.ok(
+    oauth.kind === 'OAUTH_CLIENT_CREDENTIALS' &&
+      oauth.clientSecret === CLEAR.clientSecret &&
+      oauth.clientAuth === 'client_secret_basic' &&
+      oauth.method === 'POST',
+  );
+  assert.equal((await reader.resolve('acme', 'key'))?.auth, {
+    kind: 'API_KEY',
+    headerName: 'X-Api-Key',
+    value: CLEAR.apiKey,
+  });
+  assert.equal((await connections.get('acme', 'key'))?.auth, {
+    kind: 'API_KEY',
+    headerName: 'X-Api-Key',
+    value: '******',
+  });
   // another tenant sees nothing
   assert.is(await reader.resolve('globex', 'basic'), null);
   assert.is(await connections.get('globex', 'basic'), null);
@@ -80,19 +124,39 @@ test('each kind is created; answers mask secrets; the reader opens them', async 
 
 test('update: a left-out secret is kept (still sealed), a new one replaces it', async () => {
   await connections.update('basic', { auth: { kind: 'BASIC', username: 'svc2' } }, ctx, 'u-basic-1');
-  assert.equal((await reader.resolve('acme', 'basic'))?.auth, { kind: 'BASIC', username: 'svc2', password: CLEAR.password });
-  await connections.update('basic', { auth: { kind: 'BASIC', username: 'svc2', password: `${CLEAR.password}-2` } }, ctx, 'u-basic-2');
-  assert.equal((await reader.resolve('acme', 'basic'))?.auth, { kind: 'BASIC', username: 'svc2', password: `${CLEAR.password}-2` });
+  assert.equal((await reader.resolve('acme', 'basic'))?.auth, {
+    kind: 'BASIC',
+    username: 'svc2',
+    password: CLEAR.password,
+  });
+  await connections.update(
+    'basic',
+    { auth: { kind: 'BASIC', username: 'svc2', password: `${CLEAR.password}-2` } },
+    ctx,
+    'u-basic-2',
+  );
+  assert.equal((await reader.resolve('acme', 'basic'))?.auth, {
+    kind: 'BASIC',
+    username: 'svc2',
+    password: `${CLEAR.password}-2`,
+  });
 });
 
 test('the events table never holds a secret in clear (data and metadata columns); nor the read models', async () => {
   await catchUp();
   const items = (await createIntegrationQueries(readStore).listConnections('acme', { limit: 10, offset: 0 })).items;
-  assert.equal(items.map((c) => c.name), ['basic', 'fixed', 'key', 'oauth']);
+  assert.equal(
+    items.map((c) => c.name),
+    ['basic', 'fixed', 'key', 'oauth'],
+  );
   await eventStore.close(); // flush the WAL into the file for the raw reads below
   await readStore.close();
   const db = new Database(eventsFile, { readonly: true });
-  const rows = db.prepare(`SELECT type, data, metadata FROM events WHERE category = 'connection'`).all() as Array<{ type: string; data: string; metadata: string }>;
+  const rows = db.prepare(`SELECT type, data, metadata FROM events WHERE category = 'connection'`).all() as Array<{
+    type: string;
+    data: string;
+    metadata: string;
+  }>;
   db.close();
   assert.ok(rows.length >= 6, `connection events: ${rows.length}`);
   const clears = [...Object.values(CLEAR), `${CLEAR.password}-2`];
@@ -135,11 +199,33 @@ test('API destinations: a named connection must exist; reader answers the destin
   const store = createSqliteEventStore({ file: eventsFile });
   const cmds = createApiDestinationCommands({ eventStore: store, clock, secret: SECRET });
   try {
-    const d = await cmds.create({ name: 'claims', urlTemplate: { url: 'https://api.example/claims', variables: {} }, method: 'POST', connection: 'key' }, ctx, 'd-1');
+    const d = await cmds.create(
+      {
+        name: 'claims',
+        urlTemplate: { url: 'https://api.example/claims', variables: {} },
+        method: 'POST',
+        connection: 'key',
+      },
+      ctx,
+      'd-1',
+    );
     assert.is(d.created, true);
-    assert.equal((await createApiDestinationReader({ eventStore: store, secret: SECRET, clock }).get('acme', 'claims'))?.connection, 'key');
+    assert.equal(
+      (await createApiDestinationReader({ eventStore: store, secret: SECRET, clock }).get('acme', 'claims'))
+        ?.connection,
+      'key',
+    );
     try {
-      await cmds.create({ name: 'other', urlTemplate: { url: 'https://api.example/x', variables: {} }, method: 'POST', connection: 'nope' }, ctx, 'd-2');
+      await cmds.create(
+        {
+          name: 'other',
+          urlTemplate: { url: 'https://api.example/x', variables: {} },
+          method: 'POST',
+          connection: 'nope',
+        },
+        ctx,
+        'd-2',
+      );
       assert.unreachable();
     } catch (err) {
       assert.ok(isDomainError(err) && err.code === 'API_DESTINATION.INVALID', String(err));

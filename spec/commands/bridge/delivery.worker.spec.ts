@@ -5,18 +5,32 @@ import * as assert from 'uvu/assert';
 import { createDeadLetterCommands } from '../../../commands/bridge/dead-letters.commands.ts';
 import type { DeliveryOutcome, DeliveryRequest, TargetAdapter } from '../../../commands/bridge/delivery.contracts.ts';
 import { createDeliveryScheduler, deliveryIdFor } from '../../../commands/bridge/delivery.scheduler.ts';
-import { createDeliveryWorker, type DeliveryDueItem, type DeliveryWorkerDeps } from '../../../commands/bridge/delivery.worker.ts';
+import {
+  createDeliveryWorker,
+  type DeliveryDueItem,
+  type DeliveryWorkerDeps,
+} from '../../../commands/bridge/delivery.worker.ts';
 import { createEventRouter } from '../../../commands/bridge/router.process.ts';
 import { createRuleTargetCommands } from '../../../commands/bridge/rule-target-state.commands.ts';
 import { deliveryStream, UNCERTAIN_ERROR } from '../../../domain/bridge/delivery.decider.ts';
 import type { Target } from '../../../domain/bridge/model.ts';
 import { ruleTargetKey } from '../../../domain/bridge/rule-target-state.decider.ts';
 import type { EventStore } from '../../../infra/core/event-store.port.ts';
-import { createDeliveryQueries, DELIVERIES_PROJECTION, deliveriesProjection } from '../../../projections/bridge/deliveries.projection.ts';
-import { TRACE_COLLECTION, TRACE_PROJECTION, traceProjection, type DeliveryEntry, type TraceDoc } from '../../../projections/bridge/trace.projection.ts';
+import {
+  createDeliveryQueries,
+  DELIVERIES_PROJECTION,
+  deliveriesProjection,
+} from '../../../projections/bridge/deliveries.projection.ts';
+import {
+  type DeliveryEntry,
+  TRACE_COLLECTION,
+  TRACE_PROJECTION,
+  type TraceDoc,
+  traceProjection,
+} from '../../../projections/bridge/trace.projection.ts';
 import { readModel } from '../../../projections/core/read-model.ts';
 import { liveCollection } from '../../../projections/core/writable-model.ts';
-import { createBridgeFixture, ctxOf, type BridgeFixture } from './bridge-fixture.ts';
+import { type BridgeFixture, createBridgeFixture, ctxOf } from './bridge-fixture.ts';
 
 const test = suite('delivery worker (real SQLite, manual clock, a real HTTP receiver)');
 
@@ -41,7 +55,12 @@ const httpAdapter: TargetAdapter = {
     });
     await res.text();
     if (res.ok) return { ok: true, httpStatus: res.status };
-    return { ok: false, retryable: res.status >= 500 || res.status === 408 || res.status === 429, error: `HTTP ${res.status}`, httpStatus: res.status };
+    return {
+      ok: false,
+      retryable: res.status >= 500 || res.status === 408 || res.status === 429,
+      error: `HTTP ${res.status}`,
+      httpStatus: res.status,
+    };
   },
 };
 
@@ -86,7 +105,8 @@ const it = (name: string, fn: () => Promise<void>) =>
     try {
       await fn();
     } catch (err) {
-      if (err instanceof Error && 'details' in err) throw new Error(`${err.name} ${err.message} ${JSON.stringify((err as { details: unknown }).details)}`);
+      if (err instanceof Error && 'details' in err)
+        throw new Error(`${err.name} ${err.message} ${JSON.stringify((err as { details: unknown }).details)}`);
       throw err;
     }
   });
@@ -109,7 +129,15 @@ const target = (service: string, o: Partial<Target> = {}): Target => ({
 /** a rule of acme on its `orders` bus matching `data.kind` */
 async function rule(ruleId: string, kind: string, targets: Target[]) {
   await f.rules.create(
-    { ruleId, bus: 'orders', busKind: 'custom', busOwner: 'acme', name: ruleId, pattern: { data: { kind: [kind] } }, targets },
+    {
+      ruleId,
+      bus: 'orders',
+      busKind: 'custom',
+      busOwner: 'acme',
+      name: ruleId,
+      pattern: { data: { kind: [kind] } },
+      targets,
+    },
     ctxOf('acme'),
     `rule/${ruleId}`,
   );
@@ -119,10 +147,29 @@ async function rule(ruleId: string, kind: string, targets: Target[]) {
 /** putEvent, routing and scheduling as the reactors do them; answers the event key and its deliveries */
 async function publish(kind: string, data: Record<string, unknown> = {}) {
   const n = ++seq;
-  const input = { id: `e${n}`, source: 'shop:checkout', type: 'shop:Order:Placed', time: '2026-03-01T10:00:00', dataContentType: 'application/json', eventBusName: 'orders', data: { kind, n, ...data } };
-  const { eventId } = await f.publisher.publish(input, { tenant: 'acme', subject: 'svc', clientId: 'shop' }, {}, `put/${n}`);
+  const input = {
+    id: `e${n}`,
+    source: 'shop:checkout',
+    type: 'shop:Order:Placed',
+    time: '2026-03-01T10:00:00',
+    dataContentType: 'application/json',
+    eventBusName: 'orders',
+    data: { kind, n, ...data },
+  };
+  const { eventId } = await f.publisher.publish(
+    input,
+    { tenant: 'acme', subject: 'svc', clientId: 'shop' },
+    {},
+    `put/${n}`,
+  );
   const stream = `published-acme.${eventId}`;
-  const router = createEventRouter({ eventStore: f.eventStore, clock: f.clock, rules: f.rulesIndex, configCenter: f.configCenter, convert: f.convert });
+  const router = createEventRouter({
+    eventStore: f.eventStore,
+    clock: f.clock,
+    rules: f.rulesIndex,
+    configCenter: f.configCenter,
+    convert: f.convert,
+  });
   await router.route((await f.eventStore.readStream(stream))[0]!);
   const routed = (await f.eventStore.readStream(stream))[1]!;
   const scheduled = await createDeliveryScheduler({ eventStore: f.eventStore, clock: f.clock }).schedule(routed);
@@ -149,7 +196,12 @@ test.before(async () => {
     req.on('data', (c) => (body += c));
     req.on('end', () => {
       const service = (req.url ?? '').replace('/svc/', '');
-      received.push({ service, deliveryId: String(req.headers['x-delivery-id']), attemptId: String(req.headers['x-attempt-id']), body: JSON.parse(body || 'null') });
+      received.push({
+        service,
+        deliveryId: String(req.headers['x-delivery-id']),
+        attemptId: String(req.headers['x-attempt-id']),
+        body: JSON.parse(body || 'null'),
+      });
       const list = answers.get(service) ?? [200];
       const status = list.length > 1 ? list.shift()! : list[0]!;
       res.statusCode = status;
@@ -182,10 +234,17 @@ it('success: one call carrying the delivery id; the stream and the trace record 
   assert.equal((calls[0]!.body as { data: unknown }).data, input.data, 'BODY ORIGINAL: the raw event');
   assert.equal(await types(stream), ['DeliveryScheduled', 'DeliveryAttemptStarted', 'DeliverySucceeded']);
   const [, startedEvent] = await f.eventStore.readStream(stream);
-  assert.is((startedEvent!.data as { attemptId: string }).attemptId, calls[0]!.attemptId, 'the attempt id of the call was recorded before it');
+  assert.is(
+    (startedEvent!.data as { attemptId: string }).attemptId,
+    calls[0]!.attemptId,
+    'the attempt id of the call was recorded before it',
+  );
 
   const t = await trace(eventKey);
-  assert.equal(t.map((e) => e.status), ['scheduled', 'started', 'succeeded']);
+  assert.equal(
+    t.map((e) => e.status),
+    ['scheduled', 'started', 'succeeded'],
+  );
   assert.is(t[2]!.httpStatus, 200);
   assert.is(t[2]!.deliveryId, deliveryId);
   assert.is(t[2]!.ruleId, 'ok-rule');
@@ -235,15 +294,18 @@ it('retries follow BACKOFF_RETRY with the injected random and clock, without sle
     'DeliveryAttemptStarted',
     'DeliverySucceeded',
   ]);
-  assert.equal((await trace(eventKey)).map((e) => [e.status, e.attempt]), [
-    ['scheduled', 0],
-    ['started', 1],
-    ['failed', 1],
-    ['started', 2],
-    ['failed', 2],
-    ['started', 3],
-    ['succeeded', 3],
-  ]);
+  assert.equal(
+    (await trace(eventKey)).map((e) => [e.status, e.attempt]),
+    [
+      ['scheduled', 0],
+      ['started', 1],
+      ['failed', 1],
+      ['started', 2],
+      ['failed', 2],
+      ['started', 3],
+      ['succeeded', 3],
+    ],
+  );
 });
 
 /** fails every attempt of a BACKOFF delivery: the first call and three retries */
@@ -266,7 +328,13 @@ it('ErrorTolerance ALL with DeadLetterRecord: after the last retry a dead letter
   assert.is(await runDue(), 0, 'no fifth attempt');
   assert.equal((await types(stream)).slice(-2), ['DeliveryAttemptFailed', 'DeliveryDeadLettered']);
   const t = await trace(eventKey);
-  assert.equal(t.slice(-2).map((e) => [e.status, e.nextAttemptAt ?? null]), [['failed', null], ['dead-lettered', null]]);
+  assert.equal(
+    t.slice(-2).map((e) => [e.status, e.nextAttemptAt ?? null]),
+    [
+      ['failed', null],
+      ['dead-lettered', null],
+    ],
+  );
 
   const ref = { ruleTenant: 'acme', ruleId: 'dlq-rule', targetId: 1 };
   const list = await deadLetters().list(ref, { limit: 10, offset: 0 });
@@ -288,7 +356,11 @@ it('ErrorTolerance ALL without DeadLetterRecord: discarded, nothing in the dead 
   await exhaust(deliveries[0]!.deliveryId);
   assert.equal((await types(deliveries[0]!.stream)).slice(-1), ['DeliveryDiscarded']);
   assert.is((await trace(eventKey)).at(-1)!.status, 'discarded');
-  assert.is((await deadLetters().list({ ruleTenant: 'acme', ruleId: 'discard-rule', targetId: 1 }, { limit: 10, offset: 0 })).total, 0);
+  assert.is(
+    (await deadLetters().list({ ruleTenant: 'acme', ruleId: 'discard-rule', targetId: 1 }, { limit: 10, offset: 0 }))
+      .total,
+    0,
+  );
 });
 
 it('ErrorTolerance NONE: blocked once the retries run out; later deliveries wait; resume delivers them in order', async () => {
@@ -301,7 +373,10 @@ it('ErrorTolerance NONE: blocked once the retries run out; later deliveries wait
   assert.is((await trace(first.eventKey)).at(-1)!.status, 'blocked');
   const state = await ruleTargets().get(ref);
   assert.is(state.blocked, true);
-  assert.equal(state.blockedBy.map((b) => b.deliveryId), [first.deliveries[0]!.deliveryId]);
+  assert.equal(
+    state.blockedBy.map((b) => b.deliveryId),
+    [first.deliveries[0]!.deliveryId],
+  );
   assert.is((await queries().ruleTarget(ruleTargetKey(ref)))!.blocked, true);
 
   // later events of that target are scheduled but not attempted
@@ -321,13 +396,21 @@ it('ErrorTolerance NONE: blocked once the retries run out; later deliveries wait
   // an operator resumes: the blocking delivery first (a new round), then the waiting ones in order
   const before = received.length;
   const { released } = await ruleTargets().resume(ref, ctxOf('acme'), 'resume-1');
-  assert.equal(released.map((b) => b.deliveryId), [first.deliveries[0]!.deliveryId]);
+  assert.equal(
+    released.map((b) => b.deliveryId),
+    [first.deliveries[0]!.deliveryId],
+  );
   assert.is(await runDue(), 3);
   assert.equal(
     received.slice(before).map((r) => r.deliveryId),
     [first, second, third].map((p) => p.deliveries[0]!.deliveryId),
   );
-  assert.equal((await types(first.deliveries[0]!.stream)).slice(-4), ['DeliveryBlocked', 'DeliveryRedriven', 'DeliveryAttemptStarted', 'DeliverySucceeded']);
+  assert.equal((await types(first.deliveries[0]!.stream)).slice(-4), [
+    'DeliveryBlocked',
+    'DeliveryRedriven',
+    'DeliveryAttemptStarted',
+    'DeliverySucceeded',
+  ]);
   assert.is((await ruleTargets().get(ref)).blocked, false);
   assert.is((await queries().counts(ruleTargetKey(ref))).waiting, 0);
   assert.is((await queries().counts(ruleTargetKey(ref))).succeeded, 3);
@@ -416,7 +499,13 @@ it('an attempt whose outcome was never recorded (a crash during the call) is ret
   const calls = seen(deliveryId);
   assert.is(calls.length, 2, 'delivered again: at-least-once');
   assert.is.not(calls[0]!.attemptId, calls[1]!.attemptId);
-  assert.equal(await types(stream), ['DeliveryScheduled', 'DeliveryAttemptStarted', 'DeliveryAttemptFailed', 'DeliveryAttemptStarted', 'DeliverySucceeded']);
+  assert.equal(await types(stream), [
+    'DeliveryScheduled',
+    'DeliveryAttemptStarted',
+    'DeliveryAttemptFailed',
+    'DeliveryAttemptStarted',
+    'DeliverySucceeded',
+  ]);
   const t = await trace(eventKey);
   const uncertain = t.find((e) => e.status === 'failed')!;
   assert.is(uncertain.error, UNCERTAIN_ERROR);
@@ -444,10 +533,20 @@ it('params: TENANT_PROFILE from the tenant record, ENV_PARAM from the configurat
   const { eventKey, n, deliveries } = await publish('mail');
   assert.is(await runDue(), 2);
   assert.is(mailCalls.length, 1);
-  assert.equal(mailCalls[0]!.params, { SUBJECT: 'Order placed', ACCOUNT: 'orders@acme.example', TO: 'support@acme.example', CONTENT: `Order ${n}` });
+  assert.equal(mailCalls[0]!.params, {
+    SUBJECT: 'Order placed',
+    ACCOUNT: 'orders@acme.example',
+    TO: 'support@acme.example',
+    CONTENT: `Order ${n}`,
+  });
   assert.is(mailCalls[0]!.publisher?.clientId, 'shop');
   const broken = deliveries.find((d) => d.deliveryId === deliveryIdFor(eventKey, 'acme', 'mail-rule', 2))!;
-  assert.equal(await types(broken.stream), ['DeliveryScheduled', 'DeliveryAttemptStarted', 'DeliveryAttemptFailed', 'DeliveryDiscarded']);
+  assert.equal(await types(broken.stream), [
+    'DeliveryScheduled',
+    'DeliveryAttemptStarted',
+    'DeliveryAttemptFailed',
+    'DeliveryDiscarded',
+  ]);
   const failed = (await trace(eventKey)).find((e) => e.status === 'failed' && e.targetId === 2)!;
   assert.match(failed.error!, /ACCOUNT: configuration key mail.unset is not set/);
   assert.is(failed.nextAttemptAt, null, 'not retried: retrying cannot help');
@@ -462,7 +561,10 @@ it('a call that outlives the timeout is aborted and retried; a conversion error 
         r.signal.addEventListener('abort', () => (aborted = true));
       }),
   };
-  await rule('slow-rule', 'slow', [target('slow'), { ...target('slow'), id: 2, conversion: { kind: 'partial', path: '$.data.missing' } }]);
+  await rule('slow-rule', 'slow', [
+    target('slow'),
+    { ...target('slow'), id: 2, conversion: { kind: 'partial', path: '$.data.missing' } },
+  ]);
   const { eventKey, deliveries } = await publish('slow');
   assert.is(deliveries.length, 1, 'no delivery for the target whose conversion failed');
   assert.is(await runDue(worker({ adapters: [hanging], timeoutMs: 30 })), 1);

@@ -2,18 +2,23 @@
 // registered with client_credentials, client_secret_basic and client_secret_post), GET against a small real
 // token server (our token endpoint takes POST only, as RFC 6749 requires). Expiry with a manual clock;
 // concurrent callers share one fetch.
-import express from 'express';
+
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import express from 'express';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createOAuthTokenCache, isOAuthTokenError, type OAuthClientCredentials } from '../../../commands/bridge/oauth-token.cache.ts';
+import {
+  createOAuthTokenCache,
+  isOAuthTokenError,
+  type OAuthClientCredentials,
+} from '../../../commands/bridge/oauth-token.cache.ts';
 import { forTenant } from '../../../commands/core/envelopes.ts';
-import type { HttpClient } from '../../../infra/core/http-client.port.ts';
 import { manualClock } from '../../../infra/core/clock.port.ts';
-import { loopbackHttpClient as createHttpClient } from '../../infra/net/loopback-client.ts';
-import { startIdentityPlatform, type IdentityPlatform } from '../../http/identity/identity-harness.ts';
+import type { HttpClient } from '../../../infra/core/http-client.port.ts';
 import { eventually } from '../../core/eventually.ts';
+import { type IdentityPlatform, startIdentityPlatform } from '../../http/identity/identity-harness.ts';
+import { loopbackHttpClient as createHttpClient } from '../../infra/net/loopback-client.ts';
 
 // characters that must survive the form encoding of client_secret_basic (RFC 6749 2.3.1)
 const CLIENT_SECRET = 'bridge secret+with:special/chars&=%';
@@ -22,19 +27,30 @@ let idp: IdentityPlatform;
 /** an HttpClient that counts what goes through it */
 function counting(inner: HttpClient) {
   const requests: Array<{ method: string; url: string }> = [];
-  return { requests, http: { send: (r) => (requests.push({ method: r.method, url: r.url }), inner.send(r)) } as HttpClient };
+  return {
+    requests,
+    http: { send: (r) => (requests.push({ method: r.method, url: r.url }), inner.send(r)) } as HttpClient,
+  };
 }
 
 /** the small token server for GET: records each request, answers what `answer` says */
 type Seen = { method: string; query: Record<string, string>; body: Record<string, string>; authorization?: string };
 function tokenServer() {
   const seen: Seen[] = [];
-  let answer: (n: number) => { status: number; body: unknown } = (n) => ({ status: 200, body: { access_token: `tok-${n}`, token_type: 'Bearer', expires_in: 120 } });
+  let answer: (n: number) => { status: number; body: unknown } = (n) => ({
+    status: 200,
+    body: { access_token: `tok-${n}`, token_type: 'Bearer', expires_in: 120 },
+  });
   let hold: Promise<void> = Promise.resolve();
   const app = express();
   app.use(express.urlencoded({ extended: false }));
   app.all('/token', async (req, res) => {
-    seen.push({ method: req.method, query: { ...(req.query as Record<string, string>) }, body: { ...((req.body ?? {}) as Record<string, string>) }, ...(req.headers.authorization !== undefined && { authorization: req.headers.authorization }) });
+    seen.push({
+      method: req.method,
+      query: { ...(req.query as Record<string, string>) },
+      body: { ...((req.body ?? {}) as Record<string, string>) },
+      ...(req.headers.authorization !== undefined && { authorization: req.headers.authorization }),
+    });
     const n = seen.length;
     await hold;
     const a = answer(n);
@@ -61,9 +77,19 @@ test.before(async () => {
   idp = await startIdentityPlatform({ redirectUri: 'http://127.0.0.1/callback' });
   const sys = { tenant: 'platform', actor: 'spec' };
   await idp.commands.createTenant({ name: 'ACME' }, forTenant(sys, 'acme'), 'spec/tenant/acme');
-  await idp.commands.registerUser({ username: 'bridge-out', name: 'outbound' }, { ...sys, tenant: 'acme' }, 'spec/user');
+  await idp.commands.registerUser(
+    { username: 'bridge-out', name: 'outbound' },
+    { ...sys, tenant: 'acme' },
+    'spec/user',
+  );
   await idp.commands.registerClient(
-    { clientId: 'acme-outbound', grantTypes: ['client_credentials'], defaultUser: 'bridge-out', scopes: ['claims:write'], clientSecret: CLIENT_SECRET },
+    {
+      clientId: 'acme-outbound',
+      grantTypes: ['client_credentials'],
+      defaultUser: 'bridge-out',
+      scopes: ['claims:write'],
+      clientSecret: CLIENT_SECRET,
+    },
     { ...sys, tenant: 'acme' },
     'spec/client',
   );
@@ -88,7 +114,10 @@ const ourIdp = (o: Partial<OAuthClientCredentials> = {}): OAuthClientCredentials
 async function validate(token: string) {
   idp.syncClock();
   const res = await fetch(`${idp.base}/cas/validate-token`, { headers: { authorization: `Bearer ${token}` } });
-  return { status: res.status, body: (await res.json()) as { active?: boolean; client_id?: string; tenant?: string; scope?: string } };
+  return {
+    status: res.status,
+    body: (await res.json()) as { active?: boolean; client_id?: string; tenant?: string; scope?: string },
+  };
 }
 
 test('POST with client_secret_basic to our identity provider: a token it accepts', async () => {
@@ -96,7 +125,10 @@ test('POST with client_secret_basic to our identity provider: a token it accepts
   const { http, requests } = counting(createHttpClient());
   const cache = createOAuthTokenCache({ http, clock: manualClock() });
   const token = await cache.token({ tenant: 'acme', connection: 'idp', revision: 0 }, ourIdp());
-  assert.equal(requests.map((r) => r.method), ['POST']);
+  assert.equal(
+    requests.map((r) => r.method),
+    ['POST'],
+  );
   const v = await validate(token);
   assert.is(v.status, 200, JSON.stringify(v.body));
   assert.is(v.body.client_id, 'acme-outbound');
@@ -107,7 +139,10 @@ test('POST with client_secret_basic to our identity provider: a token it accepts
 test('POST with client_secret_post to our identity provider', async () => {
   idp.syncClock();
   const cache = createOAuthTokenCache({ http: createHttpClient(), clock: manualClock() });
-  const token = await cache.token({ tenant: 'acme', connection: 'idp-post', revision: 0 }, ourIdp({ clientAuth: 'client_secret_post' }));
+  const token = await cache.token(
+    { tenant: 'acme', connection: 'idp-post', revision: 0 },
+    ourIdp({ clientAuth: 'client_secret_post' }),
+  );
   assert.is((await validate(token)).body.client_id, 'acme-outbound');
 });
 
@@ -115,7 +150,10 @@ test('a wrong secret: not retryable, the status and RFC 6749 error named, the se
   idp.syncClock();
   const cache = createOAuthTokenCache({ http: createHttpClient(), clock: manualClock() });
   try {
-    await cache.token({ tenant: 'acme', connection: 'bad', revision: 0 }, ourIdp({ clientSecret: 'wrong-secret-value' }));
+    await cache.token(
+      { tenant: 'acme', connection: 'bad', revision: 0 },
+      ourIdp({ clientSecret: 'wrong-secret-value' }),
+    );
     assert.unreachable();
   } catch (err) {
     assert.ok(isOAuthTokenError(err), String(err));
@@ -155,7 +193,12 @@ test('GET: the grant in the query string, Basic credentials form-encoded', async
   assert.is(await cache.token({ tenant: 'acme', connection: 'get', revision: 0 }, getConfig()), 'tok-1');
   const [s] = server.seen;
   assert.is(s?.method, 'GET');
-  assert.equal(s?.query, { grant_type: 'client_credentials', scope: 'a b', audience: 'https://api.example', resource: 'claims' });
+  assert.equal(s?.query, {
+    grant_type: 'client_credentials',
+    scope: 'a b',
+    audience: 'https://api.example',
+    resource: 'claims',
+  });
   const decoded = Buffer.from(s!.authorization!.replace(/^Basic /, ''), 'base64').toString('utf8');
   const formDecode = (x: string) => decodeURIComponent(x.replace(/\+/g, ' '));
   // one colon only: the one inside the secret is encoded
@@ -164,7 +207,10 @@ test('GET: the grant in the query string, Basic credentials form-encoded', async
   assert.is(formDecode(decoded.slice(decoded.indexOf(':') + 1)), CLIENT_SECRET);
   // client_secret_post with GET: the credentials among the query parameters
   const post = createOAuthTokenCache({ http: createHttpClient(), clock: manualClock() });
-  await post.token({ tenant: 'acme', connection: 'get-post', revision: 0 }, getConfig({ clientAuth: 'client_secret_post' }));
+  await post.token(
+    { tenant: 'acme', connection: 'get-post', revision: 0 },
+    getConfig({ clientAuth: 'client_secret_post' }),
+  );
   const last = server.seen[server.seen.length - 1]!;
   assert.is(last.authorization, undefined);
   assert.is(last.query.client_id, 'client one');
@@ -224,7 +270,11 @@ test('token endpoint failures: 503 and unreachable are retryable, 400 is not; no
   server.setAnswer(() => ({ status: 400, body: { error: 'invalid_scope', error_description: 'no such scope' } }));
   await cache.token(key, getConfig()).then(
     () => assert.unreachable(),
-    (err: unknown) => assert.ok(isOAuthTokenError(err) && !err.retryable && /invalid_scope \(no such scope\)/.test(err.message), String(err)),
+    (err: unknown) =>
+      assert.ok(
+        isOAuthTokenError(err) && !err.retryable && /invalid_scope \(no such scope\)/.test(err.message),
+        String(err),
+      ),
   );
   server.setAnswer(() => ({ status: 200, body: { token_type: 'Bearer' } }));
   await cache.token(key, getConfig()).then(

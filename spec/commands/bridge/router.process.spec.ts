@@ -2,12 +2,12 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Convert } from '../../../commands/bridge/bridge.contracts.ts';
 import { createEventRouter, createRouterWorker } from '../../../commands/bridge/router.process.ts';
+import { REACTOR_CHECKPOINTS } from '../../../commands/core/reactor.ts';
 import { convert as realConvert } from '../../../domain/bridge/conversion/index.ts';
 import type { EventRoutedData } from '../../../domain/bridge/published-event.decider.ts';
-import { REACTOR_CHECKPOINTS } from '../../../commands/core/reactor.ts';
 import { PLATFORM_SCHEMA_IDS, seedPlatformSchemas } from '../../../infra/bridge/platform-schemas.ts';
-import { createBridgeFixture, ctxOf, httpTarget, mailTarget, type BridgeFixture } from './bridge-fixture.ts';
 import { eventually } from '../../core/eventually.ts';
+import { type BridgeFixture, createBridgeFixture, ctxOf, httpTarget, mailTarget } from './bridge-fixture.ts';
 
 const test = suite('bridge router process');
 
@@ -30,7 +30,14 @@ const jobAlert = (tenant: string, id: string, bus = 'platform') => ({
   time: '2026-03-01T09:59:00',
   dataContentType: 'application/json',
   eventBusName: bus,
-  data: { jobId: 'j1', jobName: 'nightly-close', status: 'FAILED', message: 'disk full', tenant, occurredAt: '2026-03-01T09:59:00Z' },
+  data: {
+    jobId: 'j1',
+    jobName: 'nightly-close',
+    status: 'FAILED',
+    message: 'disk full',
+    tenant,
+    occurredAt: '2026-03-01T09:59:00Z',
+  },
 });
 const order = (id: string, data: Record<string, unknown> = { amount: 120, region: 'eu' }) => ({
   id,
@@ -43,7 +50,14 @@ const order = (id: string, data: Record<string, unknown> = { amount: 120, region
 });
 const caller = (tenant: string) => ({ tenant, subject: 'svc', clientId: `${tenant}-app` });
 
-const router = () => createEventRouter({ eventStore: f.eventStore, clock: f.clock, rules: f.rulesIndex, configCenter: f.configCenter, convert });
+const router = () =>
+  createEventRouter({
+    eventStore: f.eventStore,
+    clock: f.clock,
+    rules: f.rulesIndex,
+    configCenter: f.configCenter,
+    convert,
+  });
 
 /** publishes, then routes the EventAccepted it appended; answers the routing */
 async function publishAndRoute(input: unknown, tenant: string): Promise<{ eventId: string; routed: EventRoutedData }> {
@@ -63,7 +77,14 @@ test.before(async () => {
   await seedPlatformSchemas({ eventStore: f.eventStore, clock: f.clock });
   await f.buses.createBus({ name: 'platform', kind: 'platform' }, platform, 'bus-platform');
   await f.sources.registerSource(
-    { busTenant: 'platform', bus: 'platform', name: 'batchv2:job', kind: 'platform', eventTypes: ['batchv2:Alter:JobAlter'], schemaId: PLATFORM_SCHEMA_IDS.jobAlter },
+    {
+      busTenant: 'platform',
+      bus: 'platform',
+      name: 'batchv2:job',
+      kind: 'platform',
+      eventTypes: ['batchv2:Alter:JobAlter'],
+      schemaId: PLATFORM_SCHEMA_IDS.jobAlter,
+    },
     platform,
     'src-batch',
   );
@@ -120,31 +141,56 @@ test('a tenant that opted out: the platform rule is skipped, its own rule on the
   const beta = (await publishAndRoute(jobAlert('beta', 'alert-beta-2'), 'beta')).routed;
   assert.equal(beta.skipped, [{ ruleId: ALERT_RULE, ruleTenant: 'platform', platform: true, reason: 'opted-out' }]);
   assert.equal(beta.evaluated, ['beta-own-alert']);
-  assert.equal(beta.matched.map((m) => [m.ruleId, m.platform]), [['beta-own-alert', false]]);
+  assert.equal(
+    beta.matched.map((m) => [m.ruleId, m.platform]),
+    [['beta-own-alert', false]],
+  );
   assert.equal(beta.matched[0]!.targets[0]!.payload, 'disk full');
 
   // acme did not opt out and does not see beta's rule
   const acme = (await publishAndRoute(jobAlert('acme', 'alert-acme-2'), 'acme')).routed;
   assert.equal(acme.evaluated, [ALERT_RULE]);
   assert.equal(acme.skipped, []);
-  assert.equal(acme.matched.map((m) => m.ruleId), [ALERT_RULE]);
+  assert.equal(
+    acme.matched.map((m) => m.ruleId),
+    [ALERT_RULE],
+  );
 });
 
 test('tenant rules on same-named custom buses of two tenants do not mix', async () => {
   await f.rules.create(
-    { ruleId: 'acme-big-orders', bus: 'orders', busKind: 'custom', busOwner: 'acme', name: 'big orders', pattern: { data: { amount: [{ numeric: ['>', 100] }] } }, targets: [httpTarget(1, { kind: 'complete' })] },
+    {
+      ruleId: 'acme-big-orders',
+      bus: 'orders',
+      busKind: 'custom',
+      busOwner: 'acme',
+      name: 'big orders',
+      pattern: { data: { amount: [{ numeric: ['>', 100] }] } },
+      targets: [httpTarget(1, { kind: 'complete' })],
+    },
     ctxOf('acme'),
     'acme-rule-1',
   );
   await f.rules.create(
-    { ruleId: 'beta-all-orders', bus: 'orders', busKind: 'custom', busOwner: 'beta', name: 'all orders', pattern: { source: ['shop:checkout'] }, targets: [httpTarget(1, { kind: 'complete' })] },
+    {
+      ruleId: 'beta-all-orders',
+      bus: 'orders',
+      busKind: 'custom',
+      busOwner: 'beta',
+      name: 'all orders',
+      pattern: { source: ['shop:checkout'] },
+      targets: [httpTarget(1, { kind: 'complete' })],
+    },
     ctxOf('beta'),
     'beta-rule-1',
   );
   await f.catchUpAll();
   const acme = (await publishAndRoute(order('o-1'), 'acme')).routed;
   assert.equal(acme.evaluated, ['acme-big-orders']);
-  assert.equal(acme.matched.map((m) => m.ruleId), ['acme-big-orders']);
+  assert.equal(
+    acme.matched.map((m) => m.ruleId),
+    ['acme-big-orders'],
+  );
   const payload = acme.matched[0]!.targets[0]!.payload as { id: string; eventBusName: string };
   assert.equal([payload.id, payload.eventBusName], ['o-1', 'orders']);
   const beta = (await publishAndRoute(order('o-1'), 'beta')).routed;
@@ -157,7 +203,15 @@ test('tenant rules on same-named custom buses of two tenants do not mix', async 
 test('two tenants may choose the same rule id on the platform bus: each is matched on its own pattern', async () => {
   const rule = (tenant: string, status: string) =>
     f.rules.create(
-      { ruleId: 'same-id', bus: 'platform', busKind: 'platform', busOwner: 'platform', name: `${tenant} alerts`, pattern: { type: ['batchv2:Alter:JobAlter'], data: { status: [status] } }, targets: [httpTarget(1, { kind: 'complete' })] },
+      {
+        ruleId: 'same-id',
+        bus: 'platform',
+        busKind: 'platform',
+        busOwner: 'platform',
+        name: `${tenant} alerts`,
+        pattern: { type: ['batchv2:Alter:JobAlter'], data: { status: [status] } },
+        targets: [httpTarget(1, { kind: 'complete' })],
+      },
       ctxOf(tenant),
       `${tenant}-same-id`,
     );
@@ -181,7 +235,10 @@ test('a disabled rule is not evaluated; enabling it again recompiles the matcher
   await f.rules.enable('acme-big-orders', ctxOf('acme'), 'acme-enable');
   await f.catchUpAll();
   const on = (await publishAndRoute(order('o-4'), 'acme')).routed;
-  assert.equal(on.matched.map((m) => m.ruleId), ['acme-big-orders']);
+  assert.equal(
+    on.matched.map((m) => m.ruleId),
+    ['acme-big-orders'],
+  );
   assert.is.not(on.matcherVersion, off.matcherVersion);
 });
 
@@ -223,7 +280,12 @@ test('conversion errors are recorded per target, never a crash', async () => {
 });
 
 test('environment values: the event tenant’s configuration, platform rules fall back to the platform’s', async () => {
-  await f.rules.update(ALERT_RULE, { targets: [{ ...mailTarget(1), conversion: { kind: 'env', key: 'alert.mail.account' } }] }, ctxOf('platform'), 'alert-env');
+  await f.rules.update(
+    ALERT_RULE,
+    { targets: [{ ...mailTarget(1), conversion: { kind: 'env', key: 'alert.mail.account' } }] },
+    ctxOf('platform'),
+    'alert-env',
+  );
   await f.catchUpAll();
   const platformDefault = (await publishAndRoute(jobAlert('acme', 'alert-acme-3'), 'acme')).routed;
   assert.is(platformDefault.matched[0]!.targets[0]!.payload, 'alerts@platform.example');
@@ -238,10 +300,20 @@ test('redelivery appends nothing twice (route again, and the worker from positio
   const [accepted] = await f.eventStore.readStream(stream);
   const again = await router().route(accepted!);
   assert.ok(again);
-  assert.equal((await f.eventStore.readStream(stream)).map((e) => e.type), ['EventAccepted', 'EventRouted']);
+  assert.equal(
+    (await f.eventStore.readStream(stream)).map((e) => e.type),
+    ['EventAccepted', 'EventRouted'],
+  );
 
   // the worker over the whole log, twice (checkpoint reset in between): every event routed exactly once
-  const worker = createRouterWorker({ eventStore: f.eventStore, readStore: f.readStore, clock: f.clock, rules: f.rulesIndex, configCenter: f.configCenter, convert });
+  const worker = createRouterWorker({
+    eventStore: f.eventStore,
+    readStore: f.readStore,
+    clock: f.clock,
+    rules: f.rulesIndex,
+    configCenter: f.configCenter,
+    convert,
+  });
   const handled = await worker.drain();
   assert.ok(handled > 0);
   await f.readStore.collection(REACTOR_CHECKPOINTS).delete('bridge.router');
@@ -258,18 +330,38 @@ test('a duplicate routes nothing again', async () => {
   const first = await f.publisher.publish(order('o-7'), caller('acme'), {}, f.cmd('put'));
   const dup = await f.publisher.publish(order('o-7'), caller('acme'), {}, f.cmd('put'));
   assert.equal(dup, { eventId: first.eventId, duplicate: true });
-  const worker = createRouterWorker({ eventStore: f.eventStore, readStore: f.readStore, clock: f.clock, rules: f.rulesIndex, configCenter: f.configCenter, convert });
+  const worker = createRouterWorker({
+    eventStore: f.eventStore,
+    readStore: f.readStore,
+    clock: f.clock,
+    rules: f.rulesIndex,
+    configCenter: f.configCenter,
+    convert,
+  });
   await worker.drain();
-  assert.equal((await f.eventStore.readStream(`published-acme.${first.eventId}`)).map((e) => e.type), ['EventAccepted', 'EventRouted']);
+  assert.equal(
+    (await f.eventStore.readStream(`published-acme.${first.eventId}`)).map((e) => e.type),
+    ['EventAccepted', 'EventRouted'],
+  );
 });
 
 test('the live worker routes as events arrive and stops cleanly', async () => {
-  const worker = createRouterWorker({ eventStore: f.eventStore, readStore: f.readStore, clock: f.clock, rules: f.rulesIndex, configCenter: f.configCenter, convert });
+  const worker = createRouterWorker({
+    eventStore: f.eventStore,
+    readStore: f.readStore,
+    clock: f.clock,
+    rules: f.rulesIndex,
+    configCenter: f.configCenter,
+    convert,
+  });
   worker.start();
   const { eventId } = await f.publisher.publish(order('o-8'), caller('acme'), {}, f.cmd('put'));
   const stream = `published-acme.${eventId}`;
   await eventually(async () => (await f.eventStore.readStream(stream)).length >= 2, 'the event routed');
-  assert.equal((await f.eventStore.readStream(stream)).map((e) => e.type), ['EventAccepted', 'EventRouted']);
+  assert.equal(
+    (await f.eventStore.readStream(stream)).map((e) => e.type),
+    ['EventAccepted', 'EventRouted'],
+  );
   await worker.stop();
   assert.is((await worker.status()).state, 'stopped');
   assert.ok(convertCalls > 0);

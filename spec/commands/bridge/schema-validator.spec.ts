@@ -3,10 +3,19 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createSchemaCommands, createSchemaReader, createSchemaValidator, derivedSchemaId } from '../../../commands/bridge/schemas.commands.ts';
-import { isDomainError } from '../../../domain/core/domain-error.ts';
+import {
+  createSchemaCommands,
+  createSchemaReader,
+  createSchemaValidator,
+  derivedSchemaId,
+} from '../../../commands/bridge/schemas.commands.ts';
 import { SCHEMA_ID } from '../../../domain/bridge/schema.decider.ts';
-import { platformSchemaDocuments, PLATFORM_SCHEMA_IDS, seedPlatformSchemas } from '../../../infra/bridge/platform-schemas.ts';
+import { isDomainError } from '../../../domain/core/domain-error.ts';
+import {
+  PLATFORM_SCHEMA_IDS,
+  platformSchemaDocuments,
+  seedPlatformSchemas,
+} from '../../../infra/bridge/platform-schemas.ts';
 import { manualClock } from '../../../infra/core/clock.port.ts';
 import { createSqliteEventStore } from '../../../infra/sqlite/event-store.sqlite.ts';
 import { registryDocument } from '../../domain/bridge/schema-documents.ts';
@@ -26,7 +35,14 @@ const document = (version: string, order: Record<string, unknown>) =>
     data: 'Order',
     schemas: {
       Order: order,
-      Line: { type: 'object', required: ['sku', 'qty'], properties: { sku: { type: 'string' }, qty: { type: 'integer', format: 'int32', minimum: 0, exclusiveMinimum: true } } },
+      Line: {
+        type: 'object',
+        required: ['sku', 'qty'],
+        properties: {
+          sku: { type: 'string' },
+          qty: { type: 'integer', format: 'int32', minimum: 0, exclusiveMinimum: true },
+        },
+      },
     },
   });
 const orderV1 = {
@@ -40,8 +56,18 @@ const orderV1 = {
     lines: { type: 'array', minItems: 1, items: { $ref: '#/components/schemas/Line' } },
   },
 };
-const orderV2 = { ...orderV1, required: [...orderV1.required, 'channel'], properties: { ...orderV1.properties, channel: { type: 'string' } } };
-const validOrder = { orderId: 'O-1', amount: 12.5, currency: null, placedAt: '2026-03-01T10:00:00+08:00', lines: [{ sku: 'A', qty: 1 }] };
+const orderV2 = {
+  ...orderV1,
+  required: [...orderV1.required, 'channel'],
+  properties: { ...orderV1.properties, channel: { type: 'string' } },
+};
+const validOrder = {
+  orderId: 'O-1',
+  amount: 12.5,
+  currency: null,
+  placedAt: '2026-03-01T10:00:00+08:00',
+  lines: [{ sku: 'A', qty: 1 }],
+};
 
 const ORDERS = '424242424242424';
 
@@ -94,26 +120,40 @@ test('invalid data: every violation, each with its path under data', async () =>
     'data.orderId pattern',
     'data.placedAt format',
   ]);
-  assert.equal(violations.find((v) => v.path === 'data.lines.1.sku'), { path: 'data.lines.1.sku', message: 'is required', keyword: 'required' });
+  assert.equal(
+    violations.find((v) => v.path === 'data.lines.1.sku'),
+    { path: 'data.lines.1.sku', message: 'is required', keyword: 'required' },
+  );
   const missing = await validator.validate('acme', ORDERS, {});
-  assert.equal(missing?.map((v) => v.path), ['data.orderId', 'data.amount', 'data.lines']);
-  assert.equal(await validator.validate('acme', ORDERS, 'not an object'), [{ path: 'data', message: 'must be object', keyword: 'type' }]);
+  assert.equal(
+    missing?.map((v) => v.path),
+    ['data.orderId', 'data.amount', 'data.lines'],
+  );
+  assert.equal(await validator.validate('acme', ORDERS, 'not an object'), [
+    { path: 'data', message: 'must be object', keyword: 'type' },
+  ]);
 });
 
 test('versions: the latest by default, `id:version` for another; a new version is seen at once', async () => {
   const { added } = await commands.addVersion(ORDERS, { content: document('2', orderV2) }, acme, 'c-orders-v2');
   assert.ok(added);
-  assert.equal((await validator.validate('acme', ORDERS, validOrder))?.map((v) => v.path), ['data.channel']);
+  assert.equal(
+    (await validator.validate('acme', ORDERS, validOrder))?.map((v) => v.path),
+    ['data.channel'],
+  );
   assert.is(await validator.validate('acme', `${ORDERS}:1`, validOrder), null);
   assert.is(await validator.validate('acme', `${ORDERS}:latest`, { ...validOrder, channel: 'web' }), null);
   // another validator (another process) agrees
   const other = createSchemaValidator({ eventStore });
-  assert.equal((await other.validate('acme', ORDERS, validOrder))?.map((v) => v.path), ['data.channel']);
+  assert.equal(
+    (await other.validate('acme', ORDERS, validOrder))?.map((v) => v.path),
+    ['data.channel'],
+  );
   const details = await rejects(validator.validate('acme', `${ORDERS}:9`, validOrder), 'SCHEMA.UNKNOWN', 400);
   assert.is(details.version, '9');
 });
 
-test('unknown, malformed and other tenants\' ids: SCHEMA.UNKNOWN (400)', async () => {
+test("unknown, malformed and other tenants' ids: SCHEMA.UNKNOWN (400)", async () => {
   await rejects(validator.validate('acme', '999999999999999', {}), 'SCHEMA.UNKNOWN', 400);
   await rejects(validator.validate('acme', 'orders', {}), 'SCHEMA.UNKNOWN', 400);
   await rejects(validator.validate('acme', `${ORDERS}:bad:version`, {}), 'SCHEMA.UNKNOWN', 400);
@@ -121,7 +161,7 @@ test('unknown, malformed and other tenants\' ids: SCHEMA.UNKNOWN (400)', async (
   await rejects(validator.validate('globex', ORDERS, validOrder), 'SCHEMA.UNKNOWN', 400);
 });
 
-test('platform schemas are visible to every tenant; the tenant\'s own schema of the same id comes first', async () => {
+test("platform schemas are visible to every tenant; the tenant's own schema of the same id comes first", async () => {
   const alert = {
     jobId: 'J-7',
     jobName: 'nightly-billing',
@@ -135,15 +175,28 @@ test('platform schemas are visible to every tenant; the tenant\'s own schema of 
   assert.is(await validator.validate('acme', PLATFORM_SCHEMA_IDS.jobAlter, alert), null);
   assert.is(await validator.validate('globex', PLATFORM_SCHEMA_IDS.jobAlter, alert), null);
   assert.equal(
-    (await validator.validate('globex', PLATFORM_SCHEMA_IDS.jobAlter, { ...alert, status: 'BROKEN', recipients: ['nope'] }))?.map((v) => v.path),
+    (
+      await validator.validate('globex', PLATFORM_SCHEMA_IDS.jobAlter, {
+        ...alert,
+        status: 'BROKEN',
+        recipients: ['nope'],
+      })
+    )?.map((v) => v.path),
     ['data.status', 'data.recipients.0'],
   );
   // a platform schema created after a tenant took the same id: that tenant keeps its own
   const shared = '555555555555555';
   await commands.create({ schemaId: shared, content: document('1', orderV1) }, acme, 'c-shared-acme');
-  await commands.create({ schemaId: shared, content: document('1', { type: 'object', required: ['platformOnly'] }) }, platform, 'c-shared-platform');
+  await commands.create(
+    { schemaId: shared, content: document('1', { type: 'object', required: ['platformOnly'] }) },
+    platform,
+    'c-shared-platform',
+  );
   assert.is(await validator.validate('acme', shared, validOrder), null);
-  assert.equal((await validator.validate('globex', shared, validOrder))?.map((v) => v.path), ['data.platformOnly']);
+  assert.equal(
+    (await validator.validate('globex', shared, validOrder))?.map((v) => v.path),
+    ['data.platformOnly'],
+  );
 });
 
 test('a deleted schema refuses new events (SCHEMA.UNKNOWN) but its versions stay readable', async () => {
@@ -159,7 +212,7 @@ test('a deleted schema refuses new events (SCHEMA.UNKNOWN) but its versions stay
   assert.is((await commands.delete(id, acme, 'c-del-2')).deleted, false);
 });
 
-test('commands: a derived 15-digit id, the same on a retry; a tenant cannot take a platform schema\'s id', async () => {
+test("commands: a derived 15-digit id, the same on a retry; a tenant cannot take a platform schema's id", async () => {
   const id = derivedSchemaId('acme', 'retry-me');
   assert.ok(SCHEMA_ID.test(id) && id.length === 15 && Number(id) < Number.MAX_SAFE_INTEGER);
   const first = await commands.create({ content: document('1', orderV1) }, acme, 'retry-me');
@@ -167,7 +220,10 @@ test('commands: a derived 15-digit id, the same on a retry; a tenant cannot take
   assert.is(first.schema.schemaId, id);
   assert.equal([first.created, again.created, again.schema.schemaId], [true, false, id]);
   assert.is(first.schema.name, 'orders'); // info.title
-  assert.equal(first.schema.versions.map((v) => v.version), ['1']); // info.version
+  assert.equal(
+    first.schema.versions.map((v) => v.version),
+    ['1'],
+  ); // info.version
   assert.is(derivedSchemaId('globex', 'retry-me') === id, false);
   await rejects(
     commands.create({ schemaId: PLATFORM_SCHEMA_IDS.createUser, content: document('1', orderV1) }, acme, 'c-steal'),
@@ -177,12 +233,19 @@ test('commands: a derived 15-digit id, the same on a retry; a tenant cannot take
   // same version, same content: no-op; other content: 409
   const same = await commands.addVersion(ORDERS, { version: '1', content: document('1', orderV1) }, acme, 'c-same');
   assert.is(same.added, false);
-  await rejects(commands.addVersion(ORDERS, { version: '1', content: document('1', orderV2) }, acme, 'c-change'), 'SCHEMA.VERSION_IMMUTABLE', 409);
+  await rejects(
+    commands.addVersion(ORDERS, { version: '1', content: document('1', orderV2) }, acme, 'c-change'),
+    'SCHEMA.VERSION_IMMUTABLE',
+    409,
+  );
 });
 
 test('platform schemas: one per pre-set event type, seeded idempotently', async () => {
   const docs = platformSchemaDocuments();
-  assert.equal(docs.map((d) => d.eventType), ['iam:User:CreateUser', 'product:Product:CreateProduct', 'batchv2:Alter:JobAlter', 'commhub:alert:DeadLetter']);
+  assert.equal(
+    docs.map((d) => d.eventType),
+    ['iam:User:CreateUser', 'product:Product:CreateProduct', 'batchv2:Alter:JobAlter', 'commhub:alert:DeadLetter'],
+  );
   const again = await seedPlatformSchemas({ eventStore, clock });
   assert.equal(again, { created: [], versionsAdded: [] });
   const reader = createSchemaReader({ eventStore });
@@ -192,13 +255,25 @@ test('platform schemas: one per pre-set event type, seeded idempotently', async 
     assert.is(schema?.versions.length, 1);
   }
   assert.is(
-    await validator.validate('acme', PLATFORM_SCHEMA_IDS.createUser, { userId: 'u1', tenant: 'acme', username: 'ann', email: null, createdAt: '2026-03-01T10:00:00Z' }),
+    await validator.validate('acme', PLATFORM_SCHEMA_IDS.createUser, {
+      userId: 'u1',
+      tenant: 'acme',
+      username: 'ann',
+      email: null,
+      createdAt: '2026-03-01T10:00:00Z',
+    }),
     null,
   );
   assert.equal(
-    (await validator.validate('acme', PLATFORM_SCHEMA_IDS.createProduct, { productCode: 'P1', productName: 'Car', status: 'ACTIVE', currency: 'eur', createdAt: 'now' }))?.map(
-      (v) => v.path,
-    ),
+    (
+      await validator.validate('acme', PLATFORM_SCHEMA_IDS.createProduct, {
+        productCode: 'P1',
+        productName: 'Car',
+        status: 'ACTIVE',
+        currency: 'eur',
+        createdAt: 'now',
+      })
+    )?.map((v) => v.path),
     ['data.currency', 'data.createdAt'],
   );
 });

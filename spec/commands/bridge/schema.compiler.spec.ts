@@ -1,6 +1,11 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { compileFailure, compileJsonSchema, compileProblems, toViolations } from '../../../commands/bridge/schema.compiler.ts';
+import {
+  compileFailure,
+  compileJsonSchema,
+  compileProblems,
+  toViolations,
+} from '../../../commands/bridge/schema.compiler.ts';
 import { businessDataJsonSchema } from '../../../domain/bridge/openapi-schema.ts';
 import { registryDocument } from '../../domain/bridge/schema-documents.ts';
 
@@ -12,7 +17,17 @@ const orders = registryDocument({
   title: 'orders',
   version: '1.0.0',
   data: 'Order',
-  schemas: { Order: { type: 'object', required: ['orderId'], properties: { orderId: { type: 'string' }, lines: { type: 'array', items: { $ref: '#/components/schemas/Line' } } } }, Line: { type: 'object', properties: { qty: { type: 'integer', minimum: 1 } } } },
+  schemas: {
+    Order: {
+      type: 'object',
+      required: ['orderId'],
+      properties: {
+        orderId: { type: 'string' },
+        lines: { type: 'array', items: { $ref: '#/components/schemas/Line' } },
+      },
+    },
+    Line: { type: 'object', properties: { qty: { type: 'integer', minimum: 1 } } },
+  },
 });
 
 test('a registry document whose business-data schema compiles has no compile problems', () => {
@@ -23,7 +38,10 @@ test('a document whose business-data schema is missing answers the conversion pr
   const { components, ...rest } = orders;
   const { Cloudevents: _dropped, ...withoutCloudevents } = components.schemas as Record<string, unknown>;
   const problems = compileProblems({ ...rest, components: { schemas: withoutCloudevents } }, 'content');
-  assert.equal(problems.map((p) => p.path), ['components.schemas']);
+  assert.equal(
+    problems.map((p) => p.path),
+    ['components.schemas'],
+  );
 });
 
 test('compiled business-data schema validates event data; violations are dotted under data', () => {
@@ -32,7 +50,12 @@ test('compiled business-data schema validates event data; violations are dotted 
   const fn = compileJsonSchema(converted.schema);
   assert.ok(fn({ orderId: 'o1', lines: [{ qty: 2 }] }));
   assert.not.ok(fn({ lines: [{ qty: 0 }] }));
-  assert.equal(toViolations(fn.errors ?? [], 'data').map((v) => v.path).sort(), ['data.lines.0.qty', 'data.orderId']);
+  assert.equal(
+    toViolations(fn.errors ?? [], 'data')
+      .map((v) => v.path)
+      .sort(),
+    ['data.lines.0.qty', 'data.orderId'],
+  );
 });
 
 test('compile problems become SCHEMA.INVALID (400), as the decider answers its own problems', () => {

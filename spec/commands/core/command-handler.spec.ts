@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { commandHandler, type CommandEnvelope } from '../../../commands/core/command-handler.ts';
+import { type CommandEnvelope, commandHandler } from '../../../commands/core/command-handler.ts';
 import { eventIdFor } from '../../../commands/core/event-id.ts';
 import { DomainError } from '../../../domain/core/domain-error.ts';
 import type { EventStore } from '../../../infra/core/event-store.port.ts';
 import { WrongExpectedRevisionError } from '../../../infra/core/store-errors.ts';
 import { createSqliteEventStore } from '../../../infra/sqlite/event-store.sqlite.ts';
-import { accountDecider, type AccountCommand } from '../../core/fixtures/account.decider.ts';
+import { type AccountCommand, accountDecider } from '../../core/fixtures/account.decider.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'cmd-'));
 const store = createSqliteEventStore({ file: path.join(dir, 'events.sqlite') });
@@ -29,7 +29,9 @@ test.after(async () => {
 });
 
 test('a new stream: decide, append with no_stream, metadata from the envelope, ids from the command id', async () => {
-  const r = await handle(cmd('account-acme.1', { type: 'OpenAccount', owner: 'ann', at: '2026-11-22T10:00:00.000Z' }, 'open-1'));
+  const r = await handle(
+    cmd('account-acme.1', { type: 'OpenAccount', owner: 'ann', at: '2026-11-22T10:00:00.000Z' }, 'open-1'),
+  );
   assert.is(r.revision, 0);
   assert.is(r.replayed, false);
   const [e] = await store.readStream('account-acme.1');
@@ -51,7 +53,10 @@ test('the same command id again appends nothing and answers the earlier events',
   const first = await handle(cmd('account-acme.2', { type: 'Deposit', amount: 5 }, 'dep-x'));
   const again = await handle(cmd('account-acme.2', { type: 'Deposit', amount: 5 }, 'dep-x'));
   assert.is(again.replayed, true);
-  assert.equal(again.events.map((e) => e.id), first.events.map((e) => e.id));
+  assert.equal(
+    again.events.map((e) => e.id),
+    first.events.map((e) => e.id),
+  );
   assert.is((await store.readStream('account-acme.2')).length, 2);
   assert.equal(again.state, { status: 'open', owner: 'bob', balance: 5 });
 });
@@ -71,7 +76,9 @@ test('a rejected command appends nothing and surfaces the typed error', async ()
 test('concurrent writers: every command lands once through re-read and retry, no lost update', async () => {
   await handle(cmd('account-acme.4', { type: 'OpenAccount', owner: 'dee', at: 'x' }));
   const racing = commandHandler(store, accountDecider, { maxAttempts: 20 });
-  await Promise.all(Array.from({ length: 10 }, (_, i) => racing(cmd('account-acme.4', { type: 'Deposit', amount: i + 1 }))));
+  await Promise.all(
+    Array.from({ length: 10 }, (_, i) => racing(cmd('account-acme.4', { type: 'Deposit', amount: i + 1 }))),
+  );
   const events = await store.readStream('account-acme.4');
   assert.is(events.length, 11);
   const total = events.slice(1).reduce((s, e) => s + (e.data as { amount: number }).amount, 0);
@@ -112,10 +119,13 @@ test('two events from one command get consecutive revisions and distinct derived
   await handle(cmd('account-acme.6', { type: 'OpenAccount', owner: 'fay', at: 'x' }));
   await handle(cmd('account-acme.6', { type: 'Deposit', amount: 3 }));
   const r = await handle(cmd('account-acme.6', { type: 'CloseAccount' }, 'close-6'));
-  assert.equal(r.events.map((e) => [e.type, e.revision, e.id]), [
-    ['MoneyWithdrawn', 2, eventIdFor('close-6', 0, 'account-acme.6')],
-    ['AccountClosed', 3, eventIdFor('close-6', 1, 'account-acme.6')],
-  ]);
+  assert.equal(
+    r.events.map((e) => [e.type, e.revision, e.id]),
+    [
+      ['MoneyWithdrawn', 2, eventIdFor('close-6', 0, 'account-acme.6')],
+      ['AccountClosed', 3, eventIdFor('close-6', 1, 'account-acme.6')],
+    ],
+  );
 });
 
 test.run();

@@ -22,7 +22,8 @@ const reminders: Projection = {
   async apply(events, store) {
     const due = store.collection<DueItem>('due');
     for (const e of events) {
-      if (e.type === 'ReminderScheduled') await due.upsert({ id: e.stream, dueAt: (e.data as { dueAt: string }).dueAt, leaseUntil: '' });
+      if (e.type === 'ReminderScheduled')
+        await due.upsert({ id: e.stream, dueAt: (e.data as { dueAt: string }).dueAt, leaseUntil: '' });
       if (e.type === 'ReminderSent') await due.delete(e.stream);
     }
   },
@@ -39,17 +40,31 @@ const meta = { tenant: 't', occurredAt: 'x', schemaVersion: 1 };
 
 async function send(item: DueItem) {
   handled.push(item.id);
-  await eventStore.append(item.id, [{ id: eventIdFor(`sent:${item.id}`, 0), type: 'ReminderSent', data: {}, metadata: meta }], 'any');
+  await eventStore.append(
+    item.id,
+    [{ id: eventIdFor(`sent:${item.id}`, 0), type: 'ReminderSent', data: {}, metadata: meta }],
+    'any',
+  );
 }
 const scheduler = (readStore: typeof readStoreA, owner: string) =>
-  createDueWorkScheduler({ items: liveCollection<DueItem>(readStore, 'test.reminders', 'due'), clock, owner, leaseMs: 60_000, handle: send });
+  createDueWorkScheduler({
+    items: liveCollection<DueItem>(readStore, 'test.reminders', 'due'),
+    clock,
+    owner,
+    leaseMs: 60_000,
+    handle: send,
+  });
 
 const caughtUp = () => caughtUpAll(runner);
 
 test.before(async () => {
   for (let i = 0; i < 10; i++) {
     const dueAt = new Date(Date.parse('2026-11-22T10:00:00.000Z') + (i < 5 ? -1000 * i : 3_600_000)).toISOString();
-    await eventStore.append(`reminder-t.r${i}`, [{ id: eventIdFor(`r${i}`, 0), type: 'ReminderScheduled', data: { dueAt }, metadata: meta }], 'no_stream');
+    await eventStore.append(
+      `reminder-t.r${i}`,
+      [{ id: eventIdFor(`r${i}`, 0), type: 'ReminderScheduled', data: { dueAt }, metadata: meta }],
+      'no_stream',
+    );
   }
   runner.start();
   await caughtUp();
@@ -65,7 +80,13 @@ test.after(async () => {
 test('two schedulers on two store connections run each due item exactly once, oldest first', async () => {
   const [a, b] = await Promise.all([scheduler(readStoreA, 'a').runDue(), scheduler(readStoreB, 'b').runDue()]);
   assert.is(a + b, 5);
-  assert.equal([...handled].sort(), ['reminder-t.r0', 'reminder-t.r1', 'reminder-t.r2', 'reminder-t.r3', 'reminder-t.r4']);
+  assert.equal([...handled].sort(), [
+    'reminder-t.r0',
+    'reminder-t.r1',
+    'reminder-t.r2',
+    'reminder-t.r3',
+    'reminder-t.r4',
+  ]);
 });
 
 test('once the outcome event is projected the item is gone; items not yet due wait for the clock', async () => {
@@ -77,7 +98,18 @@ test('once the outcome event is projected the item is gone; items not yet due wa
 });
 
 test('a worker that dies holding a lease: the item comes back after the lease expires', async () => {
-  await eventStore.append('reminder-t.crash', [{ id: eventIdFor('crash', 0), type: 'ReminderScheduled', data: { dueAt: clock.now().toISOString() }, metadata: meta }], 'no_stream');
+  await eventStore.append(
+    'reminder-t.crash',
+    [
+      {
+        id: eventIdFor('crash', 0),
+        type: 'ReminderScheduled',
+        data: { dueAt: clock.now().toISOString() },
+        metadata: meta,
+      },
+    ],
+    'no_stream',
+  );
   await caughtUp();
   const items = await liveCollection<DueItem>(readStoreA, 'test.reminders', 'due')();
   const claimed = await claimDueItem(items, clock.now(), 'doomed-worker', 60_000);
@@ -91,7 +123,18 @@ test('a worker that dies holding a lease: the item comes back after the lease ex
 
 test('start/stop: the loop picks up work that becomes due', async () => {
   const s = scheduler(readStoreA, 'loop');
-  await eventStore.append('reminder-t.loop', [{ id: eventIdFor('loop', 0), type: 'ReminderScheduled', data: { dueAt: clock.now().toISOString() }, metadata: meta }], 'no_stream');
+  await eventStore.append(
+    'reminder-t.loop',
+    [
+      {
+        id: eventIdFor('loop', 0),
+        type: 'ReminderScheduled',
+        data: { dueAt: clock.now().toISOString() },
+        metadata: meta,
+      },
+    ],
+    'no_stream',
+  );
   await caughtUp();
   s.start();
   await eventually(() => handled.includes('reminder-t.loop'), 'the loop ran the item');

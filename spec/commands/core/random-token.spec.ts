@@ -22,7 +22,10 @@ test('the bytes look uniform: every value of a byte shows up over 64 KiB of toke
   for (let i = 0; i < 256; i++) for (const b of Buffer.from(randomToken(256), 'base64url')) counts[b]! += 1;
   // 65,536 bytes, 256 on average per value: a stuck or zeroed byte would skew this far (a pool handed out twice
   // is the first test's duplicates)
-  assert.ok(Math.min(...counts) > 150 && Math.max(...counts) < 380, `counts between ${Math.min(...counts)} and ${Math.max(...counts)}`);
+  assert.ok(
+    Math.min(...counts) > 150 && Math.max(...counts) < 380,
+    `counts between ${Math.min(...counts)} and ${Math.max(...counts)}`,
+  );
 });
 
 test('refuses a size it cannot give from its pool', () => {

@@ -52,22 +52,35 @@ function scanSources(sources: Array<{ file: string; text: string }>): Findings {
     });
     const visit = (node: ts.Node): void => {
       if (ts.isFunctionLike(node) && file !== FOR_TENANT) {
-        const params = node.parameters.map((p) => ({ name: ts.isIdentifier(p.name) ? p.name.text : '', type: p.type?.getText(source) ?? '' }));
-        const isContext = (p: { name: string; type: string }) => CONTEXT_TYPE.test(p.type) || (p.type === '' && CONTEXT_NAME.test(p.name));
-        if (params.some(isContext) && params.some((p) => TENANT_NAME.test(p.name) && !isContext(p))) found.signatures.push(at(node));
+        const params = node.parameters.map((p) => ({
+          name: ts.isIdentifier(p.name) ? p.name.text : '',
+          type: p.type?.getText(source) ?? '',
+        }));
+        const isContext = (p: { name: string; type: string }) =>
+          CONTEXT_TYPE.test(p.type) || (p.type === '' && CONTEXT_NAME.test(p.name));
+        if (params.some(isContext) && params.some((p) => TENANT_NAME.test(p.name) && !isContext(p)))
+          found.signatures.push(at(node));
       }
       if (ts.isObjectLiteralExpression(node) && file !== FOR_TENANT) {
         // a `tenant` after a spread context overrides it; one before it is a default (`{ tenant: 'platform', ...ctx }`)
-        const spread = node.properties.findIndex((p) => ts.isSpreadAssignment(p) && CONTEXT_NAME.test(nameOf(p.expression) ?? ''));
+        const spread = node.properties.findIndex(
+          (p) => ts.isSpreadAssignment(p) && CONTEXT_NAME.test(nameOf(p.expression) ?? ''),
+        );
         const tenantAfter = node.properties.some(
-          (p, i) => i > spread && (ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) && p.name.getText(source) === 'tenant',
+          (p, i) =>
+            i > spread &&
+            (ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) &&
+            p.name.getText(source) === 'tenant',
         );
         if (spread >= 0 && tenantAfter) found.merges.push(at(node));
       }
       if (ts.isCallExpression(node) && file.startsWith('http/') && !CONTEXT_CALL.test(nameOf(node.expression) ?? '')) {
         const args = node.arguments;
-        const passesContext = args.some((a) => CONTEXT_CALL.test(calleeOf(a) ?? '') || (ts.isIdentifier(a) && CONTEXT_NAME.test(a.text)));
-        const namesTenant = (p: ts.ObjectLiteralElementLike) => (ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) && p.name.getText(source) === 'tenant';
+        const passesContext = args.some(
+          (a) => CONTEXT_CALL.test(calleeOf(a) ?? '') || (ts.isIdentifier(a) && CONTEXT_NAME.test(a.text)),
+        );
+        const namesTenant = (p: ts.ObjectLiteralElementLike) =>
+          (ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) && p.name.getText(source) === 'tenant';
         const passesTenant = args.some(
           (a) =>
             TENANT_CALL.test(calleeOf(a) ?? '') ||
@@ -129,16 +142,27 @@ test('the scan finds the old shapes', () => {
   assert.equal([r.signatures.length, r.merges.length, r.calls.length], [2, 1, 3]);
   // the new shapes pass: a context built for the request's tenant, re-targeted by forTenant
   const clean = scanSources([
-    { file: 'commands/x/probe.commands.ts', text: 'export const remove = async (name: string, ctx: CommandContext) => handle({ context: forTenant(ctx, owner(name)) });' },
-    { file: 'http/x/probe.router.ts', text: 'await c.remove(name, commandContext(res, targetTenant(res, q.tenant)), id);' },
+    {
+      file: 'commands/x/probe.commands.ts',
+      text: 'export const remove = async (name: string, ctx: CommandContext) => handle({ context: forTenant(ctx, owner(name)) });',
+    },
+    {
+      file: 'http/x/probe.router.ts',
+      text: 'await c.remove(name, commandContext(res, targetTenant(res, q.tenant)), id);',
+    },
   ]);
   assert.equal([clean.signatures.length, clean.merges.length, clean.calls.length], [0, 0, 0]);
 });
 
 test('forTenant changes the tenant only, and gives the same context back when it is the tenant already', () => {
   const ctx = Object.freeze({ tenant: 'platform', actor: 'admin@platform', correlationId: 'c1', causationId: 'r1' });
-  assert.equal(forTenant(ctx, 'acme'), { tenant: 'acme', actor: 'admin@platform', correlationId: 'c1', causationId: 'r1' });
-  assert.is(ctx.tenant, 'platform', 'the caller\'s context is left as it was');
+  assert.equal(forTenant(ctx, 'acme'), {
+    tenant: 'acme',
+    actor: 'admin@platform',
+    correlationId: 'c1',
+    causationId: 'r1',
+  });
+  assert.is(ctx.tenant, 'platform', "the caller's context is left as it was");
   assert.is(forTenant(ctx, 'platform'), ctx);
 });
 

@@ -33,7 +33,13 @@ async function seed(items: Collection<Item>, count: number, key?: (i: number) =>
   for (let i = 0; i < count; i++) {
     const k = key?.(i);
     // equal due times, ordered by n: dueAt carries the order for the claim sort
-    await items.upsert({ id: `i${String(i).padStart(3, '0')}`, n: i, dueAt: new Date(Date.parse(clock.now().toISOString()) - 1000 + i).toISOString(), leaseUntil: '', ...(k !== undefined && { key: k }) });
+    await items.upsert({
+      id: `i${String(i).padStart(3, '0')}`,
+      n: i,
+      dueAt: new Date(Date.parse(clock.now().toISOString()) - 1000 + i).toISOString(),
+      leaseUntil: '',
+      ...(k !== undefined && { key: k }),
+    });
   }
 }
 
@@ -56,11 +62,17 @@ function handler(items: () => Promise<Collection<Item>>, o: { ms?: number } = {}
   };
 }
 
-
 test('runs up to `concurrency` items at once, each once', async ({ a }) => {
   await seed(await due(a)(), 20);
   const h = handler(due(a));
-  const engine = createWorkEngine<Item>({ name: 'e', items: due(a), clock, concurrency: 4, handle: h.handle, pollMs: 10 });
+  const engine = createWorkEngine<Item>({
+    name: 'e',
+    items: due(a),
+    clock,
+    concurrency: 4,
+    handle: h.handle,
+    pollMs: 10,
+  });
   engine.start();
   await eventually(() => h.runs.length === 20, 'all items');
   await engine.stop();
@@ -68,7 +80,9 @@ test('runs up to `concurrency` items at once, each once', async ({ a }) => {
   assert.is(new Set(h.runs.map((r) => r.id)).size, 20);
 });
 
-test('items the process runs by another way (busy) are not claimed, not leased, and are claimed once they are not busy', async ({ a }) => {
+test('items the process runs by another way (busy) are not claimed, not leased, and are claimed once they are not busy', async ({
+  a,
+}) => {
   await seed(await due(a)(), 3);
   const h = handler(due(a));
   const busy = new Set(['i001']);
@@ -86,7 +100,15 @@ test('items the process runs by another way (busy) are not claimed, not leased, 
 test('items sharing a key run one at a time, in claim order; other keys go on beside them', async ({ a }) => {
   await seed(await due(a)(), 12, (i) => (i % 3 === 0 ? 'ordered' : undefined));
   const h = handler(due(a), { ms: 8 });
-  const engine = createWorkEngine<Item>({ name: 'e', items: due(a), clock, concurrency: 6, keyOf: (i) => i.key, handle: h.handle, pollMs: 10 });
+  const engine = createWorkEngine<Item>({
+    name: 'e',
+    items: due(a),
+    clock,
+    concurrency: 6,
+    keyOf: (i) => i.key,
+    handle: h.handle,
+    pollMs: 10,
+  });
   engine.start();
   await eventually(() => h.runs.length === 12, 'all items');
   await engine.stop();
@@ -127,7 +149,9 @@ function counted(store: ReadStore) {
   return { items, claims };
 }
 
-test('free slots are claimed in one store call; a finished item makes the engine look again only when every slot was taken', async ({ a }) => {
+test('free slots are claimed in one store call; a finished item makes the engine look again only when every slot was taken', async ({
+  a,
+}) => {
   const { items, claims } = counted(a);
   await seed(await items(), 10);
   const h = handler(items);
@@ -151,21 +175,37 @@ test('free slots are claimed in one store call; a finished item makes the engine
   assert.equal(claims.slice(looks), [{ limit: 4, got: 2 }]);
 });
 
-test("while every slot is taken, a finished item makes the engine look again only once a claim's worth of slots (claimBatch) is free", async ({ a }) => {
+test("while every slot is taken, a finished item makes the engine look again only once a claim's worth of slots (claimBatch) is free", async ({
+  a,
+}) => {
   const { items, claims } = counted(a);
   await seed(await items(), 24);
   const h = handler(items);
   const slow = { ...h, handle: async (item: Item) => (await sleep((item.n % 3) * 4), h.handle(item)) };
   // no refill look during the test: only a claim's worth of free slots makes the engine look again
-  const engine = createWorkEngine<Item>({ name: 'e', items, clock, concurrency: 8, claimBatch: 4, handle: slow.handle, pollMs: 60_000, refillMs: 60_000 });
+  const engine = createWorkEngine<Item>({
+    name: 'e',
+    items,
+    clock,
+    concurrency: 8,
+    claimBatch: 4,
+    handle: slow.handle,
+    pollMs: 60_000,
+    refillMs: 60_000,
+  });
   engine.start();
   await eventually(() => h.runs.length === 24, 'all items, without a poll');
   await engine.stop();
-  assert.ok(claims.every((c) => c.limit === 4), `every look asks for a whole batch: ${JSON.stringify(claims)}`);
+  assert.ok(
+    claims.every((c) => c.limit === 4),
+    `every look asks for a whole batch: ${JSON.stringify(claims)}`,
+  );
   assert.ok(claims.length <= 8, `about one claim per 4 items (${claims.length})`);
 });
 
-test('a full engine with fewer than a claim\'s worth of slots free looks again after refillMs, not at the poll', async ({ a }) => {
+test("a full engine with fewer than a claim's worth of slots free looks again after refillMs, not at the poll", async ({
+  a,
+}) => {
   const { items, claims } = counted(a);
   await seed(await items(), 6);
   let release: () => void = () => undefined;
@@ -173,7 +213,16 @@ test('a full engine with fewer than a claim\'s worth of slots free looks again a
   const h = handler(items);
   // the first four hold their slots until released; one of them is quick
   const handle = async (item: Item) => (item.n < 3 ? held.then(() => h.handle(item)) : h.handle(item));
-  const engine = createWorkEngine<Item>({ name: 'e', items, clock, concurrency: 4, claimBatch: 4, handle, pollMs: 60_000, refillMs: 5 });
+  const engine = createWorkEngine<Item>({
+    name: 'e',
+    items,
+    clock,
+    concurrency: 4,
+    claimBatch: 4,
+    handle,
+    pollMs: 60_000,
+    refillMs: 5,
+  });
   engine.start();
   await eventually(() => h.runs.length === 1, 'the quick item');
   await eventually(() => claims.length === 2, 'a second look for the one free slot');
@@ -183,11 +232,28 @@ test('a full engine with fewer than a claim\'s worth of slots free looks again a
   await engine.stop();
 });
 
-test('a burst is shared by two engines looking at once (two processes), each claim taking a few items', async ({ a, b }) => {
+test('a burst is shared by two engines looking at once (two processes), each claim taking a few items', async ({
+  a,
+  b,
+}) => {
   const ha = handler(due(a), { ms: 2 });
   const hb = handler(due(b), { ms: 2 });
-  const ea = createWorkEngine<Item>({ name: 'a', items: due(a), clock, concurrency: 16, handle: ha.handle, pollMs: 60_000 });
-  const eb = createWorkEngine<Item>({ name: 'b', items: due(b), clock, concurrency: 16, handle: hb.handle, pollMs: 60_000 });
+  const ea = createWorkEngine<Item>({
+    name: 'a',
+    items: due(a),
+    clock,
+    concurrency: 16,
+    handle: ha.handle,
+    pollMs: 60_000,
+  });
+  const eb = createWorkEngine<Item>({
+    name: 'b',
+    items: due(b),
+    clock,
+    concurrency: 16,
+    handle: hb.handle,
+    pollMs: 60_000,
+  });
   ea.start();
   eb.start();
   await Promise.all([ea.settled(), eb.settled()]);
@@ -200,7 +266,10 @@ test('a burst is shared by two engines looking at once (two processes), each cla
   }
   await Promise.all([ea.stop(), eb.stop()]);
   assert.is(ha.runs.length + hb.runs.length, 60, 'each item of each burst ran once');
-  assert.ok(ha.runs.length >= 12 && hb.runs.length >= 12, `both took a share: ${ha.runs.length} and ${hb.runs.length} of 60`);
+  assert.ok(
+    ha.runs.length >= 12 && hb.runs.length >= 12,
+    `both took a share: ${ha.runs.length} and ${hb.runs.length} of 60`,
+  );
 });
 
 test('wake() makes an idle engine look at once; a failing item keeps its lease until it expires', async ({ a }) => {
@@ -237,13 +306,22 @@ test('wake() makes an idle engine look at once; a failing item keeps its lease u
   assert.equal(await (await items()).find({}), []);
 });
 
-test('settled() waits for the items in flight, answers whether the engine was at rest already, and resolves at once on a stopped engine', async ({ a }) => {
+test('settled() waits for the items in flight, answers whether the engine was at rest already, and resolves at once on a stopped engine', async ({
+  a,
+}) => {
   const items = due(a);
   await seed(await items(), 3);
   let release: () => void = () => undefined;
   const held = new Promise<void>((r) => (release = r));
   const h = handler(items);
-  const engine = createWorkEngine<Item>({ name: 'e', items, clock, concurrency: 4, pollMs: 60_000, handle: async (item) => held.then(() => h.handle(item)) });
+  const engine = createWorkEngine<Item>({
+    name: 'e',
+    items,
+    clock,
+    concurrency: 4,
+    pollMs: 60_000,
+    handle: async (item) => held.then(() => h.handle(item)),
+  });
   assert.is(await engine.settled(), true, 'stopped, nothing in hand');
   engine.start();
   let settled = false;
@@ -257,7 +335,9 @@ test('settled() waits for the items in flight, answers whether the engine was at
   await engine.stop();
 });
 
-test('settled() on an engine with an item due now that no look has seen yet (no wake, the poll far away) looks at once and waits for it', async ({ a }) => {
+test('settled() on an engine with an item due now that no look has seen yet (no wake, the poll far away) looks at once and waits for it', async ({
+  a,
+}) => {
   const items = due(a);
   const h = handler(items);
   const engine = createWorkEngine<Item>({ name: 'e', items, clock, pollMs: 60_000, handle: h.handle });
@@ -265,17 +345,30 @@ test('settled() on an engine with an item due now that no look has seen yet (no 
   await engine.settled(); // its first look found nothing
   await seed(await items(), 2);
   assert.is(await engine.settled(), false);
-  assert.equal(h.runs.map((r) => r.id), ['i000', 'i001']);
+  assert.equal(
+    h.runs.map((r) => r.id),
+    ['i000', 'i001'],
+  );
   await engine.stop();
 });
 
-test('settled() waits while items of the engine are run by another way (busy), which tells it nothing when they end', async ({ a }) => {
+test('settled() waits while items of the engine are run by another way (busy), which tells it nothing when they end', async ({
+  a,
+}) => {
   const items = due(a);
   await seed(await items(), 1);
   const busy = new Set(['i000']);
   let asked = 0;
   const h = handler(items);
-  const engine = createWorkEngine<Item>({ name: 'e', items, clock, pollMs: 60_000, refillMs: 5, handle: h.handle, busy: () => (asked++, [...busy]) });
+  const engine = createWorkEngine<Item>({
+    name: 'e',
+    items,
+    clock,
+    pollMs: 60_000,
+    refillMs: 5,
+    handle: h.handle,
+    busy: () => (asked++, [...busy]),
+  });
   engine.start();
   // the other way has moved the item already (its outcome rewrote it) but is still running
   await (await items()).delete('i000');

@@ -14,9 +14,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { commandHandler } from '../../../commands/core/command-handler.ts';
 import { createCustomerPolicies } from '../../../commands/hub/customer-policy.commands.ts';
-import { createDispatchGate } from '../../../commands/hub/dispatch-gate.ts';
 import { createDispatchProcess } from '../../../commands/hub/dispatch.process.ts';
-import { SETTING, type HubSettings } from '../../../commands/hub/hub.contracts.ts';
+import { createDispatchGate } from '../../../commands/hub/dispatch-gate.ts';
+import { type HubSettings, SETTING } from '../../../commands/hub/hub.contracts.ts';
 import { createInteractionPreferenceReactor } from '../../../commands/hub/interaction-preference.reactor.ts';
 import { createOperatorCommands } from '../../../commands/hub/operator.commands.ts';
 import { createQuotaReleaseReactor } from '../../../commands/hub/quota-release.reactor.ts';
@@ -25,7 +25,11 @@ import { fold } from '../../../domain/core/decider.ts';
 import type { AcceptedNotification } from '../../../domain/hub/dispatch-gate.ts';
 import { quotaStream } from '../../../domain/hub/frequency-quota.decider.ts';
 import { interactionDecider, interactionStream } from '../../../domain/hub/interaction.decider.ts';
-import { notificationDecider, notificationStream, type NotificationCommand } from '../../../domain/hub/notification.decider.ts';
+import {
+  type NotificationCommand,
+  notificationDecider,
+  notificationStream,
+} from '../../../domain/hub/notification.decider.ts';
 import type { NotificationEvent } from '../../../domain/hub/notification.model.ts';
 import { preferenceStream } from '../../../domain/hub/preference.decider.ts';
 import { manualClock } from '../../../infra/core/clock.port.ts';
@@ -64,7 +68,14 @@ async function storedNotification(rid: string, o: { expiresAt?: string; maxAttem
       planned(1, {
         MessageId: messageId,
         Recipient: { RecipientId: rid, Address: 'x@example.com' },
-        ...(o.maxAttempts !== undefined && { RetryPolicy: { MaxAttempts: o.maxAttempts, RetryInitialDelaySeconds: 1, RetryBackoffMultiplier: 1, RetryMaxDelaySeconds: 1 } }),
+        ...(o.maxAttempts !== undefined && {
+          RetryPolicy: {
+            MaxAttempts: o.maxAttempts,
+            RetryInitialDelaySeconds: 1,
+            RetryBackoffMultiplier: 1,
+            RetryMaxDelaySeconds: 1,
+          },
+        }),
       }),
     ],
   });
@@ -73,18 +84,46 @@ async function storedNotification(rid: string, o: { expiresAt?: string; maxAttem
   data.Notification.NotificationClass = 'MARKETING';
   const stream = notificationStream('acme', nid);
   // the acceptance as stored by the send path (the decider has no command for it: it is appended as decided)
-  await eventStore.append(stream, [{ id: randomUUID(), type: accepted.type, data: accepted.data, metadata: { tenant: 'acme', actor: 'spec', commandId: `accept/${nid}`, occurredAt: T0, schemaVersion: 1 } }], 'no_stream' as never);
+  await eventStore.append(
+    stream,
+    [
+      {
+        id: randomUUID(),
+        type: accepted.type,
+        data: accepted.data,
+        metadata: { tenant: 'acme', actor: 'spec', commandId: `accept/${nid}`, occurredAt: T0, schemaVersion: 1 },
+      },
+    ],
+    'no_stream' as never,
+  );
   return { nid, messageId, stream };
 }
 
 const notificationCommand = commandHandler(eventStore, notificationDecider);
-const apply = (stream: string, command: NotificationCommand, id: string) => notificationCommand({ stream, command, commandId: id, now: clock.now().toISOString(), context: ctx });
-const state = async (stream: string) => fold(notificationDecider, (await eventStore.readStream(stream)) as unknown as NotificationEvent[]) as AcceptedNotification;
+const apply = (stream: string, command: NotificationCommand, id: string) =>
+  notificationCommand({ stream, command, commandId: id, now: clock.now().toISOString(), context: ctx });
+const state = async (stream: string) =>
+  fold(
+    notificationDecider,
+    (await eventStore.readStream(stream)) as unknown as NotificationEvent[],
+  ) as AcceptedNotification;
 
 test('an OPT_OUT interaction stored alone (crash before the preference append) sets the preference once the reactor runs, once', async () => {
   const record = commandHandler(eventStore, interactionDecider);
-  const interaction = { InteractionId: 'i-crash', Type: 'OPT_OUT' as const, RecipientId: 'C-crash', Channel: 'SMS', ReceivedAt: T0 };
-  await record({ stream: interactionStream('acme', 'i-crash'), command: { type: 'RecordInteraction', interaction, now: T0 }, commandId: 'interaction/i-crash/x', now: T0, context: ctx });
+  const interaction = {
+    InteractionId: 'i-crash',
+    Type: 'OPT_OUT' as const,
+    RecipientId: 'C-crash',
+    Channel: 'SMS',
+    ReceivedAt: T0,
+  };
+  await record({
+    stream: interactionStream('acme', 'i-crash'),
+    command: { type: 'RecordInteraction', interaction, now: T0 },
+    commandId: 'interaction/i-crash/x',
+    now: T0,
+    context: ctx,
+  });
   const key = { RecipientId: 'C-crash', Channel: 'SMS', NotificationClass: '*' };
   assert.is(await policies.preferences.get('acme', key), null, 'the crash: interaction stored, preference not');
   assert.ok((await interactionReactor.drain()) >= 1);
@@ -100,7 +139,10 @@ test('an OPT_OUT interaction stored alone (crash before the preference append) s
 
 test('an OPT_IN recorded through the request and then seen by the reactor is applied once', async () => {
   const key = { RecipientId: 'C-in', Channel: 'EMAIL', NotificationClass: 'MARKETING' };
-  const r = await policies.interactions.record({ InteractionId: 'i-in', Type: 'OPT_IN', RecipientId: 'C-in', Channel: 'EMAIL', NotificationClass: 'MARKETING' }, ctx);
+  const r = await policies.interactions.record(
+    { InteractionId: 'i-in', Type: 'OPT_IN', RecipientId: 'C-in', Channel: 'EMAIL', NotificationClass: 'MARKETING' },
+    ctx,
+  );
   assert.is(r.preference?.Decision, 'ALLOW', 'the immediate answer');
   await interactionReactor.drain();
   assert.equal(await types(preferenceStream('acme', key)), ['PreferenceSet']);
@@ -110,13 +152,32 @@ test('an OPT_IN stored alone and reached late by the reactor does not undo a new
   const record = commandHandler(eventStore, interactionDecider);
   const key = { RecipientId: 'C-late', Channel: 'EMAIL', NotificationClass: '*' };
   // the old OPT_IN: stored, its preference change lost (the process stopped between the appends)
-  const old = { InteractionId: 'i-old-in', Type: 'OPT_IN' as const, RecipientId: 'C-late', Channel: 'EMAIL', ReceivedAt: T0 };
-  await record({ stream: interactionStream('acme', 'i-old-in'), command: { type: 'RecordInteraction', interaction: old, now: T0 }, commandId: 'interaction/i-old-in/x', now: T0, context: ctx });
+  const old = {
+    InteractionId: 'i-old-in',
+    Type: 'OPT_IN' as const,
+    RecipientId: 'C-late',
+    Channel: 'EMAIL',
+    ReceivedAt: T0,
+  };
+  await record({
+    stream: interactionStream('acme', 'i-old-in'),
+    command: { type: 'RecordInteraction', interaction: old, now: T0 },
+    commandId: 'interaction/i-old-in/x',
+    now: T0,
+    context: ctx,
+  });
   // the customer opts out afterwards, through the request (applied at once)
-  await policies.interactions.record({ InteractionId: 'i-new-out', Type: 'OPT_OUT', RecipientId: 'C-late', Channel: 'EMAIL' }, ctx);
+  await policies.interactions.record(
+    { InteractionId: 'i-new-out', Type: 'OPT_OUT', RecipientId: 'C-late', Channel: 'EMAIL' },
+    ctx,
+  );
   assert.is((await policies.preferences.get('acme', key))?.Decision, 'DENY');
   await interactionReactor.drain();
-  assert.is((await policies.preferences.get('acme', key))?.Decision, 'DENY', 'the late OPT_IN must not override the newer OPT_OUT');
+  assert.is(
+    (await policies.preferences.get('acme', key))?.Decision,
+    'DENY',
+    'the late OPT_IN must not override the newer OPT_OUT',
+  );
   assert.equal(await types(preferenceStream('acme', key)), ['PreferenceSet']);
 });
 
@@ -126,10 +187,18 @@ test('a reservation appended after its message was cancelled (and the cancel rel
   const n = await storedNotification('R-late');
   const before = await state(n.stream);
   // the slow claim read the message while it was PLANNED; the cancel (and the reactor's look at it) came first
-  await apply(n.stream, { type: 'CancelUnsent', MessageId: n.messageId, Reason: 'operator', now: T0 }, `cancel/${n.messageId}`);
+  await apply(
+    n.stream,
+    { type: 'CancelUnsent', MessageId: n.messageId, Reason: 'operator', now: T0 },
+    `cancel/${n.messageId}`,
+  );
   await quotaReactor.drain();
   assert.equal(await types(quotaStream('acme', 'R-late')), [], 'nothing reserved yet: nothing to release');
-  assert.is((await gate.claim({ tenant: 'acme', state: before, message: before.messages[n.messageId]!, now: T0, kind: 'AUTO' })).verdict, 'PASS');
+  assert.is(
+    (await gate.claim({ tenant: 'acme', state: before, message: before.messages[n.messageId]!, now: T0, kind: 'AUTO' }))
+      .verdict,
+    'PASS',
+  );
   assert.equal(await types(quotaStream('acme', 'R-late')), ['QuotaReserved']);
   await quotaReactor.drain();
   assert.equal(await types(quotaStream('acme', 'R-late')), ['QuotaReserved', 'QuotaReleased']);
@@ -140,7 +209,10 @@ test('a reservation of a message still in flight is kept by the reactor', async 
   await policies.frequencyCaps.save(CAP, ctx, 'cap-b');
   const n = await storedNotification('R-live');
   const s = await state(n.stream);
-  assert.is((await gate.claim({ tenant: 'acme', state: s, message: s.messages[n.messageId]!, now: T0, kind: 'AUTO' })).verdict, 'PASS');
+  assert.is(
+    (await gate.claim({ tenant: 'acme', state: s, message: s.messages[n.messageId]!, now: T0, kind: 'AUTO' })).verdict,
+    'PASS',
+  );
   await quotaReactor.drain();
   assert.equal(await types(quotaStream('acme', 'R-live')), ['QuotaReserved']);
 });
@@ -148,10 +220,27 @@ test('a reservation of a message still in flight is kept by the reactor', async 
 test('a manual retry whose start is refused after the gate reserved (ExpiresAt passed in between) releases the slot', async () => {
   await policies.frequencyCaps.save(CAP, ctx, 'cap-b');
   clock.set(T0);
-  const n = await storedNotification('R-manual', { expiresAt: new Date(Date.parse(T0) + 3600_000).toISOString(), maxAttempts: 1 });
+  const n = await storedNotification('R-manual', {
+    expiresAt: new Date(Date.parse(T0) + 3600_000).toISOString(),
+    maxAttempts: 1,
+  });
   const ids = { AttemptId: randomUUID(), ClientRequestId: randomUUID(), CallbackId: 'cb' };
-  await apply(n.stream, { type: 'StartAttempt', MessageId: n.messageId, ...ids, Kind: 'AUTO', OutcomeDueBy: T0, now: T0 }, 'a1');
-  await apply(n.stream, { type: 'RecordOutcome', MessageId: n.messageId, AttemptId: ids.AttemptId, outcome: { kind: 'REJECTED', reason: '400', httpStatus: 400 }, now: T0 }, 'o1');
+  await apply(
+    n.stream,
+    { type: 'StartAttempt', MessageId: n.messageId, ...ids, Kind: 'AUTO', OutcomeDueBy: T0, now: T0 },
+    'a1',
+  );
+  await apply(
+    n.stream,
+    {
+      type: 'RecordOutcome',
+      MessageId: n.messageId,
+      AttemptId: ids.AttemptId,
+      outcome: { kind: 'REJECTED', reason: '400', httpStatus: 400 },
+      now: T0,
+    },
+    'o1',
+  );
   assert.is((await state(n.stream)).messages[n.messageId]!.State, 'FAILED');
 
   // the real gate, with the clock moving past ExpiresAt right after it reserved (the time between the two steps)

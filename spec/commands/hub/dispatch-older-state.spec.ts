@@ -11,7 +11,11 @@ import * as assert from 'uvu/assert';
 import { commandHandler } from '../../../commands/core/command-handler.ts';
 import { createDispatchProcess, notificationOf } from '../../../commands/hub/dispatch.process.ts';
 import type { Snapshots } from '../../../commands/hub/snapshots.ts';
-import { notificationDecider, notificationStream, type NotificationCommand } from '../../../domain/hub/notification.decider.ts';
+import {
+  type NotificationCommand,
+  notificationDecider,
+  notificationStream,
+} from '../../../domain/hub/notification.decider.ts';
 import { manualClock } from '../../../infra/core/clock.port.ts';
 import { createSqliteEventStore } from '../../../infra/sqlite/event-store.sqlite.ts';
 import { acceptedEvent, aid, mid, outcome, REJECT, start, T0 } from '../../domain/hub/notification-fixtures.ts';
@@ -41,9 +45,21 @@ test.after(() => {
 async function promotedSecond() {
   const stream = notificationStream('acme', randomUUID());
   const accepted = acceptedEvent({ count: 2, strategy: 'FALLBACK' });
-  await eventStore.append(stream, [{ id: randomUUID(), type: accepted.type, data: accepted.data, metadata: { tenant: 'acme', actor: 'spec', commandId: 'accept', occurredAt: T0, schemaVersion: 1 } }], 'no_stream');
+  await eventStore.append(
+    stream,
+    [
+      {
+        id: randomUUID(),
+        type: accepted.type,
+        data: accepted.data,
+        metadata: { tenant: 'acme', actor: 'spec', commandId: 'accept', occurredAt: T0, schemaVersion: 1 },
+      },
+    ],
+    'no_stream',
+  );
   const seen = notificationOf(await eventStore.readStream(stream))!; // what a page showed: the acceptance alone
-  const apply = (command: NotificationCommand, id: string) => notification({ stream, command, commandId: id, now: T0, context: ctx });
+  const apply = (command: NotificationCommand, id: string) =>
+    notification({ stream, command, commandId: id, now: T0, context: ctx });
   await apply(start(1, 1), 'start-1');
   await apply(outcome(1, 1, REJECT), 'outcome-1');
   return { stream, seen };
@@ -54,7 +70,9 @@ test('a state read off the log that says "nothing to do" is checked against the 
   assert.is(seen.state.messages[mid(2)]!.State, 'WAITING', 'the older state');
   assert.is(await dispatch.advance(stream, mid(2), seen, 'maybe-older'), 'submitted');
   const events = await eventStore.readStream(stream);
-  const second = events.filter((e) => e.type === 'AttemptStarted').map((e) => (e.data as { MessageId: string }).MessageId);
+  const second = events
+    .filter((e) => e.type === 'AttemptStarted')
+    .map((e) => (e.data as { MessageId: string }).MessageId);
   assert.equal(second, [mid(1), mid(2)], `an attempt of the promoted message: ${events.map((e) => e.type).join(', ')}`);
 });
 
@@ -68,7 +86,9 @@ test('a step that would append on an older state races and is decided again on t
   const { stream, seen } = await promotedSecond();
   assert.is(seen.state.messages[mid(1)]!.State, 'PLANNED', 'the older state still has the first message to send');
   assert.is(await dispatch.advance(stream, mid(1), seen, 'maybe-older'), 'nothing');
-  const attempts = (await eventStore.readStream(stream)).filter((e) => e.type === 'AttemptStarted').map((e) => (e.data as { AttemptId: string }).AttemptId);
+  const attempts = (await eventStore.readStream(stream))
+    .filter((e) => e.type === 'AttemptStarted')
+    .map((e) => (e.data as { AttemptId: string }).AttemptId);
   assert.equal(attempts, [aid(1, 1)], 'only the first attempt');
 });
 

@@ -6,12 +6,12 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { DriverRequest } from '../../../commands/hub/driver.contracts.ts';
 import { createRestWebhookDriver } from '../../../commands/hub/drivers/rest-webhook.driver.ts';
-import { TenantTokenError, type HubSettings, type TenantTokens } from '../../../commands/hub/hub.contracts.ts';
+import { type HubSettings, TenantTokenError, type TenantTokens } from '../../../commands/hub/hub.contracts.ts';
 import { classify } from '../../../domain/hub/classification.ts';
 import { DEFAULT_RETRY_POLICY } from '../../../domain/hub/config.model.ts';
 import type { Message } from '../../../domain/hub/notification.model.ts';
-import { loopbackHttpClient } from '../../infra/net/loopback-client.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../http/hub/fixtures/webhook-receiver.ts';
+import { loopbackHttpClient } from '../../infra/net/loopback-client.ts';
 
 const SECRET = `whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}`;
 const http = loopbackHttpClient();
@@ -26,7 +26,12 @@ const tokens: TenantTokens = {
   invalidate: (_t, token) => void invalidated.push(token),
 };
 const settings: HubSettings = { get: async () => undefined };
-const driver = createRestWebhookDriver({ http, tokens, settings, defaults: { connectTimeoutMs: 2000, readTimeoutMs: 300 } });
+const driver = createRestWebhookDriver({
+  http,
+  tokens,
+  settings,
+  defaults: { connectTimeoutMs: 2000, readTimeoutMs: 300 },
+});
 
 const message: Message = {
   MessageId: 'n1.m1',
@@ -37,7 +42,15 @@ const message: Message = {
   Strategy: 'ALL',
   State: 'SUBMITTED',
   Recipient: { RecipientId: 'C-1', Address: 'jane@example.com' },
-  Content: { TemplateMode: 'HUB_MANAGED', TemplateId: 'c:EMAIL:en', TemplateCode: 'c', LanguageId: 'en', ContentType: 'TEXT', Subject: 'Hi', BodyText: 'Hello Jane' },
+  Content: {
+    TemplateMode: 'HUB_MANAGED',
+    TemplateId: 'c:EMAIL:en',
+    TemplateCode: 'c',
+    LanguageId: 'en',
+    ContentType: 'TEXT',
+    Subject: 'Hi',
+    BodyText: 'Hello Jane',
+  },
   ServiceId: 'svc',
   DueAt: '2026-01-01T00:00:00.000Z',
   RetryPolicy: DEFAULT_RETRY_POLICY,
@@ -55,7 +68,12 @@ const request = (url: string, settingsOverride: Record<string, unknown> = {}): D
   notification: { NotificationId: 'n1', RequestId: 'r1', NotificationCode: 'c' },
   message,
   attempt: { AttemptId: 'a1', AttemptNo: 1, ClientRequestId: 'crid-1', CallbackId: 'acme.n1.m1.a1.xyz' },
-  service: { ServiceId: 'svc', DriverType: 'REST_WEBHOOK', Settings: { Url: url, ...settingsOverride }, ReceiptMode: 'FINAL_RESULT' },
+  service: {
+    ServiceId: 'svc',
+    DriverType: 'REST_WEBHOOK',
+    Settings: { Url: url, ...settingsOverride },
+    ReceiptMode: 'FINAL_RESULT',
+  },
   signingSecrets: [SECRET],
   callbackPath: '/comm/v1/callbacks/receipt',
   callbackUrl: 'http://hub.example/comm/v1/callbacks/receipt',
@@ -78,10 +96,30 @@ test('2xx: the content, ClientRequestId, CallbackId and CallbackPath, with the t
   assert.is(s.headers['webhook-id'], 'crid-1');
   assert.is(s.headers['idempotency-key'], 'crid-1');
   assert.is(s.headers['x-comm-callback-id'], 'acme.n1.m1.a1.xyz');
-  new Webhook(SECRET).verify(s.raw, { 'webhook-id': String(s.headers['webhook-id']), 'webhook-timestamp': String(s.headers['webhook-timestamp']), 'webhook-signature': String(s.headers['webhook-signature']) });
+  new Webhook(SECRET).verify(s.raw, {
+    'webhook-id': String(s.headers['webhook-id']),
+    'webhook-timestamp': String(s.headers['webhook-timestamp']),
+    'webhook-signature': String(s.headers['webhook-signature']),
+  });
   assert.equal(
-    { ClientRequestId: s.body.ClientRequestId, CallbackId: s.body.CallbackId, CallbackPath: s.body.CallbackPath, Subject: s.body.Subject, BodyText: s.body.BodyText, Recipient: s.body.Recipient, Channel: s.body.Channel },
-    { ClientRequestId: 'crid-1', CallbackId: 'acme.n1.m1.a1.xyz', CallbackPath: '/comm/v1/callbacks/receipt', Subject: 'Hi', BodyText: 'Hello Jane', Recipient: { RecipientId: 'C-1', Address: 'jane@example.com' }, Channel: 'EMAIL' },
+    {
+      ClientRequestId: s.body.ClientRequestId,
+      CallbackId: s.body.CallbackId,
+      CallbackPath: s.body.CallbackPath,
+      Subject: s.body.Subject,
+      BodyText: s.body.BodyText,
+      Recipient: s.body.Recipient,
+      Channel: s.body.Channel,
+    },
+    {
+      ClientRequestId: 'crid-1',
+      CallbackId: 'acme.n1.m1.a1.xyz',
+      CallbackPath: '/comm/v1/callbacks/receipt',
+      Subject: 'Hi',
+      BodyText: 'Hello Jane',
+      Recipient: { RecipientId: 'C-1', Address: 'jane@example.com' },
+      Channel: 'EMAIL',
+    },
   );
 });
 
@@ -97,7 +135,12 @@ test('400 is a definite permanent rejection; a 401 also drops the cached token',
 
 test('429 is a definite retryable failure, with its Retry-After', async () => {
   rx.behave = () => ({ status: 429, headers: { 'retry-after': '120' } });
-  assert.equal(classify(await driver.deliver(request(rx.url))), { kind: 'RETRYABLE', reason: 'the receiver answered 429: {}', httpStatus: 429, retryAfterMs: 120_000 });
+  assert.equal(classify(await driver.deliver(request(rx.url))), {
+    kind: 'RETRYABLE',
+    reason: 'the receiver answered 429: {}',
+    httpStatus: 429,
+    retryAfterMs: 120_000,
+  });
 });
 
 test('500 is an unknown outcome', async () => {
@@ -149,9 +192,26 @@ test('no tenant token: nothing is sent; retryable unless the identity provider r
 
 test('validateSettings: Url required, timeouts bounded, capabilities well-formed, no unknown (credential) keys', () => {
   const fields = (s: Record<string, unknown>, ch?: string) => driver.validateSettings(s, ch).map((v) => v.field);
-  assert.equal(fields({ Url: 'https://rx.example/n', ConnectTimeoutMs: 5000, ReadTimeoutMs: 10_000, SupportedChannels: ['EMAIL'], SupportedContentTypes: ['TEXT', 'HTML'], SupportsAttachments: false }, 'EMAIL'), []);
+  assert.equal(
+    fields(
+      {
+        Url: 'https://rx.example/n',
+        ConnectTimeoutMs: 5000,
+        ReadTimeoutMs: 10_000,
+        SupportedChannels: ['EMAIL'],
+        SupportedContentTypes: ['TEXT', 'HTML'],
+        SupportsAttachments: false,
+      },
+      'EMAIL',
+    ),
+    [],
+  );
   assert.equal(fields({}), ['Settings.Url']);
-  assert.equal(fields({ Url: 'ftp://x', ConnectTimeoutMs: 0, Password: 'p' }), ['Settings.Password', 'Settings.Url', 'Settings.ConnectTimeoutMs']);
+  assert.equal(fields({ Url: 'ftp://x', ConnectTimeoutMs: 0, Password: 'p' }), [
+    'Settings.Password',
+    'Settings.Url',
+    'Settings.ConnectTimeoutMs',
+  ]);
   assert.equal(fields({ Url: 'https://x', SupportedChannels: ['SMS'] }, 'EMAIL'), ['Settings.SupportedChannels']);
   assert.equal(fields({ Url: 'https://x', SupportedContentTypes: [] }), ['Settings.SupportedContentTypes']);
 });

@@ -21,12 +21,25 @@ test.after.each(async (ctx) => {
 
 const now = '2026-11-26T10:00:00.000Z';
 const definition = { DefinitionId: 'd1', NotificationCode: 'notice', Version: 1 };
-const rule = (id: string, template: string) => ({ RuleId: id, TemplateCode: template, Channel: 'WEBHOOK', ServiceId: 's1' });
+const rule = (id: string, template: string) => ({
+  RuleId: id,
+  TemplateCode: template,
+  Channel: 'WEBHOOK',
+  ServiceId: 's1',
+});
 /** a configuration as the cache hands it out: plain objects (the shapes matter only to the hash) */
 const content = (rules: unknown[]) =>
-  ({ Definition: definition, Rules: rules, Templates: [{ TemplateId: 't1', Body: 'Hello' }], Services: [{ ServiceId: 's1' }], Channels: [{ Code: 'WEBHOOK' }] }) as unknown as SnapshotContent;
+  ({
+    Definition: definition,
+    Rules: rules,
+    Templates: [{ TemplateId: 't1', Body: 'Hello' }],
+    Services: [{ ServiceId: 's1' }],
+    Channels: [{ Code: 'WEBHOOK' }],
+  }) as unknown as SnapshotContent;
 
-test('the same objects give the same id; a changed part a new one; equal content in new objects the same id again', async ({ store }) => {
+test('the same objects give the same id; a changed part a new one; equal content in new objects the same id again', async ({
+  store,
+}) => {
   const snapshots = createSnapshots({ eventStore: store });
   const rules = [rule('r1', 'welcome')];
   const first = content(rules);
@@ -43,7 +56,9 @@ test('the same objects give the same id; a changed part a new one; equal content
   assert.is(await snapshots.ensure(content(rules), first.Definition, now, ctx), id, 'and the first parts still');
   assert.equal((await snapshots.get('t1', id))?.Content, first);
   assert.equal((await snapshots.get('t1', other))?.Content.Rules, changed.Rules);
-  const captured = (await store.readAll({})).filter((e) => e.type === 'SnapshotCaptured').map((e) => (e.data as { SnapshotId: string }).SnapshotId);
+  const captured = (await store.readAll({}))
+    .filter((e) => e.type === 'SnapshotCaptured')
+    .map((e) => (e.data as { SnapshotId: string }).SnapshotId);
   assert.equal(captured.sort(), [id, other].sort(), 'each content captured once');
 });
 

@@ -4,10 +4,10 @@
 // (the identity provider's machine client), cached the same way; a configured client wins.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { TenantTokenError, type HubSettings } from '../../../commands/hub/hub.contracts.ts';
+import { type HubSettings, TenantTokenError } from '../../../commands/hub/hub.contracts.ts';
 import { createTenantTokenCache } from '../../../commands/hub/tenant-token.cache.ts';
-import type { HttpClient, HttpRequest } from '../../../infra/core/http-client.port.ts';
 import { manualClock } from '../../../infra/core/clock.port.ts';
+import type { HttpClient, HttpRequest } from '../../../infra/core/http-client.port.ts';
 
 const calls: HttpRequest[] = [];
 let answer = { status: 200, body: '{"access_token":"t1","token_type":"Bearer","expires_in":120}' };
@@ -18,7 +18,10 @@ const http: HttpClient = {
     return { status: answer.status, headers: {}, body: answer.body };
   },
 };
-const values: Record<string, string | undefined> = { 'comm-hub.auth.client-id': 'hub client', 'comm-hub.auth.client-secret': 's3cret:+' };
+const values: Record<string, string | undefined> = {
+  'comm-hub.auth.client-id': 'hub client',
+  'comm-hub.auth.client-secret': 's3cret:+',
+};
 const settings: HubSettings = { get: async (tenant, key) => (tenant === 'none' ? undefined : values[key]) };
 const clock = manualClock('2026-01-01T00:00:00Z');
 const cache = createTenantTokenCache({ http, clock, settings, tokenUrl: 'https://idp.example/cas/oidc/token' });
@@ -47,7 +50,10 @@ test('no credentials configured: no token; refused credentials are not retryable
   answer = { status: 401, body: '{"error":"invalid_client"}' };
   const err = await cache.token('beta').catch((e: unknown) => e);
   assert.instance(err, TenantTokenError);
-  assert.equal([(err as TenantTokenError).retryable, (err as Error).message], [false, 'the token endpoint answered 401: invalid_client']);
+  assert.equal(
+    [(err as TenantTokenError).retryable, (err as Error).message],
+    [false, 'the token endpoint answered 401: invalid_client'],
+  );
   answer = { status: 503, body: '' };
   assert.is(((await cache.token('gamma').catch((e: unknown) => e)) as TenantTokenError).retryable, true);
 });
@@ -101,7 +107,10 @@ test('a configured client wins over the minted token; a mint that fails is retry
   fail = true;
   const err = await both.token('acme').catch((e: unknown) => e);
   assert.instance(err, TenantTokenError);
-  assert.equal([(err as TenantTokenError).retryable, (err as Error).message], [true, "the tenant's token could not be minted: the store is down"]);
+  assert.equal(
+    [(err as TenantTokenError).retryable, (err as Error).message],
+    [true, "the tenant's token could not be minted: the store is down"],
+  );
 });
 
 test.run();

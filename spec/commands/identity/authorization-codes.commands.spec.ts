@@ -5,8 +5,8 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { codeIdOf, createCodes } from '../../../commands/identity/authorization-codes.commands.ts';
-import { OAuthError } from '../../../commands/identity/oauth.error.ts';
 import { grantIdForCode } from '../../../commands/identity/grants/grant.ids.ts';
+import { OAuthError } from '../../../commands/identity/oauth.error.ts';
 import { codeStream } from '../../../domain/identity/code.decider.ts';
 import { manualClock } from '../../../infra/core/clock.port.ts';
 import { createSqliteEventStore } from '../../../infra/sqlite/event-store.sqlite.ts';
@@ -71,7 +71,10 @@ test('a code is 256 random bits (43 base64url characters); only its hash reaches
   assert.is(codeId, codeIdOf(code));
   assert.is(expiresAt, '2026-03-01T10:04:10.000Z');
   const events = await eventStore.readStream(codeStream(codeId));
-  assert.equal(events.map((e) => e.type), ['CodeIssued']);
+  assert.equal(
+    events.map((e) => e.type),
+    ['CodeIssued'],
+  );
   assert.not.match(JSON.stringify(events), code);
   assert.is(events[0]!.stream, `authCode-platform.${codeId}`);
 });
@@ -91,7 +94,10 @@ test('a second redemption is invalid_grant and revokes every token issued from t
   await redeem(code);
   revoked.length = 0;
   await invalidGrant(redeem(code));
-  assert.equal(revoked.map((r) => r.codeId), [codeId]);
+  assert.equal(
+    revoked.map((r) => r.codeId),
+    [codeId],
+  );
   const types = (await eventStore.readStream(codeStream(codeId))).map((e) => e.type);
   assert.equal(types, ['CodeIssued', 'CodeRedeemed', 'CodeReuseDetected']);
 });

@@ -4,7 +4,11 @@ import path from 'node:path';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createClientAuthenticator, JWT_BEARER_ASSERTION, type ClientAuthRequest } from '../../../commands/identity/client.authenticator.ts';
+import {
+  type ClientAuthRequest,
+  createClientAuthenticator,
+  JWT_BEARER_ASSERTION,
+} from '../../../commands/identity/client.authenticator.ts';
 import type { Directory } from '../../../commands/identity/identity.contracts.ts';
 import { OAuthError } from '../../../commands/identity/oauth.error.ts';
 import type { Client, PublicJwk } from '../../../domain/identity/model.ts';
@@ -53,7 +57,8 @@ const auth = createClientAuthenticator({ directory, eventStore, clock, issuer: I
 
 /** application/x-www-form-urlencoded encoding of one component, as RFC 6749 2.3.1 asks of clients */
 const formEncode = (s: string) => encodeURIComponent(s).replace(/%20/g, '+');
-const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${formEncode(id)}:${formEncode(secret)}`).toString('base64')}`;
+const basic = (id: string, secret: string) =>
+  `Basic ${Buffer.from(`${formEncode(id)}:${formEncode(secret)}`).toString('base64')}`;
 const req = (body: Record<string, unknown> = {}, authorization?: string): ClientAuthRequest => ({
   headers: authorization === undefined ? {} : { authorization },
   body,
@@ -80,11 +85,23 @@ async function refused(p: Promise<unknown>, code: string, opts: { basic?: boolea
 
 const assertion = (claims: Record<string, unknown> = {}, key = keys.privateKey, kid = 'k1') => {
   const now = Math.floor(clock.now().getTime() / 1000);
-  return new SignJWT({ jti: crypto.randomUUID(), iss: 'jwt', sub: 'jwt', aud: TOKEN_ENDPOINT, iat: now, exp: now + 60, ...claims })
+  return new SignJWT({
+    jti: crypto.randomUUID(),
+    iss: 'jwt',
+    sub: 'jwt',
+    aud: TOKEN_ENDPOINT,
+    iat: now,
+    exp: now + 60,
+    ...claims,
+  })
     .setProtectedHeader({ alg: 'RS256', kid })
     .sign(key);
 };
-const jwtBody = (jwt: string, extra: Record<string, unknown> = {}) => ({ client_assertion_type: JWT_BEARER_ASSERTION, client_assertion: jwt, ...extra });
+const jwtBody = (jwt: string, extra: Record<string, unknown> = {}) => ({
+  client_assertion_type: JWT_BEARER_ASSERTION,
+  client_assertion: jwt,
+  ...extra,
+});
 
 const basicSuite = suite('client_secret_basic');
 basicSuite('decodes base64, then form-url-decodes id and secret (special characters)', async () => {
@@ -95,16 +112,30 @@ basicSuite('decodes base64, then form-url-decodes id and secret (special charact
 basicSuite('a client_id in the body must be the Basic one', async () => {
   const ok = await auth.authenticateClient(req({ client_id: SPECIAL_ID }, basic(SPECIAL_ID, SPECIAL_SECRET)));
   assert.is(ok.client.clientId, SPECIAL_ID);
-  await refused(auth.authenticateClient(req({ client_id: 'conf' }, basic(SPECIAL_ID, SPECIAL_SECRET))), 'invalid_request');
+  await refused(
+    auth.authenticateClient(req({ client_id: 'conf' }, basic(SPECIAL_ID, SPECIAL_SECRET))),
+    'invalid_request',
+  );
 });
-basicSuite('wrong secret, unknown client, disabled client, malformed header: 401 with WWW-Authenticate Basic', async () => {
-  await refused(auth.authenticateClient(req({}, basic(SPECIAL_ID, 'nope'))), 'invalid_client', { basic: true });
-  await refused(auth.authenticateClient(req({}, basic('ghost', 'x'))), 'invalid_client', { basic: true });
-  await refused(auth.authenticateClient(req({}, basic('off', 's3cret'))), 'invalid_client', { basic: true });
-  await refused(auth.authenticateClient(req({}, 'Basic !!!')), 'invalid_client', { basic: true });
-  await refused(auth.authenticateClient(req({}, `Basic ${Buffer.from('no-colon').toString('base64')}`)), 'invalid_client', { basic: true });
-  await refused(auth.authenticateClient(req({}, `Basic ${Buffer.from('%E0%A4%A:x').toString('base64')}`)), 'invalid_client', { basic: true });
-});
+basicSuite(
+  'wrong secret, unknown client, disabled client, malformed header: 401 with WWW-Authenticate Basic',
+  async () => {
+    await refused(auth.authenticateClient(req({}, basic(SPECIAL_ID, 'nope'))), 'invalid_client', { basic: true });
+    await refused(auth.authenticateClient(req({}, basic('ghost', 'x'))), 'invalid_client', { basic: true });
+    await refused(auth.authenticateClient(req({}, basic('off', 's3cret'))), 'invalid_client', { basic: true });
+    await refused(auth.authenticateClient(req({}, 'Basic !!!')), 'invalid_client', { basic: true });
+    await refused(
+      auth.authenticateClient(req({}, `Basic ${Buffer.from('no-colon').toString('base64')}`)),
+      'invalid_client',
+      { basic: true },
+    );
+    await refused(
+      auth.authenticateClient(req({}, `Basic ${Buffer.from('%E0%A4%A:x').toString('base64')}`)),
+      'invalid_client',
+      { basic: true },
+    );
+  },
+);
 basicSuite('the raw (not form-encoded) special id does not authenticate', async () => {
   const raw = `Basic ${Buffer.from(`${SPECIAL_ID}:${SPECIAL_SECRET}`).toString('base64')}`;
   await refused(auth.authenticateClient(req({}, raw)), 'invalid_client', { basic: true });
@@ -124,12 +155,20 @@ postSuite('client_id and client_secret in the form', async () => {
   assert.is(special.method, 'client_secret_post');
 });
 postSuite('wrong secret: 401 without a Basic challenge; secret without client_id: invalid_request', async () => {
-  await refused(auth.authenticateClient(req({ client_id: 'conf', client_secret: 'wrong' })), 'invalid_client', { basic: false });
+  await refused(auth.authenticateClient(req({ client_id: 'conf', client_secret: 'wrong' })), 'invalid_client', {
+    basic: false,
+  });
   await refused(auth.authenticateClient(req({ client_secret: 's3cret' })), 'invalid_request');
 });
 postSuite('two methods at once, or a repeated parameter: invalid_request', async () => {
-  await refused(auth.authenticateClient(req({ client_id: 'conf', client_secret: 's3cret' }, basic('conf', 's3cret'))), 'invalid_request');
-  await refused(auth.authenticateClient(req({ client_id: ['conf', 'conf'], client_secret: 's3cret' })), 'invalid_request');
+  await refused(
+    auth.authenticateClient(req({ client_id: 'conf', client_secret: 's3cret' }, basic('conf', 's3cret'))),
+    'invalid_request',
+  );
+  await refused(
+    auth.authenticateClient(req({ client_id: ['conf', 'conf'], client_secret: 's3cret' })),
+    'invalid_request',
+  );
 });
 postSuite.run();
 
@@ -139,12 +178,15 @@ noneSuite('a public client is identified by client_id alone', async () => {
   assert.is(r.client.clientId, 'spa');
   assert.is(r.method, 'none');
 });
-noneSuite('a confidential client without credentials, an unknown client, no client at all: invalid_client', async () => {
-  await refused(auth.authenticateClient(req({ client_id: 'conf' })), 'invalid_client', { basic: false });
-  await refused(auth.authenticateClient(req({ client_id: 'ghost' })), 'invalid_client');
-  await refused(auth.authenticateClient(req({})), 'invalid_client');
-  await refused(auth.authenticateClient({ headers: {}, body: undefined }), 'invalid_client');
-});
+noneSuite(
+  'a confidential client without credentials, an unknown client, no client at all: invalid_client',
+  async () => {
+    await refused(auth.authenticateClient(req({ client_id: 'conf' })), 'invalid_client', { basic: false });
+    await refused(auth.authenticateClient(req({ client_id: 'ghost' })), 'invalid_client');
+    await refused(auth.authenticateClient(req({})), 'invalid_client');
+    await refused(auth.authenticateClient({ headers: {}, body: undefined }), 'invalid_client');
+  },
+);
 noneSuite.run();
 
 const jwtSuite = suite('private_key_jwt (RFC 7523)');
@@ -171,8 +213,14 @@ jwtSuite('two concurrent uses of one assertion: exactly one passes', async () =>
 });
 jwtSuite('wrong key, wrong audience, expired, iss/sub not the client, no jti, bad type: invalid_client', async () => {
   await refused(auth.authenticateClient(req(jwtBody(await assertion({}, otherKeys.privateKey)))), 'invalid_client');
-  await refused(auth.authenticateClient(req(jwtBody(await assertion({}, otherKeys.privateKey, 'other')))), 'invalid_client');
-  await refused(auth.authenticateClient(req(jwtBody(await assertion({ aud: 'https://elsewhere.example/token' })))), 'invalid_client');
+  await refused(
+    auth.authenticateClient(req(jwtBody(await assertion({}, otherKeys.privateKey, 'other')))),
+    'invalid_client',
+  );
+  await refused(
+    auth.authenticateClient(req(jwtBody(await assertion({ aud: 'https://elsewhere.example/token' })))),
+    'invalid_client',
+  );
   const old = await assertion();
   clock.advance(120_000);
   await refused(auth.authenticateClient(req(jwtBody(old))), 'invalid_client');
@@ -185,7 +233,10 @@ jwtSuite('wrong key, wrong audience, expired, iss/sub not the client, no jti, ba
     .setExpirationTime(Math.floor(clock.now().getTime() / 1000) + 60)
     .sign(keys.privateKey);
   await refused(auth.authenticateClient(req(jwtBody(noJti))), 'invalid_client');
-  await refused(auth.authenticateClient(req({ client_assertion_type: 'urn:other', client_assertion: await assertion() })), 'invalid_client');
+  await refused(
+    auth.authenticateClient(req({ client_assertion_type: 'urn:other', client_assertion: await assertion() })),
+    'invalid_client',
+  );
   await refused(auth.authenticateClient(req({ client_assertion_type: JWT_BEARER_ASSERTION })), 'invalid_request');
   await refused(auth.authenticateClient(req(jwtBody('not-a-jwt'))), 'invalid_client');
 });

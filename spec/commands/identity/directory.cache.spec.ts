@@ -6,9 +6,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createDirectoryCache, DIRECTORY_CATEGORIES, type DirectoryCache } from '../../../commands/identity/directory.cache.ts';
-import { createDirectory, type DirectoryService } from '../../../commands/identity/directory.lookups.ts';
+import {
+  createDirectoryCache,
+  DIRECTORY_CATEGORIES,
+  type DirectoryCache,
+} from '../../../commands/identity/directory.cache.ts';
 import { createDirectoryCommands, type DirectoryCommands } from '../../../commands/identity/directory.commands.ts';
+import { createDirectory, type DirectoryService } from '../../../commands/identity/directory.lookups.ts';
 import { manualClock } from '../../../infra/core/clock.port.ts';
 import type { EventStore, ReadStreamOptions } from '../../../infra/core/event-store.port.ts';
 import { START } from '../../../infra/core/position.ts';
@@ -94,7 +98,11 @@ test('a LogConsumer of the directory categories; start() forgets everything and 
   resetReads(ctx);
   const client = (await ctx.directory.getClient('app'))!;
   assert.is(client.defaultUser !== undefined, true);
-  assert.equal(ctx.reads, { whole: 0, revisionChecks: 0, newer: 0 }, 'memory has seen the whole log: a client is served from it');
+  assert.equal(
+    ctx.reads,
+    { whole: 0, revisionChecks: 0, newer: 0 },
+    'memory has seen the whole log: a client is served from it',
+  );
   assert.is(ctx.cache.stats().atHead, 1);
   assert.is(await ctx.directory.verifyClientSecret(client, clientSecret!), true);
 

@@ -6,9 +6,9 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { forTenant } from '../../../commands/core/envelopes.ts';
 import { derivedId } from '../../../commands/core/event-id.ts';
+import { createDirectoryCommands, type DirectoryCommands } from '../../../commands/identity/directory.commands.ts';
 import { createDirectory } from '../../../commands/identity/directory.lookups.ts';
 import { verifySecret } from '../../../commands/identity/password.hash.ts';
-import { createDirectoryCommands, type DirectoryCommands } from '../../../commands/identity/directory.commands.ts';
 import { isDomainError } from '../../../domain/core/domain-error.ts';
 import { RESERVATION_GRACE_MS } from '../../../domain/identity/username.decider.ts';
 import { manualClock } from '../../../infra/core/clock.port.ts';
@@ -52,15 +52,37 @@ const rejects = async (p: Promise<unknown>, code: string, status?: number) => {
     if (status !== undefined) assert.is(err.status, status);
     return err;
   }
-  throw new assert.Assertion({ message: `expected ${code}`, generated: false, operator: 'rejects', expects: code, actual: 'resolved' });
+  throw new assert.Assertion({
+    message: `expected ${code}`,
+    generated: false,
+    operator: 'rejects',
+    expects: code,
+    actual: 'resolved',
+  });
 };
 
-const ann = { username: 'Ann', password: 'correct horse battery', name: 'Ann Lee', email: 'ann@acme.example', roles: ['identity:admin'] };
+const ann = {
+  username: 'Ann',
+  password: 'correct horse battery',
+  name: 'Ann Lee',
+  email: 'ann@acme.example',
+  roles: ['identity:admin'],
+};
 
 it('tenant: created with the default token lifetime, read back from its stream', async ({ directory, commands }) => {
   const t = await directory.getTenant('acme');
-  assert.equal(t, { code: 'acme', name: 'Acme', tokenLifetimeSeconds: 7200, supportMailGroup: 'support@acme.example', status: 'active' });
-  const { tenant, changed } = await commands.updateTenant({ tokenLifetimeSeconds: 600, supportMailGroup: null }, ctx, 't-acme-2');
+  assert.equal(t, {
+    code: 'acme',
+    name: 'Acme',
+    tokenLifetimeSeconds: 7200,
+    supportMailGroup: 'support@acme.example',
+    status: 'active',
+  });
+  const { tenant, changed } = await commands.updateTenant(
+    { tokenLifetimeSeconds: 600, supportMailGroup: null },
+    ctx,
+    't-acme-2',
+  );
   assert.ok(changed);
   assert.equal(tenant, { code: 'acme', name: 'Acme', tokenLifetimeSeconds: 600, status: 'active' });
   assert.equal(await directory.getTenant('acme'), tenant);
@@ -70,7 +92,10 @@ it('tenant: created with the default token lifetime, read back from its stream',
   await rejects(commands.updateTenant({ name: 'x' }, forTenant(ctx, 'nobody'), 't-x'), 'TENANT.NOT_FOUND', 404);
 });
 
-it('register a user, look them up by username (any case) and id, verify the password', async ({ directory, commands }) => {
+it('register a user, look them up by username (any case) and id, verify the password', async ({
+  directory,
+  commands,
+}) => {
   const { user, created } = await commands.registerUser(ann, ctx, 'cmd-ann');
   assert.ok(created);
   assert.is(user.username, 'Ann');
@@ -97,9 +122,16 @@ it('a disabled user cannot sign in with the right password; enabled again, it ca
   const found = await directory.findUserByUsername('acme', 'default', 'ann');
   assert.is(await directory.verifyPassword(found!, 'correct horse battery'), false);
   assert.is(await directory.authenticate('acme', 'default', 'ann', 'correct horse battery'), null);
-  assert.is((await commands.disableUser(user.userId, ctx, 'cmd-disable-2')).changed, false, 'disabling twice changes nothing');
+  assert.is(
+    (await commands.disableUser(user.userId, ctx, 'cmd-disable-2')).changed,
+    false,
+    'disabling twice changes nothing',
+  );
   await commands.enableUser(user.userId, ctx, 'cmd-enable');
-  assert.is(await directory.verifyPassword((await directory.getUser('acme', user.userId))!, 'correct horse battery'), true);
+  assert.is(
+    await directory.verifyPassword((await directory.getUser('acme', user.userId))!, 'correct horse battery'),
+    true,
+  );
 });
 
 it('reset password: the old one stops working, the new one works', async ({ directory, commands }) => {
@@ -114,7 +146,9 @@ it('reset password: the old one stops working, the new one works', async ({ dire
 
 it('two concurrent registrations of one username: exactly one wins', async ({ directory, commands }) => {
   const attempts = await Promise.allSettled(
-    ['a', 'b', 'c', 'd'].map((k) => commands.registerUser({ ...ann, username: k === 'a' ? 'bob' : 'Bob', name: `Bob ${k}` }, ctx, `cmd-bob-${k}`)),
+    ['a', 'b', 'c', 'd'].map((k) =>
+      commands.registerUser({ ...ann, username: k === 'a' ? 'bob' : 'Bob', name: `Bob ${k}` }, ctx, `cmd-bob-${k}`),
+    ),
   );
   const won = attempts.filter((a) => a.status === 'fulfilled');
   const lost = attempts.filter((a): a is PromiseRejectedResult => a.status === 'rejected');
@@ -136,7 +170,11 @@ it('a retry with the same command id answers the same user and writes nothing', 
   assert.is(second.created, false);
   assert.is(second.user.userId, first.user.userId);
   assert.is((await eventStore.readAll({ limit: 1000 })).length, count);
-  await rejects(commands.registerUser({ ...ann, username: 'other' }, ctx, 'cmd-ann'), 'REQUEST.IDEMPOTENCY_KEY_REUSED', 422);
+  await rejects(
+    commands.registerUser({ ...ann, username: 'other' }, ctx, 'cmd-ann'),
+    'REQUEST.IDEMPOTENCY_KEY_REUSED',
+    422,
+  );
   await rejects(commands.registerUser(ann, ctx, 'cmd-ann-again'), 'USER.USERNAME_TAKEN', 409);
 });
 
@@ -211,7 +249,10 @@ it('events carry the owning tenant and the caller context in metadata', async ({
   assert.is(e?.metadata.occurredAt, '2026-03-01T10:00:00.000Z');
 });
 
-it('confidential client: the secret is answered once, verified against its hash, rotated', async ({ commands, directory }) => {
+it('confidential client: the secret is answered once, verified against its hash, rotated', async ({
+  commands,
+  directory,
+}) => {
   const svc = await commands.registerUser({ username: 'svc', name: 'Service' }, ctx, 'cmd-svc');
   const reg = {
     appName: 'Portal',
@@ -244,10 +285,20 @@ it('confidential client: the secret is answered once, verified against its hash,
   assert.is(await directory.verifyClientSecret(after, rotated.clientSecret!), true);
 });
 
-it('overlapping checks of one secret share one scrypt; different secrets each get their own', async ({ eventStore, clock, commands }) => {
+it('overlapping checks of one secret share one scrypt; different secrets each get their own', async ({
+  eventStore,
+  clock,
+  commands,
+}) => {
   await commands.registerUser({ username: 'svc', name: 'Service' }, ctx, 'cmd-svc');
   const { client, clientSecret } = await commands.registerClient(
-    { appName: 'Burst', redirectUris: [], grantTypes: ['client_credentials'], defaultUser: 'svc', scopes: ['identity:admin'] },
+    {
+      appName: 'Burst',
+      redirectUris: [],
+      grantTypes: ['client_credentials'],
+      defaultUser: 'svc',
+      scopes: ['identity:admin'],
+    },
     ctx,
     'cmd-burst',
   );
@@ -261,21 +312,37 @@ it('overlapping checks of one secret share one scrypt; different secrets each ge
     },
   });
   const stored = (await directory.getClient(client.clientId))!;
-  const burst = await Promise.all(Array.from({ length: 16 }, () => directory.verifyClientSecret(stored, clientSecret!)));
-  assert.equal(burst, Array.from({ length: 16 }, () => true));
+  const burst = await Promise.all(
+    Array.from({ length: 16 }, () => directory.verifyClientSecret(stored, clientSecret!)),
+  );
+  assert.equal(
+    burst,
+    Array.from({ length: 16 }, () => true),
+  );
   assert.is(checked.length, 1, 'sixteen at once: one scrypt');
   assert.is(await directory.verifyClientSecret(stored, clientSecret!), true, 'then remembered');
   assert.is(checked.length, 1);
-  const wrong = await Promise.all(['a', 'b', 'a'].map((w) => directory.verifyClientSecret(stored, `${clientSecret!}${w}`)));
+  const wrong = await Promise.all(
+    ['a', 'b', 'a'].map((w) => directory.verifyClientSecret(stored, `${clientSecret!}${w}`)),
+  );
   assert.equal(wrong, [false, false, false]);
-  assert.equal(checked.slice(1).sort(), [`${clientSecret!}a`, `${clientSecret!}b`], 'one per distinct wrong secret, none remembered');
+  assert.equal(
+    checked.slice(1).sort(),
+    [`${clientSecret!}a`, `${clientSecret!}b`],
+    'one per distinct wrong secret, none remembered',
+  );
   assert.is(await directory.verifyClientSecret(stored, `${clientSecret!}a`), false);
   assert.is(checked.length, 4, 'a wrong secret is checked again when asked again');
 });
 
 it('public client: no secret, never verifies; cannot be rotated', async ({ commands, directory }) => {
   const { client, clientSecret } = await commands.registerClient(
-    { clientId: 'spa', redirectUris: ['http://localhost:5173/cb'], grantTypes: ['authorization_code'], authMethod: 'none' },
+    {
+      clientId: 'spa',
+      redirectUris: ['http://localhost:5173/cb'],
+      grantTypes: ['authorization_code'],
+      authMethod: 'none',
+    },
     ctx,
     'cmd-spa',
   );
@@ -284,28 +351,68 @@ it('public client: no secret, never verifies; cannot be rotated', async ({ comma
   assert.is(await directory.verifyClientSecret(client, 'anything'), false);
   await rejects(commands.rotateClientSecret('spa', ctx, 'cmd-rot'), 'CLIENT.NO_SECRET', 400);
   await rejects(
-    commands.registerClient({ clientId: 'spa', redirectUris: ['http://localhost/cb'], grantTypes: ['authorization_code'], authMethod: 'none' }, ctx, 'cmd-spa-2'),
+    commands.registerClient(
+      {
+        clientId: 'spa',
+        redirectUris: ['http://localhost/cb'],
+        grantTypes: ['authorization_code'],
+        authMethod: 'none',
+      },
+      ctx,
+      'cmd-spa-2',
+    ),
     'CLIENT.ALREADY_EXISTS',
     409,
   );
 });
 
-it('client registration rules reach the caller as 400 with field names; references are checked', async ({ commands }) => {
-  const err = await rejects(commands.registerClient({ grantTypes: ['authorization_code', 'implicit'] }, ctx, 'c-1'), 'CLIENT.INVALID', 400);
-  const fields = ((err as { details: Array<{ field: string }> }).details).map((d) => d.field);
-  assert.ok(fields.includes('grant_type') && fields.includes('signin_redirect_url'), fields.join());
-  await rejects(commands.registerClient({ grantTypes: ['client_credentials'], defaultUser: 'ghost' }, ctx, 'c-2'), 'CLIENT.INVALID', 400);
-  await rejects(
-    commands.registerClient({ grantTypes: ['authorization_code'], redirectUris: ['https://a.example/cb'], allowedAccessTenants: ['nowhere'] }, ctx, 'c-3'),
+it('client registration rules reach the caller as 400 with field names; references are checked', async ({
+  commands,
+}) => {
+  const err = await rejects(
+    commands.registerClient({ grantTypes: ['authorization_code', 'implicit'] }, ctx, 'c-1'),
     'CLIENT.INVALID',
     400,
   );
-  await rejects(commands.registerClient({ grantTypes: ['authorization_code'], redirectUris: ['https://a.example/cb'] }, forTenant(ctx, 'globex'), 'c-4'), 'TENANT.NOT_FOUND', 404);
+  const fields = (err as { details: Array<{ field: string }> }).details.map((d) => d.field);
+  assert.ok(fields.includes('grant_type') && fields.includes('signin_redirect_url'), fields.join());
+  await rejects(
+    commands.registerClient({ grantTypes: ['client_credentials'], defaultUser: 'ghost' }, ctx, 'c-2'),
+    'CLIENT.INVALID',
+    400,
+  );
+  await rejects(
+    commands.registerClient(
+      { grantTypes: ['authorization_code'], redirectUris: ['https://a.example/cb'], allowedAccessTenants: ['nowhere'] },
+      ctx,
+      'c-3',
+    ),
+    'CLIENT.INVALID',
+    400,
+  );
+  await rejects(
+    commands.registerClient(
+      { grantTypes: ['authorization_code'], redirectUris: ['https://a.example/cb'] },
+      forTenant(ctx, 'globex'),
+      'c-4',
+    ),
+    'TENANT.NOT_FOUND',
+    404,
+  );
 });
 
 it('update, disable and enable a client', async ({ commands, directory }) => {
-  const { client } = await commands.registerClient({ redirectUris: ['https://a.example/cb'], grantTypes: ['authorization_code'] }, ctx, 'c-upd');
-  const up = await commands.updateClient(client.clientId, { appName: 'Renamed', redirectUris: ['https://a.example/cb', 'https://b.example/cb'] }, ctx, 'c-upd-1');
+  const { client } = await commands.registerClient(
+    { redirectUris: ['https://a.example/cb'], grantTypes: ['authorization_code'] },
+    ctx,
+    'c-upd',
+  );
+  const up = await commands.updateClient(
+    client.clientId,
+    { appName: 'Renamed', redirectUris: ['https://a.example/cb', 'https://b.example/cb'] },
+    ctx,
+    'c-upd-1',
+  );
   assert.ok(up.changed);
   assert.equal(up.client.redirectUris, ['https://a.example/cb', 'https://b.example/cb']);
   assert.is((await commands.updateClient(client.clientId, { appName: 'Renamed' }, ctx, 'c-upd-2')).changed, false);
@@ -326,7 +433,12 @@ it('no secret and no password is ever stored in clear: the events table holds on
     'cmd-secret',
   );
   const given = await c.commands.registerClient(
-    { clientId: 'seeded', redirectUris: ['https://a.example/cb'], grantTypes: ['authorization_code'], clientSecret: 'operator-chosen-secret' },
+    {
+      clientId: 'seeded',
+      redirectUris: ['https://a.example/cb'],
+      grantTypes: ['authorization_code'],
+      clientSecret: 'operator-chosen-secret',
+    },
     ctx,
     'cmd-given',
   );

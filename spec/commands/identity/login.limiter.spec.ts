@@ -28,7 +28,10 @@ test('a user name is blocked after maxFailures in the window, whether or not the
   assert.is(verdict.allowed === false && verdict.retryAfterSeconds, 900);
   // the key is the name as typed, normalised: case and surrounding spaces do not escape the limit
   assert.is((await limiter.check(keys(' ANN '))).allowed, false);
-  assert.is((await limiter.check({ user: { tenant: 'other', directory: 'default', username: 'ann' }, ip: '10.9.9.9' })).allowed, true);
+  assert.is(
+    (await limiter.check({ user: { tenant: 'other', directory: 'default', username: 'ann' }, ip: '10.9.9.9' })).allowed,
+    true,
+  );
 });
 
 test('the window slides: old failures leave it', async () => {
@@ -57,7 +60,9 @@ test('concurrent failures from two processes (two store instances) are all count
   const limiter2 = createLoginLimiter({ readStore: other, clock, maxFailures: 50 });
   const big = createLoginLimiter({ readStore, clock, maxFailures: 50 });
   await big.recordFailure(keys('carol', '203.0.113.5')); // the documents exist before the race
-  await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? big : limiter2).recordFailure(keys('carol', '203.0.113.5'))));
+  await Promise.all(
+    Array.from({ length: 20 }, (_, i) => (i % 2 ? big : limiter2).recordFailure(keys('carol', '203.0.113.5'))),
+  );
   const docs = await readStore.collection(LOGIN_FAILURES_COLLECTION).find({});
   const counts = docs.map((d) => (d.failures as number[]).length).sort((a, b) => b - a);
   assert.ok(counts.includes(21), `expected one key with 21 failures, got ${counts.join(',')}`);

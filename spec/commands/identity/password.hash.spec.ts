@@ -1,6 +1,12 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { dummyVerify, generateClientSecret, hashSecret, MAX_SECRET_LENGTH, verifySecret } from '../../../commands/identity/password.hash.ts';
+import {
+  dummyVerify,
+  generateClientSecret,
+  hashSecret,
+  MAX_SECRET_LENGTH,
+  verifySecret,
+} from '../../../commands/identity/password.hash.ts';
 
 test('hash format scrypt$N$r$p$salt$hash with the default cost, a fresh salt each time', async () => {
   const a = await hashSecret('correct horse');
@@ -24,7 +30,14 @@ test('unicode is normalized (NFC) before hashing', async () => {
 });
 
 test('malformed or tampered hashes verify false instead of throwing', async () => {
-  for (const bad of ['', 'plain', 'scrypt$1$8$1$c2FsdHNhbHQ$aGFzaA', 'scrypt$3$8$1$c2FsdHNhbHRzYWx0$aGFzaGhhc2hoYXNoaGFzaA', 'scrypt$1073741824$8$1$c2FsdHNhbHRzYWx0$aGFzaGhhc2hoYXNoaGFzaA', 'bcrypt$2$8$1$a$b']) {
+  for (const bad of [
+    '',
+    'plain',
+    'scrypt$1$8$1$c2FsdHNhbHQ$aGFzaA',
+    'scrypt$3$8$1$c2FsdHNhbHRzYWx0$aGFzaGhhc2hoYXNoaGFzaA',
+    'scrypt$1073741824$8$1$c2FsdHNhbHRzYWx0$aGFzaGhhc2hoYXNoaGFzaA',
+    'bcrypt$2$8$1$a$b',
+  ]) {
     assert.is(await verifySecret('x', bad), false, bad);
   }
 });

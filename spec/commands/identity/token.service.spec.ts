@@ -12,13 +12,17 @@ import { createTokenService, type TokenServiceImpl } from '../../../commands/ide
 import type { RecordedEvent } from '../../../domain/core/event.ts';
 import { GRANT_CATEGORY } from '../../../domain/identity/grant.decider.ts';
 import type { Client, User } from '../../../domain/identity/model.ts';
-import { SIGNING_KEY_CATEGORY, type KeyGeneratedData } from '../../../domain/identity/signing-key.decider.ts';
+import { type KeyGeneratedData, SIGNING_KEY_CATEGORY } from '../../../domain/identity/signing-key.decider.ts';
 import { manualClock } from '../../../infra/core/clock.port.ts';
 import type { ReadStore } from '../../../infra/core/read-store.port.ts';
 import { createSqliteEventStore, type SqliteEventStore } from '../../../infra/sqlite/event-store.sqlite.ts';
 import { createSqliteReadStore } from '../../../infra/sqlite/read-store.sqlite.ts';
 import { physicalName } from '../../../projections/core/projection.ts';
-import { createRevocationList, REVOCATIONS_PROJECTION, revocationsProjection } from '../../../projections/identity/revocations.projection.ts';
+import {
+  createRevocationList,
+  REVOCATIONS_PROJECTION,
+  revocationsProjection,
+} from '../../../projections/identity/revocations.projection.ts';
 
 const ISSUER = 'https://idp.example.test';
 const SECRET = 'k'.repeat(48);
@@ -52,7 +56,14 @@ const clientOf = (clientId: string, tenant = 'acme'): Client => ({
 });
 
 const newRing = (ctx: Ctx, secret = SECRET) =>
-  createKeyRing({ eventStore: ctx.eventStore, clock: ctx.clock, secret, publishDelaySeconds: 300, maxTokenLifetimeSeconds: DAY, refreshIntervalSeconds: 60 });
+  createKeyRing({
+    eventStore: ctx.eventStore,
+    clock: ctx.clock,
+    secret,
+    publishDelaySeconds: 300,
+    maxTokenLifetimeSeconds: DAY,
+    refreshIntervalSeconds: 60,
+  });
 
 const newTokens = (ctx: Ctx, keyRing: KeyRing, extra: Partial<Parameters<typeof createTokenService>[0]> = {}) =>
   createTokenService({
@@ -76,7 +87,11 @@ const issue = (ctx: Ctx, extra: Partial<Parameters<TokenServiceImpl['issue']>[0]
     ...extra,
   });
 
-async function rejects(p: Promise<unknown>, code: string, description?: RegExp): Promise<{ code: string; description: string }> {
+async function rejects(
+  p: Promise<unknown>,
+  code: string,
+  description?: RegExp,
+): Promise<{ code: string; description: string }> {
   try {
     await p;
   } catch (err) {
@@ -94,7 +109,11 @@ test.before.each(async (ctx) => {
   ctx.eventStore = createSqliteEventStore({ file: path.join(ctx.dir, 'events.sqlite') });
   ctx.readStore = createSqliteReadStore({ file: path.join(ctx.dir, 'read-models.sqlite') });
   ctx.clock = manualClock('2026-03-01T10:00:00.000Z');
-  const admin = createDirectoryCommands({ eventStore: ctx.eventStore, clock: ctx.clock, scrypt: { N: 1024, r: 8, p: 1 } });
+  const admin = createDirectoryCommands({
+    eventStore: ctx.eventStore,
+    clock: ctx.clock,
+    scrypt: { N: 1024, r: 8, p: 1 },
+  });
   const sys = { tenant: 'acme', actor: 'spec' };
   await admin.createTenant({ name: 'Acme', tokenLifetimeSeconds: 600 }, sys, 't1');
   ({ user: ctx.user } = await admin.registerUser(
@@ -198,7 +217,9 @@ test('a forged signature (another key, same kid) and an unknown kid → invalid_
   const { privateKey } = await generateKeyPair('RS256');
   const forged = await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: kid!, typ: 'JWT' }).sign(privateKey);
   await rejects(ctx.tokens.verifyAccessToken(forged), 'invalid_token', /signature/);
-  const unknownKid = await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'nope', typ: 'JWT' }).sign(privateKey);
+  const unknownKid = await new SignJWT(claims)
+    .setProtectedHeader({ alg: 'RS256', kid: 'nope', typ: 'JWT' })
+    .sign(privateKey);
   await rejects(ctx.tokens.verifyAccessToken(unknownKid), 'invalid_token', /unknown key/);
   // a tampered payload under the genuine signature
   const [h, , s] = res.access_token.split('.');
@@ -211,16 +232,30 @@ test('wrong iss, wrong aud, wrong typ, alg none → invalid_token', async (ctx) 
   const res = await issue(ctx);
   const claims = decodeJwt(res.access_token);
   const { kid, privateKey } = await ctx.keyRing.signingKey();
-  const sign = (c: Record<string, unknown>, typ = 'JWT') => new SignJWT(c).setProtectedHeader({ alg: 'RS256', kid, typ }).sign(privateKey);
+  const sign = (c: Record<string, unknown>, typ = 'JWT') =>
+    new SignJWT(c).setProtectedHeader({ alg: 'RS256', kid, typ }).sign(privateKey);
   // control: our key, our claims, verifies
   await ctx.tokens.verifyAccessToken(await sign(claims));
-  await rejects(ctx.tokens.verifyAccessToken(await sign({ ...claims, iss: 'https://evil.test' })), 'invalid_token', /issuer/);
-  await rejects(ctx.tokens.verifyAccessToken(await sign({ ...claims, aud: 'https://other.test' })), 'invalid_token', /resource/);
+  await rejects(
+    ctx.tokens.verifyAccessToken(await sign({ ...claims, iss: 'https://evil.test' })),
+    'invalid_token',
+    /issuer/,
+  );
+  await rejects(
+    ctx.tokens.verifyAccessToken(await sign({ ...claims, aud: 'https://other.test' })),
+    'invalid_token',
+    /resource/,
+  );
   await rejects(ctx.tokens.verifyAccessToken(await sign(claims, 'at+jwt')), 'invalid_token');
   const none = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${res.access_token.split('.')[1]}.`;
   await rejects(ctx.tokens.verifyAccessToken(none), 'invalid_token');
   // an internal token (signInternal) has another audience
-  await rejects(ctx.tokens.verifyAccessToken(await ctx.tokens.signInternal({ sub: 'x', scope: 'openid', client_id: 'c', tenant: 'acme' }, 60)), 'invalid_token');
+  await rejects(
+    ctx.tokens.verifyAccessToken(
+      await ctx.tokens.signInternal({ sub: 'x', scope: 'openid', client_id: 'c', tenant: 'acme' }, 60),
+    ),
+    'invalid_token',
+  );
 });
 
 test('revoke: refused at once here; another process sees it through the revocation list or the grant stream', async (ctx) => {
@@ -243,14 +278,17 @@ test('revoke: refused at once here; another process sees it through the revocati
   await projected.verifyAccessToken(other.access_token);
 });
 
-test('revoke of another client\'s token, a forged token or garbage changes nothing', async (ctx) => {
+test("revoke of another client's token, a forged token or garbage changes nothing", async (ctx) => {
   const res = await issue(ctx);
   await ctx.tokens.revoke(clientOf('someone-else'), res.access_token);
   await ctx.tokens.revoke(ctx.client, 'garbage');
   await ctx.tokens.revoke(ctx.client, 'abcdefghijklmnopqrstuv.xyz');
   await ctx.tokens.verifyAccessToken(res.access_token);
   const grantEvents = await ctx.eventStore.readAll({ filter: { categories: [GRANT_CATEGORY] } });
-  assert.equal(grantEvents.map((e) => e.type), ['GrantStarted']);
+  assert.equal(
+    grantEvents.map((e) => e.type),
+    ['GrantStarted'],
+  );
 });
 
 test('refresh rotates; reuse of a spent refresh token revokes the whole chain', async (ctx) => {
@@ -268,11 +306,15 @@ test('refresh rotates; reuse of a spent refresh token revokes the whole chain', 
   const third = await ctx.tokens.refresh(ctx.client, second.refresh_token!, ['openid'], 'r2');
   assert.is(third.scope, 'openid');
   // narrower scopes at refresh are fine; anything beyond the grant's original scopes is not (RFC 6749 6)
-  await rejects(ctx.tokens.refresh(ctx.client, third.refresh_token!, ['openid', 'identity:admin'], 'r3'), 'invalid_scope');
+  await rejects(
+    ctx.tokens.refresh(ctx.client, third.refresh_token!, ['openid', 'identity:admin'], 'r3'),
+    'invalid_scope',
+  );
 
   // the first refresh token again: reuse
   await rejects(ctx.tokens.refresh(ctx.client, first.refresh_token!, undefined, 'r4'), 'invalid_grant', /used before/);
-  for (const t of [first, second, third]) await rejects(ctx.tokens.verifyAccessToken(t.access_token), 'invalid_token', /revoked/);
+  for (const t of [first, second, third])
+    await rejects(ctx.tokens.verifyAccessToken(t.access_token), 'invalid_token', /revoked/);
   await rejects(ctx.tokens.refresh(ctx.client, third.refresh_token!, undefined, 'r5'), 'invalid_grant');
 
   const types = (await ctx.eventStore.readStream(`grant-platform.${first.grantId}`)).map((e) => e.type);
@@ -300,7 +342,11 @@ test('refresh: another client, an expired refresh token, a disabled user → inv
 
 test('refresh after the user was disabled ends the grant', async (ctx) => {
   const res = await issue(ctx, { refresh: true });
-  const admin = createDirectoryCommands({ eventStore: ctx.eventStore, clock: ctx.clock, scrypt: { N: 1024, r: 8, p: 1 } });
+  const admin = createDirectoryCommands({
+    eventStore: ctx.eventStore,
+    clock: ctx.clock,
+    scrypt: { N: 1024, r: 8, p: 1 },
+  });
   await admin.disableUser(ctx.user.userId, { tenant: 'acme', actor: 'spec' }, 'd1');
   await rejects(ctx.tokens.refresh(ctx.client, res.refresh_token!, undefined, 'x1'), 'invalid_grant', /disabled/);
   await rejects(ctx.tokens.verifyAccessToken(res.access_token), 'invalid_token', /revoked/);
@@ -360,7 +406,10 @@ test('rotation: the new key is in the JWKS before it signs; the old one verifies
   const rotation = await ctx.keyRing.rotate();
   assert.is.not(rotation.kid, oldKid);
   assert.is(rotation.activatesAt, new Date(ctx.clock.now().getTime() + 300_000).toISOString());
-  assert.equal(rotation.superseded.map((s) => s.kid), [oldKid]);
+  assert.equal(
+    rotation.superseded.map((s) => s.kid),
+    [oldKid],
+  );
 
   // published, not signing yet
   let kids = (await ctx.tokens.jwks()).keys.map((k) => k.kid);
@@ -380,7 +429,14 @@ test('rotation: the new key is in the JWKS before it signs; the old one verifies
   await ctx.tokens.verifyAccessToken(during.access_token); // old key still verifies its tokens
   kids = (await ctx.tokens.jwks()).keys.map((k) => k.kid);
   assert.ok(kids.includes(oldKid));
-  const p2 = await process2.issue({ client: ctx.client, tenant: 'acme', subject: 'u', scopes: ['openid'], refresh: false, commandId: 'p2' });
+  const p2 = await process2.issue({
+    client: ctx.client,
+    tenant: 'acme',
+    subject: 'u',
+    scopes: ['openid'],
+    refresh: false,
+    commandId: 'p2',
+  });
   assert.is(decodeProtectedHeader(p2.access_token).kid, rotation.kid);
 
   // the old key stays published for the longest token lifetime (+ one refresh interval) after it stopped signing
@@ -392,7 +448,10 @@ test('rotation: the new key is in the JWKS before it signs; the old one verifies
   kids = (await ctx.tokens.jwks()).keys.map((k) => k.kid);
   assert.equal(kids, [rotation.kid]);
   const keyEvents = await ctx.eventStore.readStream(`signingKey-platform.${oldKid}`);
-  assert.equal(keyEvents.map((e) => e.type), ['KeyGenerated', 'KeyActivated', 'KeyRetired', 'KeyWithdrawn']);
+  assert.equal(
+    keyEvents.map((e) => e.type),
+    ['KeyGenerated', 'KeyActivated', 'KeyRetired', 'KeyWithdrawn'],
+  );
   await rejects(ctx.tokens.verifyAccessToken(during.access_token), 'invalid_token');
 });
 
@@ -424,7 +483,10 @@ test('two processes starting on an empty store end up signing with one key', asy
 test('the private key is never in clear in the events table; another secret cannot sign', async (ctx) => {
   await ctx.keyRing.rotate({ now: true });
   const keyEvents = await ctx.eventStore.readAll({ filter: { categories: [SIGNING_KEY_CATEGORY] } });
-  const generated = keyEvents.filter((e) => e.type === 'KeyGenerated') as RecordedEvent<'KeyGenerated', KeyGeneratedData>[];
+  const generated = keyEvents.filter((e) => e.type === 'KeyGenerated') as RecordedEvent<
+    'KeyGenerated',
+    KeyGeneratedData
+  >[];
   assert.is(generated.length, 2);
   const db = new Database(path.join(ctx.dir, 'events.sqlite'), { readonly: true });
   try {
@@ -453,7 +515,11 @@ test('the private key is never in clear in the events table; another secret cann
   }
 });
 
-const machineClient = (): Client => ({ ...clientOf('acme-svc'), grantTypes: ['client_credentials'], defaultUser: 'machine' });
+const machineClient = (): Client => ({
+  ...clientOf('acme-svc'),
+  grantTypes: ['client_credentials'],
+  defaultUser: 'machine',
+});
 const issueCc = (ctx: Ctx, client = machineClient()) =>
   ctx.tokens.issue({
     client,
@@ -474,11 +540,26 @@ test('client_credentials writes nothing; its token verifies, introspects, and ca
   assert.is(res.id_token, undefined);
   const claims = decodeJwt(res.access_token);
   assert.ok(typeof claims.jti === 'string' && claims.jti.startsWith(`${res.grantId}.`));
-  assert.equal(decodeProtectedHeader(res.access_token), { alg: 'RS256', kid: (await ctx.keyRing.signingKey()).kid, typ: 'JWT' });
+  assert.equal(decodeProtectedHeader(res.access_token), {
+    alg: 'RS256',
+    kid: (await ctx.keyRing.signingKey()).kid,
+    typ: 'JWT',
+  });
   const context = await ctx.tokens.verifyAccessToken(res.access_token);
-  assert.equal(context, { tenant: 'acme', subject: 'machine', clientId: 'acme-svc', scopes: ['profile'], jti: claims.jti, exp: claims.exp });
+  assert.equal(context, {
+    tenant: 'acme',
+    subject: 'machine',
+    clientId: 'acme-svc',
+    scopes: ['profile'],
+    jti: claims.jti,
+    exp: claims.exp,
+  });
   // the JWKS verifies it as any relying party would
-  const { payload } = await jwtVerify(res.access_token, createLocalJWKSet(await ctx.tokens.jwks()), { issuer: ISSUER, audience: ISSUER, currentDate: ctx.clock.now() });
+  const { payload } = await jwtVerify(res.access_token, createLocalJWKSet(await ctx.tokens.jwks()), {
+    issuer: ISSUER,
+    audience: ISSUER,
+    currentDate: ctx.clock.now(),
+  });
   assert.is(payload.client_id, 'acme-svc');
   assert.is((await ctx.tokens.introspect(res.access_token)).active, true);
   // a process without the projection (it reads the grant stream, empty for this token) accepts it too
@@ -495,7 +576,10 @@ test('client_credentials tokens stay revocable: here at once, elsewhere through 
 
   await ctx.tokens.revoke(machineClient(), res.access_token, 'access_token');
   const written = await ctx.eventStore.readAll({ filter: { categories: [GRANT_CATEGORY] } });
-  assert.equal(written.map((e) => [e.type, e.stream]), [['TokenRevoked', `grant-platform.${res.grantId}`]]);
+  assert.equal(
+    written.map((e) => [e.type, e.stream]),
+    [['TokenRevoked', `grant-platform.${res.grantId}`]],
+  );
   assert.is((written[0]!.data as { exp: number }).exp, decodeJwt(res.access_token).exp);
   await rejects(ctx.tokens.verifyAccessToken(res.access_token), 'invalid_token', /revoked/);
   assert.equal(await ctx.tokens.introspect(res.access_token), { active: false });
@@ -517,7 +601,16 @@ test('client_credentials tokens stay revocable: here at once, elsewhere through 
 test('a client_credentials token never comes with a refresh token, a code or an ID token', async (ctx) => {
   for (const extra of [{ refresh: true }, { codeId: 'code-x' }, { idToken: { user: ctx.user, authTime: 1 } }]) {
     try {
-      await ctx.tokens.issue({ client: machineClient(), tenant: 'acme', subject: 'machine', scopes: ['openid'], refresh: false, commandId: `x-${++n}`, grantType: 'client_credentials', ...extra });
+      await ctx.tokens.issue({
+        client: machineClient(),
+        tenant: 'acme',
+        subject: 'machine',
+        scopes: ['openid'],
+        refresh: false,
+        commandId: `x-${++n}`,
+        grantType: 'client_credentials',
+        ...extra,
+      });
       assert.unreachable(`accepted ${JSON.stringify(Object.keys(extra))}`);
     } catch (err) {
       assert.match(String(err), /without refresh token, code or ID token/);
@@ -528,9 +621,13 @@ test('a client_credentials token never comes with a refresh token, a code or an 
 
 /** What the projection runner does, without its timing: apply the grant events to generation 1. */
 async function applyRevocations(ctx: Ctx): Promise<void> {
-  const events = await ctx.eventStore.readAll({ filter: { categories: [GRANT_CATEGORY], eventTypes: revocationsProjection.eventTypes! } });
+  const events = await ctx.eventStore.readAll({
+    filter: { categories: [GRANT_CATEGORY], eventTypes: revocationsProjection.eventTypes! },
+  });
   await ctx.readStore.transaction((tx) =>
-    revocationsProjection.apply(events, { collection: (name) => tx.collection(physicalName(REVOCATIONS_PROJECTION, name, 1)) }),
+    revocationsProjection.apply(events, {
+      collection: (name) => tx.collection(physicalName(REVOCATIONS_PROJECTION, name, 1)),
+    }),
   );
 }
 

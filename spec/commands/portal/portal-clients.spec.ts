@@ -7,12 +7,12 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createDirectoryCommands } from '../../../commands/identity/directory.commands.ts';
 import { createDirectory } from '../../../commands/identity/directory.lookups.ts';
-import { createPortalClients } from '../../../commands/portal/portal-clients.ts';
 import { createPortalClientsReactor } from '../../../commands/portal/portal-clients.reactor.ts';
+import { createPortalClients } from '../../../commands/portal/portal-clients.ts';
 import type { PublicJwk } from '../../../domain/identity/model.ts';
 import { PORTAL_SCOPES } from '../../../domain/portal/portal.scopes.ts';
-import { portalClientKey } from '../../../infra/portal/portal-client.key.ts';
 import { manualClock } from '../../../infra/core/clock.port.ts';
+import { portalClientKey } from '../../../infra/portal/portal-client.key.ts';
 import { createSqliteEventStore } from '../../../infra/sqlite/event-store.sqlite.ts';
 import { createSqliteReadStore } from '../../../infra/sqlite/read-store.sqlite.ts';
 
@@ -39,7 +39,8 @@ const clients = (o: { issuer?: string; jwks?: PublicJwk[] } = {}) =>
 
 const test = suite('portal clients');
 test.before(async () => {
-  for (const code of ['acme', 'beta', 'gamma']) await commands.createTenant({ name: code }, { ...ctx, tenant: code }, `spec/tenant/${code}`);
+  for (const code of ['acme', 'beta', 'gamma'])
+    await commands.createTenant({ name: code }, { ...ctx, tenant: code }, `spec/tenant/${code}`);
 });
 test.after(async () => {
   await eventStore.close();
@@ -68,13 +69,18 @@ test('ensuring again (another process) appends nothing', async () => {
 
 test('another public base URL or a rotated key brings the client up to date', async () => {
   const other = portalClientKey('another key-encryption secret of 32 characters or more');
-  assert.is(await clients({ issuer: 'https://console.example', jwks: [other.publicJwk, key.publicJwk] }).ensure('acme'), 'portal.acme');
+  assert.is(
+    await clients({ issuer: 'https://console.example', jwks: [other.publicJwk, key.publicJwk] }).ensure('acme'),
+    'portal.acme',
+  );
   const c = (await directory().getClient('portal.acme'))!;
   assert.equal(c.redirectUris, ['https://console.example/portal/auth/callback']);
   assert.equal(c.jwks, [other.publicJwk, key.publicJwk]);
   // and back: the same change from another state is a new command
   await clients().ensure('acme');
-  assert.equal((await directory().getClient('portal.acme'))!.redirectUris, ['https://platform.example/portal/auth/callback']);
+  assert.equal((await directory().getClient('portal.acme'))!.redirectUris, [
+    'https://platform.example/portal/auth/callback',
+  ]);
 });
 
 test('a client an administrator disabled stays disabled; an unknown tenant, or a client id of another tenant, gets none', async () => {
@@ -84,7 +90,11 @@ test('a client an administrator disabled stays disabled; an unknown tenant, or a
   assert.is((await directory().getClient('portal.beta'))!.status, 'disabled');
   assert.is(await clients().ensure('nosuch'), null);
   await commands.createTenant({ name: 'delta' }, { ...ctx, tenant: 'delta' }, 'spec/tenant/delta');
-  await commands.registerClient({ clientId: 'portal.delta', grantTypes: ['authorization_code'], redirectUris: ['https://x.example/cb'] }, { ...ctx, tenant: 'gamma' }, 'spec/squat');
+  await commands.registerClient(
+    { clientId: 'portal.delta', grantTypes: ['authorization_code'], redirectUris: ['https://x.example/cb'] },
+    { ...ctx, tenant: 'gamma' },
+    'spec/squat',
+  );
   assert.is(await clients().ensure('delta'), null);
 });
 

@@ -1,9 +1,22 @@
 import { createHash } from 'node:crypto';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import {
+  type LedgerEvent,
+  ledgerDecider,
+  ledgerStream,
+  type RecordAudit,
+} from '../../../domain/audit/ledger.decider.ts';
+import {
+  canonicalRecord,
+  chainHash,
+  GENESIS_HASH,
+  type RecordFields,
+  recordOf,
+  seqKey,
+  tsKey,
+} from '../../../domain/audit/record.ts';
 import { fold } from '../../../domain/core/decider.ts';
-import { ledgerDecider, ledgerStream, type LedgerEvent, type RecordAudit } from '../../../domain/audit/ledger.decider.ts';
-import { canonicalRecord, chainHash, GENESIS_HASH, recordOf, seqKey, tsKey, type RecordFields } from '../../../domain/audit/record.ts';
 
 const test = suite('audit ledger decider and chain');
 const T0 = '2026-01-01T00:00:00.000Z';
@@ -23,7 +36,13 @@ const fields = (o: Partial<RecordFields> = {}): RecordFields => ({
   compress_type: 'none',
   ...o,
 });
-const record = (id: string, now: string, o: Partial<RecordFields> = {}): RecordAudit => ({ type: 'RecordAudit', id, tenant: 'acme', fields: fields(o), now });
+const record = (id: string, now: string, o: Partial<RecordFields> = {}): RecordAudit => ({
+  type: 'RecordAudit',
+  id,
+  tenant: 'acme',
+  fields: fields(o),
+  now,
+});
 
 const decideAll = (commands: RecordAudit[], given: LedgerEvent[] = []) => {
   let state = fold(ledgerDecider, given);
@@ -43,10 +62,16 @@ test('one chain stream per tenant', () => {
 
 test('records get gapless sequences from 1 and hashes chained from the genesis hash', () => {
   const { events, state } = decideAll([record('r1', T0), record('r2', T0), record('r3', T1)]);
-  assert.equal(events.map((e) => e.data.sequence), [1, 2, 3]);
+  assert.equal(
+    events.map((e) => e.data.sequence),
+    [1, 2, 3],
+  );
   let previous = GENESIS_HASH;
   for (const e of events) {
-    const expected = createHash('sha256').update(Buffer.from(previous, 'hex')).update(canonicalRecord(recordOf(e.data)), 'utf8').digest('hex');
+    const expected = createHash('sha256')
+      .update(Buffer.from(previous, 'hex'))
+      .update(canonicalRecord(recordOf(e.data)), 'utf8')
+      .digest('hex');
     assert.is(e.data.hash, expected);
     assert.is(chainHash(previous, recordOf(e.data)), expected);
     previous = e.data.hash;
@@ -56,7 +81,10 @@ test('records get gapless sequences from 1 and hashes chained from the genesis h
 
 test("a record's time never goes back along the chain (a clock stepping back)", () => {
   const { events } = decideAll([record('r1', T1), record('r2', T0)]);
-  assert.equal(events.map((e) => e.data.time), [T1, T1]);
+  assert.equal(
+    events.map((e) => e.data.time),
+    [T1, T1],
+  );
 });
 
 test('the canonical text has exactly the stored fields, keys sorted; any change changes the hash', () => {
@@ -66,7 +94,13 @@ test('the canonical text has exactly the stored fields, keys sorted; any change 
   assert.equal(Object.keys(JSON.parse(text)), [...Object.keys(JSON.parse(text))].sort());
   assert.not.ok(text.includes('hash'));
   assert.not.ok(text.includes('ignored'));
-  for (const change of [{ business_code: 'PolicyNo:2' }, { tags: ['a', 'b'] }, { sequence: 2 }, { time: T1 }, { tenant: 'beta' }]) {
+  for (const change of [
+    { business_code: 'PolicyNo:2' },
+    { tags: ['a', 'b'] },
+    { sequence: 2 },
+    { time: T1 },
+    { tenant: 'beta' },
+  ]) {
     assert.is.not(chainHash(GENESIS_HASH, { ...recordOf(data), ...change }), data.hash, JSON.stringify(change));
   }
 });

@@ -1,10 +1,15 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { pagingOf, type QueryRequest, recordQueryOf } from '../../../domain/audit/query.ts';
 import { isDomainError } from '../../../domain/core/domain-error.ts';
-import { pagingOf, recordQueryOf, type QueryRequest } from '../../../domain/audit/query.ts';
 
 const test = suite('audit query rules');
-const base: QueryRequest = { module_name: 'policy', transaction_name: 'create', start_time: '2026-03-01T00:00:00.000Z', end_time: '2026-03-02T00:00:00.000Z' };
+const base: QueryRequest = {
+  module_name: 'policy',
+  transaction_name: 'create',
+  start_time: '2026-03-01T00:00:00.000Z',
+  end_time: '2026-03-02T00:00:00.000Z',
+};
 
 const throws = (fn: () => unknown, code: string, field: string) => {
   try {
@@ -15,7 +20,10 @@ const throws = (fn: () => unknown, code: string, field: string) => {
     assert.ok(isDomainError(err));
     assert.is(err.code, code);
     assert.is(err.status, 400);
-    assert.ok((err.details as Array<{ field: string }>).some((d) => d.field === field), JSON.stringify(err.details));
+    assert.ok(
+      (err.details as Array<{ field: string }>).some((d) => d.field === field),
+      JSON.stringify(err.details),
+    );
   }
 };
 
@@ -35,7 +43,11 @@ test('optional filters are kept, empty tags dropped', () => {
 
 test('paging: exactly one of page_num and scroll_id; page mode stops at 10,000 records', () => {
   assert.equal(pagingOf({ ...base, page_num: 1 }), { mode: 'page', page_num: 1, return_size: 20 });
-  assert.equal(pagingOf({ ...base, scroll_id: '', return_size: 1000 }), { mode: 'scroll', scroll_id: '', return_size: 1000 });
+  assert.equal(pagingOf({ ...base, scroll_id: '', return_size: 1000 }), {
+    mode: 'scroll',
+    scroll_id: '',
+    return_size: 1000,
+  });
   throws(() => pagingOf({ ...base, page_num: 1, scroll_id: '' }), 'AUDIT_QUERY.INVALID', 'scroll_id');
   throws(() => pagingOf({ ...base }), 'AUDIT_QUERY.INVALID', 'page_num');
   assert.equal(pagingOf({ ...base, page_num: 500, return_size: 20 }), { mode: 'page', page_num: 500, return_size: 20 });

@@ -11,7 +11,9 @@ const scan = scanErrorCodes(['domain/bridge', 'commands/bridge', 'http/bridge', 
 
 /** the status a code is answered with: its catalog's */
 const statusesOf = (code: string): number[] =>
-  [(BRIDGE_ERRORS as Record<string, number>)[code], (CORE_ERRORS as Record<string, number>)[code]].filter((s): s is number => s !== undefined);
+  [(BRIDGE_ERRORS as Record<string, number>)[code], (CORE_ERRORS as Record<string, number>)[code]].filter(
+    (s): s is number => s !== undefined,
+  );
 
 test('the scan reads the bridge and finds its codes (it is not vacuous)', () => {
   assert.ok(scan.files.some((f) => f === 'domain/bridge/rule.decider.ts'));
@@ -25,8 +27,13 @@ test('every error code the bridge names is in a catalog', () => {
 });
 
 test('every literal status paired with a code agrees with the catalog', () => {
-  assert.ok(scan.pairs.some((p) => p.code === 'PATTERN.INVALID'), 'the pattern error pairs its code with a status');
-  const wrong = scan.pairs.filter((p) => !statusesOf(p.code).includes(p.status)).map((p) => `${p.code} ${p.status} at ${where(p)}`);
+  assert.ok(
+    scan.pairs.some((p) => p.code === 'PATTERN.INVALID'),
+    'the pattern error pairs its code with a status',
+  );
+  const wrong = scan.pairs
+    .filter((p) => !statusesOf(p.code).includes(p.status))
+    .map((p) => `${p.code} ${p.status} at ${where(p)}`);
   assert.equal(wrong, []);
 });
 
@@ -42,7 +49,8 @@ test('a code is in one catalog only, with one status: a schema named by the path
 });
 
 test('every status is a 4xx or a 5xx', () => {
-  for (const [code, status] of Object.entries(BRIDGE_ERRORS)) assert.ok(status >= 400 && status < 600, `${code} ${status}`);
+  for (const [code, status] of Object.entries(BRIDGE_ERRORS))
+    assert.ok(status >= 400 && status < 600, `${code} ${status}`);
 });
 
 test('the factories take the status from the catalog', () => {

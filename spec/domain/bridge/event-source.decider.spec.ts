@@ -1,7 +1,12 @@
 import { suite } from 'uvu';
-import { eventSourceDecider, eventSourceStream, type SourceCommand, type SourceEvent } from '../../../domain/bridge/event-source.decider.ts';
-import type { Bus } from '../../../domain/bridge/model.ts';
 import * as assert from 'uvu/assert';
+import {
+  eventSourceDecider,
+  eventSourceStream,
+  type SourceCommand,
+  type SourceEvent,
+} from '../../../domain/bridge/event-source.decider.ts';
+import type { Bus } from '../../../domain/bridge/model.ts';
 import { deciderSpec } from '../../core/decider-spec.ts';
 
 const spec = deciderSpec(eventSourceDecider);
@@ -24,7 +29,15 @@ const register = (bus: Bus, o: Partial<SourceCommand> = {}): SourceCommand => ({
 });
 const registered = (bus: Bus, o: Partial<SourceEvent['data']> = {}): SourceEvent => ({
   type: 'SourceRegistered',
-  data: { bus: bus.name, name: 'shop:checkout', kind: 'sdk', tenant: bus.tenant, eventTypes: ['shop:Order:Placed'], registeredAt: T0, ...o },
+  data: {
+    bus: bus.name,
+    name: 'shop:checkout',
+    kind: 'sdk',
+    tenant: bus.tenant,
+    eventTypes: ['shop:Order:Placed'],
+    registeredAt: T0,
+    ...o,
+  },
 });
 
 test('stream', () => {
@@ -32,29 +45,73 @@ test('stream', () => {
 });
 
 test('a tenant registers an sdk or webhook source on its custom bus', () => {
-  spec.given([]).when(register(orders)).then([registered(orders)]);
-  spec.given([]).when(register(orders, { kind: 'webhook' })).then([registered(orders, { kind: 'webhook' })]);
+  spec
+    .given([])
+    .when(register(orders))
+    .then([registered(orders)]);
+  spec
+    .given([])
+    .when(register(orders, { kind: 'webhook' }))
+    .then([registered(orders, { kind: 'webhook' })]);
 });
 
 test('platform sources only on platform buses, and with a schema', () => {
   spec
     .given([])
-    .when(register(platformBus, { name: 'batchv2:Alter', kind: 'platform', eventTypes: ['batchv2:Alter:JobAlter'], schemaId: '100000000000003' }))
-    .then([registered(platformBus, { name: 'batchv2:Alter', kind: 'platform', eventTypes: ['batchv2:Alter:JobAlter'], schemaId: '100000000000003' })]);
-  spec.given([]).when(register(platformBus, { kind: 'platform' })).thenThrows('SOURCE.INVALID', 400);
-  spec.given([]).when(register(orders, { kind: 'platform', schemaId: '1', actorTenant: 'platform' })).thenThrows('SOURCE.PLATFORM_BUS_ONLY', 400);
-  spec.given([]).when(register(baselineBus, { kind: 'platform', schemaId: '1' })).thenThrows('SOURCE.PLATFORM_BUS_ONLY', 400);
+    .when(
+      register(platformBus, {
+        name: 'batchv2:Alter',
+        kind: 'platform',
+        eventTypes: ['batchv2:Alter:JobAlter'],
+        schemaId: '100000000000003',
+      }),
+    )
+    .then([
+      registered(platformBus, {
+        name: 'batchv2:Alter',
+        kind: 'platform',
+        eventTypes: ['batchv2:Alter:JobAlter'],
+        schemaId: '100000000000003',
+      }),
+    ]);
+  spec
+    .given([])
+    .when(register(platformBus, { kind: 'platform' }))
+    .thenThrows('SOURCE.INVALID', 400);
+  spec
+    .given([])
+    .when(register(orders, { kind: 'platform', schemaId: '1', actorTenant: 'platform' }))
+    .thenThrows('SOURCE.PLATFORM_BUS_ONLY', 400);
+  spec
+    .given([])
+    .when(register(baselineBus, { kind: 'platform', schemaId: '1' }))
+    .thenThrows('SOURCE.PLATFORM_BUS_ONLY', 400);
 });
 
 test('sources of platform and baseline buses are registered by the platform only; custom by the owner', () => {
-  spec.given([]).when(register(platformBus, { actorTenant: 'acme' })).thenThrows('SOURCE.FORBIDDEN', 403);
-  spec.given([]).when(register(baselineBus, { actorTenant: 'acme' })).thenThrows('SOURCE.FORBIDDEN', 403);
-  spec.given([]).when(register(orders, { actorTenant: 'beta' })).thenThrows('SOURCE.FORBIDDEN', 403);
-  spec.given([]).when(register(baselineBus)).then([registered(baselineBus)]);
+  spec
+    .given([])
+    .when(register(platformBus, { actorTenant: 'acme' }))
+    .thenThrows('SOURCE.FORBIDDEN', 403);
+  spec
+    .given([])
+    .when(register(baselineBus, { actorTenant: 'acme' }))
+    .thenThrows('SOURCE.FORBIDDEN', 403);
+  spec
+    .given([])
+    .when(register(orders, { actorTenant: 'beta' }))
+    .thenThrows('SOURCE.FORBIDDEN', 403);
+  spec
+    .given([])
+    .when(register(baselineBus))
+    .then([registered(baselineBus)]);
 });
 
 test('registering again: same content appends nothing, other content replaces', () => {
-  spec.given([registered(orders)]).when(register(orders)).then([]);
+  spec
+    .given([registered(orders)])
+    .when(register(orders))
+    .then([]);
   spec
     .given([registered(orders)])
     .when(register(orders, { eventTypes: ['shop:Order:Placed', 'shop:Order:Cancelled'] }))
@@ -62,12 +119,30 @@ test('registering again: same content appends nothing, other content replaces', 
 });
 
 test('event types are deduplicated and checked; names checked', () => {
-  spec.given([]).when(register(orders, { eventTypes: ['a', 'a', 'b'] })).then([registered(orders, { eventTypes: ['a', 'b'] })]);
-  spec.given([]).when(register(orders, { eventTypes: [''] })).thenThrows('SOURCE.INVALID', 400);
-  spec.given([]).when(register(orders, { eventTypes: Array.from({ length: 101 }, (_, i) => `t${i}`) })).thenThrows('SOURCE.INVALID', 400);
-  spec.given([]).when(register(orders, { name: 'has space' })).thenThrows('SOURCE.INVALID', 400);
-  spec.given([]).when(register(orders, { name: 'a~b' })).thenThrows('SOURCE.INVALID', 400);
-  spec.given([]).when(register(orders, { kind: 'bogus' as never })).thenThrows('SOURCE.INVALID', 400);
+  spec
+    .given([])
+    .when(register(orders, { eventTypes: ['a', 'a', 'b'] }))
+    .then([registered(orders, { eventTypes: ['a', 'b'] })]);
+  spec
+    .given([])
+    .when(register(orders, { eventTypes: [''] }))
+    .thenThrows('SOURCE.INVALID', 400);
+  spec
+    .given([])
+    .when(register(orders, { eventTypes: Array.from({ length: 101 }, (_, i) => `t${i}`) }))
+    .thenThrows('SOURCE.INVALID', 400);
+  spec
+    .given([])
+    .when(register(orders, { name: 'has space' }))
+    .thenThrows('SOURCE.INVALID', 400);
+  spec
+    .given([])
+    .when(register(orders, { name: 'a~b' }))
+    .thenThrows('SOURCE.INVALID', 400);
+  spec
+    .given([])
+    .when(register(orders, { kind: 'bogus' as never }))
+    .thenThrows('SOURCE.INVALID', 400);
 });
 
 test.run();

@@ -1,6 +1,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ruleOptOutDecider, ruleOptOutStream, type RuleOptOutEvent } from '../../../domain/bridge/platform-rule-opt-out.decider.ts';
+import {
+  type RuleOptOutEvent,
+  ruleOptOutDecider,
+  ruleOptOutStream,
+} from '../../../domain/bridge/platform-rule-opt-out.decider.ts';
 import { deciderSpec } from '../../core/decider-spec.ts';
 
 const spec = deciderSpec(ruleOptOutDecider);

@@ -1,11 +1,11 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  publishedEventDecider,
-  publishedStream,
   type EventAcceptedData,
   type EventRoutedData,
   type PublishedEvent,
+  publishedEventDecider,
+  publishedStream,
 } from '../../../domain/bridge/published-event.decider.ts';
 import { deciderSpec } from '../../core/decider-spec.ts';
 
@@ -34,7 +34,14 @@ const acceptedData: Omit<EventAcceptedData, 'receivedAt'> = {
 const accepted: PublishedEvent = { type: 'EventAccepted', data: { ...acceptedData, receivedAt: T0 } };
 const routing: Omit<EventRoutedData, 'routedAt' | 'key'> = {
   evaluated: ['r1'],
-  matched: [{ ruleId: 'r1', ruleTenant: 'acme', platform: false, targets: [{ targetId: 1, typeId: 3, conversion: { ok: true, missing: [] }, payload: { a: 1 } }] }],
+  matched: [
+    {
+      ruleId: 'r1',
+      ruleTenant: 'acme',
+      platform: false,
+      targets: [{ targetId: 1, typeId: 3, conversion: { ok: true, missing: [] }, payload: { a: 1 } }],
+    },
+  ],
   skipped: [],
   matcherVersion: 'v1',
 };
@@ -47,7 +54,10 @@ test('stream', () => {
 test('accept once; a duplicate (source, id) is refused', () => {
   spec.given([]).when({ type: 'AcceptEvent', data: acceptedData, now: T0 }).then([accepted]);
   spec.given([accepted]).when({ type: 'AcceptEvent', data: acceptedData, now: T1 }).thenThrows('EVENT.DUPLICATE', 409);
-  spec.given([accepted, routed]).when({ type: 'AcceptEvent', data: acceptedData, now: T1 }).thenThrows('EVENT.DUPLICATE', 409);
+  spec
+    .given([accepted, routed])
+    .when({ type: 'AcceptEvent', data: acceptedData, now: T1 })
+    .thenThrows('EVENT.DUPLICATE', 409);
 });
 
 test('route once: a second routing appends nothing', () => {

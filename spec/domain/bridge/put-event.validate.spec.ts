@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { isLocalDateTime, validatePutEvent, type EventFieldError } from '../../../domain/bridge/put-event.validate.ts';
+import { type EventFieldError, isLocalDateTime, validatePutEvent } from '../../../domain/bridge/put-event.validate.ts';
 
 const test = suite('putEvent validation');
 
@@ -32,8 +32,12 @@ const errorsOf = (input: unknown): EventFieldError[] => {
   assert.is(r.ok, false, `expected errors for ${JSON.stringify(input)}`);
   return r.ok ? [] : r.errors;
 };
-const fieldsOf = (input: unknown) => errorsOf(input).map((e) => e.field).sort();
-const without = (o: Record<string, unknown>, ...keys: string[]) => Object.fromEntries(Object.entries(o).filter(([k]) => !keys.includes(k)));
+const fieldsOf = (input: unknown) =>
+  errorsOf(input)
+    .map((e) => e.field)
+    .sort();
+const without = (o: Record<string, unknown>, ...keys: string[]) =>
+  Object.fromEntries(Object.entries(o).filter(([k]) => !keys.includes(k)));
 
 test('camelCase and lower-case spellings give the same canonical (camelCase) event', () => {
   const a = validatePutEvent(camel);
@@ -57,7 +61,10 @@ test('both spellings with different values: 400 naming both', () => {
   assert.equal(errors.map((e) => e.field).sort(), ['eventBusName', 'eventbusname']);
   assert.match(errors[0]!.message, /conflicts with/);
   assert.equal(fieldsOf({ ...camel, dataschemaid: '9' }), ['dataSchemaId', 'dataschemaid']);
-  assert.equal(fieldsOf({ ...camel, datacontenttype: 'application/json; charset=utf-8' }), ['dataContentType', 'datacontenttype']);
+  assert.equal(fieldsOf({ ...camel, datacontenttype: 'application/json; charset=utf-8' }), [
+    'dataContentType',
+    'datacontenttype',
+  ]);
 });
 
 test('required: id, source, type, dataContentType, time, data, eventBusName; subject and dataSchemaId optional', () => {
@@ -86,27 +93,66 @@ test('strings: id, source, type, subject, eventBusName', () => {
 });
 
 test('dataContentType: application/json only, optional charset=utf-8', () => {
-  for (const ok of ['application/json', 'application/json; charset=utf-8', 'application/json;charset=UTF-8', 'Application/JSON', 'application/json; charset="utf-8"']) {
+  for (const ok of [
+    'application/json',
+    'application/json; charset=utf-8',
+    'application/json;charset=UTF-8',
+    'Application/JSON',
+    'application/json; charset="utf-8"',
+  ]) {
     assert.ok(validatePutEvent({ ...camel, dataContentType: ok }).ok, ok);
   }
-  for (const bad of ['text/plain', 'application/xml', 'application/json; charset=latin1', 'application/jsonx', 'application/cloudevents+json']) {
+  for (const bad of [
+    'text/plain',
+    'application/xml',
+    'application/json; charset=latin1',
+    'application/jsonx',
+    'application/cloudevents+json',
+  ]) {
     const errors = errorsOf({ ...camel, dataContentType: bad });
-    assert.equal(errors.map((e) => e.field), ['dataContentType'], bad);
+    assert.equal(
+      errors.map((e) => e.field),
+      ['dataContentType'],
+      bad,
+    );
     assert.match(errors[0]!.message, /application\/json/);
   }
   assert.equal(fieldsOf({ ...lower, datacontenttype: 'text/plain' }), ['datacontenttype']);
 });
 
 test('time: local date-time without offset', () => {
-  for (const ok of ['2026-03-01T10:00:00', '2026-03-01T10:00:00.1', '2026-03-01T10:00:00.123456789', '2024-02-29T23:59:59', '2000-02-29T00:00:00']) {
+  for (const ok of [
+    '2026-03-01T10:00:00',
+    '2026-03-01T10:00:00.1',
+    '2026-03-01T10:00:00.123456789',
+    '2024-02-29T23:59:59',
+    '2000-02-29T00:00:00',
+  ]) {
     assert.ok(validatePutEvent({ ...camel, time: ok }).ok, ok);
   }
   for (const bad of ['2026-03-01T10:00:00Z', '2026-03-01T10:00:00+08:00', '2026-03-01T10:00:00.5-0500']) {
     const errors = errorsOf({ ...camel, time: bad });
-    assert.equal(errors.map((e) => e.field), ['time'], bad);
+    assert.equal(
+      errors.map((e) => e.field),
+      ['time'],
+      bad,
+    );
     assert.match(errors[0]!.message, /offset/);
   }
-  for (const bad of ['2026-03-01', '2026-03-01 10:00:00', '2026-02-29T10:00:00', '1900-02-29T00:00:00', '2026-13-01T10:00:00', '2026-04-31T10:00:00', '2026-03-01T24:00:00', '2026-03-01T10:60:00', '2026-03-01T10:00:60', '2026-03-01T10:00', '2026-03-01T10:00:00.', 'yesterday']) {
+  for (const bad of [
+    '2026-03-01',
+    '2026-03-01 10:00:00',
+    '2026-02-29T10:00:00',
+    '1900-02-29T00:00:00',
+    '2026-13-01T10:00:00',
+    '2026-04-31T10:00:00',
+    '2026-03-01T24:00:00',
+    '2026-03-01T10:60:00',
+    '2026-03-01T10:00:60',
+    '2026-03-01T10:00',
+    '2026-03-01T10:00:00.',
+    'yesterday',
+  ]) {
     assert.equal(fieldsOf({ ...camel, time: bad }), ['time'], bad);
   }
   assert.equal(fieldsOf({ ...camel, time: 1700000000 }), ['time']);
@@ -142,7 +188,13 @@ test('not an object', () => {
 });
 
 test('every bad field is named in one answer', () => {
-  assert.equal(fieldsOf({ ...camel, id: 1, time: 'x', data: [], dataContentType: 'text/xml', extra: true }), ['data', 'dataContentType', 'extra', 'id', 'time']);
+  assert.equal(fieldsOf({ ...camel, id: 1, time: 'x', data: [], dataContentType: 'text/xml', extra: true }), [
+    'data',
+    'dataContentType',
+    'extra',
+    'id',
+    'time',
+  ]);
 });
 
 /** `{"a":{"a":…{"leaf":1}}}`: `levels` objects deep, built without recursion */
@@ -170,15 +222,24 @@ test('data 100,000 levels deep is one error, not a stack overflow; so are deep v
     const r = validatePutEvent(input);
     return r.ok ? [] : r.errors;
   };
-  assert.equal(errors({ ...camel, data: deep }).map((e) => [e.limit, e.max]), [['depth', 32]]);
+  assert.equal(
+    errors({ ...camel, data: deep }).map((e) => [e.limit, e.max]),
+    [['depth', 32]],
+  );
   // two spellings holding deep objects: no JSON.stringify of them, the field is simply not a string
   const both = errors({ ...lower, datacontenttype: deep, dataContentType: nested(100_000) });
-  assert.equal(both.map((e) => e.field), ['dataContentType']); // the camelCase spelling is read first
+  assert.equal(
+    both.map((e) => e.field),
+    ['dataContentType'],
+  ); // the camelCase spelling is read first
   assert.match(both[0]!.message, /must be a string/);
 });
 
 test('data: the other limits of event data too (a string past 256 KiB, a key past 1,024 characters)', () => {
-  assert.equal(errorsOf({ ...camel, data: { blob: 'x'.repeat(256 * 1024 + 1) } }).map((e) => [e.field, e.limit]), [['data.blob', 'stringLength']]);
+  assert.equal(
+    errorsOf({ ...camel, data: { blob: 'x'.repeat(256 * 1024 + 1) } }).map((e) => [e.field, e.limit]),
+    [['data.blob', 'stringLength']],
+  );
   const [longKey] = errorsOf({ ...camel, data: { list: [{ ['k'.repeat(1025)]: 1 }] } });
   assert.is(longKey!.limit, 'keyLength');
   assert.match(longKey!.field, /^data\.list\.0\.k+…k+$/); // a long path is shortened around an ellipsis

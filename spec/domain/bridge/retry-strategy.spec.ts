@@ -28,7 +28,8 @@ function round(strategy: 'BACKOFF_RETRY' | 'EXPONENTIAL_DECAY_RETRY', randoms: (
   return due;
 }
 
-const gaps = (times: string[], from = T0) => times.map((t, i) => Date.parse(t) - Date.parse(i === 0 ? from : times[i - 1]!));
+const gaps = (times: string[], from = T0) =>
+  times.map((t, i) => Date.parse(t) - Date.parse(i === 0 ? from : times[i - 1]!));
 
 test('BACKOFF_RETRY: at most 3 retries, each after 10 s + random × 10 s (the random number comes in)', () => {
   const randoms = [0, 0.5, 0.9999999, 0.25];
@@ -54,7 +55,10 @@ test('EXPONENTIAL_DECAY_RETRY: 1, 2, 4 … 256 s, then 512 s each, 176 retries, 
   assert.is(due.length, EXPONENTIAL_MAX_RETRIES);
   const g = gaps(due);
   assert.equal(g.slice(0, 11), [1000, 2000, 4000, 8000, 16_000, 32_000, 64_000, 128_000, 256_000, 512_000, 512_000]);
-  assert.ok(g.every((x) => x <= EXPONENTIAL_CAP_MS), 'capped at 512 s');
+  assert.ok(
+    g.every((x) => x <= EXPONENTIAL_CAP_MS),
+    'capped at 512 s',
+  );
   assert.is(g.filter((x) => x === EXPONENTIAL_CAP_MS).length, 167);
   const total = Date.parse(due[due.length - 1]!) - Date.parse(T0);
   assert.is(total, 511_000 + 167 * 512_000);
@@ -77,7 +81,10 @@ test('EXPONENTIAL_DECAY_RETRY: slow failures reach the one-day limit before 176 
 test('EXPONENTIAL_DECAY_RETRY: the day counts from the round’s first attempt, not from the failure', () => {
   const at = (msAfterT0: number) => new Date(Date.parse(T0) + msAfterT0).toISOString();
   // retry 20 waits 512 s: a failure 512 s before the day ends still gets it, exactly at the end
-  assert.is(nextAttemptAt('EXPONENTIAL_DECAY_RETRY', 20, T0, at(EXPONENTIAL_TOTAL_MS - 512_000), 0), at(EXPONENTIAL_TOTAL_MS));
+  assert.is(
+    nextAttemptAt('EXPONENTIAL_DECAY_RETRY', 20, T0, at(EXPONENTIAL_TOTAL_MS - 512_000), 0),
+    at(EXPONENTIAL_TOTAL_MS),
+  );
   assert.is(nextAttemptAt('EXPONENTIAL_DECAY_RETRY', 20, T0, at(EXPONENTIAL_TOTAL_MS - 511_000), 0), null);
   // a later round (after a redrive) has a day of its own
   const redriven = at(2 * EXPONENTIAL_TOTAL_MS);

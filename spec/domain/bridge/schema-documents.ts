@@ -27,5 +27,10 @@ export const registryDocument = (o: {
   openapi: '3.0.3',
   info: { title: o.title, version: o.version },
   paths: {},
-  components: { schemas: { Cloudevents: cloudeventsSchema(`#/components/schemas/${o.data}`, o.cloudeventsProperties), ...o.schemas } },
+  components: {
+    schemas: {
+      Cloudevents: cloudeventsSchema(`#/components/schemas/${o.data}`, o.cloudeventsProperties),
+      ...o.schemas,
+    },
+  },
 });

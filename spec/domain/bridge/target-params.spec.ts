@@ -1,8 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ParamForm, Target, TargetParam } from '../../../domain/bridge/model.ts';
-import { TARGET_PARAM_TABLES, validateTargetParams } from '../../../domain/bridge/target-params.ts';
 import { validateTarget } from '../../../domain/bridge/target.validate.ts';
+import { TARGET_PARAM_TABLES, validateTargetParams } from '../../../domain/bridge/target-params.ts';
 
 const ALL_FORMS: ParamForm[] = ['CONSTANT', 'ENV_PARAM', 'JSONPATH', 'TEMPLATE', 'ORIGINAL', 'TENANT_PROFILE'];
 
@@ -100,9 +100,19 @@ test('every key accepts exactly the forms of its table', () => {
       PRIORITY: ['CONSTANT'],
       CONTENT: ['TEMPLATE'],
     },
-    2: { SEND_TYPE: ['CONSTANT'], APP_NAME: ['CONSTANT'], BODY: ['TEMPLATE', 'ORIGINAL'], TOPIC: ['CONSTANT', 'TEMPLATE', 'JSONPATH'] },
+    2: {
+      SEND_TYPE: ['CONSTANT'],
+      APP_NAME: ['CONSTANT'],
+      BODY: ['TEMPLATE', 'ORIGINAL'],
+      TOPIC: ['CONSTANT', 'TEMPLATE', 'JSONPATH'],
+    },
     3: { SERVICE_NAME: ['CONSTANT', 'ENV_PARAM'], BODY: ['TEMPLATE', 'JSONPATH', 'ORIGINAL', 'CONSTANT'] },
-    4: { NAME: ['CONSTANT'], HEADER_PARAMS: ['TEMPLATE'], BODY_PARAMS: ['TEMPLATE'], QUERY_STRING_PARAMS: ['TEMPLATE'] },
+    4: {
+      NAME: ['CONSTANT'],
+      HEADER_PARAMS: ['TEMPLATE'],
+      BODY_PARAMS: ['TEMPLATE'],
+      QUERY_STRING_PARAMS: ['TEMPLATE'],
+    },
     5: {
       MESSAGE_TYPE: ['CONSTANT'],
       MESSAGE_LEVEL: ['CONSTANT'],
@@ -135,14 +145,23 @@ test('message queue: SEND_TYPE is APP or BROADCAST; APP_NAME required only for A
   const send = (value: string): TargetParam => ({ resourceKey: 'SEND_TYPE', form: 'CONSTANT', value });
   assert.equal(validateTargetParams(target(2, [send('BROADCAST'), body, topic])), []);
   const app = validateTargetParams(target(2, [send('APP'), body, topic]));
-  assert.equal(app, [{ field: 'params', message: 'the platform message-queue target needs APP_NAME when SEND_TYPE is APP' }]);
-  assert.equal(validateTargetParams(target(2, [send('APP'), { resourceKey: 'APP_NAME', form: 'CONSTANT', value: 'claims,policy' }, body, topic])), []);
+  assert.equal(app, [
+    { field: 'params', message: 'the platform message-queue target needs APP_NAME when SEND_TYPE is APP' },
+  ]);
+  assert.equal(
+    validateTargetParams(
+      target(2, [send('APP'), { resourceKey: 'APP_NAME', form: 'CONSTANT', value: 'claims,policy' }, body, topic]),
+    ),
+    [],
+  );
   assert.equal(fields(validateTargetParams(target(2, [send('MULTICAST'), body, topic]))), ['params.0.value']);
 });
 
 test('unknown keys, duplicate keys and unknown type ids are named', () => {
   const mail = minimal(1);
-  assert.equal(fields(validateTargetParams(target(1, [...mail, param('BCC', 'CONSTANT')]))), [`params.${mail.length}.resourceKey`]);
+  assert.equal(fields(validateTargetParams(target(1, [...mail, param('BCC', 'CONSTANT')]))), [
+    `params.${mail.length}.resourceKey`,
+  ]);
   const dup = validateTargetParams(target(1, [...mail, param('SUBJECT', 'CONSTANT')]));
   assert.equal(fields(dup), [`params.${mail.length}.resourceKey`]);
   assert.match(dup[0]!.message, /given twice/);
@@ -159,21 +178,46 @@ test('the record: enums, the TEMPLATE form and param shapes', () => {
     id: -1,
     extra: 1,
   } as unknown as Target;
-  assert.equal(fields(validateTarget(bad, 't')).sort(), ['t.deadLetterRecord', 't.errorTolerance', 't.extra', 't.id', 't.pushRetryStrategy']);
-  const p = (x: Partial<TargetParam> & Record<string, unknown>) => validateTarget({ ...base, params: [param('SERVICE_NAME', 'CONSTANT'), x] }, 't');
-  assert.equal(fields(p({ resourceKey: 'BODY', form: 'TEMPLATE', value: '{"a":"$.data.a"}' })), ['t.params.1.template']);
+  assert.equal(fields(validateTarget(bad, 't')).sort(), [
+    't.deadLetterRecord',
+    't.errorTolerance',
+    't.extra',
+    't.id',
+    't.pushRetryStrategy',
+  ]);
+  const p = (x: Partial<TargetParam> & Record<string, unknown>) =>
+    validateTarget({ ...base, params: [param('SERVICE_NAME', 'CONSTANT'), x] }, 't');
+  assert.equal(fields(p({ resourceKey: 'BODY', form: 'TEMPLATE', value: '{"a":"$.data.a"}' })), [
+    't.params.1.template',
+  ]);
   assert.equal(fields(p({ resourceKey: 'BODY', form: 'TEMPLATE', value: '[1]', template: 'x' })), ['t.params.1.value']);
-  assert.equal(fields(p({ resourceKey: 'BODY', form: 'TEMPLATE', value: '{"a":"$.data.a"}', template: '${b}' })), ['t.params.1.template']);
-  assert.equal(fields(p({ resourceKey: 'BODY', form: 'TEMPLATE', value: '{"a":"$.x[?(@)]"}', template: '${a}' })), ['t.params.1.value']);
+  assert.equal(fields(p({ resourceKey: 'BODY', form: 'TEMPLATE', value: '{"a":"$.data.a"}', template: '${b}' })), [
+    't.params.1.template',
+  ]);
+  assert.equal(fields(p({ resourceKey: 'BODY', form: 'TEMPLATE', value: '{"a":"$.x[?(@)]"}', template: '${a}' })), [
+    't.params.1.value',
+  ]);
   assert.equal(fields(p({ resourceKey: 'BODY', form: 'JSONPATH', value: 'data.x' })), ['t.params.1.value']);
-  assert.equal(fields(p({ resourceKey: 'BODY', form: 'CONSTANT', value: 'x', template: 't' })), ['t.params.1.template']);
+  assert.equal(fields(p({ resourceKey: 'BODY', form: 'CONSTANT', value: 'x', template: 't' })), [
+    't.params.1.template',
+  ]);
   assert.equal(fields(p({ resourceKey: 'BODY', form: 'FANCY' as ParamForm, value: 'x' })), ['t.params.1.form']);
   assert.equal(fields(p({ resourceKey: 'body key', form: 'CONSTANT', value: 'x' })), ['t.params.1.resourceKey']);
   assert.equal(
-    fields(validateTarget({ ...base, params: [{ resourceKey: 'SERVICE_NAME', form: 'ENV_PARAM', value: 'not a key' }, param('BODY', 'ORIGINAL')] }, 't')),
+    fields(
+      validateTarget(
+        {
+          ...base,
+          params: [{ resourceKey: 'SERVICE_NAME', form: 'ENV_PARAM', value: 'not a key' }, param('BODY', 'ORIGINAL')],
+        },
+        't',
+      ),
+    ),
     ['t.params.0.value'],
   );
-  assert.equal(fields(validateTarget({ ...base, conversion: { kind: 'partial', path: 'nope' } }, 't')), ['t.conversion.path']);
+  assert.equal(fields(validateTarget({ ...base, conversion: { kind: 'partial', path: 'nope' } }, 't')), [
+    't.conversion.path',
+  ]);
 });
 
 test.run();

@@ -1,11 +1,11 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  userMessageDecider,
-  userMessageStream,
   type UserMessageDelivered,
   type UserMessageDeliveredData,
   type UserMessageEvent,
+  userMessageDecider,
+  userMessageStream,
 } from '../../../domain/bridge/user-message.decider.ts';
 import { deciderSpec } from '../../core/decider-spec.ts';
 
@@ -33,12 +33,21 @@ test('delivering into an empty stream records the message', () => {
 });
 
 test('a redelivery of the same delivery is a no-op', () => {
-  spec.given([delivered]).when({ type: 'DeliverUserMessage', data: { ...message, body: 'changed' }, now: LATER }).then([]);
+  spec
+    .given([delivered])
+    .when({ type: 'DeliverUserMessage', data: { ...message, body: 'changed' }, now: LATER })
+    .then([]);
 });
 
 test('a message needs a user id and a body; attributes are short strings', () => {
-  spec.given([]).when({ type: 'DeliverUserMessage', data: { ...message, userId: ' ' }, now: NOW }).thenThrows('USER_MESSAGE.INVALID', 400);
-  spec.given([]).when({ type: 'DeliverUserMessage', data: { ...message, body: undefined }, now: NOW }).thenThrows('USER_MESSAGE.INVALID', 400);
+  spec
+    .given([])
+    .when({ type: 'DeliverUserMessage', data: { ...message, userId: ' ' }, now: NOW })
+    .thenThrows('USER_MESSAGE.INVALID', 400);
+  spec
+    .given([])
+    .when({ type: 'DeliverUserMessage', data: { ...message, body: undefined }, now: NOW })
+    .thenThrows('USER_MESSAGE.INVALID', 400);
   spec
     .given([])
     .when({ type: 'DeliverUserMessage', data: { ...message, productLine: 'x'.repeat(257) }, now: NOW })
@@ -46,20 +55,32 @@ test('a message needs a user id and a body; attributes are short strings', () =>
 });
 
 test('the owner marks it read once; again is a no-op', () => {
-  const read: UserMessageEvent = { type: 'UserMessageRead', data: { tenant: 'acme', messageId: message.messageId, userId: 'alice', at: LATER } };
+  const read: UserMessageEvent = {
+    type: 'UserMessageRead',
+    data: { tenant: 'acme', messageId: message.messageId, userId: 'alice', at: LATER },
+  };
   spec.given([delivered]).when({ type: 'MarkUserMessageRead', userId: 'alice', now: LATER }).then([read]);
   spec.given([delivered, read]).when({ type: 'MarkUserMessageRead', userId: 'alice', now: LATER }).then([]);
 });
 
 test('another user, or no message: not found', () => {
-  spec.given([delivered]).when({ type: 'MarkUserMessageRead', userId: 'bob', now: LATER }).thenThrows('USER_MESSAGE.NOT_FOUND', 404);
-  spec.given([]).when({ type: 'MarkUserMessageRead', userId: 'alice', now: LATER }).thenThrows('USER_MESSAGE.NOT_FOUND', 404);
+  spec
+    .given([delivered])
+    .when({ type: 'MarkUserMessageRead', userId: 'bob', now: LATER })
+    .thenThrows('USER_MESSAGE.NOT_FOUND', 404);
+  spec
+    .given([])
+    .when({ type: 'MarkUserMessageRead', userId: 'alice', now: LATER })
+    .thenThrows('USER_MESSAGE.NOT_FOUND', 404);
 });
 
 test('evolve keeps the read time', () => {
   let s = userMessageDecider.initialState();
   s = userMessageDecider.evolve(s, delivered);
-  s = userMessageDecider.evolve(s, { type: 'UserMessageRead', data: { tenant: 'acme', messageId: message.messageId, userId: 'alice', at: LATER } });
+  s = userMessageDecider.evolve(s, {
+    type: 'UserMessageRead',
+    data: { tenant: 'acme', messageId: message.messageId, userId: 'alice', at: LATER },
+  });
   assert.equal(s, { status: 'delivered', message: { ...message, deliveredAt: NOW }, readAt: LATER });
 });
 

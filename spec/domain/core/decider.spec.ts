@@ -26,7 +26,10 @@ test('close pays out the balance then closes: two events from one command', () =
   spec
     .given([opened, { type: 'MoneyDeposited', data: { amount: 7 } }])
     .when({ type: 'CloseAccount' })
-    .then([{ type: 'MoneyWithdrawn', data: { amount: 7 } }, { type: 'AccountClosed', data: {} }]);
+    .then([
+      { type: 'MoneyWithdrawn', data: { amount: 7 } },
+      { type: 'AccountClosed', data: {} },
+    ]);
 });
 
 test('then() fails when the decided events differ (the helper can fail)', () => {

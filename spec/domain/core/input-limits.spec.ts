@@ -5,15 +5,22 @@ import {
   describeViolation,
   dottedPath,
   EVENT_DATA_LIMITS,
+  type JsonLimits,
   PATTERN_LIMITS,
   REQUEST_BODY_LIMITS,
   SCHEMA_DOCUMENT_LIMITS,
-  type JsonLimits,
 } from '../../../domain/core/input-limits.ts';
 
 const test = suite('input limits (iterative JSON measure)');
 
-const small: JsonLimits = { maxDepth: 3, maxKeys: 3, maxTotalKeys: 5, maxArrayLength: 4, maxStringLength: 5, maxKeyLength: 4 };
+const small: JsonLimits = {
+  maxDepth: 3,
+  maxKeys: 3,
+  maxTotalKeys: 5,
+  maxArrayLength: 4,
+  maxStringLength: 5,
+  maxKeyLength: 4,
+};
 
 /** `{"a":{"a":…1…}}` nested `n` objects deep, built without recursion */
 const nestedObjects = (n: number, leaf: unknown = 1): unknown => {
@@ -81,7 +88,11 @@ test('keys per object, keys in total, array length, string length, key length', 
 });
 
 test('a 100,000-deep value (objects or arrays) is refused without overflowing the stack', () => {
-  for (const deep of [nestedObjects(100_000), nestedArrays(100_000), JSON.parse(`${'{"k":['.repeat(50_000)}1${']}'.repeat(50_000)}`) as unknown]) {
+  for (const deep of [
+    nestedObjects(100_000),
+    nestedArrays(100_000),
+    JSON.parse(`${'{"k":['.repeat(50_000)}1${']}'.repeat(50_000)}`) as unknown,
+  ]) {
     const found = checkJsonLimits(deep, REQUEST_BODY_LIMITS);
     assert.is(found?.limit, 'depth');
     assert.is(found?.path.length, REQUEST_BODY_LIMITS.maxDepth);
@@ -110,12 +121,18 @@ test('the sets: 32 levels for event data, patterns and schema documents; 64 for 
 test('paths and messages: dotted from a root, long paths shortened around an ellipsis', () => {
   assert.is(dottedPath(['a', 0, 'b'], 'data'), 'data.a.0.b');
   assert.is(dottedPath([]), '');
-  const long = dottedPath(Array.from({ length: 64 }, () => 'k'.repeat(20)), 'body');
+  const long = dottedPath(
+    Array.from({ length: 64 }, () => 'k'.repeat(20)),
+    'body',
+  );
   assert.ok(long.length <= 300, `${long.length} characters`);
   assert.match(long, /^body\.kkk.*….*kkk$/);
   const v = checkJsonLimits({ a: { a: { a: { a: 1 } } } }, small)!;
   assert.is(describeViolation(v, 'data'), 'data.a.a.a nests deeper than 3 levels (limit: nesting depth 3)');
-  assert.is(describeViolation(checkJsonLimits('123456', small)!), 'the value is a string of 6 characters, more than 5 (limit: string length 5)');
+  assert.is(
+    describeViolation(checkJsonLimits('123456', small)!),
+    'the value is a string of 6 characters, more than 5 (limit: string length 5)',
+  );
 });
 
 test.run();

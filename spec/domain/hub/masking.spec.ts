@@ -2,7 +2,14 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { extract, parseVariablePath } from '../../../domain/hub/extraction.ts';
 import { parsePath, selectAll } from '../../../domain/hub/json-path.ts';
-import { checkMaskPattern, checkSensitiveField, MASK, maskPayload, maskWith, MAX_REGEX_MASK_INPUT } from '../../../domain/hub/masking.ts';
+import {
+  checkMaskPattern,
+  checkSensitiveField,
+  MASK,
+  MAX_REGEX_MASK_INPUT,
+  maskPayload,
+  maskWith,
+} from '../../../domain/hub/masking.ts';
 import { render } from '../../../domain/hub/render.ts';
 
 const payload = {
@@ -12,14 +19,18 @@ const payload = {
 };
 
 test('masking keeps the structure: declared fields masked by method, undeclared ones visible, the original untouched', () => {
-  const masked = maskPayload(payload, [
-    { Path: '$.customer.name', Method: 'NAME' },
-    { Path: '$.customer.email', Method: 'EMAIL' },
-    { Path: '$.customer.iban', Method: 'KEEP_EDGES' },
-    { Path: '$.customer.age', Method: 'FULL' },
-    { Path: '$.parties[*].name', Method: 'FULL' },
-    { Path: '$.note', Method: 'REGEX', Pattern: '\\d{4}' },
-  ], {});
+  const masked = maskPayload(
+    payload,
+    [
+      { Path: '$.customer.name', Method: 'NAME' },
+      { Path: '$.customer.email', Method: 'EMAIL' },
+      { Path: '$.customer.iban', Method: 'KEEP_EDGES' },
+      { Path: '$.customer.age', Method: 'FULL' },
+      { Path: '$.parties[*].name', Method: 'FULL' },
+      { Path: '$.note', Method: 'REGEX', Pattern: '\\d{4}' },
+    ],
+    {},
+  );
   assert.equal(masked, {
     customer: { name: 'J*** M*** R**', email: 'j*******@example.com', iban: 'D********************0', age: '******' },
     parties: [{ name: '**' }, { name: '*****' }],
@@ -29,13 +40,17 @@ test('masking keeps the structure: declared fields masked by method, undeclared 
 });
 
 test('a path to an object masks every scalar inside; a path that is not there changes nothing', () => {
-  assert.equal(maskPayload({ a: { b: 'xy', c: [1, 'z'] } }, [{ Path: '$.a', Method: 'FULL' }], {}), { a: { b: '**', c: ['******', '*'] } });
+  assert.equal(maskPayload({ a: { b: 'xy', c: [1, 'z'] } }, [{ Path: '$.a', Method: 'FULL' }], {}), {
+    a: { b: '**', c: ['******', '*'] },
+  });
   assert.equal(maskPayload({ a: 1 }, [{ Path: '$.b.c', Method: 'FULL' }], {}), { a: 1 });
 });
 
 test('REGEX patterns that can backtrack catastrophically are refused', () => {
-  for (const bad of ['(a+)+$', '(a|aa)*', '(\\w+\\s?)*x', '(?=a)', '(a)\\1', '(x{2,})+']) assert.type(checkMaskPattern(bad), 'string', bad);
-  for (const good of ['\\d{4}', '[A-Z]{2}\\d+', '(ab)+', '\\w{1,64}@\\w+']) assert.is(checkMaskPattern(good), null, good);
+  for (const bad of ['(a+)+$', '(a|aa)*', '(\\w+\\s?)*x', '(?=a)', '(a)\\1', '(x{2,})+'])
+    assert.type(checkMaskPattern(bad), 'string', bad);
+  for (const good of ['\\d{4}', '[A-Z]{2}\\d+', '(ab)+', '\\w{1,64}@\\w+'])
+    assert.is(checkMaskPattern(good), null, good);
 });
 
 test('known ReDoS patterns are refused: nested quantifiers, overlapping alternation under a quantifier, polynomial runs', () => {
@@ -58,7 +73,15 @@ test('known ReDoS patterns are refused: nested quantifiers, overlapping alternat
   ];
   for (const bad of known) assert.type(checkMaskPattern(bad), 'string', bad);
   // what a tenant reasonably masks stays possible
-  for (const good of ['\\d{4}', '\\d(?:\\d{3})', '[0-9]{6,}', 'DE\\d{2}[0-9 ]{10,30}', '(?:\\+49|0)1\\d{2,3}', '[^@\\s]{1,64}@', '\\b\\d{3}-\\d{2}-\\d{4}\\b']) {
+  for (const good of [
+    '\\d{4}',
+    '\\d(?:\\d{3})',
+    '[0-9]{6,}',
+    'DE\\d{2}[0-9 ]{10,30}',
+    '(?:\\+49|0)1\\d{2,3}',
+    '[^@\\s]{1,64}@',
+    '\\b\\d{3}-\\d{2}-\\d{4}\\b',
+  ]) {
     assert.is(checkMaskPattern(good), null, good);
   }
 });
@@ -102,27 +125,66 @@ test('a parsed path is kept and shared, frozen: the same text parses once, anoth
 });
 
 test('extraction: contexts by alias, variables from Context. and Payload. paths; missing ones are diagnostics', () => {
-  const x = extract({ Contexts: { c: '$.customer', gone: '$.nobody' }, Variables: { Name: 'Context.c.name', First: 'Payload.parties[0].name', Missing: 'Payload.nothing' } }, payload);
+  const x = extract(
+    {
+      Contexts: { c: '$.customer', gone: '$.nobody' },
+      Variables: { Name: 'Context.c.name', First: 'Payload.parties[0].name', Missing: 'Payload.nothing' },
+    },
+    payload,
+  );
   assert.equal(x.variables, { Name: 'Jane Mary Roe', First: 'Al' });
   assert.equal(x.diagnostics.length, 2);
 });
 
-test('sensitive paths written as Variables are: Payload.… as $.…, Context.<alias>… through the alias\'s path', () => {
+test("sensitive paths written as Variables are: Payload.… as $.…, Context.<alias>… through the alias's path", () => {
   const contexts = { customer: '$.customer', party: '$.parties[*]', first: '$.parties[0]' };
-  const dollar = maskPayload(payload, [{ Path: '$.customer.email', Method: 'EMAIL' }, { Path: '$.customer.name', Method: 'NAME' }], contexts);
-  const named = maskPayload(payload, [{ Path: 'Context.customer.email', Method: 'EMAIL' }, { Path: 'Payload.customer.name', Method: 'NAME' }], contexts);
+  const dollar = maskPayload(
+    payload,
+    [
+      { Path: '$.customer.email', Method: 'EMAIL' },
+      { Path: '$.customer.name', Method: 'NAME' },
+    ],
+    contexts,
+  );
+  const named = maskPayload(
+    payload,
+    [
+      { Path: 'Context.customer.email', Method: 'EMAIL' },
+      { Path: 'Payload.customer.name', Method: 'NAME' },
+    ],
+    contexts,
+  );
   assert.equal(named, dollar);
   assert.equal(named.customer, { ...payload.customer, name: 'J*** M*** R**', email: 'j*******@example.com' });
-  assert.equal(maskPayload(payload, [{ Path: 'Context.customer', Method: 'FULL' }], contexts).customer, maskWith(payload.customer, 'FULL'));
+  assert.equal(
+    maskPayload(payload, [{ Path: 'Context.customer', Method: 'FULL' }], contexts).customer,
+    maskWith(payload.customer, 'FULL'),
+  );
   assert.equal(maskPayload(payload, [{ Path: 'Payload', Method: 'FULL' }], contexts), maskWith(payload, 'FULL'));
-  assert.equal(maskPayload(payload, [{ Path: 'Context.first.name', Method: 'FULL' }], contexts).parties, [{ name: '**' }, { name: 'Bo Li' }]);
-  assert.equal(maskPayload(payload, [{ Path: 'Context.nobody.name', Method: 'FULL' }], contexts), payload, 'an alias Contexts lacks masks nothing (it is refused at save)');
+  assert.equal(maskPayload(payload, [{ Path: 'Context.first.name', Method: 'FULL' }], contexts).parties, [
+    { name: '**' },
+    { name: 'Bo Li' },
+  ]);
+  assert.equal(
+    maskPayload(payload, [{ Path: 'Context.nobody.name', Method: 'FULL' }], contexts),
+    payload,
+    'an alias Contexts lacks masks nothing (it is refused at save)',
+  );
   assert.is(payload.customer.email, 'jane.roe@example.com', 'the original untouched');
 });
 
 test('a Context. sensitive path masks what extraction reads at that path, a wildcard alias (the array of its matches) included', () => {
   const contexts = { customer: '$.customer', party: '$.parties[*]', first: '$.parties[0]' };
-  const paths = ['Context.customer.email', 'Context.customer', 'Context.first.name', 'Context.party', 'Context.party[1].name', 'Context.party[*].name', 'Context.party[0]', 'Payload.parties[1]'];
+  const paths = [
+    'Context.customer.email',
+    'Context.customer',
+    'Context.first.name',
+    'Context.party',
+    'Context.party[1].name',
+    'Context.party[*].name',
+    'Context.party[0]',
+    'Payload.parties[1]',
+  ];
   for (const path of paths) {
     const def = { Contexts: contexts, Variables: { X: path } };
     const masked = maskPayload(payload, [{ Path: path, Method: 'FULL' }], contexts);
@@ -130,7 +192,10 @@ test('a Context. sensitive path masks what extraction reads at that path, a wild
     assert.ok(before !== undefined, `${path} reads a value`);
     assert.equal(extract(def, masked).variables.X, maskWith(before, 'FULL'), path);
   }
-  assert.equal(maskPayload(payload, [{ Path: 'Context.party[1].name', Method: 'FULL' }], contexts).parties, [{ name: 'Al' }, { name: '*****' }]);
+  assert.equal(maskPayload(payload, [{ Path: 'Context.party[1].name', Method: 'FULL' }], contexts).parties, [
+    { name: 'Al' },
+    { name: '*****' },
+  ]);
   // a member of the array of matches is nothing, for extraction and for masking alike
   assert.is(extract({ Contexts: contexts, Variables: { X: 'Context.party.name' } }, payload).variables.X, undefined);
   assert.equal(maskPayload(payload, [{ Path: 'Context.party.name', Method: 'FULL' }], contexts), payload);
@@ -138,10 +203,22 @@ test('a Context. sensitive path masks what extraction reads at that path, a wild
 
 test('sensitive paths: $…, Payload.… and Context.<declared alias>… are accepted; anything else is refused on Path', () => {
   const contexts = { holder: '$.policy.holder' };
-  for (const Path of ['$.policy.holder.email', 'Payload.policy.holder.email', 'Context.holder.email', 'Context.holder', 'Payload']) assert.equal(checkSensitiveField({ Path, Method: 'EMAIL' }, contexts), [], Path);
-  assert.equal(checkSensitiveField({ Path: 'Context.policy.holder.email', Method: 'EMAIL' }, contexts), [{ field: 'Path', message: 'names the context alias policy, which Contexts does not declare' }]);
-  assert.equal(checkSensitiveField({ Path: 'policy.holder.email', Method: 'EMAIL' }, contexts), [{ field: 'Path', message: 'must be a path starting with $, Payload. or Context.' }]);
-  for (const Path of ['Payload[0]', 'Context.', 'Payload.a[?(@.x)]', '$..x']) assert.is(checkSensitiveField({ Path, Method: 'FULL' }, contexts).length, 1, Path);
+  for (const Path of [
+    '$.policy.holder.email',
+    'Payload.policy.holder.email',
+    'Context.holder.email',
+    'Context.holder',
+    'Payload',
+  ])
+    assert.equal(checkSensitiveField({ Path, Method: 'EMAIL' }, contexts), [], Path);
+  assert.equal(checkSensitiveField({ Path: 'Context.policy.holder.email', Method: 'EMAIL' }, contexts), [
+    { field: 'Path', message: 'names the context alias policy, which Contexts does not declare' },
+  ]);
+  assert.equal(checkSensitiveField({ Path: 'policy.holder.email', Method: 'EMAIL' }, contexts), [
+    { field: 'Path', message: 'must be a path starting with $, Payload. or Context.' },
+  ]);
+  for (const Path of ['Payload[0]', 'Context.', 'Payload.a[?(@.x)]', '$..x'])
+    assert.is(checkSensitiveField({ Path, Method: 'FULL' }, contexts).length, 1, Path);
 });
 
 test('rendering: ${variable}, $${ for a literal, values as text or compact JSON, absent as nothing', () => {

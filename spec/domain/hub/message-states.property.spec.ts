@@ -10,8 +10,18 @@ import { isDomainError } from '../../../domain/core/domain-error.ts';
 import { classify, type Observation } from '../../../domain/hub/classification.ts';
 import { isAllowed } from '../../../domain/hub/message-transitions.ts';
 import { nextWork, workAfter } from '../../../domain/hub/message-work.ts';
-import { expiredAt, mayStartAutomatic, notificationDecider, type NotificationCommand } from '../../../domain/hub/notification.decider.ts';
-import { TERMINAL_STATES, type Message, type NotificationEvent, type NotificationState } from '../../../domain/hub/notification.model.ts';
+import {
+  expiredAt,
+  mayStartAutomatic,
+  type NotificationCommand,
+  notificationDecider,
+} from '../../../domain/hub/notification.decider.ts';
+import {
+  type Message,
+  type NotificationEvent,
+  type NotificationState,
+  TERMINAL_STATES,
+} from '../../../domain/hub/notification.model.ts';
 import { acceptedEvent, T0 } from './notification-fixtures.ts';
 
 type Live = Extract<NotificationState, { status: 'accepted' }>;
@@ -32,13 +42,32 @@ const observations: Observation[] = [
 
 const action = fc.oneof(
   fc.record({ kind: fc.constant('worker' as const), message: fc.nat(3) }),
-  fc.record({ kind: fc.constant('answer' as const), message: fc.nat(3), observation: fc.constantFrom(...observations) }),
-  fc.record({ kind: fc.constant('receipt' as const), message: fc.nat(3), attempt: fc.nat(5), status: fc.constantFrom('ACCEPTED', 'DELIVERED', 'FAILED' as const), retryable: fc.boolean() }),
+  fc.record({
+    kind: fc.constant('answer' as const),
+    message: fc.nat(3),
+    observation: fc.constantFrom(...observations),
+  }),
+  fc.record({
+    kind: fc.constant('receipt' as const),
+    message: fc.nat(3),
+    attempt: fc.nat(5),
+    status: fc.constantFrom('ACCEPTED', 'DELIVERED', 'FAILED' as const),
+    retryable: fc.boolean(),
+  }),
   fc.record({ kind: fc.constant('wait' as const), seconds: fc.integer({ min: 0, max: 4000 }) }),
   // operator actions (notification.operator.decide.ts): refused ones change nothing
-  fc.record({ kind: fc.constant('operator' as const), message: fc.nat(3), op: fc.constantFrom('retry', 'cancel', 'cancelAll', 'verifyDelivered', 'verifyFailed', 'completeRole') }),
+  fc.record({
+    kind: fc.constant('operator' as const),
+    message: fc.nat(3),
+    op: fc.constantFrom('retry', 'cancel', 'cancelAll', 'verifyDelivered', 'verifyFailed', 'completeRole'),
+  }),
   // the dispatch gate's denials at a claim (domain/hub/dispatch-gate.ts): suppressed by a policy, or deferred by quiet hours
-  fc.record({ kind: fc.constant('gate' as const), message: fc.nat(3), suppress: fc.boolean(), seconds: fc.integer({ min: 1, max: 30_000 }) }),
+  fc.record({
+    kind: fc.constant('gate' as const),
+    message: fc.nat(3),
+    suppress: fc.boolean(),
+    seconds: fc.integer({ min: 1, max: 30_000 }),
+  }),
 );
 
 const setup = fc.record({
@@ -51,11 +80,14 @@ const setup = fc.record({
 
 /** the attributes that must hold together in any state */
 function consistent(s: Live, m: Message): string | null {
-  if (m.NextRetryTime !== undefined && (m.State !== 'FAILED' || m.DeliveryUncertain)) return 'NextRetryTime outside a FAILED, certain message';
+  if (m.NextRetryTime !== undefined && (m.State !== 'FAILED' || m.DeliveryUncertain))
+    return 'NextRetryTime outside a FAILED, certain message';
   if (m.ReceiptDeadline !== undefined && m.State !== 'ACCEPTED') return 'a receipt deadline outside ACCEPTED';
   if (m.TrackingCompleted && m.State !== 'ACCEPTED') return 'TrackingCompleted outside ACCEPTED';
-  if (m.DeliveryUncertain && m.State !== 'SUBMITTED' && m.State !== 'ACCEPTED') return 'DeliveryUncertain outside SUBMITTED/ACCEPTED';
-  if ((m.State === 'SUBMITTED' || m.State === 'ACCEPTED' || m.State === 'DELIVERED') && m.ActiveAttemptId === undefined) return `${m.State} without an active attempt`;
+  if (m.DeliveryUncertain && m.State !== 'SUBMITTED' && m.State !== 'ACCEPTED')
+    return 'DeliveryUncertain outside SUBMITTED/ACCEPTED';
+  if ((m.State === 'SUBMITTED' || m.State === 'ACCEPTED' || m.State === 'DELIVERED') && m.ActiveAttemptId === undefined)
+    return `${m.State} without an active attempt`;
   if (m.State === 'WAITING' && m.Attempts.length > 0) return 'a waiting candidate with attempts';
   if (m.AutoAttempts > m.RetryPolicy.MaxAttempts) return 'more automatic attempts than MaxAttempts';
   if (m.State === 'DELIVERED') {
@@ -66,7 +98,15 @@ function consistent(s: Live, m: Message): string | null {
   if (m.Strategy === 'FALLBACK') {
     const holders = s.order
       .map((id) => s.messages[id]!)
-      .filter((x) => x.Role === m.Role && x.Strategy === 'FALLBACK' && x.State !== 'WAITING' && !TERMINAL_STATES.has(x.State) && !(x.State === 'FAILED' && x.FinalFailure) && !(x.State === 'ACCEPTED' && x.TrackingCompleted));
+      .filter(
+        (x) =>
+          x.Role === m.Role &&
+          x.Strategy === 'FALLBACK' &&
+          x.State !== 'WAITING' &&
+          !TERMINAL_STATES.has(x.State) &&
+          !(x.State === 'FAILED' && x.FinalFailure) &&
+          !(x.State === 'ACCEPTED' && x.TrackingCompleted),
+      );
     if (holders.length > 1) return `${holders.length} candidates hold the turn`;
   }
   return null;
@@ -75,7 +115,12 @@ function consistent(s: Live, m: Message): string | null {
 test('random receiver behaviour never leaves a message in a state the table does not allow', () => {
   fc.assert(
     fc.property(setup, fc.array(action, { maxLength: 80 }), (cfg, actions) => {
-      const retry = { MaxAttempts: cfg.maxAttempts, RetryInitialDelaySeconds: 300, RetryBackoffMultiplier: 2, RetryMaxDelaySeconds: 3600 };
+      const retry = {
+        MaxAttempts: cfg.maxAttempts,
+        RetryInitialDelaySeconds: 300,
+        RetryBackoffMultiplier: 2,
+        RetryMaxDelaySeconds: 3600,
+      };
       let now = Date.parse(T0);
       const iso = () => new Date(now).toISOString();
       const accepted = acceptedEvent({
@@ -103,11 +148,16 @@ test('random receiver behaviour never leaves a message in a state the table does
           state = notificationDecider.evolve(state, e) as Live;
           const after = state.messages[id]!;
           if (before.State !== after.State || e.type === 'MessageUncertain' || e.type === 'MessageAccepted') {
-            assert.ok(isAllowed(before.State, after.State, before.DeliveryUncertain), `${e.type}: ${before.State} → ${after.State} is not in the state table`);
+            assert.ok(
+              isAllowed(before.State, after.State, before.DeliveryUncertain),
+              `${e.type}: ${before.State} → ${after.State} is not in the state table`,
+            );
           }
-          if (TERMINAL_STATES.has(before.State)) assert.is(after.State, before.State, `${e.type} moved a terminal message`);
+          if (TERMINAL_STATES.has(before.State))
+            assert.is(after.State, before.State, `${e.type} moved a terminal message`);
           // the dispatch projection reads due work off the event: it must be what the folded state says
-          for (const w of workAfter(e)) assert.equal(w.work, nextWork(state.messages[w.messageId]!), `${e.type}: due work of ${w.messageId}`);
+          for (const w of workAfter(e))
+            assert.equal(w.work, nextWork(state.messages[w.messageId]!), `${e.type}: due work of ${w.messageId}`);
         }
         for (const id of state.order) {
           const problem = consistent(state, state.messages[id]!);
@@ -129,22 +179,44 @@ test('random receiver behaviour never leaves a message in a state the table does
               if (expiredAt(state, m, iso())) run({ type: 'Expire', MessageId: m.MessageId, now: iso() });
               else if (mayStartAutomatic(state, m, iso())) {
                 seq++;
-                run({ type: 'StartAttempt', MessageId: m.MessageId, AttemptId: `a${seq}`, ClientRequestId: `c${seq}`, CallbackId: `cb${seq}`, Kind: 'AUTO', OutcomeDueBy: new Date(now + 60_000).toISOString(), now: iso() });
+                run({
+                  type: 'StartAttempt',
+                  MessageId: m.MessageId,
+                  AttemptId: `a${seq}`,
+                  ClientRequestId: `c${seq}`,
+                  CallbackId: `cb${seq}`,
+                  Kind: 'AUTO',
+                  OutcomeDueBy: new Date(now + 60_000).toISOString(),
+                  now: iso(),
+                });
               }
-            } else if (work.kind === 'lost-check') run({ type: 'RecordLostAttempt', MessageId: m.MessageId, AttemptId: m.ActiveAttemptId!, now: iso() });
+            } else if (work.kind === 'lost-check')
+              run({ type: 'RecordLostAttempt', MessageId: m.MessageId, AttemptId: m.ActiveAttemptId!, now: iso() });
             else run({ type: 'PassReceiptDeadline', MessageId: m.MessageId, now: iso() });
             break;
           }
           case 'gate': {
             const m = messageAt(a.message);
             const work = nextWork(m);
-            if (work === null || work.at > iso() || (work.kind !== 'dispatch' && work.kind !== 'retry') || !mayStartAutomatic(state, m, iso())) break;
-            if (a.suppress) run({ type: 'SuppressByPolicy', MessageId: m.MessageId, Reason: 'PREFERENCE_OPTED_OUT', now: iso() });
+            if (
+              work === null ||
+              work.at > iso() ||
+              (work.kind !== 'dispatch' && work.kind !== 'retry') ||
+              !mayStartAutomatic(state, m, iso())
+            )
+              break;
+            if (a.suppress)
+              run({ type: 'SuppressByPolicy', MessageId: m.MessageId, Reason: 'PREFERENCE_OPTED_OUT', now: iso() });
             else {
               // as the gate: the release, at most ExpiresAt
               const release = new Date(now + a.seconds * 1000).toISOString();
               const expires = state.notification.ExpiresAt;
-              run({ type: 'DeferForQuietHours', MessageId: m.MessageId, Until: expires !== undefined && release >= expires ? expires : release, now: iso() });
+              run({
+                type: 'DeferForQuietHours',
+                MessageId: m.MessageId,
+                Until: expires !== undefined && release >= expires ? expires : release,
+                now: iso(),
+              });
             }
             break;
           }
@@ -153,25 +225,55 @@ test('random receiver behaviour never leaves a message in a state the table does
             const at = iso();
             if (a.op === 'retry') {
               seq++;
-              run({ type: 'StartManualAttempt', MessageId: m.MessageId, AttemptId: `a${seq}`, ClientRequestId: `c${seq}`, CallbackId: `cb${seq}`, OutcomeDueBy: new Date(now + 60_000).toISOString(), Reason: 'op', now: at });
+              run({
+                type: 'StartManualAttempt',
+                MessageId: m.MessageId,
+                AttemptId: `a${seq}`,
+                ClientRequestId: `c${seq}`,
+                CallbackId: `cb${seq}`,
+                OutcomeDueBy: new Date(now + 60_000).toISOString(),
+                Reason: 'op',
+                now: at,
+              });
             } else if (a.op === 'cancel') run({ type: 'CancelUnsent', MessageId: m.MessageId, Reason: 'op', now: at });
             else if (a.op === 'cancelAll') run({ type: 'CancelUnsent', Reason: 'op', now: at });
-            else if (a.op === 'completeRole') run({ type: 'CompleteRole', MessageId: m.MessageId, Reason: 'op', now: at });
-            else run({ type: 'RecordManualReceipt', MessageId: m.MessageId, Status: a.op === 'verifyDelivered' ? 'DELIVERED' : 'FAILED', VerificationReason: 'op', now: at });
+            else if (a.op === 'completeRole')
+              run({ type: 'CompleteRole', MessageId: m.MessageId, Reason: 'op', now: at });
+            else
+              run({
+                type: 'RecordManualReceipt',
+                MessageId: m.MessageId,
+                Status: a.op === 'verifyDelivered' ? 'DELIVERED' : 'FAILED',
+                VerificationReason: 'op',
+                now: at,
+              });
             break;
           }
           case 'answer': {
             const m = messageAt(a.message);
             const active = m.Attempts.find((x) => x.AttemptId === m.ActiveAttemptId);
             if (active === undefined || active.Outcome !== undefined) break;
-            run({ type: 'RecordOutcome', MessageId: m.MessageId, AttemptId: active.AttemptId, outcome: classify(a.observation), now: iso() });
+            run({
+              type: 'RecordOutcome',
+              MessageId: m.MessageId,
+              AttemptId: active.AttemptId,
+              outcome: classify(a.observation),
+              now: iso(),
+            });
             break;
           }
           case 'receipt': {
             const m = messageAt(a.message);
             const attempt = m.Attempts[a.attempt % Math.max(1, m.Attempts.length)];
             if (attempt === undefined) break;
-            run({ type: 'ApplyReceipt', CallbackId: attempt.CallbackId, MessageId: m.MessageId, Status: a.status, Retryable: a.retryable, now: iso() });
+            run({
+              type: 'ApplyReceipt',
+              CallbackId: attempt.CallbackId,
+              MessageId: m.MessageId,
+              Status: a.status,
+              Retryable: a.retryable,
+              now: iso(),
+            });
             break;
           }
         }

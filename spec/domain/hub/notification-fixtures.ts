@@ -1,7 +1,8 @@
 // Fixtures for the notification decider's specs (not a spec itself): an accepted notification with
 // messages, and the commands a worker and a receiver issue.
-import { DEFAULT_RETRY_POLICY, type RetryPolicy, type Strategy } from '../../../domain/hub/config.model.ts';
+
 import type { Outcome } from '../../../domain/hub/classification.ts';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy, type Strategy } from '../../../domain/hub/config.model.ts';
 import type { NotificationCommand } from '../../../domain/hub/notification.decider.ts';
 import type { NotificationEvent, PlannedMessage } from '../../../domain/hub/notification.model.ts';
 
@@ -31,7 +32,16 @@ export function planned(n: number, o: Partial<PlannedMessage> = {}): PlannedMess
 }
 
 /** `count` messages of one role under `strategy` (FALLBACK: the first PLANNED, the rest WAITING) */
-export function acceptedEvent(o: { count?: number; strategy?: Strategy; expiresAt?: string; retry?: RetryPolicy; messages?: PlannedMessage[]; receiptMode?: 'FINAL_RESULT' | 'ACCEPTANCE_ONLY' } = {}): NotificationEvent {
+export function acceptedEvent(
+  o: {
+    count?: number;
+    strategy?: Strategy;
+    expiresAt?: string;
+    retry?: RetryPolicy;
+    messages?: PlannedMessage[];
+    receiptMode?: 'FINAL_RESULT' | 'ACCEPTANCE_ONLY';
+  } = {},
+): NotificationEvent {
   const count = o.count ?? 1;
   const strategy = o.strategy ?? 'ALL';
   const messages =
@@ -98,8 +108,20 @@ export const started = (n: number, attempt: number, now = T0): NotificationEvent
   },
 });
 
-export const outcome = (n: number, attempt: number, o: Outcome, now = T0): NotificationCommand => ({ type: 'RecordOutcome', MessageId: mid(n), AttemptId: aid(n, attempt), outcome: o, now });
-export const receipt = (n: number, attempt: number, Status: 'ACCEPTED' | 'DELIVERED' | 'FAILED', now = T0, extra: { ProviderRef?: string; Retryable?: boolean } = {}): NotificationCommand => ({
+export const outcome = (n: number, attempt: number, o: Outcome, now = T0): NotificationCommand => ({
+  type: 'RecordOutcome',
+  MessageId: mid(n),
+  AttemptId: aid(n, attempt),
+  outcome: o,
+  now,
+});
+export const receipt = (
+  n: number,
+  attempt: number,
+  Status: 'ACCEPTED' | 'DELIVERED' | 'FAILED',
+  now = T0,
+  extra: { ProviderRef?: string; Retryable?: boolean } = {},
+): NotificationCommand => ({
   type: 'ApplyReceipt',
   CallbackId: cb(n, attempt),
   MessageId: mid(n),
@@ -111,4 +133,9 @@ export const receipt = (n: number, attempt: number, Status: 'ACCEPTED' | 'DELIVE
 export const OK: Outcome = { kind: 'ACCEPTED', httpStatus: 200 };
 export const REJECT: Outcome = { kind: 'REJECTED', reason: 'the receiver answered 400', httpStatus: 400 };
 export const RETRY: Outcome = { kind: 'RETRYABLE', reason: 'the receiver answered 429', httpStatus: 429 };
-export const UNKNOWN: Outcome = { kind: 'UNCERTAIN', reason: 'the receiver answered 500', cause: 'SERVER_ERROR', httpStatus: 500 };
+export const UNKNOWN: Outcome = {
+  kind: 'UNCERTAIN',
+  reason: 'the receiver answered 500',
+  cause: 'SERVER_ERROR',
+  httpStatus: 500,
+};

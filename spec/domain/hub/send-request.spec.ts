@@ -5,23 +5,71 @@ import { normalizeSendRequest, requestFingerprint } from '../../../domain/hub/se
 
 const fields = (r: ReturnType<typeof normalizeSendRequest>) => (r.ok ? [] : r.violations.map((v) => v.field));
 
-test('the send request\'s limits: RequestId ≤ 64, Payload ≤ 64 KiB, ≤ 5 attachments, unique role/channel pairs, ExpiresAt after SendAt', () => {
-  assert.equal(fields(normalizeSendRequest({ RequestId: 'x'.repeat(65), NotificationCode: 'c' }, 'UTC')), ['RequestId']);
-  assert.equal(fields(normalizeSendRequest({ RequestId: 'r', NotificationCode: 'c', Payload: { s: 'x'.repeat(65_536) } }, 'UTC')), ['Payload']);
-  assert.equal(fields(normalizeSendRequest({ RequestId: 'r', NotificationCode: 'c', Payload: { s: 'x'.repeat(65_000) } }, 'UTC')), []);
-  assert.equal(fields(normalizeSendRequest({ RequestId: 'r', NotificationCode: 'c', Attachments: Array.from({ length: 6 }, (_, i) => ({ DocId: `d${i}` })) }, 'UTC')), ['Attachments']);
+test("the send request's limits: RequestId ≤ 64, Payload ≤ 64 KiB, ≤ 5 attachments, unique role/channel pairs, ExpiresAt after SendAt", () => {
+  assert.equal(fields(normalizeSendRequest({ RequestId: 'x'.repeat(65), NotificationCode: 'c' }, 'UTC')), [
+    'RequestId',
+  ]);
   assert.equal(
-    fields(normalizeSendRequest({ RequestId: 'r', NotificationCode: 'c', Recipients: [{ Role: 'A', Channel: 'EMAIL', Address: 'a@x' }, { Role: 'A', Channel: 'EMAIL', Address: 'b@x' }] }, 'UTC')),
+    fields(normalizeSendRequest({ RequestId: 'r', NotificationCode: 'c', Payload: { s: 'x'.repeat(65_536) } }, 'UTC')),
+    ['Payload'],
+  );
+  assert.equal(
+    fields(normalizeSendRequest({ RequestId: 'r', NotificationCode: 'c', Payload: { s: 'x'.repeat(65_000) } }, 'UTC')),
+    [],
+  );
+  assert.equal(
+    fields(
+      normalizeSendRequest(
+        {
+          RequestId: 'r',
+          NotificationCode: 'c',
+          Attachments: Array.from({ length: 6 }, (_, i) => ({ DocId: `d${i}` })),
+        },
+        'UTC',
+      ),
+    ),
+    ['Attachments'],
+  );
+  assert.equal(
+    fields(
+      normalizeSendRequest(
+        {
+          RequestId: 'r',
+          NotificationCode: 'c',
+          Recipients: [
+            { Role: 'A', Channel: 'EMAIL', Address: 'a@x' },
+            { Role: 'A', Channel: 'EMAIL', Address: 'b@x' },
+          ],
+        },
+        'UTC',
+      ),
+    ),
     ['Recipients.1'],
   );
-  assert.equal(fields(normalizeSendRequest({ RequestId: 'r', NotificationCode: 'c', SendAt: '2026-03-01T10:00:00', ExpiresAt: '2026-03-01T10:00:00' }, 'UTC')), ['ExpiresAt']);
-  assert.equal(fields(normalizeSendRequest({ RequestId: 'r', NotificationCode: 'c', LANGUAGE_ID: 'en' }, 'UTC')), ['LANGUAGE_ID']);
-  const ok = normalizeSendRequest({ RequestId: 'r', NotificationCode: 'c', Payload: null, PreferenceExempt: true }, 'UTC');
+  assert.equal(
+    fields(
+      normalizeSendRequest(
+        { RequestId: 'r', NotificationCode: 'c', SendAt: '2026-03-01T10:00:00', ExpiresAt: '2026-03-01T10:00:00' },
+        'UTC',
+      ),
+    ),
+    ['ExpiresAt'],
+  );
+  assert.equal(fields(normalizeSendRequest({ RequestId: 'r', NotificationCode: 'c', LANGUAGE_ID: 'en' }, 'UTC')), [
+    'LANGUAGE_ID',
+  ]);
+  const ok = normalizeSendRequest(
+    { RequestId: 'r', NotificationCode: 'c', Payload: null, PreferenceExempt: true },
+    'UTC',
+  );
   assert.ok(ok.ok && JSON.stringify(ok.request.Payload) === '{}');
 });
 
-test('SendAt/ExpiresAt: local times in the tenant\'s zone, offsets converted; daylight-saving gaps and overlaps', () => {
-  const r = normalizeSendRequest({ RequestId: 'r', NotificationCode: 'c', SendAt: '2026-07-01T09:00:00', ExpiresAt: '2026-07-01T09:00:00+00:00' }, 'Europe/Berlin');
+test("SendAt/ExpiresAt: local times in the tenant's zone, offsets converted; daylight-saving gaps and overlaps", () => {
+  const r = normalizeSendRequest(
+    { RequestId: 'r', NotificationCode: 'c', SendAt: '2026-07-01T09:00:00', ExpiresAt: '2026-07-01T09:00:00+00:00' },
+    'Europe/Berlin',
+  );
   assert.ok(r.ok);
   if (r.ok) {
     assert.is(r.request.SendAt, '2026-07-01T07:00:00.000Z');

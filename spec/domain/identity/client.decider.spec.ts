@@ -2,12 +2,12 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { fold } from '../../../domain/core/decider.ts';
 import {
-  clientDecider,
-  clientStream,
-  redirectUriProblem,
   type ClientCommand,
   type ClientEvent,
   type ClientRegistration,
+  clientDecider,
+  clientStream,
+  redirectUriProblem,
 } from '../../../domain/identity/client.decider.ts';
 import { deciderSpec } from '../../core/decider-spec.ts';
 
@@ -39,7 +39,14 @@ const register = (r: Partial<ClientRegistration> = {}, secretHash: string | null
 const { appName: _a, ...rest } = confidential;
 const registered: ClientEvent = {
   type: 'ClientRegistered',
-  data: { ...rest, appName: 'Portal', secretHash: 'scrypt$h', grantTypes: ['authorization_code', 'client_credentials', 'refresh_token'], authMethod: 'client_secret_basic', registeredAt: now },
+  data: {
+    ...rest,
+    appName: 'Portal',
+    secretHash: 'scrypt$h',
+    grantTypes: ['authorization_code', 'client_credentials', 'refresh_token'],
+    authMethod: 'client_secret_basic',
+    registeredAt: now,
+  },
 };
 const publicReg: Partial<ClientRegistration> = {
   clientId: 'spa',
@@ -73,7 +80,10 @@ test('register twice: 409 CLIENT.ALREADY_EXISTS', () => {
 });
 
 test('duplicates in lists are dropped', () => {
-  const [e] = clientDecider.decide(register({ grantTypes: ['client_credentials', 'client_credentials'], scopes: ['a', 'a'], redirectUris: [] }), { status: 'none' });
+  const [e] = clientDecider.decide(
+    register({ grantTypes: ['client_credentials', 'client_credentials'], scopes: ['a', 'a'], redirectUris: [] }),
+    { status: 'none' },
+  );
   assert.ok(e?.type === 'ClientRegistered');
   assert.equal(e.data.grantTypes, ['client_credentials']);
   assert.equal(e.data.scopes, ['a']);
@@ -88,7 +98,11 @@ const rejections: Array<[string, ClientCommand, string]> = [
   ['authorization_code without signin_redirect_url', register({ redirectUris: [] }), 'signin_redirect_url'],
   ['a relative redirect URL', register({ redirectUris: ['/cb'] }), 'signin_redirect_url'],
   ['a redirect URL with a fragment', register({ redirectUris: ['https://a.example/cb#x'] }), 'signin_redirect_url'],
-  ['a redirect URL with an empty fragment', register({ redirectUris: ['https://a.example/cb#'] }), 'signin_redirect_url'],
+  [
+    'a redirect URL with an empty fragment',
+    register({ redirectUris: ['https://a.example/cb#'] }),
+    'signin_redirect_url',
+  ],
   ['a non-http redirect URL', register({ redirectUris: ['javascript:alert(1)'] }), 'signin_redirect_url'],
   ['a custom-scheme redirect URL', register({ redirectUris: ['myapp://cb'] }), 'signin_redirect_url'],
   ['a redirect URL with credentials', register({ redirectUris: ['https://u:p@a.example/cb'] }), 'signin_redirect_url'],
@@ -96,15 +110,35 @@ const rejections: Array<[string, ClientCommand, string]> = [
   ['client_credentials without default_user', register({ defaultUser: undefined }), 'default_user'],
   ['a confidential client without a secret', register({}, null), 'client_secret'],
   ['a public client with a secret', register(publicReg, 'scrypt$h'), 'client_secret'],
-  ['a public client with client_credentials', register({ ...publicReg, grantTypes: ['client_credentials'] }, null), 'grant_type'],
+  [
+    'a public client with client_credentials',
+    register({ ...publicReg, grantTypes: ['client_credentials'] }, null),
+    'grant_type',
+  ],
   ['a public client with password', register({ ...publicReg, grantTypes: ['password'] }, null), 'grant_type'],
   ['private_key_jwt without keys', register({ authMethod: 'private_key_jwt' }, null), 'jwks'],
-  ['private_key_jwt with a secret', register({ authMethod: 'private_key_jwt', jwks: [rsa] }, 'scrypt$h'), 'client_secret'],
-  ['private_key_jwt with a private key', register({ authMethod: 'private_key_jwt', jwks: [{ ...rsa, d: 'secret' }] }, null), 'jwks'],
-  ['private_key_jwt with a symmetric key', register({ authMethod: 'private_key_jwt', jwks: [{ kty: 'oct', k: 'x' }] }, null), 'jwks'],
+  [
+    'private_key_jwt with a secret',
+    register({ authMethod: 'private_key_jwt', jwks: [rsa] }, 'scrypt$h'),
+    'client_secret',
+  ],
+  [
+    'private_key_jwt with a private key',
+    register({ authMethod: 'private_key_jwt', jwks: [{ ...rsa, d: 'secret' }] }, null),
+    'jwks',
+  ],
+  [
+    'private_key_jwt with a symmetric key',
+    register({ authMethod: 'private_key_jwt', jwks: [{ kty: 'oct', k: 'x' }] }, null),
+    'jwks',
+  ],
   ['private_key_jwt with an empty key list', register({ authMethod: 'private_key_jwt', jwks: [] }, null), 'jwks'],
   ['jwks on a secret client', register({ jwks: [rsa] }), 'jwks'],
-  ['allowed_access_tenants that are no tenant codes', register({ allowedAccessTenants: ['Globex Inc'] }), 'allowed_access_tenants'],
+  [
+    'allowed_access_tenants that are no tenant codes',
+    register({ allowedAccessTenants: ['Globex Inc'] }),
+    'allowed_access_tenants',
+  ],
   ['a scope with a space', register({ scopes: ['a b'] }), 'scopes'],
   ['a bad user_source_id', register({ userSourceId: 'a/b' }), 'user_source_id'],
   ['a bad tenant_code', register({ tenant: 'ACME' }), 'tenant_code'],
@@ -119,7 +153,14 @@ for (const [label, command, field] of rejections) {
 }
 
 test('a rejection names every bad field at once', () => {
-  const fields = fieldsOf(register({ grantTypes: ['implicit', 'client_credentials'], defaultUser: undefined, redirectUris: ['x'], scopes: ['a b'] }));
+  const fields = fieldsOf(
+    register({
+      grantTypes: ['implicit', 'client_credentials'],
+      defaultUser: undefined,
+      redirectUris: ['x'],
+      scopes: ['a b'],
+    }),
+  );
   for (const f of ['grant_type', 'default_user', 'signin_redirect_url', 'scopes']) assert.ok(fields.includes(f), f);
 });
 
@@ -132,7 +173,15 @@ test('accepted: a public client (none, PKCE, plain allowed), with no secret', ()
 
 test('accepted: private_key_jwt with public keys; password grant when registered; http on localhost', () => {
   const [e] = clientDecider.decide(
-    register({ authMethod: 'private_key_jwt', jwks: [rsa], grantTypes: ['password', 'refresh_token'], redirectUris: ['http://localhost:3000/cb?x=1'] }, null),
+    register(
+      {
+        authMethod: 'private_key_jwt',
+        jwks: [rsa],
+        grantTypes: ['password', 'refresh_token'],
+        redirectUris: ['http://localhost:3000/cb?x=1'],
+      },
+      null,
+    ),
     { status: 'none' },
   );
   assert.ok(e?.type === 'ClientRegistered');
@@ -145,29 +194,55 @@ test('accepted: private_key_jwt with public keys; password grant when registered
 test('update records only the changed fields; null clears optional ones', () => {
   spec
     .given([registered])
-    .when({ type: 'UpdateClient', changes: { appName: null, scopes: ['identity:admin'], redirectUris: ['https://app.acme.example/cb', 'https://app.acme.example/cb2'] }, now: later })
+    .when({
+      type: 'UpdateClient',
+      changes: {
+        appName: null,
+        scopes: ['identity:admin'],
+        redirectUris: ['https://app.acme.example/cb', 'https://app.acme.example/cb2'],
+      },
+      now: later,
+    })
     .then([
       {
         type: 'ClientUpdated',
-        data: { clientId: 'c1', tenant: 'acme', changes: { appName: null, redirectUris: ['https://app.acme.example/cb', 'https://app.acme.example/cb2'] }, updatedAt: later },
+        data: {
+          clientId: 'c1',
+          tenant: 'acme',
+          changes: { appName: null, redirectUris: ['https://app.acme.example/cb', 'https://app.acme.example/cb2'] },
+          updatedAt: later,
+        },
       },
     ]);
 });
 
 test('update without a real change: nothing', () => {
-  spec.given([registered]).when({ type: 'UpdateClient', changes: { appName: 'Portal', scopes: ['identity:admin'] }, now: later }).then([]);
+  spec
+    .given([registered])
+    .when({ type: 'UpdateClient', changes: { appName: 'Portal', scopes: ['identity:admin'] }, now: later })
+    .then([]);
 });
 
 test('update checks the whole client: removing default_user while client_credentials stays is refused', () => {
-  spec.given([registered]).when({ type: 'UpdateClient', changes: { defaultUser: null }, now: later }).thenThrows('CLIENT.INVALID', 400);
-  assert.equal(fieldsOf({ type: 'UpdateClient', changes: { defaultUser: null }, now: later }, [registered]), ['default_user']);
+  spec
+    .given([registered])
+    .when({ type: 'UpdateClient', changes: { defaultUser: null }, now: later })
+    .thenThrows('CLIENT.INVALID', 400);
+  assert.equal(fieldsOf({ type: 'UpdateClient', changes: { defaultUser: null }, now: later }, [registered]), [
+    'default_user',
+  ]);
 });
 
 test('update may switch between client_secret_basic and client_secret_post', () => {
   spec
     .given([registered])
     .when({ type: 'UpdateClient', changes: { authMethod: 'client_secret_post' }, now: later })
-    .then([{ type: 'ClientUpdated', data: { clientId: 'c1', tenant: 'acme', changes: { authMethod: 'client_secret_post' }, updatedAt: later } }]);
+    .then([
+      {
+        type: 'ClientUpdated',
+        data: { clientId: 'c1', tenant: 'acme', changes: { authMethod: 'client_secret_post' }, updatedAt: later },
+      },
+    ]);
 });
 
 test('update cannot turn a secret client into a public one (or back)', () => {
@@ -175,7 +250,10 @@ test('update cannot turn a secret client into a public one (or back)', () => {
     .given([registered])
     .when({ type: 'UpdateClient', changes: { authMethod: 'none', grantTypes: ['authorization_code'] }, now: later })
     .thenThrows('CLIENT.INVALID', 400);
-  const spa = { type: 'ClientRegistered' as const, data: { ...(publicRegistered.status === 'exists' ? publicRegistered.client : ({} as never)), registeredAt: now } };
+  const spa = {
+    type: 'ClientRegistered' as const,
+    data: { ...(publicRegistered.status === 'exists' ? publicRegistered.client : ({} as never)), registeredAt: now },
+  };
   const { status: _s, ...spaData } = spa.data;
   spec
     .given([{ type: 'ClientRegistered', data: spaData }])
@@ -184,7 +262,10 @@ test('update cannot turn a secret client into a public one (or back)', () => {
 });
 
 test('update of an unknown client: 404', () => {
-  spec.given([]).when({ type: 'UpdateClient', changes: { appName: 'x' }, now }).thenThrows('CLIENT.NOT_FOUND', 404);
+  spec
+    .given([])
+    .when({ type: 'UpdateClient', changes: { appName: 'x' }, now })
+    .thenThrows('CLIENT.NOT_FOUND', 404);
 });
 
 // ---- secret, status ----
@@ -192,12 +273,20 @@ test('rotate: ClientSecretRotated with the new hash', () => {
   spec
     .given([registered])
     .when({ type: 'RotateClientSecret', secretHash: 'scrypt$new', now: later })
-    .then([{ type: 'ClientSecretRotated', data: { clientId: 'c1', tenant: 'acme', secretHash: 'scrypt$new', rotatedAt: later } }]);
+    .then([
+      {
+        type: 'ClientSecretRotated',
+        data: { clientId: 'c1', tenant: 'acme', secretHash: 'scrypt$new', rotatedAt: later },
+      },
+    ]);
 });
 
 test('rotate a public client: 400 CLIENT.NO_SECRET; an unknown one: 404', () => {
   const { status: _s, ...spaData } = publicRegistered.status === 'exists' ? publicRegistered.client : ({} as never);
-  spec.given([{ type: 'ClientRegistered', data: { ...spaData, registeredAt: now } }]).when({ type: 'RotateClientSecret', secretHash: 'h', now }).thenThrows('CLIENT.NO_SECRET', 400);
+  spec
+    .given([{ type: 'ClientRegistered', data: { ...spaData, registeredAt: now } }])
+    .when({ type: 'RotateClientSecret', secretHash: 'h', now })
+    .thenThrows('CLIENT.NO_SECRET', 400);
   spec.given([]).when({ type: 'RotateClientSecret', secretHash: 'h', now }).thenThrows('CLIENT.NOT_FOUND', 404);
 });
 
@@ -205,7 +294,10 @@ test('disable, disable again (nothing), enable', () => {
   const disabled: ClientEvent = { type: 'ClientDisabled', data: { clientId: 'c1', tenant: 'acme', disabledAt: later } };
   spec.given([registered]).when({ type: 'DisableClient', now: later }).then([disabled]);
   spec.given([registered, disabled]).when({ type: 'DisableClient', now: later }).then([]);
-  spec.given([registered, disabled]).when({ type: 'EnableClient', now: later }).then([{ type: 'ClientEnabled', data: { clientId: 'c1', tenant: 'acme', enabledAt: later } }]);
+  spec
+    .given([registered, disabled])
+    .when({ type: 'EnableClient', now: later })
+    .then([{ type: 'ClientEnabled', data: { clientId: 'c1', tenant: 'acme', enabledAt: later } }]);
   spec.given([registered]).when({ type: 'EnableClient', now: later }).then([]);
   spec.given([]).when({ type: 'DisableClient', now }).thenThrows('CLIENT.NOT_FOUND', 404);
 });
@@ -213,8 +305,14 @@ test('disable, disable again (nothing), enable', () => {
 test('fold: the model Client after changes, rotation and disabling', () => {
   const state = fold(clientDecider, [
     registered,
-    { type: 'ClientUpdated', data: { clientId: 'c1', tenant: 'acme', changes: { appName: null, scopes: [] }, updatedAt: later } },
-    { type: 'ClientSecretRotated', data: { clientId: 'c1', tenant: 'acme', secretHash: 'scrypt$new', rotatedAt: later } },
+    {
+      type: 'ClientUpdated',
+      data: { clientId: 'c1', tenant: 'acme', changes: { appName: null, scopes: [] }, updatedAt: later },
+    },
+    {
+      type: 'ClientSecretRotated',
+      data: { clientId: 'c1', tenant: 'acme', secretHash: 'scrypt$new', rotatedAt: later },
+    },
     { type: 'ClientDisabled', data: { clientId: 'c1', tenant: 'acme', disabledAt: later } },
   ]);
   assert.ok(state.status === 'exists');

@@ -1,10 +1,10 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  exchangeCodeDecider,
-  exchangeCodeStream,
   type ExchangeCodeEvent,
   type ExchangeCodeIssuedData,
+  exchangeCodeDecider,
+  exchangeCodeStream,
 } from '../../../domain/identity/exchange-code.decider.ts';
 import { deciderSpec } from '../../core/decider-spec.ts';
 
@@ -36,8 +36,14 @@ test('stream on the platform tenant', () => {
 
 test('IssueExchangeCode', () => {
   const { issuedAt: _i, ...data } = issuedData;
-  spec.given([]).when({ type: 'IssueExchangeCode', data: { ...data, now: T0 } }).then([issued]);
-  spec.given([issued]).when({ type: 'IssueExchangeCode', data: { ...data, now: T0 } }).thenThrows('EXCHANGE_CODE.EXISTS', 409);
+  spec
+    .given([])
+    .when({ type: 'IssueExchangeCode', data: { ...data, now: T0 } })
+    .then([issued]);
+  spec
+    .given([issued])
+    .when({ type: 'IssueExchangeCode', data: { ...data, now: T0 } })
+    .thenThrows('EXCHANGE_CODE.EXISTS', 409);
 });
 
 test('consumed once', () => {
@@ -52,14 +58,27 @@ test('consumed once', () => {
 });
 
 test('unknown, expired, wrong tenant, wrong audience', () => {
-  spec.given([]).when(consume('billing', ['acme'])).thenThrows('EXCHANGE_CODE.NOT_FOUND', 400);
-  spec.given([issued]).when(consume('billing', ['acme'], T60)).thenThrows('EXCHANGE_CODE.EXPIRED', 400);
-  spec.given([issued]).when(consume('billing', ['beta'])).thenThrows('EXCHANGE_CODE.TENANT_MISMATCH', 400);
-  spec.given([issued]).when(consume('billing', ['beta', 'acme'])).then([
-    { type: 'ExchangeCodeConsumed', data: { codeId: 'h1', consumedBy: 'billing', consumedAt: T30 } },
-  ]);
+  spec
+    .given([])
+    .when(consume('billing', ['acme']))
+    .thenThrows('EXCHANGE_CODE.NOT_FOUND', 400);
+  spec
+    .given([issued])
+    .when(consume('billing', ['acme'], T60))
+    .thenThrows('EXCHANGE_CODE.EXPIRED', 400);
+  spec
+    .given([issued])
+    .when(consume('billing', ['beta']))
+    .thenThrows('EXCHANGE_CODE.TENANT_MISMATCH', 400);
+  spec
+    .given([issued])
+    .when(consume('billing', ['beta', 'acme']))
+    .then([{ type: 'ExchangeCodeConsumed', data: { codeId: 'h1', consumedBy: 'billing', consumedAt: T30 } }]);
   const forPartner: ExchangeCodeEvent = { type: 'ExchangeCodeIssued', data: { ...issuedData, audience: 'partner' } };
-  spec.given([forPartner]).when(consume('billing', ['acme'])).thenThrows('EXCHANGE_CODE.WRONG_AUDIENCE', 400);
+  spec
+    .given([forPartner])
+    .when(consume('billing', ['acme']))
+    .thenThrows('EXCHANGE_CODE.WRONG_AUDIENCE', 400);
 });
 
 test.run();

@@ -1,6 +1,11 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { grantDecider, grantStream, type GrantEvent, type GrantStartedData } from '../../../domain/identity/grant.decider.ts';
+import {
+  type GrantEvent,
+  type GrantStartedData,
+  grantDecider,
+  grantStream,
+} from '../../../domain/identity/grant.decider.ts';
 import { deciderSpec } from '../../core/decider-spec.ts';
 
 const spec = deciderSpec(grantDecider);
@@ -26,7 +31,10 @@ const started: GrantStartedData = {
 };
 const start: GrantEvent = { type: 'GrantStarted', data: started };
 const rotated: GrantEvent[] = [
-  { type: 'RefreshTokenRotated', data: { grantId: 'g1', spentId: 'r1', newId: 'r2', refreshExp: s1 + 86400, rotatedAt: T1 } },
+  {
+    type: 'RefreshTokenRotated',
+    data: { grantId: 'g1', spentId: 'r1', newId: 'r2', refreshExp: s1 + 86400, rotatedAt: T1 },
+  },
   { type: 'AccessTokenIssued', data: { grantId: 'g1', jti: 'g1.b', exp: s1 + 7200, scopes: ['openid', 'profile'] } },
 ];
 const refresh = (presentedId: string, extra: Record<string, unknown> = {}) => ({
@@ -50,12 +58,18 @@ test('stream on the platform tenant', () => {
 
 test('StartGrant', () => {
   const { startedAt: _s, ...data } = started;
-  spec.given([]).when({ type: 'StartGrant', data: { ...data, now: T0 } }).then([start]);
+  spec
+    .given([])
+    .when({ type: 'StartGrant', data: { ...data, now: T0 } })
+    .then([start]);
 });
 
 test('StartGrant twice is refused', () => {
   const { startedAt: _s, ...data } = started;
-  spec.given([start]).when({ type: 'StartGrant', data: { ...data, now: T0 } }).thenThrows('GRANT.EXISTS', 409);
+  spec
+    .given([start])
+    .when({ type: 'StartGrant', data: { ...data, now: T0 } })
+    .thenThrows('GRANT.EXISTS', 409);
 });
 
 test('StartGrant after a pre-emptive revocation (a reused code) is refused', () => {
@@ -74,11 +88,17 @@ test('RefreshGrant may narrow the scopes', () => {
   spec
     .given([start])
     .when(refresh('r1', { scopes: ['openid'] }))
-    .then([rotated[0]!, { type: 'AccessTokenIssued', data: { grantId: 'g1', jti: 'g1.b', exp: s1 + 7200, scopes: ['openid'] } }]);
+    .then([
+      rotated[0]!,
+      { type: 'AccessTokenIssued', data: { grantId: 'g1', jti: 'g1.b', exp: s1 + 7200, scopes: ['openid'] } },
+    ]);
 });
 
 test('RefreshGrant cannot widen the scopes', () => {
-  spec.given([start]).when(refresh('r1', { scopes: ['openid', 'email'] })).thenThrows('GRANT.INVALID_SCOPE', 400);
+  spec
+    .given([start])
+    .when(refresh('r1', { scopes: ['openid', 'email'] }))
+    .thenThrows('GRANT.INVALID_SCOPE', 400);
 });
 
 test('reuse of a spent refresh token revokes the grant and every live access token', () => {
@@ -107,17 +127,26 @@ test('after the reuse the current refresh token is dead too', () => {
     { type: 'RefreshTokenReused', data: { grantId: 'g1', tokenId: 'r1', detectedAt: T1 } },
     { type: 'GrantRevoked', data: { grantId: 'g1', reason: 'refresh_token_reused', revokedAt: T1, accessTokens: [] } },
   ];
-  spec.given([start, ...rotated, ...reused]).when(refresh('r2')).thenThrows('GRANT.REVOKED', 400);
+  spec
+    .given([start, ...rotated, ...reused])
+    .when(refresh('r2'))
+    .thenThrows('GRANT.REVOKED', 400);
 });
 
 test('refresh of an expired refresh token', () => {
-  spec.given([start]).when(refresh('r1', { now: '2026-01-02T00:00:00.000Z' })).thenThrows('GRANT.REFRESH_TOKEN_EXPIRED', 400);
+  spec
+    .given([start])
+    .when(refresh('r1', { now: '2026-01-02T00:00:00.000Z' }))
+    .thenThrows('GRANT.REFRESH_TOKEN_EXPIRED', 400);
 });
 
 test('refresh of an unknown grant / unknown token / by another client', () => {
   spec.given([]).when(refresh('r1')).thenThrows('GRANT.NOT_FOUND', 400);
   spec.given([start]).when(refresh('nope')).thenThrows('GRANT.NOT_FOUND', 400);
-  spec.given([start]).when(refresh('r1', { clientId: 'other' })).thenThrows('GRANT.CLIENT_MISMATCH', 400);
+  spec
+    .given([start])
+    .when(refresh('r1', { clientId: 'other' }))
+    .thenThrows('GRANT.CLIENT_MISMATCH', 400);
 });
 
 test('RevokeGrant names the access tokens that have not expired yet', () => {
@@ -127,15 +156,29 @@ test('RevokeGrant names the access tokens that have not expired yet', () => {
     .then([
       {
         type: 'GrantRevoked',
-        data: { grantId: 'g1', reason: 'logout', revokedAt: '2026-01-01T02:30:00.000Z', accessTokens: [{ jti: 'g1.b', exp: s1 + 7200 }] },
+        data: {
+          grantId: 'g1',
+          reason: 'logout',
+          revokedAt: '2026-01-01T02:30:00.000Z',
+          accessTokens: [{ jti: 'g1.b', exp: s1 + 7200 }],
+        },
       },
     ]);
 });
 
 test('RevokeGrant of a revoked grant appends nothing; of an unknown one only when asked to', () => {
-  const revoked: GrantEvent = { type: 'GrantRevoked', data: { grantId: 'g1', reason: 'x', revokedAt: T1, accessTokens: [] } };
-  spec.given([start, revoked]).when({ type: 'RevokeGrant', data: { grantId: 'g1', reason: 'y', now: T1 } }).then([]);
-  spec.given([]).when({ type: 'RevokeGrant', data: { grantId: 'g1', reason: 'y', now: T1 } }).then([]);
+  const revoked: GrantEvent = {
+    type: 'GrantRevoked',
+    data: { grantId: 'g1', reason: 'x', revokedAt: T1, accessTokens: [] },
+  };
+  spec
+    .given([start, revoked])
+    .when({ type: 'RevokeGrant', data: { grantId: 'g1', reason: 'y', now: T1 } })
+    .then([]);
+  spec
+    .given([])
+    .when({ type: 'RevokeGrant', data: { grantId: 'g1', reason: 'y', now: T1 } })
+    .then([]);
   spec
     .given([])
     .when({ type: 'RevokeGrant', data: { grantId: 'g1', reason: 'code reused', now: T1, evenIfNotStarted: true } })
@@ -147,7 +190,10 @@ test('RevokeToken: one access token; unknown or already revoked ones append noth
     .given([start])
     .when({ type: 'RevokeToken', data: { grantId: 'g1', jti: 'g1.a', now: T1 } })
     .then([{ type: 'TokenRevoked', data: { grantId: 'g1', jti: 'g1.a', exp: s0 + 7200, revokedAt: T1 } }]);
-  spec.given([start]).when({ type: 'RevokeToken', data: { grantId: 'g1', jti: 'g1.zzz', now: T1 } }).then([]);
+  spec
+    .given([start])
+    .when({ type: 'RevokeToken', data: { grantId: 'g1', jti: 'g1.zzz', now: T1 } })
+    .then([]);
   spec
     .given([start, { type: 'TokenRevoked', data: { grantId: 'g1', jti: 'g1.a', exp: s0 + 7200, revokedAt: T1 } }])
     .when({ type: 'RevokeToken', data: { grantId: 'g1', jti: 'g1.a', now: T1 } })
@@ -155,11 +201,23 @@ test('RevokeToken: one access token; unknown or already revoked ones append noth
 });
 
 test('RevokeToken of a token issued without a grant stream (client_credentials): its verified expiry is recorded once', () => {
-  const revoked: GrantEvent = { type: 'TokenRevoked', data: { grantId: 'g9', jti: 'g9.a', exp: s0 + 600, revokedAt: T1 } };
-  spec.given([]).when({ type: 'RevokeToken', data: { grantId: 'g9', jti: 'g9.a', exp: s0 + 600, now: T1 } }).then([revoked]);
-  spec.given([revoked]).when({ type: 'RevokeToken', data: { grantId: 'g9', jti: 'g9.a', exp: s0 + 600, now: T1 } }).then([]);
+  const revoked: GrantEvent = {
+    type: 'TokenRevoked',
+    data: { grantId: 'g9', jti: 'g9.a', exp: s0 + 600, revokedAt: T1 },
+  };
+  spec
+    .given([])
+    .when({ type: 'RevokeToken', data: { grantId: 'g9', jti: 'g9.a', exp: s0 + 600, now: T1 } })
+    .then([revoked]);
+  spec
+    .given([revoked])
+    .when({ type: 'RevokeToken', data: { grantId: 'g9', jti: 'g9.a', exp: s0 + 600, now: T1 } })
+    .then([]);
   // without the expiry (nothing to keep it by) an unknown grant's token is left alone, as before
-  spec.given([]).when({ type: 'RevokeToken', data: { grantId: 'g9', jti: 'g9.a', now: T1 } }).then([]);
+  spec
+    .given([])
+    .when({ type: 'RevokeToken', data: { grantId: 'g9', jti: 'g9.a', now: T1 } })
+    .then([]);
   // a second token of the same empty grant is its own revocation
   spec
     .given([revoked])

@@ -7,7 +7,13 @@ import { scanErrorCodes, where } from '../../core/error-codes.scan.ts';
 
 // The identity provider's catalog against its sources: every code it names is catalogued and every literal
 // status (including those of helpers such as `refuse(code, …)` with a fixed status) agrees with the catalog.
-const scan = scanErrorCodes(['domain/identity', 'commands/identity', 'http/identity', 'projections/identity', 'infra/identity']);
+const scan = scanErrorCodes([
+  'domain/identity',
+  'commands/identity',
+  'http/identity',
+  'projections/identity',
+  'infra/identity',
+]);
 
 const statusOf = (code: string): number | undefined =>
   (IDENTITY_ERRORS as Record<string, number>)[code] ?? (CORE_ERRORS as Record<string, number>)[code];
@@ -28,13 +34,19 @@ test('every error code the identity provider names is in a catalog', () => {
 });
 
 test('every literal status paired with a code agrees with the catalog', () => {
-  const wrong = scan.pairs.filter((p) => statusOf(p.code) !== p.status).map((p) => `${p.code} ${p.status} at ${where(p)}`);
+  const wrong = scan.pairs
+    .filter((p) => statusOf(p.code) !== p.status)
+    .map((p) => `${p.code} ${p.status} at ${where(p)}`);
   assert.equal(wrong, []);
 });
 
 test('a code is in one catalog only, and every status is a 4xx or a 5xx', () => {
-  assert.equal(Object.keys(IDENTITY_ERRORS).filter((c) => c in CORE_ERRORS), []);
-  for (const [code, status] of Object.entries(IDENTITY_ERRORS)) assert.ok(status >= 400 && status < 600, `${code} ${status}`);
+  assert.equal(
+    Object.keys(IDENTITY_ERRORS).filter((c) => c in CORE_ERRORS),
+    [],
+  );
+  for (const [code, status] of Object.entries(IDENTITY_ERRORS))
+    assert.ok(status >= 400 && status < 600, `${code} ${status}`);
 });
 
 test('identityError takes the status from the catalog', () => {

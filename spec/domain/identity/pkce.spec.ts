@@ -2,7 +2,12 @@ import { createHash } from 'node:crypto';
 import { calculatePKCECodeChallenge } from 'openid-client';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { isValidCodeChallenge, isValidCodeVerifier, pkceMatches, resolvePkceMethod } from '../../../domain/identity/pkce.ts';
+import {
+  isValidCodeChallenge,
+  isValidCodeVerifier,
+  pkceMatches,
+  resolvePkceMethod,
+} from '../../../domain/identity/pkce.ts';
 
 const s256 = (v: string) => createHash('sha256').update(v, 'ascii').digest('base64url');
 const RFC_VERIFIER = 'dBjftJeZ4CVP-mJ92K8cKjKMgTJnHnSMgbNrmP4LfnE';
@@ -33,7 +38,9 @@ test('S256 matches what openid-client computes, given the hash computed outside 
 
 test('plain compares the verifier itself; S256 never accepts the verifier as its own challenge', () => {
   assert.ok(pkceMatches('plain', RFC_VERIFIER, { verifier: RFC_VERIFIER, verifierS256: s256(RFC_VERIFIER) }));
-  assert.not.ok(pkceMatches('plain', RFC_VERIFIER, { verifier: `${RFC_VERIFIER}x`, verifierS256: s256(`${RFC_VERIFIER}x`) }));
+  assert.not.ok(
+    pkceMatches('plain', RFC_VERIFIER, { verifier: `${RFC_VERIFIER}x`, verifierS256: s256(`${RFC_VERIFIER}x`) }),
+  );
   assert.not.ok(pkceMatches('S256', RFC_VERIFIER, { verifier: RFC_VERIFIER, verifierS256: s256(RFC_VERIFIER) }));
 });
 

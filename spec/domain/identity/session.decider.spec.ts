@@ -1,13 +1,27 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { fold } from '../../../domain/core/decider.ts';
-import { activeSession, sessionDecider, sessionStream, type SessionEvent } from '../../../domain/identity/session.decider.ts';
+import {
+  activeSession,
+  type SessionEvent,
+  sessionDecider,
+  sessionStream,
+} from '../../../domain/identity/session.decider.ts';
 import { deciderSpec } from '../../core/decider-spec.ts';
 
 const spec = deciderSpec(sessionDecider);
-const data = { sessionId: 's1', tenant: 'acme', userId: 'u1', authTime: 1_767_225_600, expiresAt: '2026-01-01T08:00:00.000Z' };
+const data = {
+  sessionId: 's1',
+  tenant: 'acme',
+  userId: 'u1',
+  authTime: 1_767_225_600,
+  expiresAt: '2026-01-01T08:00:00.000Z',
+};
 const started: SessionEvent = { type: 'SessionStarted', data };
-const ended: SessionEvent = { type: 'SessionEnded', data: { sessionId: 's1', endedAt: '2026-01-01T01:00:00.000Z', reason: 'logout' } };
+const ended: SessionEvent = {
+  type: 'SessionEnded',
+  data: { sessionId: 's1', endedAt: '2026-01-01T01:00:00.000Z', reason: 'logout' },
+};
 
 test('stream name: session-platform.<sid>', () => {
   assert.is(sessionStream('abc'), 'session-platform.abc');
@@ -19,9 +33,18 @@ test('start decides SessionStarted; a taken session id is refused', () => {
 });
 
 test('end decides SessionEnded once; ending an unknown or ended session records nothing', () => {
-  spec.given([started]).when({ type: 'EndSession', data: { sessionId: 's1', now: '2026-01-01T01:00:00.000Z' } }).then([ended]);
-  spec.given([started, ended]).when({ type: 'EndSession', data: { sessionId: 's1', now: '2026-01-01T02:00:00.000Z' } }).then([]);
-  spec.given([]).when({ type: 'EndSession', data: { sessionId: 's1', now: '2026-01-01T02:00:00.000Z' } }).then([]);
+  spec
+    .given([started])
+    .when({ type: 'EndSession', data: { sessionId: 's1', now: '2026-01-01T01:00:00.000Z' } })
+    .then([ended]);
+  spec
+    .given([started, ended])
+    .when({ type: 'EndSession', data: { sessionId: 's1', now: '2026-01-01T02:00:00.000Z' } })
+    .then([]);
+  spec
+    .given([])
+    .when({ type: 'EndSession', data: { sessionId: 's1', now: '2026-01-01T02:00:00.000Z' } })
+    .then([]);
 });
 
 test('activeSession: a started session until it expires; never an ended one', () => {

@@ -1,19 +1,26 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { parseStreamName } from '../../../domain/core/stream-name.ts';
 import {
-  signingKeyDecider,
-  signingKeyStream,
   type EncryptedPrivateJwk,
   type SigningKeyEvent,
+  signingKeyDecider,
+  signingKeyStream,
 } from '../../../domain/identity/signing-key.decider.ts';
-import { parseStreamName } from '../../../domain/core/stream-name.ts';
 import { deciderSpec } from '../../core/decider-spec.ts';
 
 const spec = deciderSpec(signingKeyDecider);
 const test = suite('signing key decider');
 
 const publicJwk = { kty: 'RSA', n: 'modulus', e: 'AQAB' };
-const encryptedPrivateJwk: EncryptedPrivateJwk = { alg: 'A256GCM', kdf: 'HKDF-SHA256', salt: 's', iv: 'i', tag: 't', ciphertext: 'c' };
+const encryptedPrivateJwk: EncryptedPrivateJwk = {
+  alg: 'A256GCM',
+  kdf: 'HKDF-SHA256',
+  salt: 's',
+  iv: 'i',
+  tag: 't',
+  ciphertext: 'c',
+};
 const T0 = '2026-01-01T00:00:00.000Z';
 const T5 = '2026-01-01T00:05:00.000Z';
 const T10 = '2026-01-01T00:10:00.000Z';
@@ -26,7 +33,11 @@ const generated: SigningKeyEvent[] = [
 const retired: SigningKeyEvent = { type: 'KeyRetired', data: { kid: 'k1', retiresAt: T10, publishUntil: LATER } };
 
 test('stream per key on the platform tenant', () => {
-  assert.equal(parseStreamName(signingKeyStream('abc-_x')), { category: 'signingKey', tenant: 'platform', id: 'abc-_x' });
+  assert.equal(parseStreamName(signingKeyStream('abc-_x')), {
+    category: 'signingKey',
+    tenant: 'platform',
+    id: 'abc-_x',
+  });
 });
 
 test('GenerateKey: published now, signs from the activation time', () => {
@@ -46,7 +57,10 @@ test('GenerateKey twice is refused', () => {
 test('a public JWK carrying the private exponent never reaches the log', () => {
   spec
     .given([])
-    .when({ type: 'GenerateKey', data: { kid: 'k1', publicJwk: { ...publicJwk, d: 'secret' }, encryptedPrivateJwk, activatesAt: T0, now: T0 } })
+    .when({
+      type: 'GenerateKey',
+      data: { kid: 'k1', publicJwk: { ...publicJwk, d: 'secret' }, encryptedPrivateJwk, activatesAt: T0, now: T0 },
+    })
     .thenThrows('SIGNING_KEY.PRIVATE_PART_IN_PUBLIC_JWK', 400);
 });
 
@@ -65,7 +79,10 @@ test('RetireKey: stops signing, stays published until publishUntil', () => {
 });
 
 test('RetireKey twice appends nothing (several processes may notice a superseded key)', () => {
-  spec.given([...generated, retired]).when({ type: 'RetireKey', data: { kid: 'k1', retiresAt: T10, publishUntil: LATER, now: T10 } }).then([]);
+  spec
+    .given([...generated, retired])
+    .when({ type: 'RetireKey', data: { kid: 'k1', retiresAt: T10, publishUntil: LATER, now: T10 } })
+    .then([]);
 });
 
 test('RetireKey: published at least until it stops signing', () => {
@@ -76,15 +93,24 @@ test('RetireKey: published at least until it stops signing', () => {
 });
 
 test('RetireKey of an unknown key', () => {
-  spec.given([]).when({ type: 'RetireKey', data: { kid: 'k1', retiresAt: T10, publishUntil: LATER, now: T5 } }).thenThrows('SIGNING_KEY.NOT_FOUND', 404);
+  spec
+    .given([])
+    .when({ type: 'RetireKey', data: { kid: 'k1', retiresAt: T10, publishUntil: LATER, now: T5 } })
+    .thenThrows('SIGNING_KEY.NOT_FOUND', 404);
 });
 
 test('WithdrawKey of a key that still signs is refused', () => {
-  spec.given(generated).when({ type: 'WithdrawKey', data: { kid: 'k1', now: LATER } }).thenThrows('SIGNING_KEY.NOT_RETIRED', 409);
+  spec
+    .given(generated)
+    .when({ type: 'WithdrawKey', data: { kid: 'k1', now: LATER } })
+    .thenThrows('SIGNING_KEY.NOT_RETIRED', 409);
 });
 
 test('WithdrawKey before its tokens have expired is refused', () => {
-  spec.given([...generated, retired]).when({ type: 'WithdrawKey', data: { kid: 'k1', now: T10 } }).thenThrows('SIGNING_KEY.STILL_NEEDED', 409);
+  spec
+    .given([...generated, retired])
+    .when({ type: 'WithdrawKey', data: { kid: 'k1', now: T10 } })
+    .thenThrows('SIGNING_KEY.STILL_NEEDED', 409);
 });
 
 test('WithdrawKey once every token it signed has expired', () => {
@@ -103,7 +129,11 @@ test('WithdrawKey twice appends nothing', () => {
 
 test('evolve: the whole life of a key', () => {
   let s = signingKeyDecider.initialState();
-  for (const e of [...generated, retired, { type: 'KeyWithdrawn', data: { kid: 'k1', withdrawnAt: LATER } } as SigningKeyEvent]) {
+  for (const e of [
+    ...generated,
+    retired,
+    { type: 'KeyWithdrawn', data: { kid: 'k1', withdrawnAt: LATER } } as SigningKeyEvent,
+  ]) {
     s = signingKeyDecider.evolve(s, e);
   }
   assert.is(s.status, 'withdrawn');

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { fold } from '../../../domain/core/decider.ts';
-import { userDecider, userStream, type UserCommand, type UserEvent } from '../../../domain/identity/user.decider.ts';
+import { type UserCommand, type UserEvent, userDecider, userStream } from '../../../domain/identity/user.decider.ts';
 import { deciderSpec } from '../../core/decider-spec.ts';
 
 const spec = deciderSpec(userDecider);
@@ -63,7 +63,10 @@ for (const [label, change] of [
   ['no password hash', { passwordHash: '' }],
 ] as Array<[string, Partial<typeof register>]>) {
   test(`register with ${label}: 400 USER.INVALID`, () => {
-    spec.given([]).when({ ...register, ...change }).thenThrows('USER.INVALID', 400);
+    spec
+      .given([])
+      .when({ ...register, ...change })
+      .thenThrows('USER.INVALID', 400);
   });
 }
 
@@ -73,15 +76,24 @@ test('disable an active user: UserDisabled; again: nothing', () => {
 });
 
 test('enable a disabled user: UserEnabled; an active one: nothing', () => {
-  spec.given([registered, disabled]).when({ type: 'EnableUser', now: later }).then([{ type: 'UserEnabled', data: { ...ids, enabledAt: later } }]);
+  spec
+    .given([registered, disabled])
+    .when({ type: 'EnableUser', now: later })
+    .then([{ type: 'UserEnabled', data: { ...ids, enabledAt: later } }]);
   spec.given([registered]).when({ type: 'EnableUser', now: later }).then([]);
 });
 
 test('reset password: PasswordReset with the new hash (a disabled user too)', () => {
   const reset: UserEvent = { type: 'PasswordReset', data: { ...ids, passwordHash: 'scrypt$new', resetAt: later } };
   spec.given([registered]).when({ type: 'ResetPassword', passwordHash: 'scrypt$new', now: later }).then([reset]);
-  spec.given([registered, disabled]).when({ type: 'ResetPassword', passwordHash: 'scrypt$new', now: later }).then([reset]);
-  spec.given([registered]).when({ type: 'ResetPassword', passwordHash: '', now: later }).thenThrows('USER.INVALID', 400);
+  spec
+    .given([registered, disabled])
+    .when({ type: 'ResetPassword', passwordHash: 'scrypt$new', now: later })
+    .then([reset]);
+  spec
+    .given([registered])
+    .when({ type: 'ResetPassword', passwordHash: '', now: later })
+    .thenThrows('USER.INVALID', 400);
 });
 
 test('commands on an unknown user: 404 USER.NOT_FOUND', () => {
@@ -98,10 +110,25 @@ test('commands on an unknown user: 404 USER.NOT_FOUND', () => {
 test('update records only changes; null clears nickname and email', () => {
   spec
     .given([registered])
-    .when({ type: 'UpdateUser', changes: { name: 'Ann Lee', nickname: null, email: 'lee@acme.example', roles: ['identity:admin'] }, now: later })
-    .then([{ type: 'UserUpdated', data: { ...ids, changes: { nickname: null, email: 'lee@acme.example' }, updatedAt: later } }]);
-  spec.given([registered]).when({ type: 'UpdateUser', changes: { name: 'Ann Lee' }, now: later }).then([]);
-  spec.given([registered]).when({ type: 'UpdateUser', changes: { email: 'bad' }, now: later }).thenThrows('USER.INVALID', 400);
+    .when({
+      type: 'UpdateUser',
+      changes: { name: 'Ann Lee', nickname: null, email: 'lee@acme.example', roles: ['identity:admin'] },
+      now: later,
+    })
+    .then([
+      {
+        type: 'UserUpdated',
+        data: { ...ids, changes: { nickname: null, email: 'lee@acme.example' }, updatedAt: later },
+      },
+    ]);
+  spec
+    .given([registered])
+    .when({ type: 'UpdateUser', changes: { name: 'Ann Lee' }, now: later })
+    .then([]);
+  spec
+    .given([registered])
+    .when({ type: 'UpdateUser', changes: { email: 'bad' }, now: later })
+    .thenThrows('USER.INVALID', 400);
 });
 
 test('fold: status, password hash and profile follow the events', () => {

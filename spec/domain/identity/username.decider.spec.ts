@@ -2,17 +2,24 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
   RESERVATION_GRACE_MS,
+  type UsernameCommand,
+  type UsernameEvent,
   usernameDecider,
   usernameKey,
   usernameStream,
-  type UsernameCommand,
-  type UsernameEvent,
 } from '../../../domain/identity/username.decider.ts';
 import { deciderSpec } from '../../core/decider-spec.ts';
 
 const spec = deciderSpec(usernameDecider);
 const now = '2026-01-01T00:00:00.000Z';
-const reserve: UsernameCommand = { type: 'ReserveUsername', tenant: 'acme', directory: 'default', username: 'Ann', userId: 'u1', now };
+const reserve: UsernameCommand = {
+  type: 'ReserveUsername',
+  tenant: 'acme',
+  directory: 'default',
+  username: 'Ann',
+  userId: 'u1',
+  now,
+};
 const reserved: UsernameEvent = {
   type: 'UsernameReserved',
   data: { tenant: 'acme', directory: 'default', username: 'Ann', userId: 'u1', reservedAt: now },
@@ -31,11 +38,17 @@ test('a free name is reserved for the user id', () => {
 });
 
 test('the same user again (a retried registration): nothing new', () => {
-  spec.given([reserved]).when({ ...reserve, now: after(1000) }).then([]);
+  spec
+    .given([reserved])
+    .when({ ...reserve, now: after(1000) })
+    .then([]);
 });
 
 test('another user: 409 USER.USERNAME_TAKEN', () => {
-  spec.given([reserved]).when({ ...reserve, userId: 'u2' }).thenThrows('USER.USERNAME_TAKEN', 409);
+  spec
+    .given([reserved])
+    .when({ ...reserve, userId: 'u2' })
+    .thenThrows('USER.USERNAME_TAKEN', 409);
 });
 
 test('reclaiming a stranded reservation before the grace period: refused', () => {
@@ -50,11 +63,16 @@ test('reclaiming a stranded reservation after the grace period: reserved for the
   spec
     .given([reserved])
     .when({ ...reserve, userId: 'u2', reclaimFrom: 'u1', now: at })
-    .then([{ type: 'UsernameReserved', data: { ...reserved.data, userId: 'u2', reservedAt: at, reclaimedFrom: 'u1' } }]);
+    .then([
+      { type: 'UsernameReserved', data: { ...reserved.data, userId: 'u2', reservedAt: at, reclaimedFrom: 'u1' } },
+    ]);
 });
 
 test('reclaiming from a holder that is no longer the holder: refused', () => {
-  const taken: UsernameEvent = { type: 'UsernameReserved', data: { ...reserved.data, userId: 'u3', reservedAt: now, reclaimedFrom: 'u1' } };
+  const taken: UsernameEvent = {
+    type: 'UsernameReserved',
+    data: { ...reserved.data, userId: 'u3', reservedAt: now, reclaimedFrom: 'u1' },
+  };
   spec
     .given([reserved, taken])
     .when({ ...reserve, userId: 'u2', reclaimFrom: 'u1', now: after(RESERVATION_GRACE_MS * 2) })

@@ -5,10 +5,20 @@ import { fold } from '../../../domain/core/decider.ts';
 import { isDomainError } from '../../../domain/core/domain-error.ts';
 import type { InstanceEvent } from '../../../domain/workflow/engine/instance.events.ts';
 import type { InstanceTreeState } from '../../../domain/workflow/engine/instance.state.ts';
-import { decideEach, instanceDecider, type InstanceCommand } from '../../../domain/workflow/instance.decider.ts';
+import { decideEach, type InstanceCommand, instanceDecider } from '../../../domain/workflow/instance.decider.ts';
 import type { DefinitionLookup, ProcessDefinition } from '../../../domain/workflow/model/process-model.ts';
+import {
+  corpusAvailable,
+  corpusXml,
+  errorParts,
+  filesFor,
+  manifest,
+  startVariables,
+  taskLabel,
+  type Walk,
+  type WalkExpect,
+} from './corpus.ts';
 import { assertSameFold } from './engine-driver.ts';
-import { corpusAvailable, corpusXml, errorParts, filesFor, manifest, startVariables, taskLabel, type Walk, type WalkExpect } from './corpus.ts';
 
 // Every walk of the acceptance corpus driven straight through the interpreter (the decider): deploy the
 // walk's files, start with its variables, complete its tasks, fire its timer, and compare the open user
@@ -26,18 +36,34 @@ if (!corpusAvailable()) {
     for (const f of m.files) {
       const parsed = await parseBpmn(corpusXml(f.file), f.file);
       for (const model of parsed.models) {
-        const d: ProcessDefinition = { id: `${model.key}:1:${f.file}`, key: model.key, version: 1, deploymentId: f.file, resourceName: f.file, deployedAt: '2026-01-01T00:00:00.000Z', model };
+        const d: ProcessDefinition = {
+          id: `${model.key}:1:${f.file}`,
+          key: model.key,
+          version: 1,
+          deploymentId: f.file,
+          resourceName: f.file,
+          deployedAt: '2026-01-01T00:00:00.000Z',
+          model,
+        };
         definitions.set(d.id, d);
       }
     }
   };
-  const lookupFor = (files: string[]): DefinitionLookup => (ref) => {
-    const deployed = [...definitions.values()].filter((d) => files.includes(d.resourceName));
-    if (ref.kind === 'id') return deployed.find((d) => d.id === ref.id) ?? null;
-    return deployed.find((d) => d.key === ref.key) ?? null;
-  };
+  const lookupFor =
+    (files: string[]): DefinitionLookup =>
+    (ref) => {
+      const deployed = [...definitions.values()].filter((d) => files.includes(d.resourceName));
+      if (ref.kind === 'id') return deployed.find((d) => d.id === ref.id) ?? null;
+      return deployed.find((d) => d.key === ref.key) ?? null;
+    };
 
-  type World = { state: InstanceTreeState; events: InstanceEvent[]; now: string; rootKey: string; lookup: DefinitionLookup };
+  type World = {
+    state: InstanceTreeState;
+    events: InstanceEvent[];
+    now: string;
+    rootKey: string;
+    lookup: DefinitionLookup;
+  };
   const decide = (w: World, command: InstanceCommand) => {
     const events = instanceDecider.decide(command, w.state);
     assertSameFold(w.events, decideEach(command, w.state), events);
@@ -53,16 +79,28 @@ if (!corpusAvailable()) {
     if (typeof expect === 'object' && !Array.isArray(expect)) {
       assert.ok(error !== undefined, `${where}: expected an error`);
       assert.ok(isDomainError(error), `${where}: a domain error, got ${String(error)}`);
-      for (const part of errorParts(expect)) assert.ok((error as Error).message.includes(part), `${where}: "${(error as Error).message}" should contain "${part}"`);
+      for (const part of errorParts(expect))
+        assert.ok(
+          (error as Error).message.includes(part),
+          `${where}: "${(error as Error).message}" should contain "${part}"`,
+        );
       return;
     }
     if (error !== undefined) throw error;
     if (expect === 'end') {
-      assert.equal(openTasks(w).map((t) => t.label), [], `${where}: no open task`);
+      assert.equal(
+        openTasks(w).map((t) => t.label),
+        [],
+        `${where}: no open task`,
+      );
       assert.is(w.state.instances[w.state.rootId!]!.status, 'COMPLETED', `${where}: the instance ended`);
       return;
     }
-    assert.equal(openTasks(w).map((t) => t.label), [...expect].sort(), `${where}: open tasks`);
+    assert.equal(
+      openTasks(w).map((t) => t.label),
+      [...expect].sort(),
+      `${where}: open tasks`,
+    );
     for (const [label, assignee] of Object.entries(assignees ?? {})) {
       assert.is(openTasks(w).find((t) => t.label === label)?.task.assignee, assignee, `${where}: assignee of ${label}`);
     }
@@ -83,8 +121,16 @@ if (!corpusAvailable()) {
         if (definitions.size === 0) await load();
         const files = filesFor(m, file.file);
         const lookup = lookupFor(files);
-        const definition = [...definitions.values()].find((d) => d.resourceName === file.file && d.key === file.processIds[0])!;
-        const w: World = { state: instanceDecider.initialState(), events: [], now: '2026-03-01T10:00:00.000Z', rootKey: definition.key, lookup };
+        const definition = [...definitions.values()].find(
+          (d) => d.resourceName === file.file && d.key === file.processIds[0],
+        )!;
+        const w: World = {
+          state: instanceDecider.initialState(),
+          events: [],
+          now: '2026-03-01T10:00:00.000Z',
+          rootKey: definition.key,
+          lookup,
+        };
         const started = attempt(() =>
           decide(w, {
             type: 'StartProcessInstance',
@@ -109,8 +155,17 @@ if (!corpusAvailable()) {
           if ('complete' in step) {
             const target = openTasks(w).find((t) => t.label === step.complete);
             assert.ok(target, `${where}: ${step.complete} is open`);
-            error = attempt(() => decide(w, { type: 'CompleteTask', taskId: target!.task.id, variables: step.controlVariables, now: w.now, lookup }));
-            if (error !== undefined) assert.ok(w.state.tasks[target!.task.id], `${where}: a refused completion leaves the task open`);
+            error = attempt(() =>
+              decide(w, {
+                type: 'CompleteTask',
+                taskId: target!.task.id,
+                variables: step.controlVariables,
+                now: w.now,
+                lookup,
+              }),
+            );
+            if (error !== undefined)
+              assert.ok(w.state.tasks[target!.task.id], `${where}: a refused completion leaves the task open`);
           } else {
             const timer = Object.values(w.state.timers).find((t) => t.elementId === step.fireBoundary);
             assert.ok(timer, `${where}: a timer of ${step.fireBoundary} is pending`);

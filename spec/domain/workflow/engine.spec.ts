@@ -23,8 +23,11 @@ test('a terminate end event ends every token of the process: open tasks CANCELED
   const defs = await deployAll([
     {
       name: 't.bpmn',
-      xml: proc(C7, `<startEvent id="s"/><parallelGateway id="fork"/><userTask id="a"/><userTask id="b"/><endEvent id="kill"><terminateEventDefinition/></endEvent><endEvent id="e"/>
-        ${flow('f1', 's', 'fork')}${flow('f2', 'fork', 'a')}${flow('f3', 'fork', 'b')}${flow('f4', 'a', 'kill')}${flow('f5', 'b', 'e')}`),
+      xml: proc(
+        C7,
+        `<startEvent id="s"/><parallelGateway id="fork"/><userTask id="a"/><userTask id="b"/><endEvent id="kill"><terminateEventDefinition/></endEvent><endEvent id="e"/>
+        ${flow('f1', 's', 'fork')}${flow('f2', 'fork', 'a')}${flow('f3', 'fork', 'b')}${flow('f4', 'a', 'kill')}${flow('f5', 'b', 'e')}`,
+      ),
     },
   ]);
   const i = new Instance(defs);
@@ -41,9 +44,12 @@ test('a terminate end event inside a subprocess ends only the subprocess, which 
   const defs = await deployAll([
     {
       name: 'ts.bpmn',
-      xml: proc(C7, `<startEvent id="s"/><subProcess id="sub"><startEvent id="ss"/><parallelGateway id="fork"/><userTask id="a"/><userTask id="b"/><endEvent id="kill"><terminateEventDefinition/></endEvent>
+      xml: proc(
+        C7,
+        `<startEvent id="s"/><subProcess id="sub"><startEvent id="ss"/><parallelGateway id="fork"/><userTask id="a"/><userTask id="b"/><endEvent id="kill"><terminateEventDefinition/></endEvent>
         ${flow('g1', 'ss', 'fork')}${flow('g2', 'fork', 'a')}${flow('g3', 'fork', 'b')}${flow('g4', 'a', 'kill')}</subProcess><userTask id="after"/><endEvent id="e"/>
-        ${flow('f1', 's', 'sub')}${flow('f2', 'sub', 'after')}${flow('f3', 'after', 'e')}`),
+        ${flow('f1', 's', 'sub')}${flow('f2', 'sub', 'after')}${flow('f3', 'after', 'e')}`,
+      ),
     },
   ]);
   const i = new Instance(defs);
@@ -88,7 +94,15 @@ test('an error thrown in a called process is caught by a boundary event of the c
 });
 
 test('an uncaught error end event ends its path like a none end event', async () => {
-  const defs = await deployAll([{ name: 'u.bpmn', xml: proc(C7, `<startEvent id="s"/><userTask id="a"/><endEvent id="boom"><errorEventDefinition/></endEvent>${flow('f1', 's', 'a')}${flow('f2', 'a', 'boom')}`) }]);
+  const defs = await deployAll([
+    {
+      name: 'u.bpmn',
+      xml: proc(
+        C7,
+        `<startEvent id="s"/><userTask id="a"/><endEvent id="boom"><errorEventDefinition/></endEvent>${flow('f1', 's', 'a')}${flow('f2', 'a', 'boom')}`,
+      ),
+    },
+  ]);
   const i = new Instance(defs);
   i.start('p');
   i.complete('a');
@@ -99,10 +113,13 @@ test('an inclusive join waits only for the branches taken, and fires when a toke
   const defs = await deployAll([
     {
       name: 'inc.bpmn',
-      xml: proc(C7, `<startEvent id="s"/><inclusiveGateway id="fork"/><userTask id="a"/><userTask id="b"/><userTask id="c"/><exclusiveGateway id="choice"/><inclusiveGateway id="join"/><userTask id="after"/><endEvent id="e"/><endEvent id="elsewhere"/>
+      xml: proc(
+        C7,
+        `<startEvent id="s"/><inclusiveGateway id="fork"/><userTask id="a"/><userTask id="b"/><userTask id="c"/><exclusiveGateway id="choice"/><inclusiveGateway id="join"/><userTask id="after"/><endEvent id="e"/><endEvent id="elsewhere"/>
         ${flow('f1', 's', 'fork')}${flow('f2', 'fork', 'a', '${useA}')}${flow('f3', 'fork', 'b', '${useB}')}${flow('f4', 'fork', 'c', '${useC}')}
         ${flow('f5', 'a', 'join')}${flow('f6', 'b', 'join')}${flow('f7', 'c', 'choice')}${flow('f8', 'choice', 'join', '${toJoin}')}${flow('f9', 'choice', 'elsewhere', '${!toJoin}')}
-        ${flow('f10', 'join', 'after')}${flow('f11', 'after', 'e')}`),
+        ${flow('f10', 'join', 'after')}${flow('f11', 'after', 'e')}`,
+      ),
     },
   ]);
   const two = new Instance(defs);
@@ -117,16 +134,23 @@ test('an inclusive join waits only for the branches taken, and fires when a toke
   one.start('p', { useA: false, useB: true, useC: false });
   one.complete('b');
   assert.equal(one.open(), ['after']);
-  expectError(() => new Instance(defs).start('p', { useA: false, useB: false, useC: false }), 'GATEWAY.NO_OUTGOING_FLOW', /for the element with id 'fork'/);
+  expectError(
+    () => new Instance(defs).start('p', { useA: false, useB: false, useC: false }),
+    'GATEWAY.NO_OUTGOING_FLOW',
+    /for the element with id 'fork'/,
+  );
 });
 
 test('a parallel join in a loop waits for one token per incoming flow each round', async () => {
   const defs = await deployAll([
     {
       name: 'loop.bpmn',
-      xml: proc(C7, `<startEvent id="s"/><exclusiveGateway id="merge"/><parallelGateway id="fork"/><userTask id="a"/><userTask id="b"/><parallelGateway id="join"/><exclusiveGateway id="again"/><endEvent id="e"/>
+      xml: proc(
+        C7,
+        `<startEvent id="s"/><exclusiveGateway id="merge"/><parallelGateway id="fork"/><userTask id="a"/><userTask id="b"/><parallelGateway id="join"/><exclusiveGateway id="again"/><endEvent id="e"/>
         ${flow('f1', 's', 'merge')}${flow('f2', 'merge', 'fork')}${flow('f3', 'fork', 'a')}${flow('f4', 'fork', 'b')}${flow('f5', 'a', 'join')}${flow('f6', 'b', 'join')}
-        ${flow('f7', 'join', 'again')}${flow('f8', 'again', 'merge', '${more}')}${flow('f9', 'again', 'e', '${!more}')}`),
+        ${flow('f7', 'join', 'again')}${flow('f8', 'again', 'merge', '${more}')}${flow('f9', 'again', 'e', '${!more}')}`,
+      ),
     },
   ]);
   const i = new Instance(defs);
@@ -144,28 +168,46 @@ test('timers: an interrupting boundary cancels its task; a non-interrupting cycl
   const defs = await deployAll([
     {
       name: 'timers.bpmn',
-      xml: proc(C7, `<startEvent id="s"/><userTask id="work"/>
+      xml: proc(
+        C7,
+        `<startEvent id="s"/><userTask id="work"/>
         <boundaryEvent id="nag" attachedToRef="work" cancelActivity="false"><timerEventDefinition><timeCycle>R2/PT1H</timeCycle></timerEventDefinition></boundaryEvent>
         <boundaryEvent id="deadline" attachedToRef="work"><timerEventDefinition><timeDate>2026-03-05T00:00:00Z</timeDate></timerEventDefinition></boundaryEvent>
         <userTask id="remind"/><intermediateCatchEvent id="pause"><timerEventDefinition><timeDuration>\${wait}</timeDuration></timerEventDefinition></intermediateCatchEvent><userTask id="late"/><endEvent id="e1"/><endEvent id="e2"/>
-        ${flow('f1', 's', 'work')}${flow('f2', 'work', 'e1')}${flow('f3', 'nag', 'remind')}${flow('f4', 'remind', 'e2')}${flow('f5', 'deadline', 'pause')}${flow('f6', 'pause', 'late')}${flow('f7', 'late', 'e1')}`),
+        ${flow('f1', 's', 'work')}${flow('f2', 'work', 'e1')}${flow('f3', 'nag', 'remind')}${flow('f4', 'remind', 'e2')}${flow('f5', 'deadline', 'pause')}${flow('f6', 'pause', 'late')}${flow('f7', 'late', 'e1')}`,
+      ),
     },
   ]);
   const i = new Instance(defs);
   i.start('p', { wait: 'PT30M' });
-  assert.equal(Object.values(i.state.timers).map((t) => [t.elementId, t.dueAt]).sort(), [
-    ['deadline', '2026-03-05T00:00:00.000Z'],
-    ['nag', '2026-03-01T11:00:00.000Z'],
-  ]);
+  assert.equal(
+    Object.values(i.state.timers)
+      .map((t) => [t.elementId, t.dueAt])
+      .sort(),
+    [
+      ['deadline', '2026-03-05T00:00:00.000Z'],
+      ['nag', '2026-03-01T11:00:00.000Z'],
+    ],
+  );
   i.fire('nag');
   assert.equal(i.open(), ['remind', 'work']);
-  assert.is(Object.values(i.state.timers).find((t) => t.elementId === 'nag')?.dueAt, '2026-03-01T12:00:00.000Z', 'the next repetition');
+  assert.is(
+    Object.values(i.state.timers).find((t) => t.elementId === 'nag')?.dueAt,
+    '2026-03-01T12:00:00.000Z',
+    'the next repetition',
+  );
   i.fire('nag');
-  assert.not.ok(Object.values(i.state.timers).some((t) => t.elementId === 'nag'), 'R2: no third repetition');
+  assert.not.ok(
+    Object.values(i.state.timers).some((t) => t.elementId === 'nag'),
+    'R2: no third repetition',
+  );
   assert.equal(i.open(), ['remind', 'remind', 'work']);
   i.fire('deadline');
   assert.equal(i.open(), ['remind', 'remind']);
-  assert.equal(Object.values(i.state.timers).map((t) => [t.elementId, t.dueAt]), [['pause', '2026-03-05T00:30:00.000Z']]);
+  assert.equal(
+    Object.values(i.state.timers).map((t) => [t.elementId, t.dueAt]),
+    [['pause', '2026-03-05T00:30:00.000Z']],
+  );
   i.fire('pause');
   assert.equal(i.open(), ['late', 'remind', 'remind']);
 
@@ -177,8 +219,18 @@ test('timers: an interrupting boundary cancels its task; a non-interrupting cycl
 });
 
 test('call activity bindings: latest by default, the deployment, a version', async () => {
-  const callee = (task: string) => proc(C7, `<startEvent id="s"/><userTask id="${task}"/><endEvent id="e"/>${flow('f1', 's', task)}${flow('f2', task, 'e')}`, 'callee');
-  const caller = (attrs: string) => proc(C7, `<startEvent id="s"/><callActivity id="call" calledElement="callee" ${attrs}/><endEvent id="e"/>${flow('f1', 's', 'call')}${flow('f2', 'call', 'e')}`, 'caller');
+  const callee = (task: string) =>
+    proc(
+      C7,
+      `<startEvent id="s"/><userTask id="${task}"/><endEvent id="e"/>${flow('f1', 's', task)}${flow('f2', task, 'e')}`,
+      'callee',
+    );
+  const caller = (attrs: string) =>
+    proc(
+      C7,
+      `<startEvent id="s"/><callActivity id="call" calledElement="callee" ${attrs}/><endEvent id="e"/>${flow('f1', 's', 'call')}${flow('f2', 'call', 'e')}`,
+      'caller',
+    );
   const defs = await deployAll([
     { name: 'callee-v1', xml: callee('one'), deploymentId: 'd1' },
     { name: 'caller-d', xml: caller('camunda:calledElementBinding="deployment"'), deploymentId: 'd1' },
@@ -187,11 +239,19 @@ test('call activity bindings: latest by default, the deployment, a version', asy
   const byDeployment = new Instance(defs);
   byDeployment.start('caller');
   assert.equal(byDeployment.open(), ['callee:one'], 'deployment binding: the callee deployed with the caller');
-  const latest = await deployAll([{ name: 'a', xml: callee('one') }, { name: 'b', xml: callee('two') }, { name: 'c', xml: caller('') }]);
+  const latest = await deployAll([
+    { name: 'a', xml: callee('one') },
+    { name: 'b', xml: callee('two') },
+    { name: 'c', xml: caller('') },
+  ]);
   const i = new Instance(latest);
   i.start('caller');
   assert.equal(i.open(), ['callee:two'], 'latest by default');
-  const pinned = await deployAll([{ name: 'a', xml: callee('one') }, { name: 'b', xml: callee('two') }, { name: 'c', xml: caller('camunda:calledElementBinding="version" camunda:calledElementVersion="1"') }]);
+  const pinned = await deployAll([
+    { name: 'a', xml: callee('one') },
+    { name: 'b', xml: callee('two') },
+    { name: 'c', xml: caller('camunda:calledElementBinding="version" camunda:calledElementVersion="1"') },
+  ]);
   const v = new Instance(pinned);
   v.start('caller');
   assert.equal(v.open(), ['callee:one']);
@@ -221,7 +281,10 @@ test('the Zeebe dialect: assignment, FEEL conditions, called element and variabl
   const i = new Instance(defs);
   i.start('zmain', { owner: 'kermit', due: '2026-03-02T09:00:00Z', amount: 150 });
   const t = i.task('approve');
-  assert.equal({ assignee: t.assignee, groups: t.candidateGroups, due: t.dueDate, priority: t.priority, form: t.formKey }, { assignee: 'kermit', groups: ['risk', 'audit'], due: '2026-03-02T09:00:00.000Z', priority: 80, form: 'form-1' });
+  assert.equal(
+    { assignee: t.assignee, groups: t.candidateGroups, due: t.dueDate, priority: t.priority, form: t.formKey },
+    { assignee: 'kermit', groups: ['risk', 'audit'], due: '2026-03-02T09:00:00.000Z', priority: 80, form: 'form-1' },
+  );
   i.complete('approve');
   assert.equal(i.open(), ['zsub:check']);
   assert.is(i.task('check').assignee, '300', 'the input mapping computed doubled with FEEL');
@@ -240,10 +303,13 @@ test('initiator, candidates, humanPerformer and potentialOwner; a CREATED task i
   const defs = await deployAll([
     {
       name: 'people.bpmn',
-      xml: proc(C7, `<startEvent id="s" camunda:initiator="starter"/><userTask id="mine" camunda:assignee="\${starter}" camunda:priority="\${prio}"/>
+      xml: proc(
+        C7,
+        `<startEvent id="s" camunda:initiator="starter"/><userTask id="mine" camunda:assignee="\${starter}" camunda:priority="\${prio}"/>
         <userTask id="pool"><potentialOwner><resourceAssignmentExpression><formalExpression>user(kermit), group(management), accounting</formalExpression></resourceAssignmentExpression></potentialOwner></userTask>
         <userTask id="perf"><humanPerformer><resourceAssignmentExpression><formalExpression>\${starter}</formalExpression></resourceAssignmentExpression></humanPerformer></userTask><endEvent id="e"/>
-        ${flow('f1', 's', 'mine')}${flow('f2', 'mine', 'pool')}${flow('f3', 'pool', 'perf')}${flow('f4', 'perf', 'e')}`),
+        ${flow('f1', 's', 'mine')}${flow('f2', 'mine', 'pool')}${flow('f3', 'pool', 'perf')}${flow('f4', 'perf', 'e')}`,
+      ),
     },
   ]);
   const i = new Instance(defs);
@@ -251,14 +317,28 @@ test('initiator, candidates, humanPerformer and potentialOwner; a CREATED task i
   assert.equal([i.task('mine').assignee, i.task('mine').priority, i.task('mine').status], ['gonzo', 7, 'ASSIGNED']);
   i.complete('mine');
   const pool = i.task('pool');
-  assert.equal([pool.status, pool.candidateUsers, pool.candidateGroups], ['CREATED', ['kermit'], ['management', 'accounting']]);
+  assert.equal(
+    [pool.status, pool.candidateUsers, pool.candidateGroups],
+    ['CREATED', ['kermit'], ['management', 'accounting']],
+  );
   const events = i.complete('pool', {}, 'kermit');
-  assert.equal(events.slice(0, 2).map((e) => e.type), ['TaskClaimed', 'TaskCompleted']);
+  assert.equal(
+    events.slice(0, 2).map((e) => e.type),
+    ['TaskClaimed', 'TaskCompleted'],
+  );
   assert.is(i.task('perf').assignee, 'gonzo');
 });
 
 test('a loop without a wait state stops at the step limit; nothing is appended', async () => {
-  const defs = await deployAll([{ name: 'spin.bpmn', xml: proc(C7, `<startEvent id="s"/><exclusiveGateway id="a"/><task id="b"/>${flow('f1', 's', 'a')}${flow('f2', 'a', 'b')}${flow('f3', 'b', 'a')}`) }]);
+  const defs = await deployAll([
+    {
+      name: 'spin.bpmn',
+      xml: proc(
+        C7,
+        `<startEvent id="s"/><exclusiveGateway id="a"/><task id="b"/>${flow('f1', 's', 'a')}${flow('f2', 'a', 'b')}${flow('f3', 'b', 'a')}`,
+      ),
+    },
+  ]);
   const i = new Instance(defs);
   expectError(() => i.start('p'), 'PROCESS_INSTANCE.STEP_LIMIT');
   assert.equal(i.events, []);

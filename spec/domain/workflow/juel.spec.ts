@@ -1,6 +1,12 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { callsCode, evaluateCondition, evaluateExpression, ExpressionFailure, syntaxProblem } from '../../../domain/workflow/expression/expression.ts';
+import {
+  callsCode,
+  ExpressionFailure,
+  evaluateCondition,
+  evaluateExpression,
+  syntaxProblem,
+} from '../../../domain/workflow/expression/expression.ts';
 import { parseJuel } from '../../../domain/workflow/expression/juel.parser.ts';
 
 // The JUEL subset: a real parser (no eval), EL's coercions, the spec's error for an unknown variable.
@@ -62,9 +68,15 @@ test("the spec's error for a variable that does not exist names the expression",
     assert.unreachable();
   } catch (err) {
     assert.instance(err, ExpressionFailure);
-    assert.match((err as Error).message, /^Error while evaluating expression: \$\{assignee\}\. Cause: Cannot resolve identifier 'assignee'$/);
+    assert.match(
+      (err as Error).message,
+      /^Error while evaluating expression: \$\{assignee\}\. Cause: Cannot resolve identifier 'assignee'$/,
+    );
   }
-  assert.throws(() => value('#{svc.find(id)}', { id: 1 }), /Error while evaluating expression: #\{svc\.find\(id\)\}.*calls are not supported/);
+  assert.throws(
+    () => value('#{svc.find(id)}', { id: 1 }),
+    /Error while evaluating expression: #\{svc\.find\(id\)\}.*calls are not supported/,
+  );
   assert.throws(() => holds('${x > 1}', { x: {} }), /Error while evaluating expression/);
   assert.throws(() => holds('${n == 1}', { n: 'abc' }), /cannot coerce 'abc' to a number/);
 });
@@ -78,7 +90,11 @@ test('syntax: checked at deploy, calls parse but are flagged, nothing is evaluat
   assert.ok(callsCode(j('${dateTime().plusWeeks(1).toDate()}')));
   assert.not.ok(callsCode(j('${a.b}')));
   assert.is(syntaxProblem(j('${constructor.constructor("return process")()}')), undefined, 'parses as calls …');
-  assert.throws(() => value('${constructor.constructor("return process")()}'), /calls are not supported/, '… that never run');
+  assert.throws(
+    () => value('${constructor.constructor("return process")()}'),
+    /calls are not supported/,
+    '… that never run',
+  );
   assert.equal(parseJuel('  ${x}  ').parts.length, 1, 'whitespace around one part is trimmed');
 });
 
@@ -87,7 +103,10 @@ test('FEEL (feelin) for Zeebe and language="feel" conditions', () => {
   assert.ok(evaluateCondition(feel('=amount.value < 25'), { variables: { amount: { value: 10 } } }));
   assert.ok(evaluateCondition(feel('action = "bind"'), { variables: { action: 'bind' } }));
   assert.is(evaluateExpression(feel('=assignee'), { variables: { assignee: 'kermit' } }), 'kermit');
-  assert.throws(() => evaluateCondition(feel('=x > 1'), { variables: {} }), /Error while evaluating expression: =x > 1/);
+  assert.throws(
+    () => evaluateCondition(feel('=x > 1'), { variables: {} }),
+    /Error while evaluating expression: =x > 1/,
+  );
   assert.throws(() => evaluateCondition(feel('="text"'), { variables: {} }), /expected a boolean/);
   assert.match(syntaxProblem(feel('=foo(')) ?? '', /.+/);
 });

@@ -6,9 +6,17 @@ import { scanErrorCodes, where } from '../../core/error-codes.scan.ts';
 
 // The workflow's catalog against its sources: every code it names is catalogued, literal statuses agree,
 // nothing throws around the factories.
-const scan = scanErrorCodes(['domain/workflow', 'commands/workflow', 'http/workflow', 'projections/workflow', 'infra/workflow']);
+const scan = scanErrorCodes([
+  'domain/workflow',
+  'commands/workflow',
+  'http/workflow',
+  'projections/workflow',
+  'infra/workflow',
+]);
 const statusesOf = (code: string): number[] =>
-  [(WORKFLOW_ERRORS as Record<string, number>)[code], (CORE_ERRORS as Record<string, number>)[code]].filter((s): s is number => s !== undefined);
+  [(WORKFLOW_ERRORS as Record<string, number>)[code], (CORE_ERRORS as Record<string, number>)[code]].filter(
+    (s): s is number => s !== undefined,
+  );
 
 test('the scan reads the workflow and finds its codes', () => {
   assert.ok(scan.files.includes('domain/workflow/instance.decider.ts'));
@@ -17,10 +25,19 @@ test('the scan reads the workflow and finds its codes', () => {
 });
 
 test('every code the workflow names is in a catalog; no `new DomainError(`; no code in two catalogs', () => {
-  assert.equal(scan.codes.filter((c) => statusesOf(c.code).length === 0).map((c) => `${c.code} at ${where(c)}`), []);
-  assert.equal(scan.pairs.filter((p) => !statusesOf(p.code).includes(p.status)).map((p) => `${p.code} ${p.status} at ${where(p)}`), []);
+  assert.equal(
+    scan.codes.filter((c) => statusesOf(c.code).length === 0).map((c) => `${c.code} at ${where(c)}`),
+    [],
+  );
+  assert.equal(
+    scan.pairs.filter((p) => !statusesOf(p.code).includes(p.status)).map((p) => `${p.code} ${p.status} at ${where(p)}`),
+    [],
+  );
   assert.equal(scan.constructions.map(where), []);
-  assert.equal(Object.keys(WORKFLOW_ERRORS).filter((c) => c in CORE_ERRORS), []);
+  assert.equal(
+    Object.keys(WORKFLOW_ERRORS).filter((c) => c in CORE_ERRORS),
+    [],
+  );
 });
 
 test("the spec's two errors: the expression and the gateway are 422, a duplicate completion 409", () => {

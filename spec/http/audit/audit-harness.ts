@@ -6,8 +6,8 @@ import { forTenant } from '../../../commands/core/envelopes.ts';
 import { AUDIT_ADMIN_SCOPE, AUDIT_READ_SCOPE, AUDIT_WRITE_SCOPE } from '../../../domain/audit/audit.scopes.ts';
 import { CROSS_TENANT_SCOPE } from '../../../domain/core/access-context.ts';
 import type { PlatformService } from '../../../infra/platform-service.ts';
-import { startIdentityPlatform, type IdentityPlatform } from '../identity/identity-harness.ts';
 import { eventually } from '../../core/eventually.ts';
+import { type IdentityPlatform, startIdentityPlatform } from '../identity/identity-harness.ts';
 
 export const TENANTS = ['acme', 'beta'] as const;
 export const V3 = '/api/platform/audit/1.0/audit/v3';
@@ -23,12 +23,20 @@ export type AuditPlatform = IdentityPlatform & {
   freshToken(tenant: string, scopes?: string[]): Promise<string>;
   /** a token of tenant acme's cross-tenant client (allowed_access_tenants: beta) */
   crossToken(scopes: string[]): Promise<string>;
-  call(method: string, path: string, o?: { token?: string; body?: unknown; raw?: string | Uint8Array | FormData; headers?: Record<string, string> }): Promise<Answer>;
+  call(
+    method: string,
+    path: string,
+    o?: { token?: string; body?: unknown; raw?: string | Uint8Array | FormData; headers?: Record<string, string> },
+  ): Promise<Answer>;
   /** spec/core/eventually.ts */
   eventually: typeof eventually;
   audit(): PlatformService;
   /** creates module and transaction (idempotent for the spec's purposes) */
-  metadata(token: string, module: string, transactions: Array<string | { transaction_name: string; transaction_vendor?: string }>): Promise<void>;
+  metadata(
+    token: string,
+    module: string,
+    transactions: Array<string | { transaction_name: string; transaction_vendor?: string }>,
+  ): Promise<void>;
   /** waits until the records projection has applied the tenant's chain up to `sequence` */
   projected(token: string, sequence: number): Promise<void>;
 };
@@ -36,15 +44,28 @@ export type AuditPlatform = IdentityPlatform & {
 const SECRET = 'audit-spec-secret-0123456789';
 
 export async function startAuditPlatform(o: { env?: Record<string, string> } = {}): Promise<AuditPlatform> {
-  const ctx = await startIdentityPlatform({ redirectUri: 'http://127.0.0.1/callback', ...(o.env !== undefined && { env: o.env }) });
+  const ctx = await startIdentityPlatform({
+    redirectUri: 'http://127.0.0.1/callback',
+    ...(o.env !== undefined && { env: o.env }),
+  });
   const spec = { tenant: 'platform', actor: 'spec' };
   for (const tenant of TENANTS) {
     await ctx.commands.createTenant({ name: tenant.toUpperCase() }, forTenant(spec, tenant), `spec/tenant/${tenant}`);
   }
   for (const tenant of [...TENANTS, 'platform']) {
-    await ctx.commands.registerUser({ username: 'audit-svc', name: 'audit service user' }, { ...spec, tenant }, `spec/user/${tenant}`);
+    await ctx.commands.registerUser(
+      { username: 'audit-svc', name: 'audit service user' },
+      { ...spec, tenant },
+      `spec/user/${tenant}`,
+    );
     await ctx.commands.registerClient(
-      { clientId: `${tenant}-audit`, grantTypes: ['client_credentials'], defaultUser: 'audit-svc', scopes: ALL_SCOPES, clientSecret: SECRET },
+      {
+        clientId: `${tenant}-audit`,
+        grantTypes: ['client_credentials'],
+        defaultUser: 'audit-svc',
+        scopes: ALL_SCOPES,
+        clientSecret: SECRET,
+      },
       { ...spec, tenant },
       `spec/client/${tenant}`,
     );
@@ -69,7 +90,10 @@ export async function startAuditPlatform(o: { env?: Record<string, string> } = {
     ctx.syncClock();
     const res = await fetch(`${ctx.base}/cas/oidc/token`, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${clientId}:${SECRET}`).toString('base64')}` },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from(`${clientId}:${SECRET}`).toString('base64')}`,
+      },
       body: new URLSearchParams({ grant_type: 'client_credentials', scope: scopes.join(' ') }),
     });
     const body = (await res.json()) as { access_token?: string };

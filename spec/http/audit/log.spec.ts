@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { aQuery, aRecord, startAuditPlatform, V2, V3, type AuditPlatform } from './audit-harness.ts';
+import { type AuditPlatform, aQuery, aRecord, startAuditPlatform, V2, V3 } from './audit-harness.ts';
 
 // log/sync and log/query-many end to end ("Bad input" included): the whole platform with
 // real stores and real tokens.
@@ -10,7 +10,11 @@ let p: AuditPlatform;
 let acme: string;
 
 const sync = (body: unknown, o: { token?: string; headers?: Record<string, string>; base?: string } = {}) =>
-  p.call('POST', `${o.base ?? V3}/log/sync`, { token: o.token ?? acme, body, ...(o.headers !== undefined && { headers: o.headers }) });
+  p.call('POST', `${o.base ?? V3}/log/sync`, {
+    token: o.token ?? acme,
+    body,
+    ...(o.headers !== undefined && { headers: o.headers }),
+  });
 const query = (body: unknown, token = acme, base = V3) => p.call('POST', `${base}/log/query-many`, { token, body });
 const head = async (token = acme) => (await p.call('GET', `${V3}/verify`, { token })).body.head_sequence as number;
 
@@ -25,7 +29,9 @@ test.after(async () => {
 });
 
 test('a write answers {id, sequence, hash, time}; the record is queryable with every stored field, newest first', async () => {
-  const first = await sync(aRecord({ business_code: 'PolicyNo:A-1', tags: ['web', 'eu'], trace_id: 'trace-1', warning_type: 'WARN' }));
+  const first = await sync(
+    aRecord({ business_code: 'PolicyNo:A-1', tags: ['web', 'eu'], trace_id: 'trace-1', warning_type: 'WARN' }),
+  );
   assert.is(first.status, 200, JSON.stringify(first.body));
   assert.equal(Object.keys(first.body).sort(), ['hash', 'id', 'sequence', 'time']);
   assert.match(first.body.hash, /^[0-9a-f]{64}$/);
@@ -63,7 +69,14 @@ test('a write answers {id, sequence, hash, time}; the record is queryable with e
 
 test('compressed data is decompressed at the write and answered as JSON text', async () => {
   const text = JSON.stringify({ policy: 'P-9', premium: 99.5 });
-  const w = await sync(aRecord({ business_code: 'PolicyNo:GZ', compress_type: 'gzip', new_data: gzipSync(text).toString('base64'), old_data: '' }));
+  const w = await sync(
+    aRecord({
+      business_code: 'PolicyNo:GZ',
+      compress_type: 'gzip',
+      new_data: gzipSync(text).toString('base64'),
+      old_data: '',
+    }),
+  );
   assert.is(w.status, 200, JSON.stringify(w.body));
   await p.projected(acme, w.body.sequence);
   const r = await query(aQuery({ page_num: 1, business_code: 'PolicyNo:GZ' }));
@@ -72,15 +85,20 @@ test('compressed data is decompressed at the write and answered as JSON text', a
   assert.is(r.body.records[0].compress_type, 'gzip');
 });
 
-test('the module is the transaction\'s; a name in two modules is told apart by transaction_vendor', async () => {
-  const a = await sync(aRecord({ transaction_name: 'shared', transaction_vendor: 'v-claim', business_code: 'Claim:1' }));
+test("the module is the transaction's; a name in two modules is told apart by transaction_vendor", async () => {
+  const a = await sync(
+    aRecord({ transaction_name: 'shared', transaction_vendor: 'v-claim', business_code: 'Claim:1' }),
+  );
   assert.is(a.status, 200, JSON.stringify(a.body));
   const b = await sync(aRecord({ transaction_name: 'shared', transaction_vendor: 'other' }));
   assert.is(b.status, 400);
   assert.is(b.body.code, 'AUDIT_RECORD.TRANSACTION_AMBIGUOUS');
   await p.projected(acme, a.body.sequence);
   const r = await query(aQuery({ module_name: 'claim', transaction_name: 'shared', page_num: 1 }));
-  assert.equal(r.body.records.map((x: { business_code: string }) => x.business_code), ['Claim:1']);
+  assert.equal(
+    r.body.records.map((x: { business_code: string }) => x.business_code),
+    ['Claim:1'],
+  );
 });
 
 test('Idempotency-Key: a retry answers the first record and stores nothing; other content with the key is a 422', async () => {
@@ -104,9 +122,14 @@ test('Idempotency-Key: a retry answers the first record and stores nothing; othe
 
 test('concurrent writes of one tenant: gapless sequences, one chain (group commit)', async () => {
   const before = await head();
-  const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => sync(aRecord({ business_code: `Batch:${i}` }))));
+  const answers = await Promise.all(
+    Array.from({ length: 40 }, (_, i) => sync(aRecord({ business_code: `Batch:${i}` }))),
+  );
   assert.ok(answers.every((a) => a.status === 200));
-  assert.equal(answers.map((a) => a.body.sequence).sort((x, y) => x - y), Array.from({ length: 40 }, (_, i) => before + 1 + i));
+  assert.equal(
+    answers.map((a) => a.body.sequence).sort((x, y) => x - y),
+    Array.from({ length: 40 }, (_, i) => before + 1 + i),
+  );
   await p.projected(acme, before + 40);
   const v = await p.call('GET', `${V3}/verify`, { token: acme });
   assert.is(v.body.valid, true, JSON.stringify(v.body));
@@ -118,17 +141,33 @@ test('page mode: pages, total, time range (start inclusive, end exclusive), filt
   const written: Array<{ sequence: number; time: string }> = [];
   for (let i = 0; i < 7; i++) {
     p.clock.set(new Date(t0 + i * 1000));
-    const w = await sync(aRecord({ transaction_name: 'tx', business_code: `Page:${i}`, tags: i % 2 === 0 ? ['even'] : ['odd'], client_ip: i === 3 ? '::1' : '10.0.0.1' }));
+    const w = await sync(
+      aRecord({
+        transaction_name: 'tx',
+        business_code: `Page:${i}`,
+        tags: i % 2 === 0 ? ['even'] : ['odd'],
+        client_ip: i === 3 ? '::1' : '10.0.0.1',
+      }),
+    );
     written.push(w.body);
   }
   await p.projected(acme, written[6]!.sequence);
   const q = (o: Record<string, unknown>) => query(aQuery({ module_name: 'paging', transaction_name: 'tx', ...o }));
   const page2 = await q({ page_num: 2, return_size: 3 });
   assert.is(page2.body.total, 7);
-  assert.equal(page2.body.records.map((r: { business_code: string }) => r.business_code), ['Page:3', 'Page:2', 'Page:1']);
+  assert.equal(
+    page2.body.records.map((r: { business_code: string }) => r.business_code),
+    ['Page:3', 'Page:2', 'Page:1'],
+  );
   const windowed = await q({ page_num: 1, start_time: written[2]!.time, end_time: written[5]!.time });
-  assert.equal(windowed.body.records.map((r: { business_code: string }) => r.business_code), ['Page:4', 'Page:3', 'Page:2']);
-  assert.equal((await q({ page_num: 1, tags: ['odd'] })).body.records.map((r: { business_code: string }) => r.business_code), ['Page:5', 'Page:3', 'Page:1']);
+  assert.equal(
+    windowed.body.records.map((r: { business_code: string }) => r.business_code),
+    ['Page:4', 'Page:3', 'Page:2'],
+  );
+  assert.equal(
+    (await q({ page_num: 1, tags: ['odd'] })).body.records.map((r: { business_code: string }) => r.business_code),
+    ['Page:5', 'Page:3', 'Page:1'],
+  );
   assert.is((await q({ page_num: 1, client_ip: '::1' })).body.records[0].business_code, 'Page:3');
   assert.is((await q({ page_num: 1, warning_type: 'WARN' })).body.total, 0);
   const deep = await q({ page_num: 501, return_size: 20 });
@@ -186,7 +225,11 @@ test('v2 paths take the same bodies; X-Target-User is accepted and ignored', asy
   const w = await sync(aRecord({ business_code: 'V2:1' }), { base: V2, headers: { 'x-target-user': 'someone' } });
   assert.is(w.status, 200, JSON.stringify(w.body));
   await p.projected(acme, w.body.sequence);
-  const r = await p.call('POST', `${V2}/log/query-many`, { token: acme, body: aQuery({ page_num: 1, business_code: 'V2:1' }), headers: { 'x-target-user': 'someone' } });
+  const r = await p.call('POST', `${V2}/log/query-many`, {
+    token: acme,
+    body: aQuery({ page_num: 1, business_code: 'V2:1' }),
+    headers: { 'x-target-user': 'someone' },
+  });
   assert.is(r.body.records[0].id, w.body.id);
   // the answer is written as text (the stored records unparsed): still JSON, announced and measured as such
   assert.is(r.headers.get('content-type'), 'application/json; charset=utf-8');
@@ -216,7 +259,10 @@ test('target_tenant: needs tenant:cross and the tenant in allowed_access_tenants
   const cross = await p.crossToken(['audit:read', 'tenant:cross']);
   const r = await query(aQuery({ page_num: 1, target_tenant: 'beta' }), cross);
   assert.is(r.status, 200, JSON.stringify(r.body));
-  assert.equal(r.body.records.map((x: { tenant: string; business_code: string }) => [x.tenant, x.business_code]), [['beta', 'Beta:1']]);
+  assert.equal(
+    r.body.records.map((x: { tenant: string; business_code: string }) => [x.tenant, x.business_code]),
+    [['beta', 'Beta:1']],
+  );
   const noScope = await query(aQuery({ page_num: 1, target_tenant: 'beta' }), await p.token('acme', ['audit:read']));
   assert.is(noScope.status, 403);
   assert.is(noScope.body.code, 'AUTH.TENANT_FORBIDDEN');
@@ -230,25 +276,113 @@ test('target_tenant: needs tenant:cross and the tenant in allowed_access_tenants
 test('bad input: each a 400 {code, message, details} naming the field, and nothing stored', async () => {
   const before = await head();
   const cases: Array<[string, () => Promise<{ status: number; body: any }>, number, string, string | null]> = [
-    ['malformed JSON', () => p.call('POST', `${V3}/log/sync`, { token: acme, raw: '{"transaction_name":', headers: { 'content-type': 'application/json' } }), 400, 'REQUEST.MALFORMED_JSON', null],
+    [
+      'malformed JSON',
+      () =>
+        p.call('POST', `${V3}/log/sync`, {
+          token: acme,
+          raw: '{"transaction_name":',
+          headers: { 'content-type': 'application/json' },
+        }),
+      400,
+      'REQUEST.MALFORMED_JSON',
+      null,
+    ],
     ['unknown field', () => sync(aRecord({ module_name: 'policy' })), 400, 'REQUEST.INVALID', 'module_name'],
     ['wrong type', () => sync(aRecord({ business_code: 42 })), 400, 'REQUEST.INVALID', 'business_code'],
     ['missing field', () => sync({ ...aRecord(), client_ip: undefined }), 400, 'REQUEST.INVALID', 'client_ip'],
-    ['oversized field', () => sync(aRecord({ business_code: 'x'.repeat(513) })), 400, 'REQUEST.INVALID', 'business_code'],
-    ['too many tags', () => sync(aRecord({ tags: Array.from({ length: 33 }, (_, i) => `t${i}`) })), 400, 'REQUEST.INVALID', 'tags'],
+    [
+      'oversized field',
+      () => sync(aRecord({ business_code: 'x'.repeat(513) })),
+      400,
+      'REQUEST.INVALID',
+      'business_code',
+    ],
+    [
+      'too many tags',
+      () => sync(aRecord({ tags: Array.from({ length: 33 }, (_, i) => `t${i}`) })),
+      400,
+      'REQUEST.INVALID',
+      'tags',
+    ],
     ['bad client_ip', () => sync(aRecord({ client_ip: '999.1.1.1' })), 400, 'REQUEST.INVALID', 'client_ip'],
     ['new_data not JSON', () => sync(aRecord({ new_data: '{oops' })), 400, 'AUDIT_RECORD.DATA_INVALID', 'new_data'],
-    ['bad base64', () => sync(aRecord({ compress_type: 'gzip', new_data: '%%%' })), 400, 'AUDIT_RECORD.DATA_INVALID', 'new_data'],
-    ['bad compressed stream', () => sync(aRecord({ compress_type: 'deflate', new_data: '', old_data: Buffer.from('not deflate').toString('base64') })), 400, 'AUDIT_RECORD.DATA_INVALID', 'old_data'],
-    ['oversized data (decompressed)', () => sync(aRecord({ compress_type: 'gzip', new_data: gzipSync(Buffer.alloc(2 * 1024 * 1024, 0x20)).toString('base64'), old_data: '' })), 400, 'AUDIT_RECORD.DATA_TOO_LARGE', 'new_data'],
-    ['unknown compress_type', () => sync(aRecord({ compress_type: 'brotli' })), 400, 'REQUEST.INVALID', 'compress_type'],
-    ['unknown transaction', () => sync(aRecord({ transaction_name: 'nope' })), 400, 'AUDIT_RECORD.TRANSACTION_UNKNOWN', 'transaction_name'],
-    ['unknown warning level', () => sync(aRecord({ warning_type: 'FATAL' })), 400, 'AUDIT_RECORD.WARNING_LEVEL_UNKNOWN', 'warning_type'],
+    [
+      'bad base64',
+      () => sync(aRecord({ compress_type: 'gzip', new_data: '%%%' })),
+      400,
+      'AUDIT_RECORD.DATA_INVALID',
+      'new_data',
+    ],
+    [
+      'bad compressed stream',
+      () =>
+        sync(
+          aRecord({ compress_type: 'deflate', new_data: '', old_data: Buffer.from('not deflate').toString('base64') }),
+        ),
+      400,
+      'AUDIT_RECORD.DATA_INVALID',
+      'old_data',
+    ],
+    [
+      'oversized data (decompressed)',
+      () =>
+        sync(
+          aRecord({
+            compress_type: 'gzip',
+            new_data: gzipSync(Buffer.alloc(2 * 1024 * 1024, 0x20)).toString('base64'),
+            old_data: '',
+          }),
+        ),
+      400,
+      'AUDIT_RECORD.DATA_TOO_LARGE',
+      'new_data',
+    ],
+    [
+      'unknown compress_type',
+      () => sync(aRecord({ compress_type: 'brotli' })),
+      400,
+      'REQUEST.INVALID',
+      'compress_type',
+    ],
+    [
+      'unknown transaction',
+      () => sync(aRecord({ transaction_name: 'nope' })),
+      400,
+      'AUDIT_RECORD.TRANSACTION_UNKNOWN',
+      'transaction_name',
+    ],
+    [
+      'unknown warning level',
+      () => sync(aRecord({ warning_type: 'FATAL' })),
+      400,
+      'AUDIT_RECORD.WARNING_LEVEL_UNKNOWN',
+      'warning_type',
+    ],
     ['lower-case warning level', () => sync(aRecord({ warning_type: 'info' })), 400, 'REQUEST.INVALID', 'warning_type'],
-    ['bad Idempotency-Key', () => sync(aRecord(), { headers: { 'idempotency-key': 'has space' } }), 400, 'REQUEST.INVALID', 'idempotency-key'],
-    ['invalid time range', () => query(aQuery({ page_num: 1, start_time: '2026-01-02T00:00:00.000Z', end_time: '2026-01-01T00:00:00.000Z' })), 400, 'AUDIT_QUERY.INVALID', 'end_time'],
+    [
+      'bad Idempotency-Key',
+      () => sync(aRecord(), { headers: { 'idempotency-key': 'has space' } }),
+      400,
+      'REQUEST.INVALID',
+      'idempotency-key',
+    ],
+    [
+      'invalid time range',
+      () =>
+        query(aQuery({ page_num: 1, start_time: '2026-01-02T00:00:00.000Z', end_time: '2026-01-01T00:00:00.000Z' })),
+      400,
+      'AUDIT_QUERY.INVALID',
+      'end_time',
+    ],
     ['not a time', () => query(aQuery({ page_num: 1, start_time: 'yesterday' })), 400, 'REQUEST.INVALID', 'start_time'],
-    ['both page_num and scroll_id', () => query(aQuery({ page_num: 1, scroll_id: '' })), 400, 'AUDIT_QUERY.INVALID', 'page_num'],
+    [
+      'both page_num and scroll_id',
+      () => query(aQuery({ page_num: 1, scroll_id: '' })),
+      400,
+      'AUDIT_QUERY.INVALID',
+      'page_num',
+    ],
     ['neither page_num nor scroll_id', () => query(aQuery()), 400, 'AUDIT_QUERY.INVALID', 'page_num'],
     ['page_num 0', () => query(aQuery({ page_num: 0 })), 400, 'REQUEST.INVALID', 'page_num'],
     ['unknown query field', () => query(aQuery({ page_num: 1, sort: 'asc' })), 400, 'REQUEST.INVALID', 'sort'],
@@ -259,7 +393,11 @@ test('bad input: each a 400 {code, message, details} naming the field, and nothi
     assert.is(r.body.code, code, what);
     assert.type(r.body.message, 'string');
     assert.ok('details' in r.body, what);
-    if (field !== null) assert.ok((r.body.details as Array<{ field: string }>).some((d) => d.field === field), `${what}: ${JSON.stringify(r.body.details)}`);
+    if (field !== null)
+      assert.ok(
+        (r.body.details as Array<{ field: string }>).some((d) => d.field === field),
+        `${what}: ${JSON.stringify(r.body.details)}`,
+      );
   }
   assert.is(await head(), before, 'nothing was stored');
 });

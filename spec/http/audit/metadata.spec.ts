@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startAuditPlatform, V3, type AuditPlatform } from './audit-harness.ts';
+import { type AuditPlatform, startAuditPlatform, V3 } from './audit-harness.ts';
 
 // Modules, transactions, warning levels and the metadata spreadsheets end to end.
 const test = suite('audit metadata over HTTP');
@@ -24,17 +24,32 @@ const upload = (file: Uint8Array, name: string, token = acme) => {
 const csv = (lines: string[]) => new TextEncoder().encode(lines.join('\r\n'));
 
 test('modules: create, list, get, update; names unique per tenant; other tenants do not see them', async () => {
-  const created = await p.call('POST', `${V3}/modules`, { token: acme, body: { module_name: 'policy', description: 'Policies' } });
+  const created = await p.call('POST', `${V3}/modules`, {
+    token: acme,
+    body: { module_name: 'policy', description: 'Policies' },
+  });
   assert.is(created.status, 201, JSON.stringify(created.body));
-  assert.equal([created.body.module_name, created.body.description, created.body.transaction_count], ['policy', 'Policies', 0]);
-  assert.is((await p.call('POST', `${V3}/modules`, { token: acme, body: { module_name: 'policy' } })).body.code, 'MODULE.EXISTS');
-  const updated = await p.call('PUT', `${V3}/modules/policy`, { token: acme, body: { module_name: 'policy', description: 'All policies' } });
+  assert.equal(
+    [created.body.module_name, created.body.description, created.body.transaction_count],
+    ['policy', 'Policies', 0],
+  );
+  assert.is(
+    (await p.call('POST', `${V3}/modules`, { token: acme, body: { module_name: 'policy' } })).body.code,
+    'MODULE.EXISTS',
+  );
+  const updated = await p.call('PUT', `${V3}/modules/policy`, {
+    token: acme,
+    body: { module_name: 'policy', description: 'All policies' },
+  });
   assert.is(updated.body.description, 'All policies');
   const renamed = await p.call('PUT', `${V3}/modules/policy`, { token: acme, body: { module_name: 'other' } });
   assert.is(renamed.status, 400);
   assert.is(renamed.body.details[0].field, 'module_name');
   const list = await p.call('GET', `${V3}/modules`, { token: acme });
-  assert.equal(list.body.items.map((m: { module_name: string }) => m.module_name), ['policy']);
+  assert.equal(
+    list.body.items.map((m: { module_name: string }) => m.module_name),
+    ['policy'],
+  );
   assert.equal((await p.call('GET', `${V3}/modules`, { token: await p.token('beta') })).body.items, []);
   assert.is((await p.call('GET', `${V3}/modules/nope`, { token: acme })).status, 404);
   const bad = await p.call('POST', `${V3}/modules`, { token: acme, body: { module_name: 'has space' } });
@@ -43,16 +58,40 @@ test('modules: create, list, get, update; names unique per tenant; other tenants
 });
 
 test('transactions belong to a module; a module with transactions cannot be deleted (409)', async () => {
-  const t = await p.call('POST', `${V3}/modules/policy/transactions`, { token: acme, body: { transaction_name: 'createPolicy', transaction_vendor: 'core', description: 'new' } });
+  const t = await p.call('POST', `${V3}/modules/policy/transactions`, {
+    token: acme,
+    body: { transaction_name: 'createPolicy', transaction_vendor: 'core', description: 'new' },
+  });
   assert.is(t.status, 201, JSON.stringify(t.body));
-  assert.equal([t.body.module_name, t.body.transaction_name, t.body.transaction_vendor], ['policy', 'createPolicy', 'core']);
-  assert.is((await p.call('POST', `${V3}/modules/policy/transactions`, { token: acme, body: { transaction_name: 'createPolicy' } })).body.code, 'TRANSACTION.EXISTS');
-  assert.is((await p.call('POST', `${V3}/modules/nope/transactions`, { token: acme, body: { transaction_name: 'x' } })).body.code, 'MODULE.NOT_FOUND');
-  const changed = await p.call('PUT', `${V3}/modules/policy/transactions/createPolicy`, { token: acme, body: { description: 'create a policy' } });
+  assert.equal(
+    [t.body.module_name, t.body.transaction_name, t.body.transaction_vendor],
+    ['policy', 'createPolicy', 'core'],
+  );
+  assert.is(
+    (
+      await p.call('POST', `${V3}/modules/policy/transactions`, {
+        token: acme,
+        body: { transaction_name: 'createPolicy' },
+      })
+    ).body.code,
+    'TRANSACTION.EXISTS',
+  );
+  assert.is(
+    (await p.call('POST', `${V3}/modules/nope/transactions`, { token: acme, body: { transaction_name: 'x' } })).body
+      .code,
+    'MODULE.NOT_FOUND',
+  );
+  const changed = await p.call('PUT', `${V3}/modules/policy/transactions/createPolicy`, {
+    token: acme,
+    body: { description: 'create a policy' },
+  });
   assert.equal([changed.body.transaction_vendor, changed.body.description], ['core', 'create a policy']);
   const module = await p.call('GET', `${V3}/modules/policy`, { token: acme });
   assert.is(module.body.transaction_count, 1);
-  assert.equal(module.body.transactions.map((x: { transaction_name: string }) => x.transaction_name), ['createPolicy']);
+  assert.equal(
+    module.body.transactions.map((x: { transaction_name: string }) => x.transaction_name),
+    ['createPolicy'],
+  );
   const refused = await p.call('DELETE', `${V3}/modules/policy`, { token: acme });
   assert.is(refused.status, 409);
   assert.is(refused.body.code, 'MODULE.HAS_TRANSACTIONS');
@@ -64,20 +103,40 @@ test('transactions belong to a module; a module with transactions cannot be dele
 
 test('warning levels: INFO and WARN always exist; only the platform operators create more', async () => {
   const list = await p.call('GET', `${V3}/warning-levels`, { token: acme });
-  assert.equal(list.body.items.map((l: { name: string }) => l.name), ['INFO', 'WARN']);
+  assert.equal(
+    list.body.items.map((l: { name: string }) => l.name),
+    ['INFO', 'WARN'],
+  );
   const refused = await p.call('POST', `${V3}/warning-levels`, { token: acme, body: { name: 'ERROR' } });
   assert.is(refused.status, 403);
   assert.is(refused.body.code, 'WARNING_LEVEL.FORBIDDEN');
   const platform = await p.token('platform');
-  const created = await p.call('POST', `${V3}/warning-levels`, { token: platform, body: { name: 'ERROR', description: 'errors' } });
+  const created = await p.call('POST', `${V3}/warning-levels`, {
+    token: platform,
+    body: { name: 'ERROR', description: 'errors' },
+  });
   assert.is(created.status, 201, JSON.stringify(created.body));
-  assert.is((await p.call('POST', `${V3}/warning-levels`, { token: platform, body: { name: 'WARN' } })).body.code, 'WARNING_LEVEL.EXISTS');
-  assert.equal((await p.call('GET', `${V3}/warning-levels`, { token: acme })).body.items.map((l: { name: string }) => l.name), ['INFO', 'WARN', 'ERROR']);
+  assert.is(
+    (await p.call('POST', `${V3}/warning-levels`, { token: platform, body: { name: 'WARN' } })).body.code,
+    'WARNING_LEVEL.EXISTS',
+  );
+  assert.equal(
+    (await p.call('GET', `${V3}/warning-levels`, { token: acme })).body.items.map((l: { name: string }) => l.name),
+    ['INFO', 'WARN', 'ERROR'],
+  );
   // a write may use it at once
   await p.metadata(acme, 'levels', ['levelTx']);
   const w = await p.call('POST', `${V3}/log/sync`, {
     token: acme,
-    body: { transaction_name: 'levelTx', transaction_vendor: '', business_code: 'x', client_ip: '10.0.0.1', new_data: '', old_data: '', warning_type: 'ERROR' },
+    body: {
+      transaction_name: 'levelTx',
+      transaction_vendor: '',
+      business_code: 'x',
+      client_ip: '10.0.0.1',
+      new_data: '',
+      old_data: '',
+      warning_type: 'ERROR',
+    },
   });
   assert.is(w.status, 200, JSON.stringify(w.body));
 });
@@ -93,10 +152,21 @@ test('import (CSV) creates and updates, never deletes; export → import round-t
     'metadata.csv',
   );
   assert.is(imported.status, 200, JSON.stringify(imported.body));
-  assert.equal(imported.body, { format: 'csv', rows: 3, modules_created: 2, modules_updated: 0, transactions_created: 2, transactions_updated: 0 });
+  assert.equal(imported.body, {
+    format: 'csv',
+    rows: 3,
+    modules_created: 2,
+    modules_updated: 0,
+    transactions_created: 2,
+    transactions_updated: 0,
+  });
   const claims = await p.call('GET', `${V3}/modules/claims`, { token: acme });
   assert.equal(
-    claims.body.transactions.map((t: { transaction_name: string; transaction_vendor: string; description: string }) => [t.transaction_name, t.transaction_vendor, t.description]),
+    claims.body.transactions.map((t: { transaction_name: string; transaction_vendor: string; description: string }) => [
+      t.transaction_name,
+      t.transaction_vendor,
+      t.description,
+    ]),
     [
       ['closeClaim', '', ''],
       ['openClaim', 'claims-core', 'open a claim'],
@@ -106,30 +176,59 @@ test('import (CSV) creates and updates, never deletes; export → import round-t
 
   for (const format of ['xlsx', 'csv'] as const) {
     const before = (await p.call('GET', `${V3}/modules`, { token: acme })).body;
-    const res = await fetch(`${p.base}${V3}/metadata/export?format=${format}`, { headers: { authorization: `Bearer ${acme}` } });
+    const res = await fetch(`${p.base}${V3}/metadata/export?format=${format}`, {
+      headers: { authorization: `Bearer ${acme}` },
+    });
     assert.is(res.status, 200);
     assert.match(res.headers.get('content-disposition') ?? '', new RegExp(`audit-metadata-acme\\.${format}`));
     const file = new Uint8Array(await res.arrayBuffer());
     const again = await upload(file, `export.${format}`);
     assert.is(again.status, 200, JSON.stringify(again.body));
-    assert.equal([again.body.format, again.body.modules_created, again.body.modules_updated, again.body.transactions_created, again.body.transactions_updated], [format, 0, 0, 0, 0]);
+    assert.equal(
+      [
+        again.body.format,
+        again.body.modules_created,
+        again.body.modules_updated,
+        again.body.transactions_created,
+        again.body.transactions_updated,
+      ],
+      [format, 0, 0, 0, 0],
+    );
     assert.equal((await p.call('GET', `${V3}/modules`, { token: acme })).body, before);
   }
   // the exported workbook has the documented columns
-  const res = await fetch(`${p.base}${V3}/metadata/export?format=xlsx`, { headers: { authorization: `Bearer ${acme}` } });
+  const res = await fetch(`${p.base}${V3}/metadata/export?format=xlsx`, {
+    headers: { authorization: `Bearer ${acme}` },
+  });
   const book = new ExcelJS.Workbook();
   await book.xlsx.load(await res.arrayBuffer());
-  assert.equal((book.worksheets[0]!.getRow(1).values as unknown[]).slice(1), ['module_name', 'module_description', 'transaction_name', 'transaction_vendor', 'transaction_description']);
+  assert.equal((book.worksheets[0]!.getRow(1).values as unknown[]).slice(1), [
+    'module_name',
+    'module_description',
+    'transaction_name',
+    'transaction_vendor',
+    'transaction_description',
+  ]);
   // another tenant imports the export into its own metadata
   const beta = await p.token('beta');
-  const csvExport = new Uint8Array(await (await fetch(`${p.base}${V3}/metadata/export?format=csv`, { headers: { authorization: `Bearer ${acme}` } })).arrayBuffer());
+  const csvExport = new Uint8Array(
+    await (
+      await fetch(`${p.base}${V3}/metadata/export?format=csv`, { headers: { authorization: `Bearer ${acme}` } })
+    ).arrayBuffer(),
+  );
   assert.is((await upload(csvExport, 'm.csv', beta)).body.modules_created, 3);
 });
 
 test('import (XLSX) with bad rows: every one reported (row, column, reason); nothing imported', async () => {
   const book = new ExcelJS.Workbook();
   const sheet = book.addWorksheet('metadata');
-  sheet.addRow(['module_name', 'module_description', 'transaction_name', 'transaction_vendor', 'transaction_description']);
+  sheet.addRow([
+    'module_name',
+    'module_description',
+    'transaction_name',
+    'transaction_vendor',
+    'transaction_description',
+  ]);
   sheet.addRow(['newModule', 'fine', 'fineTx', '', '']);
   sheet.addRow(['', '', 'orphan', '', '']);
   sheet.addRow(['bad name', '', '', '', '']);
@@ -160,7 +259,10 @@ test('import: not a spreadsheet, no file part, not multipart: 400; oversized: 41
   assert.is(brokenZip.body.code, 'METADATA.FILE_INVALID');
   const form = new FormData();
   form.append('other', 'x');
-  assert.is((await p.call('POST', `${V3}/metadata/import`, { token: acme, raw: form })).body.code, 'METADATA.FILE_INVALID');
+  assert.is(
+    (await p.call('POST', `${V3}/metadata/import`, { token: acme, raw: form })).body.code,
+    'METADATA.FILE_INVALID',
+  );
   const json = await p.call('POST', `${V3}/metadata/import`, { token: acme, body: { rows: [] } });
   assert.is(json.status, 400);
   assert.is(json.body.code, 'METADATA.FILE_INVALID');
@@ -175,7 +277,16 @@ test('import: not a spreadsheet, no file part, not multipart: 400; oversized: 41
 test('the OpenAPI document lists the audit paths', async () => {
   const doc = await p.call('GET', '/api/platform/audit/1.0/openapi.json');
   assert.is(doc.status, 200);
-  for (const path of ['/audit/v3/log/sync', '/audit/v2/log/sync', '/audit/v3/log/query-many', '/audit/v3/modules/{module_name}/transactions', '/audit/v3/metadata/import', '/audit/v3/verify', '/audit/v3/retention', '/audit/v3/log/export']) {
+  for (const path of [
+    '/audit/v3/log/sync',
+    '/audit/v2/log/sync',
+    '/audit/v3/log/query-many',
+    '/audit/v3/modules/{module_name}/transactions',
+    '/audit/v3/metadata/import',
+    '/audit/v3/verify',
+    '/audit/v3/retention',
+    '/audit/v3/log/export',
+  ]) {
     assert.ok(doc.body.paths[`/api/platform/audit/1.0${path}`] !== undefined, path);
   }
 });

@@ -5,14 +5,17 @@
 // read-store write transaction, even). Prints `DONE <json>` at the end.
 import { createInterface } from 'node:readline';
 import { PassThrough } from 'node:stream';
-import { systemClock } from '../../../infra/core/clock.port.ts';
 import { rebuildWithProgress } from '../../../infra/cli/rebuild.ts';
+import { systemClock } from '../../../infra/core/clock.port.ts';
 import { openStores } from '../../../infra/stores.ts';
 import { recordsProjection } from '../../../projections/audit/records.projection.ts';
 
 const dataDir = process.argv[2]!;
 const stores = await openStores({ dataDir, esdbUrl: undefined, mongodbUrl: undefined, mongodbDatabase: 'platform' });
-const v2 = recordsProjection({ version: 2, extraIndexes: [{ name: 'by_business_code', fields: { tenant: 1, business_code: 1, ts: 1 } }] });
+const v2 = recordsProjection({
+  version: 2,
+  extraIndexes: [{ name: 'by_business_code', fields: { tenant: 1, business_code: 1, ts: 1 } }],
+});
 let go!: () => void;
 const released = new Promise<void>((resolve) => (go = resolve));
 createInterface({ input: process.stdin }).on('line', (line) => {
@@ -32,7 +35,10 @@ const gated = {
 };
 const sink = new PassThrough();
 sink.resume();
-const result = await rebuildWithProgress({ eventStore: stores.eventStore, readStore: stores.readStore, projection: gated, clock: systemClock, pageSize: 20 }, sink);
+const result = await rebuildWithProgress(
+  { eventStore: stores.eventStore, readStore: stores.readStore, projection: gated, clock: systemClock, pageSize: 20 },
+  sink,
+);
 await stores.close();
 console.log(`DONE ${JSON.stringify({ generation: result.generation, events: result.events })}`);
 process.exit(0);

@@ -3,9 +3,9 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readCheckpoint } from '../../../projections/core/checkpoints.ts';
 import { RECORDS_PROJECTION } from '../../../projections/audit/records.projection.ts';
-import { aQuery, aRecord, startAuditPlatform, V3, type AuditPlatform } from './audit-harness.ts';
+import { readCheckpoint } from '../../../projections/core/checkpoints.ts';
+import { type AuditPlatform, aQuery, aRecord, startAuditPlatform, V3 } from './audit-harness.ts';
 
 // A new index on the audit projection (a version bump) is built by `platform rebuild`
 // (infra/cli/rebuild.ts, in its own process as a deployment runs it: rebuild-child.ts) in a new generation
@@ -25,7 +25,11 @@ test('queries answer in full during the rebuild, and from the new generation (wi
   await p.metadata(token, 'policy', ['createPolicy']);
   let last = 0;
   for (let i = 0; i < 200; i += 50) {
-    const answers = await Promise.all(Array.from({ length: 50 }, (_, j) => p.call('POST', `${V3}/log/sync`, { token, body: aRecord({ business_code: `R:${i + j}` }) })));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, j) =>
+        p.call('POST', `${V3}/log/sync`, { token, body: aRecord({ business_code: `R:${i + j}` }) }),
+      ),
+    );
     last = Math.max(last, ...answers.map((a) => a.body.sequence as number));
   }
   await p.projected(token, last);
@@ -33,7 +37,11 @@ test('queries answer in full during the rebuild, and from the new generation (wi
   const expected = (await query()).body;
   assert.is(expected.total, 200);
 
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'rebuild-child.ts'), p.config.dataDir], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(import.meta.dirname, 'rebuild-child.ts'), p.config.dataDir],
+    { stdio: ['pipe', 'pipe', 'pipe'] },
+  );
   let out = '';
   let err = '';
   child.stderr.on('data', (d) => (err += d));
@@ -72,7 +80,10 @@ test('queries answer in full during the rebuild, and from the new generation (wi
   assert.is(v.body.valid, true, JSON.stringify(v.body));
   const db = new Database(path.join(p.config.dataDir, 'read-models.sqlite'), { readonly: true });
   try {
-    const indexes = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?`).pluck().all(`coll_${RECORDS_PROJECTION}__records__g2`) as string[];
+    const indexes = db
+      .prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?`)
+      .pluck()
+      .all(`coll_${RECORDS_PROJECTION}__records__g2`) as string[];
     assert.ok(indexes.includes(`ix:${RECORDS_PROJECTION}__records__g2:by_business_code`), indexes.join(', '));
     assert.ok(indexes.includes(`ix:${RECORDS_PROJECTION}__records__g2:by_query`));
   } finally {

@@ -3,8 +3,8 @@
 // access tokens from the identity provider (client_credentials of clients registered with bridge scopes).
 import * as assert from 'uvu/assert';
 import { forTenant } from '../../../commands/core/envelopes.ts';
-import { startIdentityPlatform, type IdentityPlatform } from '../identity/identity-harness.ts';
 import { eventually } from '../../core/eventually.ts';
+import { type IdentityPlatform, startIdentityPlatform } from '../identity/identity-harness.ts';
 
 export const TENANTS = ['acme', 'beta'] as const;
 export const PUT_EVENT = '/api/platform/platform-pub/eventBridge/event/v1/putEvent';
@@ -15,7 +15,11 @@ export type BridgePlatform = IdentityPlatform & {
   /** an access token of `tenant` with the given scopes (cached per tenant and scope set) */
   token(tenant: string, scopes?: string[]): Promise<string>;
   /** JSON request with a bearer token; answers status, body and headers */
-  call(method: string, path: string, o?: { token?: string; body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
+  call(
+    method: string,
+    path: string,
+    o?: { token?: string; body?: unknown; raw?: string; headers?: Record<string, string> },
+  ): Promise<{ status: number; body: any; headers: Headers }>;
   /** spec/core/eventually.ts */
   eventually: typeof eventually;
 };
@@ -24,13 +28,24 @@ const SECRET = 'bridge-spec-secret-0123456789';
 
 /** `env`: extra configuration (SERVICE_REGISTRY, DELIVERY_POLL_MS …) */
 export async function startBridgePlatform(o: { env?: Record<string, string> } = {}): Promise<BridgePlatform> {
-  const ctx = await startIdentityPlatform({ redirectUri: 'http://127.0.0.1/callback', ...(o.env !== undefined && { env: o.env }) });
+  const ctx = await startIdentityPlatform({
+    redirectUri: 'http://127.0.0.1/callback',
+    ...(o.env !== undefined && { env: o.env }),
+  });
   const spec = { tenant: 'platform', actor: 'spec' };
   for (const tenant of TENANTS) {
-    await ctx.commands.createTenant({ name: tenant.toUpperCase(), supportMailGroup: `support@${tenant}.example` }, forTenant(spec, tenant), `spec/tenant/${tenant}`);
+    await ctx.commands.createTenant(
+      { name: tenant.toUpperCase(), supportMailGroup: `support@${tenant}.example` },
+      forTenant(spec, tenant),
+      `spec/tenant/${tenant}`,
+    );
   }
   for (const tenant of [...TENANTS, 'platform']) {
-    await ctx.commands.registerUser({ username: 'bridge-svc', name: 'bridge service user' }, { ...spec, tenant }, `spec/user/${tenant}`);
+    await ctx.commands.registerUser(
+      { username: 'bridge-svc', name: 'bridge service user' },
+      { ...spec, tenant },
+      `spec/user/${tenant}`,
+    );
     await ctx.commands.registerClient(
       {
         clientId: `${tenant}-bridge`,
@@ -66,7 +81,11 @@ export async function startBridgePlatform(o: { env?: Record<string, string> } = 
     const headers: Record<string, string> = { ...(o.headers ?? {}) };
     if (o.token !== undefined) headers.authorization = `Bearer ${o.token}`;
     if (o.body !== undefined || o.raw !== undefined) headers['content-type'] ??= 'application/json';
-    const res = await fetch(`${ctx.base}${path}`, { method, headers, ...(o.raw !== undefined ? { body: o.raw } : o.body !== undefined ? { body: JSON.stringify(o.body) } : {}) });
+    const res = await fetch(`${ctx.base}${path}`, {
+      method,
+      headers,
+      ...(o.raw !== undefined ? { body: o.raw } : o.body !== undefined ? { body: JSON.stringify(o.body) } : {}),
+    });
     const text = await res.text();
     let body: unknown = text;
     try {
@@ -102,6 +121,13 @@ export const aJobAlert = (tenant: string, o: Record<string, unknown> = {}) => ({
   time: '2026-03-01T09:59:00',
   dataContentType: 'application/json',
   eventBusName: 'platform-batch',
-  data: { jobId: 'j1', jobName: 'nightly-close', status: 'FAILED', message: 'disk full', tenant, occurredAt: '2026-03-01T09:59:00Z' },
+  data: {
+    jobId: 'j1',
+    jobName: 'nightly-close',
+    status: 'FAILED',
+    message: 'disk full',
+    tenant,
+    occurredAt: '2026-03-01T09:59:00Z',
+  },
   ...o,
 });

@@ -2,14 +2,15 @@
 // on 127.0.0.1 port 0. putEvent with the tenant's token → rule → API destination whose connection forwards
 // the publishing caller's token → the receiver sees `Authorization: Bearer <that token>`. The token is in
 // neither the trace nor the event log (nor, readable, in the read-model file: it is kept sealed there).
-import express from 'express';
+
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import express from 'express';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ADMIN, anEvent, PUT_EVENT, startBridgePlatform, type BridgePlatform } from './bridge-harness.ts';
+import { ADMIN, anEvent, type BridgePlatform, PUT_EVENT, startBridgePlatform } from './bridge-harness.ts';
 
 const test = suite('delivery: an API destination forwards the publishing caller’s token');
 let p: BridgePlatform;
@@ -21,7 +22,11 @@ test.before(async () => {
   const app = express();
   app.use(express.json());
   app.post('/in', (req, res) => {
-    received.push({ authorization: req.headers.authorization, deliveryId: req.headers['x-delivery-id'] as string | undefined, body: req.body });
+    received.push({
+      authorization: req.headers.authorization,
+      deliveryId: req.headers['x-delivery-id'] as string | undefined,
+      body: req.body,
+    });
     res.status(204).end();
   });
   server = createServer(app);
@@ -44,11 +49,22 @@ const bytesOf = (dir: string, prefix: string) =>
 test('the receiver gets Authorization: Bearer <the publisher’s token>; the trace does not hold it', async () => {
   const admin = await p.token('acme');
   const publisherToken = await p.token('acme', ['bridge:publish']);
-  const ok = (r: { status: number; body: unknown }, status: number, what: string) => assert.is(r.status, status, `${what}: ${JSON.stringify(r.body)}`);
+  const ok = (r: { status: number; body: unknown }, status: number, what: string) =>
+    assert.is(r.status, status, `${what}: ${JSON.stringify(r.body)}`);
   ok(await p.call('POST', `${ADMIN}/buses`, { token: admin, body: { name: 'orders' } }), 201, 'bus');
-  ok(await p.call('POST', `${ADMIN}/connections`, { token: admin, body: { name: 'caller', auth: { kind: 'BEARER', source: 'caller' } } }), 201, 'connection');
   ok(
-    await p.call('POST', `${ADMIN}/api-destinations`, { token: admin, body: { name: 'receiver', url: `http://127.0.0.1:${port}/in`, method: 'POST', connection: 'caller' } }),
+    await p.call('POST', `${ADMIN}/connections`, {
+      token: admin,
+      body: { name: 'caller', auth: { kind: 'BEARER', source: 'caller' } },
+    }),
+    201,
+    'connection',
+  );
+  ok(
+    await p.call('POST', `${ADMIN}/api-destinations`, {
+      token: admin,
+      body: { name: 'receiver', url: `http://127.0.0.1:${port}/in`, method: 'POST', connection: 'caller' },
+    }),
     201,
     'destination',
   );

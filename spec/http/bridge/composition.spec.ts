@@ -2,7 +2,7 @@
 // every family is in the bridge's OpenAPI document.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ADMIN, startBridgePlatform, type BridgePlatform } from './bridge-harness.ts';
+import { ADMIN, type BridgePlatform, startBridgePlatform } from './bridge-harness.ts';
 
 let p: BridgePlatform;
 test.before(async () => {
@@ -36,9 +36,21 @@ test('the users’ inbox is mounted for any valid token', async () => {
 });
 
 test('the OpenAPI document lists every route family', async () => {
-  const doc = (await (await get('/api/platform/platform-pub/eventBridge/openapi.json')).json()) as { paths: Record<string, unknown> };
+  const doc = (await (await get('/api/platform/platform-pub/eventBridge/openapi.json')).json()) as {
+    paths: Record<string, unknown>;
+  };
   const paths = Object.keys(doc.paths).join('\n');
-  for (const part of ['putEvent', '/rules', '/schemas', '/trace', '/dead-letters', '/connections', '/api-destinations', '/mq/v1/', '/inbox']) {
+  for (const part of [
+    'putEvent',
+    '/rules',
+    '/schemas',
+    '/trace',
+    '/dead-letters',
+    '/connections',
+    '/api-destinations',
+    '/mq/v1/',
+    '/inbox',
+  ]) {
     assert.ok(paths.includes(part), `missing ${part} in\n${paths}`);
   }
 });

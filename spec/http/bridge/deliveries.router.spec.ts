@@ -2,8 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ADMIN, anEvent, PUT_EVENT, startBridgePlatform, type BridgePlatform } from './bridge-harness.ts';
 import { quiet } from '../../core/quiet.ts';
+import { ADMIN, anEvent, type BridgePlatform, PUT_EVENT, startBridgePlatform } from './bridge-harness.ts';
 
 // The delivery administration over HTTP, end to end: the whole platform (identity, bridge, workers) with
 // the real preset HTTP client target posting to a real receiver in this process (SERVICE_REGISTRY).
@@ -40,12 +40,15 @@ async function put(kind: string) {
 
 /** waits for `probe`, moving the manual clock 20 s (a BACKOFF retry's longest wait) between looks */
 const settle = <T>(probe: () => Promise<T | undefined>, what: string) =>
-  p.eventually(async () => {
-    const v = await probe();
-    if (v !== undefined) return v;
-    p.clock.advance(20_000);
-    return undefined;
-  }, { what, intervalMs: 30 });
+  p.eventually(
+    async () => {
+      const v = await probe();
+      if (v !== undefined) return v;
+      p.clock.advance(20_000);
+      return undefined;
+    },
+    { what, intervalMs: 30 },
+  );
 
 const lastDelivery = async (eventId: string) => {
   const t = await p.call('GET', `${ADMIN}/trace/events/${eventId}`, { token: acme });
@@ -59,7 +62,11 @@ test.before(async () => {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
-      calls.push({ deliveryId: String(req.headers['x-delivery-id']), attempt: String(req.headers['x-delivery-attempt']), body: JSON.parse(body || 'null') });
+      calls.push({
+        deliveryId: String(req.headers['x-delivery-id']),
+        attempt: String(req.headers['x-delivery-attempt']),
+        body: JSON.parse(body || 'null'),
+      });
       res.statusCode = status;
       res.end(status < 300 ? '{"ok":true}' : '{"error":"receiver down"}');
     });
@@ -74,10 +81,17 @@ test.before(async () => {
     ['dlq-rule', 'dlq', targetOf()],
     ['strict-rule', 'strict', targetOf({ ErrorTolerance: 'NONE' })],
   ] as const) {
-    const r = await p.call('POST', `${ADMIN}/rules`, { token: acme, body: { id, bus: 'orders', name: id, pattern: { data: { kind: [kind] } }, targets: [target] } });
+    const r = await p.call('POST', `${ADMIN}/rules`, {
+      token: acme,
+      body: { id, bus: 'orders', name: id, pattern: { data: { kind: [kind] } }, targets: [target] },
+    });
     assert.is(r.status, 201, JSON.stringify(r.body));
   }
-  await p.eventually(async () => ((await p.call('GET', `${ADMIN}/rules?bus=orders`, { token: acme })).body?.items?.length === 2 ? true : undefined), 'rules listed');
+  await p.eventually(
+    async () =>
+      (await p.call('GET', `${ADMIN}/rules?bus=orders`, { token: acme })).body?.items?.length === 2 ? true : undefined,
+    'rules listed',
+  );
 });
 test.after(async () => {
   await p.stop();
@@ -106,17 +120,27 @@ test('after the last retry the dead letter queue holds the events; list and insp
   assert.equal(detail.body.event, { ...published[0]!.event }, 'the raw event, unchanged');
   assert.equal(detail.body.payload, detail.body.event, 'the complete-event payload');
   assert.is(detail.body.lastError, first.lastError);
-  assert.equal(detail.body.history.map((h: { status: string }) => h.status), ['failed', 'failed', 'failed', 'failed']);
+  assert.equal(
+    detail.body.history.map((h: { status: string }) => h.status),
+    ['failed', 'failed', 'failed', 'failed'],
+  );
   assert.is((await lastDelivery(published[0]!.eventId))!.status, 'dead-lettered');
 });
 
 test('access: a bearer token with bridge:admin of the rule’s tenant; unknown rules and dead letters are 404', async () => {
   assert.is((await p.call('GET', `${base('dlq-rule')}/dead-letters`)).status, 401);
-  assert.is((await p.call('GET', `${base('dlq-rule')}/dead-letters`, { token: await p.token('acme', ['bridge:publish']) })).status, 403);
+  assert.is(
+    (await p.call('GET', `${base('dlq-rule')}/dead-letters`, { token: await p.token('acme', ['bridge:publish']) }))
+      .status,
+    403,
+  );
   const other = await p.call('GET', `${base('dlq-rule')}/dead-letters`, { token: beta });
   assert.is(other.status, 404);
   assert.is(other.body.code, 'RULE.NOT_FOUND');
-  assert.is((await p.call('GET', `${base('dlq-rule')}/dead-letters/${'0'.repeat(64)}`, { token: acme })).body.code, 'DEAD_LETTER.NOT_FOUND');
+  assert.is(
+    (await p.call('GET', `${base('dlq-rule')}/dead-letters/${'0'.repeat(64)}`, { token: acme })).body.code,
+    'DEAD_LETTER.NOT_FOUND',
+  );
   assert.is((await p.call('GET', `${base('dlq-rule')}/dead-letters/not-an-id`, { token: acme })).status, 400);
   assert.is((await p.call('GET', `${ADMIN}/rules/dlq-rule/targets/x/status`, { token: acme })).status, 400);
 });
@@ -127,20 +151,32 @@ test('redrive one: delivered again with the same delivery id; purge one; redrive
   status = 200;
   const r = await p.call('POST', `${base('dlq-rule')}/dead-letters/${one!.deliveryId}/redrive`, { token: acme });
   assert.is(r.status, 202, JSON.stringify(r.body));
-  await p.eventually(async () => ((await lastDelivery(one!.eventId))?.status === 'succeeded' ? true : undefined), 'redriven and delivered');
+  await p.eventually(
+    async () => ((await lastDelivery(one!.eventId))?.status === 'succeeded' ? true : undefined),
+    'redriven and delivered',
+  );
   assert.is(calls.filter((c) => c.deliveryId === one!.deliveryId).length, 5);
   assert.is(calls.filter((c) => c.deliveryId === one!.deliveryId).at(-1)!.attempt, '5');
 
-  assert.is((await p.call('DELETE', `${base('dlq-rule')}/dead-letters/${two!.deliveryId}`, { token: acme })).status, 204);
+  assert.is(
+    (await p.call('DELETE', `${base('dlq-rule')}/dead-letters/${two!.deliveryId}`, { token: acme })).status,
+    204,
+  );
   const all = await p.call('POST', `${base('dlq-rule')}/dead-letters/redrive`, { token: acme });
   assert.is(all.status, 202);
   assert.equal(all.body, { redriven: [three!.deliveryId], count: 1 });
-  await p.eventually(async () => ((await lastDelivery(three!.eventId))?.status === 'succeeded' ? true : undefined), 'all redriven');
+  await p.eventually(
+    async () => ((await lastDelivery(three!.eventId))?.status === 'succeeded' ? true : undefined),
+    'all redriven',
+  );
   await p.eventually(async () => ((await deadLetters('dlq-rule')).body.total === 0 ? true : undefined), 'queue empty');
   assert.is((await lastDelivery(two!.eventId))!.status, 'purged');
   assert.is(calls.filter((c) => c.deliveryId === two!.deliveryId).length, 4, 'a purged dead letter is not delivered');
   // gone: neither redriven nor purged again
-  assert.is((await p.call('POST', `${base('dlq-rule')}/dead-letters/${two!.deliveryId}/redrive`, { token: acme })).status, 404);
+  assert.is(
+    (await p.call('POST', `${base('dlq-rule')}/dead-letters/${two!.deliveryId}/redrive`, { token: acme })).status,
+    404,
+  );
 });
 
 test('purge all', async () => {
@@ -167,7 +203,10 @@ test('ErrorTolerance NONE: the rule target blocks, visibly in its status and the
   assert.is(blocked.targetId, 1);
   assert.is(blocked.blockedBy.length, 1);
   assert.match(blocked.blockedBy[0].error, /500/);
-  await p.eventually(async () => ((await lastDelivery(first.eventId))?.status === 'blocked' ? true : undefined), 'blocked in the trace');
+  await p.eventually(
+    async () => ((await lastDelivery(first.eventId))?.status === 'blocked' ? true : undefined),
+    'blocked in the trace',
+  );
   const blocker = (await lastDelivery(first.eventId))!.deliveryId!;
 
   status = 200;
@@ -185,12 +224,25 @@ test('ErrorTolerance NONE: the rule target blocks, visibly in its status and the
   const resumed = await p.call('POST', `${base('strict-rule')}/resume`, { token: acme });
   assert.is(resumed.status, 200, JSON.stringify(resumed.body));
   assert.is(resumed.body.blocked, false);
-  assert.equal(resumed.body.released.map((b: { deliveryId: string }) => b.deliveryId), [blocker]);
-  await p.eventually(async () => ((await lastDelivery(third.eventId))?.status === 'succeeded' ? true : undefined), 'all delivered');
-  await p.eventually(async () => ((await lastDelivery(first.eventId))?.status === 'succeeded' ? true : undefined), 'the blocker delivered');
+  assert.equal(
+    resumed.body.released.map((b: { deliveryId: string }) => b.deliveryId),
+    [blocker],
+  );
+  await p.eventually(
+    async () => ((await lastDelivery(third.eventId))?.status === 'succeeded' ? true : undefined),
+    'all delivered',
+  );
+  await p.eventually(
+    async () => ((await lastDelivery(first.eventId))?.status === 'succeeded' ? true : undefined),
+    'the blocker delivered',
+  );
   const order = calls.slice(before).map((c) => c.deliveryId);
   const ids = await Promise.all([first, second, third].map(async (e) => (await lastDelivery(e.eventId))!.deliveryId!));
-  assert.equal(order.filter((id) => ids.includes(id)), ids, 'in the order they were scheduled');
+  assert.equal(
+    order.filter((id) => ids.includes(id)),
+    ids,
+    'in the order they were scheduled',
+  );
   const after = await p.call('GET', `${base('strict-rule')}/status`, { token: acme });
   assert.is(after.body.blocked, false);
   assert.is(after.body.counts.succeeded, 3);
@@ -202,7 +254,14 @@ test('ErrorTolerance NONE: the rule target blocks, visibly in its status and the
 test('the routes are in the bridge’s OpenAPI document', async () => {
   const doc = (await p.call('GET', '/api/platform/platform-pub/eventBridge/openapi.json')).body;
   const paths = Object.keys(doc.paths);
-  for (const suffix of ['/dead-letters', '/dead-letters/{deliveryId}', '/dead-letters/{deliveryId}/redrive', '/dead-letters/redrive', '/status', '/resume']) {
+  for (const suffix of [
+    '/dead-letters',
+    '/dead-letters/{deliveryId}',
+    '/dead-letters/{deliveryId}/redrive',
+    '/dead-letters/redrive',
+    '/status',
+    '/resume',
+  ]) {
     assert.ok(paths.includes(`${ADMIN}/rules/{ruleId}/targets/{targetId}${suffix}`), suffix);
   }
 });

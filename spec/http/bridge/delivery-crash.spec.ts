@@ -3,7 +3,7 @@
 // Afterwards every event is delivered, and the only delivery ids the receiver saw more than once are those
 // whose attempt was started and whose outcome was never recorded (the log shows them as uncertain
 // failures): at most the attempts in flight when the process died.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,7 +12,7 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { deliveryIdFor } from '../../../commands/bridge/delivery.scheduler.ts';
-import { UNCERTAIN_ERROR, type DeliveryAttemptFailedData } from '../../../domain/bridge/delivery.decider.ts';
+import { type DeliveryAttemptFailedData, UNCERTAIN_ERROR } from '../../../domain/bridge/delivery.decider.ts';
 import { createSqliteEventStore } from '../../../infra/sqlite/event-store.sqlite.ts';
 import { eventually } from '../../core/eventually.ts';
 
@@ -147,7 +147,10 @@ test(`SIGKILL during a burst of ${EVENTS} events: after a restart every event is
   await burst(second);
   assert.is(keys.filter((k) => k !== undefined).length, EVENTS, 'every event accepted');
   const expected = keys.map((k) => deliveryIdFor(k!, TENANT, RULE, 1));
-  await eventually(() => expected.every((id) => seen.has(id)), { what: 'every event delivered', timeoutMs: 60_000 }).catch(() => undefined);
+  await eventually(() => expected.every((id) => seen.has(id)), {
+    what: 'every event delivered',
+    timeoutMs: 60_000,
+  }).catch(() => undefined);
   const missing = expected.filter((id) => !seen.has(id));
   assert.is(missing.length, 0, `${missing.length} events never delivered`);
   second.child.kill('SIGTERM');
@@ -158,7 +161,11 @@ test(`SIGKILL during a burst of ${EVENTS} events: after a restart every event is
   const uncertain = new Map<string, number>();
   let after = undefined as string | undefined;
   while (true) {
-    const page = await eventStore.readAll({ ...(after !== undefined && { after }), filter: { categories: ['delivery'], eventTypes: ['DeliveryAttemptFailed'] }, limit: 1000 });
+    const page = await eventStore.readAll({
+      ...(after !== undefined && { after }),
+      filter: { categories: ['delivery'], eventTypes: ['DeliveryAttemptFailed'] },
+      limit: 1000,
+    });
     if (page.length === 0) break;
     for (const e of page) {
       const d = e.data as DeliveryAttemptFailedData;
@@ -169,15 +176,25 @@ test(`SIGKILL during a burst of ${EVENTS} events: after a restart every event is
     }
     after = page[page.length - 1]!.position;
   }
-  const failedOther = (await eventStore.readAll({ filter: { categories: ['delivery'], eventTypes: ['DeliveryDeadLettered', 'DeliveryDiscarded'] } })).length;
+  const failedOther = (
+    await eventStore.readAll({
+      filter: { categories: ['delivery'], eventTypes: ['DeliveryDeadLettered', 'DeliveryDiscarded'] },
+    })
+  ).length;
   await eventStore.close();
 
   const twice = [...seen].filter(([, n]) => n > 1);
   for (const [id, n] of twice) {
     assert.ok(uncertain.has(id), `delivery ${id} was seen ${n} times but its outcome had been recorded`);
-    assert.ok(n <= 1 + uncertain.get(id)!, `delivery ${id} was seen ${n} times for ${uncertain.get(id)} lost outcome(s)`);
+    assert.ok(
+      n <= 1 + uncertain.get(id)!,
+      `delivery ${id} was seen ${n} times for ${uncertain.get(id)} lost outcome(s)`,
+    );
   }
-  assert.ok(uncertain.size <= DELIVERY_CONCURRENCY, `${uncertain.size} attempts in flight at the kill, more than the ${DELIVERY_CONCURRENCY} loops`);
+  assert.ok(
+    uncertain.size <= DELIVERY_CONCURRENCY,
+    `${uncertain.size} attempts in flight at the kill, more than the ${DELIVERY_CONCURRENCY} loops`,
+  );
   assert.is(failedOther, 0, 'nothing dead-lettered or discarded');
   assert.is(seen.size, EVENTS, 'no stray delivery ids');
   console.log(

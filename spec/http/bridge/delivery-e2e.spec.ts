@@ -1,8 +1,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { deliveryIdFor } from '../../../commands/bridge/delivery.scheduler.ts';
-import { startSmtpTestServer, type SmtpTestServer } from '../../infra/net/smtp-test-server.ts';
-import { ADMIN, aJobAlert, PUT_EVENT, startBridgePlatform, type BridgePlatform } from './bridge-harness.ts';
+import { type SmtpTestServer, startSmtpTestServer } from '../../infra/net/smtp-test-server.ts';
+import { ADMIN, aJobAlert, type BridgePlatform, PUT_EVENT, startBridgePlatform } from './bridge-harness.ts';
 
 // The composition end to end with the real mail target: the seeded platform rule sends a tenant's batch
 // job alert to the tenant's support mail group (TENANT_PROFILE, from the identity provider's tenant
@@ -13,7 +13,9 @@ let p: BridgePlatform;
 
 test.before(async () => {
   smtp = await startSmtpTestServer();
-  p = await startBridgePlatform({ env: { SMTP_HOST: '127.0.0.1', SMTP_PORT: String(smtp.port), SMTP_STARTTLS: 'off', DELIVERY_POLL_MS: '10' } });
+  p = await startBridgePlatform({
+    env: { SMTP_HOST: '127.0.0.1', SMTP_PORT: String(smtp.port), SMTP_STARTTLS: 'off', DELIVERY_POLL_MS: '10' },
+  });
 });
 test.after(async () => {
   await p.stop();
@@ -31,13 +33,19 @@ test('putEvent → platform rule → mail to TENANT_PROFILE supportMailGroup; th
   assert.is(mail.headers.subject, 'Batch job alert');
   assert.match(mail.body, /Batch job nightly-close reported FAILED at 2026-03-01T09:59:00Z: disk full/);
   const deliveryId = deliveryIdFor(eventId, 'platform', 'platform-batch-job-alert', 1);
-  assert.ok(mail.headers['message-id']!.includes(deliveryId.slice(0, 16)), `Message-ID ${mail.headers['message-id']} carries the delivery id`);
+  assert.ok(
+    mail.headers['message-id']!.includes(deliveryId.slice(0, 16)),
+    `Message-ID ${mail.headers['message-id']} carries the delivery id`,
+  );
   const trace = await p.eventually(async () => {
     const t = await p.call('GET', `${ADMIN}/trace/events/${eventId}`, { token: acme });
     const d = (t.body?.delivery ?? []) as Array<{ status: string }>;
     return d.at(-1)?.status === 'succeeded' ? d : undefined;
   }, 'delivered in the trace');
-  assert.equal(trace.map((d) => d.status), ['scheduled', 'started', 'succeeded']);
+  assert.equal(
+    trace.map((d) => d.status),
+    ['scheduled', 'started', 'succeeded'],
+  );
   assert.is(smtp.received.length, 1);
 });
 

@@ -4,7 +4,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { MAX_DUPLICATE_NOTES } from '../../../domain/bridge/published-event.decider.ts';
-import { ADMIN, anEvent, PUT_EVENT, startBridgePlatform, type BridgePlatform } from './bridge-harness.ts';
+import { ADMIN, anEvent, type BridgePlatform, PUT_EVENT, startBridgePlatform } from './bridge-harness.ts';
 
 const test = suite('duplicate with other content');
 let p: BridgePlatform;
@@ -17,9 +17,11 @@ test.before(async () => {
 });
 test.after(() => p.stop());
 
-const put = (body: unknown, headers: Record<string, string> = {}) => p.call('POST', PUT_EVENT, { token: acme, body, headers });
+const put = (body: unknown, headers: Record<string, string> = {}) =>
+  p.call('POST', PUT_EVENT, { token: acme, body, headers });
 const trace = (eventId: string) => p.call('GET', `${ADMIN}/trace/events/${eventId}`, { token: acme });
-const publishedTypes = async (eventId: string) => (await p.platform.stores.eventStore.readStream(`published-acme.${eventId}`)).map((e) => e.type);
+const publishedTypes = async (eventId: string) =>
+  (await p.platform.stores.eventStore.readStream(`published-acme.${eventId}`)).map((e) => e.type);
 
 test('the same content again, keys in another order: duplicate: true and nothing else', async () => {
   const event = anEvent({ data: { a: 1, b: { c: 2, d: 3 } } });
@@ -35,7 +37,10 @@ test('other content: duplicate: true, contentDiffers: true, routed once, and a t
   const first = await put(event);
   const id = first.body.eventId as string;
   await p.eventually(async () => ((await trace(id)).body?.filtering ? true : undefined), 'the first event routed');
-  const again = await put({ ...event, data: { ...event.data, amount: 999 }, subject: 'orders:us' }, { 'idempotency-key': 'dup-1' });
+  const again = await put(
+    { ...event, data: { ...event.data, amount: 999 }, subject: 'orders:us' },
+    { 'idempotency-key': 'dup-1' },
+  );
   assert.is(again.status, 200);
   assert.equal(again.body, { eventId: id, duplicate: true, contentDiffers: true });
   const note = await p.eventually(async () => (await trace(id)).body?.notes?.[0], 'the trace note');
@@ -46,7 +51,15 @@ test('other content: duplicate: true, contentDiffers: true, routed once, and a t
   assert.is(t.event.data.amount, event.data.amount, 'the trace keeps the first event');
 
   // a retry of the same request (same Idempotency-Key) notes nothing twice
-  assert.equal((await put({ ...event, data: { ...event.data, amount: 999 }, subject: 'orders:us' }, { 'idempotency-key': 'dup-1' })).body, again.body);
+  assert.equal(
+    (
+      await put(
+        { ...event, data: { ...event.data, amount: 999 }, subject: 'orders:us' },
+        { 'idempotency-key': 'dup-1' },
+      )
+    ).body,
+    again.body,
+  );
   const types = await publishedTypes(id);
   assert.equal(types.filter((t) => t === 'EventRouted').length, 1, 'nothing routed again');
   assert.equal(types.filter((t) => t === 'DuplicateReceived').length, 1);
@@ -64,7 +77,10 @@ test(`a producer stuck in a loop: every answer says so, the stream keeps ${MAX_D
 test('putEvents: the entry of a repeat with other content says so too', async () => {
   const event = anEvent();
   await put(event);
-  const r = await p.call('POST', '/api/platform/platform-pub/eventBridge/event/v1/putEvents', { token: acme, body: [event, { ...event, type: 'shop:Order:Changed' }] });
+  const r = await p.call('POST', '/api/platform/platform-pub/eventBridge/event/v1/putEvents', {
+    token: acme,
+    body: [event, { ...event, type: 'shop:Order:Changed' }],
+  });
   assert.is(r.status, 200);
   assert.is(r.body.entries[0].contentDiffers, undefined);
   assert.is(r.body.entries[1].contentDiffers, true);

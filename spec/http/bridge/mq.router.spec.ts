@@ -22,9 +22,9 @@ import { loadConfig } from '../../../infra/core/config.ts';
 import { createIdentityService } from '../../../infra/identity/identity.service.ts';
 import { createSqliteEventStore } from '../../../infra/sqlite/event-store.sqlite.ts';
 import { createSqliteReadStore } from '../../../infra/sqlite/read-store.sqlite.ts';
+import { eventually } from '../../core/eventually.ts';
 import { startTestApp, type TestApp } from '../core/harness.ts';
 import { machineToken } from '../identity/machine-token.ts';
-import { eventually } from '../../core/eventually.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'mq-router-'));
 const eventStore = createSqliteEventStore({ file: path.join(dir, 'events.sqlite'), pollIntervalMs: 20 });
@@ -47,20 +47,43 @@ type Reply = { status: number; body: any };
 async function call(method: string, url: string, token: string | undefined, body?: unknown): Promise<Reply> {
   const res = await fetch(`${app.url}${MQ_BASE}${url}`, {
     method,
-    headers: { ...(body !== undefined && { 'content-type': 'application/json' }), ...(token !== undefined && { authorization: `Bearer ${token}` }) },
+    headers: {
+      ...(body !== undefined && { 'content-type': 'application/json' }),
+      ...(token !== undefined && { authorization: `Bearer ${token}` }),
+    },
     ...(body !== undefined && { body: JSON.stringify(body) }),
   });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : {} };
 }
 const pull = (who: string, topic: string, query = '') => call('GET', `/topics/${topic}/messages?${query}`, tokens[who]);
-const ack = (who: string, topic: string, body: Record<string, unknown>) => call('POST', `/topics/${topic}/ack`, tokens[who], body);
+const ack = (who: string, topic: string, body: Record<string, unknown>) =>
+  call('POST', `/topics/${topic}/ack`, tokens[who], body);
 const bodies = (r: Reply) => (r.body.messages as Array<{ body: unknown }>).map((m) => m.body);
 
-const event: BridgeEvent = { id: 'e1', source: 'claims:core', type: 'claims:Claim:Created', dataContentType: 'application/json', eventBusName: 'claims', data: {} };
-const mqTarget: Target = { id: 1, typeId: 2, pushRetryStrategy: 'BACKOFF_RETRY', errorTolerance: 'ALL', deadLetterRecord: false, params: [], conversion: { kind: 'complete' } };
+const event: BridgeEvent = {
+  id: 'e1',
+  source: 'claims:core',
+  type: 'claims:Claim:Created',
+  dataContentType: 'application/json',
+  eventBusName: 'claims',
+  data: {},
+};
+const mqTarget: Target = {
+  id: 1,
+  typeId: 2,
+  pushRetryStrategy: 'BACKOFF_RETRY',
+  errorTolerance: 'ALL',
+  deadLetterRecord: false,
+  params: [],
+  conversion: { kind: 'complete' },
+};
 let seq = 0;
-async function send(topic: string, params: { SEND_TYPE: 'APP' | 'BROADCAST'; APP_NAME?: string; BODY: unknown }, tenant = 'acme') {
+async function send(
+  topic: string,
+  params: { SEND_TYPE: 'APP' | 'BROADCAST'; APP_NAME?: string; BODY: unknown },
+  tenant = 'acme',
+) {
   const r: DeliveryRequest = {
     deliveryId: `dlv-${++seq}`,
     attemptId: `att-${seq}`,
@@ -82,14 +105,16 @@ const test = suite('platform message queue: consumer API');
 
 test.before(async () => {
   await identity.keyRing.ensureKey();
-  for (const code of ['acme', 'globex']) await directory.createTenant({ name: code }, forTenant({ tenant: 'platform', actor: 'test' }, code), `t-${code}`);
+  for (const code of ['acme', 'globex'])
+    await directory.createTenant({ name: code }, forTenant({ tenant: 'platform', actor: 'test' }, code), `t-${code}`);
   app = await startTestApp({
     routers: [
       { service: 'identity', router: identity.router },
       { service: 'bridge', router: createMqRouter({ consumers, bearer: identity.bearer, registry }) },
     ],
   });
-  for (const svc of ['claims-svc', 'audit-svc', 'billing-svc']) tokens[svc] = await tokenFor('acme', svc, [BRIDGE_CONSUME_SCOPE]);
+  for (const svc of ['claims-svc', 'audit-svc', 'billing-svc'])
+    tokens[svc] = await tokenFor('acme', svc, [BRIDGE_CONSUME_SCOPE]);
   tokens.globex = await tokenFor('globex', 'claims-svc-globex', [BRIDGE_CONSUME_SCOPE]);
   tokens.admin = await tokenFor('acme', 'acme-admin', ['bridge:admin']);
 });
@@ -136,7 +161,10 @@ test('ack moves the offset: the next pull starts after it', async () => {
   await send('claims', { SEND_TYPE: 'BROADCAST', BODY: { n: 4 } });
   const next = await pull('claims-svc', 'claims');
   assert.equal(bodies(next), [{ n: 4 }]);
-  assert.equal((await ack('claims-svc', 'claims', { offset: next.body.lease.to, leaseId: next.body.lease.id })).body, { committedOffset: 3, leaseReleased: true });
+  assert.equal((await ack('claims-svc', 'claims', { offset: next.body.lease.to, leaseId: next.body.lease.id })).body, {
+    committedOffset: 3,
+    leaseReleased: true,
+  });
   // an offset beyond the newest message is refused
   assert.is((await ack('claims-svc', 'claims', { offset: 99 })).status, 400);
   assert.is((await ack('claims-svc', 'claims', { offset: -1 })).status, 400);

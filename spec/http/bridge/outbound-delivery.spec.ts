@@ -5,14 +5,15 @@
 //   delivery id.
 // - The same receiver as http://127.0.0.1:<port> (a loopback address nobody allowlisted): the SSRF guard
 //   refuses it; the trace shows the failed attempt with the reason, no retry, and the receiver got nothing.
-import express from 'express';
+
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import express from 'express';
 import { Webhook } from 'standardwebhooks';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { deliveryIdFor } from '../../../commands/bridge/delivery.scheduler.ts';
-import { ADMIN, anEvent, PUT_EVENT, startBridgePlatform, type BridgePlatform } from './bridge-harness.ts';
+import { ADMIN, anEvent, type BridgePlatform, PUT_EVENT, startBridgePlatform } from './bridge-harness.ts';
 
 const test = suite('outbound HTTP end to end: signed deliveries, SSRF-refused destinations in the trace');
 let p: BridgePlatform;
@@ -44,7 +45,10 @@ test.after(async () => {
 
 async function ruleTo(destination: string, url: string, source: string): Promise<string> {
   const admin = await p.token('acme');
-  const d = await p.call('POST', `${ADMIN}/api-destinations`, { token: admin, body: { name: destination, url, method: 'POST' } });
+  const d = await p.call('POST', `${ADMIN}/api-destinations`, {
+    token: admin,
+    body: { name: destination, url, method: 'POST' },
+  });
   assert.is(d.status, 201, JSON.stringify(d.body));
   const rule = await p.call('POST', `${ADMIN}/rules`, {
     token: admin,
@@ -70,7 +74,10 @@ async function ruleTo(destination: string, url: string, source: string): Promise
 }
 
 async function publish(source: string): Promise<string> {
-  const r = await p.call('POST', PUT_EVENT, { token: await p.token('acme', ['bridge:publish']), body: { ...anEvent(), source } });
+  const r = await p.call('POST', PUT_EVENT, {
+    token: await p.token('acme', ['bridge:publish']),
+    body: { ...anEvent(), source },
+  });
   assert.is(r.status, 200, JSON.stringify(r.body));
   return r.body.eventId as string;
 }
@@ -90,22 +97,41 @@ test('a delivery to an allowlisted host is signed: the secret shown at creation 
   const deliveryId = deliveryIdFor(eventId, 'acme', 'to-signed-receiver', 1);
   assert.is(hit.headers['webhook-id'], deliveryId);
   assert.is(hit.headers['idempotency-key'], deliveryId);
-  const headers = { 'webhook-id': String(hit.headers['webhook-id']), 'webhook-timestamp': String(hit.headers['webhook-timestamp']), 'webhook-signature': String(hit.headers['webhook-signature']) };
+  const headers = {
+    'webhook-id': String(hit.headers['webhook-id']),
+    'webhook-timestamp': String(hit.headers['webhook-timestamp']),
+    'webhook-signature': String(hit.headers['webhook-signature']),
+  };
   new Webhook(secret).verify(hit.body, headers); // throws unless the signature verifies
-  assert.throws(() => new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`).verify(hit.body, headers), /No matching signature/);
+  assert.throws(
+    () => new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`).verify(hit.body, headers),
+    /No matching signature/,
+  );
   const trace = await settled(eventId, 'succeeded');
-  assert.equal(trace.map((d) => d.status), ['scheduled', 'started', 'succeeded']);
+  assert.equal(
+    trace.map((d) => d.status),
+    ['scheduled', 'started', 'succeeded'],
+  );
 });
 
 test('a destination on a loopback address nobody allowlisted: refused, the reason in the trace, no retry, nothing sent', async () => {
   await ruleTo('internal-receiver', `http://127.0.0.1:${port}/internal`, 'shop:internal');
   const eventId = await publish('shop:internal');
   const trace = await settled(eventId, 'dead-lettered');
-  assert.equal(trace.map((d) => d.status), ['scheduled', 'started', 'failed', 'dead-lettered']);
+  assert.equal(
+    trace.map((d) => d.status),
+    ['scheduled', 'started', 'failed', 'dead-lettered'],
+  );
   const failed = trace[2]!;
-  assert.is(failed.error, `POST http://127.0.0.1:${port}/internal: destination refused: 127.0.0.1 is a loopback address (allow it with OUTBOUND_ALLOW)`);
+  assert.is(
+    failed.error,
+    `POST http://127.0.0.1:${port}/internal: destination refused: 127.0.0.1 is a loopback address (allow it with OUTBOUND_ALLOW)`,
+  );
   assert.is(failed.nextAttemptAt ?? null, null, 'not retried');
-  assert.not.ok(received.some((r) => r.path === '/internal'), 'the receiver got nothing');
+  assert.not.ok(
+    received.some((r) => r.path === '/internal'),
+    'the receiver got nothing',
+  );
 });
 
 test.run();

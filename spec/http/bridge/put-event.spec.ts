@@ -1,6 +1,14 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ADMIN, aJobAlert, anEvent, PUT_EVENT, PUT_EVENTS, startBridgePlatform, type BridgePlatform } from './bridge-harness.ts';
+import {
+  ADMIN,
+  aJobAlert,
+  anEvent,
+  type BridgePlatform,
+  PUT_EVENT,
+  PUT_EVENTS,
+  startBridgePlatform,
+} from './bridge-harness.ts';
 
 const test = suite('putEvent over HTTP');
 let p: BridgePlatform;
@@ -18,7 +26,8 @@ test.before(async () => {
 });
 test.after(async () => p.stop());
 
-const put = (token: string, body: unknown, headers: Record<string, string> = {}) => p.call('POST', PUT_EVENT, { token, body, headers });
+const put = (token: string, body: unknown, headers: Record<string, string> = {}) =>
+  p.call('POST', PUT_EVENT, { token, body, headers });
 const fields = (body: { details: Array<{ field: string }> }) => body.details.map((d) => d.field).sort();
 
 test('200 {eventId, duplicate: false}; the repeat of (source, id) is 200 duplicate: true with the same eventId', async () => {
@@ -43,7 +52,12 @@ test('200 {eventId, duplicate: false}; the repeat of (source, id) is 200 duplica
 
 test('the lower-case spellings of the field table are accepted; the stored form is camelCase', async () => {
   const { dataContentType, eventBusName, ...rest } = anEvent();
-  const r = await put(acme, { ...rest, datacontenttype: `${dataContentType}; charset=utf-8`, eventbusname: eventBusName, dataschemaid: undefined });
+  const r = await put(acme, {
+    ...rest,
+    datacontenttype: `${dataContentType}; charset=utf-8`,
+    eventbusname: eventBusName,
+    dataschemaid: undefined,
+  });
   assert.is(r.status, 200, JSON.stringify(r.body));
   const [accepted] = await p.platform.stores.eventStore.readStream(`published-acme.${r.body.eventId}`);
   const event = (accepted!.data as { event: Record<string, unknown> }).event;
@@ -63,13 +77,20 @@ test('Idempotency-Key: a retried request answers as the first did', async () => 
 });
 
 test('400 EVENT.INVALID naming every bad field', async () => {
-  const r = await put(acme, anEvent({ id: '', time: '2026-03-01T10:00:00Z', data: [1], dataContentType: 'text/plain', extra: 1 }));
+  const r = await put(
+    acme,
+    anEvent({ id: '', time: '2026-03-01T10:00:00Z', data: [1], dataContentType: 'text/plain', extra: 1 }),
+  );
   assert.is(r.status, 400);
   assert.is(r.body.code, 'EVENT.INVALID');
   assert.equal(fields(r.body), ['data', 'dataContentType', 'extra', 'id', 'time']);
   const missing = await put(acme, {});
   assert.equal(fields(missing.body), ['data', 'dataContentType', 'eventBusName', 'id', 'source', 'time', 'type']);
-  const notJson = await p.call('POST', PUT_EVENT, { token: acme, raw: '{"id": ', headers: { 'content-type': 'application/json' } });
+  const notJson = await p.call('POST', PUT_EVENT, {
+    token: acme,
+    raw: '{"id": ',
+    headers: { 'content-type': 'application/json' },
+  });
   assert.is(notJson.status, 400);
   assert.is(notJson.body.code, 'REQUEST.MALFORMED_JSON');
   const array = await put(acme, [anEvent()]);
@@ -134,11 +155,20 @@ test('401 without a token, 403 without the bridge:publish scope', async () => {
 
 test('schema-validated data: 400 listing every violation; unknown schema 400', async () => {
   const jobAlter = '100000000000003';
-  const bad = await put(acme, anEvent({ dataSchemaId: jobAlter, data: { jobId: '', status: 'EXPLODED', retryCount: -1 } }));
+  const bad = await put(
+    acme,
+    anEvent({ dataSchemaId: jobAlter, data: { jobId: '', status: 'EXPLODED', retryCount: -1 } }),
+  );
   assert.is(bad.status, 400, JSON.stringify(bad.body));
   assert.is(bad.body.code, 'EVENT.SCHEMA_VIOLATION');
   const paths = (bad.body.details as Array<{ field: string; keyword: string }>).map((d) => `${d.field}:${d.keyword}`);
-  for (const expected of ['data.jobId:minLength', 'data.status:enum', 'data.retryCount:minimum', 'data.jobName:required', 'data.occurredAt:required']) {
+  for (const expected of [
+    'data.jobId:minLength',
+    'data.status:enum',
+    'data.retryCount:minimum',
+    'data.jobName:required',
+    'data.occurredAt:required',
+  ]) {
     assert.ok(paths.includes(expected), `${expected} in ${paths}`);
   }
   assert.ok(paths.filter((x) => x.endsWith(':required')).length >= 4, paths.join());
@@ -159,7 +189,14 @@ test('batch: per-entry results as AWS PutEvents', async () => {
   const fresh = anEvent();
   const r = await p.call('POST', PUT_EVENTS, {
     token: acme,
-    body: [fresh, anEvent({ time: 'yesterday' }), dup, anEvent({ eventBusName: 'platform' }), anEvent({ eventBusName: 'nothing' }), fresh],
+    body: [
+      fresh,
+      anEvent({ time: 'yesterday' }),
+      dup,
+      anEvent({ eventBusName: 'platform' }),
+      anEvent({ eventBusName: 'nothing' }),
+      fresh,
+    ],
   });
   assert.is(r.status, 200, JSON.stringify(r.body));
   assert.is(r.body.failedEntryCount, 3);
@@ -167,7 +204,10 @@ test('batch: per-entry results as AWS PutEvents', async () => {
   assert.is(a.duplicate, false);
   assert.match(a.eventId, /^[0-9a-f]{64}$/);
   assert.is(b.errorCode, 'EVENT.INVALID');
-  assert.equal(b.details.map((x: { field: string }) => x.field), ['time']);
+  assert.equal(
+    b.details.map((x: { field: string }) => x.field),
+    ['time'],
+  );
   assert.is(c.duplicate, true);
   assert.is(d.errorCode, 'BUS.FORBIDDEN');
   assert.is(e.errorCode, 'BUS.NOT_FOUND');
@@ -178,7 +218,10 @@ test('batch: per-entry results as AWS PutEvents', async () => {
   assert.is(tooMany.body.code, 'EVENT.BATCH_SIZE');
   assert.is((await p.call('POST', PUT_EVENTS, { token: acme, body: [] })).status, 400);
   assert.is((await p.call('POST', PUT_EVENTS, { token: acme, body: anEvent() })).status, 400);
-  const big = await p.call('POST', PUT_EVENTS, { token: acme, body: [anEvent({ data: { blob: 'x'.repeat(200 * 1024) } }), anEvent({ data: { blob: 'x'.repeat(200 * 1024) } })] });
+  const big = await p.call('POST', PUT_EVENTS, {
+    token: acme,
+    body: [anEvent({ data: { blob: 'x'.repeat(200 * 1024) } }), anEvent({ data: { blob: 'x'.repeat(200 * 1024) } })],
+  });
   assert.is(big.status, 413);
 });
 
@@ -186,7 +229,16 @@ test('the OpenAPI document describes putEvent, putEvents and the admin API', asy
   const r = await p.call('GET', '/api/platform/platform-pub/eventBridge/openapi.json');
   assert.is(r.status, 200);
   assert.is(r.body.openapi, '3.0.3');
-  for (const path of [PUT_EVENT, PUT_EVENTS, `${ADMIN}/buses`, `${ADMIN}/buses/{bus}/sources/{source}`, `${ADMIN}/trace/events/{eventId}`, `${ADMIN}/rules`, `${ADMIN}/test-pattern`, `${ADMIN}/schemas`]) {
+  for (const path of [
+    PUT_EVENT,
+    PUT_EVENTS,
+    `${ADMIN}/buses`,
+    `${ADMIN}/buses/{bus}/sources/{source}`,
+    `${ADMIN}/trace/events/{eventId}`,
+    `${ADMIN}/rules`,
+    `${ADMIN}/test-pattern`,
+    `${ADMIN}/schemas`,
+  ]) {
     assert.ok(r.body.paths[path], `${path} documented`);
   }
 });

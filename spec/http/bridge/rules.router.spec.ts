@@ -8,13 +8,13 @@ import { pino } from 'pino';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createConfigCenter, createConfigCommands } from '../../../commands/bridge/config-center.commands.ts';
-import { createKeyedSecretBox } from '../../../commands/core/secret.box.ts';
 import { createRuleCommands } from '../../../commands/bridge/rules.commands.ts';
 import { forTenant } from '../../../commands/core/envelopes.ts';
+import { createKeyedSecretBox } from '../../../commands/core/secret.box.ts';
 import { createDirectoryCommands } from '../../../commands/identity/directory.commands.ts';
 import type { BusKind } from '../../../domain/bridge/model.ts';
 import { BRIDGE_ADMIN_BASE, BRIDGE_ADMIN_SCOPE } from '../../../http/bridge/bridge.paths.ts';
-import { createRulesRouter, SECRET_MASK, type BusInfo } from '../../../http/bridge/rules.router.ts';
+import { type BusInfo, createRulesRouter, SECRET_MASK } from '../../../http/bridge/rules.router.ts';
 import { openApiDocument } from '../../../http/core/openapi.ts';
 import { createRouteRegistry } from '../../../http/core/route-registry.ts';
 import { manualClock } from '../../../infra/core/clock.port.ts';
@@ -22,13 +22,13 @@ import { loadConfig } from '../../../infra/core/config.ts';
 import { createIdentityService } from '../../../infra/identity/identity.service.ts';
 import { createSqliteEventStore } from '../../../infra/sqlite/event-store.sqlite.ts';
 import { createSqliteReadStore } from '../../../infra/sqlite/read-store.sqlite.ts';
-import { createProjectionRunner } from '../../../projections/core/projection-runner.ts';
 import { configProjection } from '../../../projections/bridge/config.projection.ts';
-import { createRulesIndex } from '../../../projections/bridge/rules-index.ts';
 import { rulesProjection } from '../../../projections/bridge/rules.projection.ts';
+import { createRulesIndex } from '../../../projections/bridge/rules-index.ts';
+import { createProjectionRunner } from '../../../projections/core/projection-runner.ts';
+import { caughtUp as caughtUpAll } from '../../core/eventually.ts';
 import { startTestApp, type TestApp } from '../core/harness.ts';
 import { machineToken } from '../identity/machine-token.ts';
-import { caughtUp as caughtUpAll } from '../../core/eventually.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'rules-router-'));
 const eventStore = createSqliteEventStore({ file: path.join(dir, 'events.sqlite'), pollIntervalMs: 20 });
@@ -44,7 +44,9 @@ const configBox = createKeyedSecretBox('rules-router-spec-key-encryption-secret-
 const configCommands = createConfigCommands({ eventStore, clock, box: configBox });
 const configCenter = createConfigCenter({ eventStore, box: configBox });
 const registry = createRouteRegistry();
-const runners = [rulesProjection, configProjection].map((projection) => createProjectionRunner({ eventStore, readStore, projection, clock }));
+const runners = [rulesProjection, configProjection].map((projection) =>
+  createProjectionRunner({ eventStore, readStore, projection, clock }),
+);
 const index = createRulesIndex(readStore);
 const tokens: Record<string, string> = {};
 let app: TestApp;
@@ -58,7 +60,11 @@ const buses: Record<string, { kind: BusKind; tenant: string }> = {
   'globex/ledger': { kind: 'custom', tenant: 'globex' },
 };
 const busInfo: BusInfo = async (tenant, name) => {
-  const qualified = name.includes('/') ? name : /^(platform|baseline-)/.test(name) ? `platform/${name}` : `${tenant}/${name}`;
+  const qualified = name.includes('/')
+    ? name
+    : /^(platform|baseline-)/.test(name)
+      ? `platform/${name}`
+      : `${tenant}/${name}`;
   return buses[qualified] ?? null;
 };
 
@@ -69,13 +75,21 @@ const tokenFor = (tenant: string, scopes: string[], name: string) =>
 
 test.before(async () => {
   await identity.keyRing.ensureKey();
-  for (const code of ['platform', 'acme', 'globex']) await directory.createTenant({ name: code }, forTenant({ tenant: 'platform', actor: 'test' }, code), `t-${code}`);
+  for (const code of ['platform', 'acme', 'globex'])
+    await directory.createTenant({ name: code }, forTenant({ tenant: 'platform', actor: 'test' }, code), `t-${code}`);
   app = await startTestApp({
     routers: [
       { service: 'identity', router: identity.router },
       {
         service: 'bridge',
-        router: createRulesRouter({ commands: { rules, config: configCommands }, readStore, bearer: identity.bearer, busInfo, clock, registry }),
+        router: createRulesRouter({
+          commands: { rules, config: configCommands },
+          readStore,
+          bearer: identity.bearer,
+          busInfo,
+          clock,
+          registry,
+        }),
       },
     ],
   });
@@ -94,7 +108,13 @@ test.after(async () => {
 });
 
 type Reply = { status: number; body: any; text: string; headers: Headers };
-async function call(method: string, url: string, token: string | undefined, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> {
+async function call(
+  method: string,
+  url: string,
+  token: string | undefined,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Reply> {
   const res = await fetch(`${app.url}${BRIDGE_ADMIN_BASE}${url}`, {
     method,
     headers: {
@@ -121,7 +141,12 @@ const pascalTarget = {
   DeadLetterRecord: true,
   Params: [
     { ResourceKey: 'NAME', Form: 'CONSTANT', Value: 'claims-api' },
-    { ResourceKey: 'BODY_PARAMS', Form: 'TEMPLATE', Value: '{"order":"$.data.orderId","amount":"$.data.amount"}', Template: '{"order":"${order}","amount":${amount}}' },
+    {
+      ResourceKey: 'BODY_PARAMS',
+      Form: 'TEMPLATE',
+      Value: '{"order":"$.data.orderId","amount":"$.data.amount"}',
+      Template: '{"order":"${order}","amount":${amount}}',
+    },
   ],
 };
 const camelTarget = {
@@ -157,7 +182,12 @@ test('401 without a token, 403 without bridge:admin', async () => {
 // ---- CRUD ----
 
 test('create: 201 with the canonical rule (PascalCase target accepted, answered in camelCase)', async () => {
-  const r = await call('POST', '/rules', tokens.acme, ordersRule({ id: 'orders-to-claims', description: 'sends orders' }));
+  const r = await call(
+    'POST',
+    '/rules',
+    tokens.acme,
+    ordersRule({ id: 'orders-to-claims', description: 'sends orders' }),
+  );
   assert.is(r.status, 201, r.text);
   assert.is(r.headers.get('location'), `${BRIDGE_ADMIN_BASE}/rules/orders-to-claims`);
   assert.is(r.body.id, 'orders-to-claims');
@@ -176,7 +206,12 @@ test('create: 201 with the canonical rule (PascalCase target accepted, answered 
     deadLetterRecord: true,
     params: [
       { resourceKey: 'NAME', form: 'CONSTANT', value: 'claims-api' },
-      { resourceKey: 'BODY_PARAMS', form: 'TEMPLATE', value: '{"order":"$.data.orderId","amount":"$.data.amount"}', template: '{"order":"${order}","amount":${amount}}' },
+      {
+        resourceKey: 'BODY_PARAMS',
+        form: 'TEMPLATE',
+        value: '{"order":"$.data.orderId","amount":"$.data.amount"}',
+        template: '{"order":"${order}","amount":${amount}}',
+      },
     ],
     conversion: { kind: 'complete' },
   });
@@ -233,11 +268,18 @@ test('list: paged, filtered by bus and enabled; only the own tenant’s rules', 
   assert.is((await call('GET', '/rules?limit=0', tokens.acme)).status, 400);
   assert.is((await call('GET', '/rules?enabled=maybe', tokens.acme)).status, 400);
   const globex = await call('GET', '/rules', tokens.globex);
-  assert.equal(globex.body.items.map((x: { id: string }) => x.id), ['globex-rule']);
+  assert.equal(
+    globex.body.items.map((x: { id: string }) => x.id),
+    ['globex-rule'],
+  );
 });
 
 test('update: the fields given; description null removes it; the bus cannot change', async () => {
-  const r = await call('PUT', '/rules/orders-to-claims', tokens.acme, { name: 'Renamed', description: null, pattern: { source: ['shop:returns'] } });
+  const r = await call('PUT', '/rules/orders-to-claims', tokens.acme, {
+    name: 'Renamed',
+    description: null,
+    pattern: { source: ['shop:returns'] },
+  });
   assert.is(r.status, 200, r.text);
   assert.is(r.body.name, 'Renamed');
   assert.is(r.body.description, null);
@@ -282,7 +324,11 @@ test('pattern 400s name the pattern path', async () => {
   const cases: Array<[unknown, string, RegExp]> = [
     [{ data: { state: [{ 'starts-with': 'x' }] } }, 'data.state[0]', /unknown matcher "starts-with"/],
     [{ subject: [{ wildcard: 'a**b' }] }, 'subject[0].wildcard', /consecutive \*/],
-    [{ data: { amount: [{ numeric: ['>=', 10, '<', 10] }] } }, 'data.amount[0].numeric', /lower bound 10 is not below upper bound 10/],
+    [
+      { data: { amount: [{ numeric: ['>=', 10, '<', 10] }] } },
+      'data.amount[0].numeric',
+      /lower bound 10 is not below upper bound 10/,
+    ],
     [{ data: { ip: [{ cidr: '10.0.0.300/8' }] } }, 'data.ip[0].cidr', /bad CIDR/],
     [{ data: { ip: [{ cidr: '10.0.0.0/40' }] } }, 'data.ip[0].cidr', /bad CIDR/],
     [{ source: [] }, 'source', /at least one matcher/],
@@ -304,22 +350,46 @@ test('pattern 400s name the pattern path', async () => {
 });
 
 test('body 400s name each field: schema, both spellings in conflict, target record, parameter tables', async () => {
-  const schema = await call('POST', '/rules', tokens.acme, { bus: 'orders', targets: [{ ...camelTarget, pushRetryStrategy: 'SOMETIMES' }], extra: 1 });
+  const schema = await call('POST', '/rules', tokens.acme, {
+    bus: 'orders',
+    targets: [{ ...camelTarget, pushRetryStrategy: 'SOMETIMES' }],
+    extra: 1,
+  });
   assert.is(schema.status, 400);
   assert.is(schema.body.code, 'REQUEST.INVALID');
   assert.equal(fieldsOf(schema), ['extra', 'name', 'pattern', 'targets.0.pushRetryStrategy']);
 
-  const six = await call('POST', '/rules', tokens.acme, ordersRule({ targets: Array.from({ length: 6 }, (_, i) => ({ ...camelTarget, id: i })) }));
+  const six = await call(
+    'POST',
+    '/rules',
+    tokens.acme,
+    ordersRule({ targets: Array.from({ length: 6 }, (_, i) => ({ ...camelTarget, id: i })) }),
+  );
   assert.equal(fieldsOf(six), ['targets']);
 
-  const conflict = await call('POST', '/rules', tokens.acme, ordersRule({ targets: [{ ...pascalTarget, id: 9, ErrorTolerance: 'NONE' }] }));
+  const conflict = await call(
+    'POST',
+    '/rules',
+    tokens.acme,
+    ordersRule({ targets: [{ ...pascalTarget, id: 9, ErrorTolerance: 'NONE' }] }),
+  );
   assert.is(conflict.status, 400);
   assert.equal(fieldsOf(conflict), ['targets.0.errorTolerance', 'targets.0.id']);
   // the same value under both spellings is fine
-  const agreeing = await call('POST', '/rules', tokens.acme, ordersRule({ targets: [{ ...pascalTarget, id: 1, ErrorTolerance: 'ALL' }] }));
+  const agreeing = await call(
+    'POST',
+    '/rules',
+    tokens.acme,
+    ordersRule({ targets: [{ ...pascalTarget, id: 1, ErrorTolerance: 'ALL' }] }),
+  );
   assert.is(agreeing.status, 201, agreeing.text);
 
-  const missing = await call('POST', '/rules', tokens.acme, ordersRule({ targets: [{ Params: [{ Form: 'CONSTANT', Value: 'x' }] }] }));
+  const missing = await call(
+    'POST',
+    '/rules',
+    tokens.acme,
+    ordersRule({ targets: [{ Params: [{ Form: 'CONSTANT', Value: 'x' }] }] }),
+  );
   assert.equal(fieldsOf(missing), ['targets.0.id', 'targets.0.params.0.resourceKey', 'targets.0.typeId']);
 
   const dup = await call('POST', '/rules', tokens.acme, ordersRule({ targets: [camelTarget, camelTarget] }));
@@ -346,9 +416,16 @@ test('body 400s name each field: schema, both spellings in conflict, target reco
   assert.match(JSON.stringify(table2.body.details), /SUBJECT of the mail service target takes CONSTANT/);
   assert.match(JSON.stringify(table2.body.details), /needs TO/);
 
-  const badJsonTemplate = await call('POST', '/rules', tokens.acme, ordersRule({
-    targets: [{ ...camelTarget, conversion: { kind: 'template', variables: { a: '$.data.a' }, template: '{"a": ${a}' } }],
-  }));
+  const badJsonTemplate = await call(
+    'POST',
+    '/rules',
+    tokens.acme,
+    ordersRule({
+      targets: [
+        { ...camelTarget, conversion: { kind: 'template', variables: { a: '$.data.a' }, template: '{"a": ${a}' } },
+      ],
+    }),
+  );
   assert.equal(fieldsOf(badJsonTemplate), ['targets.0.conversion.template']);
 });
 
@@ -416,13 +493,27 @@ test('platform rules: made by the platform tenant on a platform bus only', async
   const byTenant = await call('POST', '/rules', tokens.acme, { ...alertRule, id: 'x', platform: true });
   assert.is(byTenant.status, 403);
   assert.is(byTenant.body.code, 'RULE.PLATFORM_FORBIDDEN');
-  const onBaseline = await call('POST', '/rules', tokens.platform, { ...alertRule, id: 'y', bus: 'baseline-claim', platform: true });
+  const onBaseline = await call('POST', '/rules', tokens.platform, {
+    ...alertRule,
+    id: 'y',
+    bus: 'baseline-claim',
+    platform: true,
+  });
   assert.is(onBaseline.status, 400);
   // a tenant's own rule on the platform bus (to handle the platform event itself) is allowed
   const own = await call('POST', '/rules', tokens.acme, {
     ...alertRule,
     id: 'acme-job-alert',
-    targets: [{ ...camelTarget, conversion: { kind: 'template', variables: { job: '$.data.jobName' }, template: '{"text": "our job ${job} failed"}' } }],
+    targets: [
+      {
+        ...camelTarget,
+        conversion: {
+          kind: 'template',
+          variables: { job: '$.data.jobName' },
+          template: '{"text": "our job ${job} failed"}',
+        },
+      },
+    ],
   });
   assert.is(own.status, 201, own.text);
   assert.is(own.body.platform, false);
@@ -457,7 +548,9 @@ test('platform rules listing, opt-out and opt-in per tenant', async () => {
   assert.is((await call('GET', '/platform-rules', tokens.globex)).body.items[0].optedOut, false);
   assert.equal(await index.optedOut('acme'), new Set(['batch-job-alert']));
   // the routing sees the platform rule and acme's own rule on the platform bus
-  const onPlatform = (await index.rulesForBus('platform', 'platform')).rules.map((r) => `${r.tenant}/${r.ruleId}`).sort();
+  const onPlatform = (await index.rulesForBus('platform', 'platform')).rules
+    .map((r) => `${r.tenant}/${r.ruleId}`)
+    .sort();
   assert.equal(onPlatform, ['acme/acme-job-alert', 'platform/batch-job-alert']);
 
   const back = await call('POST', '/platform-rules/batch-job-alert/opt-in', tokens.acme);
@@ -471,8 +564,18 @@ test('platform rules listing, opt-out and opt-in per tenant', async () => {
 // ---- test-pattern ----
 
 test('test-pattern: match and no match; lower-case envelope names as putEvent takes them', async () => {
-  const pattern = { source: [{ prefix: 'batchv2:' }], data: { amount: [{ numeric: ['>', 0, '<=', 5] }] }, dataContentType: ['application/json'] };
-  const event = { id: '1', source: 'batchv2:scheduler', type: 't', datacontenttype: 'application/json', data: { amount: 5 } };
+  const pattern = {
+    source: [{ prefix: 'batchv2:' }],
+    data: { amount: [{ numeric: ['>', 0, '<=', 5] }] },
+    dataContentType: ['application/json'],
+  };
+  const event = {
+    id: '1',
+    source: 'batchv2:scheduler',
+    type: 't',
+    datacontenttype: 'application/json',
+    data: { amount: 5 },
+  };
   const yes = await call('POST', '/test-pattern', tokens.acme, { pattern, event });
   assert.equal([yes.status, yes.body], [200, { match: true }]);
   const no = await call('POST', '/test-pattern', tokens.acme, { pattern, event: { ...event, data: { amount: 5.5 } } });
@@ -485,7 +588,10 @@ test('test-pattern: match and no match; lower-case envelope names as putEvent ta
 
 test('configuration center: set, read, list with secrets masked, remove; per tenant', async () => {
   const set = await call('PUT', '/config/mail.account', tokens.acme, { value: 'alerts@acme.example' });
-  assert.equal([set.status, set.body.key, set.body.value, set.body.secret], [200, 'mail.account', 'alerts@acme.example', false]);
+  assert.equal(
+    [set.status, set.body.key, set.body.value, set.body.secret],
+    [200, 'mail.account', 'alerts@acme.example', false],
+  );
   const secret = await call('PUT', '/config/alert.token', tokens.acme, { value: 'tok-123', secret: true });
   assert.equal([secret.status, secret.body.value, secret.body.secret], [200, SECRET_MASK, true]);
   assert.is(secret.headers.get('cache-control'), 'no-store');
@@ -502,12 +608,18 @@ test('configuration center: set, read, list with secrets masked, remove; per ten
 
   await caughtUp();
   const list = await call('GET', '/config', tokens.acme);
-  assert.equal(list.body.items.map((e: { key: string; value: string }) => [e.key, e.value]), [
-    ['alert.token', SECRET_MASK],
-    ['mail.account', 'alerts@acme.example'],
-  ]);
+  assert.equal(
+    list.body.items.map((e: { key: string; value: string }) => [e.key, e.value]),
+    [
+      ['alert.token', SECRET_MASK],
+      ['mail.account', 'alerts@acme.example'],
+    ],
+  );
   assert.not.match(list.text, /tok-/);
-  assert.equal((await call('GET', '/config?prefix=mail.', tokens.acme)).body.items.map((e: { key: string }) => e.key), ['mail.account']);
+  assert.equal(
+    (await call('GET', '/config?prefix=mail.', tokens.acme)).body.items.map((e: { key: string }) => e.key),
+    ['mail.account'],
+  );
   assert.is((await call('GET', '/config', tokens.globex)).body.total, 0);
   assert.is((await call('GET', '/config/alert.token', tokens.globex)).status, 404);
   assert.is((await call('DELETE', '/config/alert.token', tokens.globex)).status, 404);
@@ -517,7 +629,10 @@ test('configuration center: set, read, list with secrets masked, remove; per ten
   assert.is(await configCenter.get('acme', 'alert.token'), undefined);
   assert.is((await call('DELETE', '/config/alert.token', tokens.acme)).status, 404);
   await caughtUp();
-  assert.equal((await call('GET', '/config', tokens.acme)).body.items.map((e: { key: string }) => e.key), ['mail.account']);
+  assert.equal(
+    (await call('GET', '/config', tokens.acme)).body.items.map((e: { key: string }) => e.key),
+    ['mail.account'],
+  );
 
   const badKey = await call('PUT', '/config/bad..key', tokens.acme, { value: 'x' });
   assert.equal([badKey.status, fieldsOf(badKey)], [400, ['key']]);

@@ -13,18 +13,22 @@ import { BRIDGE_ADMIN_BASE, BRIDGE_ADMIN_SCOPE } from '../../../http/bridge/brid
 import { createSchemasRouter } from '../../../http/bridge/schemas.router.ts';
 import { openApiDocument } from '../../../http/core/openapi.ts';
 import { createRouteRegistry } from '../../../http/core/route-registry.ts';
-import { PLATFORM_SCHEMA_IDS, platformSchemaDocuments, seedPlatformSchemas } from '../../../infra/bridge/platform-schemas.ts';
+import {
+  PLATFORM_SCHEMA_IDS,
+  platformSchemaDocuments,
+  seedPlatformSchemas,
+} from '../../../infra/bridge/platform-schemas.ts';
 import { manualClock } from '../../../infra/core/clock.port.ts';
 import { loadConfig } from '../../../infra/core/config.ts';
 import { createIdentityService } from '../../../infra/identity/identity.service.ts';
 import { createSqliteEventStore } from '../../../infra/sqlite/event-store.sqlite.ts';
 import { createSqliteReadStore } from '../../../infra/sqlite/read-store.sqlite.ts';
-import { createProjectionRunner } from '../../../projections/core/projection-runner.ts';
 import { schemasProjection } from '../../../projections/bridge/schemas.projection.ts';
+import { createProjectionRunner } from '../../../projections/core/projection-runner.ts';
+import { caughtUp as caughtUpAll } from '../../core/eventually.ts';
+import { registryDocument } from '../../domain/bridge/schema-documents.ts';
 import { startTestApp, type TestApp } from '../core/harness.ts';
 import { machineToken } from '../identity/machine-token.ts';
-import { registryDocument } from '../../domain/bridge/schema-documents.ts';
-import { caughtUp as caughtUpAll } from '../../core/eventually.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'schemas-router-'));
 const eventStore = createSqliteEventStore({ file: path.join(dir, 'events.sqlite'), pollIntervalMs: 20 });
@@ -47,11 +51,15 @@ const tokenFor = (tenant: string, scopes: string[], name: string) =>
 
 test.before(async () => {
   await identity.keyRing.ensureKey();
-  for (const code of ['platform', 'acme', 'globex']) await directory.createTenant({ name: code }, forTenant({ tenant: 'platform', actor: 'test' }, code), `t-${code}`);
+  for (const code of ['platform', 'acme', 'globex'])
+    await directory.createTenant({ name: code }, forTenant({ tenant: 'platform', actor: 'test' }, code), `t-${code}`);
   app = await startTestApp({
     routers: [
       { service: 'identity', router: identity.router },
-      { service: 'bridge', router: createSchemasRouter({ commands, readStore, eventStore, bearer: identity.bearer, registry }) },
+      {
+        service: 'bridge',
+        router: createSchemasRouter({ commands, readStore, eventStore, bearer: identity.bearer, registry }),
+      },
     ],
   });
   tokens.platform = await tokenFor('platform', [BRIDGE_ADMIN_SCOPE], 'platform-bridge');
@@ -70,7 +78,13 @@ test.after(async () => {
 });
 
 type Reply = { status: number; body: any; text: string; headers: Headers };
-async function call(method: string, url: string, token: string | undefined, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> {
+async function call(
+  method: string,
+  url: string,
+  token: string | undefined,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Reply> {
   const res = await fetch(`${app.url}${BRIDGE_ADMIN_BASE}${url}`, {
     method,
     headers: {
@@ -109,7 +123,13 @@ test('no token 401; a token without bridge:admin 403', async () => {
 });
 
 test('create: 201 with the schema; name and version default to info.title and info.version; Idempotency-Key replays', async () => {
-  const r = await call('POST', '/schemas', tokens.acme, { schemaId: '300000000000001', description: 'claim events', bus: 'claims', content: document('1.0.0') }, { 'idempotency-key': 'create-claims' });
+  const r = await call(
+    'POST',
+    '/schemas',
+    tokens.acme,
+    { schemaId: '300000000000001', description: 'claim events', bus: 'claims', content: document('1.0.0') },
+    { 'idempotency-key': 'create-claims' },
+  );
   assert.is(r.status, 201, r.text);
   assert.equal(
     { ...r.body, versions: r.body.versions.map((v: { version: string }) => v.version) },
@@ -128,24 +148,43 @@ test('create: 201 with the schema; name and version default to info.title and in
     },
   );
   assert.is(r.headers.get('location'), `${BRIDGE_ADMIN_BASE}/schemas/300000000000001`);
-  const again = await call('POST', '/schemas', tokens.acme, { schemaId: '300000000000001', description: 'claim events', bus: 'claims', content: document('1.0.0') }, { 'idempotency-key': 'create-claims' });
+  const again = await call(
+    'POST',
+    '/schemas',
+    tokens.acme,
+    { schemaId: '300000000000001', description: 'claim events', bus: 'claims', content: document('1.0.0') },
+    { 'idempotency-key': 'create-claims' },
+  );
   assert.is(again.status, 200);
   assert.is(again.body.schemaId, '300000000000001');
   // without the key it is another command: the id is taken
-  const taken = await call('POST', '/schemas', tokens.acme, { schemaId: '300000000000001', content: document('1.0.0') });
+  const taken = await call('POST', '/schemas', tokens.acme, {
+    schemaId: '300000000000001',
+    content: document('1.0.0'),
+  });
   assert.is(taken.status, 409);
   assert.is(taken.body.code, 'SCHEMA.ALREADY_EXISTS');
 });
 
 test('create: a generated 15-digit id; content may be sent as a JSON string (an uploaded file)', async () => {
-  const r = await call('POST', '/schemas', tokens.acme, { name: 'From a file', version: 7, content: JSON.stringify(document('x')) });
+  const r = await call('POST', '/schemas', tokens.acme, {
+    name: 'From a file',
+    version: 7,
+    content: JSON.stringify(document('x')),
+  });
   assert.is(r.status, 201, r.text);
   assert.match(r.body.schemaId, /^[1-9][0-9]{14}$/);
   assert.is(r.body.name, 'From a file');
-  assert.equal(r.body.versions.map((v: { version: string }) => v.version), ['7']);
+  assert.equal(
+    r.body.versions.map((v: { version: string }) => v.version),
+    ['7'],
+  );
   const bad = await call('POST', '/schemas', tokens.acme, { content: '{"openapi": ' });
   assert.is(bad.status, 400);
-  assert.equal(bad.body.details.map((d: { field: string }) => d.field), ['content']);
+  assert.equal(
+    bad.body.details.map((d: { field: string }) => d.field),
+    ['content'],
+  );
 });
 
 test('400 naming each bad body field (REQUEST.INVALID)', async () => {
@@ -157,7 +196,11 @@ test('400 naming each bad body field (REQUEST.INVALID)', async () => {
 });
 
 test('400 listing each problem of the document with its path (SCHEMA.INVALID)', async () => {
-  const content = document('1', { claimNo: { type: 'strin' }, amount: { type: 'number', exclusiveMinimum: 0 }, tags: { type: 'array' } });
+  const content = document('1', {
+    claimNo: { type: 'strin' },
+    amount: { type: 'number', exclusiveMinimum: 0 },
+    tags: { type: 'array' },
+  });
   (content as Record<string, unknown>).openapi = '3.1.0';
   let r = await call('POST', '/schemas', tokens.acme, { content });
   assert.is(r.status, 400);
@@ -168,31 +211,50 @@ test('400 listing each problem of the document with its path (SCHEMA.INVALID)', 
   cloud.required = ['id', 'data'];
   r = await call('POST', '/schemas', tokens.acme, { content });
   assert.is(r.status, 400);
-  assert.equal(r.body.details.map((d: { path: string }) => d.path), [
-    'content.components.schemas.Claim.properties.claimNo.type',
-    'content.components.schemas.Claim.properties.amount.exclusiveMinimum',
-    'content.components.schemas.Claim.properties.tags.items',
-    'content.components.schemas.Cloudevents.required',
-  ]);
+  assert.equal(
+    r.body.details.map((d: { path: string }) => d.path),
+    [
+      'content.components.schemas.Claim.properties.claimNo.type',
+      'content.components.schemas.Claim.properties.amount.exclusiveMinimum',
+      'content.components.schemas.Claim.properties.tags.items',
+      'content.components.schemas.Cloudevents.required',
+    ],
+  );
 });
 
 test('add version: 201, then the same content again 200 (no-op), other content 409 SCHEMA.VERSION_IMMUTABLE', async () => {
-  const v2 = document('2.0.0', { claimNo: { type: 'string' }, amount: { type: 'number', minimum: 0, exclusiveMinimum: true, nullable: true } });
+  const v2 = document('2.0.0', {
+    claimNo: { type: 'string' },
+    amount: { type: 'number', minimum: 0, exclusiveMinimum: true, nullable: true },
+  });
   let r = await call('POST', '/schemas/300000000000001/versions', tokens.acme, { content: v2 });
   assert.is(r.status, 201, r.text);
-  assert.equal(r.body.versions.map((v: { version: string }) => v.version), ['1.0.0', '2.0.0']);
+  assert.equal(
+    r.body.versions.map((v: { version: string }) => v.version),
+    ['1.0.0', '2.0.0'],
+  );
   assert.is(r.body.latestVersion, '2.0.0');
   assert.is(r.headers.get('location'), `${BRIDGE_ADMIN_BASE}/schemas/300000000000001/versions/2.0.0`);
   r = await call('POST', '/schemas/300000000000001/versions', tokens.acme, { version: '2.0.0', content: v2 });
   assert.is(r.status, 200);
   assert.is(r.body.versions.length, 2);
-  r = await call('POST', '/schemas/300000000000001/versions', tokens.acme, { version: '2.0.0', content: document('2.0.0') });
+  r = await call('POST', '/schemas/300000000000001/versions', tokens.acme, {
+    version: '2.0.0',
+    content: document('2.0.0'),
+  });
   assert.is(r.status, 409);
   assert.is(r.body.code, 'SCHEMA.VERSION_IMMUTABLE');
   assert.equal(r.body.details, { schemaId: '300000000000001', version: '2.0.0' });
-  r = await call('POST', '/schemas/300000000000001/versions', tokens.acme, { version: '3', content: { openapi: '3.0.0' } });
+  r = await call('POST', '/schemas/300000000000001/versions', tokens.acme, {
+    version: '3',
+    content: { openapi: '3.0.0' },
+  });
   assert.is(r.status, 400);
-  assert.equal(r.body.details.map((d: { path: string }) => d.path).sort(), ['content.components', 'content.info', 'content.paths']);
+  assert.equal(r.body.details.map((d: { path: string }) => d.path).sort(), [
+    'content.components',
+    'content.info',
+    'content.paths',
+  ]);
   r = await call('POST', '/schemas/399999999999999/versions', tokens.acme, { content: v2 });
   assert.is(r.status, 404);
   // the new version is what putEvent validates against
@@ -206,7 +268,10 @@ test('add version: 201, then the same content again 200 (no-op), other content 4
 test('get one schema; download a version as stored (attachment, application/json); latest', async () => {
   let r = await call('GET', '/schemas/300000000000001', tokens.acme);
   assert.is(r.status, 200);
-  assert.equal(r.body.versions.map((v: { version: string }) => v.version), ['1.0.0', '2.0.0']);
+  assert.equal(
+    r.body.versions.map((v: { version: string }) => v.version),
+    ['1.0.0', '2.0.0'],
+  );
   r = await call('GET', '/schemas/300000000000001/versions/1.0.0', tokens.acme);
   assert.is(r.status, 200);
   assert.match(r.headers.get('content-type') ?? '', /^application\/json/);
@@ -238,7 +303,10 @@ test('tenant isolation: another tenant sees neither the schema nor its versions,
   assert.is(own.body.tenant, 'globex');
   await caughtUp();
   const list = await call('GET', '/schemas?owner=own', tokens.globex);
-  assert.equal(list.body.items.map((s: { tenant: string; schemaId: string }) => `${s.tenant}/${s.schemaId}`), ['globex/300000000000001']);
+  assert.equal(
+    list.body.items.map((s: { tenant: string; schemaId: string }) => `${s.tenant}/${s.schemaId}`),
+    ['globex/300000000000001'],
+  );
 });
 
 test('platform schemas: readable by every tenant, changed only by platform admins', async () => {
@@ -258,7 +326,11 @@ test('platform schemas: readable by every tenant, changed only by platform admin
   const steal = await call('POST', '/schemas', tokens.acme, { schemaId: id, content: document('1') });
   assert.is(steal.status, 409);
   // a platform admin creates a platform schema
-  const created = await call('POST', '/schemas', tokens.platform, { schemaId: '100000000000099', name: 'Platform claims', content: document('1') });
+  const created = await call('POST', '/schemas', tokens.platform, {
+    schemaId: '100000000000099',
+    name: 'Platform claims',
+    content: document('1'),
+  });
   assert.is(created.status, 201);
   assert.is(created.body.platform, true);
   assert.is((await call('GET', '/schemas/100000000000099', tokens.globex)).status, 200);
@@ -274,15 +346,26 @@ test('list: own and platform schemas, paged, with owner and bus filters', async 
   assert.ok(ids.includes('platform/100000000000099'));
   assert.not.ok(ids.some((i: string) => i.startsWith('globex/')));
   assert.is(r.body.total, ids.length);
-  const claims = r.body.items.find((s: { schemaId: string; tenant: string }) => s.tenant === 'acme' && s.schemaId === '300000000000001');
-  assert.equal(claims.versions.map((v: { version: string }) => v.version), ['1.0.0', '2.0.0']);
+  const claims = r.body.items.find(
+    (s: { schemaId: string; tenant: string }) => s.tenant === 'acme' && s.schemaId === '300000000000001',
+  );
+  assert.equal(
+    claims.versions.map((v: { version: string }) => v.version),
+    ['1.0.0', '2.0.0'],
+  );
   assert.is(claims.latestVersion, '2.0.0');
   r = await call('GET', '/schemas?owner=platform&limit=2&offset=1', tokens.acme);
   // the seeded platform schemas and the one this spec added
-  assert.equal([r.body.total, r.body.items.length, r.body.limit, r.body.offset], [platformSchemaDocuments().length + 1, 2, 2, 1]);
+  assert.equal(
+    [r.body.total, r.body.items.length, r.body.limit, r.body.offset],
+    [platformSchemaDocuments().length + 1, 2, 2, 1],
+  );
   assert.ok(r.body.items.every((s: { platform: boolean }) => s.platform));
   r = await call('GET', '/schemas?owner=own&bus=claims', tokens.acme);
-  assert.equal(r.body.items.map((s: { schemaId: string }) => s.schemaId), ['300000000000001']);
+  assert.equal(
+    r.body.items.map((s: { schemaId: string }) => s.schemaId),
+    ['300000000000001'],
+  );
   r = await call('GET', '/schemas?limit=0&owner=mine', tokens.acme);
   assert.is(r.status, 400);
   assert.equal(r.body.details.map((d: { field: string }) => d.field).sort(), ['limit', 'owner']);
@@ -301,7 +384,9 @@ test('delete: 204; the schema is marked deleted, its versions stay downloadable;
   const listed = await call('GET', '/schemas?owner=own', tokens.acme);
   assert.not.ok(listed.body.items.some((s: { schemaId: string }) => s.schemaId === '300000000000001'));
   const all = await call('GET', '/schemas?owner=own&includeDeleted=true', tokens.acme);
-  assert.ok(all.body.items.some((s: { schemaId: string; deleted: boolean }) => s.schemaId === '300000000000001' && s.deleted));
+  assert.ok(
+    all.body.items.some((s: { schemaId: string; deleted: boolean }) => s.schemaId === '300000000000001' && s.deleted),
+  );
 });
 
 test('the routes are in the OpenAPI document', () => {

@@ -1,15 +1,15 @@
 import express from 'express';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startHttpServer } from '../../../http/core/server.ts';
 import {
   createEventBridgeClient,
   EventBridgeError,
+  type EventReceivedRest,
   localDateTime,
   receivedEventHandler,
-  type EventReceivedRest,
 } from '../../../http/bridge/sdk/index.ts';
-import { ADMIN, startBridgePlatform, type BridgePlatform } from './bridge-harness.ts';
+import { startHttpServer } from '../../../http/core/server.ts';
+import { ADMIN, type BridgePlatform, startBridgePlatform } from './bridge-harness.ts';
 
 const test = suite('event bridge SDK');
 let p: BridgePlatform;
@@ -35,19 +35,33 @@ const client = () => {
 
 test('event(): fills id, time (local date-time) and content type', () => {
   const { c } = client();
-  const e = c.event({ eventBusName: 'claims', source: 'claims:intake', type: 'claims:Claim:Registered', data: { claimNo: 'C-1' }, subject: 'claims:intake:web' });
+  const e = c.event({
+    eventBusName: 'claims',
+    source: 'claims:intake',
+    type: 'claims:Claim:Registered',
+    data: { claimNo: 'C-1' },
+    subject: 'claims:intake:web',
+  });
   assert.match(e.id, /^[0-9a-f-]{36}$/);
   assert.match(e.time!, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/);
   assert.is(e.dataContentType, 'application/json');
   assert.is(e.subject, 'claims:intake:web');
-  assert.is(c.event({ eventBusName: 'b', source: 's', type: 't', data: {}, time: new Date(2026, 0, 2, 3, 4, 5, 6) }).time, '2026-01-02T03:04:05.006');
+  assert.is(
+    c.event({ eventBusName: 'b', source: 's', type: 't', data: {}, time: new Date(2026, 0, 2, 3, 4, 5, 6) }).time,
+    '2026-01-02T03:04:05.006',
+  );
   assert.is(localDateTime(new Date(2026, 11, 31, 23, 59, 59, 0)), '2026-12-31T23:59:59.000');
   assert.throws(() => createEventBridgeClient({ baseUrl: p.base }));
 });
 
 test('putEvent against the real server; the resent event is a duplicate', async () => {
   const { c, calls } = client();
-  const e = c.event({ eventBusName: 'claims', source: 'claims:intake', type: 'claims:Claim:Registered', data: { claimNo: 'C-1' } });
+  const e = c.event({
+    eventBusName: 'claims',
+    source: 'claims:intake',
+    type: 'claims:Claim:Registered',
+    data: { claimNo: 'C-1' },
+  });
   const first = await c.putEvent(e);
   assert.is(first.duplicate, false);
   assert.match(first.eventId, /^[0-9a-f]{64}$/);
@@ -57,8 +71,18 @@ test('putEvent against the real server; the resent event is a duplicate', async 
 
 test('putEvents: one result per event', async () => {
   const { c } = client();
-  const ok = c.event({ eventBusName: 'claims', source: 'claims:intake', type: 'claims:Claim:Registered', data: { claimNo: 'C-2' } });
-  const wrongBus = c.event({ eventBusName: 'platform', source: 'claims:intake', type: 'claims:Claim:Registered', data: {} });
+  const ok = c.event({
+    eventBusName: 'claims',
+    source: 'claims:intake',
+    type: 'claims:Claim:Registered',
+    data: { claimNo: 'C-2' },
+  });
+  const wrongBus = c.event({
+    eventBusName: 'platform',
+    source: 'claims:intake',
+    type: 'claims:Claim:Registered',
+    data: {},
+  });
   const r = await c.putEvents([ok, wrongBus, ok], { idempotencyKey: 'sdk-batch-1' });
   assert.is(r.failedEntryCount, 1);
   assert.is((r.entries[0] as { duplicate: boolean }).duplicate, false);
@@ -78,7 +102,10 @@ test('errors: EventBridgeError with the status and the bridge’s code and detai
     const e = err as EventBridgeError;
     assert.is(e.status, 400);
     assert.is(e.code, 'EVENT.INVALID');
-    assert.equal((e.details as Array<{ field: string }>).map((d) => d.field), ['time']);
+    assert.equal(
+      (e.details as Array<{ field: string }>).map((d) => d.field),
+      ['time'],
+    );
   }
   const unauthenticated = createEventBridgeClient({ baseUrl: p.base, token: 'not-a-token' });
   try {
@@ -103,7 +130,8 @@ test('receiver: EventReceivedRest.receivedEvent as an express handler', async ()
   app.post('/events', express.json(), receivedEventHandler(impl, { onError: (e) => errors.push(e) }));
   const server = await startHttpServer(app, { port: 0, host: '127.0.0.1' });
   try {
-    const post = (body: string, type = 'application/json') => fetch(`${server.url}/events`, { method: 'POST', headers: { 'content-type': type }, body });
+    const post = (body: string, type = 'application/json') =>
+      fetch(`${server.url}/events`, { method: 'POST', headers: { 'content-type': type }, body });
     const ok = await post(JSON.stringify({ claimNo: 'C-9' }));
     assert.is(ok.status, 200);
     assert.equal(await ok.json(), { received: true });

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createServiceRegistry } from '../../../commands/bridge/service-registry.commands.ts';
-import { ADMIN, anEvent, PUT_EVENT, startBridgePlatform, type BridgePlatform } from './bridge-harness.ts';
+import { ADMIN, anEvent, type BridgePlatform, PUT_EVENT, startBridgePlatform } from './bridge-harness.ts';
 
 const test = suite('service registry');
 const SERVICES = `${ADMIN}/services`;
@@ -37,11 +37,24 @@ test.before(async () => {
       bus: 'orders',
       name: 'to claims',
       pattern: { source: ['shop:checkout'] },
-      targets: [{ Id: 1, TypeId: 3, Params: [{ ResourceKey: 'SERVICE_NAME', Form: 'CONSTANT', Value: 'claims' }, { ResourceKey: 'BODY', Form: 'ORIGINAL', Value: '' }] }],
+      targets: [
+        {
+          Id: 1,
+          TypeId: 3,
+          Params: [
+            { ResourceKey: 'SERVICE_NAME', Form: 'CONSTANT', Value: 'claims' },
+            { ResourceKey: 'BODY', Form: 'ORIGINAL', Value: '' },
+          ],
+        },
+      ],
     };
     assert.is((await p.call('POST', `${ADMIN}/rules`, { token, body: rule })).status, 201);
   }
-  await p.eventually(async () => ((await p.call('GET', `${ADMIN}/rules?bus=orders`, { token: beta })).body?.items?.length === 1 ? true : undefined), 'rules listed');
+  await p.eventually(
+    async () =>
+      (await p.call('GET', `${ADMIN}/rules?bus=orders`, { token: beta })).body?.items?.length === 1 ? true : undefined,
+    'rules listed',
+  );
 });
 test.after(async () => {
   await p.stop();
@@ -54,7 +67,9 @@ async function deliveredTo(token: string): Promise<string> {
   assert.is(r.status, 200);
   const deliveryId = await p.eventually(async () => {
     const t = await p.call('GET', `${ADMIN}/trace/events/${r.body.eventId}`, { token });
-    return (t.body?.delivery as Array<{ status: string; deliveryId?: string }> | undefined)?.find((d) => d.status === 'succeeded')?.deliveryId;
+    return (t.body?.delivery as Array<{ status: string; deliveryId?: string }> | undefined)?.find(
+      (d) => d.status === 'succeeded',
+    )?.deliveryId;
   }, 'delivered');
   return received.find((x) => x.deliveryId === deliveryId)!.path;
 }
@@ -62,14 +77,26 @@ async function deliveredTo(token: string): Promise<string> {
 test('SERVICE_REGISTRY seeds a platform entry every tenant sees and delivers to', async () => {
   const list = await p.call('GET', SERVICES, { token: acme });
   assert.is(list.status, 200);
-  assert.equal(list.body.items.map((e: { name: string; scope: string; url: string }) => [e.name, e.scope, e.url]), [['claims', 'platform', `${url}/seeded/eventbridge/receivedEvent`]]);
+  assert.equal(
+    list.body.items.map((e: { name: string; scope: string; url: string }) => [e.name, e.scope, e.url]),
+    [['claims', 'platform', `${url}/seeded/eventbridge/receivedEvent`]],
+  );
   assert.is(await deliveredTo(acme), '/seeded/eventbridge/receivedEvent');
 });
 
 test('a platform administrator changes the URL: the next delivery goes there, no restart', async () => {
-  const put = await p.call('PUT', `${SERVICES}/claims`, { token: platform, body: { baseUrl: `${url}/moved/`, receivePath: '/inbound' } });
+  const put = await p.call('PUT', `${SERVICES}/claims`, {
+    token: platform,
+    body: { baseUrl: `${url}/moved/`, receivePath: '/inbound' },
+  });
   assert.is(put.status, 200, JSON.stringify(put.body));
-  assert.equal(put.body, { name: 'claims', baseUrl: `${url}/moved`, receivePath: '/inbound', url: `${url}/moved/inbound`, scope: 'platform' });
+  assert.equal(put.body, {
+    name: 'claims',
+    baseUrl: `${url}/moved`,
+    receivePath: '/inbound',
+    url: `${url}/moved/inbound`,
+    scope: 'platform',
+  });
   assert.is(await deliveredTo(acme), '/moved/inbound');
   assert.is(await deliveredTo(beta), '/moved/inbound');
 });
@@ -84,16 +111,28 @@ test("a tenant's own entry comes first for its rules; other tenants keep the pla
     const r = await p.call('GET', SERVICES, { token: acme });
     return r.body.items.length === 2 ? r.body.items : undefined;
   }, 'both listed');
-  assert.equal(list.map((e: { scope: string; overridden: boolean }) => [e.scope, e.overridden]).sort(), [['platform', true], ['tenant', false]]);
+  assert.equal(list.map((e: { scope: string; overridden: boolean }) => [e.scope, e.overridden]).sort(), [
+    ['platform', true],
+    ['tenant', false],
+  ]);
   assert.is((await p.call('GET', SERVICES, { token: beta })).body.items.length, 1, 'beta sees the platform entry only');
 
-  assert.is((await p.call('DELETE', `${SERVICES}/claims`, { token: beta })).status, 404, 'a tenant cannot remove the platform entry');
+  assert.is(
+    (await p.call('DELETE', `${SERVICES}/claims`, { token: beta })).status,
+    404,
+    'a tenant cannot remove the platform entry',
+  );
   assert.is((await p.call('DELETE', `${SERVICES}/claims`, { token: acme })).status, 204);
   assert.is(await deliveredTo(acme), '/moved/inbound');
 });
 
 test('bad entries are 400; unknown names 404; the seed does not undo what the API changed', async () => {
-  for (const body of [{ baseUrl: 'ftp://x.example' }, { baseUrl: 'http://x.example/?q=1' }, { baseUrl: 'not a url' }, { baseUrl: 'http://x.example', receivePath: 'no-slash' }]) {
+  for (const body of [
+    { baseUrl: 'ftp://x.example' },
+    { baseUrl: 'http://x.example/?q=1' },
+    { baseUrl: 'not a url' },
+    { baseUrl: 'http://x.example', receivePath: 'no-slash' },
+  ]) {
     const r = await p.call('PUT', `${SERVICES}/billing`, { token: acme, body });
     assert.is(r.status, 400, JSON.stringify(body));
     assert.is(r.body.code, 'SERVICE.INVALID');

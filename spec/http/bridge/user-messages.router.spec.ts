@@ -13,13 +13,16 @@ import { createApp } from '../../../http/core/app.ts';
 import { createHttpMetrics } from '../../../http/core/metrics.ts';
 import { openApiDocument } from '../../../http/core/openapi.ts';
 import { createRouteRegistry } from '../../../http/core/route-registry.ts';
-import { startHttpServer, type RunningServer } from '../../../http/core/server.ts';
+import { type RunningServer, startHttpServer } from '../../../http/core/server.ts';
 import { createIdentityService } from '../../../infra/identity/identity.service.ts';
 import { withBoundPort } from '../../../infra/main.ts';
-import { createUserMessageQueries, userMessagesProjection } from '../../../projections/bridge/user-messages.projection.ts';
+import {
+  createUserMessageQueries,
+  userMessagesProjection,
+} from '../../../projections/bridge/user-messages.projection.ts';
 import { createProjectionRunner } from '../../../projections/core/projection-runner.ts';
-import { startIdentityPlatform, type IdentityPlatform } from '../identity/identity-harness.ts';
 import { eventually } from '../../core/eventually.ts';
+import { type IdentityPlatform, startIdentityPlatform } from '../identity/identity-harness.ts';
 
 // The inbox API on a real HTTP server, behind the platform's bearer middleware, with real user tokens
 // (password grant) from the running identity provider, and messages put in by the real target adapter.
@@ -53,13 +56,18 @@ const inboxTarget: Target = {
 };
 
 async function call(method: string, path: string, token?: string, headers: Record<string, string> = {}) {
-  const res = await fetch(`${inbox}${path}`, { method, headers: { ...headers, ...(token !== undefined && { authorization: `Bearer ${token}` }) } });
+  const res = await fetch(`${inbox}${path}`, {
+    method,
+    headers: { ...headers, ...(token !== undefined && { authorization: `Bearer ${token}` }) },
+  });
   const text = await res.text();
   return { status: res.status, body: text === '' ? undefined : (JSON.parse(text) as any), headers: res.headers };
 }
 
-const unread = async (who: string) => (await call('GET', `${INBOX_BASE}/unread-count`, tokens[who])).body.unread as number;
-const waitUnread = (who: string, n: number) => eventually(async () => ((await unread(who)) === n ? true : undefined), `${who} has ${n} unread`);
+const unread = async (who: string) =>
+  (await call('GET', `${INBOX_BASE}/unread-count`, tokens[who])).body.unread as number;
+const waitUnread = (who: string, n: number) =>
+  eventually(async () => ((await unread(who)) === n ? true : undefined), `${who} has ${n} unread`);
 
 test.before(async () => {
   idp = await startIdentityPlatform({ redirectUri: 'http://127.0.0.1/callback' });
@@ -78,7 +86,11 @@ test.before(async () => {
     ['beta', 'alice', 'aliceBeta'], // the same user id in another tenant
   ];
   for (const [tenant, userId, key] of users) {
-    await idp.commands.registerUser({ userId, username: userId, name: userId, password: PASSWORD }, { ...spec, tenant }, `spec/user/${key}`);
+    await idp.commands.registerUser(
+      { userId, username: userId, name: userId, password: PASSWORD },
+      { ...spec, tenant },
+      `spec/user/${key}`,
+    );
   }
   idp.syncClock();
   for (const [tenant, userId, key] of users) {
@@ -177,7 +189,10 @@ test('list: the caller’s own messages, newest first, with total and paging', a
   const all = await call('GET', INBOX_BASE, tokens.alice);
   assert.is(all.status, 200);
   assert.is(all.body.total, 3);
-  assert.equal(all.body.items.map((m: { body: unknown }) => m.body), ['third', { text: 'second' }, { text: 'first' }]);
+  assert.equal(
+    all.body.items.map((m: { body: unknown }) => m.body),
+    ['third', { text: 'second' }, { text: 'first' }],
+  );
   const first = all.body.items[0];
   assert.is(first.read, false);
   assert.is(first.messageType, 'NOTICE');
@@ -187,18 +202,27 @@ test('list: the caller’s own messages, newest first, with total and paging', a
   assert.ok(first.deliveredAt);
   assert.is(first.userId, undefined);
   const page2 = await call('GET', `${INBOX_BASE}?page=2&size=2`, tokens.alice);
-  assert.equal(page2.body.items.map((m: { body: unknown }) => m.body), [{ text: 'first' }]);
+  assert.equal(
+    page2.body.items.map((m: { body: unknown }) => m.body),
+    [{ text: 'first' }],
+  );
   assert.equal([page2.body.total, page2.body.page, page2.body.size], [3, 2, 2]);
 });
 
 test('another user’s messages are invisible; the same user id in another tenant has its own inbox', async () => {
   const bob = await call('GET', INBOX_BASE, tokens.bob);
-  assert.equal(bob.body.items.map((m: { body: unknown }) => m.body), ['for bob']);
+  assert.equal(
+    bob.body.items.map((m: { body: unknown }) => m.body),
+    ['for bob'],
+  );
   const beta = await eventually(async () => {
     const r = await call('GET', INBOX_BASE, tokens.aliceBeta);
     return r.body.total === 1 ? r : undefined;
   }, 'beta inbox');
-  assert.equal(beta.body.items.map((m: { body: unknown }) => m.body), ['for alice at beta']);
+  assert.equal(
+    beta.body.items.map((m: { body: unknown }) => m.body),
+    ['for alice at beta'],
+  );
 });
 
 test('unread count', async () => {
@@ -217,9 +241,15 @@ test('mark one read: answered at once; the list and the count follow', async () 
   assert.equal(r.body.body, { text: 'first' });
   await waitUnread('alice', 2);
   const unreadOnly = await call('GET', `${INBOX_BASE}?unread=true`, tokens.alice);
-  assert.equal(unreadOnly.body.items.map((m: { body: unknown }) => m.body), ['third', { text: 'second' }]);
+  assert.equal(
+    unreadOnly.body.items.map((m: { body: unknown }) => m.body),
+    ['third', { text: 'second' }],
+  );
   const readOnly = await call('GET', `${INBOX_BASE}?unread=false`, tokens.alice);
-  assert.equal(readOnly.body.items.map((m: { messageId: string }) => m.messageId), [id]);
+  assert.equal(
+    readOnly.body.items.map((m: { messageId: string }) => m.messageId),
+    [id],
+  );
   assert.is(readOnly.body.items[0].read, true);
   // again: unchanged, still 200
   const again = await call('POST', `${INBOX_BASE}/${id}/read`, tokens.alice);
@@ -266,7 +296,10 @@ test('a redelivery of a delivered message adds no duplicate', async () => {
     const r = await call('GET', INBOX_BASE, tokens.bob);
     return r.body.items.some((m: { body: unknown }) => m.body === 'marker') ? r : undefined;
   }, 'marker listed');
-  assert.equal(list.body.items.map((m: { body: unknown }) => m.body), ['marker', 'once', 'for bob']);
+  assert.equal(
+    list.body.items.map((m: { body: unknown }) => m.body),
+    ['marker', 'once', 'for bob'],
+  );
   assert.is(list.body.total, 3);
 });
 

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { OAuthError } from '../../../commands/identity/oauth.error.ts';
-import { CROSS_TENANT_SCOPE, type AccessContext } from '../../../domain/core/access-context.ts';
+import { type AccessContext, CROSS_TENANT_SCOPE } from '../../../domain/core/access-context.ts';
 import { authOf, bearerAuth } from '../../../http/core/bearer-auth.ts';
 import { StoreUnavailableError } from '../../../infra/core/store-errors.ts';
 import { startTestApp, type TestApp } from './harness.ts';
@@ -35,7 +35,9 @@ const verify = async (token: string): Promise<AccessContext> => {
 };
 
 const CLIENTS: Record<string, string[]> = { 'cross-app': ['beta'], 'lonely-app': [] };
-const bearer = bearerAuth(verify, { getClient: async (id) => (CLIENTS[id] ? { allowedAccessTenants: CLIENTS[id]! } : null) });
+const bearer = bearerAuth(verify, {
+  getClient: async (id) => (CLIENTS[id] ? { allowedAccessTenants: CLIENTS[id]! } : null),
+});
 
 // a service router as every other service writes it: records are kept per tenant
 const records: Record<string, string[]> = { acme: ['a1', 'a2'], beta: ['b1'] };
@@ -69,7 +71,9 @@ test.after(async (ctx) => {
 });
 
 const get = (ctx: Ctx, path: string, token?: string, headers: Record<string, string> = {}) =>
-  fetch(`${ctx.app.url}${path}`, { headers: { ...(token !== undefined && { authorization: `Bearer ${token}` }), ...headers } });
+  fetch(`${ctx.app.url}${path}`, {
+    headers: { ...(token !== undefined && { authorization: `Bearer ${token}` }), ...headers },
+  });
 
 const post = (ctx: Ctx, path: string, form: Record<string, string>, headers: Record<string, string> = {}) =>
   fetch(`${ctx.app.url}${path}`, {
@@ -95,17 +99,26 @@ test('another scheme (Basic) counts as no bearer token', async (ctx) => {
 test('an invalid, expired or revoked token: 401 Bearer error="invalid_token" with the description', async (ctx) => {
   let res = await get(ctx, '/api/records', 'expired');
   assert.is(res.status, 401);
-  assert.is(res.headers.get('www-authenticate'), 'Bearer error="invalid_token", error_description="the access token expired"');
+  assert.is(
+    res.headers.get('www-authenticate'),
+    'Bearer error="invalid_token", error_description="the access token expired"',
+  );
   assert.is(((await res.json()) as { code: string }).code, 'AUTH.INVALID_TOKEN');
   res = await get(ctx, '/api/records', 'forged');
   assert.is(res.status, 401);
-  assert.is(res.headers.get('www-authenticate'), 'Bearer error="invalid_token", error_description="the token signature is not valid"');
+  assert.is(
+    res.headers.get('www-authenticate'),
+    'Bearer error="invalid_token", error_description="the token signature is not valid"',
+  );
 });
 
 test('a description never breaks the header syntax', async (ctx) => {
   const res = await get(ctx, '/api/records', 'quoted');
   assert.is(res.status, 401);
-  assert.is(res.headers.get('www-authenticate'), 'Bearer error="invalid_token", error_description="bad  quoted    description"');
+  assert.is(
+    res.headers.get('www-authenticate'),
+    'Bearer error="invalid_token", error_description="bad  quoted    description"',
+  );
 });
 
 test('a malformed Authorization header: 400 Bearer error="invalid_request"', async (ctx) => {
@@ -130,7 +143,7 @@ test('a missing scope: 403 Bearer error="insufficient_scope", scope="audit:read"
   assert.equal(body.details, { required: ['audit:read'] });
 });
 
-test('a store outage while verifying is 503, not the caller\'s fault', async (ctx) => {
+test("a store outage while verifying is 503, not the caller's fault", async (ctx) => {
   const res = await get(ctx, '/api/records', 'store-down');
   assert.is(res.status, 503);
   assert.is(res.headers.get('www-authenticate'), null);
@@ -142,7 +155,7 @@ test('the access context reaches the handler', async (ctx) => {
   assert.equal(((await res.json()) as { auth: AccessContext }).auth, TOKENS.acme);
 });
 
-test('tenant isolation: the token\'s tenant, whatever the request says', async (ctx) => {
+test("tenant isolation: the token's tenant, whatever the request says", async (ctx) => {
   let res = await get(ctx, '/api/records', 'acme');
   assert.equal(await res.json(), { tenant: 'acme', records: ['a1', 'a2'] });
   res = await get(ctx, '/api/records', 'beta');
@@ -157,7 +170,7 @@ test('tenant isolation: the token\'s tenant, whatever the request says', async (
   assert.is(((await res.json()) as { code: string }).code, 'AUTH.TENANT_FORBIDDEN');
 });
 
-test('cross-tenant only with the scope AND the tenant in the client\'s allowed_access_tenants', async (ctx) => {
+test("cross-tenant only with the scope AND the tenant in the client's allowed_access_tenants", async (ctx) => {
   let res = await get(ctx, '/api/any?tenant=beta', 'acme-cross');
   assert.is(res.status, 200);
   assert.is(((await res.json()) as { tenant: string }).tenant, 'beta');
@@ -191,7 +204,10 @@ test('form body access_token (RFC 6750 2.2) only where allowed, only in a form P
   assert.match(res.headers.get('www-authenticate') ?? '', /^Bearer error="invalid_request"/);
   res = await post(ctx, '/api/form', { access_token: 'expired' });
   assert.is(res.status, 401);
-  assert.is(res.headers.get('www-authenticate'), 'Bearer error="invalid_token", error_description="the access token expired"');
+  assert.is(
+    res.headers.get('www-authenticate'),
+    'Bearer error="invalid_token", error_description="the access token expired"',
+  );
 });
 
 test.run();

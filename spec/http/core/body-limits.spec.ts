@@ -5,7 +5,10 @@ import { REQUEST_BODY_LIMITS } from '../../../domain/core/input-limits.ts';
 import { looksLikeStack, startTestApp, type TestApp } from './harness.ts';
 
 // The input limits every JSON body is held to, right after parsing (http/core/body-limits.ts).
-const test = suite<{ app: TestApp; seen: unknown[] }>('http core: input limits of every body', { app: undefined as never, seen: [] });
+const test = suite<{ app: TestApp; seen: unknown[] }>('http core: input limits of every body', {
+  app: undefined as never,
+  seen: [],
+});
 
 /** `{"a":{"a":…1…}}` as text, `levels` objects deep (JSON.stringify could not write the deep ones) */
 const nestedText = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
@@ -27,10 +30,17 @@ test.before.each((ctx) => {
 const post = async (app: TestApp, raw: string, type = 'application/json') => {
   const res = await fetch(`${app.url}/echo`, { method: 'POST', headers: { 'content-type': type }, body: raw });
   const text = await res.text();
-  return { status: res.status, text, body: JSON.parse(text) as { code?: string; message?: string; details?: Record<string, unknown> } };
+  return {
+    status: res.status,
+    text,
+    body: JSON.parse(text) as { code?: string; message?: string; details?: Record<string, unknown> },
+  };
 };
 
-test('64 levels pass through to the route; 65 are a 400 REQUEST.LIMIT_EXCEEDED naming the limit and the path', async ({ app, seen }) => {
+test('64 levels pass through to the route; 65 are a 400 REQUEST.LIMIT_EXCEEDED naming the limit and the path', async ({
+  app,
+  seen,
+}) => {
   const ok = await post(app, nestedText(64));
   assert.is(ok.status, 200, ok.text);
   assert.is(seen.length, 1);
@@ -42,7 +52,10 @@ test('64 levels pass through to the route; 65 are a 400 REQUEST.LIMIT_EXCEEDED n
   assert.is(seen.length, 1, 'the route never saw the body past the limit');
 });
 
-test('5,000 and 100,000 levels (objects, arrays, application/*+json) are 400s, never a 500 or a stack', async ({ app, seen }) => {
+test('5,000 and 100,000 levels (objects, arrays, application/*+json) are 400s, never a 500 or a stack', async ({
+  app,
+  seen,
+}) => {
   const bodies: Array<[string, string]> = [
     [nestedText(5_000), 'application/json'],
     [nestedText(100_000), 'application/json'],
@@ -61,7 +74,9 @@ test('5,000 and 100,000 levels (objects, arrays, application/*+json) are 400s, n
 
 test('the other limits: keys of one object, array length, string length, key length', async ({ app }) => {
   const manyKeys = `{${Array.from({ length: REQUEST_BODY_LIMITS.maxKeys + 1 }, (_, i) => `"k${i}":0`).join(',')}}`;
-  const longArray = `{"list":[${Array(REQUEST_BODY_LIMITS.maxArrayLength + 1).fill(0).join(',')}]}`;
+  const longArray = `{"list":[${Array(REQUEST_BODY_LIMITS.maxArrayLength + 1)
+    .fill(0)
+    .join(',')}]}`;
   const longString = JSON.stringify({ s: { t: 'x'.repeat(REQUEST_BODY_LIMITS.maxStringLength + 1) } });
   const longKey = JSON.stringify({ ['k'.repeat(REQUEST_BODY_LIMITS.maxKeyLength + 1)]: 1 });
   const cases: Array<[string, string, string]> = [

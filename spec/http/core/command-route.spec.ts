@@ -23,7 +23,12 @@ function accountRouter(store: EventStore) {
     '/accounts/:id/deposits',
     validate({
       params: { type: 'object', properties: { id: { type: 'string', pattern: '^[a-z0-9]+$' } }, required: ['id'] },
-      body: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'], additionalProperties: false },
+      body: {
+        type: 'object',
+        properties: { amount: { type: 'number' } },
+        required: ['amount'],
+        additionalProperties: false,
+      },
     }),
     async (req, res) => {
       const ctx = commandMetadata(res, { tenant: 'acme', actor: 'user:test' });
@@ -34,7 +39,9 @@ function accountRouter(store: EventStore) {
         now: new Date().toISOString(),
         context: ctx,
       });
-      res.status(r.replayed ? 200 : 201).json({ revision: r.revision, balance: r.state.status === 'none' ? 0 : r.state.balance });
+      res
+        .status(r.replayed ? 200 : 201)
+        .json({ revision: r.revision, balance: r.state.status === 'none' ? 0 : r.state.balance });
     },
   );
   return router;
@@ -45,10 +52,19 @@ async function given(app: TestApp, store: EventStore, stream: string) {
   const before = (await store.readStream(stream)).length;
   return {
     async when(method: string, url: string, body: unknown, headers: Record<string, string> = {}) {
-      const res = await fetch(app.url + url, { method, headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+      const res = await fetch(app.url + url, {
+        method,
+        headers: { 'content-type': 'application/json', ...headers },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      });
       const json = await res.json();
       const after = await store.readStream(stream);
-      return { status: res.status, body: json as Record<string, unknown>, newEvents: after.slice(before) as RecordedEvent[], headers: res.headers };
+      return {
+        status: res.status,
+        body: json as Record<string, unknown>,
+        newEvents: after.slice(before) as RecordedEvent[],
+        headers: res.headers,
+      };
     },
   };
 }
@@ -59,7 +75,18 @@ let app: TestApp;
 
 test.before(async () => {
   app = await startTestApp({ router: accountRouter(store) });
-  await store.append('account-acme.a1', [{ id: '0b7d5c36-4a55-4f3e-a0d6-d5b9a2b0e001', type: 'AccountOpened', data: { owner: 'ann', openedAt: 'x' }, metadata: { tenant: 'acme', occurredAt: 'x', schemaVersion: 1 } }], 'no_stream');
+  await store.append(
+    'account-acme.a1',
+    [
+      {
+        id: '0b7d5c36-4a55-4f3e-a0d6-d5b9a2b0e001',
+        type: 'AccountOpened',
+        data: { owner: 'ann', openedAt: 'x' },
+        metadata: { tenant: 'acme', occurredAt: 'x', schemaVersion: 1 },
+      },
+    ],
+    'no_stream',
+  );
 });
 test.after(async () => {
   await app.close();
@@ -68,7 +95,12 @@ test.after(async () => {
 });
 
 test('a valid command: 201 and one new event carrying request and correlation ids', async () => {
-  const r = await (await given(app, store, 'account-acme.a1')).when('POST', '/accounts/a1/deposits', { amount: 5 }, { 'x-correlation-id': 'corr-42' });
+  const r = await (await given(app, store, 'account-acme.a1')).when(
+    'POST',
+    '/accounts/a1/deposits',
+    { amount: 5 },
+    { 'x-correlation-id': 'corr-42' },
+  );
   assert.is(r.status, 201);
   assert.equal(r.body, { revision: 1, balance: 5 });
   assert.is(r.newEvents.length, 1);
@@ -87,7 +119,10 @@ test('the same Idempotency-Key twice: second answers 200, appends nothing', asyn
 });
 
 test('bad input: 400 naming the field, nothing appended', async () => {
-  const r = await (await given(app, store, 'account-acme.a1')).when('POST', '/accounts/a1/deposits', { amount: 'ten', extra: 1 });
+  const r = await (await given(app, store, 'account-acme.a1')).when('POST', '/accounts/a1/deposits', {
+    amount: 'ten',
+    extra: 1,
+  });
   assert.is(r.status, 400);
   assert.is(r.body.code, 'REQUEST.INVALID');
   assert.equal((r.body.details as Array<{ field: string }>).map((d) => d.field).sort(), ['amount', 'extra']);
@@ -102,7 +137,9 @@ test('malformed JSON: 400 with a clear message, nothing appended', async () => {
 });
 
 test('a rejected command: the decider error status and code, nothing appended', async () => {
-  const r = await (await given(app, store, 'account-acme.nobody')).when('POST', '/accounts/nobody/deposits', { amount: 5 });
+  const r = await (await given(app, store, 'account-acme.nobody')).when('POST', '/accounts/nobody/deposits', {
+    amount: 5,
+  });
   assert.is(r.status, 404);
   assert.is(r.body.code, 'ACCOUNT.NOT_OPEN');
   assert.is(r.newEvents.length, 0);
@@ -113,7 +150,11 @@ test('an event store that is down: 503 with a clear message, and the server stay
   const down = createEsdbEventStore({ connectionString: 'esdb://127.0.0.1:1?tls=false&keepAliveTimeout=10000' });
   const other = await startTestApp({ router: accountRouter(down) });
   try {
-    const res = await fetch(`${other.url}/accounts/a1/deposits`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"amount":1}' });
+    const res = await fetch(`${other.url}/accounts/a1/deposits`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"amount":1}',
+    });
     assert.is(res.status, 503);
     const body = (await res.json()) as { code: string; message: string };
     assert.is(body.code, 'STORE.UNAVAILABLE');

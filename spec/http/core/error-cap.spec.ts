@@ -24,9 +24,17 @@ const manyUnknownKeys = (n: number, extra: Record<string, unknown> = {}) => {
 };
 
 async function post(path: string, body: string) {
-  const res = await fetch(`${ctx.base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body });
+  const res = await fetch(`${ctx.base}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body,
+  });
   const text = await res.text();
-  return { status: res.status, size: text.length, body: JSON.parse(text) as { code: string; message: string; details: unknown[]; moreDetails?: number } };
+  return {
+    status: res.status,
+    size: text.length,
+    body: JSON.parse(text) as { code: string; message: string; details: unknown[]; moreDetails?: number },
+  };
 }
 
 test('a bridge admin route: 9,000 unknown keys → 400 with 20 details and moreDetails', async () => {
@@ -50,7 +58,10 @@ test('an identity admin route: the same cap', async () => {
 test('a domain error with many details (an event with many bad fields) is capped in the error handler too', async () => {
   await post('/api/platform/platform-pub/eventBridge/admin/v1/buses', JSON.stringify({ name: 'capped' }));
   const events = Array.from({ length: 10 }, () => ({ nope: 1 }));
-  const r = await post('/api/platform/platform-pub/eventBridge/event/v1/putEvent', JSON.stringify({ ...Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`bad${i}`, 1])), events }));
+  const r = await post(
+    '/api/platform/platform-pub/eventBridge/event/v1/putEvent',
+    JSON.stringify({ ...Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`bad${i}`, 1])), events }),
+  );
   assert.is(r.status, 400);
   assert.is(r.body.code, 'EVENT.INVALID', 'the publisher (a domain error), not the route schema');
   assert.ok(r.body.details.length <= 20, `${r.body.details.length} details`);

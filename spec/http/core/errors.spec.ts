@@ -157,20 +157,27 @@ Errors('DomainError: its status, code, message and details', async ({ app }) => 
   assert.equal(await missing.json(), { code: 'RULE.NOT_FOUND', message: 'rule r42 not found', details: null });
 });
 
-Errors('thrown plain Error: 500 INTERNAL with the request id, no message or stack; logged with stack', async ({ app }) => {
-  const res = await fetch(`${app.url}/boom`, { headers: { 'x-request-id': 'req-boom-1' } });
-  const text = await res.text();
-  assert.is(res.status, 500);
-  assert.equal(JSON.parse(text), { code: 'INTERNAL', message: 'internal error', details: { requestId: 'req-boom-1' } });
-  assert.not.ok(text.includes('secret'), text);
-  assert.not.ok(looksLikeStack(text), text);
-  const logged = app.logs.find((l) => l.msg === 'unhandled error' && l.requestId === 'req-boom-1');
-  assert.ok(logged, 'the error is logged');
-  assert.is(logged.level, 50);
-  const err = logged.err as { message: string; stack: string };
-  assert.is(err.message, 'secret connection string postgres://u:p@db');
-  assert.match(err.stack, /\n\s+at /);
-});
+Errors(
+  'thrown plain Error: 500 INTERNAL with the request id, no message or stack; logged with stack',
+  async ({ app }) => {
+    const res = await fetch(`${app.url}/boom`, { headers: { 'x-request-id': 'req-boom-1' } });
+    const text = await res.text();
+    assert.is(res.status, 500);
+    assert.equal(JSON.parse(text), {
+      code: 'INTERNAL',
+      message: 'internal error',
+      details: { requestId: 'req-boom-1' },
+    });
+    assert.not.ok(text.includes('secret'), text);
+    assert.not.ok(looksLikeStack(text), text);
+    const logged = app.logs.find((l) => l.msg === 'unhandled error' && l.requestId === 'req-boom-1');
+    assert.ok(logged, 'the error is logged');
+    assert.is(logged.level, 50);
+    const err = logged.err as { message: string; stack: string };
+    assert.is(err.message, 'secret connection string postgres://u:p@db');
+    assert.match(err.stack, /\n\s+at /);
+  },
+);
 
 Errors('rejected async handler: 500 JSON (no asyncHandler needed in express 5)', async ({ app }) => {
   const res = await fetch(`${app.url}/async-boom`);

@@ -5,19 +5,21 @@ import { Registry } from 'prom-client';
 import { createApp, type ServiceRouter } from '../../../http/core/app.ts';
 import type { ReadinessReport } from '../../../http/core/health.ts';
 import { createHttpMetrics, type HttpMetrics } from '../../../http/core/metrics.ts';
-import { startHttpServer, type RunningServer } from '../../../http/core/server.ts';
+import { type RunningServer, startHttpServer } from '../../../http/core/server.ts';
 
 export type LogLine = Record<string, unknown> & { level: number; msg?: string };
 
 export type TestApp = RunningServer & { logs: LogLine[]; rawLogs: string[]; metrics: HttpMetrics };
 
-export async function startTestApp(options: {
-  router?: Router;
-  routers?: ServiceRouter[];
-  readiness?: () => Promise<ReadinessReport>;
-  bodyLimit?: string;
-  asyncRequestContext?: boolean;
-} = {}): Promise<TestApp> {
+export async function startTestApp(
+  options: {
+    router?: Router;
+    routers?: ServiceRouter[];
+    readiness?: () => Promise<ReadinessReport>;
+    bodyLimit?: string;
+    asyncRequestContext?: boolean;
+  } = {},
+): Promise<TestApp> {
   const rawLogs: string[] = [];
   const logs: LogLine[] = [];
   const logger = pino(

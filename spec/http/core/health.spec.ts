@@ -33,7 +33,13 @@ Health('GET /health/live: 200 {status: ok}', async ({ app }) => {
 });
 
 Health('GET /health/ready: 200 with the report when ready', async ({ app }) => {
-  report = { ok: true, checks: [{ name: 'eventstore', ok: true }, { name: 'projection:tasks', ok: true, lag: 0 }] };
+  report = {
+    ok: true,
+    checks: [
+      { name: 'eventstore', ok: true },
+      { name: 'projection:tasks', ok: true, lag: 0 },
+    ],
+  };
   const res = await fetch(`${app.url}/health/ready`);
   assert.is(res.status, 200);
   assert.equal(await res.json(), report);
@@ -84,7 +90,12 @@ Health('GET /metrics: Prometheus text with http_request_duration_seconds by rout
 
 Health('other layers can add metrics to the same registry', async ({ app }) => {
   const { Gauge } = await import('prom-client');
-  const lag = new Gauge({ name: 'projection_lag_events', help: 'lag', labelNames: ['projection'], registers: [app.metrics.registry] });
+  const lag = new Gauge({
+    name: 'projection_lag_events',
+    help: 'lag',
+    labelNames: ['projection'],
+    registers: [app.metrics.registry],
+  });
   lag.set({ projection: 'tasks' }, 3);
   const text = await (await fetch(`${app.url}/metrics`)).text();
   assert.ok(text.includes('projection_lag_events{projection="tasks"} 3'));

@@ -6,7 +6,16 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { WORKFLOW_BASE } from '../../../http/workflow/workflow.paths.ts';
-import { fillPath, isJsonType, sample, startSweepPlatform, stringFields, withLeaf, type Operation, type SweepPlatform } from './openapi-sweep.ts';
+import {
+  fillPath,
+  isJsonType,
+  type Operation,
+  type SweepPlatform,
+  sample,
+  startSweepPlatform,
+  stringFields,
+  withLeaf,
+} from './openapi-sweep.ts';
 
 const BAD = '\ud800\udc00\udfff\ud83d';
 /** the string as the body carries it: every code unit a JSON escape */
@@ -24,11 +33,18 @@ test.after(() => p.stop());
 
 type Sent = { status: number; text: string };
 
-async function send(op: Operation, o: { path?: Record<string, string>; query?: Record<string, string>; body?: unknown }): Promise<Sent> {
+async function send(
+  op: Operation,
+  o: { path?: Record<string, string>; query?: Record<string, string>; body?: unknown },
+): Promise<Sent> {
   const path = fillPath(op.path, (name) => o.path?.[name] ?? 'x');
-  const query = Object.entries(o.query ?? {}).map(([k, v]) => `${encodeURIComponent(k)}=${v}`).join('&');
+  const query = Object.entries(o.query ?? {})
+    .map(([k, v]) => `${encodeURIComponent(k)}=${v}`)
+    .join('&');
   const json = op.body !== undefined && isJsonType(op.body.type);
-  const body = json ? JSON.stringify(o.body ?? sample(op.body!.schema)).replaceAll(JSON.stringify(MARK), BAD_JSON) : undefined;
+  const body = json
+    ? JSON.stringify(o.body ?? sample(op.body!.schema)).replaceAll(JSON.stringify(MARK), BAD_JSON)
+    : undefined;
   const res = await fetch(`${p.base}${path}${query === '' ? '' : `?${query}`}`, {
     method: op.method,
     headers: { authorization: `Bearer ${p.token}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
@@ -39,7 +55,11 @@ async function send(op: Operation, o: { path?: Record<string, string>; query?: R
 
 /** the required query parameters, each with a value its schema takes (percent-encoded) */
 const requiredQuery = (op: Operation): Record<string, string> =>
-  Object.fromEntries(op.parameters.filter((q) => q.in === 'query' && q.required).map((q) => [q.name, encodeURIComponent(String(sample(q.schema)))]));
+  Object.fromEntries(
+    op.parameters
+      .filter((q) => q.in === 'query' && q.required)
+      .map((q) => [q.name, encodeURIComponent(String(sample(q.schema)))]),
+  );
 
 const isString = (schema: Operation['parameters'][number]['schema']) => {
   const s = (schema?.anyOf?.[0] ?? schema?.oneOf?.[0] ?? schema ?? { type: 'string' }) as { type?: unknown };
@@ -49,10 +69,13 @@ const isString = (schema: Operation['parameters'][number]['schema']) => {
 /** the answer's details name this body field */
 const names = (r: Sent, field: string): boolean => {
   const details = (JSON.parse(r.text) as { details?: unknown }).details;
-  return Array.isArray(details) && details.some((d: { in?: string; field?: string }) => d.in === 'body' && d.field === field);
+  return (
+    Array.isArray(details) && details.some((d: { in?: string; field?: string }) => d.in === 'body' && d.field === field)
+  );
 };
 
-const describe = (op: Operation, where: string, r: Sent) => `${op.method} ${op.path} (${where}): ${r.status} ${r.text.slice(0, 200)}`;
+const describe = (op: Operation, where: string, r: Sent) =>
+  `${op.method} ${op.path} (${where}): ${r.status} ${r.text.slice(0, 200)}`;
 
 test('every operation answers bad strings in its path, query and body with a 4xx at most: a named 400 for body fields', async () => {
   assert.ok(p.operations.length > 100, `${p.operations.length} operations`);
@@ -105,10 +128,17 @@ test('the three operations first found to crash answer 400 naming the field', as
     assert.ok(op, `${method} ${path} is documented`);
     const r = await send(op, { body: withLeaf(sample(op.body!.schema), [field], MARK) });
     assert.is(r.status, 400, describe(op, field, r));
-    const body = JSON.parse(r.text) as { code: string; message: string; details: Array<{ in: string; field: string; keyword: string }> };
+    const body = JSON.parse(r.text) as {
+      code: string;
+      message: string;
+      details: Array<{ in: string; field: string; keyword: string }>;
+    };
     assert.is(body.code, 'REQUEST.INVALID');
     assert.match(body.message, `body.${field}`);
-    assert.equal(body.details.map((d) => [d.in, d.field, d.keyword]), [['body', field, 'wellFormed']]);
+    assert.equal(
+      body.details.map((d) => [d.in, d.field, d.keyword]),
+      [['body', field, 'wellFormed']],
+    );
   }
 });
 
@@ -121,7 +151,11 @@ test('a BPMN upload whose ids hold lone surrogates as character references is re
 </bpmn:definitions>`;
   const files = new FormData();
   files.append('files', new Blob([xml], { type: 'application/xml' }), 'lone.bpmn');
-  const res = await fetch(`${p.base}${WORKFLOW_BASE}/deployment`, { method: 'POST', headers: { authorization: `Bearer ${p.token}` }, body: files });
+  const res = await fetch(`${p.base}${WORKFLOW_BASE}/deployment`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${p.token}` },
+    body: files,
+  });
   const text = await res.text();
   assert.ok(res.status >= 400 && res.status < 500, `${res.status} ${text}`);
 });

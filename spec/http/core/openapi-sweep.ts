@@ -2,7 +2,11 @@
 // platform in-process on a temp DATA_DIR (the identity harness), a token with every scope of the seeded demo
 // client, and every service's OpenAPI document read from the platform itself.
 import { AUDIT_ADMIN_SCOPE, AUDIT_READ_SCOPE, AUDIT_WRITE_SCOPE } from '../../../domain/audit/audit.scopes.ts';
-import { BRIDGE_ADMIN_SCOPE, BRIDGE_CONSUME_SCOPE, BRIDGE_PUBLISH_SCOPE } from '../../../domain/bridge/bridge.scopes.ts';
+import {
+  BRIDGE_ADMIN_SCOPE,
+  BRIDGE_CONSUME_SCOPE,
+  BRIDGE_PUBLISH_SCOPE,
+} from '../../../domain/bridge/bridge.scopes.ts';
 import { HUB_ADMIN_SCOPE, HUB_OPERATOR_SCOPE, HUB_SEND_SCOPE } from '../../../domain/hub/hub.scopes.ts';
 import { IDENTITY_ADMIN_SCOPE } from '../../../domain/identity/identity.scopes.ts';
 import { WORKFLOW_ADMIN_SCOPE, WORKFLOW_USER_SCOPE } from '../../../domain/workflow/workflow.scopes.ts';
@@ -12,7 +16,7 @@ import type { JsonSchema } from '../../../http/core/validate.ts';
 import { HUB_OPENAPI_PATH } from '../../../http/hub/hub.paths.ts';
 import { ADMIN_OPENAPI_PATH } from '../../../http/identity/identity.paths.ts';
 import { WORKFLOW_BASE, WORKFLOW_OPENAPI } from '../../../http/workflow/workflow.paths.ts';
-import { SEED, startIdentityPlatform, type IdentityPlatform } from '../identity/identity-harness.ts';
+import { type IdentityPlatform, SEED, startIdentityPlatform } from '../identity/identity-harness.ts';
 
 export const ALL_SCOPES = [
   IDENTITY_ADMIN_SCOPE,
@@ -61,19 +65,25 @@ export async function startSweepPlatform(): Promise<SweepPlatform> {
     body: new URLSearchParams({ grant_type: 'client_credentials', scope: ALL_SCOPES.join(' ') }),
   });
   const issued = (await res.json()) as { access_token?: string; scope?: string };
-  if (res.status !== 200 || issued.access_token === undefined) throw new Error(`no token: ${res.status} ${JSON.stringify(issued)}`);
+  if (res.status !== 200 || issued.access_token === undefined)
+    throw new Error(`no token: ${res.status} ${JSON.stringify(issued)}`);
   const operations: Operation[] = [];
   for (const [service, path] of Object.entries(OPENAPI_DOCUMENTS) as Array<[Operation['service'], string]>) {
     const doc = await fetch(`${ctx.base}${path}`, { headers: { authorization: `Bearer ${issued.access_token}` } });
     if (doc.status !== 200) throw new Error(`${service}: ${path} answered ${doc.status}`);
-    operations.push(...operationsOf(service, (await doc.json()) as { paths: Record<string, Record<string, RawOperation>> }));
+    operations.push(
+      ...operationsOf(service, (await doc.json()) as { paths: Record<string, Record<string, RawOperation>> }),
+    );
   }
   return { ...ctx, token: issued.access_token, operations };
 }
 
 type RawOperation = { parameters?: Parameter[]; requestBody?: { content?: Record<string, { schema?: JsonSchema }> } };
 
-function operationsOf(service: Operation['service'], doc: { paths: Record<string, Record<string, RawOperation>> }): Operation[] {
+function operationsOf(
+  service: Operation['service'],
+  doc: { paths: Record<string, Record<string, RawOperation>> },
+): Operation[] {
   return Object.entries(doc.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, op]) => {
       const [type, media] = Object.entries(op.requestBody?.content ?? {})[0] ?? [];
@@ -93,7 +103,9 @@ export const isJsonType = (type: string) => type === 'application/json' || /^app
 /** the first branch of a union: the shape a sample follows */
 const branch = (s: JsonSchema): JsonSchema => {
   const alternatives = (s.anyOf ?? s.oneOf) as JsonSchema[] | undefined;
-  return alternatives !== undefined && alternatives.length > 0 ? { ...alternatives[0], ...(s.properties !== undefined && { properties: s.properties }) } : s;
+  return alternatives !== undefined && alternatives.length > 0
+    ? { ...alternatives[0], ...(s.properties !== undefined && { properties: s.properties }) }
+    : s;
 };
 
 const typeOf = (s: JsonSchema): string | undefined => {
@@ -101,7 +113,14 @@ const typeOf = (s: JsonSchema): string | undefined => {
   return Array.isArray(t) ? (t.find((x) => x !== 'null') as string | undefined) : (t as string | undefined);
 };
 
-const FORMATS: Record<string, string> = { 'date-time': '2026-01-01T00:00:00Z', date: '2026-01-01', email: 'a@example.com', uri: 'https://example.com/x', url: 'https://example.com/x', uuid: '00000000-0000-4000-8000-000000000000' };
+const FORMATS: Record<string, string> = {
+  'date-time': '2026-01-01T00:00:00Z',
+  date: '2026-01-01',
+  email: 'a@example.com',
+  uri: 'https://example.com/x',
+  url: 'https://example.com/x',
+  uuid: '00000000-0000-4000-8000-000000000000',
+};
 const CANDIDATES = ['x', 'X', 'demo', 'EMAIL', 'a1', 'A1', 'x.y', 'a-b', '1', 'ab12cd34', 'x/y'];
 
 /** a string the schema takes: its format's, or the first candidate its pattern and lengths allow */
@@ -111,7 +130,9 @@ function sampleString(s: JsonSchema): string {
   const max = Number(s.maxLength ?? Infinity);
   const pattern = typeof s.pattern === 'string' ? new RegExp(s.pattern, 'u') : undefined;
   const fits = (c: string) => c.length >= min && c.length <= max && (pattern === undefined || pattern.test(c));
-  return CANDIDATES.find(fits) ?? [...CANDIDATES.map((c) => c.repeat(min)), 'x'.repeat(min)].find(fits) ?? 'x'.repeat(min);
+  return (
+    CANDIDATES.find(fits) ?? [...CANDIDATES.map((c) => c.repeat(min)), 'x'.repeat(min)].find(fits) ?? 'x'.repeat(min)
+  );
 }
 
 /** a value the schema would take, as near as a sample gets (required properties only) */
@@ -134,13 +155,19 @@ export function sample(schema: JsonSchema | undefined, depth = 0): unknown {
     default: {
       const props = (s.properties ?? {}) as Record<string, JsonSchema>;
       const required = (s.required ?? []) as string[];
-      return Object.fromEntries(required.filter((k) => props[k] !== undefined).map((k) => [k, sample(props[k], depth + 1)]));
+      return Object.fromEntries(
+        required.filter((k) => props[k] !== undefined).map((k) => [k, sample(props[k], depth + 1)]),
+      );
     }
   }
 }
 
 /** The dotted path of every string the schema declares (object properties, array items), to a few levels. */
-export function stringFields(schema: JsonSchema | undefined, prefix: Array<string | number> = [], depth = 0): Array<Array<string | number>> {
+export function stringFields(
+  schema: JsonSchema | undefined,
+  prefix: Array<string | number> = [],
+  depth = 0,
+): Array<Array<string | number>> {
   if (schema === undefined || depth > 4) return [];
   const s = branch(schema);
   switch (typeOf(s)) {
@@ -149,7 +176,9 @@ export function stringFields(schema: JsonSchema | undefined, prefix: Array<strin
     case 'array':
       return stringFields(s.items as JsonSchema | undefined, [...prefix, 0], depth + 1);
     default:
-      return Object.entries((s.properties ?? {}) as Record<string, JsonSchema>).flatMap(([k, v]) => stringFields(v, [...prefix, k], depth + 1));
+      return Object.entries((s.properties ?? {}) as Record<string, JsonSchema>).flatMap(([k, v]) =>
+        stringFields(v, [...prefix, k], depth + 1),
+      );
   }
 }
 
@@ -162,10 +191,14 @@ export function withLeaf(value: unknown, path: Array<string | number>, leaf: unk
     arr[head] = withLeaf(arr[head], rest, leaf);
     return arr;
   }
-  const obj = typeof value === 'object' && value !== null && !Array.isArray(value) ? { ...(value as Record<string, unknown>) } : {};
+  const obj =
+    typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? { ...(value as Record<string, unknown>) }
+      : {};
   obj[head!] = withLeaf(obj[head!], rest, leaf);
   return obj;
 }
 
 /** the path with each `{name}` replaced by `value(name)` (already encoded) */
-export const fillPath = (path: string, value: (name: string) => string): string => path.replace(/\{([^}]+)\}/g, (_m, name: string) => value(name));
+export const fillPath = (path: string, value: (name: string) => string): string =>
+  path.replace(/\{([^}]+)\}/g, (_m, name: string) => value(name));

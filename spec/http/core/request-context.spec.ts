@@ -5,8 +5,8 @@ import * as assert from 'uvu/assert';
 import {
   commandMetadata,
   currentRequestContext,
-  requestContext,
   type RequestContext,
+  requestContext,
 } from '../../../http/core/request-context.ts';
 import { startTestApp, type TestApp } from './harness.ts';
 
@@ -73,7 +73,10 @@ Ctx('the async context survives body parsing and awaits', async ({ app }) => {
     headers: { 'content-type': 'application/json', 'x-request-id': 'req-post', 'x-correlation-id': 'corr-post' },
     body: JSON.stringify({ a: 1 }),
   });
-  assert.equal(await res.json(), { fromStorage: { requestId: 'req-post', correlationId: 'corr-post' }, body: { a: 1 } });
+  assert.equal(await res.json(), {
+    fromStorage: { requestId: 'req-post', correlationId: 'corr-post' },
+    body: { a: 1 },
+  });
 });
 
 Ctx('the async context survives a body that arrives after the headers', async ({ app }) => {

@@ -1,8 +1,8 @@
 import { Router } from 'express';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestApp, type TestApp } from './harness.ts';
 import { eventually } from '../../core/eventually.ts';
+import { startTestApp, type TestApp } from './harness.ts';
 
 const router = Router();
 router.post('/api/platform/rules/:id', (req, res) => {

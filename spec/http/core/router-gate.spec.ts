@@ -28,7 +28,13 @@ function identityLike(): Router {
 }
 
 test('literal starts: routes up to their first parameter, nested and path-mounted routers, lower case, covered starts dropped', () => {
-  assert.equal(pathStartsOf(hubLike()), ['/comm/v1/guarded', '/comm/v1/nested/items/', '/comm/v1/notifications/send', '/comm/v1/slashed', '/comm/v1/templates/']);
+  assert.equal(pathStartsOf(hubLike()), [
+    '/comm/v1/guarded',
+    '/comm/v1/nested/items/',
+    '/comm/v1/notifications/send',
+    '/comm/v1/slashed',
+    '/comm/v1/templates/',
+  ]);
   assert.equal(pathStartsOf(identityLike()), ['/cas/oidc/token']);
   const slashes = Router();
   const sub = Router();
@@ -68,14 +74,26 @@ test('over HTTP: each request reaches its router whatever its case; parameters, 
   });
   try {
     const call = async (method: string, path: string) => {
-      const res = await fetch(`${app.url}${path}`, { method, ...(method === 'POST' && { headers: { 'content-type': 'application/json' }, body: '{}' }) });
+      const res = await fetch(`${app.url}${path}`, {
+        method,
+        ...(method === 'POST' && { headers: { 'content-type': 'application/json' }, body: '{}' }),
+      });
       return { status: res.status, body: (await res.json()) as Record<string, unknown> };
     };
     assert.equal(await call('POST', '/cas/oidc/token'), { status: 200, body: { by: 'identity' } });
-    assert.equal(await call('POST', '/COMM/V1/Notifications/Send'), { status: 200, body: { by: 'hub', route: 'send' } });
-    assert.equal(await call('GET', '/comm/v1/templates/welcome'), { status: 200, body: { by: 'hub', code: 'welcome' } });
+    assert.equal(await call('POST', '/COMM/V1/Notifications/Send'), {
+      status: 200,
+      body: { by: 'hub', route: 'send' },
+    });
+    assert.equal(await call('GET', '/comm/v1/templates/welcome'), {
+      status: 200,
+      body: { by: 'hub', code: 'welcome' },
+    });
     assert.equal(await call('GET', '/comm/v1/nested/items/7'), { status: 200, body: { by: 'hub', nested: '7' } });
-    assert.equal(await call('GET', '/comm/v1/guarded/anything/below'), { status: 401, body: { by: 'hub', guarded: true } });
+    assert.equal(await call('GET', '/comm/v1/guarded/anything/below'), {
+      status: 401,
+      body: { by: 'hub', guarded: true },
+    });
     assert.equal(await call('GET', '/comm/v1/slashed'), { status: 200, body: { by: 'hub', slashed: true } });
     assert.equal(await call('GET', '/audit/echo'), { status: 200, body: { by: 'ungated', seen: 'yes' } });
     for (const path of ['/comm/v1/templates', '/comm/v2/notifications/send', '/cas/oidc/tokens-not', '/nope']) {

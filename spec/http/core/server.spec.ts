@@ -107,13 +107,15 @@ Server('close force-destroys connections still busy after the timeout', async ()
 
 Server('a port in use rejects', async () => {
   const app = await startTestApp();
-  const other = await startTestApp().then(async (spare) => {
-    await spare.close();
-    return startHttpServer((_req, res) => res.end(), { port: Number(new URL(app.url).port) });
-  }).then(
-    () => 'listening',
-    (err: NodeJS.ErrnoException) => err.code,
-  );
+  const other = await startTestApp()
+    .then(async (spare) => {
+      await spare.close();
+      return startHttpServer((_req, res) => res.end(), { port: Number(new URL(app.url).port) });
+    })
+    .then(
+      () => 'listening',
+      (err: NodeJS.ErrnoException) => err.code,
+    );
   assert.is(other, 'EADDRINUSE');
   await app.close();
 });

@@ -4,9 +4,16 @@ import { Router } from 'express';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { OAuthError } from '../../../commands/identity/oauth.error.ts';
-import { CROSS_TENANT_SCOPE, PLATFORM_TENANT, type AccessContext } from '../../../domain/core/access-context.ts';
+import { type AccessContext, CROSS_TENANT_SCOPE, PLATFORM_TENANT } from '../../../domain/core/access-context.ts';
 import { bearerAuth } from '../../../http/core/bearer-auth.ts';
-import { commandContext, isPlatformAdmin, mayActOn, PLATFORM_ADMINS_NAME_ANY, targetTenant, TOKEN_TENANCY } from '../../../http/core/tenancy.ts';
+import {
+  commandContext,
+  isPlatformAdmin,
+  mayActOn,
+  PLATFORM_ADMINS_NAME_ANY,
+  TOKEN_TENANCY,
+  targetTenant,
+} from '../../../http/core/tenancy.ts';
 import { startTestApp, type TestApp } from './harness.ts';
 
 // The platform's one tenancy rule (http/core/tenancy.ts) through a real app: the bearer middleware puts the
@@ -69,10 +76,14 @@ test.after(async (ctx) => {
 
 const get = async (ctx: Ctx, path: string, token: string) => {
   const res = await fetch(`${ctx.app.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
-  return { status: res.status, challenge: res.headers.get('www-authenticate'), body: (await res.json()) as Record<string, unknown> };
+  return {
+    status: res.status,
+    challenge: res.headers.get('www-authenticate'),
+    body: (await res.json()) as Record<string, unknown>,
+  };
 };
 
-test('no tenant named, or the token\'s own: the token\'s tenant, on every rule', async (ctx) => {
+test("no tenant named, or the token's own: the token's tenant, on every rule", async (ctx) => {
   for (const path of ['/t/token', '/t/admin']) {
     assert.equal((await get(ctx, path, 'acme')).body, { tenant: 'acme' });
     assert.equal((await get(ctx, `${path}?tenant=acme`, 'acme')).body, { tenant: 'acme' });
@@ -80,7 +91,7 @@ test('no tenant named, or the token\'s own: the token\'s tenant, on every rule',
   }
 });
 
-test('token rule: another tenant needs tenant:cross AND the tenant in the client\'s allowed_access_tenants', async (ctx) => {
+test("token rule: another tenant needs tenant:cross AND the tenant in the client's allowed_access_tenants", async (ctx) => {
   const noScope = await get(ctx, '/t/token?tenant=beta', 'acme');
   assert.is(noScope.status, 403);
   assert.is(noScope.body.code, 'AUTH.TENANT_FORBIDDEN');
@@ -96,7 +107,7 @@ test('token rule: another tenant needs tenant:cross AND the tenant in the client
   assert.is((await get(ctx, '/t/token?tenant=beta', 'platform')).status, 403);
 });
 
-test('admin rule: the platform tenant\'s admins name any tenant; others get TENANT.FORBIDDEN unless the token may cross', async (ctx) => {
+test("admin rule: the platform tenant's admins name any tenant; others get TENANT.FORBIDDEN unless the token may cross", async (ctx) => {
   assert.equal((await get(ctx, '/t/admin?tenant=beta', 'platform')).body, { tenant: 'beta' });
   assert.equal((await get(ctx, '/t/admin?tenant=gamma', 'platform')).body, { tenant: 'gamma' });
   const tenantAdmin = await get(ctx, '/t/admin?tenant=beta', 'acme');
@@ -118,13 +129,21 @@ test('mayActOn and isPlatformAdmin answer what targetTenant decides; the command
     platformAdmin: false,
     token: true,
     admin: true,
-    context: { tenant: 'acme', actor: 'acme-admin@acme', correlationId: (acme.body.context as { correlationId: string }).correlationId, causationId: (acme.body.context as { causationId: string }).causationId },
+    context: {
+      tenant: 'acme',
+      actor: 'acme-admin@acme',
+      correlationId: (acme.body.context as { correlationId: string }).correlationId,
+      causationId: (acme.body.context as { causationId: string }).causationId,
+    },
   });
   const platform = await get(ctx, '/t/checks?other=beta&tenant=beta', 'platform');
   assert.is(platform.body.platformAdmin, true);
   assert.is(platform.body.token, false);
   assert.is(platform.body.admin, true);
-  assert.equal([(platform.body.context as { tenant: string }).tenant, (platform.body.context as { actor: string }).actor], ['beta', 'platform-admin@platform']);
+  assert.equal(
+    [(platform.body.context as { tenant: string }).tenant, (platform.body.context as { actor: string }).actor],
+    ['beta', 'platform-admin@platform'],
+  );
 });
 
 test('no router reads the access context around the rule: res.locals.auth appears in http/core/tenancy.ts only', () => {

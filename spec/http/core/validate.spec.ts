@@ -3,7 +3,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openApiDocument } from '../../../http/core/openapi.ts';
 import { createRouteRegistry } from '../../../http/core/route-registry.ts';
-import { validate, type ValidationIssue } from '../../../http/core/validate.ts';
+import { type ValidationIssue, validate } from '../../../http/core/validate.ts';
 import { startTestApp, type TestApp } from './harness.ts';
 
 type Invalid = { code: string; message: string; details: ValidationIssue[] };
@@ -67,7 +67,9 @@ registry.route(
 
 router.get(
   '/headers',
-  validate({ headers: { type: 'object', required: ['x-tenant'], properties: { 'x-tenant': { type: 'string', minLength: 2 } } } }),
+  validate({
+    headers: { type: 'object', required: ['x-tenant'], properties: { 'x-tenant': { type: 'string', minLength: 2 } } },
+  }),
   (_req, res) => {
     res.json({ ok: true });
   },
@@ -137,7 +139,10 @@ Validate('path parameters are validated', async ({ app }) => {
   const res = await post(app, '/api/platform/buses/NOT_OK/rules', { name: 'r', pattern: {} });
   const body = (await res.json()) as Invalid;
   assert.is(res.status, 400);
-  assert.equal(body.details.map((d) => [d.in, d.field]), [['params', 'bus']]);
+  assert.equal(
+    body.details.map((d) => [d.in, d.field]),
+    [['params', 'bus']],
+  );
 });
 
 Validate('query strings are coerced to the schema types, defaults applied', async ({ app }) => {
@@ -187,7 +192,10 @@ Validate('openApiDocument lists the described routes', () => {
   const responses = create.responses as Record<string, unknown>;
   assert.equal(Object.keys(responses).sort(), ['201', '400', '415'], 'a JSON body may be answered 415');
   const search = doc.paths['/api/platform/tasks']?.get as { parameters: Array<{ name: string; in: string }> };
-  assert.equal(search.parameters.map((p) => `${p.in}:${p.name}`), ['query:limit', 'query:status', 'query:active']);
+  assert.equal(
+    search.parameters.map((p) => `${p.in}:${p.name}`),
+    ['query:limit', 'query:status', 'query:active'],
+  );
   const discovery = openApiDocument('identity', extra);
   assert.ok(discovery.paths['/.well-known/openid-configuration']?.get);
 });

@@ -4,8 +4,8 @@
 // message is left), and bad descriptors are a 400 that stores nothing.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { aSend, configure, HUB, startHubPlatform, type HubPlatform, type Setup } from './hub-harness.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './fixtures/webhook-receiver.ts';
+import { aSend, configure, HUB, type HubPlatform, type Setup, startHubPlatform } from './hub-harness.ts';
 
 let p: HubPlatform;
 let rx: WebhookReceiver;
@@ -18,13 +18,31 @@ async function addAgentRule(s: Setup, serviceId = s.serviceId): Promise<void> {
     token,
     body: {
       Contexts: { customer: '$.customer' },
-      Variables: { Name: 'Context.customer.name', Email: 'Context.customer.email', CustomerId: 'Context.customer.id', Amount: 'Payload.amount', PolicyNo: 'Payload.policyNo', AgentEmail: 'Payload.agent.email', AgentId: 'Payload.agent.id' },
+      Variables: {
+        Name: 'Context.customer.name',
+        Email: 'Context.customer.email',
+        CustomerId: 'Context.customer.id',
+        Amount: 'Payload.amount',
+        PolicyNo: 'Payload.policyNo',
+        AgentEmail: 'Payload.agent.email',
+        AgentId: 'Payload.agent.id',
+      },
     },
   });
   assert.is(ctx.status, 200, JSON.stringify(ctx.body));
   const r = await p.call('POST', `${HUB}/delivery-rules`, {
     token,
-    body: { DefinitionId: s.definitionId, RuleKey: 'to-agent', Role: 'Agent', Channel: 'EMAIL', RecipientSource: 'CONTEXT', IdentityVariable: 'AgentId', AddressVariable: 'AgentEmail', TemplateCode: s.code, ServiceId: serviceId },
+    body: {
+      DefinitionId: s.definitionId,
+      RuleKey: 'to-agent',
+      Role: 'Agent',
+      Channel: 'EMAIL',
+      RecipientSource: 'CONTEXT',
+      IdentityVariable: 'AgentId',
+      AddressVariable: 'AgentEmail',
+      TemplateCode: s.code,
+      ServiceId: serviceId,
+    },
   });
   assert.is(r.status, 201, JSON.stringify(r.body));
 }
@@ -43,8 +61,12 @@ test.after(async () => {
   await p.platform.stop();
 });
 
-test('RoleFilter decides which roles\' messages carry an attachment; the webhook body carries them', async () => {
-  const s = await configure(p, 'acme', { receiverUrl: rx.url, settings: { SupportsAttachments: true }, preferencePolicy: 'BYPASS' });
+test("RoleFilter decides which roles' messages carry an attachment; the webhook body carries them", async () => {
+  const s = await configure(p, 'acme', {
+    receiverUrl: rx.url,
+    settings: { SupportsAttachments: true },
+    preferencePolicy: 'BYPASS',
+  });
   await addAgentRule(s);
   const r = await send(
     withAgent(s.code, {
@@ -56,7 +78,10 @@ test('RoleFilter decides which roles\' messages carry an attachment; the webhook
     }),
   );
   assert.is(r.status, 201, JSON.stringify(r.body));
-  assert.equal(r.body.Messages.map((m: { Role: string; State: string }) => `${m.Role} ${m.State}`), ['Agent PLANNED', 'Customer PLANNED']);
+  assert.equal(
+    r.body.Messages.map((m: { Role: string; State: string }) => `${m.Role} ${m.State}`),
+    ['Agent PLANNED', 'Customer PLANNED'],
+  );
   const got = await p.eventually(async () => {
     const mine = rx.received.filter((x) => x.body.NotificationId === r.body.NotificationId);
     return mine.length === 2 ? mine : undefined;
@@ -76,12 +101,26 @@ test('RoleFilter decides which roles\' messages carry an attachment; the webhook
 });
 
 test('a service that takes no attachments: its messages with attachments FAIL with ATTACHMENTS_NOT_SUPPORTED; nothing left to send is a 422', async () => {
-  const s = await configure(p, 'acme', { receiverUrl: rx.url, settings: { SupportsAttachments: false }, preferencePolicy: 'BYPASS' });
+  const s = await configure(p, 'acme', {
+    receiverUrl: rx.url,
+    settings: { SupportsAttachments: false },
+    preferencePolicy: 'BYPASS',
+  });
   await addAgentRule(s);
-  const agentsOnly = await send(withAgent(s.code, { Attachments: [{ DocId: 'for-agents.pdf', RoleFilter: ['Agent'] }] }));
+  const agentsOnly = await send(
+    withAgent(s.code, { Attachments: [{ DocId: 'for-agents.pdf', RoleFilter: ['Agent'] }] }),
+  );
   assert.is(agentsOnly.status, 201, JSON.stringify(agentsOnly.body));
-  assert.equal(agentsOnly.body.Messages.map((m: { Role: string; State: string; Reason?: string }) => `${m.Role} ${m.State} ${m.Reason ?? ''}`.trim()), ['Agent FAILED ATTACHMENTS_NOT_SUPPORTED', 'Customer PLANNED']);
-  const delivered = await p.eventually(async () => rx.received.find((x) => x.body.NotificationId === agentsOnly.body.NotificationId), 'the customer\'s webhook');
+  assert.equal(
+    agentsOnly.body.Messages.map((m: { Role: string; State: string; Reason?: string }) =>
+      `${m.Role} ${m.State} ${m.Reason ?? ''}`.trim(),
+    ),
+    ['Agent FAILED ATTACHMENTS_NOT_SUPPORTED', 'Customer PLANNED'],
+  );
+  const delivered = await p.eventually(
+    async () => rx.received.find((x) => x.body.NotificationId === agentsOnly.body.NotificationId),
+    "the customer's webhook",
+  );
   assert.is(delivered.body.Role, 'Customer');
   assert.is(delivered.body.Attachments, undefined, 'no attachment reaches a message it does not apply to');
 
@@ -89,7 +128,10 @@ test('a service that takes no attachments: its messages with attachments FAIL wi
   const forAll = await send(forAllBody);
   assert.is(forAll.status, 422, JSON.stringify(forAll.body));
   assert.is(forAll.body.code, 'SEND.NOT_SENDABLE');
-  assert.equal(forAll.body.details.Messages.map((m: { Reason: string }) => m.Reason), ['ATTACHMENTS_NOT_SUPPORTED', 'ATTACHMENTS_NOT_SUPPORTED']);
+  assert.equal(
+    forAll.body.details.Messages.map((m: { Reason: string }) => m.Reason),
+    ['ATTACHMENTS_NOT_SUPPORTED', 'ATTACHMENTS_NOT_SUPPORTED'],
+  );
   const stored = await p.call('GET', `${HUB}/send-requests/getById?requestId=${forAllBody.RequestId}`, { token });
   assert.is(stored.status, 404);
 });

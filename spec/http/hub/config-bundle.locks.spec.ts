@@ -4,22 +4,35 @@
 // concurrent admin edit (IMPORT.INCOMPLETE) completes when the same bundle is imported again.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createConfigBundle } from '../../../commands/hub/config-bundle.commands.ts';
 import { createConfigCommands } from '../../../commands/hub/config.commands.ts';
+import { createConfigBundle } from '../../../commands/hub/config-bundle.commands.ts';
 import { createDriverRegistry } from '../../../commands/hub/driver.registry.ts';
 import { createConfigQueries } from '../../../projections/hub/config.projection.ts';
-import { HUB, startHubPlatform, type HubPlatform } from './hub-harness.ts';
+import { HUB, type HubPlatform, startHubPlatform } from './hub-harness.ts';
 
 let p: HubPlatform;
 const spec = (tenant: string) => ({ tenant, actor: 'spec' });
 
 /** another process's import machinery on the same stores; `config` may wrap the configuration writes */
-function otherProcess(wrap: (c: ReturnType<typeof createConfigCommands>) => ReturnType<typeof createConfigCommands> = (c) => c) {
+function otherProcess(
+  wrap: (c: ReturnType<typeof createConfigCommands>) => ReturnType<typeof createConfigCommands> = (c) => c,
+) {
   const { eventStore, readStore } = p.platform.stores;
-  const config = createConfigCommands({ eventStore, clock: p.clock, drivers: createDriverRegistry([]), sealer: () => ({ seal: (s) => s, open: (s) => s }) });
+  const config = createConfigCommands({
+    eventStore,
+    clock: p.clock,
+    drivers: createDriverRegistry([]),
+    sealer: () => ({ seal: (s) => s, open: (s) => s }),
+  });
   return {
     config,
-    bundle: createConfigBundle({ eventStore, clock: p.clock, config: wrap(config), queries: createConfigQueries(readStore), drivers: createDriverRegistry([]) }),
+    bundle: createConfigBundle({
+      eventStore,
+      clock: p.clock,
+      config: wrap(config),
+      queries: createConfigQueries(readStore),
+      drivers: createDriverRegistry([]),
+    }),
   };
 }
 
@@ -40,13 +53,26 @@ test('a resent import (same Idempotency-Key) while another import holds the lock
 
   const other = otherProcess();
   await other.bundle.locks.acquire(['channels'], 'import-L', spec('acme'));
-  const resent = await p.call('POST', `${HUB}/configuration-bundle/import`, { token: t, body: { ...first, Channels: [{ Code: 'PAGER', Enabled: true, Description: 'changed' }] }, headers });
+  const resent = await p.call('POST', `${HUB}/configuration-bundle/import`, {
+    token: t,
+    body: { ...first, Channels: [{ Code: 'PAGER', Enabled: true, Description: 'changed' }] },
+    headers,
+  });
   assert.is(resent.status, 409, JSON.stringify(resent.body));
   assert.is(resent.body.code, 'IMPORT.LOCKED');
   assert.equal([resent.body.details.Group, resent.body.details.HeldBy], ['channels', 'import-L']);
-  assert.is((await p.call('GET', `${HUB}/channels/PAGER`, { token: t })).body.Description, undefined, 'nothing written under L\'s lock');
+  assert.is(
+    (await p.call('GET', `${HUB}/channels/PAGER`, { token: t })).body.Description,
+    undefined,
+    "nothing written under L's lock",
+  );
   // L still holds it: the refused import released nothing of L's
-  const m = await otherProcess().bundle.locks.acquire(['channels'], 'import-M', spec('acme')).then(() => 'taken', (e: { code: string }) => e.code);
+  const m = await otherProcess()
+    .bundle.locks.acquire(['channels'], 'import-M', spec('acme'))
+    .then(
+      () => 'taken',
+      (e: { code: string }) => e.code,
+    );
   assert.is(m, 'IMPORT.LOCKED');
   await other.bundle.locks.release(['channels'], 'import-L', spec('acme'));
 
@@ -64,17 +90,34 @@ test('an import stopped by a concurrent admin edit (409 IMPORT.INCOMPLETE) compl
     ...c,
     channels: {
       ...c.channels,
-      create: async (x: Parameters<typeof c.channels.create>[0], ctx: Parameters<typeof c.channels.create>[1], id: string) => {
+      create: async (
+        x: Parameters<typeof c.channels.create>[0],
+        ctx: Parameters<typeof c.channels.create>[1],
+        id: string,
+      ) => {
         if (interfere) {
           interfere = false;
-          await c.channels.create({ Code: x.Code, Enabled: false, Description: 'by the admin' }, spec(ctx.tenant), `admin/${x.Code}`);
+          await c.channels.create(
+            { Code: x.Code, Enabled: false, Description: 'by the admin' },
+            spec(ctx.tenant),
+            `admin/${x.Code}`,
+          );
         }
         return c.channels.create(x, ctx, id);
       },
     },
   }));
-  const body = { Module: 'commhub', FormatVersion: 1, Channels: [{ Code: 'ALPHA', Enabled: true }, { Code: 'BETA', Enabled: true }] };
-  const stopped = await bundle.import(body, spec('acme'), 'bundle-I').catch((e: unknown) => e as { code: string; details: { Stopped: { Id: string } } });
+  const body = {
+    Module: 'commhub',
+    FormatVersion: 1,
+    Channels: [
+      { Code: 'ALPHA', Enabled: true },
+      { Code: 'BETA', Enabled: true },
+    ],
+  };
+  const stopped = await bundle
+    .import(body, spec('acme'), 'bundle-I')
+    .catch((e: unknown) => e as { code: string; details: { Stopped: { Id: string } } });
   assert.is((stopped as { code: string }).code, 'IMPORT.INCOMPLETE');
   assert.is((stopped as { details: { Stopped: { Id: string } } }).details.Stopped.Id, 'ALPHA');
 

@@ -6,13 +6,13 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createConfigCommands as createConfigCenterCommands } from '../../../commands/bridge/config-center.commands.ts';
+import { createConfigCommands } from '../../../commands/hub/config.commands.ts';
 import { createConfigBundle } from '../../../commands/hub/config-bundle.commands.ts';
 import { createConfigCacheConsumer } from '../../../commands/hub/config-cache.consumer.ts';
-import { createConfigCommands } from '../../../commands/hub/config.commands.ts';
 import { createDriverRegistry } from '../../../commands/hub/driver.registry.ts';
 import { createConfigQueries } from '../../../projections/hub/config.projection.ts';
-import { aSend, configure, HUB, startHubPlatform, type HubPlatform, type Setup } from './hub-harness.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './fixtures/webhook-receiver.ts';
+import { aSend, configure, HUB, type HubPlatform, type Setup, startHubPlatform } from './hub-harness.ts';
 
 let p: HubPlatform;
 let rx: WebhookReceiver;
@@ -36,8 +36,16 @@ test.before(async () => {
   setup = await configure(p, 'acme', { receiverUrl: rx.url, condition: 'Amount > 10' });
   // the customer-policy configuration goes into the bundle too (a channel the sends here do not use)
   const t = await p.token('acme');
-  assert.is((await p.call('PUT', `${HUB}/frequency-caps/MARKETING`, { token: t, body: { Limit: 3, WindowSeconds: 86_400 } })).status, 200);
-  assert.is((await p.call('PUT', `${HUB}/quiet-hours/SMS`, { token: t, body: { Windows: [{ Start: '22:00', End: '07:00' }] } })).status, 200);
+  assert.is(
+    (await p.call('PUT', `${HUB}/frequency-caps/MARKETING`, { token: t, body: { Limit: 3, WindowSeconds: 86_400 } }))
+      .status,
+    200,
+  );
+  assert.is(
+    (await p.call('PUT', `${HUB}/quiet-hours/SMS`, { token: t, body: { Windows: [{ Start: '22:00', End: '07:00' }] } }))
+      .status,
+    200,
+  );
 });
 test.after(async () => {
   await rx.close();
@@ -49,8 +57,14 @@ test('export: one commhub document with every resource group, sorted, without se
   assert.is(b.Module, 'commhub');
   assert.is(b.FormatVersion, 1);
   assert.is(b.Tenant, 'acme');
-  assert.equal(b.Channels.map((c: { Code: string }) => c.Code), ['EMAIL']);
-  assert.equal(b.DeliveryServices.map((s: { ServiceId: string }) => s.ServiceId), [setup.serviceId]);
+  assert.equal(
+    b.Channels.map((c: { Code: string }) => c.Code),
+    ['EMAIL'],
+  );
+  assert.equal(
+    b.DeliveryServices.map((s: { ServiceId: string }) => s.ServiceId),
+    [setup.serviceId],
+  );
   assert.is(b.Templates[0].TemplateId, `${setup.code}:EMAIL:en_US`);
   assert.is(b.Definitions[0].DefinitionId, setup.definitionId);
   assert.is(b.DeliveryRules[0].Condition, 'Amount > 10');
@@ -65,15 +79,30 @@ test('export: one commhub document with every resource group, sorted, without se
 test('round trip over HTTP: the export imported into another tenant exports the same and sends; importing it again changes nothing', async () => {
   const source = await exported('acme', setup.rules[0]!);
   const beta = await p.token('beta');
-  const imported = await p.call('POST', `${HUB}/configuration-bundle/import`, { token: beta, body: source, headers: { 'idempotency-key': 'import-beta-1' } });
+  const imported = await p.call('POST', `${HUB}/configuration-bundle/import`, {
+    token: beta,
+    body: source,
+    headers: { 'idempotency-key': 'import-beta-1' },
+  });
   assert.is(imported.status, 200, JSON.stringify(imported.body));
-  const total = ['Channels', 'DeliveryServices', 'Templates', 'ContextDefinitions', 'Definitions', 'DeliveryRules', 'FrequencyCaps', 'QuietHours'].reduce((n, k) => n + source[k].length, 0);
+  const total = [
+    'Channels',
+    'DeliveryServices',
+    'Templates',
+    'ContextDefinitions',
+    'Definitions',
+    'DeliveryRules',
+    'FrequencyCaps',
+    'QuietHours',
+  ].reduce((n, k) => n + source[k].length, 0);
   assert.equal([imported.body.Created, imported.body.Updated, imported.body.Unchanged], [total, 0, 0]);
   assert.match(imported.body.SigningSecrets[setup.serviceId], /^whsec_/);
 
   const again = await exported('beta', setup.rules[0]!);
   assert.equal(sections(again), sections(source));
-  assert.equal((await p.call('GET', `${HUB}/quiet-hours/SMS`, { token: beta })).body.Windows, [{ Start: '22:00', End: '07:00' }]);
+  assert.equal((await p.call('GET', `${HUB}/quiet-hours/SMS`, { token: beta })).body.Windows, [
+    { Start: '22:00', End: '07:00' },
+  ]);
   const second = await p.call('POST', `${HUB}/configuration-bundle/import`, { token: beta, body: source });
   assert.is(second.status, 200);
   assert.equal([second.body.Created, second.body.Updated, second.body.Unchanged], [0, 0, total]);
@@ -82,7 +111,10 @@ test('round trip over HTTP: the export imported into another tenant exports the 
   // the imported configuration is live: a send in beta reaches the receiver
   const sent = await p.call('POST', `${HUB}/notifications/send`, { token: beta, body: aSend(setup.code) });
   assert.is(sent.status, 201, JSON.stringify(sent.body));
-  const got = await p.eventually(async () => rx.received.find((s) => s.body.NotificationId === sent.body.NotificationId), 'the webhook of beta\'s send');
+  const got = await p.eventually(
+    async () => rx.received.find((s) => s.body.NotificationId === sent.body.NotificationId),
+    "the webhook of beta's send",
+  );
   assert.is(got.body.Tenant, 'beta');
   assert.is(got.body.BodyText, 'Dear Jane Roe, you pay 120.');
 });
@@ -95,36 +127,74 @@ test('import is all or nothing: one refused resource and nothing is written; an 
       Module: 'commhub',
       FormatVersion: 1,
       Channels: [{ Code: 'FAX', Enabled: true }],
-      Templates: [{ TemplateId: 'x:FAX:en', TemplateCode: 'x', Channel: 'FAX', LanguageId: 'en', ContentType: 'PDF', Body: 'b', Status: 'ACTIVE' }],
-      Definitions: [{ ...(await exported('acme', setup.rules[0]!)).Definitions[0], DefinitionId: `${setup.code}:2`, Version: 2 }],
+      Templates: [
+        {
+          TemplateId: 'x:FAX:en',
+          TemplateCode: 'x',
+          Channel: 'FAX',
+          LanguageId: 'en',
+          ContentType: 'PDF',
+          Body: 'b',
+          Status: 'ACTIVE',
+        },
+      ],
+      Definitions: [
+        { ...(await exported('acme', setup.rules[0]!)).Definitions[0], DefinitionId: `${setup.code}:2`, Version: 2 },
+      ],
       QuietHours: [{ Channel: 'FAX', Windows: [{ Start: '25:00', End: '07:00' }] }],
     },
   });
   assert.is(bad.status, 400, JSON.stringify(bad.body));
   assert.is(bad.body.code, 'IMPORT.INVALID');
-  const fields = bad.body.details.map((d: { field: string; message: string }) => `${d.field} ${d.message.split(':')[0]}`);
-  assert.ok(fields.some((f: string) => f.startsWith('Templates.0.ContentType TEMPLATE.INVALID')), fields.join(' | '));
-  assert.ok(fields.some((f: string) => f.startsWith('Definitions.0 DEFINITION.OVERLAP')), fields.join(' | '));
-  assert.ok(fields.some((f: string) => f.startsWith('QuietHours.0.Windows[0].Start')), fields.join(' | '));
-  assert.is((await p.call('GET', `${HUB}/channels/FAX`, { token: t })).status, 404, 'the valid channel was not written either');
+  const fields = bad.body.details.map(
+    (d: { field: string; message: string }) => `${d.field} ${d.message.split(':')[0]}`,
+  );
+  assert.ok(
+    fields.some((f: string) => f.startsWith('Templates.0.ContentType TEMPLATE.INVALID')),
+    fields.join(' | '),
+  );
+  assert.ok(
+    fields.some((f: string) => f.startsWith('Definitions.0 DEFINITION.OVERLAP')),
+    fields.join(' | '),
+  );
+  assert.ok(
+    fields.some((f: string) => f.startsWith('QuietHours.0.Windows[0].Start')),
+    fields.join(' | '),
+  );
+  assert.is(
+    (await p.call('GET', `${HUB}/channels/FAX`, { token: t })).status,
+    404,
+    'the valid channel was not written either',
+  );
 
-  const shape = await p.call('POST', `${HUB}/configuration-bundle/import`, { token: t, body: { Module: 'commhub', FormatVersion: 1, Channels: [{ Code: 'A' }, { Code: 'A' }] } });
+  const shape = await p.call('POST', `${HUB}/configuration-bundle/import`, {
+    token: t,
+    body: { Module: 'commhub', FormatVersion: 1, Channels: [{ Code: 'A' }, { Code: 'A' }] },
+  });
   assert.is(shape.status, 400);
   assert.is(shape.body.details[0].field, 'Channels.1.Code');
 
-  const update = await p.call('POST', `${HUB}/configuration-bundle/import`, { token: t, body: { Module: 'commhub', FormatVersion: 1, Channels: [{ Code: 'EMAIL', Description: 'mail', Enabled: true }] } });
+  const update = await p.call('POST', `${HUB}/configuration-bundle/import`, {
+    token: t,
+    body: { Module: 'commhub', FormatVersion: 1, Channels: [{ Code: 'EMAIL', Description: 'mail', Enabled: true }] },
+  });
   assert.is(update.status, 200, JSON.stringify(update.body));
   assert.equal(update.body.Resources, [{ Section: 'Channels', Id: 'EMAIL', Action: 'UPDATE' }]);
   assert.is((await p.call('GET', `${HUB}/channels/EMAIL`, { token: t })).body.Description, 'mail');
 });
 
-test('imports cannot interleave: a held group lock answers 409 and writes nothing; of racing acquirers exactly one wins; a dead holder\'s lease ends', async () => {
+test("imports cannot interleave: a held group lock answers 409 and writes nothing; of racing acquirers exactly one wins; a dead holder's lease ends", async () => {
   const { eventStore, readStore } = p.platform.stores;
   // another process's import, on the same stores
   const other = createConfigBundle({
     eventStore,
     clock: p.clock,
-    config: createConfigCommands({ eventStore, clock: p.clock, drivers: createDriverRegistry([]), sealer: () => ({ seal: (s) => s, open: (s) => s }) }),
+    config: createConfigCommands({
+      eventStore,
+      clock: p.clock,
+      drivers: createDriverRegistry([]),
+      sealer: () => ({ seal: (s) => s, open: (s) => s }),
+    }),
     queries: createConfigQueries(readStore),
     drivers: createDriverRegistry([]),
   });
@@ -145,7 +215,8 @@ test('imports cannot interleave: a held group lock answers 409 and writes nothin
   const outcomes = await Promise.allSettled(racers.map((id) => other.locks.acquire(['templates'], id, spec('acme'))));
   const won = outcomes.filter((o) => o.status === 'fulfilled');
   assert.is(won.length, 1);
-  for (const o of outcomes) if (o.status === 'rejected') assert.is((o.reason as { code: string }).code, 'IMPORT.LOCKED');
+  for (const o of outcomes)
+    if (o.status === 'rejected') assert.is((o.reason as { code: string }).code, 'IMPORT.LOCKED');
   // the winner "dies" holding it: past its lease (15 minutes) another import takes it
   p.advance(16 * 60_000);
   await other.locks.acquire(['templates'], 'after-lease', spec('acme'));
@@ -157,14 +228,28 @@ test('two imports at once never interleave: each answers 200 or 409 IMPORT.LOCKE
   const bundleOf = (word: string) => ({
     Module: 'commhub',
     FormatVersion: 1,
-    Templates: Array.from({ length: 12 }, (_, i) => ({ TemplateId: `race-${i}:EMAIL:en`, TemplateCode: `race-${i}`, Channel: 'EMAIL', LanguageId: 'en', ContentType: 'TEXT', Body: word, Status: 'DRAFT' })),
+    Templates: Array.from({ length: 12 }, (_, i) => ({
+      TemplateId: `race-${i}:EMAIL:en`,
+      TemplateCode: `race-${i}`,
+      Channel: 'EMAIL',
+      LanguageId: 'en',
+      ContentType: 'TEXT',
+      Body: word,
+      Status: 'DRAFT',
+    })),
   });
   for (let round = 0; round < 3; round++) {
-    const answers = await Promise.all(['first', 'second'].map((w) => p.call('POST', `${HUB}/configuration-bundle/import`, { token: t, body: bundleOf(`${w}-${round}`) })));
-    for (const a of answers) assert.ok(a.status === 200 || (a.status === 409 && a.body.code === 'IMPORT.LOCKED'), JSON.stringify(a.body));
+    const answers = await Promise.all(
+      ['first', 'second'].map((w) =>
+        p.call('POST', `${HUB}/configuration-bundle/import`, { token: t, body: bundleOf(`${w}-${round}`) }),
+      ),
+    );
+    for (const a of answers)
+      assert.ok(a.status === 200 || (a.status === 409 && a.body.code === 'IMPORT.LOCKED'), JSON.stringify(a.body));
     assert.ok(answers.some((a) => a.status === 200));
     const bodies = new Set<string>();
-    for (let i = 0; i < 12; i++) bodies.add((await p.call('GET', `${HUB}/templates/race-${i}:EMAIL:en`, { token: t })).body.Body);
+    for (let i = 0; i < 12; i++)
+      bodies.add((await p.call('GET', `${HUB}/templates/race-${i}:EMAIL:en`, { token: t })).body.Body);
     assert.is(bodies.size, 1, `one bundle's content throughout: ${[...bodies].join(', ')}`);
   }
 });
@@ -172,7 +257,16 @@ test('two imports at once never interleave: each answers 200 or 409 IMPORT.LOCKE
 test('cache clear: a configuration change is visible right after it; unknown buckets 404; hub:admin needed', async () => {
   const t = await p.token('acme');
   const preview = () =>
-    p.call('POST', `${HUB}/templates/previewContent`, { token: t, body: { Channel: 'EMAIL', LanguageId: 'en', ContentType: 'TEXT', Body: 'twenty characters...', Context: { Payload: {} } } });
+    p.call('POST', `${HUB}/templates/previewContent`, {
+      token: t,
+      body: {
+        Channel: 'EMAIL',
+        LanguageId: 'en',
+        ContentType: 'TEXT',
+        Body: 'twenty characters...',
+        Context: { Payload: {} },
+      },
+    });
   assert.is((await preview()).body.Valid, true);
   // comm-hub.template.max-rendered-length changed in the configuration center (kept 5 s per process; the clock here stands still)
   const center = createConfigCenterCommands({ eventStore: p.platform.stores.eventStore, clock: p.clock });
@@ -183,21 +277,41 @@ test('cache clear: a configuration change is visible right after it; unknown buc
   assert.equal([cleared.body.BucketCode, cleared.body.Scope], ['hub', 'acme']);
   const after = await preview();
   assert.is(after.body.Valid, false);
-  assert.ok(after.body.Diagnostics.some((d: string) => d.includes('at most 10')), JSON.stringify(after.body));
-  await center.set({ key: 'comm-hub.template.max-rendered-length', value: '65536' }, spec('acme'), 'spec/max-length-back');
+  assert.ok(
+    after.body.Diagnostics.some((d: string) => d.includes('at most 10')),
+    JSON.stringify(after.body),
+  );
+  await center.set(
+    { key: 'comm-hub.template.max-rendered-length', value: '65536' },
+    spec('acme'),
+    'spec/max-length-back',
+  );
   await p.call('GET', '/public/cache/v1/clear/bucket?bucketCode=hub', { token: t });
 
   const unknown = await p.call('GET', '/public/cache/v1/clear/bucket?bucketCode=workflow', { token: t });
   assert.is(unknown.status, 404);
   assert.is(unknown.body.code, 'CACHE.BUCKET_UNKNOWN');
   assert.is((await p.call('GET', '/public/cache/v1/clear/bucket?bucketCode=hub')).status, 401);
-  assert.is((await p.call('GET', '/public/cache/v1/clear/bucket?bucketCode=hub', { token: await p.token('acme', ['hub:send']) })).status, 403);
+  assert.is(
+    (
+      await p.call('GET', '/public/cache/v1/clear/bucket?bucketCode=hub', {
+        token: await p.token('acme', ['hub:send']),
+      })
+    ).status,
+    403,
+  );
 });
 
-test('another process\'s definition cache follows the log: an edit made here and a bucket clear reach it without waiting for its TTL', async () => {
+test("another process's definition cache follows the log: an edit made here and a bucket clear reach it without waiting for its TTL", async () => {
   const { eventStore } = p.platform.stores;
   // process B: its own cache (kept an hour) and its cache consumer, fed the log's pages as its log reader would
-  const b = createConfigCommands({ eventStore, clock: p.clock, drivers: createDriverRegistry([]), sealer: () => ({ seal: (s) => s, open: (s) => s }), cacheMs: 3_600_000 });
+  const b = createConfigCommands({
+    eventStore,
+    clock: p.clock,
+    drivers: createDriverRegistry([]),
+    sealer: () => ({ seal: (s) => s, open: (s) => s }),
+    cacheMs: 3_600_000,
+  });
   const consumer = createConfigCacheConsumer({ eventStore, cache: b.cache });
   let position = await consumer.start();
   const follow = async () => {
@@ -208,9 +322,16 @@ test('another process\'s definition cache follows the log: an edit made here and
   assert.is((await b.templates.get('acme', templateId))!.resource.Body, 'Dear ${Name}, you pay ${Amount}.');
   await b.templates.get('beta', templateId);
   const t = await p.token('acme');
-  const edit = await p.call('PUT', `${HUB}/templates/${templateId}`, { token: t, body: { ContentType: 'TEXT', Subject: 'Policy ${PolicyNo}', Body: 'Hello ${Name}.', Status: 'ACTIVE' } });
+  const edit = await p.call('PUT', `${HUB}/templates/${templateId}`, {
+    token: t,
+    body: { ContentType: 'TEXT', Subject: 'Policy ${PolicyNo}', Body: 'Hello ${Name}.', Status: 'ACTIVE' },
+  });
   assert.is(edit.status, 200, JSON.stringify(edit.body));
-  assert.is((await b.templates.get('acme', templateId))!.resource.Body, 'Dear ${Name}, you pay ${Amount}.', 'B keeps what it read until it hears of the edit');
+  assert.is(
+    (await b.templates.get('acme', templateId))!.resource.Body,
+    'Dear ${Name}, you pay ${Amount}.',
+    'B keeps what it read until it hears of the edit',
+  );
   await follow();
   assert.is((await b.templates.get('acme', templateId))!.resource.Body, 'Hello ${Name}.');
 
@@ -220,13 +341,26 @@ test('another process\'s definition cache follows the log: an edit made here and
   assert.ok(before >= 3);
   assert.is((await p.call('GET', '/public/cache/v1/clear/bucket?bucketCode=hub', { token: t })).status, 200);
   await follow();
-  assert.is(b.cache.size(), 1, 'only beta\'s template is kept');
+  assert.is(b.cache.size(), 1, "only beta's template is kept");
 
   // the other way round: B edits, and the platform's own cache consumer drops what the platform kept
-  const shown = async () => (await p.call('POST', `${HUB}/templates/renderPreviewById?templateId=${templateId}`, { token: t, body: { Context: { Payload: { n: 'Al' }, Variables: { Name: 'Payload.n' } } } })).body.BodyText;
+  const shown = async () =>
+    (
+      await p.call('POST', `${HUB}/templates/renderPreviewById?templateId=${templateId}`, {
+        token: t,
+        body: { Context: { Payload: { n: 'Al' }, Variables: { Name: 'Payload.n' } } },
+      })
+    ).body.BodyText;
   assert.is(await shown(), 'Hello Al.');
-  await b.templates.update({ ...(await b.templates.get('acme', templateId))!.resource, Body: 'Bye ${Name}.' }, spec('acme'), 'spec/b-edit');
-  await p.eventually(async () => ((await shown()) === 'Bye Al.' ? true : undefined), 'the platform to see B\'s edit (its clock stands still: the TTL never ends)');
+  await b.templates.update(
+    { ...(await b.templates.get('acme', templateId))!.resource, Body: 'Bye ${Name}.' },
+    spec('acme'),
+    'spec/b-edit',
+  );
+  await p.eventually(
+    async () => ((await shown()) === 'Bye Al.' ? true : undefined),
+    "the platform to see B's edit (its clock stands still: the TTL never ends)",
+  );
 });
 
 test.run();

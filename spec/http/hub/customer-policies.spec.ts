@@ -7,9 +7,15 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { BRIDGE_ADMIN_BASE } from '../../../http/bridge/bridge.paths.ts';
-import { aSend, configure, HUB, startHubPlatform, type HubPlatform } from './hub-harness.ts';
-import { sendReceipt, startWebhookReceiver, type Behaviour, type Submission, type WebhookReceiver } from './fixtures/webhook-receiver.ts';
 import { quiet } from '../../core/quiet.ts';
+import {
+  type Behaviour,
+  type Submission,
+  sendReceipt,
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from './fixtures/webhook-receiver.ts';
+import { aSend, configure, HUB, type HubPlatform, startHubPlatform } from './hub-harness.ts';
 
 let p: HubPlatform;
 let rx: WebhookReceiver;
@@ -28,12 +34,20 @@ test.after(async () => {
 
 const admin = (tenant = 'acme') => p.token(tenant);
 const sendFor = async (tenant: string, code: string, customerId: string, extra: Record<string, unknown> = {}) => {
-  const body = aSend(code, { Payload: { amount: 1, policyNo: 'P-1', customer: { id: customerId, name: 'Jane Roe', email: 'jane@example.com', phone: '+4917012345' } }, ...extra });
+  const body = aSend(code, {
+    Payload: {
+      amount: 1,
+      policyNo: 'P-1',
+      customer: { id: customerId, name: 'Jane Roe', email: 'jane@example.com', phone: '+4917012345' },
+    },
+    ...extra,
+  });
   const r = await p.call('POST', `${HUB}/notifications/send`, { token: await admin(tenant), body });
   assert.is(r.status, 201, JSON.stringify(r.body));
   return r.body as { NotificationId: string; RequestId: string; Messages: Array<{ MessageId: string; State: string }> };
 };
-const message = async (tenant: string, id: string) => (await p.call('GET', `${HUB}/messages/getById?messageId=${id}`, { token: await admin(tenant) })).body;
+const message = async (tenant: string, id: string) =>
+  (await p.call('GET', `${HUB}/messages/getById?messageId=${id}`, { token: await admin(tenant) })).body;
 const messageWhere = (tenant: string, id: string, what: string, pred: (m: any) => boolean) =>
   p.eventually(async () => {
     const m = await message(tenant, id);
@@ -47,7 +61,10 @@ async function configToken(): Promise<string> {
   p.syncClock();
   const res = await fetch(`${p.base}/cas/oidc/token`, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`acme-config:${CONFIG_SECRET}`).toString('base64')}` },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${Buffer.from(`acme-config:${CONFIG_SECRET}`).toString('base64')}`,
+    },
     body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'bridge:admin' }),
   });
   const body = (await res.json()) as { access_token?: string };
@@ -57,13 +74,27 @@ async function configToken(): Promise<string> {
 
 test('preferences API: set, read, effective answer, remove; validation and scopes', async () => {
   const t = await admin();
-  const put = await p.call('PUT', `${HUB}/preferences`, { token: t, body: { RecipientId: 'C-api', Channel: 'EMAIL', NotificationClass: 'MARKETING', Decision: 'DENY' } });
+  const put = await p.call('PUT', `${HUB}/preferences`, {
+    token: t,
+    body: { RecipientId: 'C-api', Channel: 'EMAIL', NotificationClass: 'MARKETING', Decision: 'DENY' },
+  });
   assert.is(put.status, 200, JSON.stringify(put.body));
   assert.is(put.body.Decision, 'DENY');
   assert.is(put.body.Source, 'API');
-  const eff = await p.call('GET', `${HUB}/preferences/effective?recipientId=C-api&channel=EMAIL&notificationClass=MARKETING`, { token: t });
-  assert.equal({ Allowed: eff.body.Allowed, Source: eff.body.Source, Decision: eff.body.Decision }, { Allowed: false, Source: 'EXACT', Decision: 'DENY' });
-  const other = await p.call('GET', `${HUB}/preferences/effective?recipientId=C-api&channel=EMAIL&notificationClass=TRANSACTIONAL`, { token: t });
+  const eff = await p.call(
+    'GET',
+    `${HUB}/preferences/effective?recipientId=C-api&channel=EMAIL&notificationClass=MARKETING`,
+    { token: t },
+  );
+  assert.equal(
+    { Allowed: eff.body.Allowed, Source: eff.body.Source, Decision: eff.body.Decision },
+    { Allowed: false, Source: 'EXACT', Decision: 'DENY' },
+  );
+  const other = await p.call(
+    'GET',
+    `${HUB}/preferences/effective?recipientId=C-api&channel=EMAIL&notificationClass=TRANSACTIONAL`,
+    { token: t },
+  );
   assert.equal(other.body, { Allowed: false, Source: 'DEFAULT' }, 'default-allow false');
   const list = await p.eventually(async () => {
     const r = await p.call('GET', `${HUB}/preferences?recipientId=C-api`, { token: t });
@@ -72,19 +103,53 @@ test('preferences API: set, read, effective answer, remove; validation and scope
   assert.is(list.Items[0].NotificationClass, 'MARKETING');
   // a customer-facing application (hub:send) may set preferences too
   const send = await p.token('acme', ['hub:send']);
-  assert.is((await p.call('PUT', `${HUB}/preferences`, { token: send, body: { RecipientId: 'C-api', Channel: 'SMS', Decision: 'ALLOW' } })).body.NotificationClass, '*');
-  const bad = await p.call('PUT', `${HUB}/preferences`, { token: t, body: { RecipientId: 'C-api', Channel: 'email', Decision: 'MAYBE' } });
+  assert.is(
+    (
+      await p.call('PUT', `${HUB}/preferences`, {
+        token: send,
+        body: { RecipientId: 'C-api', Channel: 'SMS', Decision: 'ALLOW' },
+      })
+    ).body.NotificationClass,
+    '*',
+  );
+  const bad = await p.call('PUT', `${HUB}/preferences`, {
+    token: t,
+    body: { RecipientId: 'C-api', Channel: 'email', Decision: 'MAYBE' },
+  });
   assert.is(bad.status, 400);
   assert.is(bad.body.code, 'REQUEST.INVALID');
-  assert.is((await p.call('DELETE', `${HUB}/preferences?recipientId=C-api&channel=EMAIL&notificationClass=MARKETING`, { token: t })).status, 204);
-  const gone = await p.call('DELETE', `${HUB}/preferences?recipientId=C-api&channel=EMAIL&notificationClass=MARKETING`, { token: t });
+  assert.is(
+    (
+      await p.call('DELETE', `${HUB}/preferences?recipientId=C-api&channel=EMAIL&notificationClass=MARKETING`, {
+        token: t,
+      })
+    ).status,
+    204,
+  );
+  const gone = await p.call(
+    'DELETE',
+    `${HUB}/preferences?recipientId=C-api&channel=EMAIL&notificationClass=MARKETING`,
+    { token: t },
+  );
   assert.is(gone.status, 404);
   assert.is(gone.body.code, 'PREFERENCE.NOT_FOUND');
   assert.is((await p.call('GET', `${HUB}/preferences?recipientId=C-api`)).status, 401);
-  assert.is((await p.call('PUT', `${HUB}/preferences`, { body: { Decision: 'MAYBE' } })).status, 401, 'authentication before validation');
-  assert.is((await p.call('PUT', `${HUB}/quiet-hours/SMS`, { token: send, body: { Windows: 'x' } })).status, 403, 'scope before validation');
+  assert.is(
+    (await p.call('PUT', `${HUB}/preferences`, { body: { Decision: 'MAYBE' } })).status,
+    401,
+    'authentication before validation',
+  );
+  assert.is(
+    (await p.call('PUT', `${HUB}/quiet-hours/SMS`, { token: send, body: { Windows: 'x' } })).status,
+    403,
+    'scope before validation',
+  );
   // tenant isolation: beta sees nothing of acme's
-  assert.equal((await p.call('GET', `${HUB}/preferences/effective?recipientId=C-api&channel=SMS`, { token: await admin('beta') })).body, { Allowed: false, Source: 'DEFAULT' });
+  assert.equal(
+    (await p.call('GET', `${HUB}/preferences/effective?recipientId=C-api&channel=SMS`, { token: await admin('beta') }))
+      .body,
+    { Allowed: false, Source: 'DEFAULT' },
+  );
 });
 
 test('interactions API: an OPT_OUT sets DENY; resent once; other content 409; handling lifecycle; scopes', async () => {
@@ -93,13 +158,29 @@ test('interactions API: an OPT_OUT sets DENY; resent once; other content 409; ha
   const r = await p.call('POST', `${HUB}/interactions`, { token: send, body });
   assert.is(r.status, 201, JSON.stringify(r.body));
   assert.is(r.body.Interaction.Status, 'RECEIVED');
-  assert.equal({ d: r.body.Preference.Decision, c: r.body.Preference.NotificationClass, s: r.body.Preference.Source, i: r.body.Preference.InteractionId }, { d: 'DENY', c: '*', s: 'INTERACTION', i: 'sms-stop-1' });
+  assert.equal(
+    {
+      d: r.body.Preference.Decision,
+      c: r.body.Preference.NotificationClass,
+      s: r.body.Preference.Source,
+      i: r.body.Preference.InteractionId,
+    },
+    { d: 'DENY', c: '*', s: 'INTERACTION', i: 'sms-stop-1' },
+  );
   const again = await p.call('POST', `${HUB}/interactions`, { token: send, body });
   assert.is(again.status, 200);
   const conflict = await p.call('POST', `${HUB}/interactions`, { token: send, body: { ...body, Type: 'REPLY' } });
   assert.is(conflict.status, 409);
   assert.is(conflict.body.code, 'INTERACTION.EXISTS');
-  assert.is((await p.call('POST', `${HUB}/interactions`, { token: send, body: { ...body, InteractionId: 'x', Type: 'BOUNCE' } })).status, 400);
+  assert.is(
+    (
+      await p.call('POST', `${HUB}/interactions`, {
+        token: send,
+        body: { ...body, InteractionId: 'x', Type: 'BOUNCE' },
+      })
+    ).status,
+    400,
+  );
   // reading and handling are operator work
   assert.is((await p.call('GET', `${HUB}/interactions/sms-stop-1`, { token: send })).status, 403);
   const op = await admin();
@@ -109,15 +190,27 @@ test('interactions API: an OPT_OUT sets DENY; resent once; other content 409; ha
     return l.body.Total === 1 ? l.body : undefined;
   }, 'the interaction listed');
   assert.is(listed.Items[0].InteractionId, 'sms-stop-1');
-  const handled = await p.call('POST', `${HUB}/interactions/sms-stop-1/handle`, { token: op, body: { Resolution: 'HANDLED', Note: 'confirmed by SMS' } });
+  const handled = await p.call('POST', `${HUB}/interactions/sms-stop-1/handle`, {
+    token: op,
+    body: { Resolution: 'HANDLED', Note: 'confirmed by SMS' },
+  });
   assert.is(handled.status, 200, JSON.stringify(handled.body));
   assert.is(handled.body.Status, 'HANDLED');
-  const dismiss = await p.call('POST', `${HUB}/interactions/sms-stop-1/handle`, { token: op, body: { Resolution: 'DISMISSED' } });
+  const dismiss = await p.call('POST', `${HUB}/interactions/sms-stop-1/handle`, {
+    token: op,
+    body: { Resolution: 'DISMISSED' },
+  });
   assert.is(dismiss.status, 409);
   assert.is(dismiss.body.code, 'INTERACTION.STATE_CONFLICT');
-  assert.is((await p.call('POST', `${HUB}/interactions/nope/handle`, { token: op, body: { Resolution: 'HANDLED' } })).status, 404);
+  assert.is(
+    (await p.call('POST', `${HUB}/interactions/nope/handle`, { token: op, body: { Resolution: 'HANDLED' } })).status,
+    404,
+  );
   // a reply links to a message and changes no consent
-  const reply = await p.call('POST', `${HUB}/interactions`, { token: send, body: { Type: 'REPLY', RecipientId: 'C-int', Channel: 'EMAIL', Text: 'thanks' } });
+  const reply = await p.call('POST', `${HUB}/interactions`, {
+    token: send,
+    body: { Type: 'REPLY', RecipientId: 'C-int', Channel: 'EMAIL', Text: 'thanks' },
+  });
   assert.is(reply.status, 201);
   assert.is(reply.body.Preference, undefined);
 });
@@ -126,43 +219,96 @@ test('frequency caps and quiet hours APIs: set, list, read, remove; invalid inpu
   const t = await admin('beta');
   const put = await p.call('PUT', `${HUB}/frequency-caps/*`, { token: t, body: { Limit: 10, WindowSeconds: 86400 } });
   assert.is(put.status, 200, JSON.stringify(put.body));
-  assert.is((await p.call('PUT', `${HUB}/frequency-caps/marketing`, { token: t, body: { Limit: 1, WindowSeconds: 60 } })).status, 400);
-  assert.is((await p.call('PUT', `${HUB}/frequency-caps/MARKETING`, { token: t, body: { Limit: -1, WindowSeconds: 60 } })).status, 400);
-  assert.equal((await p.call('GET', `${HUB}/frequency-caps`, { token: t })).body.Items.map((c: any) => c.Category), ['*']);
+  assert.is(
+    (await p.call('PUT', `${HUB}/frequency-caps/marketing`, { token: t, body: { Limit: 1, WindowSeconds: 60 } }))
+      .status,
+    400,
+  );
+  assert.is(
+    (await p.call('PUT', `${HUB}/frequency-caps/MARKETING`, { token: t, body: { Limit: -1, WindowSeconds: 60 } }))
+      .status,
+    400,
+  );
+  assert.equal(
+    (await p.call('GET', `${HUB}/frequency-caps`, { token: t })).body.Items.map((c: any) => c.Category),
+    ['*'],
+  );
   assert.is((await p.call('GET', `${HUB}/frequency-caps/*`, { token: t })).body.Limit, 10);
   assert.is((await p.call('DELETE', `${HUB}/frequency-caps/*`, { token: t })).status, 204);
   const gone = await p.call('GET', `${HUB}/frequency-caps/*`, { token: t });
   assert.is(gone.status, 404);
   assert.is(gone.body.code, 'FREQUENCY_CAP.NOT_FOUND');
-  assert.is((await p.call('PUT', `${HUB}/frequency-caps/*`, { token: await p.token('beta', ['hub:send']), body: { Limit: 1, WindowSeconds: 60 } })).status, 403);
+  assert.is(
+    (
+      await p.call('PUT', `${HUB}/frequency-caps/*`, {
+        token: await p.token('beta', ['hub:send']),
+        body: { Limit: 1, WindowSeconds: 60 },
+      })
+    ).status,
+    403,
+  );
 
-  const q = await p.call('PUT', `${HUB}/quiet-hours/SMS`, { token: t, body: { Windows: [{ Start: '22:00', End: '07:00' }] } });
+  const q = await p.call('PUT', `${HUB}/quiet-hours/SMS`, {
+    token: t,
+    body: { Windows: [{ Start: '22:00', End: '07:00' }] },
+  });
   assert.is(q.status, 200, JSON.stringify(q.body));
-  const bad = await p.call('PUT', `${HUB}/quiet-hours/SMS`, { token: t, body: { Windows: [{ Start: '25:00', End: '07:00' }] } });
+  const bad = await p.call('PUT', `${HUB}/quiet-hours/SMS`, {
+    token: t,
+    body: { Windows: [{ Start: '25:00', End: '07:00' }] },
+  });
   assert.is(bad.status, 400);
   assert.is(bad.body.code, 'QUIET_HOURS.INVALID');
   const list = await p.call('GET', `${HUB}/quiet-hours`, { token: t });
-  assert.equal(list.body.Items.map((h: any) => [h.Channel, h.Windows]), [['SMS', [{ Start: '22:00', End: '07:00' }]]]);
+  assert.equal(
+    list.body.Items.map((h: any) => [h.Channel, h.Windows]),
+    [['SMS', [{ Start: '22:00', End: '07:00' }]]],
+  );
   assert.is(list.body.TimeZone, 'UTC');
   assert.is((await p.call('DELETE', `${HUB}/quiet-hours/SMS`, { token: t })).status, 204);
   assert.is((await p.call('GET', `${HUB}/quiet-hours/SMS`, { token: t })).status, 404);
   const doc = (await p.call('GET', '/v3/api-docs/connecthub')).body;
-  for (const path of ['/comm/v1/preferences', '/comm/v1/interactions', '/comm/v1/frequency-caps', '/comm/v1/quiet-hours']) assert.ok(doc.paths[path], `${path} in the connecthub group`);
+  for (const path of [
+    '/comm/v1/preferences',
+    '/comm/v1/interactions',
+    '/comm/v1/frequency-caps',
+    '/comm/v1/quiet-hours',
+  ])
+    assert.ok(doc.paths[path], `${path} in the connecthub group`);
 });
 
 test('end to end: allowed → sent; a bounce keeps consent; an OPT_OUT suppresses the next send and the receiver sees nothing', async () => {
   const s = await configure(p, 'acme', { receiverUrl: rx.url });
   const t = await admin();
-  await p.call('PUT', `${HUB}/preferences`, { token: t, body: { RecipientId: 'C-opt', Channel: 'EMAIL', Decision: 'ALLOW' } });
+  await p.call('PUT', `${HUB}/preferences`, {
+    token: t,
+    body: { RecipientId: 'C-opt', Channel: 'EMAIL', Decision: 'ALLOW' },
+  });
   const first = await sendFor('acme', s.code, 'C-opt');
   await messageWhere('acme', first.Messages[0]!.MessageId, 'ACCEPTED', (m) => m.State === 'ACCEPTED');
   const [sub] = submissions(first.RequestId);
   // the provider reports a bounce: the message fails, consent does not change
-  const bounce = await sendReceipt(p.base, sub!.body.CallbackId, { Status: 'FAILED', ProviderRef: 'bounce 5.1.1', Retryable: false });
+  const bounce = await sendReceipt(p.base, sub!.body.CallbackId, {
+    Status: 'FAILED',
+    ProviderRef: 'bounce 5.1.1',
+    Retryable: false,
+  });
   assert.is(bounce.body.State, 'FAILED');
-  assert.is((await p.call('GET', `${HUB}/preferences/effective?recipientId=C-opt&channel=EMAIL&notificationClass=TRANSACTIONAL`, { token: t })).body.Allowed, true);
+  assert.is(
+    (
+      await p.call(
+        'GET',
+        `${HUB}/preferences/effective?recipientId=C-opt&channel=EMAIL&notificationClass=TRANSACTIONAL`,
+        { token: t },
+      )
+    ).body.Allowed,
+    true,
+  );
 
-  const out = await p.call('POST', `${HUB}/interactions`, { token: t, body: { Type: 'OPT_OUT', RecipientId: 'C-opt', Channel: 'EMAIL', MessageId: first.Messages[0]!.MessageId } });
+  const out = await p.call('POST', `${HUB}/interactions`, {
+    token: t,
+    body: { Type: 'OPT_OUT', RecipientId: 'C-opt', Channel: 'EMAIL', MessageId: first.Messages[0]!.MessageId },
+  });
   assert.is(out.status, 201);
   const second = await sendFor('acme', s.code, 'C-opt');
   const m = await messageWhere('acme', second.Messages[0]!.MessageId, 'SUPPRESSED', (x) => x.State === 'SUPPRESSED');
@@ -171,7 +317,10 @@ test('end to end: allowed → sent; a bounce keeps consent; an OPT_OUT suppresse
   await settle();
   assert.is(submissions(second.RequestId).length, 0, 'the receiver saw nothing');
   const tl = (await p.call('GET', `${HUB}/messages/timeline?messageId=${m.MessageId}`, { token: t })).body;
-  assert.equal(tl.Events.map((e: any) => e.Type), ['MessagePrepared', 'MessageSuppressed']);
+  assert.equal(
+    tl.Events.map((e: any) => e.Type),
+    ['MessagePrepared', 'MessageSuppressed'],
+  );
   // the interaction did not touch the first message's delivery evidence
   assert.is((await message('acme', first.Messages[0]!.MessageId)).State, 'FAILED');
 });
@@ -192,14 +341,34 @@ test('end to end: nothing allows and default-allow is false → SUPPRESSED PREFE
 test('end to end: 20 concurrent sends to one recipient under a cap of 3: exactly 3 reach the receiver, 17 FREQUENCY_CAP_EXCEEDED', async () => {
   const t = await admin('beta');
   const s = await configure(p, 'beta', { receiverUrl: rx.url });
-  assert.is((await p.call('PUT', `${HUB}/frequency-caps/TRANSACTIONAL`, { token: t, body: { Limit: 3, WindowSeconds: 3600 } })).status, 200);
-  await p.call('PUT', `${HUB}/preferences`, { token: t, body: { RecipientId: 'C-cap', Channel: 'EMAIL', Decision: 'ALLOW' } });
+  assert.is(
+    (await p.call('PUT', `${HUB}/frequency-caps/TRANSACTIONAL`, { token: t, body: { Limit: 3, WindowSeconds: 3600 } }))
+      .status,
+    200,
+  );
+  await p.call('PUT', `${HUB}/preferences`, {
+    token: t,
+    body: { RecipientId: 'C-cap', Channel: 'EMAIL', Decision: 'ALLOW' },
+  });
   const acks = await Promise.all(Array.from({ length: 20 }, () => sendFor('beta', s.code, 'C-cap')));
-  const finals = await Promise.all(acks.map((a) => messageWhere('beta', a.Messages[0]!.MessageId, 'settled', (m) => m.State === 'ACCEPTED' || m.State === 'SUPPRESSED')));
+  const finals = await Promise.all(
+    acks.map((a) =>
+      messageWhere(
+        'beta',
+        a.Messages[0]!.MessageId,
+        'settled',
+        (m) => m.State === 'ACCEPTED' || m.State === 'SUPPRESSED',
+      ),
+    ),
+  );
   assert.is(finals.filter((m) => m.State === 'ACCEPTED').length, 3);
   assert.is(finals.filter((m) => m.State === 'SUPPRESSED' && m.Reason === 'FREQUENCY_CAP_EXCEEDED').length, 17);
   await settle();
-  assert.is(acks.reduce((n, a) => n + submissions(a.RequestId).length, 0), 3, 'exactly 3 webhook calls');
+  assert.is(
+    acks.reduce((n, a) => n + submissions(a.RequestId).length, 0),
+    3,
+    'exactly 3 webhook calls',
+  );
   const usage = (await p.call('GET', `${HUB}/frequency-caps/usage?recipientId=C-cap`, { token: t })).body;
   assert.equal(usage.Caps, [{ Category: 'TRANSACTIONAL', Limit: 3, WindowSeconds: 3600, Used: 3 }]);
   assert.is(usage.Reservations.length, 3);
@@ -208,30 +377,61 @@ test('end to end: 20 concurrent sends to one recipient under a cap of 3: exactly
 
 test('end to end: a retry takes no new slot; a cancelled message with a pending retry gives its slot back', async () => {
   const t = await admin();
-  const s = await configure(p, 'acme', { receiverUrl: rx.url, retry: { MaxAttempts: 3, RetryInitialDelaySeconds: 60, RetryBackoffMultiplier: 1, RetryMaxDelaySeconds: 60 } });
-  assert.is((await p.call('PUT', `${HUB}/frequency-caps/TRANSACTIONAL`, { token: t, body: { Limit: 1, WindowSeconds: 3600 } })).status, 200);
-  for (const c of ['C-retry', 'C-cancel']) await p.call('PUT', `${HUB}/preferences`, { token: t, body: { RecipientId: c, Channel: 'EMAIL', Decision: 'ALLOW' } });
-  const usage = async (c: string) => (await p.call('GET', `${HUB}/frequency-caps/usage?recipientId=${c}`, { token: t })).body.Caps[0].Used;
+  const s = await configure(p, 'acme', {
+    receiverUrl: rx.url,
+    retry: { MaxAttempts: 3, RetryInitialDelaySeconds: 60, RetryBackoffMultiplier: 1, RetryMaxDelaySeconds: 60 },
+  });
+  assert.is(
+    (await p.call('PUT', `${HUB}/frequency-caps/TRANSACTIONAL`, { token: t, body: { Limit: 1, WindowSeconds: 3600 } }))
+      .status,
+    200,
+  );
+  for (const c of ['C-retry', 'C-cancel'])
+    await p.call('PUT', `${HUB}/preferences`, {
+      token: t,
+      body: { RecipientId: c, Channel: 'EMAIL', Decision: 'ALLOW' },
+    });
+  const usage = async (c: string) =>
+    (await p.call('GET', `${HUB}/frequency-caps/usage?recipientId=${c}`, { token: t })).body.Caps[0].Used;
 
   // 429, then 200 on the retry: one slot for both attempts
   script.set('C-retry', [429]);
   const a = await sendFor('acme', s.code, 'C-retry');
-  const failed = await messageWhere('acme', a.Messages[0]!.MessageId, 'FAILED with a retry', (m) => m.State === 'FAILED' && m.NextRetryTime !== undefined);
+  const failed = await messageWhere(
+    'acme',
+    a.Messages[0]!.MessageId,
+    'FAILED with a retry',
+    (m) => m.State === 'FAILED' && m.NextRetryTime !== undefined,
+  );
   p.advance(Date.parse(failed.NextRetryTime) - p.clock.now().getTime() + 1000);
   await messageWhere('acme', a.Messages[0]!.MessageId, 'ACCEPTED on the retry', (m) => m.State === 'ACCEPTED');
   assert.is(submissions(a.RequestId).length, 2);
   assert.is(await usage('C-retry'), 1, 'the retry took no new slot');
   const b = await sendFor('acme', s.code, 'C-retry');
-  assert.is((await messageWhere('acme', b.Messages[0]!.MessageId, 'SUPPRESSED', (m) => m.State === 'SUPPRESSED')).Reason, 'FREQUENCY_CAP_EXCEEDED');
+  assert.is(
+    (await messageWhere('acme', b.Messages[0]!.MessageId, 'SUPPRESSED', (m) => m.State === 'SUPPRESSED')).Reason,
+    'FREQUENCY_CAP_EXCEEDED',
+  );
 
   // 429: the pending retry holds the slot; the operator cancels it: the slot comes back
   script.set('C-cancel', [429]);
   const c = await sendFor('acme', s.code, 'C-cancel');
-  await messageWhere('acme', c.Messages[0]!.MessageId, 'FAILED with a retry', (m) => m.State === 'FAILED' && m.NextRetryTime !== undefined);
+  await messageWhere(
+    'acme',
+    c.Messages[0]!.MessageId,
+    'FAILED with a retry',
+    (m) => m.State === 'FAILED' && m.NextRetryTime !== undefined,
+  );
   assert.is(await usage('C-cancel'), 1);
-  const cancel = await p.call('POST', `${HUB}/messages/cancel?messageId=${c.Messages[0]!.MessageId}`, { token: t, body: { Reason: 'customer called' } });
+  const cancel = await p.call('POST', `${HUB}/messages/cancel?messageId=${c.Messages[0]!.MessageId}`, {
+    token: t,
+    body: { Reason: 'customer called' },
+  });
   assert.is(cancel.status, 200, JSON.stringify(cancel.body));
-  await p.eventually(async () => ((await usage('C-cancel')) === 0 ? true : undefined), 'the cancelled message released its slot');
+  await p.eventually(
+    async () => ((await usage('C-cancel')) === 0 ? true : undefined),
+    'the cancelled message released its slot',
+  );
   const d = await sendFor('acme', s.code, 'C-cancel');
   await messageWhere('acme', d.Messages[0]!.MessageId, 'ACCEPTED', (m) => m.State === 'ACCEPTED');
   await p.call('DELETE', `${HUB}/frequency-caps/TRANSACTIONAL`, { token: t });
@@ -242,21 +442,42 @@ test('end to end: quiet hours keep the message SCHEDULED until the window ends (
   const s = await configure(p, 'acme', { receiverUrl: rx.url, channels: ['PUSH'], preferencePolicy: 'BYPASS' });
   // the tenant's zone (comm-hub.time-zone) through the configuration center, written by a bridge:admin client
   await p.commands.registerClient(
-    { clientId: 'acme-config', grantTypes: ['client_credentials'], defaultUser: 'hub-svc', scopes: ['bridge:admin'], clientSecret: CONFIG_SECRET },
+    {
+      clientId: 'acme-config',
+      grantTypes: ['client_credentials'],
+      defaultUser: 'hub-svc',
+      scopes: ['bridge:admin'],
+      clientSecret: CONFIG_SECRET,
+    },
     { tenant: 'acme', actor: 'spec' },
     'spec/client/acme-config',
   );
-  const zone = await p.call('PUT', `${BRIDGE_ADMIN_BASE}/config/comm-hub.time-zone`, { token: await configToken(), body: { value: 'Europe/Berlin' } });
+  const zone = await p.call('PUT', `${BRIDGE_ADMIN_BASE}/config/comm-hub.time-zone`, {
+    token: await configToken(),
+    body: { value: 'Europe/Berlin' },
+  });
   assert.ok(zone.status < 300, JSON.stringify(zone.body));
   // a fixed instant (the clock only moves forward: far ahead of any real run): 21:30 UTC = 22:30 in Berlin (winter, UTC+1)
   const AT = Date.parse('2040-01-15T21:30:00.000Z');
   p.advance(AT - p.clock.now().getTime());
   assert.is(p.clock.now().toISOString(), '2040-01-15T21:30:00.000Z');
   // overnight in Berlin: 22:00 → 07:00 (21:00Z → 06:00Z next day)
-  assert.is((await p.call('PUT', `${HUB}/quiet-hours/PUSH`, { token: await admin(), body: { Windows: [{ Start: '22:00', End: '07:00' }] } })).status, 200);
+  assert.is(
+    (
+      await p.call('PUT', `${HUB}/quiet-hours/PUSH`, {
+        token: await admin(),
+        body: { Windows: [{ Start: '22:00', End: '07:00' }] },
+      })
+    ).status,
+    200,
+  );
   const ack = await sendFor('acme', s.code, 'C-quiet');
   const m = await messageWhere('acme', ack.Messages[0]!.MessageId, 'deferred', (x) => x.State === 'SCHEDULED');
-  assert.is(m.DueAt, '2040-01-16T07:00:00.000+01:00', 'the due time moved to the window end: 07:00 in Berlin the next morning (shown in the tenant zone)');
+  assert.is(
+    m.DueAt,
+    '2040-01-16T07:00:00.000+01:00',
+    'the due time moved to the window end: 07:00 in Berlin the next morning (shown in the tenant zone)',
+  );
   assert.is(Date.parse(m.DueAt), Date.parse('2040-01-16T06:00:00.000Z'));
   const expiring = await sendFor('acme', s.code, 'C-quiet', { ExpiresAt: '2040-01-15T22:00:00.000Z' });
   await messageWhere('acme', expiring.Messages[0]!.MessageId, 'deferred', (x) => x.State === 'SCHEDULED');

@@ -8,9 +8,15 @@ import { commandHandler } from '../../../commands/core/command-handler.ts';
 import { notificationDecider, notificationStream } from '../../../domain/hub/notification.decider.ts';
 import { readModel } from '../../../projections/core/read-model.ts';
 import { DISPATCH_PROJECTION, type HubDueDoc } from '../../../projections/hub/dispatch.projection.ts';
-import { aSend, configure, HUB, startHubPlatform, type HubPlatform } from './hub-harness.ts';
-import { sendReceipt, startWebhookReceiver, type Behaviour, type Submission, type WebhookReceiver } from './fixtures/webhook-receiver.ts';
 import { caughtUp } from '../../core/eventually.ts';
+import {
+  type Behaviour,
+  type Submission,
+  sendReceipt,
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from './fixtures/webhook-receiver.ts';
+import { aSend, configure, HUB, type HubPlatform, startHubPlatform } from './hub-harness.ts';
 
 let p: HubPlatform;
 let rx: WebhookReceiver;
@@ -36,8 +42,10 @@ const send = async (code: string, answers: Behaviour[], extra: Record<string, un
   assert.is(r.status, 201, JSON.stringify(r.body));
   return r.body as { NotificationId: string; RequestId: string; Messages: Array<{ MessageId: string; State: string }> };
 };
-const progress = async (requestId: string) => (await p.call('GET', `${HUB}/send-requests/getById?requestId=${requestId}`, { token: await p.token('acme') })).body;
-const message = async (messageId: string) => (await p.call('GET', `${HUB}/messages/getById?messageId=${messageId}`, { token: await p.token('acme') })).body;
+const progress = async (requestId: string) =>
+  (await p.call('GET', `${HUB}/send-requests/getById?requestId=${requestId}`, { token: await p.token('acme') })).body;
+const message = async (messageId: string) =>
+  (await p.call('GET', `${HUB}/messages/getById?messageId=${messageId}`, { token: await p.token('acme') })).body;
 const until = <T>(what: string, probe: () => Promise<T | undefined>) => p.eventually(probe, what);
 const messageWhere = (messageId: string, what: string, pred: (m: any) => boolean) =>
   until(what, async () => {
@@ -65,8 +73,18 @@ test('2xx then a DELIVERED receipt: ACCEPTED, then DELIVERED; the same receipt a
   const g = await progress(ack.RequestId);
   assert.is(g.Completed, true);
   const tl = (await p.call('GET', `${HUB}/messages/timeline?messageId=${id}`, { token: await p.token('acme') })).body;
-  assert.equal(tl.Events.map((e: any) => e.Type), ['MessagePrepared', 'AttemptStarted', 'MessageAccepted', 'MessageDelivered', 'ReceiptIgnored']);
-  assert.is((await sendReceipt(p.base, 'acme.00000000-0000-0000-0000-000000000000.m1.a1.AAAAAAAAAAAAAAAAAAAAAA', { Status: 'DELIVERED' })).status, 404);
+  assert.equal(
+    tl.Events.map((e: any) => e.Type),
+    ['MessagePrepared', 'AttemptStarted', 'MessageAccepted', 'MessageDelivered', 'ReceiptIgnored'],
+  );
+  assert.is(
+    (
+      await sendReceipt(p.base, 'acme.00000000-0000-0000-0000-000000000000.m1.a1.AAAAAAAAAAAAAAAAAAAAAA', {
+        Status: 'DELIVERED',
+      })
+    ).status,
+    404,
+  );
 });
 
 test('400: FAILED, definite permanent, no retry (the clock moving on changes nothing)', async () => {
@@ -83,7 +101,11 @@ test('429: FAILED with NextRetryTime 300 s later; at that time a new attempt (ne
   const s = await configure(p, 'acme', { receiverUrl: rx.url });
   const ack = await send(s.code, [429, 202]);
   const id = ack.Messages[0]!.MessageId;
-  const failed = await messageWhere(id, 'FAILED with a retry', (x) => x.State === 'FAILED' && x.NextRetryTime !== undefined);
+  const failed = await messageWhere(
+    id,
+    'FAILED with a retry',
+    (x) => x.State === 'FAILED' && x.NextRetryTime !== undefined,
+  );
   const wait = Date.parse(failed.NextRetryTime) - Date.parse(failed.UpdatedAt);
   assert.is(wait, 300_000);
   assert.equal((await dueItem(id))?.kind, 'retry');
@@ -157,15 +179,24 @@ test('ACCEPTANCE_ONLY: a 2xx completes tracking (Completed, no deadline)', async
 test('FALLBACK: EMAIL rejected (400) → SMS promoted and sent; its DELIVERED receipt completes the role', async () => {
   const s = await configure(p, 'acme', { receiverUrl: rx.url, channels: ['EMAIL', 'SMS'], strategy: 'FALLBACK' });
   const ack = await send(s.code, [400, 200]);
-  assert.equal(ack.Messages.map((m) => m.State), ['PLANNED', 'WAITING']);
+  assert.equal(
+    ack.Messages.map((m) => m.State),
+    ['PLANNED', 'WAITING'],
+  );
   const sms = ack.Messages[1]!.MessageId;
   await messageWhere(sms, 'SMS accepted', (x) => x.State === 'ACCEPTED');
   const subs = submissions(ack.RequestId);
-  assert.equal(subs.map((x) => x.body.Channel), ['EMAIL', 'SMS']);
+  assert.equal(
+    subs.map((x) => x.body.Channel),
+    ['EMAIL', 'SMS'],
+  );
   assert.is(subs[1]!.body.Recipient.Address, '+4917012345');
   await sendReceipt(p.base, subs[1]!.body.CallbackId, { Status: 'DELIVERED' });
   const g = await progress(ack.RequestId);
-  assert.equal(g.Messages.map((m: any) => m.State), ['FAILED', 'DELIVERED']);
+  assert.equal(
+    g.Messages.map((m: any) => m.State),
+    ['FAILED', 'DELIVERED'],
+  );
   assert.is(g.Completed, true);
 });
 
@@ -189,9 +220,21 @@ test('an attempt whose worker died during the call becomes uncertain once its ou
     const id = ack.Messages[0]!.MessageId;
     // what a worker writes before its call, and then it dies
     const now = p.clock.now().toISOString();
-    await commandHandler(p.platform.stores.eventStore, notificationDecider)({
+    await commandHandler(
+      p.platform.stores.eventStore,
+      notificationDecider,
+    )({
       stream: notificationStream('acme', ack.NotificationId),
-      command: { type: 'StartAttempt', MessageId: id, AttemptId: 'dead-1', ClientRequestId: 'dead-crid', CallbackId: `acme.${id}.a1.DEADDEADDEADDEADDEADDE`, Kind: 'AUTO', OutcomeDueBy: new Date(Date.parse(now) + 60_000).toISOString(), now },
+      command: {
+        type: 'StartAttempt',
+        MessageId: id,
+        AttemptId: 'dead-1',
+        ClientRequestId: 'dead-crid',
+        CallbackId: `acme.${id}.a1.DEADDEADDEADDEADDEADDE`,
+        Kind: 'AUTO',
+        OutcomeDueBy: new Date(Date.parse(now) + 60_000).toISOString(),
+        now,
+      },
       commandId: 'spec/dead-worker',
       now,
       context: { tenant: 'acme' },

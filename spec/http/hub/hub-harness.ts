@@ -5,8 +5,8 @@
 // notification end to end (channel, delivery service, template, context, definition, rules).
 import * as assert from 'uvu/assert';
 import { forTenant } from '../../../commands/core/envelopes.ts';
-import { startIdentityPlatform, type IdentityPlatform } from '../identity/identity-harness.ts';
 import { eventually } from '../../core/eventually.ts';
+import { type IdentityPlatform, startIdentityPlatform } from '../identity/identity-harness.ts';
 
 export const TENANTS = ['acme', 'beta'] as const;
 export const HUB = '/comm/v1';
@@ -15,7 +15,11 @@ export const PLATFORM_HUB_CLIENT = 'hub-platform';
 
 export type HubPlatform = IdentityPlatform & {
   token(tenant: string, scopes?: string[]): Promise<string>;
-  call(method: string, path: string, o?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
+  call(
+    method: string,
+    path: string,
+    o?: { token?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<{ status: number; body: any; headers: Headers }>;
   /** spec/core/eventually.ts */
   eventually: typeof eventually;
   /** advances the manual clock and wakes the dispatch worker */
@@ -34,12 +38,27 @@ export async function startHubPlatform(
   // the hub reads its own settings from the environment when it is built
   // comm-hub.preference.default-allow is false by default (spec): most hub specs store no preferences and
   // their definitions RESPECT them, so the harness allows by default; customer-policies.spec.ts sets false
-  Object.assign(process.env, { HUB_DISPATCH_POLL_MS: '20', HUB_CLIENT_ID: PLATFORM_HUB_CLIENT, HUB_CLIENT_SECRET: SECRET, HUB_PREFERENCE_DEFAULT_ALLOW: 'true', ...o.env });
-  const ctx = await startIdentityPlatform({ redirectUri: 'http://127.0.0.1/callback', ...(o.platformEnv !== undefined && { env: o.platformEnv }), ...(o.dataDir !== undefined && { dataDir: o.dataDir }) });
+  Object.assign(process.env, {
+    HUB_DISPATCH_POLL_MS: '20',
+    HUB_CLIENT_ID: PLATFORM_HUB_CLIENT,
+    HUB_CLIENT_SECRET: SECRET,
+    HUB_PREFERENCE_DEFAULT_ALLOW: 'true',
+    ...o.env,
+  });
+  const ctx = await startIdentityPlatform({
+    redirectUri: 'http://127.0.0.1/callback',
+    ...(o.platformEnv !== undefined && { env: o.platformEnv }),
+    ...(o.dataDir !== undefined && { dataDir: o.dataDir }),
+  });
   const spec = { tenant: 'platform', actor: 'spec' };
-  for (const tenant of TENANTS) await ctx.commands.createTenant({ name: tenant.toUpperCase() }, forTenant(spec, tenant), `spec/tenant/${tenant}`);
+  for (const tenant of TENANTS)
+    await ctx.commands.createTenant({ name: tenant.toUpperCase() }, forTenant(spec, tenant), `spec/tenant/${tenant}`);
   for (const tenant of [...TENANTS, 'platform']) {
-    await ctx.commands.registerUser({ username: 'hub-svc', name: 'hub service user' }, { ...spec, tenant }, `spec/user/${tenant}`);
+    await ctx.commands.registerUser(
+      { username: 'hub-svc', name: 'hub service user' },
+      { ...spec, tenant },
+      `spec/user/${tenant}`,
+    );
     await ctx.commands.registerClient(
       {
         clientId: tenant === 'platform' ? PLATFORM_HUB_CLIENT : `${tenant}-hub`,
@@ -60,7 +79,10 @@ export async function startHubPlatform(
     ctx.syncClock();
     const res = await fetch(`${ctx.base}/cas/oidc/token`, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${tenant}-hub:${SECRET}`).toString('base64')}` },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from(`${tenant}-hub:${SECRET}`).toString('base64')}`,
+      },
       body: new URLSearchParams({ grant_type: 'client_credentials', scope: scopes.join(' ') }),
     });
     const body = (await res.json()) as { access_token?: string };
@@ -72,7 +94,11 @@ export async function startHubPlatform(
     const headers: Record<string, string> = { ...(c.headers ?? {}) };
     if (c.token !== undefined) headers.authorization = `Bearer ${c.token}`;
     if (c.body !== undefined) headers['content-type'] ??= 'application/json';
-    const res = await fetch(`${ctx.base}${path}`, { method, headers, ...(c.body !== undefined && { body: JSON.stringify(c.body) }) });
+    const res = await fetch(`${ctx.base}${path}`, {
+      method,
+      headers,
+      ...(c.body !== undefined && { body: JSON.stringify(c.body) }),
+    });
     const text = await res.text();
     let body: unknown = text;
     try {
@@ -115,7 +141,12 @@ export async function configure(
     strategy?: 'ALL' | 'FALLBACK';
     receiptMode?: 'FINAL_RESULT' | 'ACCEPTANCE_ONLY';
     receiptTimeoutSeconds?: number;
-    retry?: { MaxAttempts: number; RetryInitialDelaySeconds: number; RetryBackoffMultiplier: number; RetryMaxDelaySeconds: number };
+    retry?: {
+      MaxAttempts: number;
+      RetryInitialDelaySeconds: number;
+      RetryBackoffMultiplier: number;
+      RetryMaxDelaySeconds: number;
+    };
     settings?: Record<string, unknown>;
     condition?: string;
     preferencePolicy?: 'RESPECT' | 'BYPASS';
@@ -127,19 +158,26 @@ export async function configure(
   const n = ++seq;
   const code = `notice-${n}`;
   const channels = o.channels ?? ['EMAIL'];
-  const ok = (r: { status: number; body: any }, what: string) => assert.ok(r.status < 300, `${what}: ${r.status} ${JSON.stringify(r.body)}`);
+  const ok = (r: { status: number; body: any }, what: string) =>
+    assert.ok(r.status < 300, `${what}: ${r.status} ${JSON.stringify(r.body)}`);
   let signingSecret = '';
   const serviceId = `svc-${n}`;
   for (const [i, ch] of channels.entries()) {
     const existing = await p.call('GET', `${HUB}/channels/${ch}`, { token: t });
-    if (existing.status === 404) ok(await p.call('POST', `${HUB}/channels`, { token: t, body: { Code: ch } }), `channel ${ch}`);
+    if (existing.status === 404)
+      ok(await p.call('POST', `${HUB}/channels`, { token: t, body: { Code: ch } }), `channel ${ch}`);
     const svc = await p.call('POST', `${HUB}/delivery-services`, {
       token: t,
       body: {
         ServiceId: `${serviceId}-${i}`,
         DriverType: 'REST_WEBHOOK',
         Channel: ch,
-        Settings: { Url: o.receiverUrl, SupportedChannels: [ch], SupportedContentTypes: ['TEXT', 'HTML'], ...o.settings },
+        Settings: {
+          Url: o.receiverUrl,
+          SupportedChannels: [ch],
+          SupportedContentTypes: ['TEXT', 'HTML'],
+          ...o.settings,
+        },
         ReceiptMode: o.receiptMode ?? 'FINAL_RESULT',
         ...(o.receiptTimeoutSeconds !== undefined && { ReceiptTimeoutSeconds: o.receiptTimeoutSeconds }),
       },
@@ -149,7 +187,15 @@ export async function configure(
     ok(
       await p.call('POST', `${HUB}/templates`, {
         token: t,
-        body: { TemplateCode: code, Channel: ch, LanguageId: 'en_US', ContentType: 'TEXT', Subject: 'Policy ${PolicyNo}', Body: 'Dear ${Name}, you pay ${Amount}.', Status: 'ACTIVE' },
+        body: {
+          TemplateCode: code,
+          Channel: ch,
+          LanguageId: 'en_US',
+          ContentType: 'TEXT',
+          Subject: 'Policy ${PolicyNo}',
+          Body: 'Dear ${Name}, you pay ${Amount}.',
+          Status: 'ACTIVE',
+        },
       }),
       'template',
     );
@@ -160,8 +206,18 @@ export async function configure(
       body: {
         ContextDefinitionId: `ctx-${n}`,
         Contexts: { customer: '$.customer' },
-        Variables: { Name: 'Context.customer.name', Email: 'Context.customer.email', Phone: 'Context.customer.phone', CustomerId: 'Context.customer.id', Amount: 'Payload.amount', PolicyNo: 'Payload.policyNo' },
-        SensitiveFields: o.sensitiveFields ?? [{ Path: '$.customer.email', Method: 'EMAIL' }, { Path: '$.customer.name', Method: 'NAME' }],
+        Variables: {
+          Name: 'Context.customer.name',
+          Email: 'Context.customer.email',
+          Phone: 'Context.customer.phone',
+          CustomerId: 'Context.customer.id',
+          Amount: 'Payload.amount',
+          PolicyNo: 'Payload.policyNo',
+        },
+        SensitiveFields: o.sensitiveFields ?? [
+          { Path: '$.customer.email', Method: 'EMAIL' },
+          { Path: '$.customer.name', Method: 'NAME' },
+        ],
       },
     }),
     'context',
@@ -208,6 +264,10 @@ let requests = 0;
 export const aSend = (code: string, o: Record<string, unknown> = {}) => ({
   RequestId: `req-${process.pid}-${++requests}`,
   NotificationCode: code,
-  Payload: { amount: 120, policyNo: 'P-42', customer: { id: 'C-1', name: 'Jane Roe', email: 'jane@example.com', phone: '+4917012345' } },
+  Payload: {
+    amount: 120,
+    policyNo: 'P-42',
+    customer: { id: 'C-1', name: 'Jane Roe', email: 'jane@example.com', phone: '+4917012345' },
+  },
   ...o,
 });

@@ -6,16 +6,16 @@
 // confirmed TCC branch (the command worker holds its materialization) and a sweep's repair item.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import type { CommandDueItem } from '../../../commands/hub/command.worker.ts';
 import { HUB_HOLD_MS } from '../../../commands/hub/hub-switch.ts';
 import { createSweeps } from '../../../commands/hub/sweeps.ts';
-import { TCC_PROJECTION } from '../../../projections/hub/tcc.projection.ts';
-import type { CommandDueItem } from '../../../commands/hub/command.worker.ts';
 import { BRIDGE_ADMIN_BASE } from '../../../http/bridge/bridge.paths.ts';
 import { liveCollection } from '../../../projections/core/writable-model.ts';
 import { DISPATCH_PROJECTION, type HubDueDoc } from '../../../projections/hub/dispatch.projection.ts';
-import { aSend, configure, HUB, startHubPlatform, type HubPlatform } from './hub-harness.ts';
+import { TCC_PROJECTION } from '../../../projections/hub/tcc.projection.ts';
 import { sweepCollections } from './fixtures/sweep-collections.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './fixtures/webhook-receiver.ts';
+import { aSend, configure, HUB, type HubPlatform, startHubPlatform } from './hub-harness.ts';
 
 let p: HubPlatform;
 let rx: WebhookReceiver;
@@ -26,7 +26,13 @@ test.before(async () => {
   rx = await startWebhookReceiver(() => 200);
   // a client of acme that may write the tenant's configuration (bridge:admin)
   await p.commands.registerClient(
-    { clientId: 'acme-config', grantTypes: ['client_credentials'], defaultUser: 'hub-svc', scopes: ['bridge:admin'], clientSecret: BRIDGE_SECRET },
+    {
+      clientId: 'acme-config',
+      grantTypes: ['client_credentials'],
+      defaultUser: 'hub-svc',
+      scopes: ['bridge:admin'],
+      clientSecret: BRIDGE_SECRET,
+    },
     { tenant: 'acme', actor: 'spec' },
     'spec/client/acme-config',
   );
@@ -40,7 +46,10 @@ async function configToken(): Promise<string> {
   p.syncClock();
   const res = await fetch(`${p.base}/cas/oidc/token`, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`acme-config:${BRIDGE_SECRET}`).toString('base64')}` },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${Buffer.from(`acme-config:${BRIDGE_SECRET}`).toString('base64')}`,
+    },
     body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'bridge:admin' }),
   });
   const body = (await res.json()) as { access_token?: string };
@@ -48,7 +57,10 @@ async function configToken(): Promise<string> {
   return body.access_token!;
 }
 async function setEnabled(value: 'true' | 'false') {
-  const r = await p.call('PUT', `${BRIDGE_ADMIN_BASE}/config/comm-hub.enabled`, { token: await configToken(), body: { value } });
+  const r = await p.call('PUT', `${BRIDGE_ADMIN_BASE}/config/comm-hub.enabled`, {
+    token: await configToken(),
+    body: { value },
+  });
   assert.ok(r.status < 300, `config: ${r.status} ${JSON.stringify(r.body)}`);
 }
 const send = async (tenant: string, code: string) => {
@@ -58,7 +70,8 @@ const send = async (tenant: string, code: string) => {
   return { requestId: body.RequestId as string, messageId: r.body.Messages[0].MessageId as string };
 };
 const submissions = (requestId: string) => rx.received.filter((x) => x.body.RequestId === requestId);
-const message = async (tenant: string, id: string) => (await p.call('GET', `${HUB}/messages/getById?messageId=${id}`, { token: await p.token(tenant) })).body;
+const message = async (tenant: string, id: string) =>
+  (await p.call('GET', `${HUB}/messages/getById?messageId=${id}`, { token: await p.token(tenant) })).body;
 
 test('comm-hub.enabled false for acme: sends stored, nothing dispatched, manual retry 409; beta unaffected; true again: it arrives', async () => {
   const acme = await configure(p, 'acme', { receiverUrl: rx.url });
@@ -67,14 +80,22 @@ test('comm-hub.enabled false for acme: sends stored, nothing dispatched, manual 
 
   const held = await send('acme', acme.code);
   const other = await send('beta', beta.code);
-  await p.eventually(async () => (submissions(other.requestId).length === 1 ? true : undefined), "beta's message (the switch is per tenant)");
+  await p.eventually(
+    async () => (submissions(other.requestId).length === 1 ? true : undefined),
+    "beta's message (the switch is per tenant)",
+  );
 
   // the worker looked at acme's item and pushed it back by the hold, not the whole lease
   const due = await liveCollection<HubDueDoc>(p.platform.stores.readStore, DISPATCH_PROJECTION, 'due')();
   const item = await p.eventually(async () => {
     const d = await due.get(held.messageId);
     const now = p.clock.now().getTime();
-    return d !== null && d.leaseOwner !== undefined && Date.parse(d.leaseUntil) > now && Date.parse(d.leaseUntil) <= now + HUB_HOLD_MS ? d : undefined;
+    return d !== null &&
+      d.leaseOwner !== undefined &&
+      Date.parse(d.leaseUntil) > now &&
+      Date.parse(d.leaseUntil) <= now + HUB_HOLD_MS
+      ? d
+      : undefined;
   }, 'the held item');
   assert.ok(item.leases! >= 1);
   assert.is(submissions(held.requestId).length, 0, 'the receiver sees nothing');
@@ -82,7 +103,11 @@ test('comm-hub.enabled false for acme: sends stored, nothing dispatched, manual 
   assert.is(m.State, 'PLANNED', 'stored, not sent');
   assert.is(m.Attempts, 0);
 
-  const retry = await p.call('POST', `${HUB}/messages/retry?messageId=${held.messageId}`, { token: await p.token('acme'), body: { Reason: 'try now' }, headers: { 'idempotency-key': 'switch-retry-1' } });
+  const retry = await p.call('POST', `${HUB}/messages/retry?messageId=${held.messageId}`, {
+    token: await p.token('acme'),
+    body: { Reason: 'try now' },
+    headers: { 'idempotency-key': 'switch-retry-1' },
+  });
   assert.is(retry.status, 409, JSON.stringify(retry.body));
   assert.is(retry.body.code, 'HUB.DISABLED');
 
@@ -97,7 +122,10 @@ test('comm-hub.enabled false for acme: sends stored, nothing dispatched, manual 
   await setEnabled('true');
   // the settings' cache (5 s) and the hold pass: the work resumes by itself
   p.advance(HUB_HOLD_MS + 1000);
-  await p.eventually(async () => (submissions(held.requestId).length === 1 ? true : undefined), "acme's held message reaches the receiver");
+  await p.eventually(
+    async () => (submissions(held.requestId).length === 1 ? true : undefined),
+    "acme's held message reaches the receiver",
+  );
   const after = await p.eventually(async () => {
     const x = await message('acme', held.messageId);
     return x.Attempts === 1 ? x : undefined;
@@ -112,16 +140,27 @@ test('comm-hub.enabled false: a confirmed TCC branch stays READY (materializatio
   p.advance(HUB_HOLD_MS + 1000); // the settings' cache forgets the earlier `true`
   const b = { Xid: `switch-${process.pid}`, BranchId: 'hub-send' };
   const send = aSend(acme.code);
-  const tcc = async (op: string, body: unknown) => p.call('POST', `${HUB}/notifications/tcc/${op}`, { token: await p.token('acme'), body });
+  const tcc = async (op: string, body: unknown) =>
+    p.call('POST', `${HUB}/notifications/tcc/${op}`, { token: await p.token('acme'), body });
   assert.is((await tcc('try', { ...b, ...send })).status, 202);
   assert.is((await tcc('confirm', b)).body.Status, 'READY');
   const due = await liveCollection<CommandDueItem>(p.platform.stores.readStore, TCC_PROJECTION, 'due')();
   await p.eventually(async () => {
     const items = await due.find({});
-    const d = items.find((x) => x.leaseOwner !== undefined && Date.parse(x.leaseUntil) > p.clock.now().getTime() && Date.parse(x.leaseUntil) <= p.clock.now().getTime() + HUB_HOLD_MS);
+    const d = items.find(
+      (x) =>
+        x.leaseOwner !== undefined &&
+        Date.parse(x.leaseUntil) > p.clock.now().getTime() &&
+        Date.parse(x.leaseUntil) <= p.clock.now().getTime() + HUB_HOLD_MS,
+    );
     return d ?? undefined;
   }, 'the held command item');
-  const view = async () => (await p.call('GET', `${HUB}/notifications/tcc/getById?xid=${b.Xid}&branchId=${b.BranchId}`, { token: await p.token('acme') })).body;
+  const view = async () =>
+    (
+      await p.call('GET', `${HUB}/notifications/tcc/getById?xid=${b.Xid}&branchId=${b.BranchId}`, {
+        token: await p.token('acme'),
+      })
+    ).body;
   assert.is((await view()).Status, 'READY', 'not materialized while off');
   assert.is(submissions(send.RequestId).length, 0);
 
@@ -151,8 +190,24 @@ test("comm-hub.enabled false: a sweep's repair item is held (kept, pushed back),
   });
   const repairs = readStore.collection<any>(`${tag}_repairs`);
   const now = () => p.clock.now().toISOString();
-  await repairs.upsert({ id: 'x1.m1', stream: 'hubNotification-acme.x1', tenant: 'acme', kind: 'retry', sweep: 'retry', dueAt: now(), leaseUntil: '' });
-  await repairs.upsert({ id: 'y1.m1', stream: 'hubNotification-beta.y1', tenant: 'beta', kind: 'retry', sweep: 'retry', dueAt: now(), leaseUntil: '' });
+  await repairs.upsert({
+    id: 'x1.m1',
+    stream: 'hubNotification-acme.x1',
+    tenant: 'acme',
+    kind: 'retry',
+    sweep: 'retry',
+    dueAt: now(),
+    leaseUntil: '',
+  });
+  await repairs.upsert({
+    id: 'y1.m1',
+    stream: 'hubNotification-beta.y1',
+    tenant: 'beta',
+    kind: 'retry',
+    sweep: 'retry',
+    dueAt: now(),
+    leaseUntil: '',
+  });
   assert.is(await sweeps.repairEngine.runDue(), 2);
   assert.equal(advanced, ['y1.m1'], "beta's repair ran; acme's is held");
   const held = await repairs.get('x1.m1');

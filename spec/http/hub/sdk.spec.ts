@@ -4,8 +4,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ConnectHubError, createConnectHubClient } from '../../../http/hub/sdk/index.ts';
-import { aSend, configure, startHubPlatform, type HubPlatform } from './hub-harness.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './fixtures/webhook-receiver.ts';
+import { aSend, configure, type HubPlatform, startHubPlatform } from './hub-harness.ts';
 
 let p: HubPlatform;
 let rx: WebhookReceiver;
@@ -30,10 +30,13 @@ test('targets connect-hub by default (service discovery), overridable by COMM_HU
   assert.throws(() => createConnectHubClient({ token: 't' }));
 });
 
-test('send, replay, progress, message, timeline and the receiver\'s receipt through the SDK', async () => {
+test("send, replay, progress, message, timeline and the receiver's receipt through the SDK", async () => {
   const setup = await configure(p, 'acme', { receiverUrl: rx.url });
   const apps: string[] = [];
-  const hub = createConnectHubClient({ resolveApp: (app) => (apps.push(app), p.base), getToken: () => p.token('acme') });
+  const hub = createConnectHubClient({
+    resolveApp: (app) => (apps.push(app), p.base),
+    getToken: () => p.token('acme'),
+  });
   const request = aSend(setup.code);
   const first = await hub.send(request);
   assert.is(first.status, 201);
@@ -48,7 +51,10 @@ test('send, replay, progress, message, timeline and the receiver\'s receipt thro
   const progress = await hub.sendRequest({ requestId: request.RequestId });
   assert.is(progress.Completed, true);
   assert.equal(progress.Acknowledgement, first.acknowledgement);
-  assert.equal((await hub.timeline(id)).Events.map((e) => e.Type), ['MessagePrepared', 'AttemptStarted', 'MessageAccepted', 'MessageDelivered']);
+  assert.equal(
+    (await hub.timeline(id)).Events.map((e) => e.Type),
+    ['MessagePrepared', 'AttemptStarted', 'MessageAccepted', 'MessageDelivered'],
+  );
   try {
     await hub.send(aSend('no-such-code'));
     assert.unreachable('404 expected');

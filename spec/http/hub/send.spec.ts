@@ -5,8 +5,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { notificationStream } from '../../../domain/hub/notification.decider.ts';
-import { aSend, configure, HUB, startHubPlatform, type HubPlatform, type Setup } from './hub-harness.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './fixtures/webhook-receiver.ts';
+import { aSend, configure, HUB, type HubPlatform, type Setup, startHubPlatform } from './hub-harness.ts';
 
 let p: HubPlatform;
 let rx: WebhookReceiver;
@@ -32,8 +32,13 @@ test('201: the acknowledgement lists NotificationId, RequestId, SnapshotId and e
   assert.is(r.body.RequestId, body.RequestId);
   assert.match(r.body.NotificationId, /^[0-9a-f-]{36}$/);
   assert.match(r.body.SnapshotId, /^snap-[0-9a-f]{32}$/);
-  assert.equal(r.body.Messages, [{ MessageId: `${r.body.NotificationId}.m1`, Role: 'Customer', Channel: 'EMAIL', State: 'PLANNED' }]);
-  const got = await p.eventually(async () => rx.received.find((s) => s.body.NotificationId === r.body.NotificationId), 'the webhook');
+  assert.equal(r.body.Messages, [
+    { MessageId: `${r.body.NotificationId}.m1`, Role: 'Customer', Channel: 'EMAIL', State: 'PLANNED' },
+  ]);
+  const got = await p.eventually(
+    async () => rx.received.find((s) => s.body.NotificationId === r.body.NotificationId),
+    'the webhook',
+  );
   assert.is(got.body.BodyText, 'Dear Jane Roe, you pay 120.');
   assert.is(got.body.Recipient.Address, 'jane@example.com');
 });
@@ -42,37 +47,74 @@ test('the stored notification keeps the payload masked per the context definitio
   const r = await send(aSend(setup.code));
   const g = await p.call('GET', `${HUB}/send-requests/getById?requestId=${r.body.RequestId}`, { token });
   assert.is(g.status, 200);
-  assert.equal(g.body.Payload.customer, { id: 'C-1', name: 'J*** R**', email: 'j***@example.com', phone: '+4917012345' });
+  assert.equal(g.body.Payload.customer, {
+    id: 'C-1',
+    name: 'J*** R**',
+    email: 'j***@example.com',
+    phone: '+4917012345',
+  });
   const events = await p.platform.stores.eventStore.readStream(notificationStream('acme', r.body.NotificationId));
-  assert.is(JSON.stringify(events[0]!.data).includes('jane@example.com'), true, 'the address to deliver to is kept on the message');
+  assert.is(
+    JSON.stringify(events[0]!.data).includes('jane@example.com'),
+    true,
+    'the address to deliver to is kept on the message',
+  );
   assert.is(JSON.stringify((events[0]!.data as any).Notification.Payload).includes('jane@'), false);
 });
 
 test('a context whose SensitiveFields name values as its Variables do (Context.…, Payload.…): saved, the stored payload and previews masked, the receiver unmasked', async () => {
   const named = await configure(p, 'acme', {
     receiverUrl: rx.url,
-    sensitiveFields: [{ Path: 'Context.customer.email', Method: 'EMAIL' }, { Path: 'Payload.customer.name', Method: 'NAME' }],
+    sensitiveFields: [
+      { Path: 'Context.customer.email', Method: 'EMAIL' },
+      { Path: 'Payload.customer.name', Method: 'NAME' },
+    ],
   });
   const r = await send(aSend(named.code));
   assert.is(r.status, 201, JSON.stringify(r.body));
   const g = await p.call('GET', `${HUB}/send-requests/getById?requestId=${r.body.RequestId}`, { token });
-  assert.equal(g.body.Payload.customer, { id: 'C-1', name: 'J*** R**', email: 'j***@example.com', phone: '+4917012345' });
+  assert.equal(g.body.Payload.customer, {
+    id: 'C-1',
+    name: 'J*** R**',
+    email: 'j***@example.com',
+    phone: '+4917012345',
+  });
   const events = await p.platform.stores.eventStore.readStream(notificationStream('acme', r.body.NotificationId));
   assert.is(JSON.stringify((events[0]!.data as any).Notification.Payload).includes('jane@'), false);
-  const got = await p.eventually(async () => rx.received.find((s) => s.body.NotificationId === r.body.NotificationId), 'the webhook');
-  assert.equal([got.body.BodyText, got.body.Recipient.Address], ['Dear Jane Roe, you pay 120.', 'jane@example.com'], 'extraction and rendering use the original values');
+  const got = await p.eventually(
+    async () => rx.received.find((s) => s.body.NotificationId === r.body.NotificationId),
+    'the webhook',
+  );
+  assert.equal(
+    [got.body.BodyText, got.body.Recipient.Address],
+    ['Dear Jane Roe, you pay 120.', 'jane@example.com'],
+    'extraction and rendering use the original values',
+  );
   const contextId = `ctx-${named.code.split('-')[1]}`;
   const preview = await p.call('POST', `${HUB}/templates/previewContent`, {
     token,
-    body: { Channel: 'EMAIL', LanguageId: 'en_US', ContentType: 'TEXT', Body: '${Name} <${Email}>', ContextDefinitionId: contextId, SamplePayload: aSend(named.code).Payload },
+    body: {
+      Channel: 'EMAIL',
+      LanguageId: 'en_US',
+      ContentType: 'TEXT',
+      Body: '${Name} <${Email}>',
+      ContextDefinitionId: contextId,
+      SamplePayload: aSend(named.code).Payload,
+    },
   });
   assert.is(preview.body.BodyText, 'J*** R** <j***@example.com>');
   const undeclared = await p.call('POST', `${HUB}/context-definitions`, {
     token,
-    body: { ContextDefinitionId: `${contextId}-x`, Contexts: { customer: '$.customer' }, SensitiveFields: [{ Path: 'Context.policy.holder.email', Method: 'EMAIL' }] },
+    body: {
+      ContextDefinitionId: `${contextId}-x`,
+      Contexts: { customer: '$.customer' },
+      SensitiveFields: [{ Path: 'Context.policy.holder.email', Method: 'EMAIL' }],
+    },
   });
   assert.is(undeclared.status, 400);
-  assert.equal(undeclared.body.details, [{ field: 'SensitiveFields.0.Path', message: 'names the context alias policy, which Contexts does not declare' }]);
+  assert.equal(undeclared.body.details, [
+    { field: 'SensitiveFields.0.Path', message: 'names the context alias policy, which Contexts does not declare' },
+  ]);
 });
 
 test('200: an equivalent replay answers the stored acknowledgement and dispatches nothing new; other content is 409', async () => {
@@ -98,8 +140,13 @@ test('concurrent duplicate sends of one RequestId: one 201, the others 200 with 
   const statuses = answers.map((a) => a.status).sort();
   assert.equal(statuses, [200, 200, 200, 200, 200, 200, 200, 201]);
   for (const a of answers) assert.equal(a.body, answers[0]!.body);
-  const events = await p.platform.stores.eventStore.readStream(notificationStream('acme', answers[0]!.body.NotificationId));
-  assert.equal(events.map((e) => e.type).filter((t) => t === 'NotificationAccepted'), ['NotificationAccepted']);
+  const events = await p.platform.stores.eventStore.readStream(
+    notificationStream('acme', answers[0]!.body.NotificationId),
+  );
+  assert.equal(
+    events.map((e) => e.type).filter((t) => t === 'NotificationAccepted'),
+    ['NotificationAccepted'],
+  );
 });
 
 test('404: no enabled definition effective now; 422: every message fails validation, and nothing is stored', async () => {
@@ -121,7 +168,15 @@ test('400s: RequestId over 64, Payload over 64 KiB, LANGUAGE_ID, a missing Notif
     [aSend(setup.code, { Payload: { blob: 'x'.repeat(70_000) } }), 'SEND.INVALID'],
     [aSend(setup.code, { LANGUAGE_ID: 'en_US' }), 'SEND.INVALID'],
     [{ RequestId: 'r-x' }, 'REQUEST.INVALID'],
-    [aSend(setup.code, { Recipients: [{ Role: 'A', Channel: 'EMAIL', Address: 'a@x' }, { Role: 'A', Channel: 'EMAIL', Address: 'b@x' }] }), 'SEND.INVALID'],
+    [
+      aSend(setup.code, {
+        Recipients: [
+          { Role: 'A', Channel: 'EMAIL', Address: 'a@x' },
+          { Role: 'A', Channel: 'EMAIL', Address: 'b@x' },
+        ],
+      }),
+      'SEND.INVALID',
+    ],
     [aSend(setup.code, { SendAt: '2026-03-01T10:00:00', ExpiresAt: '2026-03-01T09:00:00' }), 'SEND.INVALID'],
   ];
   for (const [body, code] of cases) {
@@ -141,7 +196,10 @@ test('snapshots: an unchanged configuration reuses the snapshot; an edit makes a
   const a = await send(aSend(setup.code));
   const b = await send(aSend(setup.code));
   assert.is(b.body.SnapshotId, a.body.SnapshotId);
-  const t = await p.call('PUT', `${HUB}/templates/${setup.code}:EMAIL:en_US`, { token, body: { ContentType: 'TEXT', Subject: 'Policy ${PolicyNo}', Body: 'Hello ${Name}.', Status: 'ACTIVE' } });
+  const t = await p.call('PUT', `${HUB}/templates/${setup.code}:EMAIL:en_US`, {
+    token,
+    body: { ContentType: 'TEXT', Subject: 'Policy ${PolicyNo}', Body: 'Hello ${Name}.', Status: 'ACTIVE' },
+  });
   assert.is(t.status, 200, JSON.stringify(t.body));
   const c = await send(aSend(setup.code));
   assert.is.not(c.body.SnapshotId, a.body.SnapshotId);
@@ -156,11 +214,20 @@ test('snapshots: an unchanged configuration reuses the snapshot; an edit makes a
   }, 'both snapshots listed');
   assert.ok(list.Items.some((s: any) => s.SnapshotId === c.body.SnapshotId));
   const uses = await p.eventually(async () => {
-    const r = await p.call('GET', `${HUB}/configuration-snapshots/notifications?snapshotId=${c.body.SnapshotId}`, { token });
+    const r = await p.call('GET', `${HUB}/configuration-snapshots/notifications?snapshotId=${c.body.SnapshotId}`, {
+      token,
+    });
     return r.body.Total >= 1 ? r.body : undefined;
   }, 'the notification listed');
   assert.is(uses.Items[0].NotificationId, c.body.NotificationId);
-  assert.is((await p.call('GET', `${HUB}/configuration-snapshots/getById?snapshotId=snap-00000000000000000000000000000000`, { token })).status, 404);
+  assert.is(
+    (
+      await p.call('GET', `${HUB}/configuration-snapshots/getById?snapshotId=snap-00000000000000000000000000000000`, {
+        token,
+      })
+    ).status,
+    404,
+  );
 });
 
 test('a replay is answered from the stored notification whatever the configuration says now: a new snapshot is not captured for it, a deleted definition is no 404', async () => {
@@ -169,9 +236,13 @@ test('a replay is answered from the stored notification whatever the configurati
   const body = aSend(beta.code);
   const first = await send(body, bt);
   assert.is(first.status, 201, JSON.stringify(first.body));
-  const snapshots = async () => (await p.platform.stores.eventStore.readAll({ filter: { categories: ['hubSnapshot'] } })).length;
+  const snapshots = async () =>
+    (await p.platform.stores.eventStore.readAll({ filter: { categories: ['hubSnapshot'] } })).length;
   const before = await snapshots();
-  const t = await p.call('PUT', `${HUB}/templates/${beta.code}:EMAIL:en_US`, { token: bt, body: { ContentType: 'TEXT', Subject: 'S', Body: 'Changed ${Name}.', Status: 'ACTIVE' } });
+  const t = await p.call('PUT', `${HUB}/templates/${beta.code}:EMAIL:en_US`, {
+    token: bt,
+    body: { ContentType: 'TEXT', Subject: 'S', Body: 'Changed ${Name}.', Status: 'ACTIVE' },
+  });
   assert.is(t.status, 200, JSON.stringify(t.body));
   const again = await send(body, bt);
   assert.is(again.status, 200, JSON.stringify(again.body));

@@ -5,17 +5,17 @@
 // and each repair runs once, never doubled.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createSweeps, SWEEP_RUNS, SWEEPS } from '../../../commands/hub/sweeps.ts';
 import { ALERT_PUBLICATIONS } from '../../../commands/hub/alert.publisher.ts';
+import { createSweeps, SWEEP_RUNS, SWEEPS } from '../../../commands/hub/sweeps.ts';
 import { readModel } from '../../../projections/core/read-model.ts';
 import { liveCollection } from '../../../projections/core/writable-model.ts';
 import { ALERTS_PROJECTION } from '../../../projections/hub/alerts.projection.ts';
 import { DISPATCH_PROJECTION, type HubDueDoc } from '../../../projections/hub/dispatch.projection.ts';
-import { aSend, configure, HUB, startHubPlatform, type HubPlatform, type Setup } from './hub-harness.ts';
-import { sweepCollections } from './fixtures/sweep-collections.ts';
-import { startWebhookReceiver, type WebhookReceiver } from './fixtures/webhook-receiver.ts';
 import { caughtUp as caughtUpAll } from '../../core/eventually.ts';
 import { quiet } from '../../core/quiet.ts';
+import { sweepCollections } from './fixtures/sweep-collections.ts';
+import { startWebhookReceiver, type WebhookReceiver } from './fixtures/webhook-receiver.ts';
+import { aSend, configure, HUB, type HubPlatform, type Setup, startHubPlatform } from './hub-harness.ts';
 
 let p: HubPlatform;
 let rx: WebhookReceiver;
@@ -37,7 +37,8 @@ test.after(async () => {
 });
 
 const caughtUp = () => caughtUpAll(...p.platform.runners);
-const message = async (id: string) => (await p.call('GET', `${HUB}/messages/getById?messageId=${id}`, { token: await p.token('acme') })).body;
+const message = async (id: string) =>
+  (await p.call('GET', `${HUB}/messages/getById?messageId=${id}`, { token: await p.token('acme') })).body;
 const submissions = (requestId: string) => rx.received.filter((x) => x.body.RequestId === requestId);
 const inMinutes = (m: number) => new Date(p.clock.now().getTime() + m * 60_000).toISOString();
 
@@ -59,7 +60,10 @@ async function sendWithLostItem(extra: Record<string, unknown>) {
 test('scheduled sweep: a SCHEDULED message past due whose item was lost is put back on the work engine and sent once', async () => {
   const lost = await sendWithLostItem({ SendAt: inMinutes(2) });
   p.advance(3 * 60_000);
-  await p.eventually(async () => (submissions(lost.requestId).length > 0 ? true : undefined), 'the sweep recovered the send');
+  await p.eventually(
+    async () => (submissions(lost.requestId).length > 0 ? true : undefined),
+    'the sweep recovered the send',
+  );
   const m = await p.eventually(async () => {
     const x = await message(lost.id);
     return x.State === 'ACCEPTED' ? x : undefined;
@@ -108,7 +112,11 @@ test('retry sweep: a FAILED message whose retry item was lost gets its retry onc
 });
 
 test('receipt-timeout sweep: an ACCEPTED (FINAL_RESULT) message whose deadline item was lost becomes uncertain with its alert', async () => {
-  const final = await configure(p, 'acme', { receiverUrl: rx.url, receiptMode: 'FINAL_RESULT', receiptTimeoutSeconds: 60 });
+  const final = await configure(p, 'acme', {
+    receiverUrl: rx.url,
+    receiptMode: 'FINAL_RESULT',
+    receiptTimeoutSeconds: 60,
+  });
   const body = aSend(final.code);
   const r = await p.call('POST', `${HUB}/notifications/send`, { token: await p.token('acme'), body });
   const id = r.body.Messages[0].MessageId as string;
@@ -126,14 +134,22 @@ test('receipt-timeout sweep: an ACCEPTED (FINAL_RESULT) message whose deadline i
   const publications = p.platform.stores.readStore.collection<any>(ALERT_PUBLICATIONS);
   const outbox = await liveCollection<any>(p.platform.stores.readStore, ALERTS_PROJECTION, 'outbox')();
   await caughtUp();
-  const alerts = (await p.platform.stores.eventStore.readStream(`hubNotification-acme.${r.body.NotificationId}`)).filter((e) => e.type === 'AlertRaised');
+  const alerts = (
+    await p.platform.stores.eventStore.readStream(`hubNotification-acme.${r.body.NotificationId}`)
+  ).filter((e) => e.type === 'AlertRaised');
   assert.is(alerts.length, 1);
   assert.is((alerts[0]!.data as any).Classification, 'UNCERTAIN');
-  await p.eventually(async () => ((await publications.get(alerts[0]!.id)) !== null && (await outbox.get(alerts[0]!.id)) === null ? true : undefined), 'alert published');
+  await p.eventually(
+    async () =>
+      (await publications.get(alerts[0]!.id)) !== null && (await outbox.get(alerts[0]!.id)) === null ? true : undefined,
+    'alert published',
+  );
 });
 
 test('alert sweep: an alert whose outbox item was lost before publication is put back and published', async () => {
-  const publisher = p.platform.services.find((x) => x.name === 'hub')!.engines.find((e) => e.name === 'hub.alert-publisher')!;
+  const publisher = p.platform.services
+    .find((x) => x.name === 'hub')!
+    .engines.find((e) => e.name === 'hub.alert-publisher')!;
   await publisher.stop();
   const body = aSend(s.code);
   script.set(body.RequestId, [400]);
@@ -151,9 +167,14 @@ test('alert sweep: an alert whose outbox item was lost before publication is put
   const publications = readStore.collection<any>(ALERT_PUBLICATIONS);
   assert.is(await publications.get(item.id), null, 'nothing publishes it without the sweep');
   p.advance(3 * 60_000);
-  const published = await p.eventually(async () => (await publications.get(item.id)) ?? undefined, 'the alert sweep recovered the publication');
+  const published = await p.eventually(
+    async () => (await publications.get(item.id)) ?? undefined,
+    'the alert sweep recovered the publication',
+  );
   assert.is(published.duplicate, false);
-  const accepted = (await eventStore.readAll({ filter: { eventTypes: ['EventAccepted'] } })).filter((e) => (e.data as any).event?.id === item.id);
+  const accepted = (await eventStore.readAll({ filter: { eventTypes: ['EventAccepted'] } })).filter(
+    (e) => (e.data as any).event?.id === item.id,
+  );
   assert.is(accepted.length, 1, 'on the bridge once');
   assert.is((accepted[0]!.data as any).event.type, 'commhub:alert:DeadLetter');
   assert.is((accepted[0]!.data as any).bus, 'platform');
@@ -165,7 +186,14 @@ test('two worker processes: each sweep runs once per interval, each repair once'
   await readStore.ensureCollection(`${tag}_open`);
   const open = readStore.collection<any>(`${tag}_open`);
   const past = new Date(p.clock.now().getTime() - 1000).toISOString();
-  for (let i = 0; i < 5; i++) await open.upsert({ id: `n${i}.m1`, stream: `hubNotification-acme.n${i}`, tenant: 'acme', kind: 'retry', at: past });
+  for (let i = 0; i < 5; i++)
+    await open.upsert({
+      id: `n${i}.m1`,
+      stream: `hubNotification-acme.n${i}`,
+      tenant: 'acme',
+      kind: 'retry',
+      at: past,
+    });
   // a sixth whose dispatch item is there and due: the dispatch worker's, not the sweep's
   await open.upsert({ id: 'n5.m1', stream: 'hubNotification-acme.n5', tenant: 'acme', kind: 'retry', at: past });
   await readStore.ensureCollection(`${tag}_due`);
@@ -198,19 +226,37 @@ test('two worker processes: each sweep runs once per interval, each repair once'
   assert.is(scans, SWEEPS.length - 1, 'the message sweeps scanned once each (the alert sweep reads the log)');
   const [xa, xb] = await Promise.all([a.repairEngine.runDue(), b.repairEngine.runDue()]);
   assert.is(xa + xb, 5);
-  assert.equal([...advanced].sort(), ['n0.m1', 'n1.m1', 'n2.m1', 'n3.m1', 'n4.m1'], 'each repair ran once; n5 was left to the dispatch worker');
+  assert.equal(
+    [...advanced].sort(),
+    ['n0.m1', 'n1.m1', 'n2.m1', 'n3.m1', 'n4.m1'],
+    'each repair ran once; n5 was left to the dispatch worker',
+  );
   // nothing is due again before the interval
-  assert.is((await Promise.all([a.runsEngine.runDue(), b.runsEngine.runDue()])).reduce((x, y) => x + y), 0);
+  assert.is(
+    (await Promise.all([a.runsEngine.runDue(), b.runsEngine.runDue()])).reduce((x, y) => x + y),
+    0,
+  );
   // after the retry interval (60 s) only the 60 s sweeps are due again, once
   p.clock.advance(61_000);
   const again = await Promise.all([a.runsEngine.runDue(), b.runsEngine.runDue()]);
-  assert.is(again[0] + again[1], 3, 'retry, scheduled and receipt-timeout (60 s); expiry, alert (120 s) and stale (300 s) not yet');
+  assert.is(
+    again[0] + again[1],
+    3,
+    'retry, scheduled and receipt-timeout (60 s); expiry, alert (120 s) and stale (300 s) not yet',
+  );
   await Promise.all([a.repairEngine.runDue(), b.repairEngine.runDue()]);
   assert.is(advanced.length, 10, 'the still-open work was repaired once more, not twice');
   const runs = await readStore.collection<any>(`${tag}_runs`).find({}, { sort: { id: 1 } });
   assert.equal(
     runs.map((r: any) => [r.id, r.runs]),
-    [['alert', 1], ['expiry', 1], ['receipt-timeout', 2], ['retry', 2], ['scheduled', 2], ['stale', 1]],
+    [
+      ['alert', 1],
+      ['expiry', 1],
+      ['receipt-timeout', 2],
+      ['retry', 2],
+      ['scheduled', 2],
+      ['stale', 1],
+    ],
     'one scan per sweep per interval across both workers',
   );
 });

@@ -7,6 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { commandHandler } from '../../../commands/core/command-handler.ts';
 import { claimDueItem } from '../../../commands/core/due-work.ts';
+import type { CommandDueItem } from '../../../commands/hub/command.worker.ts';
 import { createSender } from '../../../commands/hub/send.commands.ts';
 import { createTccCommands, tccCommandId } from '../../../commands/hub/tcc.commands.ts';
 import { isDomainError } from '../../../domain/core/domain-error.ts';
@@ -14,11 +15,10 @@ import { notificationStream } from '../../../domain/hub/notification.decider.ts'
 import { tccDecider, tccStream } from '../../../domain/hub/tcc.decider.ts';
 import { liveCollection } from '../../../projections/core/writable-model.ts';
 import { TCC_PROJECTION } from '../../../projections/hub/tcc.projection.ts';
-import type { CommandDueItem } from '../../../commands/hub/command.worker.ts';
-import { aSend, configure, HUB, startHubPlatform, type HubPlatform, type Setup } from './hub-harness.ts';
-import { startWebhookReceiver, type WebhookReceiver } from './fixtures/webhook-receiver.ts';
 import { caughtUp as caughtUpAll } from '../../core/eventually.ts';
 import { quiet } from '../../core/quiet.ts';
+import { startWebhookReceiver, type WebhookReceiver } from './fixtures/webhook-receiver.ts';
+import { aSend, configure, HUB, type HubPlatform, type Setup, startHubPlatform } from './hub-harness.ts';
 
 const STALE_MS = 5000;
 let p: HubPlatform;
@@ -27,7 +27,9 @@ let s: Setup;
 let xid = 0;
 
 test.before(async () => {
-  p = await startHubPlatform({ env: { HUB_COMMAND_WORKER_STALE_INTERVAL_MS: String(STALE_MS), HUB_COMMAND_WORKER_INTERVAL_MS: '20' } });
+  p = await startHubPlatform({
+    env: { HUB_COMMAND_WORKER_STALE_INTERVAL_MS: String(STALE_MS), HUB_COMMAND_WORKER_INTERVAL_MS: '20' },
+  });
   rx = await startWebhookReceiver(() => 200);
   s = await configure(p, 'acme', { receiverUrl: rx.url, receiptMode: 'ACCEPTANCE_ONLY' });
 });
@@ -36,7 +38,8 @@ test.after(async () => {
   await p.platform.stop();
 });
 
-const call = async (op: string, body: unknown) => p.call('POST', `${HUB}/notifications/tcc/${op}`, { token: await p.token('acme'), body });
+const call = async (op: string, body: unknown) =>
+  p.call('POST', `${HUB}/notifications/tcc/${op}`, { token: await p.token('acme'), body });
 const branch = () => ({ Xid: `xid-${process.pid}-${++xid}`, BranchId: 'hub-send' });
 const caughtUp = () => caughtUpAll(...p.platform.runners);
 const submissions = (requestId: string) => rx.received.filter((x) => x.body.RequestId === requestId);
@@ -57,7 +60,9 @@ test('Try prepares (202) and calls no provider; Confirm makes it READY and the w
   assert.equal(again.body, tried.body);
   await settle();
   assert.is(submissions(send.RequestId).length, 0, 'Try makes no provider call');
-  const before = await p.call('GET', `${HUB}/send-requests/getById?requestId=${send.RequestId}`, { token: await p.token('acme') });
+  const before = await p.call('GET', `${HUB}/send-requests/getById?requestId=${send.RequestId}`, {
+    token: await p.token('acme'),
+  });
   assert.is(before.status, 404, 'no notification before Confirm');
 
   const confirmed = await call('confirm', b);
@@ -65,7 +70,9 @@ test('Try prepares (202) and calls no provider; Confirm makes it READY and the w
   assert.ok(['READY', 'MATERIALIZED'].includes(confirmed.body.Status));
   await rx.waitFor(rx.received.length + 1);
   const done = await p.eventually(async () => {
-    const r = await p.call('GET', `${HUB}/notifications/tcc/getById?xid=${b.Xid}&branchId=${b.BranchId}`, { token: await p.token('acme') });
+    const r = await p.call('GET', `${HUB}/notifications/tcc/getById?xid=${b.Xid}&branchId=${b.BranchId}`, {
+      token: await p.token('acme'),
+    });
     return r.body.Status === 'MATERIALIZED' ? r.body : undefined;
   }, 'materialized');
   assert.is(done.Result, 'CREATED');
@@ -103,7 +110,12 @@ test('Cancel prevents materialization; Confirm after Cancel is refused; nothing 
   assert.is(confirm.body.code, 'TCC.CANCELLED');
   await settle();
   assert.is(submissions(send.RequestId).length, 0);
-  assert.is((await p.call("GET", `${HUB}/send-requests/getById?requestId=${send.RequestId}`, { token: await p.token("acme") })).status, 404, "never materialized");
+  assert.is(
+    (await p.call('GET', `${HUB}/send-requests/getById?requestId=${send.RequestId}`, { token: await p.token('acme') }))
+      .status,
+    404,
+    'never materialized',
+  );
 });
 
 test('Cancel before any Try leaves a tombstone: the late Try is refused and prepares nothing', async () => {
@@ -115,7 +127,9 @@ test('Cancel before any Try leaves a tombstone: the late Try is refused and prep
   const late = await call('try', { ...b, ...send });
   assert.is(late.status, 409, JSON.stringify(late.body));
   assert.is(late.body.code, 'TCC.CANCELLED');
-  const view = await p.call('GET', `${HUB}/notifications/tcc/getById?xid=${b.Xid}&branchId=${b.BranchId}`, { token: await p.token('acme') });
+  const view = await p.call('GET', `${HUB}/notifications/tcc/getById?xid=${b.Xid}&branchId=${b.BranchId}`, {
+    token: await p.token('acme'),
+  });
   assert.is(view.body.Status, 'TOMBSTONE');
   assert.is(view.body.RequestId, undefined);
   assert.is((await call('confirm', b)).body.code, 'TCC.CANCELLED');
@@ -125,12 +139,15 @@ test('Cancel before any Try leaves a tombstone: the late Try is refused and prep
   const bad = await call('try', { ...branch(), RequestId: 'x' });
   assert.is(bad.status, 400, 'a Try is validated like a send');
   const doc = await p.call('GET', '/v3/api-docs/connecthub');
-  for (const op of ['try', 'confirm', 'cancel', 'getById']) assert.ok(doc.body.paths[`${HUB}/notifications/tcc/${op}`], `${op} in the OpenAPI group connecthub`);
+  for (const op of ['try', 'confirm', 'cancel', 'getById'])
+    assert.ok(doc.body.paths[`${HUB}/notifications/tcc/${op}`], `${op} in the OpenAPI group connecthub`);
 });
 
 const materialized = (b: { Xid: string; BranchId: string }) =>
   p.eventually(async () => {
-    const r = await p.call('GET', `${HUB}/notifications/tcc/getById?xid=${b.Xid}&branchId=${b.BranchId}`, { token: await p.token('acme') });
+    const r = await p.call('GET', `${HUB}/notifications/tcc/getById?xid=${b.Xid}&branchId=${b.BranchId}`, {
+      token: await p.token('acme'),
+    });
     return r.body.Status === 'MATERIALIZED' ? r.body : undefined;
   }, `branch ${b.Xid} materialized`);
 
@@ -138,7 +155,12 @@ test('branches preparing one RequestId: the first materializes it (CREATED), the
   const [b1, b2, b3] = [branch(), branch(), branch()];
   const send = aSend(s.code);
   const other = { ...send, Payload: { ...send.Payload, amount: 999 } };
-  for (const [b, body] of [[b1, send], [b2, send], [b3, other]] as const) assert.is((await call('try', { ...b, ...body })).status, 202);
+  for (const [b, body] of [
+    [b1, send],
+    [b2, send],
+    [b3, other],
+  ] as const)
+    assert.is((await call('try', { ...b, ...body })).status, 202);
   assert.is((await call('confirm', b1)).status, 200);
   const first = await materialized(b1);
   assert.is(first.Result, 'CREATED');
@@ -172,7 +194,14 @@ test('a worker that claimed a READY command and died after accepting it: re-clai
   const item = await claimDueItem(await items(), p.clock.now(), 'dead-worker', STALE_MS);
   assert.ok(item, 'the READY command has a due item');
   assert.is(item!.leases, 1);
-  const real = createSender({ eventStore, clock: p.clock, config: {} as never, snapshots: {} as never, settings: { get: async () => undefined }, defaults: { timeZone: 'UTC', maxRenderedLength: 1000 } });
+  const real = createSender({
+    eventStore,
+    clock: p.clock,
+    config: {} as never,
+    snapshots: {} as never,
+    settings: { get: async () => undefined },
+    defaults: { timeZone: 'UTC', maxRenderedLength: 1000 },
+  });
   const dying = createTccCommands({
     eventStore,
     clock: p.clock,
@@ -190,7 +219,10 @@ test('a worker that claimed a READY command and died after accepting it: re-clai
   );
   assert.is(died, 'the worker process died');
   const stream = tccStream('acme', tccCommandId('acme', b));
-  assert.equal((await eventStore.readStream(stream)).map((e) => e.type), ['TccTried', 'TccConfirmed', 'TccClaimed']);
+  assert.equal(
+    (await eventStore.readStream(stream)).map((e) => e.type),
+    ['TccTried', 'TccConfirmed', 'TccClaimed'],
+  );
 
   // the real worker: nothing before the lease runs out, then the command is recovered
   commandWorker().start();
@@ -198,12 +230,23 @@ test('a worker that claimed a READY command and died after accepting it: re-clai
   assert.is((await eventStore.readStream(stream)).length, 3, 'the dead worker still holds the lease');
   p.advance(STALE_MS + 1000);
   const done = await p.eventually(async () => {
-    const r = await p.call('GET', `${HUB}/notifications/tcc/getById?xid=${b.Xid}&branchId=${b.BranchId}`, { token: await p.token('acme') });
+    const r = await p.call('GET', `${HUB}/notifications/tcc/getById?xid=${b.Xid}&branchId=${b.BranchId}`, {
+      token: await p.token('acme'),
+    });
     return r.body.Status === 'MATERIALIZED' ? r.body : undefined;
   }, 'recovered');
   assert.is(done.Result, 'CREATED', 'reprocessing returns the original idempotency result');
   const events = await eventStore.readStream(stream);
-  assert.equal(events.map((e) => [e.type, (e.data as any).Fence]), [['TccTried', undefined], ['TccConfirmed', undefined], ['TccClaimed', 1], ['TccClaimed', 2], ['TccMaterialized', 2]]);
+  assert.equal(
+    events.map((e) => [e.type, (e.data as any).Fence]),
+    [
+      ['TccTried', undefined],
+      ['TccConfirmed', undefined],
+      ['TccClaimed', 1],
+      ['TccClaimed', 2],
+      ['TccMaterialized', 2],
+    ],
+  );
   const notification = await eventStore.readStream(notificationStream('acme', done.NotificationId));
   assert.is(notification.filter((e) => e.type === 'NotificationAccepted').length, 1, 'materialized exactly once');
   await rx.waitFor(rx.received.length);
@@ -214,7 +257,13 @@ test('a worker that claimed a READY command and died after accepting it: re-clai
   // the dead worker wakes up and completes with its stale fence: refused, nothing recorded
   const handle = commandHandler(eventStore, tccDecider);
   try {
-    await handle({ stream, command: { type: 'Materialize', Fence: 1, Result: 'CREATED', now: p.clock.now().toISOString() }, commandId: 'tcc-materialize/1', now: p.clock.now().toISOString(), context: { tenant: 'acme', actor: 'dead-worker' } });
+    await handle({
+      stream,
+      command: { type: 'Materialize', Fence: 1, Result: 'CREATED', now: p.clock.now().toISOString() },
+      commandId: 'tcc-materialize/1',
+      now: p.clock.now().toISOString(),
+      context: { tenant: 'acme', actor: 'dead-worker' },
+    });
     assert.unreachable('a stale completion must be refused');
   } catch (err) {
     if (err instanceof assert.Assertion) throw err;

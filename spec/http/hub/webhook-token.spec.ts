@@ -4,13 +4,14 @@
 // against the platform's JWKS (jose), names the message's tenant, and is reused across sends (the same jti
 // and iat). Every tenant has that client: the seeded ones, and one created later through the admin API. A
 // client configured in the configuration center wins.
+
+import { createRemoteJWKSet, type JWTPayload, jwtVerify } from 'jose';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
-import { BRIDGE_ADMIN_BASE } from '../../../http/bridge/bridge.paths.ts';
 import { HUB_WEBHOOK_SCOPE } from '../../../domain/hub/hub.scopes.ts';
-import { aSend, configure, HUB, startHubPlatform, type HubPlatform, type Setup } from './hub-harness.ts';
+import { BRIDGE_ADMIN_BASE } from '../../../http/bridge/bridge.paths.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './fixtures/webhook-receiver.ts';
+import { aSend, configure, HUB, type HubPlatform, type Setup, startHubPlatform } from './hub-harness.ts';
 
 let p: HubPlatform;
 let rx: WebhookReceiver;
@@ -29,7 +30,17 @@ test.before(async () => {
     ['acme', 'acme-config', ['bridge:admin']],
     ['platform', 'platform-tenants', ['identity:admin']],
   ] as const) {
-    await p.commands.registerClient({ clientId, grantTypes: ['client_credentials'], defaultUser: 'hub-svc', scopes: [...scopes], clientSecret: OWN_SECRET }, { ...spec, tenant }, `spec/client/${clientId}`);
+    await p.commands.registerClient(
+      {
+        clientId,
+        grantTypes: ['client_credentials'],
+        defaultUser: 'hub-svc',
+        scopes: [...scopes],
+        clientSecret: OWN_SECRET,
+      },
+      { ...spec, tenant },
+      `spec/client/${clientId}`,
+    );
   }
 });
 test.after(async () => {
@@ -49,14 +60,20 @@ async function sendAndReceive(tenant: string, code: string) {
   const body = aSend(code);
   const r = await p.call('POST', `${HUB}/notifications/send`, { token: await p.token(tenant), body });
   assert.is(r.status, 201, JSON.stringify(r.body));
-  return p.eventually(async () => rx.received.find((s) => s.body.RequestId === body.RequestId), `the webhook of ${body.RequestId}`);
+  return p.eventually(
+    async () => rx.received.find((s) => s.body.RequestId === body.RequestId),
+    `the webhook of ${body.RequestId}`,
+  );
 }
 
 async function clientToken(clientId: string, scope: string): Promise<string> {
   p.syncClock();
   const res = await fetch(`${p.base}/cas/oidc/token`, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${clientId}:${OWN_SECRET}`).toString('base64')}` },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${Buffer.from(`${clientId}:${OWN_SECRET}`).toString('base64')}`,
+    },
     body: new URLSearchParams({ grant_type: 'client_credentials', scope }),
   });
   const body = (await res.json()) as { access_token?: string };
@@ -68,9 +85,15 @@ test('no client configured: the webhook carries a token of the tenant minted for
   const first = await sendAndReceive('acme', acme.code);
   const token = bearerOf(first.headers.authorization);
   const claims = await verified(token);
-  assert.equal([claims.tenant, claims.client_id, claims.iss, claims.aud], ['acme', 'hub-webhooks.acme', p.base, p.base]);
+  assert.equal(
+    [claims.tenant, claims.client_id, claims.iss, claims.aud],
+    ['acme', 'hub-webhooks.acme', p.base, p.base],
+  );
   assert.ok(claims.scope!.split(' ').includes(HUB_WEBHOOK_SCOPE), claims.scope);
-  assert.ok(!claims.scope!.split(' ').some((s) => ['hub:send', 'hub:admin', 'hub:operator'].includes(s)), 'the token opens none of the hub\'s APIs');
+  assert.ok(
+    !claims.scope!.split(' ').some((s) => ['hub:send', 'hub:admin', 'hub:operator'].includes(s)),
+    "the token opens none of the hub's APIs",
+  );
 
   const second = await verified(bearerOf((await sendAndReceive('acme', acme.code)).headers.authorization));
   assert.equal([second.jti, second.iat], [claims.jti, claims.iat], 'the cached token');
@@ -82,12 +105,21 @@ test('no client configured: the webhook carries a token of the tenant minted for
 });
 
 test('every tenant has the machine client: the seeded ones, and one created later through the admin API', async () => {
-  const r = await p.call('POST', '/cas/admin/v1/tenants', { token: await clientToken('platform-tenants', 'identity:admin'), body: { code: 'gamma', name: 'Gamma' } });
+  const r = await p.call('POST', '/cas/admin/v1/tenants', {
+    token: await clientToken('platform-tenants', 'identity:admin'),
+    body: { code: 'gamma', name: 'Gamma' },
+  });
   assert.is(r.status, 201, JSON.stringify(r.body));
   for (const tenant of ['platform', 'demo', 'acme', 'beta', 'gamma']) {
     // registered by the identity service's reactor on TenantCreated
-    const client = await p.eventually(async () => (await p.platformDirectory.getClient(`hub-webhooks.${tenant}`)) ?? undefined, `hub-webhooks.${tenant}`);
-    assert.equal([client.tenant, client.grantTypes, client.scopes, client.status], [tenant, ['client_credentials'], [HUB_WEBHOOK_SCOPE], 'active']);
+    const client = await p.eventually(
+      async () => (await p.platformDirectory.getClient(`hub-webhooks.${tenant}`)) ?? undefined,
+      `hub-webhooks.${tenant}`,
+    );
+    assert.equal(
+      [client.tenant, client.grantTypes, client.scopes, client.status],
+      [tenant, ['client_credentials'], [HUB_WEBHOOK_SCOPE], 'active'],
+    );
   }
   const identity = p.platform.services.find((s) => s.name === 'identity')!.identity!;
   const minted = await identity.tenantToken('gamma');

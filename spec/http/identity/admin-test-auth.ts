@@ -3,7 +3,7 @@
 // res.locals.auth, as the platform's bearer middleware does.
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import { generateKeyPair, jwtVerify, SignJWT, type CryptoKey } from 'jose';
+import { type CryptoKey, generateKeyPair, jwtVerify, SignJWT } from 'jose';
 import type { AccessContext } from '../../../domain/core/access-context.ts';
 
 export type TestAuth = {
@@ -33,7 +33,9 @@ export async function createTestAuth(): Promise<TestAuth> {
             tenant: String(payload.tenant),
             subject: String(payload.sub),
             clientId: String(payload.client_id),
-            scopes: String(payload.scope ?? '').split(' ').filter(Boolean),
+            scopes: String(payload.scope ?? '')
+              .split(' ')
+              .filter(Boolean),
             jti: String(payload.jti),
             exp: Number(payload.exp),
           };

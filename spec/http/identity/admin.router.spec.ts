@@ -4,8 +4,8 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { forTenant } from '../../../commands/core/envelopes.ts';
-import { createDirectory } from '../../../commands/identity/directory.lookups.ts';
 import { createDirectoryCommands } from '../../../commands/identity/directory.commands.ts';
+import { createDirectory } from '../../../commands/identity/directory.lookups.ts';
 import { IDENTITY_ADMIN_SCOPE as ADMIN_SCOPE } from '../../../domain/identity/identity.scopes.ts';
 import { createAdminRouter } from '../../../http/identity/admin.router.ts';
 import { manualClock } from '../../../infra/core/clock.port.ts';
@@ -13,9 +13,9 @@ import { createSqliteEventStore } from '../../../infra/sqlite/event-store.sqlite
 import { createSqliteReadStore } from '../../../infra/sqlite/read-store.sqlite.ts';
 import { createProjectionRunner } from '../../../projections/core/projection-runner.ts';
 import { directoryProjection } from '../../../projections/identity/directory.projection.ts';
+import { caughtUp as caughtUpAll } from '../../core/eventually.ts';
 import { startTestApp, type TestApp } from '../core/harness.ts';
 import { createTestAuth, type TestAuth } from './admin-test-auth.ts';
-import { caughtUp as caughtUpAll } from '../../core/eventually.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'admin-router-'));
 const eventStore = createSqliteEventStore({ file: path.join(dir, 'events.sqlite'), pollIntervalMs: 20 });
@@ -32,7 +32,8 @@ const BASE = '/cas/admin/v1';
 test.before(async () => {
   auth = await createTestAuth();
   const sys = { tenant: 'platform', actor: 'test' };
-  for (const code of ['platform', 'acme', 'globex']) await commands.createTenant({ name: code.toUpperCase() }, forTenant(sys, code), `t-${code}`);
+  for (const code of ['platform', 'acme', 'globex'])
+    await commands.createTenant({ name: code.toUpperCase() }, forTenant(sys, code), `t-${code}`);
   app = await startTestApp({
     routers: [{ service: 'identity', router: createAdminRouter({ directory, commands, readStore, auth, clock }) }],
   });
@@ -51,7 +52,13 @@ test.after(async () => {
 });
 
 type Reply = { status: number; body: Record<string, any>; text: string; headers: Headers };
-async function call(method: string, url: string, token: string | undefined, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> {
+async function call(
+  method: string,
+  url: string,
+  token: string | undefined,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Reply> {
   const res = await fetch(app.url + url, {
     method,
     headers: {
@@ -122,7 +129,13 @@ test('a tenant admin naming another tenant gets 403; its clients are 404 to othe
 // ---- users ----
 
 test('create a user: 201 without any password or hash; get it; a retried Idempotency-Key answers 200', async () => {
-  const body = { username: 'ann', password: 'correct horse battery', name: 'Ann Lee', email: 'ann@acme.example', roles: [ADMIN_SCOPE] };
+  const body = {
+    username: 'ann',
+    password: 'correct horse battery',
+    name: 'Ann Lee',
+    email: 'ann@acme.example',
+    roles: [ADMIN_SCOPE],
+  };
   const r = await call('POST', `${BASE}/users`, tokens.acme, body, { 'idempotency-key': 'create-ann' });
   assert.is(r.status, 201);
   assert.is(r.body.tenant, 'acme', 'the tenant comes from the token');
@@ -143,7 +156,12 @@ test('create a user: 201 without any password or hash; get it; a retried Idempot
 });
 
 test('400 names each bad field (schema and domain rules)', async () => {
-  const r = await call('POST', `${BASE}/users`, tokens.acme, { username: 'has space', name: 5, password: 'short', extra: 1 });
+  const r = await call('POST', `${BASE}/users`, tokens.acme, {
+    username: 'has space',
+    name: 5,
+    password: 'short',
+    extra: 1,
+  });
   assert.is(r.status, 400);
   assert.is(r.body.code, 'REQUEST.INVALID');
   assert.equal(fieldsOf(r), ['extra', 'name', 'password', 'username']);
@@ -157,7 +175,11 @@ test('400 names each bad field (schema and domain rules)', async () => {
 });
 
 test('disable, enable, reset password, patch a user', async () => {
-  const u = await call('POST', `${BASE}/users`, tokens.acme, { username: 'carl', password: 'first password', name: 'Carl' });
+  const u = await call('POST', `${BASE}/users`, tokens.acme, {
+    username: 'carl',
+    password: 'first password',
+    name: 'Carl',
+  });
   const id = u.body.user_id as string;
   const off = await call('POST', `${BASE}/users/${id}/disable`, tokens.acme);
   assert.is(off.status, 200);
@@ -171,7 +193,11 @@ test('disable, enable, reset password, patch a user', async () => {
   const after = await directory.getUser('acme', id);
   assert.is(await directory.verifyPassword(after!, 'second password'), true);
   assert.is(await directory.verifyPassword(after!, 'first password'), false);
-  const patched = await call('PATCH', `${BASE}/users/${id}`, tokens.acme, { nickname: 'CJ', email: null, roles: [ADMIN_SCOPE] });
+  const patched = await call('PATCH', `${BASE}/users/${id}`, tokens.acme, {
+    nickname: 'CJ',
+    email: null,
+    roles: [ADMIN_SCOPE],
+  });
   assert.is(patched.status, 200);
   assert.is(patched.body.nickname, 'CJ');
   assert.equal(patched.body.roles, [ADMIN_SCOPE]);
@@ -191,15 +217,27 @@ test('list users: tenant-scoped, paged, filtered by username prefix and status',
   const page1 = await call('GET', `${BASE}/users?username_prefix=D&limit=2`, tokens.acme);
   assert.is(page1.status, 200);
   assert.is(page1.body.total, 3);
-  assert.equal(page1.body.items.map((u: { username: string }) => u.username), ['dave', 'dina']);
+  assert.equal(
+    page1.body.items.map((u: { username: string }) => u.username),
+    ['dave', 'dina'],
+  );
   const page2 = await call('GET', `${BASE}/users?username_prefix=d&limit=2&offset=2`, tokens.acme);
-  assert.equal(page2.body.items.map((u: { username: string }) => u.username), ['dora']);
+  assert.equal(
+    page2.body.items.map((u: { username: string }) => u.username),
+    ['dora'],
+  );
   assert.ok(page2.body.items.every((u: { tenant: string }) => u.tenant === 'acme'));
   const disabled = await call('GET', `${BASE}/users?status=disabled`, tokens.acme);
-  assert.equal(disabled.body.items.map((u: { username: string }) => u.username), ['eve']);
+  assert.equal(
+    disabled.body.items.map((u: { username: string }) => u.username),
+    ['eve'],
+  );
   assert.not.ok(/hash|scrypt|password/i.test(page1.text + page2.text));
   const viaPlatform = await call('GET', `${BASE}/users?tenant=globex`, tokens.platform);
-  assert.equal(viaPlatform.body.items.map((u: { name: string }) => u.name), ['Globex Dora']);
+  assert.equal(
+    viaPlatform.body.items.map((u: { name: string }) => u.name),
+    ['Globex Dora'],
+  );
 });
 
 // ---- clients ----
@@ -277,7 +315,12 @@ test('a public client gets no secret; private_key_jwt takes a JWKS; comma-separa
 });
 
 test('client registration errors: 400 naming the fields', async () => {
-  const unknownMethod = await call('POST', `${BASE}/clients`, tokens.acme, { ...client, token_endpoint_auth_method: 'tls_client_auth', client_secret: 'mine', client_id: 'mine' });
+  const unknownMethod = await call('POST', `${BASE}/clients`, tokens.acme, {
+    ...client,
+    token_endpoint_auth_method: 'tls_client_auth',
+    client_secret: 'mine',
+    client_id: 'mine',
+  });
   assert.is(unknownMethod.status, 400);
   assert.equal(fieldsOf(unknownMethod), ['client_id', 'client_secret', 'token_endpoint_auth_method']);
 
@@ -288,22 +331,36 @@ test('client registration errors: 400 naming the fields', async () => {
   assert.is(rules.status, 400);
   assert.is(rules.body.code, 'CLIENT.INVALID');
   const fields = fieldsOf(rules);
-  for (const f of ['grant_type', 'signin_redirect_url', 'default_user', 'signout_redirect_url']) assert.ok(fields.includes(f), `${f} in ${fields.join()}`);
+  for (const f of ['grant_type', 'signin_redirect_url', 'default_user', 'signout_redirect_url'])
+    assert.ok(fields.includes(f), `${f} in ${fields.join()}`);
 
-  const publicCc = await call('POST', `${BASE}/clients`, tokens.acme, { grant_type: 'client_credentials', token_endpoint_auth_method: 'none', default_user: 'dora' });
+  const publicCc = await call('POST', `${BASE}/clients`, tokens.acme, {
+    grant_type: 'client_credentials',
+    token_endpoint_auth_method: 'none',
+    default_user: 'dora',
+  });
   assert.is(publicCc.status, 400);
   assert.equal(fieldsOf(publicCc), ['grant_type']);
 });
 
 test('only platform admins grant access to other tenants', async () => {
-  const r = await call('POST', `${BASE}/clients`, tokens.acme, { ...client, allowed_access_tenants: ['acme', 'globex'] });
+  const r = await call('POST', `${BASE}/clients`, tokens.acme, {
+    ...client,
+    allowed_access_tenants: ['acme', 'globex'],
+  });
   assert.is(r.status, 403);
   assert.is(r.body.code, 'CLIENT.CROSS_TENANT_FORBIDDEN');
-  const p = await call('POST', `${BASE}/clients`, tokens.platform, { ...client, tenant_code: 'acme', allowed_access_tenants: 'acme,globex' });
+  const p = await call('POST', `${BASE}/clients`, tokens.platform, {
+    ...client,
+    tenant_code: 'acme',
+    allowed_access_tenants: 'acme,globex',
+  });
   assert.is(p.status, 201);
   assert.is(p.body.tenant_code, 'acme');
   assert.equal(p.body.allowed_access_tenants, ['acme', 'globex']);
-  const patch = await call('PATCH', `${BASE}/clients/${p.body.client_id}`, tokens.acme, { allowed_access_tenants: ['globex'] });
+  const patch = await call('PATCH', `${BASE}/clients/${p.body.client_id}`, tokens.acme, {
+    allowed_access_tenants: ['globex'],
+  });
   assert.is(patch.status, 403);
 });
 
@@ -312,14 +369,31 @@ test('only platform admins grant access to other tenants', async () => {
 test('tenants: platform admins create; tenant admins see and change their own', async () => {
   const denied = await call('POST', `${BASE}/tenants`, tokens.acme, { code: 'initech', name: 'Initech' });
   assert.is(denied.status, 403);
-  const created = await call('POST', `${BASE}/tenants`, tokens.platform, { code: 'initech', name: 'Initech', support_mail_group: 'help@initech.example' });
+  const created = await call('POST', `${BASE}/tenants`, tokens.platform, {
+    code: 'initech',
+    name: 'Initech',
+    support_mail_group: 'help@initech.example',
+  });
   assert.is(created.status, 201);
-  assert.equal(created.body, { code: 'initech', name: 'Initech', token_lifetime_seconds: 7200, support_mail_group: 'help@initech.example', status: 'active' });
+  assert.equal(created.body, {
+    code: 'initech',
+    name: 'Initech',
+    token_lifetime_seconds: 7200,
+    support_mail_group: 'help@initech.example',
+    status: 'active',
+  });
   assert.is((await call('POST', `${BASE}/tenants`, tokens.platform, { code: 'initech', name: 'Again' })).status, 409);
-  const bad = await call('POST', `${BASE}/tenants`, tokens.platform, { code: 'Bad Code', name: '', token_lifetime_seconds: 0 });
+  const bad = await call('POST', `${BASE}/tenants`, tokens.platform, {
+    code: 'Bad Code',
+    name: '',
+    token_lifetime_seconds: 0,
+  });
   assert.equal(fieldsOf(bad), ['code', 'name', 'token_lifetime_seconds']);
 
-  const own = await call('PATCH', `${BASE}/tenants/acme`, tokens.acme, { token_lifetime_seconds: 3600, support_mail_group: 'ops@acme.example' });
+  const own = await call('PATCH', `${BASE}/tenants/acme`, tokens.acme, {
+    token_lifetime_seconds: 3600,
+    support_mail_group: 'ops@acme.example',
+  });
   assert.is(own.status, 200);
   assert.is(own.body.token_lifetime_seconds, 3600);
   assert.is((await directory.getTenant('acme'))?.tokenLifetimeSeconds, 3600);
@@ -327,10 +401,16 @@ test('tenants: platform admins create; tenant admins see and change their own', 
 
   await caughtUp();
   const mine = await call('GET', `${BASE}/tenants`, tokens.acme);
-  assert.equal(mine.body.items.map((t: { code: string }) => t.code), ['acme']);
+  assert.equal(
+    mine.body.items.map((t: { code: string }) => t.code),
+    ['acme'],
+  );
   const all = await call('GET', `${BASE}/tenants?limit=2`, tokens.platform);
   assert.is(all.body.total, 4);
-  assert.equal(all.body.items.map((t: { code: string }) => t.code), ['acme', 'globex']);
+  assert.equal(
+    all.body.items.map((t: { code: string }) => t.code),
+    ['acme', 'globex'],
+  );
   assert.is((await call('GET', `${BASE}/tenants/nowhere`, tokens.platform)).status, 404);
 });
 

@@ -5,7 +5,9 @@ import { startTestApp, type TestApp } from '../core/harness.ts';
 
 let app: TestApp;
 test.before(async () => {
-  app = await startTestApp({ router: createDemoCallbackRouter({ path: '/demo/callback', tokenEndpoint: 'http://id.test/cas/oidc/token' }) });
+  app = await startTestApp({
+    router: createDemoCallbackRouter({ path: '/demo/callback', tokenEndpoint: 'http://id.test/cas/oidc/token' }),
+  });
 });
 test.after(() => app.close());
 

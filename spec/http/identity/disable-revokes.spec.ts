@@ -5,24 +5,28 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startPlatform, type RunningPlatform } from '../../../infra/main.ts';
+import { type RunningPlatform, startPlatform } from '../../../infra/main.ts';
 import { createSqliteEventStore } from '../../../infra/sqlite/event-store.sqlite.ts';
 import { createSqliteReadStore } from '../../../infra/sqlite/read-store.sqlite.ts';
-import { SEED, signIn, startIdentityPlatform, type CookieJar, type IdentityPlatform } from './identity-harness.ts';
 import { eventually } from '../../core/eventually.ts';
+import { type CookieJar, type IdentityPlatform, SEED, signIn, startIdentityPlatform } from './identity-harness.ts';
 
 const REDIRECT = 'https://rp.example/callback';
 const ctx: IdentityPlatform = await startIdentityPlatform({ redirectUri: REDIRECT });
 const base = ctx.base;
 const test = suite('disabling revokes');
 
-const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+const basic = (id: string, secret: string) =>
+  `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
 const demoBasic = basic(SEED.clientId, SEED.clientSecret);
 
 async function form(url: string, fields: Record<string, string>, authorization?: string) {
   const res = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...(authorization !== undefined && { authorization }) },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      ...(authorization !== undefined && { authorization }),
+    },
     body: new URLSearchParams(fields),
   });
   return { status: res.status, body: (await res.json().catch(() => ({}))) as Record<string, any> };
@@ -59,12 +63,19 @@ const ACCEPTED = { validate: 200, userinfo: 200, bearerRoute: 200, active: true 
 const REFUSED = { validate: 401, userinfo: 401, bearerRoute: 401, active: false };
 
 /** a user signs in with the confidential demo client: tokens and the browser's session */
-async function userSignIn(username: string, password: string): Promise<{ access: string; refresh: string; jar: CookieJar }> {
+async function userSignIn(
+  username: string,
+  password: string,
+): Promise<{ access: string; refresh: string; jar: CookieJar }> {
   const url = `${base}/cas/oidc/authorize?${new URLSearchParams({ client_id: SEED.clientId, response_type: 'code', scope: 'openid profile', redirect_uri: REDIRECT, state: 's' })}`;
   const { response, jar } = await signIn(url, username, password);
   assert.is(response.status, 302);
   const code = new URL(response.headers.get('location')!).searchParams.get('code')!;
-  const r = await form(`${base}/cas/oidc/token`, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT }, demoBasic);
+  const r = await form(
+    `${base}/cas/oidc/token`,
+    { grant_type: 'authorization_code', code, redirect_uri: REDIRECT },
+    demoBasic,
+  );
   assert.is(r.status, 200, JSON.stringify(r.body));
   return { access: r.body.access_token, refresh: r.body.refresh_token, jar };
 }
@@ -92,7 +103,11 @@ test('disabling a user: its tokens, refresh token and session stop working at on
 
   assert.is((await adminCall('POST', `/users/${created.body.user_id}/disable`)).status, 200);
   assert.equal(await verdicts(bob.access), REFUSED, 'refused by the very next requests');
-  const refreshed = await form(`${base}/cas/oidc/token`, { grant_type: 'refresh_token', refresh_token: bob.refresh }, demoBasic);
+  const refreshed = await form(
+    `${base}/cas/oidc/token`,
+    { grant_type: 'refresh_token', refresh_token: bob.refresh },
+    demoBasic,
+  );
   assert.is(refreshed.status, 400);
   assert.is(refreshed.body.error, 'invalid_grant');
   assert.not.ok(await sessionSignsIn(bob.jar), 'the session is over');
@@ -100,14 +115,22 @@ test('disabling a user: its tokens, refresh token and session stop working at on
   assert.is((await adminCall('POST', `/users/${created.body.user_id}/enable`)).status, 200);
   ctx.clock.advance(2000); // token times are whole seconds: the second of the disabling is covered too
   assert.equal(await verdicts(bob.access), REFUSED, 'enabling again does not bring old tokens back');
-  assert.is((await form(`${base}/cas/oidc/introspect`, { token: bob.refresh }, demoBasic)).body.active, false, 'nor the refresh token');
+  assert.is(
+    (await form(`${base}/cas/oidc/introspect`, { token: bob.refresh }, demoBasic)).body.active,
+    false,
+    'nor the refresh token',
+  );
   assert.not.ok(await sessionSignsIn(bob.jar), 'nor the session');
   const again = await userSignIn('bob', 'bob password 123');
   assert.equal(await verdicts(again.access), ACCEPTED, 'what is issued after the enabling works');
 });
 
 test('disabling a client revokes every token issued to it (client_credentials tokens included, never recorded)', async () => {
-  const reg = await adminCall('POST', '/clients', { grant_type: 'client_credentials', default_user: 'demo-service', scopes: ['openid'] });
+  const reg = await adminCall('POST', '/clients', {
+    grant_type: 'client_credentials',
+    default_user: 'demo-service',
+    scopes: ['openid'],
+  });
   assert.is(reg.status, 201, JSON.stringify(reg.body));
   const auth = basic(reg.body.client_id, reg.body.client_secret);
   const token = await clientToken(auth, 'openid');
@@ -154,13 +177,20 @@ test('in every process: another process on the same stores refuses them too, als
   };
   second = await openSecond();
   const other = second.url;
-  const created = await adminCall('POST', '/users', { username: 'carol', password: 'carol password 123', name: 'Carol' });
+  const created = await adminCall('POST', '/users', {
+    username: 'carol',
+    password: 'carol password 123',
+    name: 'Carol',
+  });
   const carol = await userSignIn('carol', 'carol password 123');
   assert.is((await verdicts(carol.access, other)).validate, 200);
 
   assert.is((await adminCall('POST', `/users/${created.body.user_id}/disable`)).status, 200);
   // the other process learns it from the log (one page of its log reader): no restart, no cache to wait out
-  await eventually(async () => (await verdicts(carol.access, other)).validate === 401, 'the other process refuses the token');
+  await eventually(
+    async () => (await verdicts(carol.access, other)).validate === 401,
+    'the other process refuses the token',
+  );
   assert.equal(await verdicts(carol.access, other), REFUSED);
 
   // a process started after the disabling answers from the read model until its memory has caught up

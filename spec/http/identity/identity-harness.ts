@@ -7,8 +7,8 @@ import { pino } from 'pino';
 import { createDirectoryCommands } from '../../../commands/identity/directory.commands.ts';
 import { createDirectory } from '../../../commands/identity/directory.lookups.ts';
 import { manualClock } from '../../../infra/core/clock.port.ts';
-import { loadConfig, type Config } from '../../../infra/core/config.ts';
-import { startPlatform, type RunningPlatform } from '../../../infra/main.ts';
+import { type Config, loadConfig } from '../../../infra/core/config.ts';
+import { type RunningPlatform, startPlatform } from '../../../infra/main.ts';
 import { createSqliteEventStore } from '../../../infra/sqlite/event-store.sqlite.ts';
 import { createSqliteReadStore } from '../../../infra/sqlite/read-store.sqlite.ts';
 
@@ -126,7 +126,12 @@ export function formFields(html: string): { request: string; csrf: string } {
  * What a browser does between the authorization request and the callback: GET the authorization URL,
  * read the form, POST the credentials with the cookies. Answers the final response (302 expected).
  */
-export async function signIn(authorizationUrl: URL | string, username: string, password: string, jar = new CookieJar()) {
+export async function signIn(
+  authorizationUrl: URL | string,
+  username: string,
+  password: string,
+  jar = new CookieJar(),
+) {
   const page = await fetch(authorizationUrl, { redirect: 'manual', headers: { cookie: jar.header() } });
   jar.store(page);
   if (page.status !== 200) return { response: page, jar };

@@ -23,7 +23,9 @@ async function run() {
   const callback: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(`<!doctype html><title>callback</title><h1>Callback</h1><p id="code">${url.searchParams.has('code') ? 'code received' : 'no code'}</p>`);
+    res.end(
+      `<!doctype html><title>callback</title><h1>Callback</h1><p id="code">${url.searchParams.has('code') ? 'code received' : 'no code'}</p>`,
+    );
   });
   await new Promise<void>((resolve) => callback.listen(0, '127.0.0.1', resolve));
   const callbackUrl = `http://127.0.0.1:${(callback.address() as AddressInfo).port}/callback`;
@@ -31,7 +33,16 @@ async function run() {
   const ctx = await startIdentityPlatform({ redirectUri: callbackUrl });
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 
   const authorizeUrl = (state: string) => {
@@ -46,7 +57,8 @@ async function run() {
     }).toString();
     return u.href;
   };
-  const isLoginPost = (r: { url(): string; request(): { method(): string } }) => r.url().endsWith('/cas/oidc/login') && r.request().method() === 'POST';
+  const isLoginPost = (r: { url(): string; request(): { method(): string } }) =>
+    r.url().endsWith('/cas/oidc/login') && r.request().method() === 'POST';
 
   const test = suite('login page in Chromium');
 
@@ -58,7 +70,10 @@ async function run() {
     // one <label> per field: the fields are reachable by their accessible names
     await page.getByLabel('Username').fill(SEED.adminUsername);
     await page.getByLabel('Password').fill('not the password');
-    const [failed] = await Promise.all([page.waitForResponse(isLoginPost), page.getByRole('button', { name: 'Sign in' }).click()]);
+    const [failed] = await Promise.all([
+      page.waitForResponse(isLoginPost),
+      page.getByRole('button', { name: 'Sign in' }).click(),
+    ]);
     assert.is(failed.status(), 401);
     await page.waitForLoadState();
     assert.is((await page.getByRole('alert').textContent())?.trim(), 'Invalid username or password.');
@@ -66,14 +81,19 @@ async function run() {
     assert.is(await page.getByLabel('Password').inputValue(), '', 'the password is not echoed');
 
     await page.getByLabel('Password').fill(SEED.adminPassword);
-    await Promise.all([page.waitForURL((u) => u.href.startsWith(callbackUrl)), page.getByRole('button', { name: 'Sign in' }).click()]);
+    await Promise.all([
+      page.waitForURL((u) => u.href.startsWith(callbackUrl)),
+      page.getByRole('button', { name: 'Sign in' }).click(),
+    ]);
     const landed = new URL(page.url());
     assert.is(landed.origin + landed.pathname, callbackUrl);
     assert.match(landed.searchParams.get('code') ?? '', /^[A-Za-z0-9_-]{43}$/);
     assert.is(landed.searchParams.get('state'), 'state-123');
     assert.is(await page.locator('#code').textContent(), 'code received');
 
-    const session = (await context.cookies(`${ctx.base}/cas/oidc/authorize`)).find((c) => c.name === 'platform_session');
+    const session = (await context.cookies(`${ctx.base}/cas/oidc/authorize`)).find(
+      (c) => c.name === 'platform_session',
+    );
     assert.ok(session, 'the session cookie is set');
     assert.is(session!.httpOnly, true);
     assert.is(session!.sameSite, 'Lax');
@@ -94,12 +114,19 @@ async function run() {
     await page.locator('input[name="csrf"]').evaluate((el) => {
       (el as { value: string }).value = 'tampered-token';
     });
-    const [refused] = await Promise.all([page.waitForResponse(isLoginPost), page.getByRole('button', { name: 'Sign in' }).click()]);
+    const [refused] = await Promise.all([
+      page.waitForResponse(isLoginPost),
+      page.getByRole('button', { name: 'Sign in' }).click(),
+    ]);
     assert.is(refused.status(), 403);
     await page.waitForLoadState();
     assert.ok(page.url().startsWith(ctx.base), 'still on the provider');
     assert.match((await page.textContent('body')) ?? '', /could not be verified/);
-    assert.is((await context.cookies(`${ctx.base}/cas/oidc/authorize`)).find((c) => c.name === 'platform_session'), undefined, 'nobody is signed in');
+    assert.is(
+      (await context.cookies(`${ctx.base}/cas/oidc/authorize`)).find((c) => c.name === 'platform_session'),
+      undefined,
+      'nobody is signed in',
+    );
     await context.close();
   });
 
@@ -110,7 +137,10 @@ async function run() {
     await context.clearCookies();
     await page.getByLabel('Username').fill(SEED.adminUsername);
     await page.getByLabel('Password').fill(SEED.adminPassword);
-    const [refused] = await Promise.all([page.waitForResponse(isLoginPost), page.getByRole('button', { name: 'Sign in' }).click()]);
+    const [refused] = await Promise.all([
+      page.waitForResponse(isLoginPost),
+      page.getByRole('button', { name: 'Sign in' }).click(),
+    ]);
     assert.is(refused.status(), 403);
     await context.close();
   });

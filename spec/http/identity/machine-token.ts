@@ -15,7 +15,11 @@ export async function machineToken(o: {
 }): Promise<string> {
   const { directory, tenant, clientId, scopes } = o;
   const sys = { tenant, actor: 'test' };
-  const user = await directory.registerUser({ username: `${clientId}-user`, name: clientId, roles: scopes }, sys, `u-${tenant}-${clientId}`);
+  const user = await directory.registerUser(
+    { username: `${clientId}-user`, name: clientId, roles: scopes },
+    sys,
+    `u-${tenant}-${clientId}`,
+  );
   const secret = `secret-of-${clientId}-123`;
   await directory.registerClient(
     { clientId, grantTypes: ['client_credentials'], defaultUser: user.user.userId, scopes, clientSecret: secret },

@@ -3,8 +3,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { OAuthError } from '../../../commands/identity/oauth.error.ts';
 import type { Client } from '../../../domain/identity/model.ts';
-import { StoreUnavailableError } from '../../../infra/core/store-errors.ts';
 import { createTokenEndpointRouter } from '../../../http/identity/token-endpoint.router.ts';
+import { StoreUnavailableError } from '../../../infra/core/store-errors.ts';
 import { looksLikeStack, startTestApp } from '../core/harness.ts';
 
 const client: Client = {
@@ -29,7 +29,13 @@ const router = createTokenEndpointRouter({
     issue: async (input) => {
       if (failure !== undefined) throw failure;
       issued.push(input);
-      return { access_token: 'at', token_type: 'Bearer', expires_in: 7200, scope: input.scopes.join(' '), grantId: 'g' };
+      return {
+        access_token: 'at',
+        token_type: 'Bearer',
+        expires_in: 7200,
+        scope: input.scopes.join(' '),
+        grantId: 'g',
+      };
     },
     refresh: async () => {
       throw new OAuthError('invalid_grant', 'unknown refresh token');
@@ -37,17 +43,28 @@ const router = createTokenEndpointRouter({
   },
   codes: { redeem: async () => Promise.reject(new OAuthError('invalid_grant', 'invalid authorization code')) },
   authenticateClient: async (req) => {
-    if (req.headers.authorization !== 'Basic ok') throw new OAuthError('invalid_client', 'client authentication failed', { headers: { 'WWW-Authenticate': 'Basic realm="platform"' } });
+    if (req.headers.authorization !== 'Basic ok')
+      throw new OAuthError('invalid_client', 'client authentication failed', {
+        headers: { 'WWW-Authenticate': 'Basic realm="platform"' },
+      });
     return { client, method: 'client_secret_basic' };
   },
-  limiter: { check: async () => ({ allowed: true }), recordFailure: async () => undefined, recordSuccess: async () => undefined },
+  limiter: {
+    check: async () => ({ allowed: true }),
+    recordFailure: async () => undefined,
+    recordSuccess: async () => undefined,
+  },
   clock: { now: () => new Date('2026-03-01T10:00:00Z') },
 });
 const app = await startTestApp({ routers: [{ service: 'identity', router }] });
 test.after(() => app.close());
 
 const post = (body: string, headers: Record<string, string> = {}) =>
-  fetch(`${app.url}/cas/oidc/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: 'Basic ok', ...headers }, body });
+  fetch(`${app.url}/cas/oidc/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: 'Basic ok', ...headers },
+    body,
+  });
 
 async function rfc6749(res: Response, status: number, error: string) {
   assert.is(res.status, status);
@@ -82,7 +99,11 @@ test('an unknown failure is server_error 500; a store outage server_error 503 wi
 });
 
 test('request errors: wrong content type, missing or repeated grant_type, unknown grant, unregistered grant', async () => {
-  await rfc6749(await post('{"grant_type":"client_credentials"}', { 'content-type': 'application/json' }), 400, 'invalid_request');
+  await rfc6749(
+    await post('{"grant_type":"client_credentials"}', { 'content-type': 'application/json' }),
+    400,
+    'invalid_request',
+  );
   await rfc6749(await post(''), 400, 'invalid_request');
   await rfc6749(await post('grant_type=client_credentials&grant_type=client_credentials'), 400, 'invalid_request');
   await rfc6749(await post('grant_type=urn:x'), 400, 'unsupported_grant_type');
@@ -100,10 +121,16 @@ test('client authentication failure: 401 with its challenge; GET: 405', async ()
 });
 
 test('CORS: browser apps may call the token endpoint (no cookies are involved)', async () => {
-  const pre = await fetch(`${app.url}/cas/oidc/token`, { method: 'OPTIONS', headers: { origin: 'https://spa.example', 'access-control-request-method': 'POST' } });
+  const pre = await fetch(`${app.url}/cas/oidc/token`, {
+    method: 'OPTIONS',
+    headers: { origin: 'https://spa.example', 'access-control-request-method': 'POST' },
+  });
   assert.is(pre.status, 204);
   assert.is(pre.headers.get('access-control-allow-origin'), '*');
-  const res = await post('grant_type=client_credentials', { authorization: 'Basic nope', origin: 'https://spa.example' });
+  const res = await post('grant_type=client_credentials', {
+    authorization: 'Basic nope',
+    origin: 'https://spa.example',
+  });
   assert.is(res.headers.get('access-control-allow-origin'), '*', 'errors too, so the app can read them');
 });
 

@@ -66,7 +66,10 @@ test.before(async (ctx) => {
     );
     return { client: r.client, secret: r.clientSecret! };
   };
-  ctx.app1 = await register('acme', 'acme-app', { grantTypes: ['authorization_code', 'refresh_token', 'client_credentials'], defaultUser: 'alice' });
+  ctx.app1 = await register('acme', 'acme-app', {
+    grantTypes: ['authorization_code', 'refresh_token', 'client_credentials'],
+    defaultUser: 'alice',
+  });
   ctx.beta = await register('beta', 'beta-app');
   ctx.partner = await register('acme', 'partner-app', { allowedAccessTenants: ['beta'], scopes: [CROSS_TENANT_SCOPE] });
 
@@ -86,7 +89,13 @@ test.before(async (ctx) => {
     keyRing,
     directory,
   });
-  const clientAuth = createClientAuthenticator({ directory, eventStore, clock, issuer: ctx.issuer, endpoints: [`${ctx.issuer}/cas/oidc/token`] });
+  const clientAuth = createClientAuthenticator({
+    directory,
+    eventStore,
+    clock,
+    issuer: ctx.issuer,
+    endpoints: [`${ctx.issuer}/cas/oidc/token`],
+  });
   inner = createTokenRouter({
     issuer: ctx.issuer,
     tokens: ctx.tokens,
@@ -146,12 +155,31 @@ test('discovery: RFC 8414 and OIDC documents, the same, with every field', async
   assert.equal(doc.response_types_supported, ['code', 'token', 'id_token', 'token id_token']);
   assert.equal(doc.grant_types_supported, ['authorization_code', 'client_credentials', 'refresh_token']);
   assert.not.ok((doc.grant_types_supported as string[]).includes('password'));
-  assert.equal(doc.token_endpoint_auth_methods_supported, ['client_secret_basic', 'client_secret_post', 'none', 'private_key_jwt']);
+  assert.equal(doc.token_endpoint_auth_methods_supported, [
+    'client_secret_basic',
+    'client_secret_post',
+    'none',
+    'private_key_jwt',
+  ]);
   assert.equal(doc.token_endpoint_auth_signing_alg_values_supported, ['RS256']);
   assert.equal(doc.code_challenge_methods_supported, ['S256', 'plain']);
   assert.equal(doc.subject_types_supported, ['public']);
   assert.equal(doc.id_token_signing_alg_values_supported, ['RS256']);
-  for (const claim of ['sub', 'name', 'nickname', 'preferred_username', 'email', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'tenant', 'userName']) {
+  for (const claim of [
+    'sub',
+    'name',
+    'nickname',
+    'preferred_username',
+    'email',
+    'iss',
+    'aud',
+    'exp',
+    'iat',
+    'auth_time',
+    'nonce',
+    'tenant',
+    'userName',
+  ]) {
     assert.ok((doc.claims_supported as string[]).includes(claim), claim);
   }
   assert.ok(Array.isArray(doc.introspection_endpoint_auth_methods_supported));
@@ -160,9 +188,15 @@ test('discovery: RFC 8414 and OIDC documents, the same, with every field', async
 });
 
 test('discovery is what openid-client (certified RP) accepts', async (ctx) => {
-  const config = await oidc.discovery(new URL(ctx.issuer), 'acme-app', undefined, oidc.ClientSecretBasic(ctx.app1.secret), {
-    execute: [oidc.allowInsecureRequests],
-  });
+  const config = await oidc.discovery(
+    new URL(ctx.issuer),
+    'acme-app',
+    undefined,
+    oidc.ClientSecretBasic(ctx.app1.secret),
+    {
+      execute: [oidc.allowInsecureRequests],
+    },
+  );
   assert.is(config.serverMetadata().issuer, ctx.issuer);
 });
 
@@ -195,7 +229,13 @@ test('jwks: public RSA keys with kid, short cache, no private members', async (c
 
 test('userinfo: GET and POST with the header, POST with the form body', async (ctx) => {
   const { access_token } = await issue(ctx);
-  const expected = { sub: ctx.alice.userId, name: 'Alice Doe', nickname: 'ali', preferred_username: 'alice', email: 'alice@acme.test' };
+  const expected = {
+    sub: ctx.alice.userId,
+    name: 'Alice Doe',
+    nickname: 'ali',
+    preferred_username: 'alice',
+    email: 'alice@acme.test',
+  };
   let res = await bearerGet(ctx, '/cas/oidc/userinfo', access_token);
   assert.is(res.status, 200);
   assert.is(res.headers.get('cache-control'), 'no-store');
@@ -206,9 +246,15 @@ test('userinfo: GET and POST with the header, POST with the form body', async (c
   assert.is(res.status, 200);
   assert.equal(await res.json(), expected);
   // and through the certified relying-party library
-  const config = await oidc.discovery(new URL(ctx.issuer), 'acme-app', undefined, oidc.ClientSecretBasic(ctx.app1.secret), {
-    execute: [oidc.allowInsecureRequests],
-  });
+  const config = await oidc.discovery(
+    new URL(ctx.issuer),
+    'acme-app',
+    undefined,
+    oidc.ClientSecretBasic(ctx.app1.secret),
+    {
+      execute: [oidc.allowInsecureRequests],
+    },
+  );
   const info = await oidc.fetchUserInfo(config, access_token, ctx.alice.userId);
   assert.is(info.preferred_username, 'alice');
 });
@@ -267,7 +313,11 @@ test('introspect (RFC 7662): client-authenticated; active and inactive; Basic an
   assert.is(body.client_id, 'acme-app');
   assert.is(body.sub, ctx.alice.userId);
   assert.is(body.scope, 'openid profile email');
-  res = await form(ctx, '/cas/oidc/introspect', { token: refresh_token!, client_id: 'acme-app', client_secret: ctx.app1.secret });
+  res = await form(ctx, '/cas/oidc/introspect', {
+    token: refresh_token!,
+    client_id: 'acme-app',
+    client_secret: ctx.app1.secret,
+  });
   body = (await res.json()) as Record<string, unknown>;
   assert.is(body.active, true);
   assert.is(body.token_type, 'refresh_token');
@@ -277,25 +327,51 @@ test('introspect (RFC 7662): client-authenticated; active and inactive; Basic an
   res = await form(ctx, '/cas/oidc/introspect', { token: access_token });
   assert.is(res.status, 401);
   assert.is(((await res.json()) as { error: string }).error, 'invalid_client');
-  res = await form(ctx, '/cas/oidc/introspect', { token: access_token }, { authorization: basic({ ...ctx.app1, secret: 'wrong-secret' }) });
+  res = await form(
+    ctx,
+    '/cas/oidc/introspect',
+    { token: access_token },
+    { authorization: basic({ ...ctx.app1, secret: 'wrong-secret' }) },
+  );
   assert.is(res.status, 401);
   assert.match(res.headers.get('www-authenticate') ?? '', /^Basic/);
   res = await form(ctx, '/cas/oidc/introspect', {}, { authorization: basic(ctx.app1) });
   assert.is(res.status, 400);
   assert.is(((await res.json()) as { error: string }).error, 'invalid_request');
   // openid-client's introspection
-  const config = await oidc.discovery(new URL(ctx.issuer), 'acme-app', undefined, oidc.ClientSecretBasic(ctx.app1.secret), {
-    execute: [oidc.allowInsecureRequests],
-  });
+  const config = await oidc.discovery(
+    new URL(ctx.issuer),
+    'acme-app',
+    undefined,
+    oidc.ClientSecretBasic(ctx.app1.secret),
+    {
+      execute: [oidc.allowInsecureRequests],
+    },
+  );
   const viaRp = await oidc.tokenIntrospection(config, access_token);
   assert.is(viaRp.active, true);
 });
 
 test('introspect: a client of another tenant learns nothing; a client allowed to act for it does', async (ctx) => {
-  const betaToken = await issue(ctx, { client: ctx.beta.client, tenant: 'beta', subject: 'b-user', scopes: ['openid'] });
-  let res = await form(ctx, '/cas/oidc/introspect', { token: betaToken.access_token }, { authorization: basic(ctx.app1) });
+  const betaToken = await issue(ctx, {
+    client: ctx.beta.client,
+    tenant: 'beta',
+    subject: 'b-user',
+    scopes: ['openid'],
+  });
+  let res = await form(
+    ctx,
+    '/cas/oidc/introspect',
+    { token: betaToken.access_token },
+    { authorization: basic(ctx.app1) },
+  );
   assert.equal(await res.json(), { active: false });
-  res = await form(ctx, '/cas/oidc/introspect', { token: betaToken.access_token }, { authorization: basic(ctx.partner) });
+  res = await form(
+    ctx,
+    '/cas/oidc/introspect',
+    { token: betaToken.access_token },
+    { authorization: basic(ctx.partner) },
+  );
   assert.is(((await res.json()) as { active: boolean }).active, true);
 });
 
@@ -303,12 +379,20 @@ test('revoke (RFC 7009): 200, and then 401 Bearer error="invalid_token" everywhe
   const { access_token } = await issue(ctx);
   let res = await bearerGet(ctx, '/cas/oidc/userinfo', access_token);
   assert.is(res.status, 200);
-  res = await form(ctx, '/cas/oidc/revoke', { token: access_token, token_type_hint: 'access_token' }, { authorization: basic(ctx.app1) });
+  res = await form(
+    ctx,
+    '/cas/oidc/revoke',
+    { token: access_token, token_type_hint: 'access_token' },
+    { authorization: basic(ctx.app1) },
+  );
   assert.is(res.status, 200);
   assert.is(await res.text(), '');
   res = await bearerGet(ctx, '/cas/oidc/userinfo', access_token);
   assert.is(res.status, 401);
-  assert.is(res.headers.get('www-authenticate'), 'Bearer error="invalid_token", error_description="the access token was revoked"');
+  assert.is(
+    res.headers.get('www-authenticate'),
+    'Bearer error="invalid_token", error_description="the access token was revoked"',
+  );
   res = await bearerGet(ctx, '/cas/validate-token', access_token);
   assert.is(res.status, 401);
   assert.match(res.headers.get('www-authenticate') ?? '', /^Bearer error="invalid_token"/);
@@ -316,7 +400,7 @@ test('revoke (RFC 7009): 200, and then 401 Bearer error="invalid_token" everywhe
   assert.equal(await res.json(), { active: false });
 });
 
-test('revoke: unknown tokens and other clients\' tokens are 200 and change nothing; no client auth is 401', async (ctx) => {
+test("revoke: unknown tokens and other clients' tokens are 200 and change nothing; no client auth is 401", async (ctx) => {
   const { access_token } = await issue(ctx);
   let res = await form(ctx, '/cas/oidc/revoke', { token: 'no-such-token' }, { authorization: basic(ctx.app1) });
   assert.is(res.status, 200);
@@ -328,9 +412,15 @@ test('revoke: unknown tokens and other clients\' tokens are 200 and change nothi
   assert.is(res.status, 401);
   // a refresh token through openid-client: the grant ends, its access token with it
   const second = await issue(ctx);
-  const config = await oidc.discovery(new URL(ctx.issuer), 'acme-app', undefined, oidc.ClientSecretBasic(ctx.app1.secret), {
-    execute: [oidc.allowInsecureRequests],
-  });
+  const config = await oidc.discovery(
+    new URL(ctx.issuer),
+    'acme-app',
+    undefined,
+    oidc.ClientSecretBasic(ctx.app1.secret),
+    {
+      execute: [oidc.allowInsecureRequests],
+    },
+  );
   await oidc.tokenRevocation(config, second.refresh_token!);
   res = await bearerGet(ctx, '/cas/oidc/userinfo', second.access_token);
   assert.is(res.status, 401);
@@ -393,7 +483,10 @@ test('exchange code: needs a bearer token; consumer must authenticate; expires; 
   const { access_token } = await issue(ctx);
   res = await getExchangeCode(ctx, access_token, { unexpected: true });
   assert.is(res.status, 400);
-  res = await fetch(`${ctx.issuer}/cas/exchange-code/get`, { method: 'POST', headers: { authorization: `Bearer ${access_token}` } });
+  res = await fetch(`${ctx.issuer}/cas/exchange-code/get`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${access_token}` },
+  });
   assert.is(res.status, 200, 'no body at all is fine');
 
   let code = ((await (await getExchangeCode(ctx, access_token)).json()) as { code: string }).code;
@@ -409,7 +502,8 @@ test('exchange code: needs a bearer token; consumer must authenticate; expires; 
   assert.is(res.status, 400);
   assert.match(((await res.json()) as { error_description: string }).error_description, /expired/);
   // audience
-  code = ((await (await getExchangeCode(ctx, access_token, { audience: 'partner-app' })).json()) as { code: string }).code;
+  code = ((await (await getExchangeCode(ctx, access_token, { audience: 'partner-app' })).json()) as { code: string })
+    .code;
   res = await form(ctx, '/cas/exchange-code/consume', { code }, { authorization: basic(ctx.app1) });
   assert.is(res.status, 400);
   res = await form(ctx, '/cas/exchange-code/consume', { code }, { authorization: basic(ctx.partner) });
@@ -423,7 +517,11 @@ test('exchange code: needs a bearer token; consumer must authenticate; expires; 
 test('CORS preflight for userinfo', async (ctx) => {
   const res = await fetch(`${ctx.issuer}/cas/oidc/userinfo`, {
     method: 'OPTIONS',
-    headers: { origin: 'https://spa.test', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+    headers: {
+      origin: 'https://spa.test',
+      'access-control-request-method': 'GET',
+      'access-control-request-headers': 'authorization',
+    },
   });
   assert.is(res.status, 204);
   assert.is(res.headers.get('access-control-allow-origin'), '*');

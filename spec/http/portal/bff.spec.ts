@@ -9,7 +9,14 @@ import { HUB_OPENAPI_PATH } from '../../../http/hub/hub.paths.ts';
 import { ADMIN_OPENAPI_PATH } from '../../../http/identity/identity.paths.ts';
 import { PROXIED_API_BASES } from '../../../http/portal/portal.router.ts';
 import { WORKFLOW_BASES, WORKFLOW_OPENAPI } from '../../../http/workflow/workflow.paths.ts';
-import { ADMIN, CookieJar, portalApi, portalSignIn, startPortalPlatform, type PortalPlatform } from './portal-harness.ts';
+import {
+  ADMIN,
+  CookieJar,
+  type PortalPlatform,
+  portalApi,
+  portalSignIn,
+  startPortalPlatform,
+} from './portal-harness.ts';
 
 let p: PortalPlatform;
 const test = suite('portal backend-for-frontend');
@@ -20,7 +27,8 @@ test.after(async () => {
   await p.stop();
 });
 
-const login = (query: Record<string, string>) => fetch(`${p.base}/portal/auth/login?${new URLSearchParams(query)}`, { redirect: 'manual' });
+const login = (query: Record<string, string>) =>
+  fetch(`${p.base}/portal/auth/login?${new URLSearchParams(query)}`, { redirect: 'manual' });
 const cookieLine = (res: Response, name: string) => res.headers.getSetCookie().find((c) => c.startsWith(`${name}=`));
 
 test('the sign-in sends the browser to the provider with PKCE S256, state and nonce, and keeps them in a sealed cookie', async () => {
@@ -59,7 +67,15 @@ test('a sign-in without a tenant is for the seeded tenant; an unknown tenant goe
 });
 
 test('a returnTo that leaves the portal is refused', async () => {
-  for (const returnTo of ['//evil.example/portal/', 'https://evil.example/portal/', '/\\evil.example', '/cas/admin/v1/tenants', '/portal/auth/logout', '/portal/api/cas/admin/v1/users', 'portal/']) {
+  for (const returnTo of [
+    '//evil.example/portal/',
+    'https://evil.example/portal/',
+    '/\\evil.example',
+    '/cas/admin/v1/tenants',
+    '/portal/auth/logout',
+    '/portal/api/cas/admin/v1/users',
+    'portal/',
+  ]) {
     const res = await login({ tenant: ADMIN.tenant, returnTo });
     assert.is(res.status, 400, returnTo);
     assert.is(((await res.json()) as { code: string }).code, 'PORTAL.RETURN_TO_INVALID');
@@ -79,12 +95,18 @@ test('a full sign-in lands on returnTo with an HttpOnly, SameSite=Strict session
   const session = await fetch(`${p.base}/portal/auth/session`, { headers: { cookie: jar.header() } });
   assert.is(session.status, 200);
   assert.is(session.headers.get('cache-control'), 'no-store');
-  const body = (await session.json()) as { tenant: string; user: { name: string; username: string }; scopes: string[]; platformAdmin: boolean };
+  const body = (await session.json()) as {
+    tenant: string;
+    user: { name: string; username: string };
+    scopes: string[];
+    platformAdmin: boolean;
+  };
   assert.is(body.tenant, 'demo');
   assert.is(body.user.username, 'admin');
   assert.is(body.user.name, 'Demo Administrator');
   assert.is(body.platformAdmin, false);
-  for (const s of ['identity:admin', 'bridge:admin', 'audit:admin', 'workflow:admin', 'hub:admin']) assert.ok(body.scopes.includes(s), s);
+  for (const s of ['identity:admin', 'bridge:admin', 'audit:admin', 'workflow:admin', 'hub:admin'])
+    assert.ok(body.scopes.includes(s), s);
   assert.not.ok(JSON.stringify(body).includes('eyJ'), 'no token in the answer');
 });
 
@@ -93,7 +115,10 @@ test('the callback refuses a wrong state, a missing sign-in cookie and a provide
   const start = await login({ tenant: ADMIN.tenant });
   jar.store(start);
   const callback = (q: Record<string, string>, cookies = jar.header()) =>
-    fetch(`${p.base}/portal/auth/callback?${new URLSearchParams(q)}`, { redirect: 'manual', headers: { cookie: cookies } });
+    fetch(`${p.base}/portal/auth/callback?${new URLSearchParams(q)}`, {
+      redirect: 'manual',
+      headers: { cookie: cookies },
+    });
 
   const wrong = await callback({ code: 'x'.repeat(43), state: 'not-the-state' });
   assert.is(wrong.status, 303);
@@ -104,7 +129,10 @@ test('the callback refuses a wrong state, a missing sign-in cookie and a provide
   const noCookie = await callback({ code: 'x'.repeat(43), state }, '');
   assert.is(noCookie.headers.get('location'), '/portal/sign-in?error=login_expired');
 
-  const tampered = await callback({ code: 'x'.repeat(43), state }, `portal_login=${jar.cookies.get('portal_login')!.slice(0, -4)}AAAA`);
+  const tampered = await callback(
+    { code: 'x'.repeat(43), state },
+    `portal_login=${jar.cookies.get('portal_login')!.slice(0, -4)}AAAA`,
+  );
   assert.is(tampered.headers.get('location'), '/portal/sign-in?error=login_expired');
 
   const otherIssuer = await callback({ code: 'x'.repeat(43), state, iss: 'https://evil.example' });
@@ -127,15 +155,27 @@ test('the API proxy needs the portal header and a session, and passes on only th
   const noSession = await fetch(`${p.base}/portal/api/cas/admin/v1/tenants`, { headers: { 'x-portal': '1' } });
   assert.is(noSession.status, 401);
   assert.is(((await noSession.json()) as { code: string }).code, 'PORTAL.NO_SESSION');
-  const forged = await fetch(`${p.base}/portal/api/cas/admin/v1/tenants`, { headers: { 'x-portal': '1', cookie: `portal_session=${'A'.repeat(43)}` } });
+  const forged = await fetch(`${p.base}/portal/api/cas/admin/v1/tenants`, {
+    headers: { 'x-portal': '1', cookie: `portal_session=${'A'.repeat(43)}` },
+  });
   assert.is(forged.status, 401);
 
   const ok = await portalApi(p.base, jar, '/cas/admin/v1/tenants');
   assert.is(ok.status, 200);
   assert.is(ok.headers.get('cache-control'), 'no-store');
-  assert.equal(((await ok.json()) as { items: Array<{ code: string }> }).items.map((t) => t.code), ['demo']);
+  assert.equal(
+    ((await ok.json()) as { items: Array<{ code: string }> }).items.map((t) => t.code),
+    ['demo'],
+  );
 
-  for (const path of ['/cas/oidc/token', '/cas/oidc/userinfo', '/health/ready', '/metrics', '/portal/auth/session', '/cas/admin/v1/%2e%2e/%2e%2e/oidc/jwks']) {
+  for (const path of [
+    '/cas/oidc/token',
+    '/cas/oidc/userinfo',
+    '/health/ready',
+    '/metrics',
+    '/portal/auth/session',
+    '/cas/admin/v1/%2e%2e/%2e%2e/oidc/jwks',
+  ]) {
     const res = await portalApi(p.base, jar, path);
     assert.is(res.status, 404, path);
     assert.is(((await res.json()) as { code: string }).code, 'PORTAL.NOT_PROXIED', path);
@@ -149,11 +189,18 @@ test("the API's errors reach the browser unchanged: code, message and details", 
   const m = (await missing.json()) as { code: string; message: string };
   assert.is(m.code, 'USER.NOT_FOUND');
 
-  const invalid = await portalApi(p.base, jar, '/cas/admin/v1/users', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: '', name: 'x', surprise: 1 }) });
+  const invalid = await portalApi(p.base, jar, '/cas/admin/v1/users', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: '', name: 'x', surprise: 1 }),
+  });
   assert.is(invalid.status, 400);
   const body = (await invalid.json()) as { code: string; details: Array<{ field: string }> };
   assert.is(body.code, 'REQUEST.INVALID');
-  assert.ok(body.details.some((d) => d.field === 'surprise'), JSON.stringify(body.details));
+  assert.ok(
+    body.details.some((d) => d.field === 'surprise'),
+    JSON.stringify(body.details),
+  );
 });
 
 test('what the API refuses a user stays refused through the portal: a bridge-only user cannot use the identity admin API', async () => {
@@ -161,12 +208,22 @@ test('what the API refuses a user stays refused through the portal: a bridge-onl
   const created = await portalApi(p.base, admin.jar, '/cas/admin/v1/users', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'bff-bridge', password: 'bridge only password', name: 'Bridge Only', roles: ['bridge:admin'] }),
+    body: JSON.stringify({
+      username: 'bff-bridge',
+      password: 'bridge only password',
+      name: 'Bridge Only',
+      roles: ['bridge:admin'],
+    }),
   });
   assert.is(created.status, 201);
   const { jar } = await portalSignIn(p.base, { username: 'bff-bridge', password: 'bridge only password' });
-  const session = (await (await fetch(`${p.base}/portal/auth/session`, { headers: { cookie: jar.header() } })).json()) as { scopes: string[] };
-  assert.equal(session.scopes.filter((s) => s.includes(':')), ['bridge:admin']);
+  const session = (await (
+    await fetch(`${p.base}/portal/auth/session`, { headers: { cookie: jar.header() } })
+  ).json()) as { scopes: string[] };
+  assert.equal(
+    session.scopes.filter((s) => s.includes(':')),
+    ['bridge:admin'],
+  );
   const refused = await portalApi(p.base, jar, '/cas/admin/v1/tenants');
   assert.is(refused.status, 403);
   assert.is(((await refused.json()) as { code: string }).code, 'AUTH.INSUFFICIENT_SCOPE');
@@ -177,9 +234,16 @@ test('sign-out needs the header, ends the session, and answers the provider end-
   const { jar } = await portalSignIn(p.base);
   const noHeader = await fetch(`${p.base}/portal/auth/logout`, { method: 'POST', headers: { cookie: jar.header() } });
   assert.is(noHeader.status, 403);
-  assert.is((await fetch(`${p.base}/portal/auth/session`, { headers: { cookie: jar.header() } })).status, 200, 'still signed in');
+  assert.is(
+    (await fetch(`${p.base}/portal/auth/session`, { headers: { cookie: jar.header() } })).status,
+    200,
+    'still signed in',
+  );
 
-  const out = await fetch(`${p.base}/portal/auth/logout`, { method: 'POST', headers: { cookie: jar.header(), 'x-portal': '1' } });
+  const out = await fetch(`${p.base}/portal/auth/logout`, {
+    method: 'POST',
+    headers: { cookie: jar.header(), 'x-portal': '1' },
+  });
   assert.is(out.status, 200);
   assert.match(cookieLine(out, 'portal_session')!, /Max-Age=0/);
   const to = new URL(((await out.json()) as { redirectTo: string }).redirectTo);
@@ -189,8 +253,15 @@ test('sign-out needs the header, ends the session, and answers the provider end-
   assert.match(to.searchParams.get('id_token_hint') ?? '', /^eyJ/);
   const oldCookie = jar.header();
   jar.store(out);
-  assert.is((await fetch(`${p.base}/portal/auth/session`, { headers: { cookie: oldCookie } })).status, 401, 'the session is gone, even for a kept cookie');
-  assert.is((await portalApi(p.base, new CookieJar(), '/cas/admin/v1/tenants', { headers: { cookie: oldCookie } })).status, 401);
+  assert.is(
+    (await fetch(`${p.base}/portal/auth/session`, { headers: { cookie: oldCookie } })).status,
+    401,
+    'the session is gone, even for a kept cookie',
+  );
+  assert.is(
+    (await portalApi(p.base, new CookieJar(), '/cas/admin/v1/tenants', { headers: { cookie: oldCookie } })).status,
+    401,
+  );
 
   // the provider's end-session endpoint ends its own session and comes back to the portal
   const end = await fetch(to, { redirect: 'manual', headers: { cookie: jar.header() } });
@@ -205,22 +276,40 @@ test('sign-out needs the header, ends the session, and answers the provider end-
   assert.match(await form.text(), /name="password"/);
 
   const outAgain = await fetch(`${p.base}/portal/auth/logout`, { method: 'POST', headers: { 'x-portal': '1' } });
-  assert.is(((await outAgain.json()) as { redirectTo: string }).redirectTo, '/portal/sign-in', 'without a session: back to the sign-in');
+  assert.is(
+    ((await outAgain.json()) as { redirectTo: string }).redirectTo,
+    '/portal/sign-in',
+    'without a session: back to the sign-in',
+  );
 });
 
 test('the proxy reaches every operation of the services: each OpenAPI path starts with a proxied base', async () => {
-  const documents = [ADMIN_OPENAPI_PATH, BRIDGE_OPENAPI_PATH, AUDIT_OPENAPI_PATH, `${WORKFLOW_BASES[0]}${WORKFLOW_OPENAPI}`, HUB_OPENAPI_PATH];
+  const documents = [
+    ADMIN_OPENAPI_PATH,
+    BRIDGE_OPENAPI_PATH,
+    AUDIT_OPENAPI_PATH,
+    `${WORKFLOW_BASES[0]}${WORKFLOW_OPENAPI}`,
+    HUB_OPENAPI_PATH,
+  ];
   const outside: string[] = [];
   for (const d of documents) {
     const doc = (await (await fetch(`${p.base}${d}`)).json()) as { paths: Record<string, unknown> };
-    for (const path of Object.keys(doc.paths)) if (!PROXIED_API_BASES.some((b) => path.toLowerCase().startsWith(b.toLowerCase()))) outside.push(path);
+    for (const path of Object.keys(doc.paths))
+      if (!PROXIED_API_BASES.some((b) => path.toLowerCase().startsWith(b.toLowerCase()))) outside.push(path);
   }
   assert.equal(outside, []);
 });
 
 test("the BFF's OpenAPI document lists its endpoints", async () => {
-  const doc = (await (await fetch(`${p.base}/portal/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
-  assert.equal(Object.keys(doc.paths).sort(), ['/portal/auth/callback', '/portal/auth/login', '/portal/auth/logout', '/portal/auth/session']);
+  const doc = (await (await fetch(`${p.base}/portal/openapi.json`)).json()) as {
+    paths: Record<string, Record<string, unknown>>;
+  };
+  assert.equal(Object.keys(doc.paths).sort(), [
+    '/portal/auth/callback',
+    '/portal/auth/login',
+    '/portal/auth/logout',
+    '/portal/auth/session',
+  ]);
 });
 
 test.run();

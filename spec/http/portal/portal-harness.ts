@@ -5,8 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
-import { loadConfig, type Config } from '../../../infra/core/config.ts';
-import { startPlatform, type RunningPlatform, type ServiceName } from '../../../infra/main.ts';
+import { type Config, loadConfig } from '../../../infra/core/config.ts';
+import { type RunningPlatform, type ServiceName, startPlatform } from '../../../infra/main.ts';
 import { CookieJar, formFields } from '../identity/identity-harness.ts';
 
 export { CookieJar } from '../identity/identity-harness.ts';
@@ -15,7 +15,9 @@ export const ADMIN = { tenant: 'demo', username: 'admin', password: 'correct hor
 
 export type PortalPlatform = { platform: RunningPlatform; base: string; config: Config; stop(): Promise<void> };
 
-export async function startPortalPlatform(o: { services?: ServiceName[]; env?: Record<string, string> } = {}): Promise<PortalPlatform> {
+export async function startPortalPlatform(
+  o: { services?: ServiceName[]; env?: Record<string, string> } = {},
+): Promise<PortalPlatform> {
   const dir = mkdtempSync(path.join(tmpdir(), 'portal-spec-'));
   const config = loadConfig({
     PORT: '0',
@@ -28,7 +30,11 @@ export async function startPortalPlatform(o: { services?: ServiceName[]; env?: R
     SEED_ADMIN_PASSWORD: ADMIN.password,
     ...o.env,
   });
-  const platform = await startPlatform({ config, log: pino({ level: 'silent' }), ...(o.services !== undefined && { services: o.services }) });
+  const platform = await startPlatform({
+    config,
+    log: pino({ level: 'silent' }),
+    ...(o.services !== undefined && { services: o.services }),
+  });
   return {
     platform,
     base: platform.publicBaseUrl,
@@ -44,9 +50,15 @@ export async function startPortalPlatform(o: { services?: ServiceName[]; env?: R
  * A browser's sign-in through the portal, by hand: /portal/auth/login, the provider's login form, the
  * callback. Answers the jar (with the session cookie) and the callback's answer.
  */
-export async function portalSignIn(base: string, o: { tenant?: string; username?: string; password?: string; returnTo?: string; jar?: CookieJar } = {}) {
+export async function portalSignIn(
+  base: string,
+  o: { tenant?: string; username?: string; password?: string; returnTo?: string; jar?: CookieJar } = {},
+) {
   const jar = o.jar ?? new CookieJar();
-  const q = new URLSearchParams({ tenant: o.tenant ?? ADMIN.tenant, ...(o.returnTo !== undefined && { returnTo: o.returnTo }) });
+  const q = new URLSearchParams({
+    tenant: o.tenant ?? ADMIN.tenant,
+    ...(o.returnTo !== undefined && { returnTo: o.returnTo }),
+  });
   const start = await fetch(`${base}/portal/auth/login?${q}`, { redirect: 'manual' });
   jar.store(start);
   if (start.status !== 302) throw new Error(`login answered ${start.status}: ${await start.text()}`);
@@ -60,7 +72,12 @@ export async function portalSignIn(base: string, o: { tenant?: string; username?
       method: 'POST',
       redirect: 'manual',
       headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: jar.header() },
-      body: new URLSearchParams({ request, csrf, username: o.username ?? ADMIN.username, password: o.password ?? ADMIN.password }),
+      body: new URLSearchParams({
+        request,
+        csrf,
+        username: o.username ?? ADMIN.username,
+        password: o.password ?? ADMIN.password,
+      }),
     });
     jar.store(toCallback);
   }
@@ -73,4 +90,7 @@ export async function portalSignIn(base: string, o: { tenant?: string; username?
 
 /** a call of the portal's API proxy as the application makes it */
 export const portalApi = (base: string, jar: CookieJar, path: string, init: RequestInit = {}) =>
-  fetch(`${base}/portal/api${path}`, { ...init, headers: { 'x-portal': '1', cookie: jar.header(), ...(init.headers as Record<string, string> | undefined) } });
+  fetch(`${base}/portal/api${path}`, {
+    ...init,
+    headers: { 'x-portal': '1', cookie: jar.header(), ...(init.headers as Record<string, string> | undefined) },
+  });

@@ -6,8 +6,8 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createKeyedSecretBox } from '../../../commands/core/secret.box.ts';
-import { createPortalSessions, PORTAL_SESSIONS } from '../../../http/portal/portal-sessions.ts';
 import { ProviderError, type TokenSet } from '../../../http/portal/portal.ports.ts';
+import { createPortalSessions, PORTAL_SESSIONS } from '../../../http/portal/portal-sessions.ts';
 import { manualClock } from '../../../infra/core/clock.port.ts';
 import type { ReadStore } from '../../../infra/core/read-store.port.ts';
 import { createSqliteReadStore } from '../../../infra/sqlite/read-store.sqlite.ts';
@@ -45,12 +45,23 @@ function fakeProvider() {
       calledOnce = new Promise<void>((resolve) => (called = resolve));
       await wait;
       if (fail) throw fail;
-      return { accessToken: `access-${n}`, refreshToken: `${refreshToken}+`, expiresIn: 3600, scopes: ['openid', 'bridge:admin'] };
+      return {
+        accessToken: `access-${n}`,
+        refreshToken: `${refreshToken}+`,
+        expiresIn: 3600,
+        scopes: ['openid', 'bridge:admin'],
+      };
     },
   };
 }
 
-const tokens: TokenSet = { accessToken: 'access-0', refreshToken: 'refresh-0', idToken: 'id-0', expiresIn: 120, scopes: ['openid', 'bridge:admin'] };
+const tokens: TokenSet = {
+  accessToken: 'access-0',
+  refreshToken: 'refresh-0',
+  idToken: 'id-0',
+  expiresIn: 120,
+  scopes: ['openid', 'bridge:admin'],
+};
 const claims = { sub: 'u1', name: 'Ann Lee', username: 'ann' };
 
 const test = suite('portal sessions');
@@ -69,7 +80,10 @@ test('a session is found by its cookie only; the tokens are sealed in the store;
   assert.match(cookie, /^[A-Za-z0-9_-]{43}$/);
   assert.is.not(session.id, cookie, 'the store keys the session by a hash of the cookie');
   const stored = JSON.stringify(await readStore.collection(PORTAL_SESSIONS).get(session.id));
-  assert.not.ok(stored.includes('access-0') || stored.includes('refresh-0') || stored.includes(cookie), 'no token and no cookie value at rest');
+  assert.not.ok(
+    stored.includes('access-0') || stored.includes('refresh-0') || stored.includes(cookie),
+    'no token and no cookie value at rest',
+  );
   assert.is((await sessions.get(cookie))?.tokens.accessToken, 'access-0');
   assert.is(await sessions.get(`${cookie.slice(0, -1)}A`), null);
   assert.is(await sessions.get('short'), null);
@@ -104,7 +118,11 @@ test('across processes a lease lets one refresh; the other uses the token it has
   clock.advance(61_000);
   const first = one.accessToken((await one.get(cookie))!);
   await provider.started;
-  assert.is(await two.accessToken((await two.get(cookie))!), 'access-0', 'the other process does not refresh the same token');
+  assert.is(
+    await two.accessToken((await two.get(cookie))!),
+    'access-0',
+    'the other process does not refresh the same token',
+  );
   provider.release();
   assert.is(await first, 'access-1');
   assert.is(provider.refreshes, 1);

@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import express from 'express';
 import { pino } from 'pino';
-import { errorHandler } from '../../../http/core/errors.ts';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { errorHandler } from '../../../http/core/errors.ts';
 import { createSpaRouter } from '../../../http/portal/spa.router.ts';
 
 const ISSUER = 'https://platform.example';
@@ -43,13 +43,26 @@ test.after(async () => {
 
 test('every page of the app is index.html, not cached, with a strict CSP and a fresh nonce', async () => {
   const nonces = new Set<string>();
-  for (const page of ['/portal/', '/portal/bridge', '/portal/bridge/rules/r-1', '/portal/sso/applications/portal.demo?tenant=acme']) {
+  for (const page of [
+    '/portal/',
+    '/portal/bridge',
+    '/portal/bridge/rules/r-1',
+    '/portal/sso/applications/portal.demo?tenant=acme',
+  ]) {
     const res = await fetch(`${base}${page}`);
     assert.is(res.status, 200, page);
     assert.match(res.headers.get('content-type') ?? '', /text\/html/);
     assert.is(res.headers.get('cache-control'), 'no-cache');
     const csp = res.headers.get('content-security-policy') ?? '';
-    for (const d of ["default-src 'self'", "script-src 'self'", "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", `form-action 'self' ${ISSUER}`]) assert.ok(csp.includes(d), `${d} in ${csp}`);
+    for (const d of [
+      "default-src 'self'",
+      "script-src 'self'",
+      "object-src 'none'",
+      "base-uri 'none'",
+      "frame-ancestors 'none'",
+      `form-action 'self' ${ISSUER}`,
+    ])
+      assert.ok(csp.includes(d), `${d} in ${csp}`);
     assert.not.ok(csp.includes('unsafe-inline'));
     const html = await res.text();
     const nonce = /name="csp-nonce" content="([^"]+)"/.exec(html)![1]!;
@@ -72,14 +85,19 @@ test('hashed assets are cached for a year; a missing asset is 404, never the pag
   const robots = await fetch(`${base}/portal/robots.txt`);
   assert.is(await robots.text(), 'User-agent: *\n');
   const traversal = await fetch(`${base}/portal/..%2f..%2fpackage.json`);
-  assert.match(traversal.headers.get('content-type') ?? '', /text\/html/, 'a path out of the build is a page of the app');
+  assert.match(
+    traversal.headers.get('content-type') ?? '',
+    /text\/html/,
+    'a path out of the build is a page of the app',
+  );
 });
 
 test('/portal moves to /portal/; the backend paths are not pages', async () => {
   const bare = await fetch(`${base}/portal?tenant=acme`, { redirect: 'manual' });
   assert.is(bare.status, 302);
   assert.is(bare.headers.get('location'), '/portal/?tenant=acme');
-  for (const p of ['/portal/auth/whatever', '/portal/api/cas/admin/v1/users']) assert.is((await fetch(`${base}${p}`)).status, 404, p);
+  for (const p of ['/portal/auth/whatever', '/portal/api/cas/admin/v1/users'])
+    assert.is((await fetch(`${base}${p}`)).status, 404, p);
 });
 
 test('without a build the portal answers 503 naming the command that makes it', async () => {

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { manualClock } from '../../../infra/core/clock.port.ts';
-import { BASE, openWorkflowPlatform, startBody } from './workflow-harness.ts';
 import { eventually } from '../../core/eventually.ts';
+import { BASE, openWorkflowPlatform, startBody } from './workflow-harness.ts';
 
 // BPMN timers are due items of the core's work engine: a boundary timer scheduled before a restart fires
 // after it, in the new process, once the (injected) clock passes its due time; an intermediate timer catch
@@ -59,15 +59,32 @@ test('a timer scheduled before a restart fires after it; catch events wait; non-
         return (r.body.tasks as Array<{ taskDefinitionKey: string }>).map((t) => t.taskDefinitionKey).sort();
       };
       // the interrupting timer (10 min) canceled `work`; the reminder (5 min) fired before it and left `remind`
-      await eventually(async () => ((await tasksOf()).join() === 'remind' ? true : undefined), 'the timers fired after the restart');
+      await eventually(
+        async () => ((await tasksOf()).join() === 'remind' ? true : undefined),
+        'the timers fired after the restart',
+      );
       const inst = await second.call('GET', `${BASE}/process-instances/${instanceId}`);
       assert.equal(inst.body.tokens.map((t: { elementId: string }) => t.elementId).sort(), ['remind', 'wait']);
-      assert.equal(inst.body.timers.map((t: { elementId: string }) => t.elementId), ['wait'], 'the catch event waits for its hour');
-      const all = await second.call('GET', `${BASE}/tasks/byBusinessKey?processDefinitionKey=timed&workflowBusinessKey=timed-1&includeCompleted=true`);
-      assert.is(all.body.content.find((t: { taskDefinitionKey: string }) => t.taskDefinitionKey === 'work').status, 'CANCELED', 'the interrupted task is CANCELED');
+      assert.equal(
+        inst.body.timers.map((t: { elementId: string }) => t.elementId),
+        ['wait'],
+        'the catch event waits for its hour',
+      );
+      const all = await second.call(
+        'GET',
+        `${BASE}/tasks/byBusinessKey?processDefinitionKey=timed&workflowBusinessKey=timed-1&includeCompleted=true`,
+      );
+      assert.is(
+        all.body.content.find((t: { taskDefinitionKey: string }) => t.taskDefinitionKey === 'work').status,
+        'CANCELED',
+        'the interrupted task is CANCELED',
+      );
 
       clock.advance(60 * 60_000);
-      await eventually(async () => ((await tasksOf()).join() === 'escalated,remind' ? true : undefined), 'the catch event fired');
+      await eventually(
+        async () => ((await tasksOf()).join() === 'escalated,remind' ? true : undefined),
+        'the catch event fired',
+      );
     } finally {
       await second.stop();
     }

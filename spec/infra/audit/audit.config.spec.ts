@@ -5,7 +5,10 @@ import { ConfigError } from '../../../infra/core/config.ts';
 
 test('defaults: scrolls expire 300 s after their last page, 500 records per append at most', () => {
   assert.equal(loadAuditConfig({}), { scrollIdleSeconds: 300, writeBatchMax: 500 });
-  assert.equal(loadAuditConfig({ AUDIT_SCROLL_IDLE_SECONDS: '60', AUDIT_WRITE_BATCH_MAX: '50' }), { scrollIdleSeconds: 60, writeBatchMax: 50 });
+  assert.equal(loadAuditConfig({ AUDIT_SCROLL_IDLE_SECONDS: '60', AUDIT_WRITE_BATCH_MAX: '50' }), {
+    scrollIdleSeconds: 60,
+    writeBatchMax: 50,
+  });
 });
 
 test('a bad value stops the start with one line per problem', () => {

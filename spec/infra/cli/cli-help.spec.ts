@@ -38,8 +38,23 @@ const paths = (commands: CliCommand[], prefix = ''): string[] =>
 
 test.before(async () => {
   const store = createSqliteEventStore({ file: path.join(dir, 'events.sqlite') });
-  const metadata = { tenant: 't', actor: 'x', correlationId: 'c', occurredAt: '2026-01-01T00:00:00.000Z', schemaVersion: 1 };
-  await store.append('many-t.one', Array.from({ length: 3000 }, (_, i) => ({ id: randomUUID(), type: 'Thing', data: { i, pad: 'x'.repeat(100) }, metadata })), 'no_stream');
+  const metadata = {
+    tenant: 't',
+    actor: 'x',
+    correlationId: 'c',
+    occurredAt: '2026-01-01T00:00:00.000Z',
+    schemaVersion: 1,
+  };
+  await store.append(
+    'many-t.one',
+    Array.from({ length: 3000 }, (_, i) => ({
+      id: randomUUID(),
+      type: 'Thing',
+      data: { i, pad: 'x'.repeat(100) },
+      metadata,
+    })),
+    'no_stream',
+  );
   await store.close();
 });
 test.after(() => rmSync(dir, { recursive: true, force: true }));
@@ -56,9 +71,16 @@ test('platform --help lists every command; platform alone is a usage error (exit
 
 test('every command and subcommand answers --help (and help <command>) with usage, examples and exit codes', async () => {
   const all = paths(cliCommands());
-  assert.ok(all.includes('replay') && all.includes('keys rotate-config') && all.includes('projections parked'), all.join(', '));
+  assert.ok(
+    all.includes('replay') && all.includes('keys rotate-config') && all.includes('projections parked'),
+    all.join(', '),
+  );
   for (const p of all) {
-    for (const argv of [[...p.split(' '), '--help'], [...p.split(' '), '-h'], ['help', ...p.split(' ')]]) {
+    for (const argv of [
+      [...p.split(' '), '--help'],
+      [...p.split(' '), '-h'],
+      ['help', ...p.split(' ')],
+    ]) {
       const r = await run(...argv);
       assert.is(r.code, 0, `${argv.join(' ')}: ${r.err}`);
       assert.match(r.out, new RegExp(`^usage: platform ${p}`), argv.join(' '));
@@ -76,14 +98,22 @@ test('usage errors exit 2 and point at the command’s help; nothing runs', asyn
   const sub = await run('projections', 'nope');
   assert.is(sub.code, -1, 'a usage error reaches main, which answers 2');
   assert.match(sub.err, /unknown projections subcommand "nope"/);
-  const extra = spawnSync(process.execPath, [bin, 'projections', 'retry', 'core.streams', 'extra'], { cwd: root, env, encoding: 'utf8' });
+  const extra = spawnSync(process.execPath, [bin, 'projections', 'retry', 'core.streams', 'extra'], {
+    cwd: root,
+    env,
+    encoding: 'utf8',
+  });
   assert.is(extra.status, 2);
   assert.match(extra.stderr, /unexpected argument "extra"/);
   assert.match(extra.stderr, /See: platform projections retry --help/);
 });
 
 test('a closed pipe: `platform replay … | head -1` ends quietly with exit 0, no EPIPE trace', async () => {
-  const child = spawn(process.execPath, [bin, 'replay', '--stream', 'many-t.one'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, 'replay', '--stream', 'many-t.one'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   let first = '';

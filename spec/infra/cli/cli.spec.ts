@@ -17,14 +17,43 @@ const cli = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], {
 
 test.before(async () => {
   const store = createSqliteEventStore({ file: path.join(dir, 'events.sqlite') });
-  const meta = (at: string, correlationId: string) => ({ tenant: 't', actor: 'user:ann', correlationId, occurredAt: at, schemaVersion: 1 });
-  await store.append('account-t.a1', [
-    { id: eventIdFor('c1', 0), type: 'AccountOpened', data: { owner: 'ann', openedAt: '2026-11-01T10:00:00.000Z' }, metadata: meta('2026-11-01T10:00:00.000Z', 'corr-A') },
-    { id: eventIdFor('c2', 0), type: 'MoneyDeposited', data: { amount: 5 }, metadata: meta('2026-11-01T11:00:00.000Z', 'corr-B') },
-  ], 'no_stream');
-  await store.append('other-t.x', [
-    { id: eventIdFor('c3', 0), type: 'ThingHappened', data: { n: 1 }, metadata: meta('2026-11-01T10:30:00.000Z', 'corr-B') },
-  ], 'no_stream');
+  const meta = (at: string, correlationId: string) => ({
+    tenant: 't',
+    actor: 'user:ann',
+    correlationId,
+    occurredAt: at,
+    schemaVersion: 1,
+  });
+  await store.append(
+    'account-t.a1',
+    [
+      {
+        id: eventIdFor('c1', 0),
+        type: 'AccountOpened',
+        data: { owner: 'ann', openedAt: '2026-11-01T10:00:00.000Z' },
+        metadata: meta('2026-11-01T10:00:00.000Z', 'corr-A'),
+      },
+      {
+        id: eventIdFor('c2', 0),
+        type: 'MoneyDeposited',
+        data: { amount: 5 },
+        metadata: meta('2026-11-01T11:00:00.000Z', 'corr-B'),
+      },
+    ],
+    'no_stream',
+  );
+  await store.append(
+    'other-t.x',
+    [
+      {
+        id: eventIdFor('c3', 0),
+        type: 'ThingHappened',
+        data: { n: 1 },
+        metadata: meta('2026-11-01T10:30:00.000Z', 'corr-B'),
+      },
+    ],
+    'no_stream',
+  );
   await store.close();
 });
 test.after(() => rmSync(dir, { recursive: true, force: true }));
@@ -34,7 +63,10 @@ test('replay --stream prints a readable timeline', () => {
   assert.is(r.status, 0, r.stderr);
   const lines = r.stdout.trim().split('\n');
   assert.is(lines.length, 3);
-  assert.match(lines[0]!, /^2026-11-01T10:00:00.000Z {2}account-t\.a1@0 {2}AccountOpened by user:ann {2}\{"owner":"ann"/);
+  assert.match(
+    lines[0]!,
+    /^2026-11-01T10:00:00.000Z {2}account-t\.a1@0 {2}AccountOpened by user:ann {2}\{"owner":"ann"/,
+  );
   assert.match(lines[1]!, /account-t\.a1@1 {2}MoneyDeposited by user:ann {2}\{"amount":5\}/);
   assert.is(lines[2], '2 event(s)');
 });
@@ -67,29 +99,43 @@ test('bad usage and bad configuration exit 2 with a clear message', () => {
   const unknown = cli('frobnicate');
   assert.is(unknown.status, 2);
   assert.match(unknown.stderr, /unknown command "frobnicate"/);
-  const badPort = spawnSync(process.execPath, [bin, 'projections'], { cwd: root, env: { ...env, PORT: 'eighty' }, encoding: 'utf8' });
+  const badPort = spawnSync(process.execPath, [bin, 'projections'], {
+    cwd: root,
+    env: { ...env, PORT: 'eighty' },
+    encoding: 'utf8',
+  });
   assert.is(badPort.status, 2);
   assert.match(badPort.stderr, /PORT must be an integer/);
 });
 
 test('start serves health, metrics and JSON 404s, projects, and shuts down on SIGTERM', async () => {
   // services that seed nothing at start (identity and bridge do), so the log keeps its 3 events for the next test
-  const child = spawn(process.execPath, [bin, 'start', '--services', 'audit,hub'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, 'start', '--services', 'audit,hub'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  const url = await eventually(() => {
-    const m = /Platform listening on (http:\/\/\S+)/.exec(out);
-    assert.ok(m, `no banner in: ${out}`);
-    return m[1]!;
-  }, { what: 'the banner', timeoutMs: 15_000, intervalMs: 50 });
+  const url = await eventually(
+    () => {
+      const m = /Platform listening on (http:\/\/\S+)/.exec(out);
+      assert.ok(m, `no banner in: ${out}`);
+      return m[1]!;
+    },
+    { what: 'the banner', timeoutMs: 15_000, intervalMs: 50 },
+  );
   assert.match(out, /services {8}: audit, hub/);
-  const ready = await eventually(async () => {
-    const r = await fetch(`${url}/health/ready`);
-    assert.is(r.status, 200, await r.clone().text());
-    return r;
-  }, { what: 'ready', intervalMs: 50 });
+  const ready = await eventually(
+    async () => {
+      const r = await fetch(`${url}/health/ready`);
+      assert.is(r.status, 200, await r.clone().text());
+      return r;
+    },
+    { what: 'ready', intervalMs: 50 },
+  );
   const report = (await ready.json()) as { checks: Array<{ name: string; ok: boolean }> };
   assert.ok(report.checks.some((c) => c.name === 'projection:core.streams' && c.ok));
   const missing = await fetch(`${url}/api/nothing-here`);
@@ -106,15 +152,22 @@ test('start serves health, metrics and JSON 404s, projects, and shuts down on SI
 test('start --services none: a worker process with health and metrics (on its own address) but no service routes', async () => {
   // the public base URL is the API process's: the worker's health is where the worker listens
   const workerEnv = { ...env, DATA_DIR: `${dir}-none`, PUBLIC_BASE_URL: 'https://api.example.test' };
-  const child = spawn(process.execPath, [bin, 'start', '--services', 'none'], { cwd: root, env: workerEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, 'start', '--services', 'none'], {
+    cwd: root,
+    env: workerEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  const url = await eventually(() => {
-    const m = /Platform listening on (http:\/\/\S+)/.exec(out);
-    assert.ok(m, `no banner in: ${out}`);
-    return m[1]!;
-  }, { what: 'the banner', timeoutMs: 15_000, intervalMs: 50 });
+  const url = await eventually(
+    () => {
+      const m = /Platform listening on (http:\/\/\S+)/.exec(out);
+      assert.ok(m, `no banner in: ${out}`);
+      return m[1]!;
+    },
+    { what: 'the banner', timeoutMs: 15_000, intervalMs: 50 },
+  );
   assert.match(out, /services {8}: none \(worker process\)/);
   assert.is((await fetch(`${url}/health/live`)).status, 200);
   assert.is((await fetch(`${url}/cas/oidc/jwks`)).status, 404);
@@ -126,7 +179,7 @@ test('start --services none: a worker process with health and metrics (on its ow
 });
 
 test('projections lists each projection with position and lag; rebuild switches to a new generation', () => {
-  const before = cli("projections");
+  const before = cli('projections');
 
   assert.is(before.status, 0, before.stderr);
   assert.match(before.stdout, /core\.streams\s+1\s+1\s+0{19}3\s+0/);

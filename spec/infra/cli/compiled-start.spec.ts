@@ -25,7 +25,9 @@ function freshDist(): string | undefined {
       const p = path.join(dir, e.name);
       return e.isDirectory() ? stale(p) : e.name.endsWith('.ts') && statSync(p).mtimeMs > built;
     });
-  return ['domain', 'commands', 'projections', 'http', 'infra'].some((d) => stale(path.join(root, d))) ? undefined : path.join(root, 'dist');
+  return ['domain', 'commands', 'projections', 'http', 'infra'].some((d) => stale(path.join(root, d)))
+    ? undefined
+    : path.join(root, 'dist');
 }
 
 test.before(() => {
@@ -36,38 +38,71 @@ test.before(() => {
   const dist = freshDist();
   if (dist !== undefined) symlinkSync(dist, path.join(app, 'dist'), 'dir');
   else {
-    const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.build.json'), '--outDir', path.join(app, 'dist')], { encoding: 'utf8' });
+    const tsc = spawnSync(
+      process.execPath,
+      [
+        path.join(root, 'node_modules/typescript/bin/tsc'),
+        '-p',
+        path.join(root, 'tsconfig.build.json'),
+        '--outDir',
+        path.join(app, 'dist'),
+      ],
+      { encoding: 'utf8' },
+    );
     // type errors elsewhere do not stop the emit; a missing entry point does
-    assert.ok(existsSync(path.join(app, 'dist/infra/cli/main.js')), `the build emitted nothing: ${tsc.stdout}${tsc.stderr}`);
+    assert.ok(
+      existsSync(path.join(app, 'dist/infra/cli/main.js')),
+      `the build emitted nothing: ${tsc.stdout}${tsc.stderr}`,
+    );
   }
 });
 test.after(() => rmSync(tmp, { recursive: true, force: true }));
 
 test('the compiled platform starts without sources, is ready, and stops on SIGTERM (exit 0)', async () => {
-  const env = { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: path.join(tmp, 'data'), LOG_LEVEL: 'warn', PLATFORM_SOURCES: '' };
-  const child = spawn(process.execPath, [path.join(app, 'bin/platform.js'), 'start'], { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const env = {
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: path.join(tmp, 'data'),
+    LOG_LEVEL: 'warn',
+    PLATFORM_SOURCES: '',
+  };
+  const child = spawn(process.execPath, [path.join(app, 'bin/platform.js'), 'start'], {
+    cwd: app,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  const url = await eventually(() => {
-    const m = /Platform listening on (http:\/\/\S+)/.exec(out);
-    assert.ok(m, `no banner in: ${out}`);
-    return m[1]!;
-  }, { what: 'the banner', timeoutMs: 30_000, intervalMs: 50 });
+  const url = await eventually(
+    () => {
+      const m = /Platform listening on (http:\/\/\S+)/.exec(out);
+      assert.ok(m, `no banner in: ${out}`);
+      return m[1]!;
+    },
+    { what: 'the banner', timeoutMs: 30_000, intervalMs: 50 },
+  );
   assert.match(out, /code {12}: compiled \(dist\/\)/);
-  await eventually(async () => {
-    const ready = await fetch(`${url}/health/ready`);
-    assert.is(ready.status, 200, await ready.text());
-    return true;
-  }, { what: 'ready', intervalMs: 50 });
+  await eventually(
+    async () => {
+      const ready = await fetch(`${url}/health/ready`);
+      assert.is(ready.status, 200, await ready.text());
+      return true;
+    },
+    { what: 'ready', intervalMs: 50 },
+  );
   assert.is((await fetch(`${url}/.well-known/openid-configuration`)).status, 200);
   child.kill('SIGTERM');
   assert.is(await exited, 0, out);
 });
 
 test('the compiled CLI answers --help', () => {
-  const r = spawnSync(process.execPath, [path.join(app, 'bin/platform.js'), 'replay', '--help'], { cwd: app, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [path.join(app, 'bin/platform.js'), 'replay', '--help'], {
+    cwd: app,
+    encoding: 'utf8',
+  });
   assert.is(r.status, 0, r.stderr);
   assert.match(r.stdout, /^usage: platform replay/);
 });

@@ -4,9 +4,9 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createKeyRing } from '../../../commands/identity/signing-key.ring.ts';
+import { keysRotate } from '../../../infra/cli/keys.ts';
 import { manualClock } from '../../../infra/core/clock.port.ts';
 import { loadConfig } from '../../../infra/core/config.ts';
-import { keysRotate } from '../../../infra/cli/keys.ts';
 import { loadKeyEncryptionSecret } from '../../../infra/identity/key-secret.ts';
 import { createSqliteEventStore } from '../../../infra/sqlite/event-store.sqlite.ts';
 

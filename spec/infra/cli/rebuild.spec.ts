@@ -7,14 +7,14 @@ import { Writable } from 'node:stream';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { eventIdFor } from '../../../commands/core/event-id.ts';
+import { rebuildWithProgress } from '../../../infra/cli/rebuild.ts';
 import { systemClock } from '../../../infra/core/clock.port.ts';
 import type { EventStore } from '../../../infra/core/event-store.port.ts';
 import { positionValue } from '../../../infra/core/position.ts';
 import type { ReadStore } from '../../../infra/core/read-store.port.ts';
-import { rebuildWithProgress } from '../../../infra/cli/rebuild.ts';
 import { createSqliteEventStore } from '../../../infra/sqlite/event-store.sqlite.ts';
 import { createSqliteReadStore } from '../../../infra/sqlite/read-store.sqlite.ts';
-import { rebuildProjections, type RebuildProgress } from '../../../projections/core/rebuild.ts';
+import { type RebuildProgress, rebuildProjections } from '../../../projections/core/rebuild.ts';
 import { ledgerProjection } from '../../core/fixtures/ledger.projection.ts';
 
 type Ctx = { dir: string; eventStore: EventStore; readStore: ReadStore };
@@ -34,9 +34,17 @@ test.after.each(async (ctx) => {
 const metadata = { tenant: 't', occurredAt: '2026-01-01T00:00:00.000Z', schemaVersion: 1 };
 let seq = 0;
 const deposit = (store: EventStore, account: string) =>
-  store.append(`account-t.${account}`, [{ id: eventIdFor(`d${++seq}`, 0), type: 'MoneyDeposited', data: { amount: 1 }, metadata }], 'any');
+  store.append(
+    `account-t.${account}`,
+    [{ id: eventIdFor(`d${++seq}`, 0), type: 'MoneyDeposited', data: { amount: 1 }, metadata }],
+    'any',
+  );
 const noise = (store: EventStore, n: number) =>
-  store.append(`other-t.n${++seq}`, Array.from({ length: n }, (_, i) => ({ id: eventIdFor(`n${seq}`, i), type: 'Noise', data: {}, metadata })), 'no_stream');
+  store.append(
+    `other-t.n${++seq}`,
+    Array.from({ length: n }, (_, i) => ({ id: eventIdFor(`n${seq}`, i), type: 'Noise', data: {}, metadata })),
+    'no_stream',
+  );
 
 /** 60 account events, each followed by other categories' events, and 5 of those after the last one */
 async function interleavedLog(store: EventStore) {
@@ -56,16 +64,30 @@ const capture = () => {
       done();
     },
   });
-  return { stream, lines: () => text.split('\n').map((l) => l.trim()).filter((l) => l !== '') };
+  return {
+    stream,
+    lines: () =>
+      text
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l !== ''),
+  };
 };
 
 test('the last report of a rebuild covers the log up to its head', async ({ eventStore, readStore }) => {
   await interleavedLog(eventStore);
   const head = await eventStore.headPosition();
   const reports: RebuildProgress[] = [];
-  const r = await rebuildProjections({ eventStore, readStore, clock: systemClock, projections: [ledgerProjection()], pageSize: 8, onProgress: (p) => reports.push(p) });
+  const r = await rebuildProjections({
+    eventStore,
+    readStore,
+    clock: systemClock,
+    projections: [ledgerProjection()],
+    pageSize: 8,
+    onProgress: (p) => reports.push(p),
+  });
   assert.is(r.events, 60);
-  assert.ok(positionValue(r.position) < positionValue(head), 'the projection\'s last event lies before the head');
+  assert.ok(positionValue(r.position) < positionValue(head), "the projection's last event lies before the head");
   assert.ok(reports.length > 2, 'several pages');
   const last = reports[reports.length - 1]!;
   assert.is(last.position, head);
@@ -77,7 +99,10 @@ test('the progress bar ends at its total, 100 %', async ({ eventStore, readStore
   await interleavedLog(eventStore);
   const head = positionValue(await eventStore.headPosition());
   const out = capture();
-  const r = await rebuildWithProgress({ eventStore, readStore, clock: systemClock, projection: ledgerProjection(), pageSize: 8 }, out.stream);
+  const r = await rebuildWithProgress(
+    { eventStore, readStore, clock: systemClock, projection: ledgerProjection(), pageSize: 8 },
+    out.stream,
+  );
   assert.is(r.events, 60);
   const last = out.lines().at(-1) ?? '';
   assert.match(last, /^test\.ledger \[[^\]]*\] 100% \| (\d+)\/(\d+) positions/);
@@ -88,7 +113,10 @@ test('the progress bar ends at its total, 100 %', async ({ eventStore, readStore
 
 test('an empty log: the bar ends at 100 % too', async ({ eventStore, readStore }) => {
   const out = capture();
-  const r = await rebuildWithProgress({ eventStore, readStore, clock: systemClock, projection: ledgerProjection() }, out.stream);
+  const r = await rebuildWithProgress(
+    { eventStore, readStore, clock: systemClock, projection: ledgerProjection() },
+    out.stream,
+  );
   assert.is(r.events, 0);
   assert.match(out.lines().at(-1) ?? '', / 100% \| 1\/1 positions/);
 });

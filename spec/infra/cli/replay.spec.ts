@@ -26,14 +26,21 @@ test('--state prints the aggregate state after each event, folded with the categ
   await run('3', { type: 'CloseAccount' }, '2026-11-22T09:02:00.000Z');
   const lines: string[] = [];
   const deciders = { account: accountDecider } as unknown as DeciderRegistry;
-  const n = await replay(store, { kind: 'correlation', correlationId: 'c-9' }, { state: true, deciders, write: (l) => lines.push(l) });
+  const n = await replay(
+    store,
+    { kind: 'correlation', correlationId: 'c-9' },
+    { state: true, deciders, write: (l) => lines.push(l) },
+  );
   assert.is(n, 4);
-  assert.equal(lines.filter((l) => l.startsWith('    state:')), [
-    '    state: {"status":"open","owner":"ann","balance":0}',
-    '    state: {"status":"open","owner":"ann","balance":40}',
-    '    state: {"status":"open","owner":"ann","balance":0}',
-    '    state: {"status":"closed","owner":"ann","balance":0}',
-  ]);
+  assert.equal(
+    lines.filter((l) => l.startsWith('    state:')),
+    [
+      '    state: {"status":"open","owner":"ann","balance":0}',
+      '    state: {"status":"open","owner":"ann","balance":40}',
+      '    state: {"status":"open","owner":"ann","balance":0}',
+      '    state: {"status":"closed","owner":"ann","balance":0}',
+    ],
+  );
   assert.match(lines[0]!, /^2026-11-22T09:00:00.000Z {2}account-t\.z@0 {2}AccountOpened by user:ann/);
   assert.is(lines[lines.length - 1], '4 event(s)');
 });

@@ -8,14 +8,18 @@ import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createKeyedSecretBox, secretKid } from '../../../commands/core/secret.box.ts';
 import { eventIdFor } from '../../../commands/core/event-id.ts';
+import { createKeyedSecretBox, secretKid } from '../../../commands/core/secret.box.ts';
 import { deliveryServiceStream } from '../../../domain/hub/delivery-service.decider.ts';
-import { loadConfig } from '../../../infra/core/config.ts';
 import { keysRotate } from '../../../infra/cli/keys.ts';
 import { keysRotateConfig } from '../../../infra/cli/rotate-config.ts';
-import { aSend, configure, HUB, startHubPlatform, type HubPlatform, type Setup } from '../../http/hub/hub-harness.ts';
-import { startWebhookReceiver, type Submission, type WebhookReceiver } from '../../http/hub/fixtures/webhook-receiver.ts';
+import { loadConfig } from '../../../infra/core/config.ts';
+import {
+  type Submission,
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from '../../http/hub/fixtures/webhook-receiver.ts';
+import { aSend, configure, HUB, type HubPlatform, type Setup, startHubPlatform } from '../../http/hub/hub-harness.ts';
 
 const OLD = 'old-key-encryption-secret-0123456789-abcdefgh';
 const NEW = 'new-key-encryption-secret-9876543210-zyxwvuts';
@@ -37,7 +41,11 @@ const start = async (env: Record<string, string>) => {
 const platform = () => p!;
 const rotateConfig = async (env: Record<string, string>) => {
   const out: string[] = [];
-  const code = await keysRotateConfig([], { eventStore: platform().platform.stores.eventStore, config: loadConfig({ DATA_DIR: dir, ...env }), print: (l) => out.push(l) });
+  const code = await keysRotateConfig([], {
+    eventStore: platform().platform.stores.eventStore,
+    config: loadConfig({ DATA_DIR: dir, ...env }),
+    print: (l) => out.push(l),
+  });
   return { code, out: out.join('\n') };
 };
 /** a send, and its submission once the receiver has it */
@@ -45,16 +53,29 @@ const sendOne = async (): Promise<Submission> => {
   const body = aSend(setup.code);
   const r = await platform().call('POST', `${HUB}/notifications/send`, { token: await platform().token('acme'), body });
   assert.is(r.status, 201, JSON.stringify(r.body));
-  return platform().eventually(async () => rx.received.find((s) => s.body.RequestId === body.RequestId), `the send ${body.RequestId} reaching the receiver`);
+  return platform().eventually(
+    async () => rx.received.find((s) => s.body.RequestId === body.RequestId),
+    `the send ${body.RequestId} reaching the receiver`,
+  );
 };
 const verifies = (secret: string, s: Submission) => {
-  const headers = { 'webhook-id': String(s.headers['webhook-id']), 'webhook-timestamp': String(s.headers['webhook-timestamp']), 'webhook-signature': String(s.headers['webhook-signature']) };
+  const headers = {
+    'webhook-id': String(s.headers['webhook-id']),
+    'webhook-timestamp': String(s.headers['webhook-timestamp']),
+    'webhook-signature': String(s.headers['webhook-signature']),
+  };
   new Webhook(secret).verify(s.raw, headers); // throws when no signature of the header matches
 };
 const serviceStream = () => deliveryServiceStream('acme', setup.serviceId);
 const newest = async () => {
   const events = await platform().platform.stores.eventStore.readStream(serviceStream());
-  return { count: events.length, last: events[events.length - 1]! as unknown as { type: string; data: { Sealed: string; PreviousSealed?: string; PreviousUntil?: string } } };
+  return {
+    count: events.length,
+    last: events[events.length - 1]! as unknown as {
+      type: string;
+      data: { Sealed: string; PreviousSealed?: string; PreviousUntil?: string };
+    },
+  };
 };
 
 test.before(async () => {
@@ -70,7 +91,10 @@ test('a delivery service created under the old secret: its signing secrets seale
   await start({ KEY_ENCRYPTION_SECRET: OLD });
   setup = await configure(platform(), 'acme', { receiverUrl: rx.url });
   first = setup.signingSecret;
-  const rotated = await platform().call('POST', `${HUB}/delivery-services/${setup.serviceId}/rotate-signing-secret`, { token: await platform().token('acme'), body: { OverlapSeconds: 86_400 } });
+  const rotated = await platform().call('POST', `${HUB}/delivery-services/${setup.serviceId}/rotate-signing-secret`, {
+    token: await platform().token('acme'),
+    body: { OverlapSeconds: 86_400 },
+  });
   assert.is(rotated.status, 200, JSON.stringify(rotated.body));
   second = rotated.body.SigningSecret;
   const log = JSON.stringify(await platform().platform.stores.eventStore.readStream(serviceStream()));
@@ -108,7 +132,14 @@ test('keys rotate-config seals them again under the new secret by appending; a s
 
 test('a platform given only the new secret signs with the same secrets', async () => {
   // the identity provider's signing keys are the other thing the old secret sealed: a new one under NEW
-  assert.is(await keysRotate(['--now'], { eventStore: platform().platform.stores.eventStore, config: loadConfig({ DATA_DIR: dir, KEY_ENCRYPTION_SECRET: NEW, KEY_ENCRYPTION_SECRET_PREVIOUS: OLD }), print: () => undefined }), 0);
+  assert.is(
+    await keysRotate(['--now'], {
+      eventStore: platform().platform.stores.eventStore,
+      config: loadConfig({ DATA_DIR: dir, KEY_ENCRYPTION_SECRET: NEW, KEY_ENCRYPTION_SECRET_PREVIOUS: OLD }),
+      print: () => undefined,
+    }),
+    0,
+  );
   await start({ KEY_ENCRYPTION_SECRET: NEW });
   const s = await sendOne();
   verifies(first, s);
@@ -123,15 +154,28 @@ test('a signing secret none of the given secrets opens: listed, left as it is, e
   await platform().platform.stores.eventStore.append(
     deliveryServiceStream('acme', 'foreign'),
     [
-      { id: eventIdFor('foreign', 0), type: 'DeliveryServiceSaved', data: { Resource: resource, Created: true, At: at }, metadata: meta },
-      { id: eventIdFor('foreign', 1), type: 'SigningSecretIssued', data: { ServiceId: 'foreign', Sealed: stranger.seal('whsec_x', 'hub-service/acme/foreign'), At: at }, metadata: meta },
+      {
+        id: eventIdFor('foreign', 0),
+        type: 'DeliveryServiceSaved',
+        data: { Resource: resource, Created: true, At: at },
+        metadata: meta,
+      },
+      {
+        id: eventIdFor('foreign', 1),
+        type: 'SigningSecretIssued',
+        data: { ServiceId: 'foreign', Sealed: stranger.seal('whsec_x', 'hub-service/acme/foreign'), At: at },
+        metadata: meta,
+      },
     ],
     'no_stream',
   );
   const r = await rotateConfig({ KEY_ENCRYPTION_SECRET: NEW });
   assert.is(r.code, 1, r.out);
   assert.match(r.out, /cannot open hub delivery service acme\/foreign: .*KEY_ENCRYPTION_SECRET_PREVIOUS/);
-  assert.is((await platform().platform.stores.eventStore.readStream(deliveryServiceStream('acme', 'foreign'))).length, 2);
+  assert.is(
+    (await platform().platform.stores.eventStore.readStream(deliveryServiceStream('acme', 'foreign'))).length,
+    2,
+  );
 });
 
 test.run();

@@ -9,7 +9,10 @@ test('a map keeps at most max entries, forgetting the oldest eighth at once past
   for (let i = 0; i < 16; i++) setBounded(map, `k${i}`, i, 16);
   assert.is(map.size, 16);
   setBounded(map, 'k16', 16, 16); // 17 entries: the three oldest go (17 - 16 + 2)
-  assert.equal([...map.keys()], Array.from({ length: 14 }, (_, i) => `k${i + 3}`));
+  assert.equal(
+    [...map.keys()],
+    Array.from({ length: 14 }, (_, i) => `k${i + 3}`),
+  );
   for (let i = 17; i < 1_000; i++) {
     setBounded(map, `k${i}`, i, 16);
     assert.ok(map.size <= 16 && map.size >= 14, `size ${map.size}`);
@@ -17,7 +20,10 @@ test('a map keeps at most max entries, forgetting the oldest eighth at once past
   }
   // the surviving entries are the newest, in order
   const keys = [...map.keys()];
-  assert.equal(keys, Array.from({ length: keys.length }, (_, i) => `k${1_000 - keys.length + i}`));
+  assert.equal(
+    keys,
+    Array.from({ length: keys.length }, (_, i) => `k${1_000 - keys.length + i}`),
+  );
 });
 
 test('re-inserting an entry (delete, then set) makes it the newest: the others are forgotten before it', () => {

@@ -5,9 +5,24 @@ import { ConfigError, loadConfig } from '../../../infra/core/config.ts';
 const test = suite('configuration: the bridge delivery engine');
 
 test('defaults: 5 s per call (spec Limits), a 30 s lease, 8 deliveries side by side, a 500 ms poll', () => {
-  assert.equal(loadConfig({}).bridge, { deliveryTimeoutMs: 5000, deliveryLeaseMs: 30_000, deliveryConcurrency: 8, deliveryPollMs: 500 });
-  const c = loadConfig({ DELIVERY_TIMEOUT_MS: '2000', DELIVERY_LEASE_MS: '4000', DELIVERY_CONCURRENCY: '2', DELIVERY_POLL_MS: '50' });
-  assert.equal(c.bridge, { deliveryTimeoutMs: 2000, deliveryLeaseMs: 4000, deliveryConcurrency: 2, deliveryPollMs: 50 });
+  assert.equal(loadConfig({}).bridge, {
+    deliveryTimeoutMs: 5000,
+    deliveryLeaseMs: 30_000,
+    deliveryConcurrency: 8,
+    deliveryPollMs: 500,
+  });
+  const c = loadConfig({
+    DELIVERY_TIMEOUT_MS: '2000',
+    DELIVERY_LEASE_MS: '4000',
+    DELIVERY_CONCURRENCY: '2',
+    DELIVERY_POLL_MS: '50',
+  });
+  assert.equal(c.bridge, {
+    deliveryTimeoutMs: 2000,
+    deliveryLeaseMs: 4000,
+    deliveryConcurrency: 2,
+    deliveryPollMs: 50,
+  });
 });
 
 test('the lease must outlast the call: an attempt older than the lease is taken for lost', () => {
@@ -16,7 +31,9 @@ test('the lease must outlast the call: an attempt older than the lease is taken 
     assert.unreachable('accepted');
   } catch (err) {
     assert.instance(err, ConfigError);
-    assert.ok((err as ConfigError).problems.some((p) => p.startsWith('DELIVERY_LEASE_MS must exceed DELIVERY_TIMEOUT_MS')));
+    assert.ok(
+      (err as ConfigError).problems.some((p) => p.startsWith('DELIVERY_LEASE_MS must exceed DELIVERY_TIMEOUT_MS')),
+    );
   }
   try {
     loadConfig({ DELIVERY_CONCURRENCY: '0', DELIVERY_TIMEOUT_MS: 'soon' });

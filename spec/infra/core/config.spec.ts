@@ -13,7 +13,13 @@ test('defaults on an empty environment', () => {
 });
 
 test('values from the environment', () => {
-  const c = loadConfig({ PORT: '9000', DATA_DIR: '/tmp/x', PUBLIC_BASE_URL: 'https://id.example.com/', ESDB_URL: 'esdb://localhost:2113?tls=false', MONGODB_URL: 'mongodb://localhost:27017/?replicaSet=rs0' });
+  const c = loadConfig({
+    PORT: '9000',
+    DATA_DIR: '/tmp/x',
+    PUBLIC_BASE_URL: 'https://id.example.com/',
+    ESDB_URL: 'esdb://localhost:2113?tls=false',
+    MONGODB_URL: 'mongodb://localhost:27017/?replicaSet=rs0',
+  });
   assert.is(c.port, 9000);
   assert.is(c.dataDir, '/tmp/x');
   assert.is(c.publicBaseUrl, 'https://id.example.com');
@@ -22,7 +28,13 @@ test('values from the environment', () => {
 
 test('every bad value is reported at once', () => {
   try {
-    loadConfig({ PORT: 'eighty', ESDB_URL: 'http://x', MONGODB_URL: 'nope', PUBLIC_BASE_URL: 'https://x.com/issuer', LOG_LEVEL: 'loud' });
+    loadConfig({
+      PORT: 'eighty',
+      ESDB_URL: 'http://x',
+      MONGODB_URL: 'nope',
+      PUBLIC_BASE_URL: 'https://x.com/issuer',
+      LOG_LEVEL: 'loud',
+    });
     assert.unreachable('should have thrown');
   } catch (err) {
     assert.instance(err, ConfigError);

@@ -29,7 +29,11 @@ const meta = { tenant: 't', occurredAt: '2026-11-23T00:00:00.000Z', schemaVersio
 async function append(store: EventStore, category: string, count = 1, type = 'Happened') {
   for (let i = 0; i < count; i++) {
     const id = `${category}-${++n}`;
-    await store.append(`${category}-t.${id}`, [{ id: eventIdFor(id, 0), type, data: { n }, metadata: meta }], 'no_stream');
+    await store.append(
+      `${category}-t.${id}`,
+      [{ id: eventIdFor(id, 0), type, data: { n }, metadata: meta }],
+      'no_stream',
+    );
   }
 }
 
@@ -57,7 +61,11 @@ function counting(store: EventStore) {
 }
 
 /** a consumer that records what it sees (events of its categories, each once) */
-function recorder(name: string, categories?: string[], o: { failOn?: (e: RecordedEvent) => boolean; slowMs?: number } = {}) {
+function recorder(
+  name: string,
+  categories?: string[],
+  o: { failOn?: (e: RecordedEvent) => boolean; slowMs?: number } = {},
+) {
   const seen: RecordedEvent[] = [];
   let position = START;
   let failures = 0;
@@ -86,7 +94,9 @@ function recorder(name: string, categories?: string[], o: { failOn?: (e: Recorde
 test('the union of filters: no filter as soon as one consumer wants everything', () => {
   assert.equal(unionFilter([{ categories: ['b', 'a'] }, { categories: ['a', 'c'] }]), { categories: ['a', 'b', 'c'] });
   assert.equal(unionFilter([{ categories: ['a'] }, {}]), undefined);
-  assert.equal(unionFilter([{ eventTypes: ['X'] }, { eventTypes: ['Y'], categories: ['a'] }]), { eventTypes: ['X', 'Y'] });
+  assert.equal(unionFilter([{ eventTypes: ['X'] }, { eventTypes: ['Y'], categories: ['a'] }]), {
+    eventTypes: ['X', 'Y'],
+  });
 });
 
 test('thirty consumers on the tail: each live page is read once for all of them', async ({ store }) => {
@@ -108,7 +118,11 @@ test('thirty consumers on the tail: each live page is read once for all of them'
   assert.is(reader.stats().tailEvents, 200);
   for (const c of consumers) {
     assert.is(c.seen.length, 250, `${c.consumer.name} saw every event once`);
-    assert.equal(c.seen.map((e) => e.position), [...c.seen.map((e) => e.position)].sort(), 'in log order');
+    assert.equal(
+      c.seen.map((e) => e.position),
+      [...c.seen.map((e) => e.position)].sort(),
+      'in log order',
+    );
   }
   await reader.stop();
 });
@@ -129,7 +143,9 @@ test('a consumer that starts behind catches up alone, then joins; filters are ap
   await reader.stop();
 });
 
-test('a consumer that throws leaves the tail, the others go on; it catches up after its back-off', async ({ store }) => {
+test('a consumer that throws leaves the tail, the others go on; it catches up after its back-off', async ({
+  store,
+}) => {
   const ok = recorder('ok');
   let bad: RecordedEvent | undefined;
   const flaky = recorder('flaky', undefined, { failOn: (e) => e.id === bad?.id });
@@ -146,7 +162,10 @@ test('a consumer that throws leaves the tail, the others go on; it catches up af
   await reader.stop();
 });
 
-test('appends by another process (another store instance on the file) reach the reader through the probe', async ({ store, dir }) => {
+test('appends by another process (another store instance on the file) reach the reader through the probe', async ({
+  store,
+  dir,
+}) => {
   const other = createSqliteEventStore({ file: path.join(dir, 'events.sqlite') });
   const c = recorder('c');
   const reader = createLogReader({ eventStore: store, consumers: [c.consumer] });
@@ -175,10 +194,16 @@ test('the slowest consumer sets the pace: no page is read while one is being han
   await reader.stop();
 });
 
-test('reached(head) resolves once the page at the head is handled by every consumer and afterPage has run, not when it is read', async ({ store }) => {
+test('reached(head) resolves once the page at the head is handled by every consumer and afterPage has run, not when it is read', async ({
+  store,
+}) => {
   const slow = recorder('slow', undefined, { slowMs: 30 });
   const woken: string[] = [];
-  const reader = createLogReader({ eventStore: store, consumers: [slow.consumer], afterPage: (page) => woken.push(page.position) });
+  const reader = createLogReader({
+    eventStore: store,
+    consumers: [slow.consumer],
+    afterPage: (page) => woken.push(page.position),
+  });
   reader.start();
   await reader.reached(await store.headPosition());
   await append(store, 'acct');
@@ -186,7 +211,11 @@ test('reached(head) resolves once the page at the head is handled by every consu
   // the tail has taken the page from the store and is handing it out (the slow consumer holds it)
   await eventually(() => reader.stats().tailEvents === 1, 'the tail read the page');
   await reader.reached(head);
-  assert.equal(slow.seen.map((e) => e.position), [head], 'the consumer handled the event');
+  assert.equal(
+    slow.seen.map((e) => e.position),
+    [head],
+    'the consumer handled the event',
+  );
   assert.ok(woken.includes(head), 'the engines were woken for the page');
   await reader.stop();
 });
@@ -195,8 +224,16 @@ test('reached(head) resolves once the page at the head is handled by every consu
  * A store whose tail pages come as scripted (how many events, and how long the store waits before it has
  * them); answers, per page, how long the reader took from handling it to asking for the next.
  */
-async function gapsAfterPages(store: SqliteEventStore, script: Array<{ events: number; waitMs: number }>, o: { pageSize?: number; changes?: (pagesYielded: number) => number; gatherSliceMs?: number } = {}) {
-  await append(store, 'acct', script.reduce((n, p) => n + p.events, 0));
+async function gapsAfterPages(
+  store: SqliteEventStore,
+  script: Array<{ events: number; waitMs: number }>,
+  o: { pageSize?: number; changes?: (pagesYielded: number) => number; gatherSliceMs?: number } = {},
+) {
+  await append(
+    store,
+    'acct',
+    script.reduce((n, p) => n + p.events, 0),
+  );
   const all = await store.readAll({ after: START, limit: 10_000 });
   const askedAt: number[] = [];
   const handledAt: number[] = [];
@@ -231,7 +268,14 @@ async function gapsAfterPages(store: SqliteEventStore, script: Array<{ events: n
       return page.position;
     },
   };
-  const reader = createLogReader({ eventStore: scripted, consumers: [consumer], coalesceMs: 60, coalesceAbove: 1000, ...(o.pageSize !== undefined && { pageSize: o.pageSize }), ...(o.gatherSliceMs !== undefined && { gatherSliceMs: o.gatherSliceMs }) });
+  const reader = createLogReader({
+    eventStore: scripted,
+    consumers: [consumer],
+    coalesceMs: 60,
+    coalesceAbove: 1000,
+    ...(o.pageSize !== undefined && { pageSize: o.pageSize }),
+    ...(o.gatherSliceMs !== undefined && { gatherSliceMs: o.gatherSliceMs }),
+  });
   reader.start();
   await eventually(() => handledAt.length === script.length, 'every scripted page handled');
   await reader.stop();
@@ -251,12 +295,17 @@ const script = [
   { events: 1, waitMs: 0 },
 ];
 
-test('under load it gathers: above coalesceAbove events/s a page is followed by a pause of coalesceMs, below it by none', async ({ store }) => {
+test('under load it gathers: above coalesceAbove events/s a page is followed by a pause of coalesceMs, below it by none', async ({
+  store,
+}) => {
   const gaps = (await gapsAfterPages(store, script)).map((g) => Math.round(g));
   assert.ok(gaps[0]! < 40, `after page 1, ~8 events/s: ${gaps[0]} ms`);
   assert.ok(gaps[1]! >= 55, `after page 2, ~2,300 events/s: ${gaps[1]} ms`);
   assert.ok(gaps[2]! >= 55, `after page 3, 200 events during the pause: ${gaps[2]} ms`);
-  assert.ok(gaps[3]! < 40, `after page 4, one event during the pause (the burst has ended, though the 200 ms rate is still high): ${gaps[3]} ms`);
+  assert.ok(
+    gaps[3]! < 40,
+    `after page 4, one event during the pause (the burst has ended, though the 200 ms rate is still high): ${gaps[3]} ms`,
+  );
   assert.ok(gaps[4]! < 40, `after page 5, idle a quarter of a second before it: ${gaps[4]} ms`);
 });
 
@@ -267,18 +316,26 @@ test('a full page is a backlog: no pause after it, the next page is read at once
   assert.ok(gaps[3]! < 40, `after page 4, the burst has ended: ${gaps[3]} ms`);
 });
 
-test('empty pages (a filtered reader on a busy log) coming within a slice (gatherSliceMs) of each other pause; a lone one does not', async ({ store }) => {
-  const gaps = (await gapsAfterPages(store, [
-    { events: 1, waitMs: 30 },
-    { events: 0, waitMs: 0 },
-    { events: 0, waitMs: 0 },
-    { events: 0, waitMs: 0 },
-    { events: 0, waitMs: 0 },
-    { events: 1, waitMs: 0 },
-    { events: 0, waitMs: 200 },
-    { events: 1, waitMs: 0 },
-    // a wide slice: "right behind" must hold on a loaded machine too
-  ], { gatherSliceMs: 20 })).map((g) => Math.round(g));
+test('empty pages (a filtered reader on a busy log) coming within a slice (gatherSliceMs) of each other pause; a lone one does not', async ({
+  store,
+}) => {
+  const gaps = (
+    await gapsAfterPages(
+      store,
+      [
+        { events: 1, waitMs: 30 },
+        { events: 0, waitMs: 0 },
+        { events: 0, waitMs: 0 },
+        { events: 0, waitMs: 0 },
+        { events: 0, waitMs: 0 },
+        { events: 1, waitMs: 0 },
+        { events: 0, waitMs: 200 },
+        { events: 1, waitMs: 0 },
+        // a wide slice: "right behind" must hold on a loaded machine too
+      ],
+      { gatherSliceMs: 20 },
+    )
+  ).map((g) => Math.round(g));
   assert.ok(gaps[1]! < 40, `after the first empty page: ${gaps[1]} ms`);
   assert.ok(gaps[2]! >= 55, `after the second, right behind it: ${gaps[2]} ms`);
   assert.ok(gaps[3]! < 40, `after the third, a pause after the second: ${gaps[3]} ms`);
@@ -287,7 +344,9 @@ test('empty pages (a filtered reader on a busy log) coming within a slice (gathe
   assert.ok(gaps[6]! < 40, `after an empty page 200 ms after the last one: ${gaps[6]} ms`);
 });
 
-test('a pause ends early when the log stands still for a moment (the store can tell: EventStore.changes)', async ({ store }) => {
+test('a pause ends early when the log stands still for a moment (the store can tell: EventStore.changes)', async ({
+  store,
+}) => {
   // the log moves (a new count at every look) until the fourth page is out, then stands still
   let counter = 0;
   const burst = [

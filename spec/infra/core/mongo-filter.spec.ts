@@ -243,7 +243,11 @@ const updateCases: Array<[string, Update, Record<string, unknown>]> = [
   ['$unset removes fields, ignores missing ones', { $unset: ['b.c', 'zz', 'q.r'] }, { ...doc, b: { d: 2 } }],
   ['$unset of an array element leaves null', { $unset: ['arr.0'] }, { ...doc, arr: [null, { k: 1 }] }],
   ['$inc adds, and sets a missing field', { $inc: { a: 2, 'b.e': -1 } }, { ...doc, a: 3, b: { c: 1, d: 2, e: -1 } }],
-  ['operators together', { $set: { s: 't' }, $unset: ['a'], $inc: { 'b.d': 1 } }, { id: 'x', b: { c: 1, d: 3 }, arr: [1, { k: 1 }], s: 't' }],
+  [
+    'operators together',
+    { $set: { s: 't' }, $unset: ['a'], $inc: { 'b.d': 1 } },
+    { id: 'x', b: { c: 1, d: 3 }, arr: [1, { k: 1 }], s: 't' },
+  ],
 ];
 for (const [name, update, expected] of updateCases) {
   updates(name, () => {

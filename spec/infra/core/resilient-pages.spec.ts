@@ -11,7 +11,10 @@ const test = suite('resilient pages');
 const WAIT_MS = 10_000;
 
 const log = Array.from({ length: 10 }, (_, i) => recorded(i + 1));
-const page = (from: number, to: number, position = log[to - 1]!.position): LogPage => ({ events: log.slice(from - 1, to), position });
+const page = (from: number, to: number, position = log[to - 1]!.position): LogPage => ({
+  events: log.slice(from - 1, to),
+  position,
+});
 
 test('hands over the reader’s pages in order and ends when the reader ends', async () => {
   const opened: string[] = [];
@@ -47,10 +50,15 @@ test('reopens after the last page’s position: replayed events dropped, pages t
     yield { events: [], position: toPosition(5) }; // behind the consumer: not handed over
     yield page(6, 8);
   };
-  const got = await collect(resilientPages(source, { initialDelayMs: 1, maxDelayMs: 4, onError: (e) => errors.push(e) }));
+  const got = await collect(
+    resilientPages(source, { initialDelayMs: 1, maxDelayMs: 4, onError: (e) => errors.push(e) }),
+  );
   assert.equal(opened, [START, toPosition(4), toPosition(6)]);
   assert.equal(got, [page(1, 3, toPosition(4)), page(5, 6), page(7, 8)]);
-  assert.equal(got.flatMap((p) => p.events.map((e) => e.id)), ['e1', 'e2', 'e3', 'e5', 'e6', 'e7', 'e8']);
+  assert.equal(
+    got.flatMap((p) => p.events.map((e) => e.id)),
+    ['e1', 'e2', 'e3', 'e5', 'e6', 'e7', 'e8'],
+  );
   assert.is(errors.length, 2);
 });
 

@@ -19,7 +19,10 @@ test('delivers events in order and ends when the reader ends', async () => {
       yield* log.slice(0, 4);
     }),
   );
-  assert.equal(got.map((e) => e.position), log.slice(0, 4).map((e) => e.position));
+  assert.equal(
+    got.map((e) => e.position),
+    log.slice(0, 4).map((e) => e.position),
+  );
   assert.equal(opened, [START]);
 });
 
@@ -35,7 +38,10 @@ test('starts after the given position', async () => {
     ),
   );
   assert.equal(opened, [log[6]!.position]);
-  assert.equal(got.map((e) => e.id), ['e8', 'e9', 'e10']);
+  assert.equal(
+    got.map((e) => e.id),
+    ['e8', 'e9', 'e10'],
+  );
 });
 
 test('reopens after the last delivered event on failure: nothing lost, nothing repeated', async () => {
@@ -56,7 +62,10 @@ test('reopens after the last delivered event on failure: nothing lost, nothing r
   const got = await collect(
     resilientSubscription(source, { initialDelayMs: 1, maxDelayMs: 4, onError: (e) => errors.push(e) }),
   );
-  assert.equal(got.map((e) => e.id), log.map((e) => e.id));
+  assert.equal(
+    got.map((e) => e.id),
+    log.map((e) => e.id),
+  );
   assert.is(errors.length, 3);
   assert.equal(opened, [START, log[1]!.position, log[2]!.position, log[3]!.position]);
 });
@@ -77,7 +86,10 @@ test('backoff doubles up to the cap and starts again after a delivery', async ()
   const got = await collect(
     resilientSubscription(source, { initialDelayMs: 2, maxDelayMs: 8, onError: (_, ms) => delays.push(ms) }),
   );
-  assert.equal(got.map((e) => e.id), ['e1', 'e2']);
+  assert.equal(
+    got.map((e) => e.id),
+    ['e1', 'e2'],
+  );
   assert.equal(delays, [2, 4, 8, 8, 8, 2, 4, 8]);
 });
 
@@ -107,7 +119,11 @@ test('abort while waiting to reconnect ends the iteration', async () => {
     throw new Error('down');
   };
   const iteration = collect(
-    resilientSubscription(source, { signal: controller.signal, initialDelayMs: 60_000, onError: () => failed.resolve() }),
+    resilientSubscription(source, {
+      signal: controller.signal,
+      initialDelayMs: 60_000,
+      onError: () => failed.resolve(),
+    }),
   );
   await within(failed.promise);
   controller.abort();

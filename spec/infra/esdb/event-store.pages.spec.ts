@@ -35,7 +35,9 @@ function setup(o: { pageSize: number; emptyPageIntervalMs?: number; highWaterMar
     itemsRead += 1;
     return { position: toPosition(chunk.n), event: chunk.wanted ? recorded(chunk.n) : undefined };
   };
-  const iterator = gatherer.pages(stream, item, controller.signal, () => new Error('the subscription ended'))[Symbol.asyncIterator]();
+  const iterator = gatherer
+    .pages(stream, item, controller.signal, () => new Error('the subscription ended'))
+    [Symbol.asyncIterator]();
   return {
     stream,
     gatherer,

@@ -22,7 +22,12 @@ const closedPort = async () => {
   return port;
 };
 
-const event = () => ({ id: randomUUID(), type: 'Happened', data: {}, metadata: { tenant: 'acme', occurredAt: '2024-01-01T00:00:00.000Z', schemaVersion: 1 } });
+const event = () => ({
+  id: randomUUID(),
+  type: 'Happened',
+  data: {},
+  metadata: { tenant: 'acme', occurredAt: '2024-01-01T00:00:00.000Z', schemaVersion: 1 },
+});
 
 test('appendMany rejects as a whole with StoreUnavailableError; a page subscription waits (retrying) until aborted', async () => {
   const store = createEsdbEventStore({ connectionString: `esdb://127.0.0.1:${await closedPort()}?tls=false` });

@@ -8,12 +8,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startEmailReceiver, type EmailReceiver } from '../../../infra/hub/email-receiver/email-receiver.app.ts';
+import { type EmailReceiver, startEmailReceiver } from '../../../infra/hub/email-receiver/email-receiver.app.ts';
 import { createSmtpMailSender, type SmtpMailSender } from '../../../infra/net/smtp-mail.ts';
 import { webhookHeaders } from '../../../infra/net/webhook-signature.ts';
-import { aSend, configure, HUB, startHubPlatform } from '../../http/hub/hub-harness.ts';
-import { startSmtpTestServer, type SmtpTestServer } from '../net/smtp-test-server.ts';
 import { eventually } from '../../core/eventually.ts';
+import { aSend, configure, HUB, startHubPlatform } from '../../http/hub/hub-harness.ts';
+import { type SmtpTestServer, startSmtpTestServer } from '../net/smtp-test-server.ts';
 
 const SECRET = `whsec_${Buffer.from('receiver-spec-secret-0123456789ab').toString('base64')}`;
 let dir: string;
@@ -33,7 +33,8 @@ test.before(async () => {
     let raw = '';
     req.on('data', (c) => (raw += c));
     req.on('end', () => {
-      if (hubAnswers === 200) receipts.push({ callbackId: String(req.headers['x-comm-callback-id']), body: JSON.parse(raw) });
+      if (hubAnswers === 200)
+        receipts.push({ callbackId: String(req.headers['x-comm-callback-id']), body: JSON.parse(raw) });
       res.writeHead(hubAnswers, { 'content-type': 'application/json' });
       res.end('{}');
     });
@@ -66,12 +67,25 @@ const submission = (o: Record<string, unknown> = {}) => ({
 });
 async function post(rx: EmailReceiver, body: Record<string, unknown>, o: { secret?: string; id?: string } = {}) {
   const raw = JSON.stringify(body);
-  const headers = webhookHeaders(o.id ?? String(body.ClientRequestId), Math.floor(Date.now() / 1000), raw, [o.secret ?? SECRET]);
-  const res = await fetch(rx.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: raw });
+  const headers = webhookHeaders(o.id ?? String(body.ClientRequestId), Math.floor(Date.now() / 1000), raw, [
+    o.secret ?? SECRET,
+  ]);
+  const res = await fetch(rx.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: raw,
+  });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 const start = (file: string, extra: Partial<Parameters<typeof startEmailReceiver>[0]> = {}) =>
-  startEmailReceiver({ file: path.join(dir, file), mail, from: 'Hub <noreply@hub.example>', signingSecrets: [SECRET], pollMs: 20, ...extra });
+  startEmailReceiver({
+    file: path.join(dir, file),
+    mail,
+    from: 'Hub <noreply@hub.example>',
+    signingSecrets: [SECRET],
+    pollMs: 20,
+    ...extra,
+  });
 
 test('a submission is stored and answered 202; sent once through SMTP (Message-ID from the attempt); DELIVERED reported; a repeat is 200 and not resent', async () => {
   const rx = await start('a.sqlite');
@@ -98,7 +112,14 @@ test('a submission is stored and answered 202; sent once through SMTP (Message-I
 test('401 for a bad signature; 400 for what it can never send (another channel, provider-managed templates)', async () => {
   const rx = await start('b.sqlite');
   try {
-    assert.is((await post(rx, submission(), { secret: `whsec_${Buffer.from('another-secret-0123456789abcdef').toString('base64')}` })).status, 401);
+    assert.is(
+      (
+        await post(rx, submission(), {
+          secret: `whsec_${Buffer.from('another-secret-0123456789abcdef').toString('base64')}`,
+        })
+      ).status,
+      401,
+    );
     assert.is((await post(rx, submission(), { id: 'not-the-signed-id' })).status, 202, 'webhook-id is what is signed');
     assert.is((await post(rx, submission({ Channel: 'SMS' }))).status, 400);
     assert.is((await post(rx, submission({ TemplateMode: 'PROVIDER_MANAGED', BodyText: undefined }))).status, 400);
@@ -115,7 +136,11 @@ test('an SMTP 5xx refusal is reported FAILED (Retryable false); temporary failur
     const s = submission();
     await post(rx, s);
     await eventually(() => receipts.some((r) => r.callbackId === s.CallbackId), 'the FAILED receipt');
-    assert.equal(receipts.find((r) => r.callbackId === s.CallbackId)!.body, { Status: 'FAILED', ProviderRef: 'smtp 550: Message failed: 550 mailbox unavailable', Retryable: false });
+    assert.equal(receipts.find((r) => r.callbackId === s.CallbackId)!.body, {
+      Status: 'FAILED',
+      ProviderRef: 'smtp 550: Message failed: 550 mailbox unavailable',
+      Retryable: false,
+    });
     smtp.onData = () => ({ code: 451, message: 'try later' });
     const t = submission();
     await post(rx, t);
@@ -143,7 +168,10 @@ test('durable: what was accepted before a stop is sent and reported after the re
   const second = await start('d.sqlite', { now: () => Date.now() + offset });
   try {
     await eventually(() => second.store.get(s.ClientRequestId)!.state === 'reporting', 'sent after the restart');
-    assert.is(receipts.some((r) => r.callbackId === s.CallbackId), false);
+    assert.is(
+      receipts.some((r) => r.callbackId === s.CallbackId),
+      false,
+    );
     hubAnswers = 200;
     offset += 120_000;
     await second.runDue();
@@ -159,11 +187,26 @@ test('end to end: the hub submits to the receiver (token and signature verified)
   const p = await startHubPlatform();
   const setup = await configure(p, 'acme', { receiverUrl: 'http://127.0.0.1:1/placeholder' });
   const token = await p.token('acme');
-  const rx = await startEmailReceiver({ file: path.join(dir, 'e2e.sqlite'), mail, from: 'noreply@hub.example', signingSecrets: [setup.signingSecret], issuer: p.base, pollMs: 20 });
+  const rx = await startEmailReceiver({
+    file: path.join(dir, 'e2e.sqlite'),
+    mail,
+    from: 'noreply@hub.example',
+    signingSecrets: [setup.signingSecret],
+    issuer: p.base,
+    pollMs: 20,
+  });
   try {
     const svc = await p.call('GET', `${HUB}/delivery-services/${setup.serviceId}`, { token });
     const { ServiceId: _s, Revision: _r, CreatedAt: _c, UpdatedAt: _u, ...fields } = svc.body;
-    assert.is((await p.call('PUT', `${HUB}/delivery-services/${setup.serviceId}`, { token, body: { ...fields, Settings: { ...fields.Settings, Url: rx.url } } })).status, 200);
+    assert.is(
+      (
+        await p.call('PUT', `${HUB}/delivery-services/${setup.serviceId}`, {
+          token,
+          body: { ...fields, Settings: { ...fields.Settings, Url: rx.url } },
+        })
+      ).status,
+      200,
+    );
     const ack = await p.call('POST', `${HUB}/notifications/send`, { token, body: aSend(setup.code) });
     assert.is(ack.status, 201, JSON.stringify(ack.body));
     const id = ack.body.Messages[0].MessageId;

@@ -1,7 +1,7 @@
 // The outbound HTTP client's extension for the hub (infra/core/http-client.port.ts HttpFailure,
 // connectTimeoutMs, readTimeoutMs): every rejection says whether the request could have reached the receiver.
 import { createServer, type Server } from 'node:http';
-import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
+import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { httpFailureOf } from '../../../infra/core/http-client.port.ts';
@@ -45,17 +45,31 @@ test('a refused connection is a connect failure (nothing was sent)', async () =>
   await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
   const port = (closed.address() as AddressInfo).port;
   await new Promise((r) => closed.close(r));
-  assert.equal(await failure(client.send({ method: 'POST', url: `http://127.0.0.1:${port}/`, body: '{}', connectTimeoutMs: 1000 })), { phase: 'connect', reason: 'refused' });
+  assert.equal(
+    await failure(
+      client.send({ method: 'POST', url: `http://127.0.0.1:${port}/`, body: '{}', connectTimeoutMs: 1000 }),
+    ),
+    { phase: 'connect', reason: 'refused' },
+  );
 });
 
 test('readTimeoutMs: no answer after sending is an exchange timeout; a stalled body too', async () => {
-  assert.equal(await failure(client.send({ method: 'POST', url: `${base}/hang`, body: '{}', readTimeoutMs: 100 })), { phase: 'exchange', reason: 'timeout' });
-  assert.equal(await failure(client.send({ method: 'GET', url: `${base}/slow-body`, readTimeoutMs: 100 })), { phase: 'exchange', reason: 'timeout' });
+  assert.equal(await failure(client.send({ method: 'POST', url: `${base}/hang`, body: '{}', readTimeoutMs: 100 })), {
+    phase: 'exchange',
+    reason: 'timeout',
+  });
+  assert.equal(await failure(client.send({ method: 'GET', url: `${base}/slow-body`, readTimeoutMs: 100 })), {
+    phase: 'exchange',
+    reason: 'timeout',
+  });
 });
 
 test('a reset after sending is an exchange failure; the overall timeout, whose phase is unknown, counts as exchange', async () => {
   assert.equal((await failure(client.send({ method: 'POST', url: `${base}/reset`, body: '{}' })))?.phase, 'exchange');
-  assert.equal(await failure(client.send({ method: 'POST', url: `${base}/hang`, body: '{}', timeoutMs: 100 })), { phase: 'exchange', reason: 'timeout' });
+  assert.equal(await failure(client.send({ method: 'POST', url: `${base}/hang`, body: '{}', timeoutMs: 100 })), {
+    phase: 'exchange',
+    reason: 'timeout',
+  });
 });
 
 test('connectTimeoutMs: a connection that never completes its handshake fails in the connect phase', async () => {
@@ -65,7 +79,18 @@ test('connectTimeoutMs: a connection that never completes its handshake fails in
   await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
   try {
     const port = (silent.address() as AddressInfo).port;
-    assert.equal(await failure(client.send({ method: 'POST', url: `https://127.0.0.1:${port}/`, body: '{}', connectTimeoutMs: 150, timeoutMs: 5000 })), { phase: 'connect', reason: 'timeout' });
+    assert.equal(
+      await failure(
+        client.send({
+          method: 'POST',
+          url: `https://127.0.0.1:${port}/`,
+          body: '{}',
+          connectTimeoutMs: 150,
+          timeoutMs: 5000,
+        }),
+      ),
+      { phase: 'connect', reason: 'timeout' },
+    );
   } finally {
     for (const socket of sockets) socket.destroy();
     await new Promise((r) => silent.close(r));
@@ -74,9 +99,15 @@ test('connectTimeoutMs: a connection that never completes its handshake fails in
 
 test('the SSRF guard refuses in the connect phase; an answer still resolves as before', async () => {
   const guarded = createOutboundHttpClient();
-  assert.equal(await failure(guarded.send({ method: 'GET', url: `${base}/` })), { phase: 'connect', reason: 'destination-refused' });
+  assert.equal(await failure(guarded.send({ method: 'GET', url: `${base}/` })), {
+    phase: 'connect',
+    reason: 'destination-refused',
+  });
   await guarded.close();
-  assert.is((await client.send({ method: 'GET', url: `${base}/`, connectTimeoutMs: 500, readTimeoutMs: 500 })).body, 'ok');
+  assert.is(
+    (await client.send({ method: 'GET', url: `${base}/`, connectTimeoutMs: 500, readTimeoutMs: 500 })).body,
+    'ok',
+  );
 });
 
 test.run();

@@ -12,10 +12,10 @@ import { createDirectoryCommands } from '../../../commands/identity/directory.co
 import { systemClock } from '../../../infra/core/clock.port.ts';
 import { loadConfig } from '../../../infra/core/config.ts';
 import { createLogReader, type LogReader } from '../../../infra/core/log-reader.ts';
+import type { ReadStore } from '../../../infra/core/read-store.port.ts';
 import { createIdentityService, type IdentityService } from '../../../infra/identity/identity.service.ts';
 import { createSqliteEventStore, type SqliteEventStore } from '../../../infra/sqlite/event-store.sqlite.ts';
 import { createSqliteReadStore } from '../../../infra/sqlite/read-store.sqlite.ts';
-import type { ReadStore } from '../../../infra/core/read-store.port.ts';
 import { startTestApp, type TestApp } from '../../http/core/harness.ts';
 
 const SECRET = 'identity-service-spec-secret-0123456789';
@@ -39,8 +39,19 @@ test.before(async (ctx) => {
   const outer = Router();
   outer.use((req, res, next) => (inner ? inner(req, res, next) : next()));
   ctx.app = await startTestApp({ routers: [{ service: 'identity', router: outer }] });
-  const config = loadConfig({ PUBLIC_BASE_URL: ctx.app.url, DATA_DIR: ctx.dir, SEED_CLIENT_SECRET: SECRET, SEED_ADMIN_PASSWORD: 'admin password 123' });
-  ctx.identity = createIdentityService({ config, eventStore: ctx.eventStore, readStore: ctx.readStore, clock: systemClock, log: pino({ level: 'silent' }) });
+  const config = loadConfig({
+    PUBLIC_BASE_URL: ctx.app.url,
+    DATA_DIR: ctx.dir,
+    SEED_CLIENT_SECRET: SECRET,
+    SEED_ADMIN_PASSWORD: 'admin password 123',
+  });
+  ctx.identity = createIdentityService({
+    config,
+    eventStore: ctx.eventStore,
+    readStore: ctx.readStore,
+    clock: systemClock,
+    log: pino({ level: 'silent' }),
+  });
   await ctx.identity.seed();
   inner = ctx.identity.router;
   ctx.reader = createLogReader({ eventStore: ctx.eventStore, consumers: ctx.identity.consumers, retryDelayMs: 10 });
@@ -71,7 +82,10 @@ test('the directory and the revocation list in memory are the consumers the log 
   );
   assert.is(ctx.identity.consumers[0], ctx.identity.directoryCache);
   assert.ok(ctx.identity.directoryCache.live());
-  assert.equal(ctx.reader.status().map((s) => s.state), ['joined', 'joined']);
+  assert.equal(
+    ctx.reader.status().map((s) => s.state),
+    ['joined', 'joined'],
+  );
 });
 
 test('client_credentials over HTTP: no event, served from memory; the token is revocable at /cas/oidc/revoke', async (ctx) => {
@@ -89,14 +103,18 @@ test('client_credentials over HTTP: no event, served from memory; the token is r
   assert.is(after.confirmed + after.caughtUp, before.confirmed + before.caughtUp, 'no stream revision asked for');
   assert.ok(after.atHead - before.atHead >= 3 && after.memory - before.memory >= 3, 'client and tenant from memory');
 
-  const validate = (t: string) => fetch(`${ctx.app.url}/cas/validate-token`, { headers: { authorization: `Bearer ${t}` } });
+  const validate = (t: string) =>
+    fetch(`${ctx.app.url}/cas/validate-token`, { headers: { authorization: `Bearer ${t}` } });
   assert.is((await validate(tokens[0]!)).status, 200);
   const revoked = await post(ctx, '/cas/oidc/revoke', { token: tokens[0]!, token_type_hint: 'access_token' });
   assert.is(revoked.status, 200);
   assert.is((await validate(tokens[0]!)).status, 401);
   assert.is((await validate(tokens[1]!)).status, 200, 'only that token');
   const written = await ctx.eventStore.readAll({ after: head });
-  assert.equal(written.map((e) => e.type), ['TokenRevoked']);
+  assert.equal(
+    written.map((e) => e.type),
+    ['TokenRevoked'],
+  );
 });
 
 test('a client disabled through the admin commands is refused at once, whatever memory holds', async (ctx) => {

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createDirectory } from '../../../commands/identity/directory.lookups.ts';
 import { createDirectoryCommands } from '../../../commands/identity/directory.commands.ts';
+import { createDirectory } from '../../../commands/identity/directory.lookups.ts';
 import { AUDIT_SCOPES } from '../../../domain/audit/audit.scopes.ts';
 import { BRIDGE_SCOPES } from '../../../domain/bridge/bridge.scopes.ts';
 import { HUB_SCOPES } from '../../../domain/hub/hub.scopes.ts';
@@ -13,7 +13,7 @@ import { WORKFLOW_SCOPES } from '../../../domain/workflow/workflow.scopes.ts';
 import { manualClock } from '../../../infra/core/clock.port.ts';
 import { loadConfig } from '../../../infra/core/config.ts';
 import type { EventStore } from '../../../infra/core/event-store.port.ts';
-import { describeSeed, PLATFORM_ADMIN_CLIENT_ID, seedIdentity, type SeedReport } from '../../../infra/identity/seed.ts';
+import { describeSeed, PLATFORM_ADMIN_CLIENT_ID, type SeedReport, seedIdentity } from '../../../infra/identity/seed.ts';
 import { createSqliteEventStore } from '../../../infra/sqlite/event-store.sqlite.ts';
 
 type Ctx = { dir: string; eventStore: EventStore; clock: ReturnType<typeof manualClock>; logs: string[] };
@@ -47,7 +47,10 @@ it('first start creates the tenants, users and clients, with generated secrets r
   assert.ok(report.admin?.password && report.admin.password.length >= 20);
   const admin = await directory.findUserByUsername('demo', 'default', 'admin');
   assert.ok(admin);
-  assert.equal([...admin.roles].sort(), [ADMIN_SCOPE, ...BRIDGE_SCOPES, ...AUDIT_SCOPES, ...HUB_SCOPES, ...WORKFLOW_SCOPES].sort());
+  assert.equal(
+    [...admin.roles].sort(),
+    [ADMIN_SCOPE, ...BRIDGE_SCOPES, ...AUDIT_SCOPES, ...HUB_SCOPES, ...WORKFLOW_SCOPES].sort(),
+  );
   assert.is(await directory.verifyPassword(admin, report.admin.password), true);
 
   // the confidential client
@@ -79,7 +82,11 @@ it('first start creates the tenants, users and clients, with generated secrets r
 
   // the printable lines carry the secrets; the log does not
   const text = describeSeed(report).join('\n');
-  for (const s of [report.admin.password, report.confidentialClient.clientSecret, report.platformAdminClient.clientSecret]) {
+  for (const s of [
+    report.admin.password,
+    report.confidentialClient.clientSecret,
+    report.platformAdminClient.clientSecret,
+  ]) {
     assert.ok(text.includes(s));
     assert.not.ok(c.logs.join('\n').includes(s), 'a secret in the log');
   }
@@ -104,7 +111,12 @@ it('values from the environment are used and not repeated in the report', async 
     SEED_PUBLIC_CLIENT_ID: 'portal-spa',
     SEED_REDIRECT_URI: 'https://portal.example/cb',
   };
-  const report = await seedIdentity({ config: config(env), eventStore: c.eventStore, clock: c.clock, log: logTo(c.logs) });
+  const report = await seedIdentity({
+    config: config(env),
+    eventStore: c.eventStore,
+    clock: c.clock,
+    log: logTo(c.logs),
+  });
   assert.ok(report);
   assert.is(report.admin?.username, 'root');
   assert.is(report.admin?.password, undefined);
@@ -120,7 +132,12 @@ it('values from the environment are used and not repeated in the report', async 
 
 it('a short SEED_ADMIN_PASSWORD stops the start with a clear message', async (c) => {
   try {
-    await seedIdentity({ config: config({ SEED_ADMIN_PASSWORD: 'short' }), eventStore: c.eventStore, clock: c.clock, log: logTo(c.logs) });
+    await seedIdentity({
+      config: config({ SEED_ADMIN_PASSWORD: 'short' }),
+      eventStore: c.eventStore,
+      clock: c.clock,
+      log: logTo(c.logs),
+    });
     assert.unreachable();
   } catch (err) {
     assert.match(String(err), /SEED_ADMIN_PASSWORD must be at least 8 characters/);
@@ -145,7 +162,11 @@ it('two starts at once: everything is created once, each secret reported by the 
     assert.equal([...new Set(reports.flatMap((r) => r.tenantsCreated))].sort(), ['demo', 'platform']);
     const directory = createDirectory({ eventStore: c.eventStore, clock: c.clock });
     const admin = await directory.findUserByUsername('demo', 'default', 'admin');
-    assert.is(await directory.verifyPassword(admin!, once((r) => r.admin)[0]!.password!), true, 'the reported password is the stored one');
+    assert.is(
+      await directory.verifyPassword(admin!, once((r) => r.admin)[0]!.password!),
+      true,
+      'the reported password is the stored one',
+    );
     const demo = await directory.getClient('demo-client');
     assert.is(await directory.verifyClientSecret(demo!, once((r) => r.confidentialClient)[0]!.clientSecret!), true);
   } finally {
@@ -182,10 +203,17 @@ it('a start that died half-way is completed by the next one', async (c) => {
 });
 
 it('a store that already has tenants but no seed record is left alone', async (c) => {
-  const commands = createDirectoryCommands({ eventStore: c.eventStore, clock: c.clock, scrypt: { N: 1024, r: 8, p: 1 } });
+  const commands = createDirectoryCommands({
+    eventStore: c.eventStore,
+    clock: c.clock,
+    scrypt: { N: 1024, r: 8, p: 1 },
+  });
   await commands.createTenant({ name: 'Existing' }, { tenant: 'existing' }, 'x');
   const count = await allEvents(c.eventStore);
-  assert.is(await seedIdentity({ config: config(), eventStore: c.eventStore, clock: c.clock, log: logTo(c.logs) }), null);
+  assert.is(
+    await seedIdentity({ config: config(), eventStore: c.eventStore, clock: c.clock, log: logTo(c.logs) }),
+    null,
+  );
   assert.is(await allEvents(c.eventStore), count);
 });
 

@@ -16,17 +16,24 @@ test.after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Starts the platform, waits for the banner, answers it and the base URL, then stops it with SIGTERM. */
 async function startOnce(check?: (base: string) => Promise<void>): Promise<string> {
-  const child = spawn(process.execPath, [bin, 'start', '--services', 'identity'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, 'start', '--services', 'identity'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
   // the banner is printed in one write: once its URL is there, the whole banner is
-  const base = await eventually(() => {
-    const m = /public base URL : (http:\/\/\S+)/.exec(out);
-    assert.ok(m, `no banner in: ${out}`);
-    return m[1]!;
-  }, { what: 'the banner', timeoutMs: 30_000, intervalMs: 50 });
+  const base = await eventually(
+    () => {
+      const m = /public base URL : (http:\/\/\S+)/.exec(out);
+      assert.ok(m, `no banner in: ${out}`);
+      return m[1]!;
+    },
+    { what: 'the banner', timeoutMs: 30_000, intervalMs: 50 },
+  );
   assert.ok(base, `no banner in: ${out}`);
   await check?.(base);
   child.kill('SIGTERM');

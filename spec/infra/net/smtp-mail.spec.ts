@@ -1,11 +1,11 @@
-import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { MailMessage, MailSendFailure } from '../../../infra/core/mail.port.ts';
 import { loadConfig } from '../../../infra/core/config.ts';
-import { createSmtpMailSender, smtpMailOptions, type SmtpMailSender } from '../../../infra/net/smtp-mail.ts';
-import { startSmtpTestServer, type SmtpTestServer } from './smtp-test-server.ts';
+import type { MailMessage, MailSendFailure } from '../../../infra/core/mail.port.ts';
+import { createSmtpMailSender, type SmtpMailSender, smtpMailOptions } from '../../../infra/net/smtp-mail.ts';
+import { type SmtpTestServer, startSmtpTestServer } from './smtp-test-server.ts';
 
 const test = suite('SMTP mail sender (nodemailer) against a real SMTP server');
 let smtp: SmtpTestServer;
@@ -98,7 +98,8 @@ test('every recipient refused with 5xx: rejects with responseCode 550', async ()
 });
 
 test('recipients refused with 450 and 550: the temporary code wins', async () => {
-  smtp.onRcpt = (a) => (a === 'ops@acme.example' ? { code: 450, message: 'mailbox busy' } : { code: 550, message: 'unknown' });
+  smtp.onRcpt = (a) =>
+    a === 'ops@acme.example' ? { code: 450, message: 'mailbox busy' } : { code: 550, message: 'unknown' };
   const err = await rejection(mail.send(message()));
   assert.is(err.responseCode, 450);
   assert.match(err.message, /ops@acme.example: 450/);
@@ -144,15 +145,20 @@ test('no server: rejects without a response code', async () => {
 
 test('options from the configuration (SMTP_*)', async () => {
   assert.is(smtpMailOptions(loadConfig({}).smtp), undefined);
-  const options = smtpMailOptions(loadConfig({ SMTP_HOST: '127.0.0.1', SMTP_PORT: String(smtp.port), SMTP_STARTTLS: 'off' }).smtp)!;
+  const options = smtpMailOptions(
+    loadConfig({ SMTP_HOST: '127.0.0.1', SMTP_PORT: String(smtp.port), SMTP_STARTTLS: 'off' }).smtp,
+  )!;
   assert.equal(options, { host: '127.0.0.1', port: smtp.port, secure: false, ignoreTLS: true });
-  assert.equal(smtpMailOptions(loadConfig({ SMTP_HOST: 'h', SMTP_USER: 'u', SMTP_PASSWORD: 'p', SMTP_STARTTLS: 'require' }).smtp), {
-    host: 'h',
-    port: 587,
-    secure: false,
-    auth: { user: 'u', pass: 'p' },
-    requireTLS: true,
-  });
+  assert.equal(
+    smtpMailOptions(loadConfig({ SMTP_HOST: 'h', SMTP_USER: 'u', SMTP_PASSWORD: 'p', SMTP_STARTTLS: 'require' }).smtp),
+    {
+      host: 'h',
+      port: 587,
+      secure: false,
+      auth: { user: 'u', pass: 'p' },
+      requireTLS: true,
+    },
+  );
   const configured = createSmtpMailSender(options);
   try {
     const before = smtp.received.length;

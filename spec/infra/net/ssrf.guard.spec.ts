@@ -12,7 +12,13 @@ import * as assert from 'uvu/assert';
 import { DESTINATION_REFUSED, isDestinationRefused } from '../../../infra/core/http-client.port.ts';
 import { createOutboundAllowlist, parseOutboundAllow } from '../../../infra/net/outbound-allow.ts';
 import { createOutboundHttpClient } from '../../../infra/net/outbound-http.client.ts';
-import { createGuardedConnector, createSsrfGuard, nonPublicReason, type ResolvedAddress, type Resolver } from '../../../infra/net/ssrf.guard.ts';
+import {
+  createGuardedConnector,
+  createSsrfGuard,
+  nonPublicReason,
+  type ResolvedAddress,
+  type Resolver,
+} from '../../../infra/net/ssrf.guard.ts';
 
 const test = suite('SSRF guard: refused ranges, OUTBOUND_ALLOW, checks after DNS and at connect');
 
@@ -114,23 +120,39 @@ test('OUTBOUND_ALLOW: by name (exactly), by address (IPv4-mapped too) and by CID
 });
 
 test('the guard: refusal messages say what and why; the allowlist lets through', async () => {
-  const none = createSsrfGuard({ allow: createOutboundAllowlist([]), resolve: resolver({ 'internal.test': ['10.0.0.5'] }).resolve });
-  assert.is(none.refusal('127.0.0.1', '127.0.0.1')?.message, 'destination refused: 127.0.0.1 is a loopback address (allow it with OUTBOUND_ALLOW)');
-  assert.is(none.refusal('[::1]', '::1')?.message, 'destination refused: ::1 is a loopback address (allow it with OUTBOUND_ALLOW)');
+  const none = createSsrfGuard({
+    allow: createOutboundAllowlist([]),
+    resolve: resolver({ 'internal.test': ['10.0.0.5'] }).resolve,
+  });
+  assert.is(
+    none.refusal('127.0.0.1', '127.0.0.1')?.message,
+    'destination refused: 127.0.0.1 is a loopback address (allow it with OUTBOUND_ALLOW)',
+  );
+  assert.is(
+    none.refusal('[::1]', '::1')?.message,
+    'destination refused: ::1 is a loopback address (allow it with OUTBOUND_ALLOW)',
+  );
   const err = none.refusal('127.0.0.1', '127.0.0.1')!;
   assert.equal([err.name, err.code, err.retryable], ['DestinationRefusedError', DESTINATION_REFUSED, false]);
   const byName = await refusedBy(none.check('internal.test'));
-  assert.is(byName.message, 'destination refused: internal.test resolves to 10.0.0.5, a private address (allow the name or the address with OUTBOUND_ALLOW)');
+  assert.is(
+    byName.message,
+    'destination refused: internal.test resolves to 10.0.0.5, a private address (allow the name or the address with OUTBOUND_ALLOW)',
+  );
   assert.is(none.refusal('8.8.8.8', '8.8.8.8'), undefined);
 
   const some = createSsrfGuard({
     allow: createOutboundAllowlist(['internal.test', '192.168.0.0/16']),
-    resolve: resolver({ 'internal.test': ['10.0.0.5'], 'mixed.test': ['8.8.8.8', '192.168.1.1', '172.16.0.1'] }).resolve,
+    resolve: resolver({ 'internal.test': ['10.0.0.5'], 'mixed.test': ['8.8.8.8', '192.168.1.1', '172.16.0.1'] })
+      .resolve,
   });
   assert.equal(await some.check('internal.test'), [{ address: '10.0.0.5', family: 4 }]);
   assert.is(some.refusal('x', '192.168.7.7'), undefined);
   // one answer outside the allowlist refuses the name, whatever the others
-  assert.match((await refusedBy(some.check('mixed.test'))).message, /mixed\.test resolves to 172\.16\.0\.1, a private address/);
+  assert.match(
+    (await refusedBy(some.check('mixed.test'))).message,
+    /mixed\.test resolves to 172\.16\.0\.1, a private address/,
+  );
 });
 
 test('the client refuses loopback and its IPv4-mapped form when not allowlisted: nothing reaches the receiver', async () => {
@@ -147,12 +169,24 @@ test('the client refuses loopback and its IPv4-mapped form when not allowlisted:
 
 test('a host name resolving to a private or metadata address is refused after DNS', async () => {
   // were the first check broken, the next answers point at loopback, which the check at connect refuses
-  const dns = resolver({ 'internal.test': ['10.0.0.5'], 'meta.test': ['169.254.169.254'], 'meta6.test': ['fd00:ec2::254'] }, { 'internal.test': ['127.0.0.1'], 'meta.test': ['127.0.0.1'], 'meta6.test': ['127.0.0.1'] });
+  const dns = resolver(
+    { 'internal.test': ['10.0.0.5'], 'meta.test': ['169.254.169.254'], 'meta6.test': ['fd00:ec2::254'] },
+    { 'internal.test': ['127.0.0.1'], 'meta.test': ['127.0.0.1'], 'meta6.test': ['127.0.0.1'] },
+  );
   const client = createOutboundHttpClient({ resolve: dns.resolve });
   const before = hits;
-  assert.match((await refusedBy(client.send({ method: 'GET', url: `http://internal.test:${port}/` }))).message, /internal\.test resolves to 10\.0\.0\.5, a private address/);
-  assert.match((await refusedBy(client.send({ method: 'GET', url: `http://meta.test:${port}/latest/meta-data/` }))).message, /meta\.test resolves to 169\.254\.169\.254, a cloud metadata address/);
-  assert.match((await refusedBy(client.send({ method: 'GET', url: `http://meta6.test:${port}/` }))).message, /fd00:ec2::254, a cloud metadata address/);
+  assert.match(
+    (await refusedBy(client.send({ method: 'GET', url: `http://internal.test:${port}/` }))).message,
+    /internal\.test resolves to 10\.0\.0\.5, a private address/,
+  );
+  assert.match(
+    (await refusedBy(client.send({ method: 'GET', url: `http://meta.test:${port}/latest/meta-data/` }))).message,
+    /meta\.test resolves to 169\.254\.169\.254, a cloud metadata address/,
+  );
+  assert.match(
+    (await refusedBy(client.send({ method: 'GET', url: `http://meta6.test:${port}/` }))).message,
+    /fd00:ec2::254, a cloud metadata address/,
+  );
   assert.equal(dns.calls, ['internal.test', 'meta.test', 'meta6.test'], 'refused at the first check');
   assert.is(hits, before);
   await client.close();
@@ -176,7 +210,10 @@ test('DNS rebinding: an answer allowed at the check, a loopback one at connect: 
   const client = createOutboundHttpClient({ allow: ['127.0.0.5'], resolve: dns.resolve });
   const before = hits;
   const err = await refusedBy(client.send({ method: 'POST', url: `http://rebind.test:${port}/`, body: 'payload' }));
-  assert.is(err.message, 'destination refused: rebind.test resolves to 127.0.0.1, a loopback address (allow the name or the address with OUTBOUND_ALLOW)');
+  assert.is(
+    err.message,
+    'destination refused: rebind.test resolves to 127.0.0.1, a loopback address (allow the name or the address with OUTBOUND_ALLOW)',
+  );
   assert.equal(dns.calls, ['rebind.test', 'rebind.test'], 'the check, then the connection’s lookup');
   assert.is(hits, before, 'nothing reached the receiver');
   await client.close();
@@ -185,17 +222,27 @@ test('DNS rebinding: an answer allowed at the check, a loopback one at connect: 
 test('at connect, the address actually connected to is checked (a lookup that slipped past is caught)', async () => {
   const guard = createSsrfGuard({ allow: createOutboundAllowlist([]) });
   // a lookup that checks nothing: the connector's last check must still refuse the socket
-  const leaky = ((_host: string, options: LookupOptions, cb: (err: Error | null, address: string | LookupAddress[], family?: number) => void) =>
-    options.all === true ? cb(null, [{ address: '127.0.0.1', family: 4 }]) : cb(null, '127.0.0.1', 4)) as LookupFunction;
+  const leaky = ((
+    _host: string,
+    options: LookupOptions,
+    cb: (err: Error | null, address: string | LookupAddress[], family?: number) => void,
+  ) =>
+    options.all === true
+      ? cb(null, [{ address: '127.0.0.1', family: 4 }])
+      : cb(null, '127.0.0.1', 4)) as LookupFunction;
   const connect = createGuardedConnector({ ...guard, lookup: leaky });
   const outcome = await new Promise<{ err: Error | null; socket: Socket | null }>((resolve) =>
-    connect({ hostname: 'leaky.test', protocol: 'http:', port: String(port) }, (err, socket) => resolve({ err, socket: socket as Socket | null })),
+    connect({ hostname: 'leaky.test', protocol: 'http:', port: String(port) }, (err, socket) =>
+      resolve({ err, socket: socket as Socket | null }),
+    ),
   );
   assert.ok(isDestinationRefused(outcome.err), String(outcome.err));
   assert.match(outcome.err!.message, /leaky\.test resolves to 127\.0\.0\.1, a loopback address/);
   assert.is(outcome.socket, null);
   // a literal address is refused before any socket opens
-  const literal = await new Promise<Error | null>((resolve) => connect({ hostname: '127.0.0.1', protocol: 'http:', port: String(port) }, (...args) => resolve(args[0])));
+  const literal = await new Promise<Error | null>((resolve) =>
+    connect({ hostname: '127.0.0.1', protocol: 'http:', port: String(port) }, (...args) => resolve(args[0])),
+  );
   assert.ok(isDestinationRefused(literal));
 });
 

@@ -41,17 +41,29 @@ test.after(async () => {
 
 /** the receiver's side: what a Standard Webhooks consumer does with the raw body and the headers */
 const verify = (key: string, r: Received) =>
-  new Webhook(key).verify(r.body, {
-    'webhook-id': String(r.headers['webhook-id']),
-    'webhook-timestamp': String(r.headers['webhook-timestamp']),
-    'webhook-signature': String(r.headers['webhook-signature']),
-  }, { jsonParse: false });
-const fails = (key: string, r: Received) => assert.throws(() => verify(key, r), /No matching signature|Missing required headers/);
+  new Webhook(key).verify(
+    r.body,
+    {
+      'webhook-id': String(r.headers['webhook-id']),
+      'webhook-timestamp': String(r.headers['webhook-timestamp']),
+      'webhook-signature': String(r.headers['webhook-signature']),
+    },
+    { jsonParse: false },
+  );
+const fails = (key: string, r: Received) =>
+  assert.throws(() => verify(key, r), /No matching signature|Missing required headers/);
 
 test('a signed call verifies with its secret; webhook-id and Idempotency-Key are the delivery id', async () => {
   const key = secret();
   const body = JSON.stringify({ orderId: 'O-17', total: 120.5, note: 'ünïcode ✓' });
-  const res = await http.send({ method: 'POST', url, headers: { 'content-type': 'application/json' }, body, idempotencyId: 'dlv-42', signing: { secrets: [key] } });
+  const res = await http.send({
+    method: 'POST',
+    url,
+    headers: { 'content-type': 'application/json' },
+    body,
+    idempotencyId: 'dlv-42',
+    signing: { secrets: [key] },
+  });
   assert.is(res.status, 204);
   const got = received.at(-1)!;
   assert.is(got.body, body);
@@ -67,7 +79,13 @@ test('a signed call verifies with its secret; webhook-id and Idempotency-Key are
 
 test('during a rotation both secrets sign, space-separated: either verifies', async () => {
   const [next, previous] = [secret(), secret()];
-  await http.send({ method: 'PUT', url, body: 'plain text', idempotencyId: 'dlv-rot', signing: { secrets: [next, previous] } });
+  await http.send({
+    method: 'PUT',
+    url,
+    body: 'plain text',
+    idempotencyId: 'dlv-rot',
+    signing: { secrets: [next, previous] },
+  });
   const got = received.at(-1)!;
   const sigs = String(got.headers['webhook-signature']).split(' ');
   assert.is(sigs.length, 2);
@@ -80,7 +98,10 @@ test('during a rotation both secrets sign, space-separated: either verifies', as
 test('the signature is the reference implementation’s; an empty body is signed too', () => {
   const key = secret();
   const at = new Date('2026-03-01T10:00:00Z');
-  assert.is(webhookSignature('msg_1', at.getTime() / 1000, '{"a":1}', [key]), new Webhook(key).sign('msg_1', at, '{"a":1}'));
+  assert.is(
+    webhookSignature('msg_1', at.getTime() / 1000, '{"a":1}', [key]),
+    new Webhook(key).sign('msg_1', at, '{"a":1}'),
+  );
   assert.is(webhookSignature('msg_1', at.getTime() / 1000, '', [key]), new Webhook(key).sign('msg_1', at, ''));
   const h = webhookHeaders('msg_1', 1772359200, 'x', [key, key]);
   assert.equal(Object.keys(h), ['webhook-id', 'webhook-timestamp', 'webhook-signature']);
@@ -89,14 +110,25 @@ test('the signature is the reference implementation’s; an empty body is signed
 
 test('unsigned calls carry no webhook headers, but an Idempotency-Key (fresh per call); the platform’s values win', async () => {
   await http.send({ method: 'GET', url });
-  await http.send({ method: 'GET', url, headers: { 'Idempotency-Key': 'caller-set', 'Webhook-Signature': 'v1,forged' } });
+  await http.send({
+    method: 'GET',
+    url,
+    headers: { 'Idempotency-Key': 'caller-set', 'Webhook-Signature': 'v1,forged' },
+  });
   const [a, b] = received.slice(-2);
   assert.is(a!.headers['webhook-signature'], undefined);
   assert.match(String(a!.headers['idempotency-key']), /^[0-9a-f-]{36}$/);
   assert.match(String(b!.headers['idempotency-key']), /^[0-9a-f-]{36}$/);
   assert.is.not(a!.headers['idempotency-key'], b!.headers['idempotency-key']);
   // a signed call replaces whatever the caller put in those headers
-  await http.send({ method: 'POST', url, headers: { 'Webhook-Signature': 'v1,forged', 'Idempotency-Key': 'caller-set' }, body: '{}', idempotencyId: 'dlv-own', signing: { secrets: [secret()] } });
+  await http.send({
+    method: 'POST',
+    url,
+    headers: { 'Webhook-Signature': 'v1,forged', 'Idempotency-Key': 'caller-set' },
+    body: '{}',
+    idempotencyId: 'dlv-own',
+    signing: { secrets: [secret()] },
+  });
   const c = received.at(-1)!;
   assert.is(c.headers['idempotency-key'], 'dlv-own');
   assert.not.match(String(c.headers['webhook-signature']), /forged/);

@@ -5,7 +5,15 @@ import { createChangeSignal } from '../../../infra/sqlite/event-store.changes.ts
 test("own appends move the version only; another connection's commit moves both; a failing probe counts as one", () => {
   let dataVersion = 1;
   let fail = false;
-  const signal = createChangeSignal({ probe: () => (fail ? (() => { throw new Error('disk I/O error'); })() : dataVersion), intervalMs: 1000 });
+  const signal = createChangeSignal({
+    probe: () =>
+      fail
+        ? (() => {
+            throw new Error('disk I/O error');
+          })()
+        : dataVersion,
+    intervalMs: 1000,
+  });
   const v0 = signal.version();
   const f0 = signal.foreign();
   signal.fire();
@@ -18,10 +26,15 @@ test("own appends move the version only; another connection's commit moves both;
   signal.close();
 });
 
-test("the baseline is taken when the signal is made; a first probe that fails makes the next answer count as a change", () => {
+test('the baseline is taken when the signal is made; a first probe that fails makes the next answer count as a change', () => {
   let dataVersion = 1;
   let fail = false;
-  const probe = () => (fail ? (() => { throw new Error('disk I/O error'); })() : dataVersion);
+  const probe = () =>
+    fail
+      ? (() => {
+          throw new Error('disk I/O error');
+        })()
+      : dataVersion;
   const early = createChangeSignal({ probe, intervalMs: 1000 });
   dataVersion = 2; // another connection commits before anybody asked
   assert.is(early.foreign(), 0);
@@ -44,7 +57,11 @@ test('with localStatements, the calls of one run of code share a probe; the next
   let probes = 0;
   let dataVersion = 1;
   let local = 0;
-  const signal = createChangeSignal({ probe: () => (probes++, dataVersion), intervalMs: 1000, localStatements: () => local });
+  const signal = createChangeSignal({
+    probe: () => (probes++, dataVersion),
+    intervalMs: 1000,
+    localStatements: () => local,
+  });
   const before = probes;
   signal.version();
   signal.version();

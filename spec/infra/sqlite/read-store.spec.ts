@@ -15,18 +15,22 @@ import { createSqliteReadStore } from '../../../infra/sqlite/read-store.sqlite.t
 import { readStoreContract } from '../../core/read-store.contract.ts';
 
 // the second run checkpoints the WAL from a worker thread every 5 ms beside every test (wal-checkpointer.ts)
-for (const checkpointIntervalMs of [undefined, 5]) readStoreContract(`sqlite${checkpointIntervalMs ? ', WAL checkpointed by a worker thread' : ''}`, async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'read-store-'));
-  // a folder that does not exist yet: the store creates it
-  const store = createSqliteReadStore({ file: join(dir, 'data', 'read-models.sqlite'), ...(checkpointIntervalMs && { checkpointIntervalMs }) });
-  return {
-    store,
-    async cleanup() {
-      await store.close();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-});
+for (const checkpointIntervalMs of [undefined, 5])
+  readStoreContract(`sqlite${checkpointIntervalMs ? ', WAL checkpointed by a worker thread' : ''}`, async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'read-store-'));
+    // a folder that does not exist yet: the store creates it
+    const store = createSqliteReadStore({
+      file: join(dir, 'data', 'read-models.sqlite'),
+      ...(checkpointIntervalMs && { checkpointIntervalMs }),
+    });
+    return {
+      store,
+      async cleanup() {
+        await store.close();
+        await rm(dir, { recursive: true, force: true });
+      },
+    };
+  });
 
 const test = suite('read store on SQLite: specifics');
 let dir: string;
@@ -133,7 +137,10 @@ test('the findOneAndUpdate lease race across two instances claims each item once
     Array.from({ length: 20 }, (_, i) =>
       (i % 2 === 0 ? a : b)
         .collection('jobs')
-        .findOneAndUpdate({ leaseUntil: { $lt: now } }, { $set: { leaseUntil: now + 1000, owner: i }, $inc: { attempts: 1 } }),
+        .findOneAndUpdate(
+          { leaseUntil: { $lt: now } },
+          { $set: { leaseUntil: now + 1000, owner: i }, $inc: { attempts: 1 } },
+        ),
     ),
   );
   const won = claims.filter((d): d is Doc => d !== null);
@@ -174,7 +181,8 @@ test('the lease race between threads with their own connections (as processes) c
   const jobs = store.collection('jobs');
   const all = Array.from({ length: 150 }, (_, i) => `job${String(i).padStart(3, '0')}`);
   await store.transaction(async (tx) => {
-    for (const [i, id] of all.entries()) await tx.collection('jobs').upsert({ id, leaseUntil: 0, priority: i % 7, attempts: 0 });
+    for (const [i, id] of all.entries())
+      await tx.collection('jobs').upsert({ id, leaseUntil: 0, priority: i % 7, attempts: 0 });
   });
   const module = new URL('../../../infra/sqlite/read-store.sqlite.ts', import.meta.url).href;
   const tsx = import.meta.resolve('tsx/esm/api');
@@ -206,11 +214,16 @@ test('EXPLAIN QUERY PLAN: declared indexes serve equality, $in and range queries
     ],
   });
   for (let i = 0; i < 50; i++) {
-    await store.collection('tasks').upsert({ id: `t${i}`, status: i % 2 ? 'open' : 'closed', group: `g${i % 5}`, rank: i, tags: ['a'] });
+    await store
+      .collection('tasks')
+      .upsert({ id: `t${i}`, status: i % 2 ? 'open' : 'closed', group: `g${i % 5}`, rank: i, tags: ['a'] });
   }
   const raw = rawConnection();
   const indexed = indexedExpressions(
-    raw.prepare(`SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ?`).pluck().all(tableName('tasks')) as string[],
+    raw
+      .prepare(`SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ?`)
+      .pluck()
+      .all(tableName('tasks')) as string[],
   );
   const plan = (filter: Filter) => {
     const q = selectSql('tasks', 'doc', filter, indexed, { sort: { rank: 1 }, limit: 10 });
@@ -223,7 +236,13 @@ test('EXPLAIN QUERY PLAN: declared indexes serve equality, $in and range queries
   assert.match(plan({ group: 'g1', rank: { $gte: 10 } }), /USING INDEX ix:tasks:byGroupRank/);
   assert.match(plan({ id: 't1' }), /USING INDEX sqlite_autoindex|PRIMARY KEY/);
   // not narrowed: booleans, $or, negations, unindexed and multi-key paths
-  for (const filter of [{ status: true }, { $or: [{ status: 'open' }] }, { status: { $ne: 'open' } }, { rank: 3 }, { tags: 'a' }]) {
+  for (const filter of [
+    { status: true },
+    { $or: [{ status: 'open' }] },
+    { status: { $ne: 'open' } },
+    { rank: 3 },
+    { tags: 'a' },
+  ]) {
     assert.match(plan(filter), /SCAN coll_tasks/, JSON.stringify(filter));
   }
   // a multi-key declaration exists on MongoDB only
@@ -313,17 +332,56 @@ test('a tx session used after its transaction ended is refused', async () => {
     leaked = tx;
   });
   let error: unknown;
-  await leaked!.collection('x').upsert({ id: 'late' }).catch((e: unknown) => (error = e));
+  await leaked!
+    .collection('x')
+    .upsert({ id: 'late' })
+    .catch((e: unknown) => (error = e));
   assert.match(String(error), /already ended/);
 });
 
 test('sort keys order bytes as compareForSort orders values', () => {
   const values: unknown[] = [
-    null, -Infinity, -1e300, -2, -1.5, -0, 0, 1e-300, 1, 2, 2.5, 1e300,
-    '', '\u0000', '\u0000a', 'a', 'a\u0000', 'ab', 'B', 'é', '\uffff', '😀',
-    {}, { a: null }, { a: 1 }, { a: 'x' }, { a: 1, b: 2 }, { b: 0 }, { a: { b: 1 } }, { a: [] },
-    [], [null], [1], [1, 2], [2], ['a'], [[]], [{}], [false],
-    false, true,
+    null,
+    -Infinity,
+    -1e300,
+    -2,
+    -1.5,
+    -0,
+    0,
+    1e-300,
+    1,
+    2,
+    2.5,
+    1e300,
+    '',
+    '\u0000',
+    '\u0000a',
+    'a',
+    'a\u0000',
+    'ab',
+    'B',
+    'é',
+    '\uffff',
+    '😀',
+    {},
+    { a: null },
+    { a: 1 },
+    { a: 'x' },
+    { a: 1, b: 2 },
+    { b: 0 },
+    { a: { b: 1 } },
+    { a: [] },
+    [],
+    [null],
+    [1],
+    [1, 2],
+    [2],
+    ['a'],
+    [[]],
+    [{}],
+    [false],
+    false,
+    true,
   ];
   for (const a of values) {
     for (const b of values) {
@@ -339,7 +397,11 @@ test('after close, ping and operations fail with StoreUnavailableError', async (
   await store.collection('c').upsert({ id: 'x' });
   await store.ping();
   await store.close();
-  for (const attempt of [() => store.ping(), () => store.collection('c').get('x'), () => store.collection('c').upsert({ id: 'y' })]) {
+  for (const attempt of [
+    () => store.ping(),
+    () => store.collection('c').get('x'),
+    () => store.collection('c').upsert({ id: 'y' }),
+  ]) {
     let error: unknown;
     await attempt().catch((e: unknown) => (error = e));
     assert.instance(error, StoreUnavailableError);
@@ -355,7 +417,11 @@ test('in a transaction a document found missing is not read again, and one creat
   const prepare = Database.prototype.prepare;
   Database.prototype.prepare = function (this: Database.Database, sql: string) {
     const statement = prepare.call(this, sql);
-    const kind = /^SELECT doc FROM \S+ WHERE id = \?$/.test(sql) ? 'byId' : sql.startsWith('DELETE') ? 'deletes' : undefined;
+    const kind = /^SELECT doc FROM \S+ WHERE id = \?$/.test(sql)
+      ? 'byId'
+      : sql.startsWith('DELETE')
+        ? 'deletes'
+        : undefined;
     if (kind === undefined) return statement;
     for (const m of ['get', 'run', 'all'] as const) {
       const f = statement[m].bind(statement) as (...a: unknown[]) => unknown;
@@ -378,7 +444,11 @@ test('in a transaction a document found missing is not read again, and one creat
   } finally {
     Database.prototype.prepare = prepare;
   }
-  assert.equal(counts, { byId: 2, deletes: 1 }, 'one read each for missing and brief; kept deleted by its DELETE alone (no read first)');
+  assert.equal(
+    counts,
+    { byId: 2, deletes: 1 },
+    'one read each for missing and brief; kept deleted by its DELETE alone (no read first)',
+  );
   assert.equal(await store.collection('c').find({}), []);
 });
 

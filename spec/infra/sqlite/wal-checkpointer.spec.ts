@@ -30,7 +30,12 @@ const envelope = (i: number): EventEnvelope => ({
 
 /** 2,000 events of ~300 bytes: some 150 pages, far below the automatic checkpoint's 10,000 */
 async function appendSome(store: EventStore) {
-  for (let b = 0; b < 20; b++) await store.append(`note-${b}`, Array.from({ length: 100 }, (_, i) => envelope(b * 100 + i)), 'no_stream');
+  for (let b = 0; b < 20; b++)
+    await store.append(
+      `note-${b}`,
+      Array.from({ length: 100 }, (_, i) => envelope(b * 100 + i)),
+      'no_stream',
+    );
 }
 async function writeSome(store: ReadStore) {
   await store.transaction(async (tx) => {
@@ -46,8 +51,18 @@ async function fileGrows(file: string, bytes: number, ms: number): Promise<numbe
 }
 
 const stores = [
-  { name: 'event store', file: 'events.sqlite', open: (file: string, ms?: number) => createSqliteEventStore({ file, ...(ms && { checkpointIntervalMs: ms }) }), write: (s: EventStore) => appendSome(s) },
-  { name: 'read store', file: 'read-models.sqlite', open: (file: string, ms?: number) => createSqliteReadStore({ file, ...(ms && { checkpointIntervalMs: ms }) }), write: (s: ReadStore) => writeSome(s) },
+  {
+    name: 'event store',
+    file: 'events.sqlite',
+    open: (file: string, ms?: number) => createSqliteEventStore({ file, ...(ms && { checkpointIntervalMs: ms }) }),
+    write: (s: EventStore) => appendSome(s),
+  },
+  {
+    name: 'read store',
+    file: 'read-models.sqlite',
+    open: (file: string, ms?: number) => createSqliteReadStore({ file, ...(ms && { checkpointIntervalMs: ms }) }),
+    write: (s: ReadStore) => writeSome(s),
+  },
 ] as const;
 
 for (const kind of stores) {
@@ -73,7 +88,11 @@ for (const kind of stores) {
 
 test('a thread that cannot open its file reports it once and ends; the store says so in a warning', async () => {
   const failures: string[] = [];
-  const checkpointer = startWalCheckpointer({ file: join(root, 'missing', 'x.sqlite'), intervalMs: 5, onFailure: (m) => failures.push(m) });
+  const checkpointer = startWalCheckpointer({
+    file: join(root, 'missing', 'x.sqlite'),
+    intervalMs: 5,
+    onFailure: (m) => failures.push(m),
+  });
   await checkpointer.stop();
   assert.equal(failures.length, 1);
   assert.match(failures[0]!, /directory does not exist|unable to open/);

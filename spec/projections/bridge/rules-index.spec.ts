@@ -8,11 +8,11 @@ import { createRuleCommands } from '../../../commands/bridge/rules.commands.ts';
 import { manualClock } from '../../../infra/core/clock.port.ts';
 import { createSqliteEventStore } from '../../../infra/sqlite/event-store.sqlite.ts';
 import { createSqliteReadStore } from '../../../infra/sqlite/read-store.sqlite.ts';
-import { createProjectionRunner } from '../../../projections/core/projection-runner.ts';
-import { createRulesIndex } from '../../../projections/bridge/rules-index.ts';
 import { createRuleQueries, rulesProjection } from '../../../projections/bridge/rules.projection.ts';
-import { alertPattern, httpTarget, mailTarget } from '../../domain/bridge/rule-fixtures.ts';
+import { createRulesIndex } from '../../../projections/bridge/rules-index.ts';
+import { createProjectionRunner } from '../../../projections/core/projection-runner.ts';
 import { caughtUp as caughtUpAll } from '../../core/eventually.ts';
+import { alertPattern, httpTarget, mailTarget } from '../../domain/bridge/rule-fixtures.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'rules-index-'));
 const eventStore = createSqliteEventStore({ file: path.join(dir, 'events.sqlite'), pollIntervalMs: 20 });
@@ -40,7 +40,15 @@ const caughtUp = () => caughtUpAll(runner);
 
 const customRule = (ruleId: string, bus = 'orders', tenant = 'acme') =>
   commands.create(
-    { ruleId, bus, busKind: 'custom', busOwner: tenant, name: ruleId, pattern: { source: ['shop:orders'] }, targets: [httpTarget()] },
+    {
+      ruleId,
+      bus,
+      busKind: 'custom',
+      busOwner: tenant,
+      name: ruleId,
+      pattern: { source: ['shop:orders'] },
+      targets: [httpTarget()],
+    },
     { tenant, actor: 'spec' },
     cmd(),
   );
@@ -125,12 +133,28 @@ test('owner narrows to one tenant’s bus of that name; other buses are not mixe
 
 test('platform bus: the platform rules and the tenants’ own rules there', async () => {
   await commands.create(
-    { ruleId: 'batch-alert', bus: 'platform', busKind: 'platform', busOwner: 'platform', name: 'Batch alert mail', pattern: alertPattern, targets: [mailTarget()] },
+    {
+      ruleId: 'batch-alert',
+      bus: 'platform',
+      busKind: 'platform',
+      busOwner: 'platform',
+      name: 'Batch alert mail',
+      pattern: alertPattern,
+      targets: [mailTarget()],
+    },
     platform,
     cmd(),
   );
   await commands.create(
-    { ruleId: 'acme-alert', bus: 'platform', busKind: 'platform', busOwner: 'platform', name: 'Our alert', pattern: alertPattern, targets: [httpTarget()] },
+    {
+      ruleId: 'acme-alert',
+      bus: 'platform',
+      busKind: 'platform',
+      busOwner: 'platform',
+      name: 'Our alert',
+      pattern: alertPattern,
+      targets: [httpTarget()],
+    },
     acme,
     cmd(),
   );
@@ -176,13 +200,26 @@ test('queries: a tenant lists its own rules; platform rules listed apart', async
   const enabled = await queries.list('acme', { limit: 50, offset: 0, enabled: true });
   assert.equal(enabled.items.map((r) => r.ruleId).sort(), ['acme-alert', 'r1']);
   const onOrders = await queries.list('acme', { limit: 1, offset: 0, bus: 'orders' });
-  assert.equal(onOrders.items.map((r) => r.ruleId), ['r1']);
+  assert.equal(
+    onOrders.items.map((r) => r.ruleId),
+    ['r1'],
+  );
   const platformRules = await queries.platformRules({ limit: 50, offset: 0 });
-  assert.equal(platformRules.items.map((r) => r.ruleId), ['batch-alert']);
+  assert.equal(
+    platformRules.items.map((r) => r.ruleId),
+    ['batch-alert'],
+  );
 });
 
 test('the same command id twice creates one rule', async () => {
-  const input = { bus: 'orders', busKind: 'custom' as const, busOwner: 'acme', name: 'twice', pattern: { source: ['a'] }, targets: [httpTarget()] };
+  const input = {
+    bus: 'orders',
+    busKind: 'custom' as const,
+    busOwner: 'acme',
+    name: 'twice',
+    pattern: { source: ['a'] },
+    targets: [httpTarget()],
+  };
   const first = await commands.create(input, acme, 'same-id');
   const second = await commands.create(input, acme, 'same-id');
   assert.is(first.created, true);

@@ -13,8 +13,8 @@ import { createSqliteReadStore } from '../../../infra/sqlite/read-store.sqlite.t
 import { readCheckpoint } from '../../../projections/core/checkpoints.ts';
 import { physicalName } from '../../../projections/core/projection.ts';
 import { rebuildProjection } from '../../../projections/core/rebuild.ts';
-import { ledgerProjection } from '../../core/fixtures/ledger.projection.ts';
 import { eventually } from '../../core/eventually.ts';
+import { ledgerProjection } from '../../core/fixtures/ledger.projection.ts';
 
 const TOTAL = 50_000;
 const STREAMS = 1_000;
@@ -24,7 +24,9 @@ const dir = mkdtempSync(path.join(tmpdir(), 'crash-'));
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 
 function runWorker(mode?: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', worker, dir, ...(mode ? [mode] : [])], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', worker, dir, ...(mode ? [mode] : [])], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -84,15 +86,18 @@ test(`SIGKILL while projecting ${TOTAL} events, restart: identical to a rebuild 
   const rebuilt = await rebuildProjection({ eventStore, readStore, projection, clock: systemClock });
   assert.is(rebuilt.generation, live!.generation + 1);
   for (const collection of ['balances', 'entries']) {
-    const a = await readStore.collection(physicalName('test.ledger', collection, live!.generation)).find({}, { sort: { id: 1 } });
-    const b = await readStore.collection(physicalName('test.ledger', collection, rebuilt.generation)).find({}, { sort: { id: 1 } });
+    const a = await readStore
+      .collection(physicalName('test.ledger', collection, live!.generation))
+      .find({}, { sort: { id: 1 } });
+    const b = await readStore
+      .collection(physicalName('test.ledger', collection, rebuilt.generation))
+      .find({}, { sort: { id: 1 } });
     assert.is(a.length, collection === 'entries' ? TOTAL : STREAMS, `${collection} count`);
     assert.equal(a, b, `${collection} differs from the rebuild`);
   }
-  const totalEvents = (await readStore.collection(physicalName('test.ledger', 'balances', live!.generation)).find({})).reduce(
-    (n, d) => n + (d.events as number),
-    0,
-  );
+  const totalEvents = (
+    await readStore.collection(physicalName('test.ledger', 'balances', live!.generation)).find({})
+  ).reduce((n, d) => n + (d.events as number), 0);
   assert.is(totalEvents, TOTAL, 'every event counted exactly once');
   await eventStore.close();
   await readStore.close();

@@ -11,7 +11,7 @@ import { positionValue } from '../../../infra/core/position.ts';
 import { createSqliteEventStore } from '../../../infra/sqlite/event-store.sqlite.ts';
 import { createSqliteReadStore } from '../../../infra/sqlite/read-store.sqlite.ts';
 import { readCheckpoint } from '../../../projections/core/checkpoints.ts';
-import { physicalName, type Projection } from '../../../projections/core/projection.ts';
+import { type Projection, physicalName } from '../../../projections/core/projection.ts';
 import { rebuildProjections } from '../../../projections/core/rebuild.ts';
 import { streamsProjection } from '../../../projections/core/streams.projection.ts';
 import { ledgerProjection } from '../../core/fixtures/ledger.projection.ts';
@@ -29,9 +29,13 @@ const projections: Projection[] = [ledgerProjection(), ownersProjection(), strea
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 
 function runWorker(mode?: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', worker, dir, ...(mode ? [mode] : [])], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', worker, dir, ...(mode ? [mode] : [])], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
-  const joined = new Promise<void>((resolve) => child.stdout.on('data', (d) => ((out += d), out.includes('joined') && resolve())));
+  const joined = new Promise<void>((resolve) =>
+    child.stdout.on('data', (d) => ((out += d), out.includes('joined') && resolve())),
+  );
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { child, joined, exited, output: () => out };
 }
@@ -69,7 +73,10 @@ test(`SIGKILL while a group of ${projections.length} projections applies live pa
           await first.exited;
           // the group commits its members together: after a kill their checkpoints agree
           const after = await cps();
-          assert.ok(after.every((cp) => cp?.position === after[0]!.position), `checkpoints differ after the kill: ${after.map((c) => c?.position).join(' ')}`);
+          assert.ok(
+            after.every((cp) => cp?.position === after[0]!.position),
+            `checkpoints differ after the kill: ${after.map((c) => c?.position).join(' ')}`,
+          );
         }
       }
     }
@@ -89,14 +96,22 @@ test(`SIGKILL while a group of ${projections.length} projections applies live pa
     const generation = live[i]!.generation;
     assert.is(rebuilt.generations[projection.name], generation + 1);
     for (const collection of Object.keys(projection.collections)) {
-      const a = await readStore.collection(physicalName(projection.name, collection, generation)).find({}, { sort: { id: 1 } });
-      const b = await readStore.collection(physicalName(projection.name, collection, generation + 1)).find({}, { sort: { id: 1 } });
+      const a = await readStore
+        .collection(physicalName(projection.name, collection, generation))
+        .find({}, { sort: { id: 1 } });
+      const b = await readStore
+        .collection(physicalName(projection.name, collection, generation + 1))
+        .find({}, { sort: { id: 1 } });
       assert.ok(a.length > 0, `${projection.name}.${collection} is empty`);
       assert.equal(a, b, `${projection.name}.${collection} differs from the rebuild`);
     }
   }
   const balances = await readStore.collection(physicalName('test.ledger', 'balances', live[0]!.generation)).find({});
-  assert.is(balances.reduce((n, d) => n + (d.events as number), 0), TOTAL, 'every event counted exactly once');
+  assert.is(
+    balances.reduce((n, d) => n + (d.events as number), 0),
+    TOTAL,
+    'every event counted exactly once',
+  );
   await eventStore.close();
   await readStore.close();
 });

@@ -7,8 +7,8 @@ import * as assert from 'uvu/assert';
 import { systemClock } from '../../../infra/core/clock.port.ts';
 import { createSqliteEventStore } from '../../../infra/sqlite/event-store.sqlite.ts';
 import { createSqliteReadStore } from '../../../infra/sqlite/read-store.sqlite.ts';
-import { createProjectionConsumer } from '../../../projections/core/projection-consumer.ts';
 import type { Projection } from '../../../projections/core/projection.ts';
+import { createProjectionConsumer } from '../../../projections/core/projection-consumer.ts';
 
 // A new version of the code declares another index on a collection of the same projection version: the
 // live generation gets it when the projection starts, without a rebuild, and keeps its documents.
@@ -18,7 +18,8 @@ const projection = (fields: Record<string, 1>): Projection => ({
   categories: ['demo'],
   collections: { due: { indexes: [{ name: 'by_due', fields }] } },
   async apply(events, store) {
-    for (const e of events) await store.collection('due').upsert({ id: e.id, dueAt: '2026-01-01T00:00:00.000Z', leaseUntil: '' });
+    for (const e of events)
+      await store.collection('due').upsert({ id: e.id, dueAt: '2026-01-01T00:00:00.000Z', leaseUntil: '' });
   },
 });
 
@@ -29,17 +30,37 @@ test('changed index definitions reach the live generation at start; the document
   const indexSql = () => {
     const db = new Database(path.join(dir, 'read.sqlite'), { readonly: true });
     try {
-      return db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'index' AND name LIKE '%by_due%'`).pluck().get() as string;
+      return db
+        .prepare(`SELECT sql FROM sqlite_master WHERE type = 'index' AND name LIKE '%by_due%'`)
+        .pluck()
+        .get() as string;
     } finally {
       db.close();
     }
   };
   const consumer = (fields: Record<string, 1>) =>
-    createProjectionConsumer({ eventStore, readStore, projection: projection(fields), clock: systemClock, rebuild: async () => assert.unreachable('no rebuild') });
+    createProjectionConsumer({
+      eventStore,
+      readStore,
+      projection: projection(fields),
+      clock: systemClock,
+      rebuild: async () => assert.unreachable('no rebuild'),
+    });
   try {
     const first = consumer({ dueAt: 1 });
     const position = await first.start();
-    await eventStore.append('demo-acme.1', [{ id: crypto.randomUUID(), type: 'Made', data: {}, metadata: { tenant: 'acme', occurredAt: '2026-01-01T00:00:00.000Z', schemaVersion: 1 } as never }], 'no_stream');
+    await eventStore.append(
+      'demo-acme.1',
+      [
+        {
+          id: crypto.randomUUID(),
+          type: 'Made',
+          data: {},
+          metadata: { tenant: 'acme', occurredAt: '2026-01-01T00:00:00.000Z', schemaVersion: 1 } as never,
+        },
+      ],
+      'no_stream',
+    );
     const [e] = await eventStore.readAll({ after: position });
     await first.handle({ events: [e!], position: e!.position });
     assert.not.match(indexSql(), /leaseUntil/);

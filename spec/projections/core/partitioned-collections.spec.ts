@@ -12,7 +12,7 @@ import type { ReadStore } from '../../../infra/core/read-store.port.ts';
 import { createSqliteEventStore } from '../../../infra/sqlite/event-store.sqlite.ts';
 import { createSqliteReadStore } from '../../../infra/sqlite/read-store.sqlite.ts';
 import { readCheckpoint } from '../../../projections/core/checkpoints.ts';
-import { isPartitionOf, partitionedName, type Projection } from '../../../projections/core/projection.ts';
+import { isPartitionOf, type Projection, partitionedName } from '../../../projections/core/projection.ts';
 import { createProjectionGroup } from '../../../projections/core/projection-group.ts';
 import { projectionStore } from '../../../projections/core/projection-store.ts';
 import { readModel } from '../../../projections/core/read-model.ts';
@@ -37,7 +37,11 @@ let n = 0;
 async function emit(store: EventStore, tenant: string, colour: string) {
   const id = `e${++n}`;
   const metadata = { tenant, occurredAt: '2026-11-23T00:00:00.000Z', schemaVersion: 1 };
-  await store.append(`item-${tenant}.${id}`, [{ id: eventIdFor(id, 0), type: 'ItemAdded', data: { colour }, metadata }], 'no_stream');
+  await store.append(
+    `item-${tenant}.${id}`,
+    [{ id: eventIdFor(id, 0), type: 'ItemAdded', data: { colour }, metadata }],
+    'no_stream',
+  );
 }
 
 /** items per tenant (partitioned, with a declared index and one added per partition) and a shared total */
@@ -49,7 +53,9 @@ const byTenant: Projection = {
   async apply(events, store) {
     for (const e of events) {
       const tenant = e.metadata.tenant;
-      await store.collection('items', tenant, [{ name: 'stream', fields: { stream: 1 } }]).upsert({ id: e.stream, stream: e.stream, colour: (e.data as { colour: string }).colour });
+      await store
+        .collection('items', tenant, [{ name: 'stream', fields: { stream: 1 } }])
+        .upsert({ id: e.stream, stream: e.stream, colour: (e.data as { colour: string }).colour });
       const totals = store.collection<{ id: string; count: number }>('totals');
       await totals.upsert({ id: 'all', count: ((await totals.get('all'))?.count ?? 0) + 1 });
     }
@@ -59,13 +65,23 @@ const byTenant: Projection = {
 const indexNames = (file: string, table: string) => {
   const db = new Database(file, { readonly: true });
   try {
-    return (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?`).all(table) as Array<{ name: string }>).map((r) => r.name).sort();
+    return (
+      db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?`).all(table) as Array<{
+        name: string;
+      }>
+    )
+      .map((r) => r.name)
+      .sort();
   } finally {
     db.close();
   }
 };
 
-test('each tenant gets its own physical collection, created with the declared and the partition indexes', async ({ dir, eventStore, readStore }) => {
+test('each tenant gets its own physical collection, created with the declared and the partition indexes', async ({
+  dir,
+  eventStore,
+  readStore,
+}) => {
   const group = createProjectionGroup({ eventStore, readStore, projections: [byTenant], clock: systemClock });
   const reader = createLogReader({ eventStore, consumers: group.consumers, retryDelayMs: 5 });
   reader.start();
@@ -75,11 +91,25 @@ test('each tenant gets its own physical collection, created with the declared an
   await reader.reached(await eventStore.headPosition());
   await reader.stop();
 
-  const acme = await readModel<{ id: string; colour: string }>(readStore, 'test.byTenant', 'items', 'acme').find({}, { sort: { colour: 1 } });
+  const acme = await readModel<{ id: string; colour: string }>(readStore, 'test.byTenant', 'items', 'acme').find(
+    {},
+    { sort: { colour: 1 } },
+  );
   const beta = await readModel<{ id: string; colour: string }>(readStore, 'test.byTenant', 'items', 'beta').find({});
-  assert.equal(acme.map((d) => d.colour), ['blue', 'red']);
-  assert.equal(beta.map((d) => d.colour), ['red'], 'tenant beta sees only its own documents');
-  assert.equal((await readModel<{ id: string; count: number }>(readStore, 'test.byTenant', 'totals').get('all'))?.count, 3, 'an unpartitioned collection works as before');
+  assert.equal(
+    acme.map((d) => d.colour),
+    ['blue', 'red'],
+  );
+  assert.equal(
+    beta.map((d) => d.colour),
+    ['red'],
+    'tenant beta sees only its own documents',
+  );
+  assert.equal(
+    (await readModel<{ id: string; count: number }>(readStore, 'test.byTenant', 'totals').get('all'))?.count,
+    3,
+    'an unpartitioned collection works as before',
+  );
 
   const names = await readStore.listCollections();
   assert.ok(names.includes('test.byTenant__acme__items__g1'));
@@ -87,28 +117,44 @@ test('each tenant gets its own physical collection, created with the declared an
   assert.ok(names.includes('test.byTenant__totals__g1'));
   assert.not.ok(names.includes('test.byTenant__items__g1'), 'no shared collection for a partitioned one');
   const indexes = indexNames(path.join(dir, 'read.sqlite'), (await tableOf(dir, 'test.byTenant__acme__items__g1'))!);
-  assert.ok(indexes.some((i) => i.includes('colour')), `declared index created: ${indexes.join(', ')}`);
-  assert.ok(indexes.some((i) => i.includes('stream')), `partition index created: ${indexes.join(', ')}`);
+  assert.ok(
+    indexes.some((i) => i.includes('colour')),
+    `declared index created: ${indexes.join(', ')}`,
+  );
+  assert.ok(
+    indexes.some((i) => i.includes('stream')),
+    `partition index created: ${indexes.join(', ')}`,
+  );
 
   const live = await liveCollection<{ id: string; colour: string }>(readStore, 'test.byTenant', 'items', 'beta')();
   assert.is((await live.find({}))[0]?.colour, 'red', 'writers resolve the live partition too');
 });
 
-test('a rebuild fills every partition of the new generation and drops leftovers of an interrupted one', async ({ eventStore, readStore }) => {
+test('a rebuild fills every partition of the new generation and drops leftovers of an interrupted one', async ({
+  eventStore,
+  readStore,
+}) => {
   await emit(eventStore, 'acme', 'green');
   await emit(eventStore, 'beta', 'green');
   // leftovers of an interrupted rebuild into generation 2
-  await readStore.collection(partitionedName('test.byTenant', 'gamma', 'items', 2)).upsert({ id: 'stale', colour: 'x' });
+  await readStore
+    .collection(partitionedName('test.byTenant', 'gamma', 'items', 2))
+    .upsert({ id: 'stale', colour: 'x' });
   const result = await rebuildProjection({ eventStore, readStore, clock: systemClock, projection: byTenant });
   assert.is(result.generation, 2);
   assert.is((await readCheckpoint(readStore, 'test.byTenant'))!.generation, 2);
   const names = await readStore.listCollections();
-  assert.not.ok(names.includes('test.byTenant__gamma__items__g2'), 'the stale partition was dropped before the rebuild');
+  assert.not.ok(
+    names.includes('test.byTenant__gamma__items__g2'),
+    'the stale partition was dropped before the rebuild',
+  );
   assert.equal((await readModel(readStore, 'test.byTenant', 'items', 'acme').find({})).length, 1);
   assert.equal((await readModel(readStore, 'test.byTenant', 'items', 'beta').find({})).length, 1);
 });
 
-test('partition names are checked; an unpartitioned collection refuses a partition and vice versa', async ({ readStore }) => {
+test('partition names are checked; an unpartitioned collection refuses a partition and vice versa', async ({
+  readStore,
+}) => {
   await readStore.transaction(async (tx) => {
     const store = projectionStore(tx, byTenant, 1, (name, spec) => readStore.ensureCollection(name, spec));
     assert.throws(() => store.collection('items'), /partitioned: name the partition/);

@@ -34,7 +34,11 @@ let n = 0;
 const meta = { tenant: 't', occurredAt: '2026-11-23T00:00:00.000Z', schemaVersion: 1 };
 async function emit(store: EventStore, type: string) {
   const id = `e${++n}`;
-  await store.append(`item-t.${id}`, [{ id: eventIdFor(id, 0), type, data: { n } }].map((e) => ({ ...e, metadata: meta })), 'no_stream');
+  await store.append(
+    `item-t.${id}`,
+    [{ id: eventIdFor(id, 0), type, data: { n } }].map((e) => ({ ...e, metadata: meta })),
+    'no_stream',
+  );
 }
 
 /** counts items per event; `poisoned` throws on Poison events after writing (the write must be undone) */
@@ -53,11 +57,20 @@ const counter = (name: string, o: { poisoned?: () => boolean } = {}): Projection
   },
 });
 
-test('a projection that throws on one event parks it and goes on; the others of the group never notice', async ({ eventStore, readStore }) => {
+test('a projection that throws on one event parks it and goes on; the others of the group never notice', async ({
+  eventStore,
+  readStore,
+}) => {
   let poisoned = true;
   const healthy = counter('test.healthy');
   const fragile = counter('test.fragile', { poisoned: () => poisoned });
-  const group = createProjectionGroup({ eventStore, readStore, projections: [healthy, fragile], clock: systemClock, maxAttempts: 2 });
+  const group = createProjectionGroup({
+    eventStore,
+    readStore,
+    projections: [healthy, fragile],
+    clock: systemClock,
+    maxAttempts: 2,
+  });
   const reader = createLogReader({ eventStore, consumers: group.consumers, retryDelayMs: 5 });
   reader.start();
   await reader.reached(await eventStore.headPosition());
@@ -68,21 +81,34 @@ test('a projection that throws on one event parks it and goes on; the others of 
   const head = await eventStore.headPosition();
   await reader.reached(head);
 
-  const count = async (p: string) => (await readModel<{ id: string; applied: number }>(readStore, p, 'items').find({})).map((d) => d.applied);
+  const count = async (p: string) =>
+    (await readModel<{ id: string; applied: number }>(readStore, p, 'items').find({})).map((d) => d.applied);
   assert.equal(await count('test.healthy'), Array(11).fill(1), 'the healthy projection applied all 11 events once');
-  assert.equal(await count('test.fragile'), Array(10).fill(1), 'the fragile one: 10 applied once, the poisoned event left no write behind');
+  assert.equal(
+    await count('test.fragile'),
+    Array(10).fill(1),
+    'the fragile one: 10 applied once, the poisoned event left no write behind',
+  );
   assert.is((await readCheckpoint(readStore, 'test.fragile'))!.position, head, 'it moved past the parked event');
   const parked = await listParked(readStore);
   assert.is(parked.length, 1);
   assert.is(parked[0]!.projection, 'test.fragile');
   assert.is(parked[0]!.type, 'Poison');
   assert.match(parked[0]!.error, /cannot apply Poison/);
-  assert.equal(reader.status().map((s) => s.state), ['joined', 'joined']);
+  assert.equal(
+    reader.status().map((s) => s.state),
+    ['joined', 'joined'],
+  );
 
   // the operator's retry after a fix: applied, and off the list
   await reader.stop();
   poisoned = false;
-  const r = await retryParked({ eventStore, readStore, projection: fragile, now: () => systemClock.now().toISOString() });
+  const r = await retryParked({
+    eventStore,
+    readStore,
+    projection: fragile,
+    now: () => systemClock.now().toISOString(),
+  });
   assert.equal(r, { applied: 1, failed: 0 });
   assert.equal(await listParked(readStore), []);
   assert.is((await count('test.fragile')).length, 11);
@@ -90,19 +116,33 @@ test('a projection that throws on one event parks it and goes on; the others of 
 
 test('a failing retry keeps the event parked with the new error and a count', async ({ eventStore, readStore }) => {
   const fragile = counter('test.fragile', { poisoned: () => true });
-  const group = createProjectionGroup({ eventStore, readStore, projections: [fragile], clock: systemClock, maxAttempts: 1 });
+  const group = createProjectionGroup({
+    eventStore,
+    readStore,
+    projections: [fragile],
+    clock: systemClock,
+    maxAttempts: 1,
+  });
   const reader = createLogReader({ eventStore, consumers: group.consumers, retryDelayMs: 5 });
   await emit(eventStore, 'Poison');
   reader.start();
   await reader.reached(await eventStore.headPosition());
   await reader.stop();
-  const r = await retryParked({ eventStore, readStore, projection: fragile, now: () => systemClock.now().toISOString() });
+  const r = await retryParked({
+    eventStore,
+    readStore,
+    projection: fragile,
+    now: () => systemClock.now().toISOString(),
+  });
   assert.equal(r, { applied: 0, failed: 1 });
   const [p] = await listParked(readStore, 'test.fragile');
   assert.is(p!.retries, 1);
 });
 
-test('a store outage is never parked: the page is retried until the store answers', async ({ eventStore, readStore }) => {
+test('a store outage is never parked: the page is retried until the store answers', async ({
+  eventStore,
+  readStore,
+}) => {
   let down = 3;
   const base = counter('test.flaky-store');
   const flaky: Projection = {
@@ -115,7 +155,13 @@ test('a store outage is never parked: the page is retried until the store answer
       await base.apply(events, store);
     },
   };
-  const group = createProjectionGroup({ eventStore, readStore, projections: [flaky], clock: systemClock, maxAttempts: 1 });
+  const group = createProjectionGroup({
+    eventStore,
+    readStore,
+    projections: [flaky],
+    clock: systemClock,
+    maxAttempts: 1,
+  });
   const reader = createLogReader({ eventStore, consumers: group.consumers, retryDelayMs: 5 });
   await emit(eventStore, 'Plain');
   reader.start();
@@ -125,7 +171,10 @@ test('a store outage is never parked: the page is retried until the store answer
   assert.is((await readModel(readStore, 'test.flaky-store', 'items').find({})).length, 1);
 });
 
-test('outdated projections are rebuilt in one pass when the group starts, and readers switch', async ({ eventStore, readStore }) => {
+test('outdated projections are rebuilt in one pass when the group starts, and readers switch', async ({
+  eventStore,
+  readStore,
+}) => {
   for (let i = 0; i < 20; i++) await emit(eventStore, 'Plain');
   const v1 = [counter('test.a'), counter('test.b')];
   let group = createProjectionGroup({ eventStore, readStore, projections: v1, clock: systemClock });
@@ -150,7 +199,11 @@ test('outdated projections are rebuilt in one pass when the group starts, and re
   await reader.stop();
 });
 
-test('a page whose events another process of the group has applied takes no write transaction here; a new event does', async ({ dir, eventStore, readStore }) => {
+test('a page whose events another process of the group has applied takes no write transaction here; a new event does', async ({
+  dir,
+  eventStore,
+  readStore,
+}) => {
   const projections = [counter('test.a'), counter('test.b')];
   const first = createProjectionGroup({ eventStore, readStore, projections, clock: systemClock });
   const reader = createLogReader({ eventStore, consumers: first.consumers });
@@ -166,7 +219,11 @@ test('a page whose events another process of the group has applied takes no writ
   try {
     const second = createProjectionGroup({ eventStore, readStore: other, projections, clock: systemClock });
     // this process's page ends later than the first one's did: an event the group does not take
-    await eventStore.append('other-t.x', [{ id: eventIdFor('other', 0), type: 'Unrelated', data: {}, metadata: meta }], 'no_stream');
+    await eventStore.append(
+      'other-t.x',
+      [{ id: eventIdFor('other', 0), type: 'Unrelated', data: {}, metadata: meta }],
+      'no_stream',
+    );
     const events = await eventStore.readAll({});
     const page = { events, position: events[events.length - 1]!.position };
     const handle = (p: typeof page) => second.consumers[0]!.batch!.handle(p, second.consumers);
@@ -176,7 +233,11 @@ test('a page whose events another process of the group has applied takes no writ
     const more = await eventStore.readAll({});
     await handle({ events: more, position: more[more.length - 1]!.position });
     assert.is(transactions, 1, 'a new event: applied here');
-    assert.equal((await readModel<{ id: string; applied: number }>(readStore, 'test.a', 'items').find({})).map((d) => d.applied), [1, 1, 1, 1], 'each event applied once');
+    assert.equal(
+      (await readModel<{ id: string; applied: number }>(readStore, 'test.a', 'items').find({})).map((d) => d.applied),
+      [1, 1, 1, 1],
+      'each event applied once',
+    );
   } finally {
     await other.close();
   }

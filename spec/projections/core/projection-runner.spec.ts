@@ -16,8 +16,8 @@ import { physicalName } from '../../../projections/core/projection.ts';
 import { createProjectionRunner } from '../../../projections/core/projection-runner.ts';
 import { readModel } from '../../../projections/core/read-model.ts';
 import { rebuildProjection } from '../../../projections/core/rebuild.ts';
-import { ledgerProjection, type Balance } from '../../core/fixtures/ledger.projection.ts';
 import { eventually } from '../../core/eventually.ts';
+import { type Balance, ledgerProjection } from '../../core/fixtures/ledger.projection.ts';
 
 type Ctx = { dir: string; eventStore: EventStore; readStore: ReadStore };
 const it = suite<Ctx>('projection runner', {} as Ctx);
@@ -37,16 +37,41 @@ let seq = 0;
 async function deposit(store: EventStore, account: string, amount: number, open = false) {
   const command = `c${++seq}`;
   const events: EventEnvelope[] = [];
-  if (open) events.push({ id: eventIdFor(command, 9), type: 'AccountOpened', data: { owner: `o-${account}` }, metadata: { tenant: 't', occurredAt: 'x', schemaVersion: 1 } });
-  events.push({ id: eventIdFor(command, 0), type: 'MoneyDeposited', data: { amount }, metadata: { tenant: 't', occurredAt: 'x', schemaVersion: 1 } });
+  if (open)
+    events.push({
+      id: eventIdFor(command, 9),
+      type: 'AccountOpened',
+      data: { owner: `o-${account}` },
+      metadata: { tenant: 't', occurredAt: 'x', schemaVersion: 1 },
+    });
+  events.push({
+    id: eventIdFor(command, 0),
+    type: 'MoneyDeposited',
+    data: { amount },
+    metadata: { tenant: 't', occurredAt: 'x', schemaVersion: 1 },
+  });
   await store.append(`account-t.${account}`, events, 'any');
 }
 /** noise in another category: the projection must skip it but still report no lag */
 async function noise(store: EventStore) {
-  await store.append(`other-t.n${++seq}`, [{ id: eventIdFor(`n${seq}`, 0), type: 'Noise', data: {}, metadata: { tenant: 't', occurredAt: 'x', schemaVersion: 1 } }], 'any');
+  await store.append(
+    `other-t.n${++seq}`,
+    [
+      {
+        id: eventIdFor(`n${seq}`, 0),
+        type: 'Noise',
+        data: {},
+        metadata: { tenant: 't', occurredAt: 'x', schemaVersion: 1 },
+      },
+    ],
+    'any',
+  );
 }
 
-it('catches up, goes live, keeps the checkpoint with the read model, reports lag 0 when done', async ({ eventStore, readStore }) => {
+it('catches up, goes live, keeps the checkpoint with the read model, reports lag 0 when done', async ({
+  eventStore,
+  readStore,
+}) => {
   await deposit(eventStore, 'a', 10, true);
   await deposit(eventStore, 'b', 5, true);
   const runner = createProjectionRunner({ eventStore, readStore, projection: ledgerProjection(), clock: systemClock });
@@ -77,7 +102,10 @@ it('lag counts pending events of its own categories only', async ({ eventStore, 
   await runner.stop();
 });
 
-it('a failing apply is retried from the checkpoint: nothing lost, nothing doubled', async ({ eventStore, readStore }) => {
+it('a failing apply is retried from the checkpoint: nothing lost, nothing doubled', async ({
+  eventStore,
+  readStore,
+}) => {
   let failures = 2;
   const base = ledgerProjection();
   const flaky: Projection = {
@@ -88,7 +116,13 @@ it('a failing apply is retried from the checkpoint: nothing lost, nothing double
     },
   };
   for (let i = 0; i < 20; i++) await deposit(eventStore, 'a', 1, i === 0);
-  const runner = createProjectionRunner({ eventStore, readStore, projection: flaky, clock: systemClock, retryDelayMs: 5 });
+  const runner = createProjectionRunner({
+    eventStore,
+    readStore,
+    projection: flaky,
+    clock: systemClock,
+    retryDelayMs: 5,
+  });
   runner.start();
   const balances = readModel<Balance>(readStore, 'test.ledger', 'balances');
   await eventually(async () => (await runner.status()).lag === 0, 'recovery');
@@ -118,9 +152,18 @@ it('a version bump rebuilds beside the live collections, then readers switch', a
   await v2.stop();
 });
 
-it('rebuild while the live runner runs and events keep coming: the switch loses and doubles nothing', async ({ eventStore, readStore }) => {
+it('rebuild while the live runner runs and events keep coming: the switch loses and doubles nothing', async ({
+  eventStore,
+  readStore,
+}) => {
   for (let i = 0; i < 300; i++) await deposit(eventStore, `k${i % 10}`, 1, i < 10);
-  const runner = createProjectionRunner({ eventStore, readStore, projection: ledgerProjection(), clock: systemClock, batchSize: 7 });
+  const runner = createProjectionRunner({
+    eventStore,
+    readStore,
+    projection: ledgerProjection(),
+    clock: systemClock,
+    batchSize: 7,
+  });
   runner.start();
   let writing = true;
   const writer = (async () => {
@@ -130,7 +173,13 @@ it('rebuild while the live runner runs and events keep coming: the switch loses 
       await new Promise((r) => setImmediate(r));
     }
   })();
-  const r = await rebuildProjection({ eventStore, readStore, projection: ledgerProjection(), clock: systemClock, pageSize: 25 });
+  const r = await rebuildProjection({
+    eventStore,
+    readStore,
+    projection: ledgerProjection(),
+    clock: systemClock,
+    pageSize: 25,
+  });
   assert.is(r.generation, 2);
   await new Promise((res) => setTimeout(res, 30));
   writing = false;
@@ -141,7 +190,10 @@ it('rebuild while the live runner runs and events keep coming: the switch loses 
   const total = (await eventStore.readAll({ filter: { categories: ['account'] }, limit: 100_000 })).length;
   const live = await readStore.collection(physicalName('test.ledger', 'entries', 2)).count({});
   assert.is(live, total, 'one entry per event in the switched generation');
-  const counted = (await readStore.collection<Balance>(physicalName('test.ledger', 'balances', 2)).find({})).reduce((n, b) => n + b.events, 0);
+  const counted = (await readStore.collection<Balance>(physicalName('test.ledger', 'balances', 2)).find({})).reduce(
+    (n, b) => n + b.events,
+    0,
+  );
   assert.is(counted, total, 'no event counted twice');
   await runner.stop();
 });

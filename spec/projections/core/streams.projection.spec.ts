@@ -17,10 +17,19 @@ let dir: string;
 let store: ReadStore;
 let position = 0;
 const event = (stream: string, revision: number, type: string, occurredAt: string): RecordedEvent =>
-  ({ id: `e${++position}`, type, data: {}, stream, revision, position: String(position).padStart(20, '0'), metadata: { tenant: 'acme', occurredAt, schemaVersion: 1 } }) as RecordedEvent;
+  ({
+    id: `e${++position}`,
+    type,
+    data: {},
+    stream,
+    revision,
+    position: String(position).padStart(20, '0'),
+    metadata: { tenant: 'acme', occurredAt, schemaVersion: 1 },
+  }) as RecordedEvent;
 
 /** applies a page: the summaries the projection read */
-const apply = (events: RecordedEvent[], o: { late?: true } = {}) => applyCountingReads(store, streamsProjection, events, o);
+const apply = (events: RecordedEvent[], o: { late?: true } = {}) =>
+  applyCountingReads(store, streamsProjection, events, o);
 const summary = (stream: string) => store.collection<any>('core.streams__streams__g1').get(stream);
 
 test.before.each(async () => {

@@ -32,16 +32,39 @@ const PROJECTIONS: Array<[Projection, string[]]> = [
 ];
 
 const recorded = (e: { type: string; data: unknown }, stream: string): RecordedEvent =>
-  ({ id: `e${++position}`, type: e.type, data: e.data, stream, revision: 0, position: String(position).padStart(20, '0'), metadata: { tenant: 'acme', occurredAt: T0, schemaVersion: 1 } }) as RecordedEvent;
+  ({
+    id: `e${++position}`,
+    type: e.type,
+    data: e.data,
+    stream,
+    revision: 0,
+    position: String(position).padStart(20, '0'),
+    metadata: { tenant: 'acme', occurredAt: T0, schemaVersion: 1 },
+  }) as RecordedEvent;
 
 /** a notification's events (accepted with an ExpiresAt and open work, an alert), under its own id */
 function notification(id: string, housekept: boolean): RecordedEvent[] {
-  const accepted = JSON.parse(JSON.stringify(acceptedEvent({ expiresAt: '2026-03-09T00:00:00.000Z' })).replaceAll(NID, id));
+  const accepted = JSON.parse(
+    JSON.stringify(acceptedEvent({ expiresAt: '2026-03-09T00:00:00.000Z' })).replaceAll(NID, id),
+  );
   const stream = `hubNotification-acme.${id}`;
   return [
     recorded(accepted, stream),
-    recorded({ type: 'AlertRaised', data: { MessageId: `${id}.m1`, Classification: 'DEFINITE_FINAL_FAILURE', Reason: 'r', At: T0 } }, stream),
-    ...(housekept ? [recorded({ type: 'NotificationHousekept', data: { NotificationId: id, ArchivedTo: 'archive/x.jsonl', At: T0 } }, stream)] : []),
+    recorded(
+      {
+        type: 'AlertRaised',
+        data: { MessageId: `${id}.m1`, Classification: 'DEFINITE_FINAL_FAILURE', Reason: 'r', At: T0 },
+      },
+      stream,
+    ),
+    ...(housekept
+      ? [
+          recorded(
+            { type: 'NotificationHousekept', data: { NotificationId: id, ArchivedTo: 'archive/x.jsonl', At: T0 } },
+            stream,
+          ),
+        ]
+      : []),
   ];
 }
 
@@ -50,7 +73,11 @@ async function rows(generation: number): Promise<string[]> {
   const out: string[] = [];
   for (const [projection, collections] of PROJECTIONS) {
     for (const name of collections) {
-      for (const doc of await store.collection<{ id: string; stream?: string; NotificationId?: string }>(`${projection.name}__${name}__g${generation}`).find({})) {
+      for (const doc of await store
+        .collection<{ id: string; stream?: string; NotificationId?: string }>(
+          `${projection.name}__${name}__g${generation}`,
+        )
+        .find({})) {
         out.push(`${projection.name}.${name} ${doc.stream ?? doc.NotificationId ?? doc.id}`);
       }
     }

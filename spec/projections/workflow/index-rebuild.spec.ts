@@ -15,7 +15,7 @@ import { createProjectionGroup } from '../../../projections/core/projection-grou
 import { readModel } from '../../../projections/core/read-model.ts';
 import { rebuildSearchIndex } from '../../../projections/workflow/index-rebuild.ts';
 import { createTaskQueries } from '../../../projections/workflow/task.queries.ts';
-import { TASKS_PROJECTION, tasksProjection, type IndexJob } from '../../../projections/workflow/tasks.projection.ts';
+import { type IndexJob, TASKS_PROJECTION, tasksProjection } from '../../../projections/workflow/tasks.projection.ts';
 import { sequenceXml } from '../../http/workflow/workflow-harness.ts';
 
 // An index rebuild copies the task documents into the next generation in pages, then switches in one
@@ -32,17 +32,35 @@ test('changes made while the index is being rebuilt are in the new generation af
   try {
     const catalog = createDefinitionCatalog({ eventStore });
     const ctx = { tenant: 'acme', actor: 'spec' };
-    await createDeployCommands({ eventStore, clock: systemClock, catalog }).deploy([{ name: 'k.bpmn', content: sequenceXml('k', ['a', 'b']) }], ctx, 'd1');
+    await createDeployCommands({ eventStore, clock: systemClock, catalog }).deploy(
+      [{ name: 'k.bpmn', content: sequenceXml('k', ['a', 'b']) }],
+      ctx,
+      'd1',
+    );
     const instances = createInstanceCommands({ eventStore, clock: systemClock, catalog });
     const started: Array<Awaited<ReturnType<typeof instances.start>>> = [];
     for (let i = 0; i < 7; i++) {
-      started.push(await instances.start({ processDefinitionKey: 'k', indexSchema: 'idx', queryVariables: { TaskType: 't', WorkflowBusinessKey: `bk-${i}`, Score: i } }, ctx, `s${i}`));
+      started.push(
+        await instances.start(
+          {
+            processDefinitionKey: 'k',
+            indexSchema: 'idx',
+            queryVariables: { TaskType: 't', WorkflowBusinessKey: `bk-${i}`, Score: i },
+          },
+          ctx,
+          `s${i}`,
+        ),
+      );
     }
     const schemas = createIndexSchemaCommands({ eventStore, clock: systemClock });
     await schemas.define('idx', [{ name: 'Score', type: 'number', includeAll: false }], ctx, 'schema-1');
     await settle();
     const queries = createTaskQueries({ readStore, eventStore });
-    assert.equal((await queries.index('acme', 'idx')).building?.generation, 2, 'tasks exist: the first schema is built beside');
+    assert.equal(
+      (await queries.index('acme', 'idx')).building?.generation,
+      2,
+      'tasks exist: the first schema is built beside',
+    );
 
     const jobs = await readModel<IndexJob>(readStore, TASKS_PROJECTION, 'jobs').find({});
     assert.is(jobs.length, 1);
@@ -60,14 +78,33 @@ test('changes made while the index is being rebuilt are in the new generation af
     assert.equal(outcome, { kind: 'switched', generation: 2, revision: 1, documents: 7 });
     const state = await queries.index('acme', 'idx');
     assert.equal([state.generation, state.building], [2, undefined]);
-    const r = await queries.search('acme', { Module: 'idx', FromRangeConditions: { Score: 0 }, SortField: 'Score', SortType: 'asc', PageSize: 20 });
+    const r = await queries.search('acme', {
+      Module: 'idx',
+      FromRangeConditions: { Score: 0 },
+      SortField: 'Score',
+      SortType: 'asc',
+      PageSize: 20,
+    });
     const docs = r.results[0]!.esDocs as Array<{ Score: number; TaskDefinitionKey: string; Status: string }>;
     assert.is(r.total, 8, '7 first tasks and the one the completion created');
-    assert.equal(docs.filter((d) => d.Score === 0).map((d) => [d.TaskDefinitionKey, d.Status]).sort(), [['a', 'COMPLETED'], ['b', 'CREATED']], 'the change made during the rebuild is there');
+    assert.equal(
+      docs
+        .filter((d) => d.Score === 0)
+        .map((d) => [d.TaskDefinitionKey, d.Status])
+        .sort(),
+      [
+        ['a', 'COMPLETED'],
+        ['b', 'CREATED'],
+      ],
+      'the change made during the rebuild is there',
+    );
     assert.is((await readModel<IndexJob>(readStore, TASKS_PROJECTION, 'jobs').find({})).length, 0, 'the job is done');
     const names = await readStore.listCollections();
     assert.ok(names.includes('workflow.tasks__acme.idx.2__search__g1'));
-    assert.ok(names.includes('workflow.tasks__acme.idx.1__search__g1'), 'the previous generation stays for readers that resolved it');
+    assert.ok(
+      names.includes('workflow.tasks__acme.idx.1__search__g1'),
+      'the previous generation stays for readers that resolved it',
+    );
   } finally {
     await reader.stop();
     await eventStore.close();

@@ -1,5 +1,5 @@
-import { workflowError } from '../../workflow.errors.ts';
 import type { CallActivityModel, DefinitionRef } from '../../model/process-model.ts';
+import { workflowError } from '../../workflow.errors.ts';
 import type { ProcessInstance } from '../instance.state.ts';
 import type { ElementHandler, Run } from '../run.ts';
 
@@ -17,16 +17,23 @@ export const callActivity: ElementHandler = {
     const caller = run.instance(el.instanceId);
     const callerDefinition = run.definition(el.instanceId);
     const key = textOf(run.evaluate(el, model.calledElement));
-    if (key === undefined) throw workflowError('CALLED_PROCESS.NOT_FOUND', `the call activity '${el.elementId}' names no process`, { element: el.elementId });
+    if (key === undefined)
+      throw workflowError('CALLED_PROCESS.NOT_FOUND', `the call activity '${el.elementId}' names no process`, {
+        element: el.elementId,
+      });
     const ref = refOf(run, el, model, key, callerDefinition.deploymentId);
     const called = run.resolve(ref, el);
 
     const variables: Record<string, unknown> = model.inAll ? { ...caller.variables } : {};
     for (const m of model.inputs) {
       if (m.sourceExpression !== undefined) variables[m.target] = run.evaluate(el, m.sourceExpression);
-      else if (m.source !== undefined && Object.hasOwn(caller.variables, m.source)) variables[m.target] = caller.variables[m.source];
+      else if (m.source !== undefined && Object.hasOwn(caller.variables, m.source))
+        variables[m.target] = caller.variables[m.source];
     }
-    const businessKey = model.businessKey === undefined ? caller.businessKey : (textOf(run.evaluate(el, model.businessKey)) ?? caller.businessKey);
+    const businessKey =
+      model.businessKey === undefined
+        ? caller.businessKey
+        : (textOf(run.evaluate(el, model.businessKey)) ?? caller.businessKey);
 
     run.scheduleBoundaryTimers(el);
     const childId = run.newId('p');
@@ -59,14 +66,23 @@ export function returnFromCall(run: Run, child: ProcessInstance): void {
   const model = run.elementModel(callEl) as CallActivityModel;
   const out: Record<string, unknown> = model.outAll ? { ...child.variables } : {};
   for (const m of model.outputs) {
-    if (m.sourceExpression !== undefined) out[m.target] = run.evaluate({ instanceId: child.id, elementId: callEl.elementId }, m.sourceExpression);
-    else if (m.source !== undefined && Object.hasOwn(child.variables, m.source)) out[m.target] = child.variables[m.source];
+    if (m.sourceExpression !== undefined)
+      out[m.target] = run.evaluate({ instanceId: child.id, elementId: callEl.elementId }, m.sourceExpression);
+    else if (m.source !== undefined && Object.hasOwn(child.variables, m.source))
+      out[m.target] = child.variables[m.source];
   }
-  if (Object.keys(out).length > 0) run.emit({ type: 'VariablesSet', data: { instanceId: callEl.instanceId, variables: out } });
+  if (Object.keys(out).length > 0)
+    run.emit({ type: 'VariablesSet', data: { instanceId: callEl.instanceId, variables: out } });
   run.leave(callEl);
 }
 
-function refOf(run: Run, el: Parameters<Run['evaluate']>[0], model: CallActivityModel, key: string, deploymentId: string): DefinitionRef {
+function refOf(
+  run: Run,
+  el: Parameters<Run['evaluate']>[0],
+  model: CallActivityModel,
+  key: string,
+  deploymentId: string,
+): DefinitionRef {
   switch (model.binding) {
     case 'latest':
       return { kind: 'latest', key };
@@ -74,7 +90,12 @@ function refOf(run: Run, el: Parameters<Run['evaluate']>[0], model: CallActivity
       return { kind: 'deployment', key, deploymentId };
     case 'version': {
       const version = Number(model.version === undefined ? NaN : textOf(run.evaluate(el, model.version)));
-      if (!Number.isInteger(version)) throw workflowError('CALLED_PROCESS.NOT_FOUND', `the call activity '${el.elementId}' names no valid version of '${key}'`, { element: el.elementId, key });
+      if (!Number.isInteger(version))
+        throw workflowError(
+          'CALLED_PROCESS.NOT_FOUND',
+          `the call activity '${el.elementId}' names no valid version of '${key}'`,
+          { element: el.elementId, key },
+        );
       return { kind: 'version', key, version };
     }
     case 'versionTag':

@@ -15,7 +15,10 @@ export const endEvent: ElementHandler = {
         run.leave(el, []);
         return;
       case 'terminate':
-        run.emit({ type: 'ElementCompleted', data: { key: el.key, instanceId: el.instanceId, elementId: el.elementId } });
+        run.emit({
+          type: 'ElementCompleted',
+          data: { key: el.key, instanceId: el.instanceId, elementId: el.elementId },
+        });
         run.terminateScope(el.instanceId, el.scopeKey, `terminate end event '${el.elementId}'`);
         run.scopeMayBeDone(el.instanceId, el.scopeKey);
         return;

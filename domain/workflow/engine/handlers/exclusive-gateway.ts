@@ -1,5 +1,5 @@
-import { workflowError } from '../../workflow.errors.ts';
 import type { GatewayModel } from '../../model/process-model.ts';
+import { workflowError } from '../../workflow.errors.ts';
 import type { ElementHandler } from '../run.ts';
 
 /**
@@ -13,7 +13,9 @@ export const exclusiveGateway: ElementHandler = {
     const flows = run.model(el.instanceId).flows;
     const outgoing = model.outgoing.map((k) => flows[k]!);
     if (outgoing.length === 0) return run.leave(el, []);
-    const chosen = outgoing.find((f) => f.key !== model.default && (f.condition === undefined || run.condition(el, f.condition)));
+    const chosen = outgoing.find(
+      (f) => f.key !== model.default && (f.condition === undefined || run.condition(el, f.condition)),
+    );
     if (chosen !== undefined) return run.leave(el, [chosen]);
     if (model.default !== undefined) return run.leave(el, [flows[model.default]!]);
     throw workflowError(

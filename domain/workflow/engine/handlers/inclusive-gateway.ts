@@ -1,5 +1,5 @@
-import { workflowError } from '../../workflow.errors.ts';
 import type { GatewayModel } from '../../model/process-model.ts';
+import { workflowError } from '../../workflow.errors.ts';
 import type { ElementInstance } from '../instance.state.ts';
 import { canReach } from '../reachability.ts';
 import type { ElementHandler, Run } from '../run.ts';
@@ -23,7 +23,11 @@ export const inclusiveGateway: ElementHandler = {
 export function inclusiveJoinReady(run: Run, el: ElementInstance): boolean {
   const model = run.model(el.instanceId);
   return !Object.values(run.state().elements).some(
-    (other) => other.instanceId === el.instanceId && other.scopeKey === el.scopeKey && other.elementId !== el.elementId && canReach(model, other.elementId, el.elementId),
+    (other) =>
+      other.instanceId === el.instanceId &&
+      other.scopeKey === el.scopeKey &&
+      other.elementId !== el.elementId &&
+      canReach(model, other.elementId, el.elementId),
   );
 }
 
@@ -31,11 +35,17 @@ export function inclusiveJoinReady(run: Run, el: ElementInstance): boolean {
 export function fire(run: Run, el: ElementInstance): void {
   const model = run.elementModel(el) as GatewayModel;
   for (const other of waitingAt(run, el)) {
-    if (other.key !== el.key) run.emit({ type: 'ElementCompleted', data: { key: other.key, instanceId: other.instanceId, elementId: other.elementId } });
+    if (other.key !== el.key)
+      run.emit({
+        type: 'ElementCompleted',
+        data: { key: other.key, instanceId: other.instanceId, elementId: other.elementId },
+      });
   }
   const flows = run.model(el.instanceId).flows;
   const outgoing = model.outgoing.map((k) => flows[k]!);
-  const taken = outgoing.filter((f) => f.key !== model.default && (f.condition === undefined || run.condition(el, f.condition)));
+  const taken = outgoing.filter(
+    (f) => f.key !== model.default && (f.condition === undefined || run.condition(el, f.condition)),
+  );
   if (outgoing.length === 0 || taken.length > 0) {
     run.leave(el, taken);
     return;

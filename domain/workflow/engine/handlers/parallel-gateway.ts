@@ -21,11 +21,14 @@ export const parallelGateway: ElementHandler = {
       joined.push(first);
     }
     const [continuing, ...merged] = joined.includes(el) ? [el, ...joined.filter((j) => j !== el)] : joined;
-    for (const m of merged) run.emit({ type: 'ElementCompleted', data: { key: m.key, instanceId: m.instanceId, elementId: m.elementId } });
+    for (const m of merged)
+      run.emit({ type: 'ElementCompleted', data: { key: m.key, instanceId: m.instanceId, elementId: m.elementId } });
     run.leave(continuing!, outgoing);
   },
 };
 
 /** the tokens waiting at el's gateway in el's scope, in arrival order */
 export const waitingAt = (run: Run, el: ElementInstance): ElementInstance[] =>
-  Object.values(run.state().elements).filter((e) => e.instanceId === el.instanceId && e.elementId === el.elementId && e.scopeKey === el.scopeKey);
+  Object.values(run.state().elements).filter(
+    (e) => e.instanceId === el.instanceId && e.elementId === el.elementId && e.scopeKey === el.scopeKey,
+  );

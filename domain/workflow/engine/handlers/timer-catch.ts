@@ -10,7 +10,17 @@ export const timerCatch: ElementHandler = {
     const id = run.newId('m');
     run.emit({
       type: 'TimerScheduled',
-      data: { timer: { id, instanceId: el.instanceId, elementId: el.elementId, elementKey: el.key, boundary: false, dueAt: due.dueAt, ...(due.cycle && { cycle: due.cycle }) } },
+      data: {
+        timer: {
+          id,
+          instanceId: el.instanceId,
+          elementId: el.elementId,
+          elementKey: el.key,
+          boundary: false,
+          dueAt: due.dueAt,
+          ...(due.cycle && { cycle: due.cycle }),
+        },
+      },
     });
   },
 };

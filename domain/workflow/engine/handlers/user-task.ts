@@ -1,6 +1,6 @@
-import { workflowError } from '../../workflow.errors.ts';
 import type { Expr, UserTaskModel } from '../../model/process-model.ts';
 import { addDuration, parseDateTime, parseDuration } from '../../time/iso8601.ts';
+import { workflowError } from '../../workflow.errors.ts';
 import type { Task } from '../instance.events.ts';
 import type { ElementInstance } from '../instance.state.ts';
 import type { ElementHandler, Run } from '../run.ts';
@@ -62,13 +62,19 @@ export const userTask: ElementHandler = {
 
 const textOf = (v: unknown): string | undefined => {
   if (v === null || v === undefined) return undefined;
-  const s = (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v)).trim();
+  const s = (
+    typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v)
+  ).trim();
   return s === '' ? undefined : s;
 };
 
 const listOf = (v: unknown): string[] => {
   if (v === null || v === undefined) return [];
-  const items = Array.isArray(v) ? v.map(textOf) : String(v).split(',').map((s) => textOf(s));
+  const items = Array.isArray(v)
+    ? v.map(textOf)
+    : String(v)
+        .split(',')
+        .map((s) => textOf(s));
   return [...new Set(items.filter((s): s is string => s !== undefined))];
 };
 
@@ -80,10 +86,14 @@ function dateOf(run: Run, el: ElementInstance, expr: Expr | undefined): string |
   if (at !== null) return at;
   const d = parseDuration(value);
   if (d !== null) return addDuration(run.now, d);
-  throw workflowError('EXPRESSION.EVALUATION_FAILED', `Error while evaluating expression: ${expr.text}. Cause: ${JSON.stringify(value)} is not an ISO 8601 date or duration`, {
-    element: el.elementId,
-    expression: expr.text,
-  });
+  throw workflowError(
+    'EXPRESSION.EVALUATION_FAILED',
+    `Error while evaluating expression: ${expr.text}. Cause: ${JSON.stringify(value)} is not an ISO 8601 date or duration`,
+    {
+      element: el.elementId,
+      expression: expr.text,
+    },
+  );
 }
 
 function priorityOf(run: Run, el: ElementInstance, expr: Expr | undefined): number {
@@ -91,10 +101,14 @@ function priorityOf(run: Run, el: ElementInstance, expr: Expr | undefined): numb
   const value = run.evaluate(el, expr);
   const n = typeof value === 'number' ? value : Number(textOf(value));
   if (!Number.isInteger(n)) {
-    throw workflowError('EXPRESSION.EVALUATION_FAILED', `Error while evaluating expression: ${expr.text}. Cause: the priority ${JSON.stringify(value)} is not an integer`, {
-      element: el.elementId,
-      expression: expr.text,
-    });
+    throw workflowError(
+      'EXPRESSION.EVALUATION_FAILED',
+      `Error while evaluating expression: ${expr.text}. Cause: the priority ${JSON.stringify(value)} is not an integer`,
+      {
+        element: el.elementId,
+        expression: expr.text,
+      },
+    );
   }
   return n;
 }

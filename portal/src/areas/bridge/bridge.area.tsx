@@ -12,5 +12,11 @@ export const bridgeArea = defineArea(
     scopes: [BRIDGE_ADMIN_SCOPE],
     nav: [{ to: '/bridge', label: 'Event buses' }],
   },
-  (area) => [createRoute({ getParentRoute: () => area, path: '/', component: lazyRouteComponent(() => import('./buses.page.tsx'), 'BusesPage') })],
+  (area) => [
+    createRoute({
+      getParentRoute: () => area,
+      path: '/',
+      component: lazyRouteComponent(() => import('./buses.page.tsx'), 'BusesPage'),
+    }),
+  ],
 );

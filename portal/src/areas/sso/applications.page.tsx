@@ -11,7 +11,9 @@ export function ApplicationsPage() {
         captionHidden
         queryKey={['identity', 'clients']}
         fetchPage={async ({ offset, limit }, signal) => {
-          const page = await call(api.identity.GET('/cas/admin/v1/clients', { params: { query: { offset, limit } }, signal }));
+          const page = await call(
+            api.identity.GET('/cas/admin/v1/clients', { params: { query: { offset, limit } }, signal }),
+          );
           return { items: page.items ?? [], ...(page.total !== undefined && { total: page.total }) };
         }}
         rowKey={(c) => c.client_id ?? ''}

@@ -7,9 +7,16 @@ export const ssoArea = defineArea(
   {
     id: 'sso',
     title: 'SSO Config',
-    description: 'The applications (OIDC clients) that sign your users in through the platform, and their redirect URIs and scopes.',
+    description:
+      'The applications (OIDC clients) that sign your users in through the platform, and their redirect URIs and scopes.',
     scopes: [IDENTITY_ADMIN_SCOPE],
     nav: [{ to: '/sso', label: 'Applications' }],
   },
-  (area) => [createRoute({ getParentRoute: () => area, path: '/', component: lazyRouteComponent(() => import('./applications.page.tsx'), 'ApplicationsPage') })],
+  (area) => [
+    createRoute({
+      getParentRoute: () => area,
+      path: '/',
+      component: lazyRouteComponent(() => import('./applications.page.tsx'), 'ApplicationsPage'),
+    }),
+  ],
 );

@@ -3,24 +3,32 @@
 // signed with the destination's secret (webhook-id = the delivery id), both secrets during a rotation's
 // overlap then only the new one, Retry-After passed on, and destinations the SSRF guard refuses (the URL,
 // or the OAuth token URL) failing without retry with a clear error. Real SQLite stores.
-import express from 'express';
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import express from 'express';
 import { Webhook } from 'standardwebhooks';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createApiDestinationCommands, createApiDestinationReader } from '../../../../commands/bridge/api-destinations.commands.ts';
+import {
+  createApiDestinationCommands,
+  createApiDestinationReader,
+} from '../../../../commands/bridge/api-destinations.commands.ts';
 import { createConfigCenter } from '../../../../commands/bridge/config-center.commands.ts';
 import { createConnectionCommands, createConnectionReader } from '../../../../commands/bridge/connections.commands.ts';
-import type { DeliveryOutcome, DeliveryRequest, TargetAdapter } from '../../../../commands/bridge/delivery.contracts.ts';
+import type {
+  DeliveryOutcome,
+  DeliveryRequest,
+  TargetAdapter,
+} from '../../../../commands/bridge/delivery.contracts.ts';
 import { createOAuthTokenCache } from '../../../../commands/bridge/oauth-token.cache.ts';
 import { createApiDestinationTarget } from '../../../../commands/bridge/targets/api-destination.target.ts';
 import type { BridgeEvent, Target } from '../../../../domain/bridge/model.ts';
-import type { HttpClient } from '../../../../infra/core/http-client.port.ts';
 import { manualClock } from '../../../../infra/core/clock.port.ts';
+import type { HttpClient } from '../../../../infra/core/http-client.port.ts';
 import { createOutboundHttpClient } from '../../../../infra/net/outbound-http.client.ts';
 import { createSqliteEventStore } from '../../../../infra/sqlite/event-store.sqlite.ts';
 import { loopbackHttpClient } from '../../../infra/net/loopback-client.ts';
@@ -56,8 +64,23 @@ app.all('/{*rest}', (req, res) => {
 const server: Server = createServer(app);
 let base = '';
 
-const event: BridgeEvent = { id: 'evt-1', source: 'shop:checkout', type: 'shop:Order:Placed', dataContentType: 'application/json', eventBusName: 'orders', data: { orderId: 'O-1' } };
-const apiTarget: Target = { id: 4, typeId: 4, pushRetryStrategy: 'BACKOFF_RETRY', errorTolerance: 'ALL', deadLetterRecord: true, params: [], conversion: { kind: 'complete' } };
+const event: BridgeEvent = {
+  id: 'evt-1',
+  source: 'shop:checkout',
+  type: 'shop:Order:Placed',
+  dataContentType: 'application/json',
+  eventBusName: 'orders',
+  data: { orderId: 'O-1' },
+};
+const apiTarget: Target = {
+  id: 4,
+  typeId: 4,
+  pushRetryStrategy: 'BACKOFF_RETRY',
+  errorTolerance: 'ALL',
+  deadLetterRecord: true,
+  params: [],
+  conversion: { kind: 'complete' },
+};
 let seq = 0;
 const request = (name: string): DeliveryRequest => {
   seq++;
@@ -78,7 +101,13 @@ const request = (name: string): DeliveryRequest => {
 const ctx = { tenant: 'acme', actor: 'spec@acme' };
 let n = 0;
 const create = async (name: string, url: string, connection?: string) =>
-  (await destinations.create({ name, urlTemplate: { url, variables: {} }, method: 'POST', ...(connection !== undefined && { connection }) }, ctx, `d-${++n}`)).signingSecret!;
+  (
+    await destinations.create(
+      { name, urlTemplate: { url, variables: {} }, method: 'POST', ...(connection !== undefined && { connection }) },
+      ctx,
+      `d-${++n}`,
+    )
+  ).signingSecret!;
 const failure = (o: DeliveryOutcome) => {
   assert.is(o.ok, false, JSON.stringify(o));
   return o as Extract<DeliveryOutcome, { ok: false }>;
@@ -87,7 +116,11 @@ const failure = (o: DeliveryOutcome) => {
 const verifies = (secret: string, r: Received): boolean => {
   try {
     const h = r.headers;
-    new Webhook(secret).verify(r.body, { 'webhook-id': String(h['webhook-id']), 'webhook-timestamp': String(h['webhook-timestamp']), 'webhook-signature': String(h['webhook-signature']) });
+    new Webhook(secret).verify(r.body, {
+      'webhook-id': String(h['webhook-id']),
+      'webhook-timestamp': String(h['webhook-timestamp']),
+      'webhook-signature': String(h['webhook-signature']),
+    });
     return true;
   } catch {
     return false;
@@ -157,14 +190,27 @@ test('a destination on a refused address fails without retry, saying why; nothin
   const before = received.length;
   const f = failure(await targetWith(guarded).deliver(request('internal')));
   assert.is(f.retryable, false);
-  assert.is(f.error, `POST ${base}/internal: destination refused: 127.0.0.1 is a loopback address (allow it with OUTBOUND_ALLOW)`);
+  assert.is(
+    f.error,
+    `POST ${base}/internal: destination refused: 127.0.0.1 is a loopback address (allow it with OUTBOUND_ALLOW)`,
+  );
   assert.is(f.httpStatus, undefined);
   assert.is(received.length, before);
 });
 
 test('an OAuth token URL on a refused address fails without retry too (and the client secret is not in the error)', async () => {
   await connections.create(
-    { name: 'oauth-internal', auth: { kind: 'OAUTH_CLIENT_CREDENTIALS', tokenUrl: `${base}/token`, clientId: 'c1', clientSecret: 'client-secret-value', method: 'GET', clientAuth: 'client_secret_post' } },
+    {
+      name: 'oauth-internal',
+      auth: {
+        kind: 'OAUTH_CLIENT_CREDENTIALS',
+        tokenUrl: `${base}/token`,
+        clientId: 'c1',
+        clientSecret: 'client-secret-value',
+        method: 'GET',
+        clientAuth: 'client_secret_post',
+      },
+    },
     ctx,
     'c-1',
   );
@@ -172,7 +218,10 @@ test('an OAuth token URL on a refused address fails without retry too (and the c
   const before = received.length;
   const f = failure(await targetWith(guarded).deliver(request('oauth-internal')));
   assert.is(f.retryable, false);
-  assert.match(f.error, /^connection oauth-internal: the token endpoint cannot be called: destination refused: 127\.0\.0\.1 is a loopback address/);
+  assert.match(
+    f.error,
+    /^connection oauth-internal: the token endpoint cannot be called: destination refused: 127\.0\.0\.1 is a loopback address/,
+  );
   assert.not.ok(f.error.includes('client-secret-value'));
   assert.is(received.length, before);
 });

@@ -3,18 +3,26 @@
 // X-Delivery-Id, the outcome classes (2xx, 5xx, 4xx, timeout), OAuth token renewal after a 401, and the
 // caller's token never in an outcome. Real SQLite stores behind destinations, connections and the
 // configuration center.
-import express from 'express';
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import express from 'express';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createApiDestinationCommands, createApiDestinationReader } from '../../../../commands/bridge/api-destinations.commands.ts';
+import {
+  createApiDestinationCommands,
+  createApiDestinationReader,
+} from '../../../../commands/bridge/api-destinations.commands.ts';
 import { createConfigCenter, createConfigCommands } from '../../../../commands/bridge/config-center.commands.ts';
 import { createConnectionCommands, createConnectionReader } from '../../../../commands/bridge/connections.commands.ts';
-import type { DeliveryOutcome, DeliveryRequest, TargetAdapter } from '../../../../commands/bridge/delivery.contracts.ts';
+import type {
+  DeliveryOutcome,
+  DeliveryRequest,
+  TargetAdapter,
+} from '../../../../commands/bridge/delivery.contracts.ts';
 import { createOAuthTokenCache } from '../../../../commands/bridge/oauth-token.cache.ts';
 import { createApiDestinationTarget } from '../../../../commands/bridge/targets/api-destination.target.ts';
 import type { HttpMethodName } from '../../../../domain/bridge/api-destination.decider.ts';
@@ -43,7 +51,13 @@ const target: TargetAdapter = createApiDestinationTarget({
 });
 
 // ---- the receiver: records every request; the path says how to answer ----
-type Received = { method: string; path: string; query: Record<string, string | string[]>; headers: Record<string, string | string[] | undefined>; body: string };
+type Received = {
+  method: string;
+  path: string;
+  query: Record<string, string | string[]>;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+};
 const received: Received[] = [];
 let tokenFetches = 0;
 let refusedToken = '';
@@ -55,13 +69,21 @@ app.post('/oauth/token', express.urlencoded({ extended: false }), (_req, res) =>
 });
 app.use(express.text({ type: () => true }));
 app.all('/{*rest}', (req, res) => {
-  received.push({ method: req.method, path: req.path, query: { ...(req.query as Record<string, string>) }, headers: { ...req.headers }, body: typeof req.body === 'string' ? req.body : '' });
+  received.push({
+    method: req.method,
+    path: req.path,
+    query: { ...(req.query as Record<string, string>) },
+    headers: { ...req.headers },
+    body: typeof req.body === 'string' ? req.body : '',
+  });
   arrived?.();
   const status = /^\/status\/(\d{3})/.exec(req.path);
   if (req.path.startsWith('/hang')) return; // never answers: the delivery's signal ends it
-  if (req.path.startsWith('/oauth-protected') && req.headers.authorization === `Bearer ${refusedToken}`) return void res.status(401).json({ error: 'invalid_token' });
+  if (req.path.startsWith('/oauth-protected') && req.headers.authorization === `Bearer ${refusedToken}`)
+    return void res.status(401).json({ error: 'invalid_token' });
   // a careless receiver that echoes what it was sent, credentials included
-  if (req.path.startsWith('/echo')) return void res.status(Number(status?.[1] ?? 400)).json({ youSent: req.headers.authorization });
+  if (req.path.startsWith('/echo'))
+    return void res.status(Number(status?.[1] ?? 400)).json({ youSent: req.headers.authorization });
   res.status(Number(status?.[1] ?? 200)).json({ ok: true });
 });
 const server: Server = createServer(app);
@@ -75,7 +97,15 @@ const event: BridgeEvent = {
   eventBusName: 'orders',
   data: { orderId: 'O 17/b', region: 'eu', token: 'token-from-the-event', amount: 120 },
 };
-const apiTarget: Target = { id: 4, typeId: 4, pushRetryStrategy: 'BACKOFF_RETRY', errorTolerance: 'ALL', deadLetterRecord: true, params: [], conversion: { kind: 'complete' } };
+const apiTarget: Target = {
+  id: 4,
+  typeId: 4,
+  pushRetryStrategy: 'BACKOFF_RETRY',
+  errorTolerance: 'ALL',
+  deadLetterRecord: true,
+  params: [],
+  conversion: { kind: 'complete' },
+};
 
 let seq = 0;
 function request(params: Record<string, unknown>, o: Partial<DeliveryRequest> = {}): DeliveryRequest {
@@ -101,7 +131,10 @@ const failure = (outcome: DeliveryOutcome) => {
 };
 const ctx = (tenant = 'acme') => ({ tenant, actor: `spec@${tenant}` });
 let n = 0;
-async function destination(name: string, o: { url: string | UrlTemplate; method?: HttpMethodName; connection?: string; timeoutMs?: number; tenant?: string }) {
+async function destination(
+  name: string,
+  o: { url: string | UrlTemplate; method?: HttpMethodName; connection?: string; timeoutMs?: number; tenant?: string },
+) {
   const urlTemplate = typeof o.url === 'string' ? { url: o.url, variables: {} } : o.url;
   await destinations.create(
     {
@@ -122,17 +155,24 @@ const test = suite('API destination target (TypeId 4) against a real receiver');
 test.before(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const conn = (name: string, auth: Record<string, unknown>, tenant = 'acme') => connections.create({ name, auth }, ctx(tenant), `conn-${name}-${tenant}`);
+  const conn = (name: string, auth: Record<string, unknown>, tenant = 'acme') =>
+    connections.create({ name, auth }, ctx(tenant), `conn-${name}-${tenant}`);
   await conn('basic', { kind: 'BASIC', username: 'svc-user', password: 'pa:ss wörd' });
   await conn('caller', { kind: 'BEARER', source: 'caller' });
   await conn('fixed', { kind: 'BEARER', source: 'fixed', token: 'fixed-token-123' });
   await conn('config', { kind: 'BEARER', source: 'config', key: '${alert.token}' });
   await conn('jsonpath', { kind: 'BEARER', source: 'jsonpath', path: '$.data.token' });
-  await conn('oauth', { kind: 'OAUTH_CLIENT_CREDENTIALS', tokenUrl: `${base}/oauth/token`, clientId: 'bridge', clientSecret: 'oauth-client-secret' });
+  await conn('oauth', {
+    kind: 'OAUTH_CLIENT_CREDENTIALS',
+    tokenUrl: `${base}/oauth/token`,
+    clientId: 'bridge',
+    clientSecret: 'oauth-client-secret',
+  });
   await conn('apikey', { kind: 'API_KEY', headerName: 'X-Api-Key', value: 'key-value-42' });
   await config.set({ key: 'alert.token', value: 'config-token-abc' }, ctx(), 'cfg-1');
   await config.set({ key: 'orders.base', value: base }, ctx(), 'cfg-2');
-  for (const c of ['basic', 'caller', 'fixed', 'config', 'jsonpath', 'oauth', 'apikey']) await destination(`to-${c}`, { url: `${base}/auth/${c}`, connection: c });
+  for (const c of ['basic', 'caller', 'fixed', 'config', 'jsonpath', 'oauth', 'apikey'])
+    await destination(`to-${c}`, { url: `${base}/auth/${c}`, connection: c });
 });
 test.after(async () => {
   await new Promise<void>((r) => server.close(() => r()));
@@ -193,7 +233,10 @@ test('OAuth client credentials: the fetched token; a 401 drops it (retryable) an
 
 test('URL from ${param} values (configuration and JSONPath), query string, header and body params', async () => {
   await destination('assembled', {
-    url: { url: '${base}/orders/${region}/${orderId}', variables: { base: 'config:orders.base', region: '$.data.region', orderId: '$.data.orderId' } },
+    url: {
+      url: '${base}/orders/${region}/${orderId}',
+      variables: { base: 'config:orders.base', region: '$.data.region', orderId: '$.data.orderId' },
+    },
     method: 'PUT',
     connection: 'apikey',
   });
@@ -224,7 +267,13 @@ test('text bodies, form bodies, GET without a body', async () => {
   await target.deliver(request({ NAME: 'plain', BODY_PARAMS: 'hello ${not-a-template}' }));
   assert.is(last().headers['content-type'], 'text/plain; charset=utf-8');
   assert.is(last().body, 'hello ${not-a-template}');
-  await target.deliver(request({ NAME: 'plain', HEADER_PARAMS: { 'Content-Type': 'application/x-www-form-urlencoded' }, BODY_PARAMS: { a: '1 2', b: true } }));
+  await target.deliver(
+    request({
+      NAME: 'plain',
+      HEADER_PARAMS: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      BODY_PARAMS: { a: '1 2', b: true },
+    }),
+  );
   assert.is(last().body, 'a=1+2&b=true');
   await destination('getter', { url: `${base}/getter`, method: 'GET' });
   await target.deliver(request({ NAME: 'getter', QUERY_STRING_PARAMS: '?q=1' }));
@@ -234,7 +283,15 @@ test('text bodies, form bodies, GET without a body', async () => {
 });
 
 test('outcomes: 500 and 429 retryable, 400 not, a redirect not followed, a timeout retryable', async () => {
-  for (const [status, retryable] of [[500, true], [503, true], [429, true], [408, true], [400, false], [404, false], [302, false]] as const) {
+  for (const [status, retryable] of [
+    [500, true],
+    [503, true],
+    [429, true],
+    [408, true],
+    [400, false],
+    [404, false],
+    [302, false],
+  ] as const) {
     await destination(`status-${status}`, { url: `${base}/status/${status}` });
     const f = failure(await target.deliver(request({ NAME: `status-${status}` })));
     assert.is(f.retryable, retryable, `${status}`);
@@ -261,7 +318,10 @@ test('the caller’s token and connection secrets never appear in an outcome, ev
   assert.match(f.error, /\*\*\*\*\*\*/);
   await destination('echo-basic', { url: `${base}/echo/500`, connection: 'basic' });
   const g = failure(await target.deliver(request({ NAME: 'echo-basic' }, { callerToken: CALLER_TOKEN })));
-  assert.not.ok(JSON.stringify(g).includes(Buffer.from('svc-user:pa:ss wörd', 'utf8').toString('base64')), JSON.stringify(g));
+  assert.not.ok(
+    JSON.stringify(g).includes(Buffer.from('svc-user:pa:ss wörd', 'utf8').toString('base64')),
+    JSON.stringify(g),
+  );
   // a successful outcome says nothing of them either
   const ok = await target.deliver(request({ NAME: 'to-caller' }, { callerToken: CALLER_TOKEN }));
   assert.not.ok(JSON.stringify(ok).includes(CALLER_TOKEN));
@@ -279,13 +339,21 @@ test('no retry for what a retry cannot fix: unknown destination, missing connect
   const hole = failure(await target.deliver(request({ NAME: 'holes' })));
   assert.ok(!hole.retryable && /matched nothing/.test(hole.error), hole.error);
   // another tenant's destination is not found
-  assert.is(failure(await target.deliver(request({ NAME: 'to-basic' }, { tenant: 'globex', ruleTenant: 'globex' }))).retryable, false);
+  assert.is(
+    failure(await target.deliver(request({ NAME: 'to-basic' }, { tenant: 'globex', ruleTenant: 'globex' }))).retryable,
+    false,
+  );
 });
 
 test('a platform rule: the platform’s destination, the event tenant’s configuration first', async () => {
   await config.set({ key: 'orders.base', value: 'http://127.0.0.1:9' }, ctx('platform'), 'cfg-p');
-  await destination('platform-orders', { tenant: 'platform', url: { url: '${base}/platform/${orderId}', variables: { base: 'config:orders.base', orderId: '$.data.amount' } } });
-  const outcome = await target.deliver(request({ NAME: 'platform-orders' }, { tenant: 'acme', ruleTenant: 'platform' }));
+  await destination('platform-orders', {
+    tenant: 'platform',
+    url: { url: '${base}/platform/${orderId}', variables: { base: 'config:orders.base', orderId: '$.data.amount' } },
+  });
+  const outcome = await target.deliver(
+    request({ NAME: 'platform-orders' }, { tenant: 'acme', ruleTenant: 'platform' }),
+  );
   assert.is(outcome.ok, true, JSON.stringify(outcome));
   assert.is(last().path, '/platform/120');
 });

@@ -1,5 +1,10 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import type {
+  DeliveryOutcome,
+  DeliveryRequest,
+  TargetAdapter,
+} from '../../../../commands/bridge/delivery.contracts.ts';
 import {
   createMailTarget,
   looksLikeHtml,
@@ -7,11 +12,10 @@ import {
   parseAddressList,
   parsePriority,
 } from '../../../../commands/bridge/targets/mail.target.ts';
-import type { DeliveryOutcome, DeliveryRequest, TargetAdapter } from '../../../../commands/bridge/delivery.contracts.ts';
 import type { BridgeEvent, Target } from '../../../../domain/bridge/model.ts';
 import type { MailSender } from '../../../../infra/core/mail.port.ts';
 import { createSmtpMailSender, type SmtpMailSender } from '../../../../infra/net/smtp-mail.ts';
-import { startSmtpTestServer, type SmtpTestServer } from '../../../infra/net/smtp-test-server.ts';
+import { type SmtpTestServer, startSmtpTestServer } from '../../../infra/net/smtp-test-server.ts';
 
 const test = suite('mail target (TypeId 1) against a real SMTP server');
 let smtp: SmtpTestServer;
@@ -117,7 +121,9 @@ test('sends the mail: From, To, Cc, Subject, Message-ID from the delivery id, pr
 
 test('plain text content, a numeric priority, a display-name-only ACCOUNT uses the default sender', async () => {
   const before = smtp.received.length;
-  const outcome = await target.deliver(request({ ...baseParams, ACCOUNT: 'Batch Alerts', PRIORITY: '5', CONTENT: 'Job failed.\nCheck a < b > c.' }));
+  const outcome = await target.deliver(
+    request({ ...baseParams, ACCOUNT: 'Batch Alerts', PRIORITY: '5', CONTENT: 'Job failed.\nCheck a < b > c.' }),
+  );
   assert.ok(outcome.ok, JSON.stringify(outcome));
   const got = smtp.received[before]!;
   assert.is(got.headers.from, 'Batch Alerts <noreply@insurer.example>');
@@ -130,7 +136,9 @@ test('plain text content, a numeric priority, a display-name-only ACCOUNT uses t
 
 test('TO as an array (a JSONPATH with several matches) and without priority: no priority headers', async () => {
   const before = smtp.received.length;
-  const outcome = await target.deliver(request({ ...baseParams, TO: ['a@acme.example', 'b@acme.example, c@acme.example'] }));
+  const outcome = await target.deliver(
+    request({ ...baseParams, TO: ['a@acme.example', 'b@acme.example, c@acme.example'] }),
+  );
   assert.ok(outcome.ok);
   const got = smtp.received[before]!;
   assert.equal(got.rcptTo, ['a@acme.example', 'b@acme.example', 'c@acme.example']);
@@ -233,7 +241,11 @@ unit('address lists: separators, quoted names, angle addresses', () => {
   const r = parseAddressList('TO', 'a@x.example; "Doe, J" <j@x.example>,B <b@x.example> ; ');
   assert.equal(r, {
     ok: true,
-    value: [{ address: 'a@x.example' }, { address: 'j@x.example', name: 'Doe, J' }, { address: 'b@x.example', name: 'B' }],
+    value: [
+      { address: 'a@x.example' },
+      { address: 'j@x.example', name: 'Doe, J' },
+      { address: 'b@x.example', name: 'B' },
+    ],
   });
   assert.equal(parseAddressList('CC', undefined), { ok: true, value: [] });
   assert.equal(parseAddressList('TO', 'ünï@bücher.example'), { ok: true, value: [{ address: 'ünï@bücher.example' }] });
@@ -243,7 +255,8 @@ unit('address lists: separators, quoted names, angle addresses', () => {
 });
 
 unit('priorities', () => {
-  for (const v of ['HIGH', 'high', 'Urgent', '1', 2]) assert.equal(parsePriority(v), { ok: true, value: 'high' }, String(v));
+  for (const v of ['HIGH', 'high', 'Urgent', '1', 2])
+    assert.equal(parsePriority(v), { ok: true, value: 'high' }, String(v));
   for (const v of ['NORMAL', 'medium', '3']) assert.equal(parsePriority(v), { ok: true, value: 'normal' }, String(v));
   for (const v of ['LOW', 'lowest', '4', 5]) assert.equal(parsePriority(v), { ok: true, value: 'low' }, String(v));
   assert.equal(parsePriority(undefined), { ok: true, value: undefined });

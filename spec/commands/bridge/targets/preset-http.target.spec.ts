@@ -8,8 +8,8 @@ import { createPresetHttpTarget, serviceRegistryFrom } from '../../../../command
 import type { BridgeEvent, Target } from '../../../../domain/bridge/model.ts';
 import { RECEIVED_EVENT_PATH, receivedEventHandler } from '../../../../http/bridge/sdk/index.ts';
 import { createOutboundHttpClient } from '../../../../infra/net/outbound-http.client.ts';
-import { loopbackHttpClient as createHttpClient } from '../../../infra/net/loopback-client.ts';
 import { eventually } from '../../../core/eventually.ts';
+import { loopbackHttpClient as createHttpClient } from '../../../infra/net/loopback-client.ts';
 
 const test = suite('preset HTTP client target (TypeId 3) against a receiver built with the SDK');
 
@@ -76,24 +76,40 @@ test.before(async () => {
       },
     }),
   ];
-  const record = (service: string): express.RequestHandler => (req, _res, next) => {
-    received.push({ service, payload: undefined, headers: req.headers });
-    next();
-  };
+  const record =
+    (service: string): express.RequestHandler =>
+    (req, _res, next) => {
+      received.push({ service, payload: undefined, headers: req.headers });
+      next();
+    };
   app.post(RECEIVED_EVENT_PATH, record('claims'), ...receiver('claims', false));
   app.post(`/billing/api${RECEIVED_EVENT_PATH}`, record('billing'), ...receiver('billing'));
   app.post(`/broken${RECEIVED_EVENT_PATH}`, record('broken'), ...receiver('broken'));
   app.post(`/hang${RECEIVED_EVENT_PATH}`, record('hang'), ...receiver('hang'));
   app.post(`/custom/inbound`, record('custom'), ...receiver('custom'));
   for (const status of [408, 429, 404, 401, 503]) {
-    app.post(`/status${status}${RECEIVED_EVENT_PATH}`, record(`status${status}`), (_req, res) => void res.status(status).json({ code: `S${status}`, message: 'as asked' }));
+    app.post(
+      `/status${status}${RECEIVED_EVENT_PATH}`,
+      record(`status${status}`),
+      (_req, res) => void res.status(status).json({ code: `S${status}`, message: 'as asked' }),
+    );
   }
-  app.post(`/slow${RECEIVED_EVENT_PATH}`, record('slow'), (_req, res) => void res.status(429).set('Retry-After', '30').json({ code: 'S429', message: 'later' }));
-  app.post(`/moved${RECEIVED_EVENT_PATH}`, record('moved'), (_req, res) => void res.redirect(307, 'http://elsewhere.invalid/steal'));
+  app.post(
+    `/slow${RECEIVED_EVENT_PATH}`,
+    record('slow'),
+    (_req, res) => void res.status(429).set('Retry-After', '30').json({ code: 'S429', message: 'later' }),
+  );
+  app.post(
+    `/moved${RECEIVED_EVENT_PATH}`,
+    record('moved'),
+    (_req, res) => void res.redirect(307, 'http://elsewhere.invalid/steal'),
+  );
   // body-parser's refusals (a strict parser given a JSON string) answer their status, quietly
   app.use(((err, _req, res, _next) => {
     const status = (err as { status?: number }).status ?? 500;
-    res.status(status).json({ code: 'RECEIVER.ERROR', message: status < 500 ? String((err as Error).message) : 'internal' });
+    res
+      .status(status)
+      .json({ code: 'RECEIVER.ERROR', message: status < 500 ? String((err as Error).message) : 'internal' });
   }) as express.ErrorRequestHandler);
   await new Promise<void>((resolve) => {
     server = app.listen(0, '127.0.0.1', () => resolve());
@@ -169,7 +185,13 @@ test('a 400 (the strict receiver refusing a string body) is not retryable', asyn
 });
 
 test('408, 429 and 503 are retryable; 401 and 404 are not', async () => {
-  for (const [status, retryable] of [[408, true], [429, true], [503, true], [401, false], [404, false]] as const) {
+  for (const [status, retryable] of [
+    [408, true],
+    [429, true],
+    [503, true],
+    [401, false],
+    [404, false],
+  ] as const) {
     const f = failure(await target().deliver(request({ SERVICE_NAME: `status${status}`, BODY: {} })));
     assert.is(f.httpStatus, status);
     assert.is(f.retryable, retryable, `HTTP ${status}`);
@@ -203,7 +225,10 @@ test('the per-call timeout (the request’s AbortSignal) is retryable', async ()
   const before = received.length;
   const pending = target().deliver(request({ SERVICE_NAME: 'hang', BODY: { a: 1 } }, { signal: controller.signal }));
   // the receiver got it and is still working on it when the time is up
-  await eventually(() => held.length > 0 && received.length > before, { what: 'the receiver holds the request', intervalMs: 1 });
+  await eventually(() => held.length > 0 && received.length > before, {
+    what: 'the receiver holds the request',
+    intervalMs: 1,
+  });
   controller.abort(new DOMException('timed out after 5000 ms', 'TimeoutError'));
   const f = failure(await pending);
   assert.is(f.retryable, true);
@@ -217,14 +242,21 @@ test('a service that does not answer at all (connection refused) is retryable', 
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
   const port = (probe.address() as AddressInfo).port;
   await new Promise((resolve) => probe.close(resolve));
-  const refused = createPresetHttpTarget({ http: createHttpClient(), registry: serviceRegistryFrom({ gone: `http://127.0.0.1:${port}` }) });
+  const refused = createPresetHttpTarget({
+    http: createHttpClient(),
+    registry: serviceRegistryFrom({ gone: `http://127.0.0.1:${port}` }),
+  });
   const f = failure(await refused.deliver(request({ SERVICE_NAME: 'gone', BODY: {} })));
   assert.is(f.retryable, true);
   assert.match(f.error, /^gone: .*ECONNREFUSED/);
 });
 
 test('receivePath can be configured', async () => {
-  const custom = createPresetHttpTarget({ http: createHttpClient(), registry: serviceRegistryFrom({ custom: base }), receivePath: 'custom/inbound' });
+  const custom = createPresetHttpTarget({
+    http: createHttpClient(),
+    registry: serviceRegistryFrom({ custom: base }),
+    receivePath: 'custom/inbound',
+  });
   const before = received.length;
   assert.ok((await custom.deliver(request({ SERVICE_NAME: 'custom', BODY: [1, 2] }))).ok);
   assert.equal(received[before]!.payload, [1, 2]);
@@ -232,7 +264,9 @@ test('receivePath can be configured', async () => {
 
 test('non-ASCII ids are percent-encoded in headers instead of breaking the request', async () => {
   const before = received.length;
-  const outcome = await target().deliver(request({ SERVICE_NAME: 'claims', BODY: {} }, { event: { ...event, id: 'évt\r\nX-Injected: 1' } }));
+  const outcome = await target().deliver(
+    request({ SERVICE_NAME: 'claims', BODY: {} }, { event: { ...event, id: 'évt\r\nX-Injected: 1' } }),
+  );
   assert.ok(outcome.ok, JSON.stringify(outcome));
   assert.is(received[before]!.headers['x-event-id'], '%C3%A9vt%0D%0AX-Injected: 1');
   assert.is(received[before]!.headers['x-injected'], undefined);
@@ -244,7 +278,11 @@ test('a 429 with Retry-After: retryable, and the outcome carries the wait; the d
   const f = failure(await target().deliver(req));
   assert.equal([f.retryable, f.httpStatus, f.retryAfterMs], [true, 429, 30_000]);
   assert.is(received[before]!.headers['idempotency-key'], req.deliveryId);
-  assert.is(failure(await target().deliver(request({ SERVICE_NAME: 'status429', BODY: {} }))).retryAfterMs, undefined, 'no Retry-After, no wait');
+  assert.is(
+    failure(await target().deliver(request({ SERVICE_NAME: 'status429', BODY: {} }))).retryAfterMs,
+    undefined,
+    'no Retry-After, no wait',
+  );
 });
 
 test('a service on an address the SSRF guard refuses (not in OUTBOUND_ALLOW) fails without retry, saying why', async () => {

@@ -100,7 +100,13 @@ test('puts the message into the USER_ID user’s inbox: one event on userMessage
     productLine: 'motor',
     messageCategory: 'claims',
     body: { text: 'Claim 42 approved' },
-    origin: { ruleId: 'claim-notices', ruleTenant: 'acme', eventId: 'evt-7', source: 'claims:workflow', type: 'claims:Claim:Approved' },
+    origin: {
+      ruleId: 'claim-notices',
+      ruleTenant: 'acme',
+      eventId: 'evt-7',
+      source: 'claims:workflow',
+      type: 'claims:Claim:Approved',
+    },
     deliveredAt: '2026-03-01T10:00:00.000Z',
   });
   assert.is(e.metadata.tenant, 'acme');
@@ -112,7 +118,12 @@ test('a redelivery of the same delivery (another attempt) appends nothing and su
   const req = request({ USER_ID: 'alice', BODY: 'first' });
   assert.ok((await target().deliver(req)).ok);
   clock.advance(60_000);
-  const again = await target().deliver({ ...req, attemptId: 'attempt-again', attempt: 2, params: { USER_ID: 'alice', BODY: 'second' } });
+  const again = await target().deliver({
+    ...req,
+    attemptId: 'attempt-again',
+    attempt: 2,
+    params: { USER_ID: 'alice', BODY: 'second' },
+  });
   assert.equal(again, { ok: true, detail: 'already in the inbox of alice' });
   const events = await eventStore.readStream(userMessageStream('acme', req.deliveryId));
   assert.is(events.length, 1);
@@ -122,7 +133,10 @@ test('a redelivery of the same delivery (another attempt) appends nothing and su
 test('two targets delivering the same delivery at once: one message', async () => {
   const req = request({ USER_ID: 'alice', BODY: 'race' });
   const outcomes = await Promise.all([target().deliver(req), target().deliver({ ...req, attemptId: 'other' })]);
-  assert.ok(outcomes.every((o) => o.ok), JSON.stringify(outcomes));
+  assert.ok(
+    outcomes.every((o) => o.ok),
+    JSON.stringify(outcomes),
+  );
   assert.is((await eventStore.readStream(userMessageStream('acme', req.deliveryId))).length, 1);
 });
 
@@ -160,7 +174,9 @@ test('a store that fails is retryable', async () => {
       throw new Error('database is locked');
     },
   };
-  const f = failure(await createUserMessageBoxTarget({ eventStore: broken, clock }).deliver(request({ USER_ID: 'alice', BODY: 'x' })));
+  const f = failure(
+    await createUserMessageBoxTarget({ eventStore: broken, clock }).deliver(request({ USER_ID: 'alice', BODY: 'x' })),
+  );
   assert.is(f.retryable, true);
   assert.match(f.error, /database is locked/);
 });

@@ -12,10 +12,26 @@ test('complete event: the event itself', async () => {
 });
 
 test('partial: the value a JSONPath finds (one value, or an array of several)', async () => {
-  assert.equal(await convert(event, { kind: 'partial', path: '$.data.detail' }, noEnv), { ok: true, payload: { step: 'load', codes: [1, 2] }, missing: [] });
-  assert.equal(await convert(event, { kind: 'partial', path: '$.data.attempts' }, noEnv), { ok: true, payload: 3, missing: [] });
-  assert.equal(await convert(event, { kind: 'partial', path: '$.data.items[*].id' }, noEnv), { ok: true, payload: [1, 2], missing: [] });
-  assert.equal(await convert(event, { kind: 'partial', path: '$.data.owner' }, noEnv), { ok: true, payload: null, missing: [] });
+  assert.equal(await convert(event, { kind: 'partial', path: '$.data.detail' }, noEnv), {
+    ok: true,
+    payload: { step: 'load', codes: [1, 2] },
+    missing: [],
+  });
+  assert.equal(await convert(event, { kind: 'partial', path: '$.data.attempts' }, noEnv), {
+    ok: true,
+    payload: 3,
+    missing: [],
+  });
+  assert.equal(await convert(event, { kind: 'partial', path: '$.data.items[*].id' }, noEnv), {
+    ok: true,
+    payload: [1, 2],
+    missing: [],
+  });
+  assert.equal(await convert(event, { kind: 'partial', path: '$.data.owner' }, noEnv), {
+    ok: true,
+    payload: null,
+    missing: [],
+  });
 });
 
 test('partial: nothing matched is an error result', async () => {
@@ -27,19 +43,35 @@ test('partial: nothing matched is an error result', async () => {
 });
 
 test('constant: the value whatever the event', async () => {
-  assert.equal(await convert(event, { kind: 'constant', value: { alert: true } }, noEnv), { ok: true, payload: { alert: true }, missing: [] });
-  assert.equal(await convert(event, { kind: 'constant', value: 'ping' }, noEnv), { ok: true, payload: 'ping', missing: [] });
+  assert.equal(await convert(event, { kind: 'constant', value: { alert: true } }, noEnv), {
+    ok: true,
+    payload: { alert: true },
+    missing: [],
+  });
+  assert.equal(await convert(event, { kind: 'constant', value: 'ping' }, noEnv), {
+    ok: true,
+    payload: 'ping',
+    missing: [],
+  });
 });
 
 test('template: rendered, missing variables reported', async () => {
-  const r = await convert(event, { kind: 'template', variables: { job: '$.data.job', x: '$.data.x' }, template: '{"job": "${job}", "x": "${x}"}' }, noEnv);
+  const r = await convert(
+    event,
+    { kind: 'template', variables: { job: '$.data.job', x: '$.data.x' }, template: '{"job": "${job}", "x": "${x}"}' },
+    noEnv,
+  );
   assert.equal(r, { ok: true, payload: { job: 'nightly-settlement', x: '' }, missing: ['x'] });
   const bad = await convert(event, { kind: 'template', variables: {}, template: '[1,' }, noEnv);
   assert.is(bad.ok, false);
 });
 
 test('environment variable: the configuration-center value, unset is an error result', async () => {
-  assert.equal(await convert(event, { kind: 'env', key: 'alert.token' }, envOf({ 'alert.token': 's3cret' })), { ok: true, payload: 's3cret', missing: [] });
+  assert.equal(await convert(event, { kind: 'env', key: 'alert.token' }, envOf({ 'alert.token': 's3cret' })), {
+    ok: true,
+    payload: 's3cret',
+    missing: [],
+  });
   const r = await convert(event, { kind: 'env', key: 'alert.token' }, noEnv);
   assert.equal(r, { ok: false, error: 'configuration key alert.token is not set' });
 });
@@ -57,12 +89,20 @@ test('an outage of the configuration center is passed on (the delivery retries),
 
 test('checkConversion names the bad field', () => {
   assert.equal(checkConversion({ kind: 'complete' }, 'c'), []);
-  assert.equal(checkConversion({ kind: 'nope' }, 'c'), [{ field: 'c.kind', message: 'must be one of complete, partial, constant, template, env' }]);
+  assert.equal(checkConversion({ kind: 'nope' }, 'c'), [
+    { field: 'c.kind', message: 'must be one of complete, partial, constant, template, env' },
+  ]);
   assert.equal(checkConversion({ kind: 'partial', path: 'x' }, 'c')[0]!.field, 'c.path');
   assert.equal(checkConversion({ kind: 'constant' }, 'c')[0]!.field, 'c.value');
   assert.equal(checkConversion({ kind: 'env', key: 'bad key' }, 'c')[0]!.field, 'c.key');
-  assert.equal(checkConversion({ kind: 'template', variables: { a: '$.x' }, template: '${b}' }, 'c')[0]!.field, 'c.template');
-  assert.equal(checkConversion({ kind: 'template', variables: { a: '$[?(@)]' }, template: '${a}' }, 'c')[0]!.field, 'c.variables.a');
+  assert.equal(
+    checkConversion({ kind: 'template', variables: { a: '$.x' }, template: '${b}' }, 'c')[0]!.field,
+    'c.template',
+  );
+  assert.equal(
+    checkConversion({ kind: 'template', variables: { a: '$[?(@)]' }, template: '${a}' }, 'c')[0]!.field,
+    'c.variables.a',
+  );
   assert.equal(checkConversion({ kind: 'complete', path: '$' }, 'c')[0]!.field, 'c.path');
   assert.equal(checkConversion(null, 'c')[0]!.field, 'c');
   assert.equal(checkConversion({ kind: 'template', variables: { n: 7 }, template: '${n}' }, 'c'), [

@@ -22,7 +22,14 @@ test('no match is none (an empty array value is still a match)', () => {
 });
 
 test('bad paths are invalid, never thrown', () => {
-  for (const p of ['data.job', '', '$.data[', '$.data.items[?(@.id==1)]', '$.data.items[(@.length-1)]', `$.${'a'.repeat(600)}`]) {
+  for (const p of [
+    'data.job',
+    '',
+    '$.data[',
+    '$.data.items[?(@.id==1)]',
+    '$.data.items[(@.length-1)]',
+    `$.${'a'.repeat(600)}`,
+  ]) {
     const r = queryPath(event, p);
     assert.is(r.status, 'invalid', p);
     assert.ok(checkJsonPath(p) !== null, p);

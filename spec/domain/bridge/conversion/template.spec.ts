@@ -1,7 +1,12 @@
 import fc from 'fast-check';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { checkTemplate, parseVariableMap, renderTemplate, templateReferences } from '../../../../domain/bridge/conversion/index.ts';
+import {
+  checkTemplate,
+  parseVariableMap,
+  renderTemplate,
+  templateReferences,
+} from '../../../../domain/bridge/conversion/index.ts';
 import { event } from './fixtures.ts';
 
 const render = (variables: Record<string, unknown>, template: string) => renderTemplate(event, variables, template);
@@ -9,12 +14,23 @@ const render = (variables: Record<string, unknown>, template: string) => renderT
 // ---- the spec's four styles ----
 
 test('simple string: values inserted raw, numbers and booleans as text', () => {
-  const r = render({ job: '$.data.job', n: '$.data.attempts', f: '$.data.failed', r: '$.data.ratio' }, 'Job ${job} failed ${n} times (${f}, ${r})');
-  assert.equal(r, { ok: true, text: 'Job nightly-settlement failed 3 times (true, 0.25)', payload: 'Job nightly-settlement failed 3 times (true, 0.25)', missing: [] });
+  const r = render(
+    { job: '$.data.job', n: '$.data.attempts', f: '$.data.failed', r: '$.data.ratio' },
+    'Job ${job} failed ${n} times (${f}, ${r})',
+  );
+  assert.equal(r, {
+    ok: true,
+    text: 'Job nightly-settlement failed 3 times (true, 0.25)',
+    payload: 'Job nightly-settlement failed 3 times (true, 0.25)',
+    missing: [],
+  });
 });
 
 test('simple string: objects and arrays as compact JSON, null as null, quotes raw', () => {
-  const r = render({ d: '$.data.detail', t: '$.data.tags', o: '$.data.owner', q: '$.data.quote' }, '${d}|${t}|${o}|${q}');
+  const r = render(
+    { d: '$.data.detail', t: '$.data.tags', o: '$.data.owner', q: '$.data.quote' },
+    '${d}|${t}|${o}|${q}',
+  );
   assert.ok(r.ok);
   if (r.ok) assert.is(r.payload, '{"step":"load","codes":[1,2]}|["a","b"]|null|say "hi" \\ bye');
 });
@@ -27,7 +43,11 @@ test('simple JSON: variables inside string literals', () => {
 test('simple JSON: quotes and backslashes in a value are escaped inside string literals (no injection)', () => {
   const r = render({ q: '$.data.quote' }, '{"text": "${q}"}');
   assert.equal(r.ok && r.payload, { text: 'say "hi" \\ bye' });
-  const evil = renderTemplate({ data: { name: 'x", "admin": true, "y": "' } }, { n: '$.data.name' }, '{"name": "${n}"}');
+  const evil = renderTemplate(
+    { data: { name: 'x", "admin": true, "y": "' } },
+    { n: '$.data.name' },
+    '{"name": "${n}"}',
+  );
   assert.equal(evil.ok && evil.payload, { name: 'x", "admin": true, "y": "' });
 });
 
@@ -50,8 +70,16 @@ test('JSON with mixed variables and constants, arrays and literals', () => {
 });
 
 test('nested JSON: an object or array variable inserted unquoted', () => {
-  const r = render({ d: '$.data.detail', t: '$.data.tags', items: '$.data.items', o: '$.data.owner' }, '{"detail": ${d}, "tags": ${t}, "items": ${items}, "owner": ${o}}');
-  assert.equal(r.ok && r.payload, { detail: { step: 'load', codes: [1, 2] }, tags: ['a', 'b'], items: [{ id: 1 }, { id: 2 }], owner: null });
+  const r = render(
+    { d: '$.data.detail', t: '$.data.tags', items: '$.data.items', o: '$.data.owner' },
+    '{"detail": ${d}, "tags": ${t}, "items": ${items}, "owner": ${o}}',
+  );
+  assert.equal(r.ok && r.payload, {
+    detail: { step: 'load', codes: [1, 2] },
+    tags: ['a', 'b'],
+    items: [{ id: 1 }, { id: 2 }],
+    owner: null,
+  });
   const arr = render({ t: '$.data.tags' }, ' [${t}, "x"]');
   assert.equal(arr.ok && arr.payload, [['a', 'b'], 'x']);
 });
@@ -70,7 +98,12 @@ test('several matches of one path insert as an array', () => {
 
 test('a missing path leaves the variable empty and lists it', () => {
   const r = render({ a: '$.data.nothing', job: '$.data.job' }, 'job=${job} a=[${a}] again=${a}');
-  assert.equal(r, { ok: true, text: 'job=nightly-settlement a=[] again=', payload: 'job=nightly-settlement a=[] again=', missing: ['a'] });
+  assert.equal(r, {
+    ok: true,
+    text: 'job=nightly-settlement a=[] again=',
+    payload: 'job=nightly-settlement a=[] again=',
+    missing: ['a'],
+  });
   const inString = render({ a: '$.data.nothing' }, '{"a": "${a}"}');
   assert.equal(inString, { ok: true, text: '{"a": ""}', payload: { a: '' }, missing: ['a'] });
 });

@@ -87,7 +87,10 @@ test('many matchers sharing a prefix: all of them, each once', () => {
   trie.add('abc', 1_000);
   const got: number[] = [];
   trie.collect('abcd', (t) => got.push(t));
-  assert.equal(got, Array.from({ length: 1_001 }, (_, i) => i));
+  assert.equal(
+    got,
+    Array.from({ length: 1_001 }, (_, i) => i),
+  );
 });
 
 test('10,000 four-digit prefixes: a value finds exactly the ones it starts with', () => {

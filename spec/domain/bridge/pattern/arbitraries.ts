@@ -16,7 +16,10 @@ export type JsonTree = string | boolean | null | NumberText | JsonTree[] | { [ke
 export function toJsonText(t: JsonTree): string {
   if (t instanceof NumberText) return t.text;
   if (Array.isArray(t)) return `[${t.map(toJsonText).join(',')}]`;
-  if (t !== null && typeof t === 'object') return `{${Object.entries(t).map(([k, v]) => `${JSON.stringify(k)}:${toJsonText(v)}`).join(',')}}`;
+  if (t !== null && typeof t === 'object')
+    return `{${Object.entries(t)
+      .map(([k, v]) => `${JSON.stringify(k)}:${toJsonText(v)}`)
+      .join(',')}}`;
   return JSON.stringify(t);
 }
 export const decode = (t: JsonTree): unknown => JSON.parse(toJsonText(t));
@@ -36,12 +39,36 @@ const NOTATIONS: string[][] = [
   ['37.80780792169409'],
 ];
 export const numberText = fc.constantFrom(...NOTATIONS.flat()).map((t) => new NumberText(t));
-const sameValueText = (t: NumberText) => fc.constantFrom(...(NOTATIONS.find((n) => n.includes(t.text)) ?? [t.text])).map((x) => new NumberText(x));
+const sameValueText = (t: NumberText) =>
+  fc.constantFrom(...(NOTATIONS.find((n) => n.includes(t.text)) ?? [t.text])).map((x) => new NumberText(x));
 
 const CHARS = ['a', 'b', 'A', 'B', '*', '?', '\\', '.', 'é', 'ß', 'S', '😀'];
 export const shortString = fc.string({ unit: fc.constantFrom(...CHARS), maxLength: 4 });
-const IPS = ['10.0.0.1', '10.0.1.5', '10.0.0.255', '::ffff:10.0.0.1', '::ffff:a00:1', '2001:db8::1', '2001:db8:0:0:0:0:0:2', '2001:db9::1', '10.0.0.256', '::', '192.168.1.1'];
-const CIDRS = ['10.0.0.0/24', '10.0.0.1', '10.0.0.0/8', '0.0.0.0/0', '::/0', '2001:db8::/32', '::ffff:10.0.0.0/120', '2001:db8::1', '192.168.0.0/16', '10.0.0.1/31'];
+const IPS = [
+  '10.0.0.1',
+  '10.0.1.5',
+  '10.0.0.255',
+  '::ffff:10.0.0.1',
+  '::ffff:a00:1',
+  '2001:db8::1',
+  '2001:db8:0:0:0:0:0:2',
+  '2001:db9::1',
+  '10.0.0.256',
+  '::',
+  '192.168.1.1',
+];
+const CIDRS = [
+  '10.0.0.0/24',
+  '10.0.0.1',
+  '10.0.0.0/8',
+  '0.0.0.0/0',
+  '::/0',
+  '2001:db8::/32',
+  '::ffff:10.0.0.0/120',
+  '2001:db8::1',
+  '192.168.0.0/16',
+  '10.0.0.1/31',
+];
 export const leaf: fc.Arbitrary<JsonTree> = fc.oneof(
   { weight: 4, arbitrary: shortString },
   { weight: 3, arbitrary: numberText },
@@ -54,7 +81,9 @@ export const leaf: fc.Arbitrary<JsonTree> = fc.oneof(
 export const KEYS = ['a', 'b', 'c', 'a.b'];
 const key = fc.constantFrom(...KEYS);
 const objectOf = <T extends JsonTree>(value: fc.Arbitrary<T>, minLength = 0) =>
-  fc.uniqueArray(fc.tuple(key, value), { selector: (e) => e[0], minLength, maxLength: 3 }).map((entries) => Object.fromEntries(entries) as { [k: string]: JsonTree });
+  fc
+    .uniqueArray(fc.tuple(key, value), { selector: (e) => e[0], minLength, maxLength: 3 })
+    .map((entries) => Object.fromEntries(entries) as { [k: string]: JsonTree });
 
 /** Any event: leaves, objects, arrays (of objects, of arrays), a few levels deep. */
 export const event: fc.Arbitrary<JsonTree> = fc.letrec<{ value: JsonTree; obj: JsonTree; arr: JsonTree }>((tie) => ({
@@ -104,9 +133,16 @@ export const matcher: fc.Arbitrary<JsonTree> = fc.oneof(
 );
 
 /** A valid pattern as JSON text tree: non-empty objects, non-empty matcher arrays, up to three levels. */
-export const pattern: fc.Arbitrary<{ [k: string]: JsonTree }> = fc.letrec<{ obj: { [k: string]: JsonTree }; field: JsonTree }>((tie) => ({
+export const pattern: fc.Arbitrary<{ [k: string]: JsonTree }> = fc.letrec<{
+  obj: { [k: string]: JsonTree };
+  field: JsonTree;
+}>((tie) => ({
   obj: objectOf(tie('field'), 1),
-  field: fc.oneof({ maxDepth: 3, depthIdentifier: 'pattern' }, fc.array(matcher, { minLength: 1, maxLength: 3 }), tie('obj')),
+  field: fc.oneof(
+    { maxDepth: 3, depthIdentifier: 'pattern' },
+    fc.array(matcher, { minLength: 1, maxLength: 3 }),
+    tie('obj'),
+  ),
 })).obj;
 
 const instantiateWildcard = (w: string) => {
@@ -137,12 +173,19 @@ function candidate(m: JsonTree): fc.Arbitrary<JsonTree> {
     case 'wildcard':
       return instantiateWildcard(s);
     case 'numeric':
-      return Array.isArray(v) ? fc.oneof(...v.filter((x): x is NumberText => x instanceof NumberText).map(sameValueText), numberText) : numberText;
+      return Array.isArray(v)
+        ? fc.oneof(...v.filter((x): x is NumberText => x instanceof NumberText).map(sameValueText), numberText)
+        : numberText;
     case 'cidr':
       return fc.constantFrom(...IPS, s.split('/')[0] ?? '');
     case 'anything-but': {
       // half the time a value the exclusion catches, to exercise both sides
-      const caught = v instanceof NumberText || typeof v === 'string' ? candidate(v) : Array.isArray(v) ? fc.oneof(...v.map(candidate)) : butInner(v);
+      const caught =
+        v instanceof NumberText || typeof v === 'string'
+          ? candidate(v)
+          : Array.isArray(v)
+            ? fc.oneof(...v.map(candidate))
+            : butInner(v);
       return fc.oneof(caught, leaf);
     }
     default:
@@ -160,7 +203,9 @@ function butInner(v: JsonTree): fc.Arbitrary<JsonTree> {
 export function eventFor(p: { [k: string]: JsonTree }): fc.Arbitrary<JsonTree> {
   const OMIT = Symbol('omit');
   const fieldValue = (sub: JsonTree): fc.Arbitrary<JsonTree> => {
-    const one: fc.Arbitrary<JsonTree> = Array.isArray(sub) ? fc.oneof(...sub.map(candidate), leaf) : eventFor(sub as { [k: string]: JsonTree });
+    const one: fc.Arbitrary<JsonTree> = Array.isArray(sub)
+      ? fc.oneof(...sub.map(candidate), leaf)
+      : eventFor(sub as { [k: string]: JsonTree });
     return fc.oneof(
       { weight: 5, arbitrary: one },
       { weight: 2, arbitrary: fc.array(one, { minLength: 1, maxLength: 3 }) },
@@ -169,9 +214,14 @@ export function eventFor(p: { [k: string]: JsonTree }): fc.Arbitrary<JsonTree> {
     );
   };
   const fields = Object.entries(p).map(([k, sub]) =>
-    fc.oneof({ weight: 6, arbitrary: fieldValue(sub) }, { weight: 1, arbitrary: fc.constant(OMIT) }).map((v) => [k, v] as const),
+    fc
+      .oneof({ weight: 6, arbitrary: fieldValue(sub) }, { weight: 1, arbitrary: fc.constant(OMIT) })
+      .map((v) => [k, v] as const),
   );
   return fc
     .tuple(fc.tuple(...fields), objectOf(leaf))
-    .map(([entries, extra]) => ({ ...extra, ...Object.fromEntries(entries.filter(([, v]) => v !== OMIT)) }) as { [k: string]: JsonTree });
+    .map(
+      ([entries, extra]) =>
+        ({ ...extra, ...Object.fromEntries(entries.filter(([, v]) => v !== OMIT)) }) as { [k: string]: JsonTree },
+    );
 }

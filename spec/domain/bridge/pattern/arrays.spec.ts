@@ -9,8 +9,20 @@ const songs = {
   Year: 1966,
   Genres: [{ Pop: true }, { Classical: false }],
   Songs: [
-    { Name: 'Paperback Writer', Writers: [{ First: 'John', Last: 'Lennon' }, { First: 'Paul', Last: 'McCartney' }] },
-    { Name: 'Paint It Black', Writers: [{ First: 'Mick', Last: 'Jagger' }, { First: 'Keith', Last: 'Richards' }] },
+    {
+      Name: 'Paperback Writer',
+      Writers: [
+        { First: 'John', Last: 'Lennon' },
+        { First: 'Paul', Last: 'McCartney' },
+      ],
+    },
+    {
+      Name: 'Paint It Black',
+      Writers: [
+        { First: 'Mick', Last: 'Jagger' },
+        { First: 'Keith', Last: 'Richards' },
+      ],
+    },
   ],
 };
 
@@ -22,7 +34,15 @@ test('fields of one element match together', () => {
 test('fields from different elements do not', () => {
   misses({ Songs: { Name: ['Paperback Writer'], Writers: { First: ['Mick'] } } }, songs);
   misses({ Songs: { Writers: { First: ['Mick'], Last: ['McCartney'] } } }, songs);
-  misses({ h: { isBluePrint: [false], creator: ['A123'] } }, { h: [{ isBluePrint: true, creator: 'A123' }, { isBluePrint: false, creator: 'A234' }] });
+  misses(
+    { h: { isBluePrint: [false], creator: ['A123'] } },
+    {
+      h: [
+        { isBluePrint: true, creator: 'A123' },
+        { isBluePrint: false, creator: 'A234' },
+      ],
+    },
+  );
 });
 
 test('different arrays do not constrain each other', () => {
@@ -69,7 +89,16 @@ test('a pinned element reaches down: exists:false deeper inside it', () => {
 });
 
 test('leaf arrays: any element, never constraining other fields', () => {
-  const event = { bands: [{ members: [{ given: 'Wata', role: ['guitar', 'vocals'] }, { given: 'Atsuo', role: ['drums'] }] }] };
+  const event = {
+    bands: [
+      {
+        members: [
+          { given: 'Wata', role: ['guitar', 'vocals'] },
+          { given: 'Atsuo', role: ['drums'] },
+        ],
+      },
+    ],
+  };
   matches({ bands: { members: { given: ['Wata'], role: ['guitar'] } } }, event);
   misses({ bands: { members: { given: ['Wata'], role: ['drums'] } } }, event);
 });

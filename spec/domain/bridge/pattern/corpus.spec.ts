@@ -7,17 +7,18 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { compileRules } from '../../../../domain/bridge/pattern/rules.compile.ts';
 import { matchPattern } from '../../../../domain/bridge/pattern/pattern.match.ts';
-import { parsePattern } from '../../../../domain/bridge/pattern/pattern.validate.ts';
 import type { Pattern } from '../../../../domain/bridge/pattern/pattern.types.ts';
+import { parsePattern } from '../../../../domain/bridge/pattern/pattern.validate.ts';
+import { compileRules } from '../../../../domain/bridge/pattern/rules.compile.ts';
 import { naiveMatch, naiveMatchAll } from './naive-oracle.ts';
 
 type Case = { id: string; pattern: unknown; event: unknown; match: boolean; kinds: string[]; note?: string };
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
 const dir = process.env.PATTERN_CORPUS_DIR ?? path.resolve(root, '../shared/corpora/patterns');
-const load = (file: string): Case[] => (JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as { cases: Case[] }).cases;
+const load = (file: string): Case[] =>
+  (JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as { cases: Case[] }).cases;
 // an explicit PATTERN_CORPUS_DIR must hold the corpus; only the default place beside the clone may be absent
 const available = process.env.PATTERN_CORPUS_DIR !== undefined || existsSync(path.join(dir, 'cases.json'));
 if (!available) console.log(`SKIPPED: pattern corpus (${path.relative(root, dir)} not found)`);
@@ -30,7 +31,8 @@ const cases = available ? [...load('cases.json'), ...load('rocketmq-cases.json')
 const SKIPPED: Record<string, string> = {};
 for (const [id, why] of Object.entries(SKIPPED)) console.log(`SKIPPED: corpus case ${id}: ${why}`);
 
-const show = (c: Case) => `${c.id} (${c.kinds.join(', ')}${c.note ? `; ${c.note}` : ''})\n  pattern ${JSON.stringify(c.pattern)}\n  event   ${JSON.stringify(c.event)}`;
+const show = (c: Case) =>
+  `${c.id} (${c.kinds.join(', ')}${c.note ? `; ${c.note}` : ''})\n  pattern ${JSON.stringify(c.pattern)}\n  event   ${JSON.stringify(c.event)}`;
 
 const each = suite('pattern corpus: each case, compiled and oracle');
 const tally = { compiled: 0, oracle: 0 };
@@ -48,7 +50,9 @@ for (const c of cases) {
 }
 each.after(() => {
   const total = cases.length - Object.keys(SKIPPED).length;
-  console.log(`\ncorpus: compiled ${tally.compiled} of ${cases.length} pass, oracle ${tally.oracle} of ${cases.length} pass, ${cases.length - total} skipped`);
+  console.log(
+    `\ncorpus: compiled ${tally.compiled} of ${cases.length} pass, oracle ${tally.oracle} of ${cases.length} pass, ${cases.length - total} skipped`,
+  );
 });
 if (available) each.run();
 
@@ -57,14 +61,19 @@ bus('the corpus holds 669 cases with unique ids', () => {
   assert.is(cases.length, 669);
   assert.is(new Set(cases.map((c) => c.id)).size, 669);
 });
-bus('every event: the compiled set of 669 rules equals the rules the oracle matches, and holds its own case as expected', () => {
-  const rules: Array<{ id: string; pattern: Pattern }> = cases.filter((c) => !SKIPPED[c.id]).map((c) => ({ id: c.id, pattern: parsePattern(c.pattern) }));
-  const compiled = compileRules(rules);
-  for (const c of cases) {
-    if (SKIPPED[c.id]) continue;
-    const got = compiled.match(c.event);
-    assert.equal(got, naiveMatchAll(rules, c.event), `event of ${c.id}`);
-    assert.is(got.includes(c.id), c.match, `own rule in the bus: ${show(c)}`);
-  }
-});
+bus(
+  'every event: the compiled set of 669 rules equals the rules the oracle matches, and holds its own case as expected',
+  () => {
+    const rules: Array<{ id: string; pattern: Pattern }> = cases
+      .filter((c) => !SKIPPED[c.id])
+      .map((c) => ({ id: c.id, pattern: parsePattern(c.pattern) }));
+    const compiled = compileRules(rules);
+    for (const c of cases) {
+      if (SKIPPED[c.id]) continue;
+      const got = compiled.match(c.event);
+      assert.equal(got, naiveMatchAll(rules, c.event), `event of ${c.id}`);
+      assert.is(got.includes(c.id), c.match, `own rule in the bus: ${show(c)}`);
+    }
+  },
+);
 if (available) bus.run();

@@ -12,7 +12,13 @@
  * has exists:false and no leaf at all. The event matches when the pattern is pos or neg at the root.
  */
 import { blockContains, parseIpAddress } from '../../../../domain/bridge/pattern/ip.address.ts';
-import type { Leaf, Matcher, Pattern, PatternObject, StringMatcher } from '../../../../domain/bridge/pattern/pattern.types.ts';
+import type {
+  Leaf,
+  Matcher,
+  Pattern,
+  PatternObject,
+  StringMatcher,
+} from '../../../../domain/bridge/pattern/pattern.types.ts';
 
 type Verdict = { readonly pos: boolean; readonly neg: boolean };
 const ABSENT = Symbol('absent');

@@ -2,8 +2,8 @@
 // naive oracle gives, in rule order, whatever the number of rules and however their prefixes overlap.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { compileRules } from '../../../../domain/bridge/pattern/rules.compile.ts';
 import { parsePattern } from '../../../../domain/bridge/pattern/pattern.validate.ts';
+import { compileRules } from '../../../../domain/bridge/pattern/rules.compile.ts';
 import { naiveMatch } from './naive-oracle.ts';
 
 const test = suite('compiled rules: many prefix and suffix rules');
@@ -30,12 +30,17 @@ test('overlapping prefixes "", "1", "12", "123" and a prefix equal to the whole 
 });
 
 test('10,000 four-digit prefix rules: about one per value, in rule order', () => {
-  const rules = Array.from({ length: 10_000 }, (_, i) => rule(`r${i}`, { properties: { MAPBLKLOT: [{ prefix: String(9_999 - i).padStart(4, '0') }] } }));
+  const rules = Array.from({ length: 10_000 }, (_, i) =>
+    rule(`r${i}`, { properties: { MAPBLKLOT: [{ prefix: String(9_999 - i).padStart(4, '0') }] } }),
+  );
   const bus = compileRules(rules);
   assert.equal(bus.match({ properties: { MAPBLKLOT: '0421017' } }), ['r9578']);
   assert.equal(bus.match({ properties: { MAPBLKLOT: ['0001001', '9999001'] } }), ['r0', 'r9998']);
   assert.equal(bus.match({ properties: { MAPBLKLOT: '042' } }), []);
-  agreesWithOracle(rules.slice(0, 500), ['0421017', '9999', '9500123', '95', ''].map((v) => ({ properties: { MAPBLKLOT: v } })));
+  agreesWithOracle(
+    rules.slice(0, 500),
+    ['0421017', '9999', '9500123', '95', ''].map((v) => ({ properties: { MAPBLKLOT: v } })),
+  );
 });
 
 test('many rules sharing one prefix all answer, and rules sharing nothing else stay apart', () => {
@@ -45,14 +50,25 @@ test('many rules sharing one prefix all answer, and rules sharing nothing else s
     rule('suffix', { a: [{ suffix: 'bc' }] }),
     rule('both', { a: [{ prefix: 'ab' }, { suffix: 'zz' }] }),
   ];
-  agreesWithOracle(rules, [{ a: 'abc', n: 7 }, { a: 'abc' }, { a: 'azz' }, { a: 'xbc', n: 299 }, { a: ['ab', 'b'], n: [1, 2] }]);
+  agreesWithOracle(rules, [
+    { a: 'abc', n: 7 },
+    { a: 'abc' },
+    { a: 'azz' },
+    { a: 'xbc', n: 299 },
+    { a: ['ab', 'b'], n: [1, 2] },
+  ]);
   const bus = compileRules(rules);
   assert.equal(bus.match({ a: 'abc', n: 7 }), ['same7', 'short', 'suffix', 'both']);
 });
 
 test('Unicode: code points, not halves of a surrogate pair', () => {
   agreesWithOracle(
-    [rule('emoji', { s: [{ prefix: '😀' }] }), rule('high', { s: [{ prefix: '\ud83d' }] }), rule('low', { s: [{ suffix: '\ude00' }] }), rule('cjk', { s: [{ suffix: '统治者' }] })],
+    [
+      rule('emoji', { s: [{ prefix: '😀' }] }),
+      rule('high', { s: [{ prefix: '\ud83d' }] }),
+      rule('low', { s: [{ suffix: '\ude00' }] }),
+      rule('cjk', { s: [{ suffix: '统治者' }] }),
+    ],
     ['😀!', '\ud83d', '\ud83dx', 'a\ude00', 'a😀', '事件统治者', '😀统治者'].map((s) => ({ s })),
   );
 });
@@ -79,16 +95,27 @@ test('ids shared by rules that end in different states, or in the same one: each
     rule('c', { v: [{ prefix: '9' }] }),
     rule('c', { v: [{ prefix: '9' }] }),
   ];
-  const bus = agreesWithOracle(rules, ['1234', '123', '9', '91', ['1', '12', '123'], ['9', '99']].map((v) => ({ v })));
+  const bus = agreesWithOracle(
+    rules,
+    ['1234', '123', '9', '91', ['1', '12', '123'], ['9', '99']].map((v) => ({ v })),
+  );
   assert.equal(bus.match({ v: '1234' }), ['a', 'b']);
   assert.equal(bus.match({ v: '123' }), ['a', 'b']);
   assert.equal(bus.match({ v: ['9', '99'] }), ['c']);
 });
 
 test('many answers in one event (marks swept in rule order), then few again: nothing carries over between events', () => {
-  const rules = Array.from({ length: 20 }, (_, i) => rule(`r${i}`, { v: [{ prefix: '0123456789abcdefghij'.slice(0, 19 - i) }] }));
-  const bus = agreesWithOracle(rules, ['0123456789abcdefghij', '0', '012', 'x', '0123456789abcdefghij'].map((v) => ({ v })));
-  assert.equal(bus.match({ v: '0123456789abcdefghij' }), rules.map((r) => r.id));
+  const rules = Array.from({ length: 20 }, (_, i) =>
+    rule(`r${i}`, { v: [{ prefix: '0123456789abcdefghij'.slice(0, 19 - i) }] }),
+  );
+  const bus = agreesWithOracle(
+    rules,
+    ['0123456789abcdefghij', '0', '012', 'x', '0123456789abcdefghij'].map((v) => ({ v })),
+  );
+  assert.equal(
+    bus.match({ v: '0123456789abcdefghij' }),
+    rules.map((r) => r.id),
+  );
   assert.equal(bus.match({ v: '01' }), ['r17', 'r18', 'r19']);
   assert.equal(bus.match({ v: '0123456789abcdefghij' }).length, 20);
 });

@@ -3,9 +3,9 @@
 import fc from 'fast-check';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { compileRules } from '../../../../domain/bridge/pattern/rules.compile.ts';
 import { matchPattern } from '../../../../domain/bridge/pattern/pattern.match.ts';
 import { parsePattern } from '../../../../domain/bridge/pattern/pattern.validate.ts';
+import { compileRules } from '../../../../domain/bridge/pattern/rules.compile.ts';
 import { decode, event, eventFor, pattern, toJsonText } from './arbitraries.ts';
 import { naiveMatch, naiveMatchAll } from './naive-oracle.ts';
 
@@ -60,9 +60,14 @@ test('one rule, an event shaped by the pattern (arrays of objects, numbers in ot
 });
 
 test('many rules at once: the compiled set is the set of rules the oracle matches', () => {
-  const bus = fc.array(pattern, { minLength: 1, maxLength: 25 }).chain((ps) =>
-    fc.tuple(fc.constant(ps), fc.array(fc.oneof(event, ...ps.slice(0, 5).map(eventFor)), { minLength: 1, maxLength: 4 })),
-  );
+  const bus = fc
+    .array(pattern, { minLength: 1, maxLength: 25 })
+    .chain((ps) =>
+      fc.tuple(
+        fc.constant(ps),
+        fc.array(fc.oneof(event, ...ps.slice(0, 5).map(eventFor)), { minLength: 1, maxLength: 4 }),
+      ),
+    );
   fc.assert(
     fc.property(bus, ([ps, events]) => {
       const rules = ps.map((p, i) => ({ id: `r${i}`, pattern: parsePattern(decode(p)) }));
@@ -84,11 +89,15 @@ test('wide arrays (more groups than a scan handles): compiled == oracle', () => 
       a: fc.constantFrom('1', '0'),
       b: fc.constantFrom('2', '0', ['2', '9']),
       c: fc.constantFrom(1, 'x'),
-      sub: fc.array(fc.record({ x: fc.constantFrom('7', '8'), y: fc.constantFrom(1, 2) }, { requiredKeys: ['x'] }), { maxLength: 12 }),
+      sub: fc.array(fc.record({ x: fc.constantFrom('7', '8'), y: fc.constantFrom(1, 2) }, { requiredKeys: ['x'] }), {
+        maxLength: 12,
+      }),
     },
     { requiredKeys: ['a'] },
   );
-  const wide = fc.record({ items: fc.array(fc.oneof(item, fc.array(item, { maxLength: 3 })), { minLength: 9, maxLength: 40 }) });
+  const wide = fc.record({
+    items: fc.array(fc.oneof(item, fc.array(item, { maxLength: 3 })), { minLength: 9, maxLength: 40 }),
+  });
   const rules = [
     { items: { a: ['1'], b: ['2'] } },
     { items: { a: ['1'], c: [{ exists: false }] } },
@@ -121,7 +130,8 @@ test('rule order and duplicates do not change the answer', () => {
 
 test.after(() => {
   const share = ({ matched, not }: { matched: number; not: number }) => `${matched} matched / ${not} not`;
-  console.log(`properties (seed ${seed}): single ${share(seen.single)}; guided ${share(seen.guided)}; bus events ${share(seen.bus)}`);
+  console.log(
+    `properties (seed ${seed}): single ${share(seen.single)}; guided ${share(seen.guided)}; bus events ${share(seen.bus)}`,
+  );
 });
 test.run();
-

@@ -1,8 +1,8 @@
 // The compiled bus: ids in rule order, each once; shared states; only the used paths are walked.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { compileRules } from '../../../../domain/bridge/pattern/rules.compile.ts';
 import { parsePattern } from '../../../../domain/bridge/pattern/pattern.validate.ts';
+import { compileRules } from '../../../../domain/bridge/pattern/rules.compile.ts';
 import { naiveMatchAll } from './naive-oracle.ts';
 
 const test = suite('compiled rules');
@@ -49,7 +49,10 @@ test('rules over many keys of one object (past the few the walk probes one by on
     rule('same-element', { items: Object.fromEntries(keys.map((k) => [k, ['y']])) }),
   ];
   const bus = compileRules(rules);
-  const items = (n: number) => [Object.fromEntries(keys.map((k, i) => [k, i < n ? 'y' : 'n'])), Object.fromEntries(keys.map((k) => [k, 'y']).slice(n))];
+  const items = (n: number) => [
+    Object.fromEntries(keys.map((k, i) => [k, i < n ? 'y' : 'n'])),
+    Object.fromEntries(keys.map((k) => [k, 'y']).slice(n)),
+  ];
   const events: unknown[] = [
     { k3: 3, k11: 11, k5: 4, unused: 1 },
     { detail: { k0: 'xa', k7: 'b', k9: ['z', 'x'], extra: 'x' } },
@@ -85,7 +88,12 @@ test('large parts of the event no rule looks at are not walked', () => {
 
 test('one event against many array elements does not explode', () => {
   const bus = compileRules([rule('r', { items: { a: ['1'], b: ['2'], c: ['3'], d: [{ exists: false }] } })]);
-  const items = Array.from({ length: 5_000 }, (_, i) => ({ a: '1', b: '2', c: i === 4_999 ? '3' : '0', d: i === 4_999 ? undefined : 1 }));
+  const items = Array.from({ length: 5_000 }, (_, i) => ({
+    a: '1',
+    b: '2',
+    c: i === 4_999 ? '3' : '0',
+    d: i === 4_999 ? undefined : 1,
+  }));
   assert.equal(bus.match({ items }), ['r']);
 });
 

@@ -2,9 +2,9 @@
 import fc from 'fast-check';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import type { StringMatcher } from '../../../../domain/bridge/pattern/pattern.types.ts';
 import { createStringAutomaton, tokensOf } from '../../../../domain/bridge/pattern/string.automaton.ts';
 import { parseWildcard } from '../../../../domain/bridge/pattern/wildcard.parse.ts';
-import type { StringMatcher } from '../../../../domain/bridge/pattern/pattern.types.ts';
 
 const test = suite('string automaton');
 const text = fc.string({ unit: fc.constantFrom('a', 'b', '😀', 'é'), maxLength: 5 });
@@ -30,7 +30,10 @@ const alone = (m: Auto, s: string): boolean => {
     case 'suffix':
       return s.endsWith(m.value);
     case 'wildcard':
-      return new RegExp(`^${Array.from(m.value, (c) => (c === '*' ? '.*' : c === '?' ? '.' : c)).join('')}$`, 'su').test(cps.join(''));
+      return new RegExp(
+        `^${Array.from(m.value, (c) => (c === '*' ? '.*' : c === '?' ? '.' : c)).join('')}$`,
+        'su',
+      ).test(cps.join(''));
   }
 };
 
@@ -45,7 +48,11 @@ test('a shared automaton == each matcher on its own', () => {
         const got = new Set<number>();
         auto.run(s, (t) => got.add(t));
         const want = ms.flatMap((m, i) => (alone(m, s) ? [i] : []));
-        assert.equal([...got].sort((a, b) => a - b), want, `"${s}" against ${JSON.stringify(ms)}`);
+        assert.equal(
+          [...got].sort((a, b) => a - b),
+          want,
+          `"${s}" against ${JSON.stringify(ms)}`,
+        );
       }
     }),
     { seed: 5, numRuns: 500 },

@@ -3,8 +3,8 @@
 import fc from 'fast-check';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { affixOf, type AutomatonMatcher, createStringIndex } from '../../../../domain/bridge/pattern/string.index.ts';
 import { createStringAutomaton, tokensOf } from '../../../../domain/bridge/pattern/string.automaton.ts';
+import { type AutomatonMatcher, affixOf, createStringIndex } from '../../../../domain/bridge/pattern/string.index.ts';
 import { parseWildcard } from '../../../../domain/bridge/pattern/wildcard.parse.ts';
 
 const test = suite('string index');
@@ -71,7 +71,11 @@ test('the string index == the general automaton over the same matchers (lone sur
         const want = new Set<number>();
         index.run(s, (t) => got.add(t));
         automaton.run(s, (t) => want.add(t));
-        assert.equal([...got].sort((a, b) => a - b), [...want].sort((a, b) => a - b), `${JSON.stringify(s)} against ${JSON.stringify(ms)}`);
+        assert.equal(
+          [...got].sort((a, b) => a - b),
+          [...want].sort((a, b) => a - b),
+          `${JSON.stringify(s)} against ${JSON.stringify(ms)}`,
+        );
       }
     }),
     { seed: 11, numRuns: 1_000 },

@@ -4,11 +4,11 @@
 import express, { type Request, type Response } from 'express';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { type RunningServer, startHttpServer } from '../../../../http/core/server.ts';
 import { paramsOf } from '../../../../http/identity/authorize/authorization-request.ts';
 import { PageError, RedirectError } from '../../../../http/identity/authorize/authorize.errors.ts';
 import type { FlowContext, FlowEnv, Step } from '../../../../http/identity/authorize/flow.context.ts';
 import { runFlow } from '../../../../http/identity/authorize/flow.runner.ts';
-import { startHttpServer, type RunningServer } from '../../../../http/core/server.ts';
 
 const env = { issuer: 'https://idp.example' } as FlowEnv;
 const ran: string[] = [];
@@ -53,7 +53,9 @@ flow.before(async () => {
       await runFlow(flows[req.params.name as string]!, { req, res, params: paramsOf(req), request: {} }, env);
     } catch (err) {
       // what the page handler does with what the runner lets through
-      res.status(err instanceof PageError ? err.status : 500).send(`${(err as Error).constructor.name}: ${(err as Error).message}`);
+      res
+        .status(err instanceof PageError ? err.status : 500)
+        .send(`${(err as Error).constructor.name}: ${(err as Error).message}`);
     }
   });
   server = await startHttpServer(app, { port: 0, host: '127.0.0.1' });

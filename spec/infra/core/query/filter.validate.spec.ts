@@ -37,11 +37,20 @@ parse('fields, operators and $or in the order written', () => {
 });
 
 parse('a literal document is an equality, not operators', () => {
-  assert.equal(parseFilter({ m: { a: 1 } }), [{ kind: 'field', parts: ['m'], conditions: [{ op: '$eq', value: { a: 1 } }] }]);
+  assert.equal(parseFilter({ m: { a: 1 } }), [
+    { kind: 'field', parts: ['m'], conditions: [{ op: '$eq', value: { a: 1 } }] },
+  ]);
 });
 
 parse('validation and compilation reject the same filter with the same message', () => {
-  const bad = [{ a: { $gt: 1, b: 2 } }, { $nor: [] }, { a: { $in: 3 } }, { 'a..b': 1 }, { a: { $regex: '(' } }, { a: { $exists: 'yes' } }];
+  const bad = [
+    { a: { $gt: 1, b: 2 } },
+    { $nor: [] },
+    { a: { $in: 3 } },
+    { 'a..b': 1 },
+    { a: { $regex: '(' } },
+    { a: { $exists: 'yes' } },
+  ];
   for (const filter of bad) {
     let validated = '';
     let compiled = '';
