@@ -8,7 +8,7 @@ import {
 } from '../../domain/hub/delivery-service.decider.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
-import { type CommandContext, commandHandler } from '../core/command-handler.ts';
+import { type CommandContext, commandHandler, forTenant } from '../core/command-handler.ts';
 import type { KeyedSecretBox } from '../core/secret.box.ts';
 import { secretAad } from './config.commands.ts';
 
@@ -71,7 +71,7 @@ export async function resealSigningSecrets(
       },
       commandId: `rotate-config/${stream}@${events.length - 1}`,
       now,
-      context: { ...ctx, tenant: name.tenant },
+      context: forTenant(ctx, name.tenant),
     });
     result.resealed.push(entry);
   }
