@@ -1,8 +1,5 @@
-import { AUDIT_SCOPES } from '../audit/audit.scopes.ts';
-import { BRIDGE_SCOPES } from '../bridge/bridge.scopes.ts';
-import { HUB_SCOPES } from '../hub/hub.scopes.ts';
-import { IDENTITY_ADMIN_SCOPE, OIDC_SCOPES } from '../identity/identity.scopes.ts';
-import { WORKFLOW_SCOPES } from '../workflow/workflow.scopes.ts';
+import { SERVICE_SCOPES } from '../core/service.scopes.ts';
+import { OIDC_SCOPES } from '../identity/identity.scopes.ts';
 
 /**
  * What the portal asks for at sign-in: OpenID Connect's scopes and every service's. The provider grants a
@@ -10,11 +7,4 @@ import { WORKFLOW_SCOPES } from '../workflow/workflow.scopes.ts';
  * portal offers. `tenant:cross` is not among them: a platform administrator acts on another tenant through
  * the routes that let platform admins name any tenant, not through a client's allowed tenants.
  */
-export const PORTAL_SCOPES: readonly string[] = [
-  ...OIDC_SCOPES,
-  IDENTITY_ADMIN_SCOPE,
-  ...BRIDGE_SCOPES,
-  ...AUDIT_SCOPES,
-  ...HUB_SCOPES,
-  ...WORKFLOW_SCOPES,
-];
+export const PORTAL_SCOPES: readonly string[] = [...OIDC_SCOPES, ...SERVICE_SCOPES];

@@ -2,13 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { envelopesFor } from '../../commands/core/envelopes.ts';
 import { createDirectoryCommands, MIN_PASSWORD_LENGTH } from '../../commands/identity/directory.commands.ts';
 import { generatePassword } from '../../commands/identity/password.hash.ts';
-import { AUDIT_ADMIN_SCOPE, AUDIT_READ_SCOPE, AUDIT_WRITE_SCOPE } from '../../domain/audit/audit.scopes.ts';
-import { BRIDGE_ADMIN_SCOPE, BRIDGE_CONSUME_SCOPE, BRIDGE_PUBLISH_SCOPE } from '../../domain/bridge/bridge.scopes.ts';
+import { SERVICE_SCOPES } from '../../domain/core/service.scopes.ts';
 import { streamName } from '../../domain/core/stream-name.ts';
-import { HUB_ADMIN_SCOPE, HUB_OPERATOR_SCOPE, HUB_SEND_SCOPE } from '../../domain/hub/hub.scopes.ts';
 import { IDENTITY_ADMIN_SCOPE } from '../../domain/identity/identity.scopes.ts';
 import { type GrantType, PLATFORM_TENANT } from '../../domain/identity/model.ts';
-import { WORKFLOW_ADMIN_SCOPE, WORKFLOW_USER_SCOPE } from '../../domain/workflow/workflow.scopes.ts';
 import type { Clock } from '../core/clock.port.ts';
 import type { Config } from '../core/config.ts';
 import type { EventStore } from '../core/event-store.port.ts';
@@ -65,21 +62,6 @@ export const SEED_STREAM = streamName('identitySeed', PLATFORM_TENANT, 'first-st
 export const PLATFORM_ADMIN_CLIENT_ID = 'platform-admin';
 const PLATFORM_ADMIN_USERNAME = 'platform-admin';
 const SERVICE_USERNAME = 'demo-service';
-/** every service's scopes: the demo client's, and the demo admin's roles */
-const SERVICE_SCOPES = [
-  IDENTITY_ADMIN_SCOPE,
-  BRIDGE_PUBLISH_SCOPE,
-  BRIDGE_ADMIN_SCOPE,
-  BRIDGE_CONSUME_SCOPE,
-  AUDIT_WRITE_SCOPE,
-  AUDIT_READ_SCOPE,
-  AUDIT_ADMIN_SCOPE,
-  HUB_SEND_SCOPE,
-  HUB_ADMIN_SCOPE,
-  HUB_OPERATOR_SCOPE,
-  WORKFLOW_USER_SCOPE,
-  WORKFLOW_ADMIN_SCOPE,
-];
 
 /** the seed's own markers (no aggregate decides them): envelopes from the one envelope builder */
 const seedEvent = (type: string, data: object, at: string, correlationId: string) =>
@@ -175,7 +157,7 @@ export async function seedIdentity({ config, eventStore, clock, log }: SeedDeps)
       nickname: seed.adminNickname,
       email: seed.adminEmail,
       // every service's scopes: the demo admin signs in to the portal and sees every area
-      roles: SERVICE_SCOPES,
+      roles: [...SERVICE_SCOPES],
     },
     ctx(seed.tenant),
     `seed/user/${seed.tenant}/${seed.adminUsername}`,
@@ -209,7 +191,7 @@ export async function seedIdentity({ config, eventStore, clock, log }: SeedDeps)
       authMethod: 'client_secret_basic',
       defaultUser: service.user.userId,
       // the demo client may try every service from the first start: the bridge's, the audit log's, the hub's and the workflow's scopes too
-      scopes: SERVICE_SCOPES,
+      scopes: [...SERVICE_SCOPES],
       ...(seed.clientSecret !== undefined && { clientSecret: seed.clientSecret }),
     },
     ctx(seed.tenant),

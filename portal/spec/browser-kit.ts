@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 
-export const CHROMIUM = '/usr/bin/chromium';
+export { CHROMIUM, launchChromium } from '../../spec/core/chromium.ts';
 export const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const PORTAL = path.join(ROOT, 'portal');
 export const SCREENSHOTS = path.join(ROOT, '.screenshots', 'portal');
@@ -35,23 +35,6 @@ export function ensurePortalBuilt(): void {
     encoding: 'utf8',
   });
   if (run.status !== 0) throw new Error(`the portal build failed:\n${run.stdout}\n${run.stderr}`);
-}
-
-export async function launchChromium(): Promise<Browser> {
-  const { chromium } = await import('playwright-core');
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
 }
 
 // injected as an evaluation, not a <script>: the portal's Content-Security-Policy refuses inline scripts

@@ -16,6 +16,7 @@ import { PORTAL_OPENAPI_PATH } from '../../http/portal/portal.paths.ts';
 import { WORKFLOW_BASES, WORKFLOW_OPENAPI } from '../../http/workflow/workflow.paths.ts';
 import { loadConfig } from '../../infra/core/config.ts';
 import { type RunningPlatform, SERVICES, type ServiceName, startPlatform } from '../../infra/main.ts';
+import { headingSlugs, withoutFences } from './heading-slugs.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const README = path.join(ROOT, 'README.md');
@@ -36,27 +37,6 @@ const pages = (): string[] => [
 const read = (file: string) => readFileSync(file, 'utf8');
 const rel = (file: string) => path.relative(ROOT, file);
 
-/** the text without fenced code blocks (their lines kept empty, so line numbers stay) */
-function withoutFences(md: string): string {
-  let fence: string | null = null;
-  return md
-    .split('\n')
-    .map((line) => {
-      const m = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
-      if (fence === null && m) {
-        fence = m[1]!;
-        return '';
-      }
-      if (fence !== null) {
-        if (line.trim().startsWith(fence[0]!.repeat(fence.length)) && line.trim().replace(/[`~]/g, '') === '')
-          fence = null;
-        return '';
-      }
-      return line;
-    })
-    .join('\n');
-}
-
 /** inline code spans of a text without fences (a span may run over a line break) */
 function codeSpans(text: string): string[] {
   const spans: string[] = [];
@@ -70,28 +50,6 @@ function prose(md: string): string {
   return withoutFences(md)
     .replace(/(`+)[\s\S]*?[^`]\1(?!`)/g, ' ')
     .replace(/\]\([^)]*\)/g, ']');
-}
-
-/** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens, repeats numbered */
-function headingSlugs(md: string): Set<string> {
-  const slugs = new Set<string>();
-  const seen = new Map<string, number>();
-  for (const line of withoutFences(md).split('\n')) {
-    const m = /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
-    if (!m) continue;
-    const text = m[1]!
-      .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-      .replace(/<[^>]+>/g, '')
-      .replace(/[`*]/g, '');
-    const base = text
-      .toLowerCase()
-      .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
-      .replace(/ /g, '-');
-    const n = seen.get(base) ?? 0;
-    seen.set(base, n + 1);
-    slugs.add(n === 0 ? base : `${base}-${n}`);
-  }
-  return slugs;
 }
 
 /** relative link targets of a page (outside code), with their line */

@@ -7,33 +7,11 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readSource, sourceFiles } from '../core/comments.scan.ts';
+import { headingSlugs } from './heading-slugs.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const FILES = sourceFiles(['domain', 'commands', 'projections', 'http', 'infra', 'bin', 'spec', 'examples']);
 const POINTER = /\bdocs\/([\w./-]+?\.md)(?:#([\w-]+))?/g;
-
-/** GitHub's heading anchors (as spec/docs/docs.spec.ts computes them): lower case, punctuation dropped, spaces to hyphens */
-function headingSlugs(md: string): Set<string> {
-  const slugs = new Set<string>();
-  const seen = new Map<string, number>();
-  let fenced = false;
-  for (const line of md.split('\n')) {
-    if (/^\s{0,3}(`{3,}|~{3,})/.test(line)) fenced = !fenced;
-    const m = fenced ? null : /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
-    if (!m) continue;
-    const base = m[1]!
-      .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-      .replace(/<[^>]+>/g, '')
-      .replace(/[`*]/g, '')
-      .toLowerCase()
-      .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
-      .replace(/ /g, '-');
-    const n = seen.get(base) ?? 0;
-    seen.set(base, n + 1);
-    slugs.add(n === 0 ? base : `${base}-${n}`);
-  }
-  return slugs;
-}
 
 const pages = new Map<string, Set<string> | null>();
 const slugsOf = (page: string) => {

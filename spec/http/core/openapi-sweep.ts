@@ -1,15 +1,7 @@
 // Shared set-up for the specs that walk every operation of every service (not a spec itself): the whole
 // platform in-process on a temp DATA_DIR (the identity harness), a token with every scope of the seeded demo
 // client, and every service's OpenAPI document read from the platform itself.
-import { AUDIT_ADMIN_SCOPE, AUDIT_READ_SCOPE, AUDIT_WRITE_SCOPE } from '../../../domain/audit/audit.scopes.ts';
-import {
-  BRIDGE_ADMIN_SCOPE,
-  BRIDGE_CONSUME_SCOPE,
-  BRIDGE_PUBLISH_SCOPE,
-} from '../../../domain/bridge/bridge.scopes.ts';
-import { HUB_ADMIN_SCOPE, HUB_OPERATOR_SCOPE, HUB_SEND_SCOPE } from '../../../domain/hub/hub.scopes.ts';
-import { IDENTITY_ADMIN_SCOPE } from '../../../domain/identity/identity.scopes.ts';
-import { WORKFLOW_ADMIN_SCOPE, WORKFLOW_USER_SCOPE } from '../../../domain/workflow/workflow.scopes.ts';
+import { SERVICE_SCOPES } from '../../../domain/core/service.scopes.ts';
 import { AUDIT_OPENAPI_PATH } from '../../../http/audit/audit.paths.ts';
 import { BRIDGE_OPENAPI_PATH } from '../../../http/bridge/bridge.paths.ts';
 import type { JsonSchema } from '../../../http/core/validate.ts';
@@ -18,20 +10,7 @@ import { ADMIN_OPENAPI_PATH } from '../../../http/identity/identity.paths.ts';
 import { WORKFLOW_BASE, WORKFLOW_OPENAPI } from '../../../http/workflow/workflow.paths.ts';
 import { type IdentityPlatform, SEED, startIdentityPlatform } from '../identity/identity-harness.ts';
 
-export const ALL_SCOPES = [
-  IDENTITY_ADMIN_SCOPE,
-  BRIDGE_PUBLISH_SCOPE,
-  BRIDGE_ADMIN_SCOPE,
-  BRIDGE_CONSUME_SCOPE,
-  AUDIT_WRITE_SCOPE,
-  AUDIT_READ_SCOPE,
-  AUDIT_ADMIN_SCOPE,
-  HUB_SEND_SCOPE,
-  HUB_ADMIN_SCOPE,
-  HUB_OPERATOR_SCOPE,
-  WORKFLOW_USER_SCOPE,
-  WORKFLOW_ADMIN_SCOPE,
-];
+export const ALL_SCOPES = SERVICE_SCOPES;
 
 /** each service's document; the workflow's under its in-cluster base (the external base repeats every route) */
 export const OPENAPI_DOCUMENTS = {

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 
-const CHROMIUM = '/usr/bin/chromium';
+import { CHROMIUM, launchChromium } from '../../core/chromium.ts';
 
 if (!existsSync(CHROMIUM)) {
   console.log('SKIPPED: login page in Chromium (install the chromium package)');
@@ -16,7 +16,6 @@ if (!existsSync(CHROMIUM)) {
 }
 
 async function run() {
-  const { chromium } = await import('playwright-core');
   const { SEED, startIdentityPlatform } = await import('./identity-harness.ts');
 
   // the relying party's callback: shows what it received
@@ -31,19 +30,7 @@ async function run() {
   const callbackUrl = `http://127.0.0.1:${(callback.address() as AddressInfo).port}/callback`;
 
   const ctx = await startIdentityPlatform({ redirectUri: callbackUrl });
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await launchChromium();
 
   const authorizeUrl = (state: string) => {
     const u = new URL(`${ctx.base}/cas/oidc/authorize`);
