@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 
 export { CHROMIUM, launchChromium } from '../../spec/core/chromium.ts';
 export const ROOT = path.resolve(import.meta.dirname, '..', '..');
