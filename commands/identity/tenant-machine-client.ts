@@ -16,8 +16,10 @@ import type { Directory, TokenService } from './identity.contracts.ts';
  * - `token(tenant)`: a token of that client minted in-process by the token service, exactly what the token
  *   endpoint answers the client for a client_credentials request without `scope` (same claims, same keys;
  *   the signing keys live in the event store, so any process with the key-encryption secret can mint).
- *   Undefined when the client is disabled, no longer a client_credentials client, or squatted by another
- *   tenant (client ids are global): then the service has no token, as when nothing is configured.
+ *   Undefined when the client is disabled, no longer a client_credentials client, squatted by another
+ *   tenant (client ids are global), or cannot be registered for good (its machine user's username is taken):
+ *   then the service has no token, as when nothing is configured. Such a refusal is remembered for a
+ *   minute, so a busy tenant does not retry the registration on every call.
  */
 export type TenantMachineClient = {
   readonly clientId: (tenant: string) => string;
@@ -33,10 +35,17 @@ export type TenantMachineClientDeps = {
   name: string;
   appName: string;
   scopes: string[];
+  /** milliseconds since the epoch (the refusal memory's clock); Date.now by default */
+  now?: () => number;
 };
+
+const REFUSAL_MEMORY_MS = 60_000;
 
 export function createTenantMachineClient(deps: TenantMachineClientDeps): TenantMachineClient {
   const clientId = (tenant: string) => `${deps.name}.${tenant}`;
+  const now = deps.now ?? Date.now;
+  /** tenants whose client cannot be registered, until when that answer stands */
+  const refused = new Map<string, number>();
 
   async function ensure(tenant: string): Promise<Client> {
     const existing = await deps.directory.getClient(clientId(tenant));
@@ -66,7 +75,16 @@ export function createTenantMachineClient(deps: TenantMachineClientDeps): Tenant
     clientId,
     ensure,
     async token(tenant) {
-      const client = await ensure(tenant);
+      if ((refused.get(tenant) ?? 0) > now()) return undefined;
+      let client: Client;
+      try {
+        client = await ensure(tenant);
+      } catch (err) {
+        if (!isPermanentRegistrationError(err)) throw err;
+        refused.set(tenant, now() + REFUSAL_MEMORY_MS);
+        return undefined;
+      }
+      refused.delete(tenant);
       const usable =
         client.status === 'active' &&
         client.tenant === tenant &&

@@ -2,6 +2,7 @@ import type { RequestHandler } from 'express';
 import { portalError } from '../../domain/portal/portal.errors.ts';
 import { sessionOf } from './auth.router.ts';
 import { PORTAL_API_BASE, PORTAL_HEADER } from './portal.paths.ts';
+import { isProviderError } from './portal.ports.ts';
 import type { PortalSessions } from './portal-sessions.ts';
 
 /**
@@ -39,7 +40,18 @@ export function apiProxy(deps: ApiProxyDeps): RequestHandler {
           path: rest.split('?', 1)[0],
         });
       }
-      const token = await deps.sessions.accessToken(session);
+      let token: string | null;
+      try {
+        token = await deps.sessions.accessToken(session);
+      } catch (err) {
+        // the provider cannot refresh the token now: a passing outage, not the platform's fault
+        if (!isProviderError(err) || !err.unavailable) throw err;
+        res.set('Retry-After', '5');
+        throw portalError(
+          'PORTAL.PROVIDER_UNAVAILABLE',
+          'the identity provider cannot renew the session now: try again',
+        );
+      }
       if (token === null) throw portalError('PORTAL.NO_SESSION', 'the session has ended: sign in again');
       req.url = rest;
       req.headers.authorization = `Bearer ${token}`;

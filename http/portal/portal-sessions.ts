@@ -131,7 +131,11 @@ export function createPortalSessions(deps: PortalSessionsDeps): PortalSessions {
   /** the refresh, by the process holding the lease */
   async function refreshHeld(session: PortalSession): Promise<string | null> {
     const refreshToken = session.tokens.refreshToken;
-    if (refreshToken === undefined) return null;
+    if (refreshToken === undefined) {
+      // nothing can renew it: the session ends with its access token (which also drops the lease)
+      await sessions().delete(session.id);
+      return null;
+    }
     let fresh: TokenSet;
     try {
       fresh = await provider.refresh({ clientId: session.clientId, refreshToken });

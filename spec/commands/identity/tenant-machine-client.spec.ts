@@ -148,4 +148,36 @@ test('the reactor registers the client of every tenant created; a taken username
   assert.is(await reactor.drain(), 0, 'the checkpoint moved past them');
 });
 
+test('a client that cannot be registered for good (its username taken) gives no token, and is not retried on every call', async (ctx) => {
+  await ctx.commands.createTenant({ name: 'Beta' }, { ...sys, tenant: 'beta' }, 't-beta');
+  await ctx.commands.registerUser(
+    { username: 'hub-webhooks', name: 'someone else' },
+    { tenant: 'beta', actor: 'spec' },
+    'u-beta',
+  );
+  let registrations = 0;
+  let at = 0;
+  const machine = createTenantMachineClient({
+    commands: {
+      registerUser: (...a) => {
+        registrations++;
+        return ctx.commands.registerUser(...a);
+      },
+      registerClient: ctx.commands.registerClient,
+    },
+    directory: createDirectory({ eventStore: ctx.eventStore, clock: ctx.clock }),
+    tokens: { issue: () => Promise.reject(new Error('not reached')) },
+    name: 'hub-webhooks',
+    appName: 'Notification hub webhooks',
+    scopes: ['hub:webhook'],
+    now: () => at,
+  });
+  assert.is(await machine.token('beta'), undefined);
+  assert.is(await machine.token('beta'), undefined);
+  assert.is(registrations, 1, 'remembered');
+  at += 60_001;
+  assert.is(await machine.token('beta'), undefined);
+  assert.is(registrations, 2, 'asked again after a minute');
+});
+
 test.run();

@@ -1,11 +1,17 @@
 // The portal's sessions in the shared read store: tokens sealed at rest, expiry, and the refresh of a
 // rotating refresh token one at a time (in a process: callers share it; across processes: a lease).
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import express from 'express';
+import { pino } from 'pino';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createKeyedSecretBox } from '../../../commands/core/secret.box.ts';
+import { errorHandler } from '../../../http/core/errors.ts';
+import { apiProxy } from '../../../http/portal/api-proxy.ts';
+import { PORTAL_HEADER, SESSION_COOKIE } from '../../../http/portal/portal.paths.ts';
 import { ProviderError, type TokenSet } from '../../../http/portal/portal.ports.ts';
 import { createPortalSessions, PORTAL_SESSIONS } from '../../../http/portal/portal-sessions.ts';
 import { manualClock } from '../../../infra/core/clock.port.ts';
@@ -139,6 +145,44 @@ test('a refresh the provider refuses ends the session', async () => {
   provider.release();
   assert.is(await pending, null);
   assert.is(await sessions.get(cookie), null);
+});
+
+test('a session whose access token ends and that holds no refresh token ends with it', async () => {
+  const provider = fakeProvider();
+  const sessions = createPortalSessions({ readStore, sealer, provider, clock, ttlSeconds: 3600 });
+  const { refreshToken: _none, ...withoutRefresh } = tokens;
+  const { cookie } = await sessions.create({ tenant: 'acme', clientId: 'portal.acme', claims, tokens: withoutRefresh });
+  clock.advance(61_000);
+  assert.is(await sessions.accessToken((await sessions.get(cookie))!), null);
+  assert.is(await sessions.get(cookie), null, 'no half-alive session is left');
+  assert.is(provider.refreshes, 0);
+});
+
+test('a provider that cannot be reached keeps the session, and the proxy answers 502 PORTAL.PROVIDER_UNAVAILABLE with Retry-After', async () => {
+  const provider = fakeProvider();
+  provider.failWith(new ProviderError('unavailable', 'connection refused', true));
+  const sessions = createPortalSessions({ readStore, sealer, provider, clock, ttlSeconds: 3600 });
+  const { cookie } = await sessions.create({ tenant: 'acme', clientId: 'portal.acme', claims, tokens });
+  clock.advance(61_000);
+  const app = express();
+  app.use(apiProxy({ sessions, apiBases: ['/api/'] }));
+  app.use(errorHandler(pino({ level: 'silent' })));
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  try {
+    const answer = fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/portal/api/api/x`, {
+      headers: { cookie: `${SESSION_COOKIE}=${cookie}`, [PORTAL_HEADER]: '1' },
+    });
+    await provider.started;
+    provider.release();
+    const res = await answer;
+    assert.is(res.status, 502);
+    assert.is(res.headers.get('retry-after'), '5');
+    assert.is(((await res.json()) as { code: string }).code, 'PORTAL.PROVIDER_UNAVAILABLE');
+    assert.ok((await sessions.get(cookie)) !== null, 'a passing outage does not end the session');
+  } finally {
+    await new Promise((r) => server.close(r));
+  }
 });
 
 test('end removes the session; purgeExpired removes the expired ones', async () => {
