@@ -17,6 +17,7 @@ import {
   type Tenant,
   type User,
 } from '../../domain/identity/model.ts';
+import { reservedClientTenant } from '../../domain/identity/platform-client-ids.ts';
 import {
   DEFAULT_TOKEN_LIFETIME_SECONDS,
   TENANT_CODE,
@@ -305,6 +306,12 @@ export function createDirectoryCommands(deps: DirectoryCommandsDeps) {
     const authMethod = input.authMethod ?? REGISTRATION_DEFAULTS.authMethod;
     const userSourceId = input.userSourceId ?? REGISTRATION_DEFAULTS.userSourceId;
     const clientId = input.clientId ?? derivedId(`client/${tenant}/${commandId}`);
+    const owner = reservedClientTenant(clientId);
+    if (owner !== undefined && owner !== tenant)
+      throw clientInvalid(
+        'client_id',
+        `is the platform's own client id of tenant ${owner}: it cannot be registered here`,
+      );
     const registration: ClientRegistration = {
       clientId,
       tenant,

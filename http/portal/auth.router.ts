@@ -135,6 +135,15 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
   const router = Router();
   const redirectUri = `${issuer}${PORTAL_CALLBACK_PATH}`;
   const postLogoutRedirectUri = `${issuer}${PORTAL_BASE}/`;
+  /** the session's grant ends at the provider: its refresh token, or else its access token */
+  const revokeGrantOf = (session: PortalSession) => {
+    const { refreshToken, accessToken } = session.tokens;
+    return provider.revoke(
+      refreshToken !== undefined
+        ? { clientId: session.clientId, token: refreshToken, hint: 'refresh_token' }
+        : { clientId: session.clientId, token: accessToken, hint: 'access_token' },
+    );
+  };
   const loginCookie = (value: string, maxAgeSeconds: number) =>
     setCookie(LOGIN_COOKIE, value, {
       path: PORTAL_AUTH_BASE,
@@ -230,7 +239,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
       if (q.state === undefined || q.state !== tx.state)
         return backToSignIn(res, 'state_mismatch', { tenant: tx.tenant });
       // RFC 9207: the answer names its issuer; a mix-up with another provider stops here
-      if (q.iss !== undefined && q.iss !== issuer) return backToSignIn(res, 'issuer_mismatch', { tenant: tx.tenant });
+      if (q.iss !== issuer) return backToSignIn(res, 'issuer_mismatch', { tenant: tx.tenant });
       if (q.error !== undefined) return backToSignIn(res, 'provider_refused', { tenant: tx.tenant, detail: q.error });
       if (q.code === undefined) return backToSignIn(res, 'provider_refused', { tenant: tx.tenant, detail: 'no code' });
 
@@ -259,6 +268,9 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
       }
       if (claims.tenant !== tx.tenant) return backToSignIn(res, 'id_token_invalid', { tenant: tx.tenant });
 
+      // a new sign-in replaces the browser's previous session: it ends, and its grant is revoked
+      const previous = await sessions.end(readCookies(req)[SESSION_COOKIE]);
+      if (previous !== null) await revokeGrantOf(previous);
       const { cookie, session } = await sessions.create({ tenant: tx.tenant, clientId: tx.clientId, claims, tokens });
       const maxAge = Math.floor((session.expiresAt - deps.clock.now().getTime()) / 1000);
       noStore(res)
@@ -283,12 +295,8 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
       const session = await sessions.end(readCookies(req)[SESSION_COOKIE]);
       noStore(res).append('Set-Cookie', sessionCookie('', 0));
       if (session === null) return res.json({ redirectTo: `${PORTAL_SIGN_IN_PAGE}` });
-      const { refreshToken, idToken, accessToken } = session.tokens;
-      await provider.revoke(
-        refreshToken !== undefined
-          ? { clientId: session.clientId, token: refreshToken, hint: 'refresh_token' }
-          : { clientId: session.clientId, token: accessToken, hint: 'access_token' },
-      );
+      await revokeGrantOf(session);
+      const { idToken } = session.tokens;
       const url = new URL(provider.endSessionEndpoint);
       url.search = new URLSearchParams({
         client_id: session.clientId,

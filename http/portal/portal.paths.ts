@@ -1,3 +1,4 @@
+import { PORTAL_CLIENT_PREFIX, platformClientId } from '../../domain/identity/platform-client-ids.ts';
 /**
  * The portal's paths, cookies and header, in one place (DESIGN "Services as modules"). The web console is
  * served under `/portal`; its backend-for-frontend answers under `/portal/auth` (sign-in, sign-out, the
@@ -28,4 +29,4 @@ export const LOGIN_COOKIE = 'portal_login';
 export const PORTAL_HEADER = 'x-portal';
 
 /** the portal client of a tenant: one confidential client per tenant, registered by the platform */
-export const portalClientId = (tenant: string): string => `portal.${tenant}`;
+export const portalClientId = (tenant: string): string => platformClientId(PORTAL_CLIENT_PREFIX, tenant);

@@ -1,7 +1,7 @@
 import { hasControlCharacters } from '../../domain/core/control-characters.ts';
 import { PORTAL_API_BASE, PORTAL_AUTH_BASE, PORTAL_BASE } from './portal.paths.ts';
 
-const MAX_RETURN_TO = 2000;
+const MAX_RETURN_TO = 1000;
 
 /**
  * Where a sign-in may end: a page of the portal on this origin (`/portal/…`, with its query), never another
@@ -30,5 +30,7 @@ export function safeReturnTo(value: unknown, origin: string): string | null {
     path === PORTAL_API_BASE
   )
     return null;
-  return `${path}${url.search}`;
+  const normalized = `${path}${url.search}`;
+  // percent-encoding grows a value up to ninefold; the sealed sign-in cookie must stay under a browser's 4 KB
+  return normalized.length > MAX_RETURN_TO ? null : normalized;
 }

@@ -18,6 +18,7 @@ import { createTenantMachineClient, type TenantMachineClient } from '../../comma
 import { createTokenService, type TokenServiceImpl } from '../../commands/identity/token.service.ts';
 import { HUB_WEBHOOK_SCOPE } from '../../domain/hub/hub.scopes.ts';
 import type { AccessContext } from '../../domain/identity/model.ts';
+import { HUB_WEBHOOKS_CLIENT_PREFIX } from '../../domain/identity/platform-client-ids.ts';
 import { type BearerAuth, bearerAuth } from '../../http/core/bearer-auth.ts';
 import { createRouteRegistry, type RouteRegistry } from '../../http/core/route-registry.ts';
 import { createIdentityRouter } from '../../http/identity/identity.router.ts';
@@ -68,7 +69,7 @@ export type IdentityService = {
   reactors: Reactor[];
 };
 
-export const HUB_WEBHOOKS_CLIENT = 'hub-webhooks';
+export const HUB_WEBHOOKS_CLIENT = HUB_WEBHOOKS_CLIENT_PREFIX;
 export const HUB_WEBHOOKS_REACTOR = 'identity.hub-webhooks-clients';
 
 /** The identity projections, for infra/platform-projections.ts. */

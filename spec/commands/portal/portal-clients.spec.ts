@@ -83,19 +83,24 @@ test('another public base URL or a rotated key brings the client up to date', as
   ]);
 });
 
-test('a client an administrator disabled stays disabled; an unknown tenant, or a client id of another tenant, gets none', async () => {
+test('a client an administrator disabled stays disabled; an unknown tenant gets none; another tenant cannot take the id', async () => {
   await clients().ensure('beta');
   await commands.disableClient('portal.beta', { ...ctx, tenant: 'beta' }, 'spec/disable-beta');
   assert.is(await clients().ensure('beta'), null);
   assert.is((await directory().getClient('portal.beta'))!.status, 'disabled');
   assert.is(await clients().ensure('nosuch'), null);
   await commands.createTenant({ name: 'delta' }, { ...ctx, tenant: 'delta' }, 'spec/tenant/delta');
-  await commands.registerClient(
-    { clientId: 'portal.delta', grantTypes: ['authorization_code'], redirectUris: ['https://x.example/cb'] },
-    { ...ctx, tenant: 'gamma' },
-    'spec/squat',
-  );
-  assert.is(await clients().ensure('delta'), null);
+  try {
+    await commands.registerClient(
+      { clientId: 'portal.delta', grantTypes: ['authorization_code'], redirectUris: ['https://x.example/cb'] },
+      { ...ctx, tenant: 'gamma' },
+      'spec/squat',
+    );
+    assert.unreachable('another tenant registered portal.delta');
+  } catch (err) {
+    assert.is((err as { code?: string }).code, 'CLIENT.INVALID');
+  }
+  assert.is(await clients().ensure('delta'), 'portal.delta', "delta's own client, registered by the platform");
 });
 
 test('the reactor registers the portal client of every tenant created', async () => {

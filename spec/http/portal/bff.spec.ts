@@ -138,10 +138,13 @@ test('the callback refuses a wrong state, a missing sign-in cookie and a provide
   const otherIssuer = await callback({ code: 'x'.repeat(43), state, iss: 'https://evil.example' });
   assert.is(otherIssuer.headers.get('location'), '/portal/sign-in?error=issuer_mismatch&tenant=demo');
 
-  const refused = await callback({ error: 'access_denied', state });
+  const noIssuer = await callback({ code: 'x'.repeat(43), state });
+  assert.is(noIssuer.headers.get('location'), '/portal/sign-in?error=issuer_mismatch&tenant=demo', 'iss is required');
+
+  const refused = await callback({ error: 'access_denied', state, iss: p.base });
   assert.is(refused.headers.get('location'), '/portal/sign-in?error=provider_refused&tenant=demo&detail=access_denied');
 
-  const badCode = await callback({ code: 'x'.repeat(43), state });
+  const badCode = await callback({ code: 'x'.repeat(43), state, iss: p.base });
   assert.is(badCode.headers.get('location'), '/portal/sign-in?error=token_refused&tenant=demo');
   assert.is(cookieLine(badCode, 'portal_session'), undefined);
 });
@@ -228,6 +231,19 @@ test('what the API refuses a user stays refused through the portal: a bridge-onl
   assert.is(refused.status, 403);
   assert.is(((await refused.json()) as { code: string }).code, 'AUTH.INSUFFICIENT_SCOPE');
   assert.is((await portalApi(p.base, jar, '/api/platform/platform-pub/eventBridge/admin/v1/buses')).status, 200);
+});
+
+test('a new sign-in in the same browser ends the session it had', async () => {
+  const { jar } = await portalSignIn(p.base);
+  const first = jar.header();
+  await portalSignIn(p.base, { jar });
+  assert.is.not(jar.header(), first, 'a new session cookie');
+  assert.is((await fetch(`${p.base}/portal/auth/session`, { headers: { cookie: jar.header() } })).status, 200);
+  assert.is(
+    (await fetch(`${p.base}/portal/auth/session`, { headers: { cookie: first } })).status,
+    401,
+    'the previous session is gone, even for a kept cookie',
+  );
 });
 
 test('sign-out needs the header, ends the session, and answers the provider end-session URL that ends its session too', async () => {
