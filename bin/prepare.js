@@ -33,7 +33,10 @@ if (r.status !== 0) {
   console.error(`prepare: the build (tsc -p tsconfig.build.json) failed${r.status === null ? ` (${r.signal})` : ''}`);
   process.exit(r.status ?? 1);
 }
-if (!existsSync(path.join(root, 'portal', 'vite.config.ts'))) skip('no portal/vite.config.ts here yet');
+if (!existsSync(path.join(root, 'portal', 'vite.config.ts'))) {
+  console.log('prepare: dist/ built; no portal build (no portal/vite.config.ts here)');
+  process.exit(0);
+}
 // npm sets npm_execpath to its own CLI while it runs a script
 const npm = process.env.npm_execpath;
 const p = npm

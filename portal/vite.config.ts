@@ -14,7 +14,7 @@ export default defineConfig({
     // no inline assets: the Content-Security-Policy allows this origin's files (images also as data:)
     assetsInlineLimit: 0,
     sourcemap: true,
-    // scripts/bundle-size.mjs reports the sizes against the shell's budget
+    // scripts/bundle-size.ts reports the sizes against the shell's budget
     reportCompressedSize: false,
     rolldownOptions: { checks: { pluginTimings: false } },
   },

@@ -37,7 +37,12 @@ export type SchemaValidator = {
 };
 
 export type ConversionResult =
-  | { ok: true; payload: unknown /** template variables whose path found nothing (left empty) */; missing: string[] }
+  | {
+      ok: true;
+      payload: unknown;
+      /** template variables whose path found nothing (left empty) */
+      missing: string[];
+    }
   | { ok: false; error: string };
 
 /** Renders a target's payload; never throws for bad content: failures are results (recorded in the trace). */

@@ -106,19 +106,22 @@ function presented(req: ClientAuthRequest): Presented {
   return p;
 }
 
+/** the algorithms a client's assertion (private_key_jwt) may be signed with: what discovery advertises too */
+export const ASSERTION_ALGORITHMS: readonly string[] = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+];
+
 export function createClientAuthenticator(deps: ClientAuthDeps) {
-  const algorithms = deps.algorithms ?? [
-    'RS256',
-    'RS384',
-    'RS512',
-    'PS256',
-    'PS384',
-    'PS512',
-    'ES256',
-    'ES384',
-    'ES512',
-    'EdDSA',
-  ];
+  const algorithms = deps.algorithms ?? [...ASSERTION_ALGORITHMS];
   const audiences = [deps.issuer, ...deps.endpoints];
   const tolerance = deps.clockToleranceSeconds ?? 5;
 

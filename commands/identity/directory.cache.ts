@@ -50,7 +50,8 @@ export const DIRECTORY_CATEGORIES: DirectoryKind[] = Object.keys(deciders) as Di
 export type Freshness = 'verified' | 'recent';
 
 export type Cached<S> = {
-  state: S /** revision of the stream's last event folded in; -1: no stream */;
+  state: S;
+  /** revision of the stream's last event folded in; -1: no stream */
   revision: number;
 };
 

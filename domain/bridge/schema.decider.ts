@@ -113,7 +113,8 @@ export type SchemaVersionAdded = DomainEvent<
   {
     tenant: string;
     schemaId: string;
-    version: string /** the OpenAPI 3.0 document, as received */;
+    version: string;
+    /** the OpenAPI 3.0 document, as received */
     content: unknown;
     createdAt: string;
   }

@@ -18,7 +18,11 @@ import { PLATFORM_TENANT } from './model.ts';
 export const GRANT_CATEGORY = 'grant';
 export const grantStream = (grantId: string): string => `${GRANT_CATEGORY}-${PLATFORM_TENANT}.${grantId}`;
 
-export type AccessTokenRef = { jti: string /** unix seconds */; exp: number };
+export type AccessTokenRef = {
+  jti: string;
+  /** unix seconds */
+  exp: number;
+};
 
 export type GrantStartedData = {
   grantId: string;

@@ -1,5 +1,6 @@
 import { type Request, type RequestHandler, Router } from 'express';
 import { decodeJwt } from 'jose';
+import { ASSERTION_ALGORITHMS } from '../../commands/identity/client.authenticator.ts';
 import type { ExchangeCodes } from '../../commands/identity/exchange-codes.commands.ts';
 import type { Directory, TokenService } from '../../commands/identity/identity.contracts.ts';
 import { OAuthError } from '../../commands/identity/oauth.error.ts';
@@ -84,16 +85,16 @@ export function discoveryDocument(issuer: string): Record<string, unknown> {
     // the password grant is registrable per client but never advertised
     grant_types_supported: ['authorization_code', 'client_credentials', 'refresh_token'],
     token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none', 'private_key_jwt'],
-    token_endpoint_auth_signing_alg_values_supported: ['RS256'],
+    token_endpoint_auth_signing_alg_values_supported: [...ASSERTION_ALGORITHMS],
     introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'private_key_jwt'],
-    introspection_endpoint_auth_signing_alg_values_supported: ['RS256'],
+    introspection_endpoint_auth_signing_alg_values_supported: [...ASSERTION_ALGORITHMS],
     revocation_endpoint_auth_methods_supported: [
       'client_secret_basic',
       'client_secret_post',
       'private_key_jwt',
       'none',
     ],
-    revocation_endpoint_auth_signing_alg_values_supported: ['RS256'],
+    revocation_endpoint_auth_signing_alg_values_supported: [...ASSERTION_ALGORITHMS],
     code_challenge_methods_supported: ['S256', 'plain'],
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: ['RS256'],

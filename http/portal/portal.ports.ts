@@ -1,7 +1,7 @@
 /**
  * What the portal's backend-for-frontend needs from outside http/: the identity provider as a relying
  * party sees it (infra/portal/provider.client.ts), the per-tenant portal clients
- * (infra/portal/portal-clients.ts) and a box that seals tokens at rest.
+ * (commands/portal/portal-clients.ts) and a box that seals tokens at rest.
  */
 
 /** A token endpoint answer, as the portal keeps it. */

@@ -39,10 +39,17 @@ export type SeedLog = { info(obj: object, msg: string): void; warn(obj: object, 
 export type SeedReport = {
   tenant: string;
   tenantsCreated: string[];
-  admin?: { tenant: string; userId: string; username: string /** only when generated here */; password?: string };
+  admin?: {
+    tenant: string;
+    userId: string;
+    username: string;
+    /** only when generated here */
+    password?: string;
+  };
   serviceUser?: { tenant: string; userId: string; username: string };
   confidentialClient?: {
-    clientId: string /** only when generated here */;
+    clientId: string;
+    /** only when generated here */
     clientSecret?: string;
     redirectUri: string;
     grantTypes: GrantType[];

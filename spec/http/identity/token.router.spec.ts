@@ -6,7 +6,7 @@ import * as oidc from 'openid-client';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { forTenant } from '../../../commands/core/envelopes.ts';
-import { createClientAuthenticator } from '../../../commands/identity/client.authenticator.ts';
+import { ASSERTION_ALGORITHMS, createClientAuthenticator } from '../../../commands/identity/client.authenticator.ts';
 import { createDirectoryCommands } from '../../../commands/identity/directory.commands.ts';
 import { createDirectory } from '../../../commands/identity/directory.lookups.ts';
 import { createExchangeCodes } from '../../../commands/identity/exchange-codes.commands.ts';
@@ -161,7 +161,9 @@ test('discovery: RFC 8414 and OIDC documents, the same, with every field', async
     'none',
     'private_key_jwt',
   ]);
-  assert.equal(doc.token_endpoint_auth_signing_alg_values_supported, ['RS256']);
+  // every algorithm a client assertion may use, EdDSA (the portal's) among them
+  assert.equal(doc.token_endpoint_auth_signing_alg_values_supported, [...ASSERTION_ALGORITHMS]);
+  assert.ok((doc.token_endpoint_auth_signing_alg_values_supported as string[]).includes('EdDSA'));
   assert.equal(doc.code_challenge_methods_supported, ['S256', 'plain']);
   assert.equal(doc.subject_types_supported, ['public']);
   assert.equal(doc.id_token_signing_alg_values_supported, ['RS256']);
