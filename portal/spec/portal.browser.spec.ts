@@ -22,6 +22,7 @@ async function run() {
     '../../spec/http/portal/portal-harness.ts'
   );
   const { createDirectoryCommands } = await import('../../commands/identity/directory.commands.ts');
+  const { eventually } = await import('../../spec/core/eventually.ts');
 
   ensurePortalBuilt();
   const p = await startPortalPlatform();
@@ -64,10 +65,15 @@ async function run() {
   const cspReports: string[] = [];
   const newPage = async (): Promise<{ context: BrowserContext; page: Page }> => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await context.newPage();
-    page.on('console', (m) => {
-      if (/Content Security Policy|Refused to/i.test(m.text())) cspReports.push(m.text());
+    // the browser's own report of each refusal (a console message's wording is not a contract)
+    await context.exposeBinding('reportCspViolation', (_source, text: string) => cspReports.push(text));
+    await context.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (e) => {
+        const report = (globalThis as unknown as { reportCspViolation(t: string): void }).reportCspViolation;
+        report(`${e.violatedDirective} refused ${e.blockedURI || 'inline'} on ${location.pathname}`);
+      });
     });
+    const page = await context.newPage();
     page.on('pageerror', (e) => cspReports.push(`page error: ${e.message}`));
     return { context, page };
   };
@@ -225,6 +231,23 @@ async function run() {
     await page.waitForURL((u) => u.pathname === '/cas/oidc/authorize');
     await page.getByLabel('Password').waitFor();
     await look(page, 'provider-login');
+    await context.close();
+  });
+
+  test('a planted inline script is refused and reported (the CSP check below can see a refusal)', async () => {
+    const { context, page } = await newPage();
+    await page.goto(`${p.base}/portal/sign-in`);
+    const before = cspReports.length;
+    await page.evaluate(() => {
+      const planted = document.createElement('script');
+      planted.textContent = 'document.title = "planted"';
+      document.head.append(planted);
+    });
+    await eventually(() => cspReports.length > before, 'the refusal reported');
+    assert.is.not(await page.title(), 'planted', 'the inline script did not run');
+    const planted = cspReports.splice(before);
+    assert.is(planted.length, 1, `one refusal reported: ${JSON.stringify(planted)}`);
+    assert.match(planted[0]!, /^script-src/);
     await context.close();
   });
 

@@ -9,7 +9,7 @@ const ROOT = join(import.meta.dirname, '..', '..');
 
 export type Text = { file: string; line: number; text: string };
 
-const SOURCE = /\.(ts|js|mjs|cjs)$/;
+const SOURCE = /\.(ts|tsx|js|mjs|cjs)$/;
 
 /** every source file under the given folders (relative to the repository root), minus the excluded prefixes */
 export function sourceFiles(dirs: string[], exclude: string[] = []): string[] {
