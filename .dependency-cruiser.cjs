@@ -47,10 +47,12 @@ module.exports = {
     {
       name: 'portal-app-is-browser-code',
       comment:
-        'the web console (portal/src) runs in the browser: its own modules, packages, and the scope constants of domain/',
+        "the web console (portal/src) runs in the browser: its own modules, packages, domain/'s scope and path constants, and the tenant code's form",
       severity: 'error',
       from: { path: '^portal/src/' },
-      to: { path: '^(commands|projections|http|infra|spec)/|^domain/(?!.*\\.scopes\\.ts$)' },
+      to: {
+        path: '^(commands|projections|http|infra|spec)/|^domain/(?!.*\\.(scopes|paths)\\.ts$|core/tenant-code\\.ts$)',
+      },
     },
     {
       name: 'platform-never-imports-the-portal-app',

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
-import { isSealed, type SealedSecret } from '../../domain/bridge/connection.decider.ts';
+import { isSealed, type Sealer } from '../../domain/core/sealed-secret.ts';
 
 /**
  * Encryption at rest of the secrets kept in the log: the bridge's connection secrets (passwords, tokens,
@@ -26,11 +26,7 @@ const SEALED_V2 = /^enc:v2:([A-Za-z0-9_-]{8})\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+
 /** The key-encryption secret in effect, and the ones it replaced (still opening what they sealed). */
 export type KeySecrets = { current: string; previous?: readonly string[] };
 
-export type SecretBox = {
-  seal(clear: string, aad: string): SealedSecret;
-  /** throws when the secret does not open (another key-encryption secret, or a moved ciphertext) */
-  open(sealed: SealedSecret, aad: string): string;
-};
+export type SecretBox = Sealer;
 
 export type KeyedSecretBox = {
   /** `enc:v2:<kid>.…` under the current secret */

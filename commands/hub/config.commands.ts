@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Decider } from '../../domain/core/decider.ts';
 import type { DomainEvent } from '../../domain/core/event.ts';
+import type { Sealer } from '../../domain/core/sealed-secret.ts';
 import { parseStreamName } from '../../domain/core/stream-name.ts';
 import {
   channelDecider,
@@ -40,7 +41,6 @@ import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { type CommandContext, commandHandler } from '../core/command-handler.ts';
 import { loadAggregate as load } from '../core/load-aggregate.ts';
 import type { DriverRegistry } from './driver.registry.ts';
-import type { SecretSealer } from './hub.contracts.ts';
 
 /**
  * The hub's configuration writes and reads by id: channels, delivery services
@@ -55,7 +55,7 @@ export type ConfigDeps = {
   eventStore: EventStore;
   clock: Clock;
   drivers: DriverRegistry;
-  sealer: () => SecretSealer;
+  sealer: () => Sealer;
   /**
    * the definition cache (spec: "Definition data uses the cache bucket [the service], invalidated after
    * configuration mutations"): folded configuration streams kept this long (ms); a write through these

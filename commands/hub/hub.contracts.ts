@@ -7,8 +7,8 @@
  *   configuration mechanism: the tenant's entry, else the platform tenant's, else the process default;
  * - TenantTokens: the platform tenant token webhook calls carry (client_credentials from the identity
  *   provider with a configured client, else minted in-process for the tenant's machine client; cached);
- * - SecretSealer: encryption at rest of delivery-service signing secrets (AES-256-GCM under the platform's
- *   key-encryption secret).
+ * - Sealer (domain/core/sealed-secret.ts): encryption at rest of delivery-service signing secrets
+ *   (AES-256-GCM under the platform's key-encryption secret).
  */
 export type HubSettings = {
   get(tenant: string, key: string): Promise<string | undefined>;
@@ -29,12 +29,6 @@ export type TenantTokens = {
  * Undefined when the tenant has no usable machine client.
  */
 export type TenantTokenMinter = (tenant: string) => Promise<{ token: string; expiresIn: number } | undefined>;
-
-export type SecretSealer = {
-  seal(clear: string, aad: string): string;
-  /** throws when the secret does not open (another key-encryption secret) */
-  open(sealed: string, aad: string): string;
-};
 
 /** A failure to get a token: `retryable` when the identity provider may answer later. */
 export class TenantTokenError extends Error {

@@ -1,8 +1,9 @@
 import { assertNever, type Decider } from '../core/decider.ts';
 import type { DomainEvent } from '../core/event.ts';
+import { isSealed, type SealedSecret } from '../core/sealed-secret.ts';
 import { streamName } from '../core/stream-name.ts';
 import { bridgeError } from './bridge.errors.ts';
-import { CONNECTION_NAME, isSealed, MAX_DESCRIPTION, type SealedSecret } from './connection.decider.ts';
+import { CONNECTION_NAME, MAX_DESCRIPTION } from './connection.decider.ts';
 import { checkUrlTemplate, type UrlTemplate } from './destination-url.ts';
 import type { Violation } from './violation.ts';
 

@@ -1,6 +1,7 @@
 import { assertNever, type Decider } from '../core/decider.ts';
 import type { DomainEvent } from '../core/event.ts';
 import { streamName } from '../core/stream-name.ts';
+import { TENANT_CODE } from '../core/tenant-code.ts';
 import { bridgeError } from './bridge.errors.ts';
 import { type Bus, type BusKind, PLATFORM_TENANT } from './model.ts';
 
@@ -41,7 +42,7 @@ export function resolveBusRef(eventBusName: string, callerTenant: string): BusRe
   if (!BUS_NAME.test(name)) return null;
   const reserved = reservedKind(name) !== 'custom';
   if (tenant === undefined) return { tenant: reserved ? PLATFORM_TENANT : callerTenant, name };
-  if (!/^[a-z0-9][a-z0-9_-]{0,62}$/.test(tenant)) return null;
+  if (!TENANT_CODE.test(tenant)) return null;
   // a reserved name exists only on the platform tenant: `acme/platform` names nothing
   if (reserved && tenant !== PLATFORM_TENANT) return null;
   return { tenant, name };

@@ -1,6 +1,7 @@
 import { hasControlCharacters } from '../core/control-characters.ts';
 import { assertNever, type Decider } from '../core/decider.ts';
 import type { DomainEvent } from '../core/event.ts';
+import { isSealed, type SealedSecret } from '../core/sealed-secret.ts';
 import { streamName } from '../core/stream-name.ts';
 import { bridgeError } from './bridge.errors.ts';
 import { isConfigKey } from './config-entry.decider.ts';
@@ -54,11 +55,6 @@ export const RESERVED_HEADERS = [
 ];
 
 export const connectionStream = (tenant: string, name: string): string => streamName(CONNECTION_CATEGORY, tenant, name);
-
-/** A secret as the log keeps it: `enc:v1:<salt>.<iv>.<tag>.<ciphertext>` (base64url parts). */
-export type SealedSecret = string;
-export const SEALED = /^enc:v1:[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
-export const isSealed = (s: unknown): s is SealedSecret => typeof s === 'string' && SEALED.test(s);
 
 export type BearerSource =
   | { source: 'caller' }

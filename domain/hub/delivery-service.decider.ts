@@ -1,4 +1,5 @@
 import type { Decider } from '../core/decider.ts';
+import type { SealedSecret } from '../core/sealed-secret.ts';
 import { streamName } from '../core/stream-name.ts';
 import type { DeliveryService } from './config.model.ts';
 import { checkDeliveryService } from './config.validate.ts';
@@ -16,8 +17,6 @@ import { canonicalJson } from './resource.decider.ts';
  */
 export const DELIVERY_SERVICE_CATEGORY = 'hubService';
 export const deliveryServiceStream = (tenant: string, id: string) => streamName(DELIVERY_SERVICE_CATEGORY, tenant, id);
-
-export type SealedSecret = string;
 
 export type DeliveryServiceEvent =
   | { type: 'DeliveryServiceSaved'; data: { Resource: DeliveryService; Created: boolean; At: string } }

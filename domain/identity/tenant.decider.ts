@@ -1,6 +1,7 @@
 import { assertNever, type Decider } from '../core/decider.ts';
 import type { DomainEvent } from '../core/event.ts';
 import { streamName } from '../core/stream-name.ts';
+import { TENANT_CODE } from '../core/tenant-code.ts';
 import { identityError } from './identity.errors.ts';
 import { PLATFORM_TENANT, type Tenant } from './model.ts';
 
@@ -9,7 +10,7 @@ import { PLATFORM_TENANT, type Tenant } from './model.ts';
  * support mail group the bridge's TENANT_PROFILE target mails. Tenants are looked up by code alone, so
  * their streams use the `platform` tenant segment: `tenant-platform.<code>`.
  */
-export const TENANT_CODE = /^[a-z0-9][a-z0-9_-]{0,62}$/;
+export { TENANT_CODE };
 export const DEFAULT_TOKEN_LIFETIME_SECONDS = 7200;
 export const MAX_TOKEN_LIFETIME_SECONDS = 31 * 86400;
 const MAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;

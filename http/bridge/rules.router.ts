@@ -279,8 +279,8 @@ export function createRulesRouter(deps: RulesRouterDeps): Router {
     async (req, res) => {
       const q = req.query as unknown as { limit: number; offset: number; bus?: string };
       const [page, optOuts] = await Promise.all([ruleQueries.platformRules(q), ruleQueries.optOutsOf(tenantOf(res))]);
-      res.json({
-        items: page.items.map((r) => ({
+      res.json(
+        pageAnswer(page, q, (r) => ({
           id: r.ruleId,
           bus: r.bus,
           name: r.name,
@@ -292,10 +292,7 @@ export function createRulesRouter(deps: RulesRouterDeps): Router {
           optedOut: optOuts.has(r.ruleId),
           optedOutSince: optOuts.get(r.ruleId) ?? null,
         })),
-        total: page.total,
-        limit: q.limit,
-        offset: q.offset,
-      });
+      );
     },
     200,
     'platform rules',

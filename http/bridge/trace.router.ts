@@ -2,6 +2,7 @@ import { type RequestHandler, type Response, Router } from 'express';
 import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
 import { PLATFORM_TENANT } from '../../domain/bridge/model.ts';
 import { coreError } from '../../domain/core/core.errors.ts';
+import { tenantCodeSchema } from '../../domain/core/tenant-code.ts';
 import type { TraceDoc } from '../../projections/bridge/trace.projection.ts';
 import type { TraceQueries } from '../../projections/bridge/trace.queries.ts';
 import { pageSizeSchema } from '../core/paging.ts';
@@ -32,7 +33,7 @@ export type TraceRouterDeps = {
   registry?: RouteRegistry;
 };
 
-const tenant: JsonSchema = { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,62}$' };
+const tenant: JsonSchema = tenantCodeSchema;
 const instant: JsonSchema = { type: 'string', format: 'date-time' };
 
 const traceView = (d: TraceDoc) => ({

@@ -1,4 +1,4 @@
-import { TENANT_CODE } from '../../domain/identity/tenant.decider.ts';
+import { TENANT_CODE } from '../../domain/core/tenant-code.ts';
 import { pagingProperties } from '../core/paging.ts';
 import type { JsonSchema } from '../core/validate.ts';
 

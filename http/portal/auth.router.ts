@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { type Request, type Response, Router } from 'express';
 import { PLATFORM_TENANT } from '../../domain/core/access-context.ts';
+import { TENANT_CODE } from '../../domain/core/tenant-code.ts';
 import { portalError } from '../../domain/portal/portal.errors.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { RouteRegistry } from '../core/route-registry.ts';
@@ -52,7 +53,6 @@ export type AuthRouterDeps = {
 };
 
 const LOGIN_TTL_SECONDS = 600;
-const TENANT_CODE = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 
 type LoginTransaction = {
   state: string;

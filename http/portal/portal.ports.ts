@@ -54,9 +54,4 @@ export type PortalClients = {
   ensure(tenant: string): Promise<string | null>;
 };
 
-/** Seals short secrets with associated data (the key-encryption secret's box). */
-export type Sealer = {
-  seal(clear: string, aad: string): string;
-  /** throws when the value does not open */
-  open(sealed: string, aad: string): string;
-};
+export type { Sealer } from '../../domain/core/sealed-secret.ts';

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { IndexSchemaCommands } from '../../commands/workflow/index-schemas.commands.ts';
 import type { WorkflowTenants } from '../../commands/workflow/tenants.commands.ts';
+import { tenantCodeSchema } from '../../domain/core/tenant-code.ts';
 import {
   FIELD_NAME,
   INDEX_NAME,
@@ -23,7 +24,7 @@ import { workflowRoute } from './workflow.route.ts';
  */
 const tenantParams = {
   type: 'object',
-  properties: { tenant: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,62}$' } },
+  properties: { tenant: tenantCodeSchema },
   required: ['tenant'],
 };
 const indexParams = {

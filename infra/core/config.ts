@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { TENANT_CODE } from '../../domain/core/tenant-code.ts';
 import { parseOutboundAllow } from '../net/outbound-allow.ts';
 import { envInt } from './env-int.ts';
 import { DEFAULT_GATHER_MS } from './log-reader.ts';
@@ -289,7 +290,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!/^[^\s@]{1,64}@[^\s@]{1,255}$/.test(config.identity.seed.adminEmail)) {
     problems.push(`SEED_ADMIN_EMAIL must be a mail address, got "${config.identity.seed.adminEmail}"`);
   }
-  if (!/^[a-z0-9][a-z0-9_-]{0,62}$/.test(config.identity.seed.tenant)) {
+  if (!TENANT_CODE.test(config.identity.seed.tenant)) {
     problems.push(
       `SEED_TENANT must be a tenant code (lower-case letters, digits, _ and -), got "${config.identity.seed.tenant}"`,
     );

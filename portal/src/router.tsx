@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createRoute, createRouter, redirect } from '@tanstack/react-router';
+import { PORTAL_BASE } from '../../domain/portal/portal.paths.ts';
 import { AREAS } from './areas/index.ts';
 import { HomePage } from './shell/home.page.tsx';
 import { rootRoute } from './shell/root.route.tsx';
@@ -35,7 +36,7 @@ export const routeTree = rootRoute.addChildren([homeRoute, signInRoute, ...AREAS
 export function createPortalRouter(queryClient: QueryClient) {
   return createRouter({
     routeTree,
-    basepath: '/portal',
+    basepath: PORTAL_BASE,
     context: { queryClient, areas: AREAS.map((a) => a.meta) },
     defaultPreload: 'intent',
     defaultPreloadStaleTime: 0,

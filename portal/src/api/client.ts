@@ -1,4 +1,5 @@
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
+import { PORTAL_API_BASE, PORTAL_HEADER } from '../../../domain/portal/portal.paths.ts';
 import { ApiError, toApiError } from './errors.ts';
 import type { paths as AuditPaths } from './schema/audit.d.ts';
 import type { paths as BridgePaths } from './schema/bridge.d.ts';
@@ -16,7 +17,7 @@ import { takesTenant, targetTenant } from './target-tenant.ts';
  *
  *   const page = await call(api.identity.GET('/cas/admin/v1/clients', { params: { query: { limit: 20, offset: 0 } } }));
  */
-export const API_BASE = '/portal/api';
+export const API_BASE = PORTAL_API_BASE;
 
 const listeners = new Set<() => void>();
 /** called when a call finds the session gone (the shell goes back to the sign-in page) */
@@ -27,7 +28,7 @@ export const onSessionEnded = (fn: () => void): (() => void) => {
 
 const portalMiddleware: Middleware = {
   onRequest({ request, schemaPath }) {
-    request.headers.set('x-portal', '1');
+    request.headers.set(PORTAL_HEADER, '1');
     const tenant = targetTenant();
     if (tenant === undefined || !takesTenant(request.method, schemaPath)) return request;
     const url = new URL(request.url);

@@ -1,4 +1,10 @@
 import { queryOptions } from '@tanstack/react-query';
+import {
+  PORTAL_HEADER,
+  PORTAL_LOGOUT_PATH,
+  PORTAL_SESSION_PATH,
+  PORTAL_SIGN_IN_PAGE,
+} from '../../../domain/portal/portal.paths.ts';
 import { toApiError } from './errors.ts';
 import type { paths } from './schema/portal.d.ts';
 
@@ -6,7 +12,7 @@ import type { paths } from './schema/portal.d.ts';
 export type Session = paths['/portal/auth/session']['get']['responses'][200]['content']['application/json'];
 
 async function fetchSession(): Promise<Session | null> {
-  const res = await fetch('/portal/auth/session', {
+  const res = await fetch(PORTAL_SESSION_PATH, {
     credentials: 'same-origin',
     headers: { accept: 'application/json' },
   });
@@ -29,12 +35,12 @@ export const hasScopes = (session: Session | null | undefined, scopes: readonly 
 
 /** Ends the session here and at the provider: the answer names where the browser goes next. */
 export async function signOut(): Promise<void> {
-  const res = await fetch('/portal/auth/logout', {
+  const res = await fetch(PORTAL_LOGOUT_PATH, {
     method: 'POST',
     credentials: 'same-origin',
-    headers: { 'x-portal': '1', accept: 'application/json' },
+    headers: { [PORTAL_HEADER]: '1', accept: 'application/json' },
   });
   const body = (await res.json().catch(() => null)) as { redirectTo?: string } | null;
   if (!res.ok) throw toApiError(res.status, body);
-  window.location.assign(body?.redirectTo ?? '/portal/sign-in');
+  window.location.assign(body?.redirectTo ?? PORTAL_SIGN_IN_PAGE);
 }

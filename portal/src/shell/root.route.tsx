@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createRootRouteWithContext, redirect, retainSearchParams } from '@tanstack/react-router';
+import { TENANT_CODE } from '../../../domain/core/tenant-code.ts';
 import { sessionQuery } from '../api/session.ts';
 import type { AreaMeta } from './area-meta.ts';
 import { NotFoundPage } from './not-found.page.tsx';
@@ -23,9 +24,7 @@ export const portalPath = (pathname: string, search = ''): string =>
  */
 export const rootRoute = createRootRouteWithContext<RouterContext>()({
   validateSearch: (search: Record<string, unknown>): RootSearch =>
-    typeof search.tenant === 'string' && /^[a-z0-9][a-z0-9_-]{0,62}$/.test(search.tenant)
-      ? { tenant: search.tenant }
-      : {},
+    typeof search.tenant === 'string' && TENANT_CODE.test(search.tenant) ? { tenant: search.tenant } : {},
   search: { middlewares: [retainSearchParams(['tenant'])] },
   beforeLoad: async ({ context, location }) => {
     const session = await context.queryClient.ensureQueryData(sessionQuery);

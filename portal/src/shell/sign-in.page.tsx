@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { PORTAL_LOGIN_PATH } from '../../../domain/portal/portal.paths.ts';
 import { Page } from './page.tsx';
 import { type SignInSearch, signInError } from './sign-in-errors.ts';
 
@@ -27,7 +28,7 @@ export function SignInPage({ search }: { search: SignInSearch }) {
             {error}
           </p>
         )}
-        <form method="get" action="/portal/auth/login" className="form">
+        <form method="get" action={PORTAL_LOGIN_PATH} className="form">
           <div className="field">
             <label htmlFor={id} className="field-label">
               Tenant

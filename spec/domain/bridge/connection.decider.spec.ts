@@ -7,10 +7,10 @@ import {
   configKeyOf,
   connectionDecider,
   connectionStream,
-  isSealed,
   maskConnectionAuth,
 } from '../../../domain/bridge/connection.decider.ts';
 import { isDomainError } from '../../../domain/core/domain-error.ts';
+import { isSealed } from '../../../domain/core/sealed-secret.ts';
 import { deciderSpec } from '../../core/decider-spec.ts';
 
 const spec = deciderSpec(connectionDecider);
