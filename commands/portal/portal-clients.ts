@@ -35,11 +35,14 @@ type Desired = Required<
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const digest = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('base64url').slice(0, 22);
 
+const RECHECK_AFTER_MS = 5 * 60_000;
+
 export function createPortalClients(deps: PortalClientsDeps) {
   const directory = createDirectory({ eventStore: deps.eventStore, clock: deps.clock });
   const commands = createDirectoryCommands({ eventStore: deps.eventStore, clock: deps.clock });
-  // per process: a tenant whose client is known good is not looked at again
-  const ensured = new Map<string, string>();
+  // per process: a tenant whose client was found good is looked at again after a while, so that an edit of
+  // the client by an administrator (its redirect URI, its keys) is undone without a restart
+  const ensured = new Map<string, { clientId: string; until: number }>();
 
   const desired = (): Desired => ({
     redirectUris: [`${deps.issuer}${deps.callbackPath}`],
@@ -64,7 +67,7 @@ export function createPortalClients(deps: PortalClientsDeps) {
 
   async function ensure(tenant: string): Promise<string | null> {
     const known = ensured.get(tenant);
-    if (known !== undefined) return known;
+    if (known !== undefined && known.until > deps.clock.now().getTime()) return known.clientId;
     const record = await directory.getTenant(tenant);
     if (record === null || record.status !== 'active') return null;
     const clientId = deps.clientIdOf(tenant);
@@ -99,7 +102,7 @@ export function createPortalClients(deps: PortalClientsDeps) {
         deps.log?.info({ tenant, clientId, changed: Object.keys(changes) }, 'portal client brought up to date');
       }
     }
-    ensured.set(tenant, clientId);
+    ensured.set(tenant, { clientId, until: deps.clock.now().getTime() + RECHECK_AFTER_MS });
     return clientId;
   }
 

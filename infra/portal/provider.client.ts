@@ -24,6 +24,19 @@ export type ProviderClientDeps = {
 
 const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 
+/** what jose throws about the token itself (its form, signature, algorithm, claims, or a kid not published) */
+const TOKEN_FAULTS = [
+  joseErrors.JWSInvalid,
+  joseErrors.JWTInvalid,
+  joseErrors.JWSSignatureVerificationFailed,
+  joseErrors.JWTClaimValidationFailed,
+  joseErrors.JWTExpired,
+  joseErrors.JOSEAlgNotAllowed,
+  joseErrors.JOSENotSupported,
+  joseErrors.JWKSNoMatchingKey,
+  joseErrors.JWKSMultipleMatchingKeys,
+];
+
 export function createProviderClient(deps: ProviderClientDeps): PortalProvider {
   const { issuer, key } = deps;
   const doFetch = deps.fetch ?? fetch;
@@ -139,9 +152,10 @@ export function createProviderClient(deps: ProviderClientDeps): PortalProvider {
           requiredClaims: ['sub', 'exp', 'iat'],
         }));
       } catch (err) {
-        if (err instanceof joseErrors.JWKSTimeout || !(err instanceof joseErrors.JOSEError))
-          throw new ProviderError('unavailable', `the provider's keys cannot be read: ${(err as Error).message}`, true);
-        throw new ProviderError('id_token_invalid', `the ID token is not valid: ${(err as Error).message}`);
+        if (TOKEN_FAULTS.some((fault) => err instanceof fault))
+          throw new ProviderError('id_token_invalid', `the ID token is not valid: ${(err as Error).message}`);
+        // anything else is the key set's fetch: a timeout, a refused connection, a non-200 or garbled answer
+        throw new ProviderError('unavailable', `the provider's keys cannot be read: ${(err as Error).message}`, true);
       }
       if (payload.nonce !== nonce)
         throw new ProviderError('id_token_invalid', 'the ID token does not carry the nonce of this sign-in');

@@ -103,6 +103,24 @@ test('a client an administrator disabled stays disabled; an unknown tenant gets 
   assert.is(await clients().ensure('delta'), 'portal.delta', "delta's own client, registered by the platform");
 });
 
+test("one process notices an administrator's edit of its client after a while and undoes it", async () => {
+  const portal = clients();
+  assert.is(await portal.ensure('gamma'), 'portal.gamma');
+  await commands.updateClient(
+    'portal.gamma',
+    { redirectUris: ['https://elsewhere.example/cb'] },
+    { ...ctx, tenant: 'gamma' },
+    'spec/edit-gamma',
+  );
+  await portal.ensure('gamma');
+  assert.equal((await directory().getClient('portal.gamma'))!.redirectUris, ['https://elsewhere.example/cb']);
+  clock.advance(5 * 60_000 + 1);
+  await portal.ensure('gamma');
+  assert.equal((await directory().getClient('portal.gamma'))!.redirectUris, [
+    'https://platform.example/portal/auth/callback',
+  ]);
+});
+
 test('the reactor registers the portal client of every tenant created', async () => {
   const portal = clients();
   const reactor = createPortalClientsReactor({ eventStore, readStore, clock, ensure: portal.ensure });

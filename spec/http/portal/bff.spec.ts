@@ -29,6 +29,8 @@ test.after(async () => {
 
 const login = (query: Record<string, string>) =>
   fetch(`${p.base}/portal/auth/login?${new URLSearchParams(query)}`, { redirect: 'manual' });
+const grantsRevoked = async () =>
+  (await p.platform.stores.eventStore.readAll()).filter((e) => e.type === 'GrantRevoked');
 const cookieLine = (res: Response, name: string) => res.headers.getSetCookie().find((c) => c.startsWith(`${name}=`));
 
 test('the sign-in sends the browser to the provider with PKCE S256, state and nonce, and keeps them in a sealed cookie', async () => {
@@ -256,11 +258,17 @@ test('sign-out needs the header, ends the session, and answers the provider end-
     'still signed in',
   );
 
+  const revokedBefore = await grantsRevoked();
   const out = await fetch(`${p.base}/portal/auth/logout`, {
     method: 'POST',
     headers: { cookie: jar.header(), 'x-portal': '1' },
   });
   assert.is(out.status, 200);
+  // the provider took the revocation: the session's grant (its refresh token and access tokens) is revoked
+  const revoked = (await grantsRevoked()).slice(revokedBefore.length);
+  assert.is(revoked.length, 1, 'one grant revoked by the sign-out');
+  const [started] = await p.platform.stores.eventStore.readStream(revoked[0]!.stream);
+  assert.is((started!.data as { clientId: string }).clientId, 'portal.demo', "the portal's grant");
   assert.match(cookieLine(out, 'portal_session')!, /Max-Age=0/);
   const to = new URL(((await out.json()) as { redirectTo: string }).redirectTo);
   assert.is(`${to.origin}${to.pathname}`, `${p.base}/cas/oidc/logout`);
