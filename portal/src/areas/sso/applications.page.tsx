@@ -34,6 +34,7 @@ export function ApplicationsPage() {
             key: 'id',
             header: 'Client ID',
             rowHeader: true,
+            className: 'id-cell',
             cell: (c) => (
               <Link to="/sso/applications/$clientId" params={{ clientId: c.client_id ?? '' }}>
                 <code>{c.client_id}</code>

@@ -31,10 +31,10 @@ export const GRANT_TYPES = [
 ] as const;
 
 export const AUTH_METHODS = [
-  { value: 'client_secret_basic', label: 'Confidential: client secret, HTTP Basic (client_secret_basic)' },
-  { value: 'client_secret_post', label: 'Confidential: client secret in the form (client_secret_post)' },
-  { value: 'private_key_jwt', label: 'Private-key JWT: signed assertion (private_key_jwt)' },
-  { value: 'none', label: 'Public: SPA, mobile, CLI; PKCE mandatory (none)' },
+  { value: 'client_secret_basic', label: 'client_secret_basic (confidential)' },
+  { value: 'client_secret_post', label: 'client_secret_post (confidential)' },
+  { value: 'private_key_jwt', label: 'private_key_jwt (signed assertion)' },
+  { value: 'none', label: 'none (public client, PKCE)' },
 ] as const;
 
 export const emptyClientForm: ClientFormValues = {
@@ -182,7 +182,13 @@ export function ClientFields({ form }: { form: ApiForm<ClientFormValues> }) {
         hintId={signout.hint}
         addLabel="Add a post-logout URI"
       />
-      <SelectField form={form} name="token_endpoint_auth_method" label="Authentication method" options={AUTH_METHODS} />
+      <SelectField
+        form={form}
+        name="token_endpoint_auth_method"
+        label="Authentication method"
+        options={AUTH_METHODS}
+        hint="Confidential: a client secret (HTTP Basic or in the form). Private-key JWT: assertions signed with its own key. Public (SPA, mobile, CLI): no secret, PKCE mandatory."
+      />
       {v.token_endpoint_auth_method === 'private_key_jwt' && (
         <FieldShell
           label="Public keys (JWKS)"
@@ -213,7 +219,7 @@ export function ClientFields({ form }: { form: ApiForm<ClientFormValues> }) {
           hint="The user its client-credentials tokens stand for (username or id)."
         />
       )}
-      <div className="field field-check">
+      <div className="field scope-option">
         <input
           id={pkce.input}
           type="checkbox"
