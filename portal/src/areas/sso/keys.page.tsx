@@ -65,7 +65,7 @@ function RotateKey() {
     try {
       const r = await call(api.identity.POST('/cas/admin/v1/keys/rotate', { body: {} }));
       notify({
-        text: `New signing key ${r.key?.kid ?? ''}: signs from ${new Date(r.key?.signs_from ?? '').toLocaleString()}`,
+        text: `New signing key published: it signs from ${new Date(r.key?.signs_from ?? '').toLocaleString()}`,
       });
       await queryClient.invalidateQueries({ queryKey: ['identity', 'keys'] });
     } catch (e) {
