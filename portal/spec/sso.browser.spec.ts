@@ -238,6 +238,14 @@ async function run() {
     };
     assert.equal(users.items[0]?.roles.sort(), ['bridge:admin', 'claims:read']);
 
+    await page.getByRole('link', { name: 'All users' }).click();
+    await page.getByLabel('Username starts with').fill('aud');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('rowheader', { name: NEW_USER.username }).waitFor();
+    await page.getByRole('rowheader', { name: ADMIN.username }).waitFor({ state: 'detached' });
+    await page.getByRole('link', { name: NEW_USER.username }).click();
+    await heading(page).filter({ hasText: 'Audrey Auditor' }).waitFor();
+
     const { context, page: theirs } = await newPage();
     await signIn(theirs, '/', ADMIN.tenant, NEW_USER);
     const nav = theirs.getByRole('navigation', { name: 'Areas' });
@@ -246,9 +254,19 @@ async function run() {
     await context.close();
   });
 
-  test('disable a user, then set a new password', async () => {
-    await page.getByRole('button', { name: 'Disable user' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Disable' }).click();
+  test('by keyboard: disable a user (Escape cancels, focus comes back), then set a new password', async () => {
+    const disable = page.getByRole('button', { name: 'Disable user' });
+    await disable.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog').waitFor();
+    assert.is(await page.evaluate(() => document.activeElement?.textContent), 'Cancel');
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    assert.is(await page.evaluate(() => document.activeElement?.textContent), 'Disable user', 'focus is back');
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog').waitFor();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
     await page.getByRole('button', { name: 'Enable user' }).waitFor();
     assert.match((await apiGet('/cas/admin/v1/users?username_prefix=auditor')).text, /"status":"disabled"/);
     await page.getByLabel('New password').fill('another long password');
