@@ -190,6 +190,7 @@ async function run() {
     await page.getByRole('link', { name: 'API access' }).click();
     await page.waitForURL((u) => u.pathname.endsWith('/api-access'));
     const group = page.getByRole('group', { name: 'Event bridge' });
+    await group.waitFor();
     assert.is(await group.getByRole('checkbox').count(), 3);
     assert.ok(await page.getByLabel('audit:read', { exact: true }).isChecked(), 'the registration chose it');
     await group.getByLabel('bridge:publish').check();
@@ -283,10 +284,16 @@ async function run() {
     assert.match((await rows.first().textContent()) ?? '', /active/);
     assert.is(await page.getByRole('button', { name: 'Rotate' }).count(), 0);
     assert.match((await page.locator('main').textContent()) ?? '', /administrators of the platform tenant/);
+
+    // the tenants page: their own tenant only, no creation
+    await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Tenants' }).click();
+    await page.getByRole('rowheader', { name: 'demo' }).waitFor();
+    assert.is(await page.getByRole('rowheader').count(), 1);
+    assert.is(await page.getByRole('button', { name: 'Create tenant' }).count(), 0);
     await adminContext.close();
   });
 
-  test('a platform administrator rotates: a pending key appears', async () => {
+  test('a platform administrator rotates the keys (a pending key appears) and creates a tenant', async () => {
     const { context, page: ops } = await newPage();
     await signIn(ops, '/sso/keys', 'platform', OPERATOR);
     const rows = ops.getByRole('row').filter({ has: ops.getByRole('rowheader') });
@@ -300,6 +307,36 @@ async function run() {
     assert.is(await rows.count(), before + 1);
     assert.match((await rows.nth(1).textContent()) ?? '', /active/, 'the old key signs until the new one does');
     await look(ops, 'sso-keys');
+
+    // a platform administrator creates a tenant, which gets its clients, and changes it
+    await ops.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Tenants' }).click();
+    await ops.getByRole('rowheader', { name: 'demo' }).waitFor();
+    await ops.getByRole('button', { name: 'Create tenant' }).click();
+    await ops.getByLabel(/^Code/).fill('Not A Code');
+    await ops.getByLabel(/^Name/).fill('ACME Insurance');
+    await ops.getByRole('button', { name: 'Create tenant' }).click();
+    await ops.getByText('REQUEST.INVALID').waitFor();
+    assert.is(await ops.getByLabel(/^Code/).getAttribute('aria-invalid'), 'true');
+    await look(ops, 'sso-tenants');
+    await ops.getByLabel(/^Code/).fill('acme');
+    await ops.getByRole('button', { name: 'Create tenant' }).click();
+    await heading(ops).filter({ hasText: 'ACME Insurance' }).waitFor();
+    await ops.getByLabel(/^Support mail group/).fill('support@acme.example');
+    await ops.getByRole('button', { name: 'Save changes' }).click();
+    await ops.getByText('Changes saved').waitFor();
+    await look(ops, 'sso-tenant');
+    // the read model lists a new tenant a moment later; then a fresh page's picker offers it
+    for (let i = 0; i < 50; i++) {
+      const listed = await ops.request.get(`${p.base}/portal/api/cas/admin/v1/tenants?limit=200&offset=0`, {
+        headers: { 'x-portal': '1' },
+      });
+      if ((await listed.text()).includes('"acme"')) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    await ops.reload();
+    await ops.getByLabel('Target tenant').selectOption('acme');
+    await ops.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Applications' }).click();
+    await ops.getByRole('rowheader', { name: 'portal.acme' }).waitFor();
     await context.close();
   });
 

@@ -4,7 +4,7 @@ import { defineArea } from '../../shell/area.tsx';
 
 /**
  * SSO Config (identity:admin): the tenant's applications (OIDC clients) and their API access, its users
- * and their roles, and the platform's signing keys.
+ * and their roles, the platform's signing keys, and the tenants (every one for platform administrators).
  */
 export const ssoArea = defineArea(
   {
@@ -17,6 +17,7 @@ export const ssoArea = defineArea(
       { to: '/sso', label: 'Applications' },
       { to: '/sso/users', label: 'Users' },
       { to: '/sso/keys', label: 'Signing keys' },
+      { to: '/sso/tenants', label: 'Tenants' },
     ],
   },
   (area) => [
@@ -59,6 +60,16 @@ export const ssoArea = defineArea(
       getParentRoute: () => area,
       path: 'keys',
       component: lazyRouteComponent(() => import('./keys.page.tsx'), 'KeysPage'),
+    }),
+    createRoute({
+      getParentRoute: () => area,
+      path: 'tenants',
+      component: lazyRouteComponent(() => import('./tenants.page.tsx'), 'TenantsPage'),
+    }),
+    createRoute({
+      getParentRoute: () => area,
+      path: 'tenants/$code',
+      component: lazyRouteComponent(() => import('./tenant.page.tsx'), 'TenantPage'),
     }),
   ],
 );
