@@ -47,6 +47,7 @@ export function TenantsPage() {
             key: 'code',
             header: 'Code',
             rowHeader: true,
+            className: 'id-cell',
             cell: (t) => (
               <Link to="/sso/tenants/$code" params={{ code: t.code ?? '' }}>
                 <code>{t.code}</code>
