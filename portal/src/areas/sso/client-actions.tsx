@@ -55,10 +55,12 @@ export function ClientActions({
   };
 
   const active = client.status === 'active';
+  // the API rotates the secret of a client that authenticates with one (client_secret_basic or _post)
+  const usesSecret = client.token_endpoint_auth_method?.startsWith('client_secret_') === true;
   return (
     <>
       <div className="action-row">
-        {client.has_client_secret === true && managed === undefined && (
+        {usesSecret && managed === undefined && (
           <button type="button" className="button" onClick={() => setPending('rotate')}>
             Rotate secret
           </button>
