@@ -1,12 +1,14 @@
 import { type RequestHandler, Router } from 'express';
 import type { DirectoryCommands } from '../../commands/identity/directory.commands.ts';
 import type { Directory } from '../../commands/identity/identity.contracts.ts';
+import type { KeyRing } from '../../commands/identity/signing-key.ring.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { ReadStore } from '../../infra/core/read-store.port.ts';
 import { createDirectoryQueries } from '../../projections/identity/directory.projection.ts';
 import { openApiDocument } from '../core/openapi.ts';
 import { createRouteRegistry, type RouteRegistry } from '../core/route-registry.ts';
 import { createAdminClientsRouter } from './admin-clients.router.ts';
+import { createAdminKeysRouter } from './admin-keys.router.ts';
 import { createAdminTenantsRouter } from './admin-tenants.router.ts';
 import { createAdminUsersRouter } from './admin-users.router.ts';
 import { ADMIN_BASE, ADMIN_OPENAPI_PATH, IDENTITY_ADMIN_SCOPE } from './identity.paths.ts';
@@ -18,7 +20,8 @@ export { ADMIN_BASE } from './identity.paths.ts';
  * The identity provider's administration API, under `/cas/admin/v1` (the spec shows the portal, not an
  * API: these paths are ours). Every route needs a bearer token with the scope `identity:admin`.
  *
- * One file per resource: admin-tenants.router.ts, admin-users.router.ts, admin-clients.router.ts. What
+ * One file per resource: admin-tenants.router.ts, admin-users.router.ts, admin-clients.router.ts,
+ * admin-keys.router.ts. What
  * they share: tenant isolation (admin.access.ts: the platform's tenancy rule, http/core/tenancy.ts, where a
  * `platform` admin also names any tenant), schema pieces (admin.schemas.ts), body parsing (admin.request.ts) and the
  * answers (admin.views.ts: snake_case, never a secret hash).
@@ -29,6 +32,8 @@ export type AdminRouterDeps = {
   readStore: ReadStore;
   auth: { authenticate: RequestHandler; requireScope(scope: string): RequestHandler };
   clock: Clock;
+  /** the provider's signing keys (`/keys`); a router built without them (a directory-only test) has no such routes */
+  keyRing?: Pick<KeyRing, 'keys' | 'rotate'>;
   /** routes are recorded here for the OpenAPI document (a private registry when absent) */
   registry?: RouteRegistry;
 };
@@ -49,7 +54,7 @@ export function createAdminRouter(deps: AdminRouterDeps): Router {
       { routes: registry.routes.filter((r) => r.path.startsWith(`${ADMIN_BASE}/`)) },
       '1.0.0',
       {
-        description: `Tenants, users and clients of the identity provider. Every operation needs a bearer token with the scope ${IDENTITY_ADMIN_SCOPE}; a platform-tenant administrator may name any tenant.`,
+        description: `Tenants, users, clients and signing keys of the identity provider. Every operation needs a bearer token with the scope ${IDENTITY_ADMIN_SCOPE}; a platform-tenant administrator may name any tenant.`,
         bearerScopes: [IDENTITY_ADMIN_SCOPE],
       },
     );
@@ -61,5 +66,7 @@ export function createAdminRouter(deps: AdminRouterDeps): Router {
   router.use(createAdminTenantsRouter({ directory, commands, queries, registry }));
   router.use(createAdminUsersRouter({ directory, commands, queries, registry }));
   router.use(createAdminClientsRouter({ directory, commands, queries, registry }));
+  if (deps.keyRing !== undefined)
+    router.use(createAdminKeysRouter({ keyRing: deps.keyRing, clock: deps.clock, registry }));
   return router;
 }

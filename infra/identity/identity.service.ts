@@ -200,7 +200,7 @@ export function createIdentityService({
       bearer,
       registry,
     },
-    admin: { directory, commands, readStore, auth: bearer, clock, registry },
+    admin: { directory, commands, readStore, auth: bearer, clock, registry, keyRing },
     ...(id.seed.redirectUri.startsWith(`${issuer}/`) && {
       demoCallback: { path: new URL(id.seed.redirectUri).pathname, tokenEndpoint: `${issuer}/cas/oidc/token` },
     }),

@@ -501,6 +501,209 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/cas/admin/v1/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** the signing keys and their rotation state (newest first) */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    offset?: number;
+                    state?: "pending" | "active" | "retiring" | "retired";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items?: {
+                                /** @enum {string} */
+                                alg: "RS256";
+                                /** Format: date-time */
+                                created_at: string;
+                                /** @description RFC 7638 thumbprint; the JWT header kid */
+                                kid: string;
+                                /**
+                                 * Format: date-time
+                                 * @description when it leaves the JWKS
+                                 */
+                                published_until: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description when the key starts signing
+                                 */
+                                signs_from: string;
+                                /**
+                                 * Format: date-time
+                                 * @description when it stops signing (its successor signs then)
+                                 */
+                                signs_until: string | null;
+                                /** @enum {string} */
+                                state: "pending" | "active" | "retiring" | "retired";
+                            }[];
+                            limit?: number;
+                            offset?: number;
+                            total?: number;
+                        };
+                    };
+                };
+                /** @description request validation failed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cas/admin/v1/keys/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** a new signing key (platform administrators): published now, signing after the delay */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the publish delay before the new key signs (default 300; the CLI: --delay) */
+                        delay_seconds?: number;
+                        /** @description sign with the new key at once (the CLI: --now) */
+                        now?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @example {
+                             *       "kid": "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs",
+                             *       "alg": "RS256",
+                             *       "state": "active",
+                             *       "created_at": "2026-03-01T10:00:00.000Z",
+                             *       "signs_from": "2026-03-01T10:00:00.000Z",
+                             *       "signs_until": null,
+                             *       "published_until": null
+                             *     }
+                             */
+                            key?: {
+                                /** @enum {string} */
+                                alg: "RS256";
+                                /** Format: date-time */
+                                created_at: string;
+                                /** @description RFC 7638 thumbprint; the JWT header kid */
+                                kid: string;
+                                /**
+                                 * Format: date-time
+                                 * @description when it leaves the JWKS
+                                 */
+                                published_until: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description when the key starts signing
+                                 */
+                                signs_from: string;
+                                /**
+                                 * Format: date-time
+                                 * @description when it stops signing (its successor signs then)
+                                 */
+                                signs_until: string | null;
+                                /** @enum {string} */
+                                state: "pending" | "active" | "retiring" | "retired";
+                            };
+                            superseded?: {
+                                /** @enum {string} */
+                                alg: "RS256";
+                                /** Format: date-time */
+                                created_at: string;
+                                /** @description RFC 7638 thumbprint; the JWT header kid */
+                                kid: string;
+                                /**
+                                 * Format: date-time
+                                 * @description when it leaves the JWKS
+                                 */
+                                published_until: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description when the key starts signing
+                                 */
+                                signs_from: string;
+                                /**
+                                 * Format: date-time
+                                 * @description when it stops signing (its successor signs then)
+                                 */
+                                signs_until: string | null;
+                                /** @enum {string} */
+                                state: "pending" | "active" | "retiring" | "retired";
+                            }[];
+                        };
+                    };
+                };
+                /** @description request validation failed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description the body is not application/json (REQUEST.UNSUPPORTED_MEDIA_TYPE) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/cas/admin/v1/tenants": {
         parameters: {
             query?: never;
