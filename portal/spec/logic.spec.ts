@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { ApiError, fieldErrors, fieldProblems, toApiError } from '../src/api/errors.ts';
 import { hasScopes, type Session } from '../src/api/session.ts';
 import type { AreaMeta } from '../src/shell/area-meta.ts';
-import { navGroups, visibleAreas } from '../src/shell/area-nav.ts';
+import { currentNavEntry, navGroups, visibleAreas } from '../src/shell/area-nav.ts';
 import { signInError } from '../src/shell/sign-in-errors.ts';
 import { pageSummary } from '../src/ui/paging.ts';
 
@@ -145,4 +145,37 @@ shell('areas under one group heading stay together, in order', () => {
     ],
   );
 });
+shell('the current navigation entry is the longest one the page is under', () => {
+  const areas = [
+    {
+      id: 'sso',
+      title: 'SSO',
+      description: '',
+      scopes: [],
+      nav: [
+        { to: '/sso', label: 'Applications' },
+        { to: '/sso/users', label: 'Users' },
+      ],
+    },
+    {
+      id: 'bridge',
+      title: 'Bridge',
+      description: '',
+      scopes: [],
+      nav: [
+        { to: '/bridge', label: 'Buses' },
+        { to: '/bridge/dead-letters', label: 'Dead letters' },
+      ],
+    },
+  ] satisfies AreaMeta[];
+  assert.is(currentNavEntry(areas, '/sso'), '/sso');
+  assert.is(currentNavEntry(areas, '/sso/users'), '/sso/users');
+  assert.is(currentNavEntry(areas, '/sso/users/u-1'), '/sso/users');
+  assert.is(currentNavEntry(areas, '/sso/applications/new'), '/sso');
+  assert.is(currentNavEntry(areas, '/bridge/buses/orders'), '/bridge');
+  assert.is(currentNavEntry(areas, '/bridge/dead-letters'), '/bridge/dead-letters');
+  assert.is(currentNavEntry(areas, '/ssox'), undefined, 'a folder, not a prefix of the name');
+  assert.is(currentNavEntry(areas, '/'), undefined);
+});
+
 shell.run();

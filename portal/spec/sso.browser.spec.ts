@@ -215,6 +215,8 @@ async function run() {
   test('create a user with roles: they sign in and see only their areas', async () => {
     await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Users' }).click();
     await page.waitForURL((u) => u.pathname === '/portal/sso/users');
+    const current = page.getByRole('navigation', { name: 'Areas' }).locator('[aria-current="page"]');
+    assert.equal(await current.allTextContents(), ['Users'], 'only the entry the page belongs to is current');
     await page.getByRole('rowheader', { name: ADMIN.username }).waitFor();
     await look(page, 'sso-users');
     await page.getByRole('link', { name: 'Create user' }).click();

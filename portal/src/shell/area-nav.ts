@@ -16,3 +16,16 @@ export function navGroups(areas: readonly AreaMeta[]): Array<{ heading: string; 
   }
   return groups;
 }
+
+/**
+ * The navigation entry the page at `path` (router path, without /portal) belongs to: the longest entry that
+ * is the path or a folder of it. `/sso/users/u1` belongs to Users (`/sso/users`), not Applications (`/sso`);
+ * a bus's page (`/bridge/buses/b`) to Event buses (`/bridge`).
+ */
+export function currentNavEntry(areas: readonly AreaMeta[], path: string): string | undefined {
+  const under = (to: string) => path === to || path.startsWith(to.endsWith('/') ? to : `${to}/`);
+  return areas
+    .flatMap((a) => a.nav.map((item) => item.to))
+    .filter(under)
+    .sort((a, b) => b.length - a.length)[0];
+}

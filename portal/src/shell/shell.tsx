@@ -3,7 +3,7 @@ import { Link, Outlet, useRouter, useRouterState } from '@tanstack/react-router'
 import { useEffect, useRef, useState } from 'react';
 import { sessionQuery, signOut } from '../api/session.ts';
 import { useStatus } from '../ui/status.tsx';
-import { navGroups, visibleAreas } from './area-nav.ts';
+import { currentNavEntry, navGroups, visibleAreas } from './area-nav.ts';
 import { PRODUCT } from './page.tsx';
 import { TenantPicker } from './tenant-picker.tsx';
 
@@ -17,6 +17,7 @@ export function Shell() {
   const router = useRouter();
   const areas = visibleAreas(router.options.context.areas, session);
   const pathname = useRouterState({ select: (s) => s.location.pathname });
+  const current = currentNavEntry(areas, pathname.replace(/^\/portal(?=\/|$)/, '') || '/');
   const [menuOpen, setMenuOpen] = useState(false);
   const first = useRef(true);
   const notify = useStatus();
@@ -94,7 +95,12 @@ export function Shell() {
                     {g.areas.map((a) => {
                       const items = a.nav.map((item) => (
                         <li key={item.to}>
-                          <Link to={item.to} className="nav-link">
+                          <Link
+                            to={item.to}
+                            className="nav-link"
+                            // only the entry the page belongs to is current, not every entry above it
+                            activeOptions={{ exact: item.to !== current }}
+                          >
                             {item.label}
                           </Link>
                         </li>
