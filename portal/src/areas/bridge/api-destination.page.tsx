@@ -134,7 +134,7 @@ export function ApiDestinationPage() {
       <Page
         title={`API destination ${name}`}
         actions={
-          <>
+          <div className="inline-actions">
             <button type="button" className="button" disabled={d === undefined} onClick={() => setPending('rotate')}>
               Rotate signing secret
             </button>
@@ -146,7 +146,7 @@ export function ApiDestinationPage() {
             >
               Delete
             </button>
-          </>
+          </div>
         }
       >
         {query.isError && (
