@@ -389,13 +389,13 @@ async function run() {
     const listed = (await page.locator('.result-panel').textContent()) ?? '';
     assert.match(listed, /data\.orderId/);
     assert.match(listed, /data\.region\s*is required/);
+    await look('bridge-schema');
     // not JSON: the field is marked, its text stays
     await page.getByLabel('Event (JSON)').fill('{ not json');
     await page.getByRole('button', { name: 'Validate' }).click();
     await page.locator('.field-error', { hasText: 'is not JSON' }).waitFor();
     assert.is(await page.getByLabel('Event (JSON)').getAttribute('aria-invalid'), 'true');
     assert.is(await page.getByLabel('Event (JSON)').inputValue(), '{ not json');
-    await look('bridge-schema');
     await page.getByRole('link', { name: 'Schema registry' }).first().click();
     await page.getByRole('rowheader', { name: 'Order placed' }).waitFor();
     await look('bridge-schemas');
