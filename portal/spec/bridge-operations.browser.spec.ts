@@ -292,6 +292,17 @@ async function run() {
     assert.is(after.body.description, 'the CRM');
     assert.is(after.body.auth.value, '******', 'the secret is kept (masked)');
 
+    // a second one of the same name is refused; the form keeps what was typed
+    await page.goto(`${base}/portal/bridge/connections/new`);
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('crm');
+    await page.getByLabel('Authentication').selectOption('API_KEY');
+    await page.getByLabel('Header name').fill('X-Other');
+    await page.getByLabel(/^Key/).fill('another');
+    await page.getByRole('button', { name: 'Create connection' }).click();
+    await page.getByRole('alert').filter({ hasText: 'CONNECTION.EXISTS' }).waitFor();
+    assert.is(await page.getByLabel('Header name').inputValue(), 'X-Other');
+    assert.ok(page.url().endsWith('/portal/bridge/connections/new'));
+
     await page.getByRole('link', { name: 'Connections' }).first().click();
     const row = page.getByRole('row', { name: /crm/ });
     await row.waitFor();
@@ -399,6 +410,27 @@ async function run() {
     await page.getByRole('link', { name: 'Schema registry' }).first().click();
     await page.getByRole('rowheader', { name: 'Order placed' }).waitFor();
     await look('bridge-schemas');
+  });
+
+  test('the trace pages through the API: next page and back', async () => {
+    const more = [];
+    for (let i = 0; i < 20; i++) more.push(await publish());
+    await eventually(async () => (await lastStatus(more.at(-1)!.eventId)) !== undefined, 'the last one routed');
+    await page.goto(`${base}/portal/bridge/buses/orders/trace`);
+    await page.getByRole('button', { name: 'Search' }).click();
+    const pages = page.getByRole('navigation', { name: 'Pages of Events on orders' });
+    await pages.getByText('1–20 (more on the next page)').waitFor();
+    await page.getByRole('rowheader', { name: more.at(-1)!.id, exact: true }).waitFor();
+    assert.is(
+      await page.getByRole('rowheader', { name: 'order-1', exact: true }).count(),
+      0,
+      'the oldest is not on the first page',
+    );
+    await pages.getByRole('button', { name: 'Next page' }).click();
+    await pages.getByText('21–24').waitFor();
+    await page.getByRole('rowheader', { name: 'order-1', exact: true }).waitFor();
+    await pages.getByRole('button', { name: 'Previous page' }).click();
+    await pages.getByText('1–20 (more on the next page)').waitFor();
   });
 
   test('no serious or critical accessibility violation, no CSP refusal, no page error', () => {

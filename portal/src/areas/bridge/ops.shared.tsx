@@ -1,5 +1,10 @@
 import type { ReactNode } from 'react';
 import './operations.css';
+import type { Outcome } from './delivery-outcome.ts';
+import { utc } from './time-format.ts';
+
+export { byTarget, type DeliveryStep, type Outcome, outcomeOf } from './delivery-outcome.ts';
+export { instantOfLocal, utc } from './time-format.ts';
 
 /**
  * What the bridge's operations pages (trace, dead letters, connections, API destinations, schemas) share:
@@ -8,102 +13,9 @@ import './operations.css';
  */
 export const ADMIN = '/api/platform/platform-pub/eventBridge/admin/v1';
 
-/** `2026-12-02 05:18:56.123 UTC`; '' for nothing */
-export const utc = (iso: string | null | undefined): string =>
-  iso === null || iso === undefined || iso === ''
-    ? ''
-    : `${new Date(iso).toISOString().replace('T', ' ').slice(0, 23)} UTC`;
-
 export function Time({ iso }: { iso: string | null | undefined }) {
   if (iso === null || iso === undefined || iso === '') return null;
   return <time dateTime={iso}>{utc(iso)}</time>;
-}
-
-/** a `datetime-local` input's value (the browser's local time) as an ISO instant; undefined when empty */
-export const instantOfLocal = (value: string): string | undefined => {
-  if (value === '') return undefined;
-  const d = new Date(value);
-  return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
-};
-
-/** an ISO instant as a `datetime-local` value in the browser's local time (seconds kept) */
-export const localOfInstant = (iso: string): string => {
-  const d = new Date(iso);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-};
-
-/** One step of a delivery as the trace records it (projections/bridge/trace.projection.ts). */
-export type DeliveryStep = {
-  ruleId: string;
-  targetId: number;
-  attemptId: string;
-  at: string;
-  status:
-    | 'scheduled'
-    | 'started'
-    | 'succeeded'
-    | 'failed'
-    | 'dead-lettered'
-    | 'discarded'
-    | 'blocked'
-    | 'redriven'
-    | 'purged';
-  attempt: number;
-  error?: string;
-  httpStatus?: number;
-  nextAttemptAt?: string | null;
-  ruleTenant?: string;
-  deliveryId?: string;
-  typeId?: number;
-  uncertain?: true;
-  reason?: string;
-};
-
-export type Outcome =
-  | 'delivered'
-  | 'failed'
-  | 'retrying'
-  | 'pending'
-  | 'dead-lettered'
-  | 'discarded'
-  | 'blocked'
-  | 'purged';
-
-/** where a delivery stands after its last step */
-export function outcomeOf(last: DeliveryStep): Outcome {
-  switch (last.status) {
-    case 'succeeded':
-      return 'delivered';
-    case 'failed':
-      return last.nextAttemptAt === null || last.attemptId === '' ? 'failed' : 'retrying';
-    case 'scheduled':
-    case 'started':
-    case 'redriven':
-      return 'pending';
-    case 'dead-lettered':
-      return 'dead-lettered';
-    case 'discarded':
-      return 'discarded';
-    case 'blocked':
-      return 'blocked';
-    case 'purged':
-      return 'purged';
-    default: {
-      const never: never = last.status;
-      return never;
-    }
-  }
-}
-
-/** the steps per rule target, in log order, keyed `ruleId#targetId` */
-export function byTarget(steps: readonly DeliveryStep[]): Map<string, DeliveryStep[]> {
-  const groups = new Map<string, DeliveryStep[]>();
-  for (const s of steps) {
-    const key = `${s.ruleId}#${s.targetId}`;
-    groups.set(key, [...(groups.get(key) ?? []), s]);
-  }
-  return groups;
 }
 
 const TONE: Record<Outcome, 'ok' | 'bad' | 'wait'> = {

@@ -1,5 +1,6 @@
 import { api, call } from '../../api/client.ts';
 import { isApiError } from '../../api/errors.ts';
+import { targetTenant } from '../../api/target-tenant.ts';
 import type { PageRequest, PageResult } from '../../ui/paging.ts';
 import { ADMIN, type DeliveryStep } from './ops.shared.tsx';
 
@@ -50,11 +51,19 @@ export async function traceById(eventId: string, signal?: AbortSignal): Promise<
 }
 
 /**
+ * Each search's cursors by the offset of the page they start. Kept apart from any one fetcher: the table's
+ * query cache may answer a page without calling the fetcher, and the next page still needs its cursor.
+ */
+const cursorsOf = new Map<string, Map<number, string>>();
+
+/**
  * A page fetcher for <PagedTable>: the table pages by offset, the API by cursor, so each page's cursor
  * is kept by the offset it starts at (the table only steps forward and back).
  */
 export function traceFetcher(bus: string, search: TraceSearch) {
-  const cursors = new Map<number, string>();
+  const key = JSON.stringify([targetTenant() ?? null, bus, search]);
+  const cursors = cursorsOf.get(key) ?? new Map<number, string>();
+  cursorsOf.set(key, cursors);
   return async ({ offset, limit }: PageRequest, signal: AbortSignal): Promise<PageResult<TraceItem>> => {
     if (EVENT_KEY.test(search.eventId)) {
       const one = await traceById(search.eventId, signal);
@@ -80,6 +89,7 @@ export function traceFetcher(bus: string, search: TraceSearch) {
     );
     const next = page.next ?? null;
     if (next !== null) cursors.set(offset + limit, next);
+    else cursors.delete(offset + limit);
     return { items: (page.items ?? []) as unknown as TraceItem[], hasMore: next !== null };
   };
 }
