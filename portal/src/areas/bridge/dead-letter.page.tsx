@@ -7,7 +7,7 @@ import { ApiErrorView } from '../../ui/api-error.tsx';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { useStatus } from '../../ui/status.tsx';
 import type { DeadLetter } from './dead-letters.page.tsx';
-import { ADMIN, Fact, JsonBlock, Time } from './ops.shared.tsx';
+import { ADMIN, Fact, JsonBlock, ScrollRegion, Time } from './ops.shared.tsx';
 
 type Detail = DeadLetter & { event: unknown; payload: unknown; history: Array<Record<string, unknown>> };
 
@@ -113,7 +113,34 @@ export function DeadLetterPage() {
             </section>
             <section className="ops-section" aria-labelledby="dl-history">
               <h2 id="dl-history">Attempts</h2>
-              <JsonBlock value={d.history} label="Every attempt" />
+              <ScrollRegion label="Every attempt">
+                <table className="table">
+                  <caption className="visually-hidden">Every attempt of this delivery</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Attempt</th>
+                      <th scope="col">Time</th>
+                      <th scope="col">Outcome</th>
+                      <th scope="col">HTTP status</th>
+                      <th scope="col">Error</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {d.history.map((h, i) => (
+                      // biome-ignore lint/suspicious/noArrayIndexKey: the attempts are a log; the index is their place in it
+                      <tr key={i}>
+                        <th scope="row">{String(h.attempt ?? i + 1)}</th>
+                        <td>
+                          <Time iso={typeof h.at === 'string' ? h.at : undefined} />
+                        </td>
+                        <td>{String(h.status ?? '')}</td>
+                        <td>{h.httpStatus === undefined ? '' : String(h.httpStatus)}</td>
+                        <td className="cell-wrap">{String(h.error ?? '')}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </ScrollRegion>
             </section>
           </>
         )}

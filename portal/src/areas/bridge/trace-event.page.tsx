@@ -35,7 +35,9 @@ export function TraceEventPage() {
   const t = query.data;
   if (query.isError)
     return (
-      <ApiErrorView error={query.error} title="The trace could not be loaded" onRetry={() => void query.refetch()} />
+      <Page title="Event">
+        <ApiErrorView error={query.error} title="The trace could not be loaded" onRetry={() => void query.refetch()} />
+      </Page>
     );
   if (t === null) {
     return (
