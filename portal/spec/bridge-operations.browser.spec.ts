@@ -413,7 +413,7 @@ async function run() {
   });
 
   test('the trace pages through the API: next page and back', async () => {
-    const more = [];
+    const more: Array<{ id: string; eventId: string }> = [];
     for (let i = 0; i < 20; i++) more.push(await publish());
     await eventually(async () => (await lastStatus(more.at(-1)!.eventId)) !== undefined, 'the last one routed');
     await page.goto(`${base}/portal/bridge/buses/orders/trace`);
