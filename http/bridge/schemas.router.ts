@@ -1,10 +1,13 @@
 import { type RequestHandler, type Response, Router } from 'express';
+import { compileJsonSchema, type DataViolation, toViolations } from '../../commands/bridge/schema.compiler.ts';
 import { createSchemaReader, type SchemaCommands } from '../../commands/bridge/schemas.commands.ts';
 import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
 import { PLATFORM_TENANT } from '../../domain/bridge/model.ts';
+import { businessDataJsonSchema } from '../../domain/bridge/openapi-schema.ts';
 import {
   findVersion,
   latestVersion,
+  MAX_LISTED_PROBLEMS,
   MAX_SCHEMA_DESCRIPTION,
   MAX_SCHEMA_NAME,
   SCHEMA_ID,
@@ -35,6 +38,8 @@ import { BRIDGE_ADMIN_BASE, BRIDGE_ADMIN_SCOPE } from './bridge.paths.ts';
  *   GET    /schemas                               list (own and platform; ?owner=own|platform|all, ?bus, ?includeDeleted, paged)
  *   GET    /schemas/{id}                          one schema with its versions
  *   GET    /schemas/{id}/versions/{version}       download one version's OpenAPI document (`latest`: the newest)
+ *   POST   /schemas/{id}/versions/{version}/validate  {data} or {event} (its data) → {valid, errors}: what
+ *                                                 putEvent would say of the data, without publishing
  *   DELETE /schemas/{id}                          mark deleted; versions stay readable
  *
  * `content` is the OpenAPI 3.0 document as a JSON object, or as a string holding it (an uploaded file).
@@ -62,6 +67,7 @@ const content: JsonSchema = {
   description: 'the OpenAPI 3.0 document (an object, or a string holding its JSON)',
   anyOf: [{ type: 'object' }, { type: 'string', minLength: 2 }],
 };
+const eventBody: JsonSchema = { type: 'object', properties: { data: {} }, required: ['data'] };
 const idPath: JsonSchema = { type: 'object', properties: { id: schemaId }, required: ['id'] };
 
 const versionView: JsonSchema = {
@@ -129,6 +135,39 @@ const schemas = {
     },
     response: { type: 'object', description: 'the OpenAPI 3.0 document, as an attachment' },
   },
+  validate: {
+    params: {
+      type: 'object',
+      properties: { id: schemaId, version: { type: 'string', pattern: SCHEMA_VERSION.source } },
+      required: ['id', 'version'],
+    },
+    body: {
+      type: 'object',
+      description: 'the business data to check, or an event (as putEvent takes it) whose data is checked',
+      properties: { data: {}, event: eventBody },
+      oneOf: [
+        { properties: { data: {} }, required: ['data'] },
+        { properties: { event: eventBody }, required: ['event'] },
+      ],
+      additionalProperties: false,
+      example: { event: { source: 'shop:checkout', type: 'shop:Order:Placed', data: { orderId: 7 } } },
+    },
+    response: {
+      type: 'object',
+      properties: {
+        valid: { type: 'boolean' },
+        schemaId: { type: 'string' },
+        version: { type: 'string' },
+        errors: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: { field: { type: 'string' }, message: { type: 'string' }, keyword: { type: 'string' } },
+          },
+        },
+      },
+    },
+  },
   delete: { params: idPath },
 } satisfies Record<string, RequestSchemas & { response?: JsonSchema }>;
 
@@ -178,6 +217,26 @@ function documentOf(body: Body): unknown {
       { in: 'body', field: 'content', message: `is not valid JSON: ${(err as Error).message}`, keyword: 'format' },
     ]);
   }
+}
+
+/** a version of the schema (`latest`: the newest), or 404 SCHEMA.VERSION_NOT_FOUND */
+function versionOf(id: string, schema: Schema, version: string) {
+  const found = findVersion(schema, version);
+  if (found === undefined)
+    throw bridgeError('SCHEMA.VERSION_NOT_FOUND', `schema ${id} has no version ${version}`, { schemaId: id, version });
+  return found;
+}
+
+/** the violations putEvent would answer for this data (a deleted schema's versions still check) */
+function validateData(id: string, version: { version: string; content: unknown }, data: unknown): DataViolation[] {
+  const converted = businessDataJsonSchema(version.content);
+  if ('problems' in converted)
+    throw bridgeError('SCHEMA.UNUSABLE', `schema ${id} version ${version.version} cannot be used to validate`, {
+      schemaId: id,
+      problems: converted.problems,
+    });
+  const fn = compileJsonSchema(converted.schema);
+  return fn(data) ? [] : toViolations((fn.errors ?? []).slice(0, MAX_LISTED_PROBLEMS), 'data');
 }
 
 const optionalString = (v: unknown): string | undefined => (v === undefined ? undefined : String(v));
@@ -320,20 +379,32 @@ export function createSchemasRouter(deps: SchemasRouterDeps): Router {
     schemas.download,
     async (req, res) => {
       const id = req.params.id as string;
-      const schema = await visible(res, id);
-      const found = findVersion(schema, req.params.version as string);
-      if (found === undefined) {
-        throw bridgeError('SCHEMA.VERSION_NOT_FOUND', `schema ${id} has no version ${req.params.version as string}`, {
-          schemaId: id,
-          version: req.params.version,
-        });
-      }
+      const found = versionOf(id, await visible(res, id), req.params.version as string);
       res
         .status(200)
         .type('application/json')
         .set('Content-Disposition', `attachment; filename="schema-${id}-${found.version}.json"`)
         .set('X-Schema-Version', found.version)
         .send(JSON.stringify(found.content, null, 2));
+    },
+  );
+
+  route(
+    'post',
+    '/schemas/:id/versions/:version/validate',
+    "check data (or an event's data) against a version, as putEvent would, without publishing",
+    schemas.validate,
+    async (req, res) => {
+      const id = req.params.id as string;
+      const found = versionOf(id, await visible(res, id), req.params.version as string);
+      const b = req.body as { data?: unknown; event?: { data: unknown } };
+      const data = b.event !== undefined ? b.event.data : b.data;
+      const errors = validateData(id, found, data).map((v) => ({
+        field: v.path,
+        message: v.message,
+        keyword: v.keyword,
+      }));
+      res.json({ valid: errors.length === 0, schemaId: id, version: found.version, errors });
     },
   );
 

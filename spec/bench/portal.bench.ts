@@ -2,7 +2,8 @@
 // (a one-element app built the same way), and the first load to interactive on loopback in headless
 // Chromium (a fresh browser context each time, nothing cached) against the identity provider's
 // server-rendered login page: the sign-in page until its tenant field takes input, and a signed-in home
-// page until its areas are listed.
+// page until its areas are listed. And the event-trace search over 100,000 traced events
+// (trace-search.bench.ts).
 // Run alone: node --import tsx -e "import('./spec/bench/portal.bench.ts').then(m => m.portalBench())"
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { CHROMIUM, ensurePortalBuilt, launchChromium } from '../../portal/spec/browser-kit.ts';
 import { median, printRow, printSection } from './report.ts';
+import { traceSearchBench } from './trace-search.bench.ts';
 
 const LOADS = Number(process.env.BENCH_PORTAL_LOADS ?? 7);
 
@@ -61,6 +63,8 @@ export async function portalBench(): Promise<void> {
     setup: `vite build, gzip level 9; the entry chunk and what index.html loads; all JavaScript ${kb(sizes.allJsGzip)} KB, CSS ${kb(sizes.cssGzip)} KB (areas load on demand)`,
     goal: { of: 'figure', op: '<=', value: 200 },
   });
+
+  await traceSearchBench();
 
   if (!existsSync(CHROMIUM)) {
     console.log('SKIPPED: the first-load figures (install the chromium package)');

@@ -2893,6 +2893,87 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/platform/platform-pub/eventBridge/admin/v1/schemas/{id}/versions/{version}/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** check data (or an event's data) against a version, as putEvent would, without publishing */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    version: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        data?: unknown;
+                        event?: {
+                            data: unknown;
+                        };
+                    } & ({
+                        data: unknown;
+                    } | {
+                        event: {
+                            data: unknown;
+                        };
+                    });
+                };
+            };
+            responses: {
+                /** @description success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors?: {
+                                field?: string;
+                                keyword?: string;
+                                message?: string;
+                            }[];
+                            schemaId?: string;
+                            valid?: boolean;
+                            version?: string;
+                        };
+                    };
+                };
+                /** @description request validation failed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description the body is not application/json (REQUEST.UNSUPPORTED_MEDIA_TYPE) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/platform/platform-pub/eventBridge/admin/v1/services": {
         parameters: {
             query?: never;
