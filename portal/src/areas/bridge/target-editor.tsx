@@ -29,6 +29,18 @@ export function TargetEditor(props: {
   const sentKeys = sentKeysOf(t);
   const paramProblem = (key: string, part: string) =>
     props.problems.find((p) => p.field === `params.${sentKeys.indexOf(key)}.${part}`)?.message;
+  const optional = spec.params.filter((p) => p.required === false);
+  const filled = (v: ParamDraft) => v.value.trim() !== '' || v.template.trim() !== '';
+  const row = (p: ParamSpec) => (
+    <ParamRow
+      key={p.key}
+      spec={p}
+      value={t.params[p.key]!}
+      onChange={(v) => set('params', { ...t.params, [p.key]: v })}
+      destinations={p.key === 'NAME' && t.typeId === 4 ? props.destinations : null}
+      problem={(part) => paramProblem(p.key, part)}
+    />
+  );
   const general = props.problems.filter((p) => !p.field.startsWith('params.') && !p.field.startsWith('conversion.'));
   return (
     <fieldset className="target">
@@ -67,16 +79,13 @@ export function TargetEditor(props: {
       ))}
       <fieldset className="subfields">
         <legend>Parameters</legend>
-        {spec.params.map((p) => (
-          <ParamRow
-            key={p.key}
-            spec={p}
-            value={t.params[p.key]!}
-            onChange={(v) => set('params', { ...t.params, [p.key]: v })}
-            destinations={p.key === 'NAME' && t.typeId === 4 ? props.destinations : null}
-            problem={(part) => paramProblem(p.key, part)}
-          />
-        ))}
+        {spec.params.filter((p) => p.required !== false).map(row)}
+        {optional.length > 0 && (
+          <details className="optional-params" open={optional.some((p) => filled(t.params[p.key]!))}>
+            <summary>Optional parameters ({optional.map((p) => p.key).join(', ')})</summary>
+            {optional.map(row)}
+          </details>
+        )}
       </fieldset>
       <div className="field-row">
         <div className="field">
@@ -153,6 +162,7 @@ function ParamRow(props: {
     if (v.form === 'ORIGINAL') return <p className="check-muted">The original event.</p>;
     const common = {
       id: `${id}-value`,
+      'aria-required': spec.required === true ? true : undefined,
       'aria-invalid': err ? true : undefined,
       'aria-describedby': described(err ? `${id}-error` : undefined),
     };
@@ -228,7 +238,11 @@ function ParamRow(props: {
         <div className="field param-value">
           <label className="field-label" htmlFor={`${id}-value`}>
             {valueLabel}
-            {required !== '' && <span className="check-muted">{required}</span>}
+            {required !== '' && (
+              <span className="check-muted" aria-hidden="true">
+                {required}
+              </span>
+            )}
           </label>
           {spec.hint && (
             <p className="field-hint" id={`${id}-hint`}>
