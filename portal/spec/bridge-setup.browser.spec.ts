@@ -207,13 +207,26 @@ async function run() {
     assert.equal(JSON.parse(received[0]!.body), { order: 'A-7', amount: 250 });
   });
 
-  test('the rule is disabled and enabled again; it is listed on its bus', async () => {
+  test('the rule is changed, disabled and enabled again; it is listed on its bus and among all rules', async () => {
+    await page.getByRole('textbox', { name: 'Description', exact: true }).fill('Big orders only');
+    await page.getByRole('button', { name: 'Save rule' }).click();
+    await page.getByText('Rule saved').waitFor();
+    const saved = await portalApi(p.base, jar, `${E}/admin/v1/rules/orders-to-receiver`);
+    const rule = (await saved.json()) as { description: string; targets: Array<{ conversion: { kind: string } }> };
+    assert.is(rule.description, 'Big orders only');
+    assert.is(rule.targets[0]!.conversion.kind, 'template', 'the target is kept as it was');
     await page.getByRole('button', { name: 'Disable rule' }).click();
     await page.getByRole('button', { name: 'Enable rule' }).waitFor();
     await page.getByRole('button', { name: 'Enable rule' }).click();
     await page.getByRole('button', { name: 'Disable rule' }).waitFor();
     await page.getByRole('link', { name: 'orders', exact: true }).click();
     await page.getByRole('rowheader', { name: 'Orders to the receiver' }).waitFor();
+    await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Rules', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Rules' }).waitFor();
+    const row = page.getByRole('row', { name: /Orders to the receiver/ });
+    await row.waitFor();
+    assert.match((await row.textContent()) ?? '', /orders-to-receiver.*orders.*API destination.*Enabled/);
+    await look('bridge-rules');
   });
 
   test('platform rules: the tenant opts out and in again', async () => {
