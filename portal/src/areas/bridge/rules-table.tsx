@@ -34,7 +34,7 @@ export function RulesTable(props: { bus?: string; caption: string; toolbar?: Rea
             </Link>
           ),
         },
-        { key: 'id', header: 'Id', cell: (r) => <code>{r.id}</code> },
+        { key: 'id', header: 'Id', cell: (r) => <code className="nowrap">{r.id}</code> },
         ...(props.bus === undefined ? [{ key: 'bus', header: 'Bus', cell: (r: { bus?: string }) => r.bus }] : []),
         {
           key: 'targets',

@@ -43,7 +43,7 @@ export function SourcesSection(props: { bus: string; canChange: boolean }) {
         })}
         rowKey={(s) => s.name ?? ''}
         columns={[
-          { key: 'name', header: 'Source', rowHeader: true, cell: (s) => <code>{s.name}</code> },
+          { key: 'name', header: 'Source', rowHeader: true, cell: (s) => <code className="nowrap">{s.name}</code> },
           { key: 'kind', header: 'Kind', cell: (s) => s.kind },
           {
             key: 'types',
