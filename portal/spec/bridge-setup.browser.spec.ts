@@ -175,6 +175,19 @@ async function run() {
     for (let i = 5; i >= 2; i--) await page.getByRole('button', { name: `Remove target ${i}` }).click();
     await look('bridge-rule-editor');
 
+    // a refused save keeps every input and marks the field the API names
+    const name = page.getByRole('textbox', { name: 'Name', exact: true });
+    await name.fill('');
+    await page.getByRole('button', { name: 'Create rule' }).click();
+    await page.waitForFunction(() => document.activeElement?.getAttribute('aria-invalid') === 'true');
+    assert.is(await name.getAttribute('aria-invalid'), 'true');
+    assert.match((await page.getByRole('alert').first().textContent()) ?? '', /REQUEST\.INVALID/);
+    assert.match(
+      (await page.getByRole('textbox', { name: 'Event pattern', exact: true }).textContent()) ?? '',
+      /numeric/,
+    );
+    assert.is(await target.getByRole('combobox', { name: 'NAME', exact: true }).inputValue(), 'order-receiver');
+    await name.fill('Orders to the receiver');
     await page.getByRole('button', { name: 'Create rule' }).click();
     await page.waitForURL((u) => u.pathname === '/portal/bridge/rules/orders-to-receiver');
     await page.getByRole('heading', { level: 1, name: 'Orders to the receiver' }).waitFor();

@@ -142,6 +142,11 @@ async function run() {
     await page.getByText('Enter a pattern.').waitFor();
     await typeInto(page, 'Event pattern', '["a"]');
     await page.getByText('Not JSON: A pattern is a JSON object.').waitFor();
+    // Tab is not captured: a keyboard user leaves the editor with it
+    await editor.focus();
+    await page.keyboard.press('Tab');
+    assert.is(await page.evaluate(() => document.activeElement?.classList.contains('cm-content')), false);
+    assert.is(await editor.textContent(), '["a"]', 'the Tab typed nothing');
     await page.context().close();
   });
 

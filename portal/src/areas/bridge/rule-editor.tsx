@@ -106,7 +106,7 @@ export function RuleEditor({ initial, mode }: { initial: RuleDraft; mode: 'creat
             <TextField form={form} name="description" label="Description" />
             <CheckboxField form={form} name="enabled" label="Enabled (routed to)" />
             <PatternEditor
-              id="rule-pattern"
+              id={form.ids('pattern').input}
               value={form.values.pattern}
               onChange={(t) => form.set('pattern', t)}
               check={check}
@@ -124,7 +124,12 @@ export function RuleEditor({ initial, mode }: { initial: RuleDraft; mode: 'creat
               </span>
             </h2>
           </div>
-          {form.errors.targets !== undefined && <p className="field-error">{form.errors.targets}</p>}
+          {form.errors.targets !== undefined && (
+            // the focus comes here after a refusal naming the targets (useApiForm focuses the field's id)
+            <p className="field-error" id={form.ids('targets').input} tabIndex={-1}>
+              {form.errors.targets}
+            </p>
+          )}
           {targets.map((t, i) => (
             <TargetEditor
               key={t.key}
