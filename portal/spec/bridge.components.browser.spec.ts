@@ -75,8 +75,8 @@ async function run() {
   const problems: string[] = [];
   const reports: string[] = [];
 
-  const open = async (fixture: string): Promise<Page> => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const open = async (fixture: string, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme });
     context.setDefaultTimeout(10_000);
     const page = await context.newPage();
     page.on('console', (m) => {
@@ -196,6 +196,19 @@ async function run() {
     await body.waitFor();
     await page.waitForTimeout(100);
     assert.equal(JSON.parse((await body.textContent()) ?? ''), { n: 2 });
+    await page.context().close();
+  });
+
+  test('dark: the editor follows the system colours (axe checks the contrast)', async () => {
+    const page = await open('pattern', 'dark');
+    await page.getByText('The pattern is valid.').waitFor();
+    const colours = await page.evaluate(() => {
+      const content = getComputedStyle(document.querySelector('.cm-content')!).color;
+      const body = getComputedStyle(document.body).color;
+      return { content, body };
+    });
+    assert.is(colours.content, colours.body);
+    problems.push(...(await review(page, 'components-pattern-dark')));
     await page.context().close();
   });
 

@@ -23,6 +23,12 @@ const theme = EditorView.theme({
   '.cm-content': { fontFamily: 'var(--mono)', caretColor: 'var(--text)', color: 'var(--text)' },
   '.cm-gutters': { background: 'var(--bg)', color: 'var(--muted)', borderRight: '1px solid var(--border)' },
   '.cm-scroller': { minHeight: '6rem', maxHeight: '24rem', overflow: 'auto' },
+  // the base theme draws a black cursor and a grey selection: both follow the portal's colours instead
+  '.cm-cursor, .cm-dropCursor': { borderLeftColor: 'var(--text)' },
+  '.cm-selectionBackground, &.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground': {
+    background: 'var(--accent-soft)',
+  },
+  '.cm-matchingBracket': { background: 'var(--accent-soft)', color: 'inherit' },
   '.cm-lintRange-error': { textDecoration: 'underline wavy var(--danger)', backgroundImage: 'none' },
 });
 
