@@ -1,5 +1,5 @@
 // The event bridge's set-up pages as the demo admin uses them, in Debian's headless Chromium: a custom bus
-// created, a source registered on it, a rule written in the rule editor (the pattern's error from the
+// created, a source registered on it and edited, another bus deleted, a rule written in the rule editor (the pattern's error from the
 // API's own validation shown as it is typed and gone once fixed, the sample event's Match and No match,
 // the conversion's preview) with an API-destination target to a real loopback receiver; an event
 // published through the portal's proxy reaches the receiver converted; a platform rule opted out and in
@@ -116,6 +116,30 @@ async function run() {
     assert.match((await row.textContent()) ?? '', /shop:Order:Placed.*shop:Order:Cancelled/);
     await page.getByText('No rules yet.').waitFor();
     await look('bridge-bus');
+
+    // editing registers the source again with what the form holds (the API's replace)
+    await page.getByRole('button', { name: 'Edit shop:orders' }).click();
+    assert.match(await page.getByLabel('Event types').inputValue(), /shop:Order:Placed\nshop:Order:Cancelled/);
+    await page.getByLabel('Event types').fill('shop:Order:Placed');
+    await page.getByRole('button', { name: 'Save source' }).click();
+    await page.getByRole('button', { name: 'Save source' }).waitFor({ state: 'detached' });
+    await page.getByRole('row', { name: /shop:orders/ }).waitFor();
+    assert.not.match((await page.getByRole('row', { name: /shop:orders/ }).textContent()) ?? '', /Cancelled/);
+  });
+
+  test('a bus is deleted after a confirmation', async () => {
+    await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Event buses' }).click();
+    await page.getByRole('button', { name: 'Create bus' }).click();
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('scratch');
+    await page.getByRole('button', { name: 'Create bus' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Bus scratch' }).waitFor();
+    await page.getByRole('button', { name: 'Delete bus' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Event buses' }).waitFor();
+    await page.getByRole('rowheader', { name: 'orders' }).waitFor();
+    assert.is(await page.getByRole('rowheader', { name: 'scratch' }).count(), 0);
+    await page.getByRole('link', { name: 'orders', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Bus orders' }).waitFor();
   });
 
   test('the rule editor: the API pattern error as typed, Match and No match, the conversion preview', async () => {
