@@ -41,6 +41,3 @@ export const previewConversionWithApi = async (
   (await call(
     api.bridge.POST(`${ADMIN}/test-conversion`, { body: { conversion, event } as never, signal }),
   )) as ConversionPreview;
-
-/** a bus name as a path segment (`acme/orders` keeps its slash encoded) */
-export const busSegment = (name: string): string => name;

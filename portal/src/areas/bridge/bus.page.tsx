@@ -7,7 +7,8 @@ import { Page } from '../../shell/page.tsx';
 import { ApiErrorView } from '../../ui/api-error.tsx';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { useStatus } from '../../ui/status.tsx';
-import { ADMIN } from './bridge-api.ts';
+import { ADMIN, type Bus } from './bridge-api.ts';
+import { updateCachedLists } from './list-cache.ts';
 import { RulesTable } from './rules-table.tsx';
 import { SourcesSection } from './sources.section.tsx';
 import './bridge.css';
@@ -83,7 +84,7 @@ function DeleteBus({ bus }: { bus: string }) {
     try {
       await call(api.bridge.DELETE(`${ADMIN}/buses/{bus}`, { params: { path: { bus } } }));
       notify({ kind: 'success', text: `Bus ${bus} deleted` });
-      await queryClient.invalidateQueries({ queryKey: ['bridge', 'buses'] });
+      updateCachedLists<Bus>(queryClient, ['bridge', 'buses'], (items) => items.filter((b) => b.name !== bus));
       await navigate({ to: '/bridge' });
     } catch (e) {
       setError(e);

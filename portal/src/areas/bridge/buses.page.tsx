@@ -6,7 +6,8 @@ import { Page } from '../../shell/page.tsx';
 import { Form, TextField, useApiForm } from '../../ui/form.tsx';
 import { PagedTable } from '../../ui/paged-table.tsx';
 import { useStatus } from '../../ui/status.tsx';
-import { ADMIN } from './bridge-api.ts';
+import { ADMIN, type Bus } from './bridge-api.ts';
+import { updateCachedLists, upsert } from './list-cache.ts';
 import './bridge.css';
 
 const BUSES = '/api/platform/platform-pub/eventBridge/admin/v1/buses';
@@ -69,7 +70,11 @@ function CreateBus({ onDone }: { onDone: () => void }) {
       ),
     onSuccess: async (bus) => {
       notify({ kind: 'success', text: `Bus ${bus.name} created` });
-      await queryClient.invalidateQueries({ queryKey: ['bridge', 'buses'] });
+      updateCachedLists<Bus>(
+        queryClient,
+        ['bridge', 'buses'],
+        upsert(bus, (b) => b.name),
+      );
       onDone();
       await navigate({ to: '/bridge/buses/$bus', params: { bus: bus.name ?? '' } });
     },

@@ -7,6 +7,7 @@ import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { PagedTable } from '../../ui/paged-table.tsx';
 import { useStatus } from '../../ui/status.tsx';
 import { ADMIN, type PlatformRule } from './bridge-api.ts';
+import { updateCachedLists } from './list-cache.ts';
 import { typeOf } from './target-types.ts';
 import './bridge.css';
 
@@ -28,7 +29,12 @@ export function PlatformRulesPage() {
       if (r.optedOut) await call(api.bridge.POST(`${ADMIN}/platform-rules/{id}/opt-in`, { params: { path: { id } } }));
       else await call(api.bridge.POST(`${ADMIN}/platform-rules/{id}/opt-out`, { params: { path: { id } } }));
       notify({ kind: 'success', text: r.optedOut ? `Opted in to ${r.name}` : `Opted out of ${r.name}` });
-      await queryClient.invalidateQueries({ queryKey: ['bridge', 'platform-rules'] });
+      const optedOut = !r.optedOut;
+      updateCachedLists<PlatformRule>(queryClient, ['bridge', 'platform-rules'], (items) =>
+        items.map((x) =>
+          x.id === id ? { ...x, optedOut, optedOutSince: optedOut ? new Date().toISOString() : null } : x,
+        ),
+      );
     } catch (e) {
       setError(e);
     } finally {

@@ -7,8 +7,15 @@ import { ApiErrorView } from '../../ui/api-error.tsx';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { CheckboxField, Form, TextField, useApiForm } from '../../ui/form.tsx';
 import { useStatus } from '../../ui/status.tsx';
-import { ADMIN, previewConversionWithApi, testPatternWithApi, validatePatternWithApi } from './bridge-api.ts';
+import {
+  ADMIN,
+  previewConversionWithApi,
+  type Rule,
+  testPatternWithApi,
+  validatePatternWithApi,
+} from './bridge-api.ts';
 import { isJsonObject, parseJsonText, pretty } from './json-text.ts';
+import { updateCachedLists, upsert } from './list-cache.ts';
 import { usePatternCheck } from './pattern-check.ts';
 import { PatternEditor } from './pattern-editor.tsx';
 import { newTarget, type RuleDraft, ruleBody } from './rule-draft.ts';
@@ -35,7 +42,7 @@ export function RuleEditor({ initial, mode }: { initial: RuleDraft; mode: 'creat
   const queryClient = useQueryClient();
   const notify = useStatus();
   const [sample, setSample] = useState(SAMPLE);
-  const form = useApiForm<RuleDraft, { id?: string }>({
+  const form = useApiForm<RuleDraft, Rule>({
     initial,
     submit: async (v) => {
       const pattern = parseJsonText(v.pattern);
@@ -61,7 +68,12 @@ export function RuleEditor({ initial, mode }: { initial: RuleDraft; mode: 'creat
     },
     onSuccess: async (rule) => {
       notify({ kind: 'success', text: mode === 'create' ? 'Rule created' : 'Rule saved' });
-      await queryClient.invalidateQueries({ queryKey: ['bridge', 'rules'] });
+      // a new rule is not added to the cached pages (their bus filter and order are the API's)
+      updateCachedLists<Rule>(
+        queryClient,
+        ['bridge', 'rules'],
+        mode === 'create' ? (items) => items : upsert(rule, (r) => r.id),
+      );
       await queryClient.invalidateQueries({ queryKey: ['bridge', 'rule', rule.id] });
       if (mode === 'create') await navigate({ to: '/bridge/rules/$ruleId', params: { ruleId: rule.id ?? '' } });
     },
@@ -173,15 +185,21 @@ function RuleActions({ id, enabled, bus }: { id: string; enabled: boolean; bus: 
       if (what === 'delete') {
         await call(api.bridge.DELETE(`${ADMIN}/rules/{id}`, { params: { path: { id } } }));
         notify({ kind: 'success', text: `Rule ${id} deleted` });
-        await queryClient.invalidateQueries({ queryKey: ['bridge', 'rules'] });
+        updateCachedLists<Rule>(queryClient, ['bridge', 'rules'], (items) => items.filter((r) => r.id !== id));
         await navigate({ to: '/bridge/buses/$bus', params: { bus } });
         return;
       }
       const path = what === 'enable' ? `${ADMIN}/rules/{id}/enable` : `${ADMIN}/rules/{id}/disable`;
-      await call(api.bridge.POST(path as `${typeof ADMIN}/rules/{id}/enable`, { params: { path: { id } } }));
+      const rule = await call(
+        api.bridge.POST(path as `${typeof ADMIN}/rules/{id}/enable`, { params: { path: { id } } }),
+      );
       notify({ kind: 'success', text: what === 'enable' ? 'Rule enabled' : 'Rule disabled' });
       await queryClient.invalidateQueries({ queryKey: ['bridge', 'rule', id] });
-      await queryClient.invalidateQueries({ queryKey: ['bridge', 'rules'] });
+      updateCachedLists<Rule>(
+        queryClient,
+        ['bridge', 'rules'],
+        upsert(rule, (r) => r.id),
+      );
     } catch (e) {
       setError(e);
     } finally {

@@ -5,6 +5,7 @@ import { Form, SelectField, TextField, useApiForm } from '../../ui/form.tsx';
 import { PagedTable } from '../../ui/paged-table.tsx';
 import { useStatus } from '../../ui/status.tsx';
 import { ADMIN, type Source } from './bridge-api.ts';
+import { updateCachedLists, upsert } from './list-cache.ts';
 
 type SourceValues = { name: string; kind: string; eventTypes: string; schemaId: string };
 const EMPTY: SourceValues = { name: '', kind: 'sdk', eventTypes: '', schemaId: '' };
@@ -115,7 +116,11 @@ function SourceForm(props: { bus: string; initial: SourceValues; onDone: () => v
       ),
     onSuccess: async (s) => {
       notify({ kind: 'success', text: `Source ${s.name} saved` });
-      await queryClient.invalidateQueries({ queryKey: ['bridge', 'sources', props.bus] });
+      updateCachedLists<Source>(
+        queryClient,
+        ['bridge', 'sources', props.bus],
+        upsert(s, (x) => x.name),
+      );
       props.onDone();
     },
   });
