@@ -138,6 +138,13 @@ async function run() {
     await page.getByRole('heading', { level: 1, name: 'Event buses' }).waitFor();
     await page.getByRole('rowheader', { name: 'orders' }).waitFor();
     assert.is(await page.getByRole('rowheader', { name: 'scratch' }).count(), 0);
+    // a platform bus is the platform administrators': a tenant admin is not offered its changes
+    await page.getByRole('link', { name: 'platform-batch', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Bus platform-batch' }).waitFor();
+    await page.getByRole('row', { name: /batchv2:job/ }).waitFor();
+    assert.is(await page.getByRole('button', { name: 'Delete bus' }).count(), 0);
+    assert.is(await page.getByRole('button', { name: 'Register source' }).count(), 0);
+    await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Event buses' }).click();
     await page.getByRole('link', { name: 'orders', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Bus orders' }).waitFor();
   });
