@@ -25,6 +25,7 @@ import { openApiDocument } from '../core/openapi.ts';
 import { createRouteRegistry, type RouteRegistry } from '../core/route-registry.ts';
 import { BRIDGE_OPENAPI_PATH } from './bridge.paths.ts';
 import { createBusesRouter } from './buses.router.ts';
+import { createConversionPreviewRouter } from './conversion-preview.router.ts';
 import { createDeliveriesRouter } from './deliveries.router.ts';
 import { createDestinationsRouter } from './destinations.router.ts';
 import { createMqRouter } from './mq.router.ts';
@@ -92,6 +93,7 @@ export function createBridgeRouter(deps: BridgeRouterDeps): { router: Router; re
       registry,
     }),
   );
+  router.use(createConversionPreviewRouter({ config: deps.config, bearer, registry }));
   router.use(createSchemasRouter({ commands: deps.schemas, readStore, eventStore: deps.eventStore, bearer, registry }));
   router.use(createTraceRouter({ queries: deps.trace, bearer, registry }));
   router.use(

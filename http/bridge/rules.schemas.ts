@@ -45,7 +45,7 @@ const param: JsonSchema = {
 };
 const params = { type: 'array', maxItems: MAX_TARGET_PARAMS, items: param };
 
-const conversion: JsonSchema = {
+export const conversionSchema: JsonSchema = {
   type: 'object',
   description:
     'the payload handed to the target: {kind: complete} | {kind: partial, path} | {kind: constant, value} | ' +
@@ -85,8 +85,8 @@ export const targetSchema: JsonSchema = {
     DeadLetterRecord: { type: 'boolean' },
     params,
     Params: params,
-    conversion,
-    Conversion: conversion,
+    conversion: conversionSchema,
+    Conversion: conversionSchema,
   },
   additionalProperties: false,
 };

@@ -3176,6 +3176,85 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/platform/platform-pub/eventBridge/admin/v1/test-conversion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** render a target's content conversion for a sample event: {ok, body, missing} or {ok: false, error} */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the payload handed to the target: {kind: complete} | {kind: partial, path} | {kind: constant, value} | {kind: template, variables, template} | {kind: env, key} */
+                        conversion: {
+                            key?: string;
+                            /** @enum {string} */
+                            kind: "complete" | "partial" | "constant" | "template" | "env";
+                            path?: string;
+                            template?: string;
+                            value?: unknown;
+                            variables?: Record<string, never>;
+                        };
+                        /** @description the sample event (as test-pattern takes it) */
+                        event: Record<string, never>;
+                    };
+                };
+            };
+            responses: {
+                /** @description success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the payload handed to the target (when ok) */
+                            body?: unknown;
+                            /** @description why the event does not convert (when not ok) */
+                            error?: string;
+                            /** @description template variables whose path matched nothing (left empty) */
+                            missing?: string[];
+                            ok: boolean;
+                        };
+                    };
+                };
+                /** @description request validation failed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description the body is not application/json (REQUEST.UNSUPPORTED_MEDIA_TYPE) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/platform/platform-pub/eventBridge/admin/v1/test-pattern": {
         parameters: {
             query?: never;

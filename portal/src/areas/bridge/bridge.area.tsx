@@ -12,6 +12,8 @@ export const bridgeArea = defineArea(
     scopes: [BRIDGE_ADMIN_SCOPE],
     nav: [
       { to: '/bridge', label: 'Event buses' },
+      { to: '/bridge/rules', label: 'Rules' },
+      { to: '/bridge/platform-rules', label: 'Platform rules' },
       { to: '/bridge/dead-letters', label: 'Dead letters' },
       { to: '/bridge/connections', label: 'Connections' },
       { to: '/bridge/api-destinations', label: 'API destinations' },
@@ -23,6 +25,31 @@ export const bridgeArea = defineArea(
       getParentRoute: () => area,
       path: '/',
       component: lazyRouteComponent(() => import('./buses.page.tsx'), 'BusesPage'),
+    }),
+    createRoute({
+      getParentRoute: () => area,
+      path: 'buses/$bus',
+      component: lazyRouteComponent(() => import('./bus.page.tsx'), 'BusPage'),
+    }),
+    createRoute({
+      getParentRoute: () => area,
+      path: 'buses/$bus/rules/new',
+      component: lazyRouteComponent(() => import('./rule.page.tsx'), 'NewRulePage'),
+    }),
+    createRoute({
+      getParentRoute: () => area,
+      path: 'rules',
+      component: lazyRouteComponent(() => import('./rules.page.tsx'), 'RulesPage'),
+    }),
+    createRoute({
+      getParentRoute: () => area,
+      path: 'rules/$ruleId',
+      component: lazyRouteComponent(() => import('./rule.page.tsx'), 'RulePage'),
+    }),
+    createRoute({
+      getParentRoute: () => area,
+      path: 'platform-rules',
+      component: lazyRouteComponent(() => import('./platform-rules.page.tsx'), 'PlatformRulesPage'),
     }),
     // operations: trace, dead letters, connections, API destinations, schemas
     createRoute({

@@ -77,13 +77,10 @@ export function TracePage() {
   );
 }
 
-/**
- * The bus detail page (the setup pages' route `/bridge/buses/$bus`): typed loosely, since that route is
- * registered by the bus pages, not by these.
- */
+/** a link to the bus's detail page */
 export function BusLink({ bus }: { bus: string }) {
   return (
-    <Link to={'/bridge/buses/$bus' as '/bridge'} params={{ bus } as never}>
+    <Link to="/bridge/buses/$bus" params={{ bus }}>
       {bus}
     </Link>
   );
