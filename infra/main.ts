@@ -122,7 +122,14 @@ export async function startPlatform(o: StartOptions): Promise<RunningPlatform> {
 
   const effective = withBoundPort(config, server.url);
   try {
-    const deps: ServiceDeps = { config: effective, eventStore, readStore, clock, log };
+    const deps: ServiceDeps = {
+      config: effective,
+      eventStore,
+      readStore,
+      clock,
+      log,
+      platform: { projections: platformProjections, parts: () => parts },
+    };
     for (const module of platformModules()) {
       const service = await module.create(deps);
       built.push(service);
