@@ -10,6 +10,7 @@ import { ensureParkedCollection, parkedEvents, retryParked } from '../../project
 import type { Projection } from '../../projections/core/projection.ts';
 import type { PlatformService, ServiceDeps } from '../platform-service.ts';
 import { engineStatuses, projectionStatuses, type RunningParts, readiness } from '../platform-status.ts';
+import { loadOperationsConfig, type OperationsConfig } from './operations.config.ts';
 import { createRebuilds } from './rebuilds.ts';
 
 /**
@@ -18,12 +19,15 @@ import { createRebuilds } from './rebuilds.ts';
  * retry, and rebuilds started in the background of this process (rebuilds.ts). A process without workers
  * lists every projection all the same (state `stopped`): their checkpoints are in the shared read store.
  */
-export function createOperationsService(deps: ServiceDeps): PlatformService {
+export type OperationsServiceDeps = ServiceDeps & { operationsConfig?: OperationsConfig };
+
+export function createOperationsService(deps: OperationsServiceDeps): PlatformService {
   const { eventStore, readStore, clock, config } = deps;
   if (deps.identity === undefined) throw new Error('the operations service is built after the identity service');
   if (deps.platform === undefined) throw new Error('the operations service needs the platform facade');
   const platform = deps.platform;
-  const rebuilds = createRebuilds({ eventStore, readStore, clock });
+  const settings = deps.operationsConfig ?? loadOperationsConfig();
+  const rebuilds = createRebuilds({ eventStore, readStore, clock, pageSize: settings.rebuildPageSize });
 
   const all = (): Projection[] => platform.projections();
   const byName = (name: string) => all().find((p) => p.name === name)!;

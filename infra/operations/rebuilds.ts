@@ -11,6 +11,10 @@ import type { Doc, ReadStore } from '../core/read-store.port.ts';
 /** The rebuilds started through the operations API, one document each, shared by every API process. */
 export const REBUILDS = '_rebuilds';
 
+const LOCKS = '_rebuild_locks';
+type RebuildLock = Doc & { id: string; job: string; until: string };
+const INTERRUPTED = 'interrupted: the process running it stopped';
+
 export type RebuildState = 'running' | 'switched' | 'failed';
 
 export type RebuildJob = Doc & {
@@ -66,15 +70,26 @@ export type Rebuilds = {
   settled(): Promise<void>;
 };
 
-export function createRebuilds(o: { eventStore: EventStore; readStore: ReadStore; clock: Clock }): Rebuilds {
+export function createRebuilds(o: {
+  eventStore: EventStore;
+  readStore: ReadStore;
+  clock: Clock;
+  pageSize?: number;
+}): Rebuilds {
   const { eventStore, readStore, clock } = o;
   const now = () => clock.now();
   const jobs = () => readStore.collection<RebuildJob>(REBUILDS);
   const running = new Map<string, Promise<void>>();
+  let claiming: Promise<void> = Promise.resolve();
   let ensured: Promise<void> | undefined;
   const ensure = () =>
-    (ensured ??= readStore
-      .ensureCollection(REBUILDS, { indexes: [{ name: 'by_projection', fields: { projection: 1, startedAt: 1 } }] })
+    (ensured ??= Promise.all([
+      readStore.ensureCollection(REBUILDS, {
+        indexes: [{ name: 'by_projection', fields: { projection: 1, startedAt: 1 } }],
+      }),
+      readStore.ensureCollection(LOCKS),
+    ])
+      .then(() => undefined)
       .catch((err: unknown) => {
         ensured = undefined;
         throw err;
@@ -99,7 +114,7 @@ export function createRebuilds(o: { eventStore: EventStore; readStore: ReadStore
       startedAt: j.startedAt,
       finishedAt: j.finishedAt ?? null,
       generation: j.generation ?? null,
-      error: interrupted ? 'interrupted: the process running it stopped' : (j.error ?? null),
+      error: interrupted ? INTERRUPTED : (j.error ?? null),
       progress: {
         done,
         total,
@@ -111,36 +126,48 @@ export function createRebuilds(o: { eventStore: EventStore; readStore: ReadStore
     };
   };
 
+  /**
+   * One lock document per projection, taken by an atomic compare-and-set (processes serving the API share
+   * the read store): free when its `until` has passed, which a running rebuild keeps pushing forward.
+   */
+  const locks = () => readStore.collection<RebuildLock>(LOCKS);
+  const untilFromNow = () => new Date(now().getTime() + STALE_MS).toISOString();
+
   async function claim(projection: Projection): Promise<RebuildJob> {
     await ensure();
-    return readStore.transaction(async (tx) => {
-      const c = tx.collection<RebuildJob>(REBUILDS);
-      for (const j of await c.find({ projection: projection.name, state: 'running' })) {
-        if (!stale(j))
-          throw opsError('REBUILD.RUNNING', `a rebuild of ${projection.name} is running`, { rebuild: j.id });
-        await c.patch(j.id, {
-          $set: { state: 'failed', error: 'interrupted: the process running it stopped', finishedAt: j.updatedAt },
-        });
-      }
-      // finished rebuilds are kept a week: the latest of each projection is what the listing shows
-      await c.deleteMany({
-        projection: projection.name,
-        finishedAt: { $lt: new Date(now().getTime() - KEEP_MS).toISOString() },
-      });
-      const at = now().toISOString();
-      const job: RebuildJob = {
-        id: randomUUID(),
-        projection: projection.name,
-        state: 'running',
-        startedAt: at,
-        updatedAt: at,
-        position: START,
-        head: await eventStore.headPosition(),
-        events: 0,
-      };
-      await c.upsert(job);
-      return job;
+    if ((await locks().get(projection.name)) === null)
+      await locks().upsert({ id: projection.name, job: '', until: '' });
+    const id = randomUUID();
+    const taken = await locks().findOneAndUpdate(
+      { id: projection.name, until: { $lt: now().toISOString() } },
+      { $set: { job: id, until: untilFromNow() } },
+    );
+    if (taken === null) {
+      const holder = await locks().get(projection.name);
+      throw opsError('REBUILD.RUNNING', `a rebuild of ${projection.name} is running`, { rebuild: holder?.job ?? null });
+    }
+    const c = jobs();
+    // a job whose process stopped before it finished: its lock has run out, it is over
+    for (const j of await c.find({ projection: projection.name, state: 'running' }))
+      await c.patch(j.id, { $set: { state: 'failed', error: INTERRUPTED, finishedAt: j.updatedAt } });
+    // finished rebuilds are kept a week: the latest of each projection is what the listing shows
+    await c.deleteMany({
+      projection: projection.name,
+      finishedAt: { $lt: new Date(now().getTime() - KEEP_MS).toISOString() },
     });
+    const at = now().toISOString();
+    const job: RebuildJob = {
+      id,
+      projection: projection.name,
+      state: 'running',
+      startedAt: at,
+      updatedAt: at,
+      position: START,
+      head: await eventStore.headPosition(),
+      events: 0,
+    };
+    await c.upsert(job);
+    return job;
   }
 
   async function run(job: RebuildJob, projection: Projection): Promise<void> {
@@ -154,14 +181,20 @@ export function createRebuilds(o: { eventStore: EventStore; readStore: ReadStore
           () => undefined,
         );
     };
-    const heartbeat = setInterval(() => write({}), HEARTBEAT_MS);
+    const heartbeat = setInterval(() => {
+      write({});
+      void locks()
+        .patch(projection.name, { $set: { until: untilFromNow() } })
+        .catch(() => undefined);
+    }, HEARTBEAT_MS);
     heartbeat.unref();
     try {
       const r = await rebuildProjections({
-        eventStore,
+        eventStore: yieldingReads(eventStore),
         readStore,
         projections: [projection],
         clock,
+        ...(o.pageSize !== undefined && { pageSize: o.pageSize }),
         onProgress: (p: RebuildProgress) => write({ position: p.position, head: p.head, events: p.events }),
       });
       write({
@@ -174,6 +207,9 @@ export function createRebuilds(o: { eventStore: EventStore; readStore: ReadStore
     } finally {
       clearInterval(heartbeat);
       await writes;
+      await locks()
+        .findOneAndUpdate({ id: projection.name, job: job.id }, { $set: { until: '' } })
+        .catch(() => undefined);
     }
   }
 
@@ -186,7 +222,13 @@ export function createRebuilds(o: { eventStore: EventStore; readStore: ReadStore
 
   return {
     async start(projection) {
-      const job = await claim(projection);
+      // claims of this process one after the other: a lock document's first creation cannot race here
+      const claimed = claiming.then(() => claim(projection));
+      claiming = claimed.then(
+        () => undefined,
+        () => undefined,
+      );
+      const job = await claimed;
       const done = run(job, projection).finally(() => running.delete(projection.name));
       running.set(projection.name, done);
       return view(job);
@@ -203,4 +245,23 @@ export function createRebuilds(o: { eventStore: EventStore; readStore: ReadStore
       await Promise.allSettled([...running.values()]);
     },
   };
+}
+
+/**
+ * The event store with a turn of the event loop before each page read: the embedded stores answer
+ * synchronously, so a rebuild would otherwise hold the process's HTTP server (and its live read models)
+ * until its last page. Between pages, requests are served.
+ */
+function yieldingReads(store: EventStore): EventStore {
+  return new Proxy(store, {
+    get(target, key) {
+      const value = Reflect.get(target, key, target) as unknown;
+      if (key === 'readAll')
+        return async (...args: Parameters<EventStore['readAll']>) => {
+          await new Promise((resolve) => setImmediate(resolve));
+          return target.readAll(...args);
+        };
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
