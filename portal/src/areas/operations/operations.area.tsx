@@ -1,0 +1,35 @@
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
+import { OPS_ADMIN_SCOPE } from '../../../../domain/operations/operations.scopes.ts';
+import { defineArea } from '../../shell/area.tsx';
+
+/** Operations: the platform's projections (parked events, rebuilds) and readiness (ops:admin). */
+export const operationsArea = defineArea(
+  {
+    id: 'operations',
+    title: 'Operations',
+    description:
+      "The platform's projections with their lag and parked events, rebuilds with their progress, readiness and the work engines' backlogs.",
+    scopes: [OPS_ADMIN_SCOPE],
+    nav: [
+      { to: '/operations', label: 'Projections' },
+      { to: '/operations/readiness', label: 'Readiness' },
+    ],
+  },
+  (area) => [
+    createRoute({
+      getParentRoute: () => area,
+      path: '/',
+      component: lazyRouteComponent(() => import('./projections.page.tsx'), 'ProjectionsPage'),
+    }),
+    createRoute({
+      getParentRoute: () => area,
+      path: 'projections/$name',
+      component: lazyRouteComponent(() => import('./parked.page.tsx'), 'ParkedPage'),
+    }),
+    createRoute({
+      getParentRoute: () => area,
+      path: 'readiness',
+      component: lazyRouteComponent(() => import('./readiness.page.tsx'), 'ReadinessPage'),
+    }),
+  ],
+);
