@@ -1,4 +1,4 @@
-import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
+import { createRoute, lazyRouteComponent, redirect } from '@tanstack/react-router';
 import { OPS_ADMIN_SCOPE } from '../../../../domain/operations/operations.scopes.ts';
 import { defineArea } from '../../shell/area.tsx';
 
@@ -11,14 +11,22 @@ export const operationsArea = defineArea(
       "The platform's projections with their lag and parked events, rebuilds with their progress, readiness and the work engines' backlogs.",
     scopes: [OPS_ADMIN_SCOPE],
     nav: [
-      { to: '/operations', label: 'Projections' },
+      { to: '/operations/projections', label: 'Projections' },
       { to: '/operations/readiness', label: 'Readiness' },
     ],
   },
   (area) => [
+    // the area's own address leads to its first page (each navigation entry is highlighted on its own pages)
     createRoute({
       getParentRoute: () => area,
       path: '/',
+      beforeLoad: () => {
+        throw redirect({ to: '/operations/projections', replace: true });
+      },
+    }),
+    createRoute({
+      getParentRoute: () => area,
+      path: 'projections',
       component: lazyRouteComponent(() => import('./projections.page.tsx'), 'ProjectionsPage'),
     }),
     createRoute({

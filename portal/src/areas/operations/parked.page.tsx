@@ -41,7 +41,8 @@ export function ParkedPage() {
       lead={
         <>
           Events this projection could not apply: it moved past them. Retry applies them again after a fix; a rebuild is
-          the way to be sure the read model is as the log says. <Link to="/operations">All projections</Link>
+          the way to be sure the read model is as the log says.{' '}
+          <Link to="/operations/projections">All projections</Link>
         </>
       }
       actions={
@@ -76,6 +77,7 @@ export function ParkedPage() {
           {
             key: 'event',
             header: 'Event',
+            className: 'nowrap',
             cell: (p) => (
               <>
                 <code>{p.type}</code> in <code>{`${p.stream}@${p.revision}`}</code>

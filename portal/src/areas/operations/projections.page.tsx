@@ -56,6 +56,16 @@ export function ProjectionsPage() {
       title="Projections"
       lead="The read models built from the event log: how far each has read, how far behind the log's head it is, and the events it could not apply."
     >
+      <div className="rebuilds">
+        {shown.map((w) => (
+          <RebuildProgress
+            key={w.id}
+            id={w.id}
+            projection={w.projection}
+            onDismiss={() => setWatching((ws) => ws.filter((x) => x.id !== w.id))}
+          />
+        ))}
+      </div>
       <PagedTable<ProjectionRow>
         caption="Projections"
         captionHidden
@@ -68,7 +78,13 @@ export function ProjectionsPage() {
         }}
         rowKey={(p) => p.name}
         columns={[
-          { key: 'name', header: 'Projection', rowHeader: true, cell: (p) => <code>{p.name}</code> },
+          {
+            key: 'name',
+            header: 'Projection',
+            rowHeader: true,
+            className: 'nowrap',
+            cell: (p) => <code>{p.name}</code>,
+          },
           { key: 'version', header: 'Version', className: 'num', cell: (p) => p.version },
           { key: 'generation', header: 'Generation', className: 'num', cell: (p) => p.generation },
           { key: 'position', header: 'Position', className: 'num', cell: (p) => positionNumber(p.position) },
@@ -114,16 +130,6 @@ export function ProjectionsPage() {
         ]}
         empty="No projections."
       />
-      <div className="rebuilds">
-        {shown.map((w) => (
-          <RebuildProgress
-            key={w.id}
-            id={w.id}
-            projection={w.projection}
-            onDismiss={() => setWatching((ws) => ws.filter((x) => x.id !== w.id))}
-          />
-        ))}
-      </div>
       {pending !== null && (
         <ConfirmDialog
           title={`Rebuild ${pending}?`}

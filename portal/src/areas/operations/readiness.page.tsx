@@ -53,7 +53,7 @@ export function ReadinessPage() {
         fetchPage={async () => ({ items: (await report()).checks })}
         rowKey={(c) => c.name}
         columns={[
-          { key: 'name', header: 'Check', rowHeader: true, cell: (c) => <code>{c.name}</code> },
+          { key: 'name', header: 'Check', rowHeader: true, className: 'nowrap', cell: (c) => <code>{c.name}</code> },
           {
             key: 'ok',
             header: 'Result',
@@ -61,7 +61,7 @@ export function ReadinessPage() {
               <span className={`state ${c.ok ? 'state-running' : 'state-retrying'}`}>{c.ok ? 'ok' : 'failing'}</span>
             ),
           },
-          { key: 'figure', header: 'Lag / backlog', className: 'num', cell: (c) => figure(c) },
+          { key: 'figure', header: 'Lag / backlog', className: 'num nowrap', cell: (c) => figure(c) },
           { key: 'detail', header: 'Detail', className: 'wrap', cell: (c) => c.detail ?? '' },
         ]}
         empty="No checks."
@@ -75,7 +75,7 @@ export function ReadinessPage() {
         fetchPage={async () => ({ items: (await report()).engines })}
         rowKey={(e) => e.name}
         columns={[
-          { key: 'name', header: 'Engine', rowHeader: true, cell: (e) => <code>{e.name}</code> },
+          { key: 'name', header: 'Engine', rowHeader: true, className: 'nowrap', cell: (e) => <code>{e.name}</code> },
           { key: 'state', header: 'State', cell: (e) => <span className={`state state-${e.state}`}>{e.state}</span> },
           { key: 'due', header: 'Due', className: 'num', cell: (e) => e.due },
           { key: 'leased', header: 'Leased', className: 'num', cell: (e) => e.leased ?? '–' },
