@@ -99,11 +99,22 @@ async function run() {
     await page.getByRole('rowheader', { name: 'bridge.trace' }).waitFor();
     await look(page, 'operations-projections');
 
-    await page.getByRole('button', { name: 'Rebuild core.streams' }).click();
+    // by keyboard: the confirmation opens on its safe choice, Escape cancels and gives the focus back
+    const rebuildButton = page.getByRole('button', { name: 'Rebuild core.streams' });
+    await rebuildButton.focus();
+    await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Rebuild core.streams?' });
     await dialog.waitFor();
     assert.ok(await dialog.getByRole('button', { name: 'Cancel' }).evaluate((b) => b === document.activeElement));
-    await dialog.getByRole('button', { name: 'Rebuild' }).click();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    assert.ok(await rebuildButton.evaluate((b) => b === document.activeElement), 'the focus is back on Rebuild');
+    assert.is(await page.getByRole('progressbar').count(), 0, 'a cancelled rebuild starts nothing');
+
+    await page.keyboard.press('Enter');
+    await dialog.waitFor();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
 
     const bar = page.getByRole('progressbar', { name: /Rebuild of core\.streams/ });
     await bar.waitFor();
