@@ -74,6 +74,7 @@ export function ParkedPage() {
             className: 'num',
             cell: (p) => positionNumber(p.position),
           },
+          { key: 'error', header: 'Error', className: 'wrap', cell: (p) => p.error },
           {
             key: 'event',
             header: 'Event',
@@ -84,7 +85,6 @@ export function ParkedPage() {
               </>
             ),
           },
-          { key: 'error', header: 'Error', className: 'wrap', cell: (p) => p.error },
           { key: 'parkedAt', header: 'Parked', cell: (p) => new Date(p.parkedAt).toLocaleString('en') },
           { key: 'retries', header: 'Retries', className: 'num', cell: (p) => p.retries },
         ]}
