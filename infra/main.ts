@@ -202,7 +202,7 @@ export async function startPlatform(o: StartOptions): Promise<RunningPlatform> {
       storeKinds: stores.kinds,
       reader,
       projections,
-      rebuilding: group.rebuilding,
+      rebuilding: () => [...group.rebuilding(), ...built.flatMap((s) => s.rebuilding?.() ?? [])],
       reactors,
       engines,
     };

@@ -77,6 +77,8 @@ export type PlatformService = {
   dispose(): Promise<void>;
   /** the identity service provides the platform's auth to the services built after it */
   identity?: IdentityFacade;
+  /** projections the service is rebuilding now (the operations API's rebuilds), for health and metrics */
+  rebuilding?(): string[];
 };
 
 /**

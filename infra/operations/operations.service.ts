@@ -40,7 +40,7 @@ export function createOperationsService(deps: OperationsServiceDeps): PlatformSe
       storeKinds: running?.storeKinds ?? { eventStore: 'unknown', readStore: 'unknown' },
       reader: running?.reader,
       projections: all(),
-      rebuilding: () => [...(running?.rebuilding() ?? []), ...rebuilds.active()],
+      rebuilding: () => [...new Set([...(running?.rebuilding() ?? []), ...rebuilds.active()])],
       reactors: running?.reactors ?? [],
       engines: running?.engines ?? [],
     };
@@ -137,6 +137,7 @@ export function createOperationsService(deps: OperationsServiceDeps): PlatformSe
     engines: [],
     caches: [],
     timers: [],
+    rebuilding: rebuilds.active,
     seed: async () => undefined,
     close: async () => undefined,
     // a rebuild in hand is not waited for: its job stops moving and reads as interrupted (rebuilds.ts)

@@ -193,6 +193,14 @@ test('a rebuild runs in the background, one at a time, the live generation servi
   assert.is(again.body.code, 'REBUILD.RUNNING');
   assert.is(again.body.details.rebuild, started.body.id);
 
+  // meanwhile the live generation serves: the listing answers, and names it with the projection rebuilding
+  const during = (await call('GET', '/ops/v1/projections')).body.items.find(
+    (x: { name: string }) => x.name === 'core.streams',
+  );
+  assert.is(during.state, 'rebuilding');
+  assert.is(during.generation, before.generation);
+  assert.equal(during.rebuild, { id: started.body.id, state: 'running' });
+
   const done = await eventually(
     async () => {
       const r = await call('GET', `/ops/v1/rebuilds/${started.body.id}`);
