@@ -122,7 +122,14 @@ export async function startPlatform(o: StartOptions): Promise<RunningPlatform> {
 
   const effective = withBoundPort(config, server.url);
   try {
-    const deps: ServiceDeps = { config: effective, eventStore, readStore, clock, log };
+    const deps: ServiceDeps = {
+      config: effective,
+      eventStore,
+      readStore,
+      clock,
+      log,
+      platform: { projections: platformProjections, parts: () => parts },
+    };
     for (const module of platformModules()) {
       const service = await module.create(deps);
       built.push(service);
@@ -195,7 +202,7 @@ export async function startPlatform(o: StartOptions): Promise<RunningPlatform> {
       storeKinds: stores.kinds,
       reader,
       projections,
-      rebuilding: group.rebuilding,
+      rebuilding: () => [...group.rebuilding(), ...built.flatMap((s) => s.rebuilding?.() ?? [])],
       reactors,
       engines,
     };

@@ -12,8 +12,9 @@ import type { Config } from './core/config.ts';
 import type { EventStore } from './core/event-store.port.ts';
 import type { LogConsumer } from './core/log-consumer.ts';
 import type { ReadStore } from './core/read-store.port.ts';
+import type { RunningParts } from './platform-status.ts';
 
-export const SERVICES = ['bridge', 'identity', 'audit', 'workflow', 'hub', 'portal'] as const;
+export const SERVICES = ['bridge', 'identity', 'audit', 'workflow', 'hub', 'portal', 'operations'] as const;
 export type ServiceName = (typeof SERVICES)[number];
 
 /** Deciders by stream category, for `platform replay --state`. */
@@ -31,6 +32,11 @@ export type ServiceDeps = {
    * provider's bearer middleware; the bridge reads tenant profiles). Absent only while identity is built.
    */
   identity?: IdentityFacade;
+  /**
+   * What the process runs, for the operations API: every projection of the platform, and the running
+   * parts (log reader, engines), undefined until the composition root has started them
+   */
+  platform?: { projections(): Projection[]; parts(): RunningParts | undefined };
 };
 
 export type IdentityFacade = {
@@ -71,6 +77,8 @@ export type PlatformService = {
   dispose(): Promise<void>;
   /** the identity service provides the platform's auth to the services built after it */
   identity?: IdentityFacade;
+  /** projections the service is rebuilding now (the operations API's rebuilds), for health and metrics */
+  rebuilding?(): string[];
 };
 
 /**

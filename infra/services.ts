@@ -4,6 +4,7 @@ import { auditModule } from './audit/audit.module.ts';
 import { bridgeModule } from './bridge/bridge.module.ts';
 import { hubModule } from './hub/hub.module.ts';
 import { identityModule } from './identity/identity.module.ts';
+import { operationsModule } from './operations/operations.module.ts';
 import type { DeciderRegistry, ServiceModule } from './platform-service.ts';
 import { portalModule } from './portal/portal.module.ts';
 import { workflowModule } from './workflow/workflow.module.ts';
@@ -21,6 +22,7 @@ export const platformModules = (): ServiceModule[] => [
   auditModule,
   workflowModule,
   hubModule,
+  operationsModule,
 ];
 
 /** Every projection the platform runs: the core's stream catalog, then each service's. */

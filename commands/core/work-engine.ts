@@ -88,6 +88,8 @@ export type WorkEngineStatus = {
   inFlight: number;
   /** items due now and not leased (a backlog) */
   backlog: number;
+  /** items leased now, by any process (absent where an engine does not count them) */
+  leased?: number;
   lastError?: string;
 };
 
@@ -356,8 +358,12 @@ export function createWorkEngine<T extends DueItem>(o: WorkEngineOptions<T>): Wo
     },
     async status() {
       const at = clock.now().toISOString();
-      const backlog = await (await o.items()).count({ ...o.filter, dueAt: { $lte: at }, leaseUntil: { $lt: at } });
-      return { name, state, inFlight: running.size, backlog, ...(lastError !== undefined && { lastError }) };
+      const items = await o.items();
+      const [backlog, leased] = await Promise.all([
+        items.count({ ...o.filter, dueAt: { $lte: at }, leaseUntil: { $lt: at } }),
+        items.count({ ...o.filter, leaseUntil: { $gte: at } }),
+      ]);
+      return { name, state, inFlight: running.size, backlog, leased, ...(lastError !== undefined && { lastError }) };
     },
   };
 }

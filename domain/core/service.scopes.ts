@@ -2,6 +2,7 @@ import { AUDIT_SCOPES } from '../audit/audit.scopes.ts';
 import { BRIDGE_SCOPES } from '../bridge/bridge.scopes.ts';
 import { HUB_SCOPES } from '../hub/hub.scopes.ts';
 import { IDENTITY_ADMIN_SCOPE } from '../identity/identity.scopes.ts';
+import { OPS_SCOPES } from '../operations/operations.scopes.ts';
 import { WORKFLOW_SCOPES } from '../workflow/workflow.scopes.ts';
 
 /**
@@ -14,4 +15,5 @@ export const SERVICE_SCOPES: readonly string[] = [
   ...AUDIT_SCOPES,
   ...HUB_SCOPES,
   ...WORKFLOW_SCOPES,
+  ...OPS_SCOPES,
 ];

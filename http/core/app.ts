@@ -12,7 +12,7 @@ import { gatedRouter } from './router-gate.ts';
 import { wellFormedBodies } from './well-formed.ts';
 import { wholeBodies } from './whole-body.ts';
 
-export type ServiceName = 'bridge' | 'identity' | 'audit' | 'workflow' | 'hub' | 'portal';
+export type ServiceName = 'bridge' | 'identity' | 'audit' | 'workflow' | 'hub' | 'portal' | 'operations';
 
 /** A service's router. It is mounted at `/` and declares the spec's full paths (`/api/platform/…`, `/cas/…`). */
 export type ServiceRouter = { service: ServiceName; router: Router };

@@ -6,6 +6,7 @@ import { openApiDocument } from '../core/openapi.ts';
 import { createRouteRegistry, type RouteRegistry } from '../core/route-registry.ts';
 import { CACHE_CLEAR_PATH, HUB_BASE } from '../hub/hub.paths.ts';
 import { ADMIN_BASE } from '../identity/identity.paths.ts';
+import { OPS_BASE } from '../operations/operations.paths.ts';
 import { WORKFLOW_BASES } from '../workflow/workflow.paths.ts';
 import { apiProxy } from './api-proxy.ts';
 import { createAuthRouter } from './auth.router.ts';
@@ -22,6 +23,7 @@ export const PROXIED_API_BASES: readonly string[] = [
   `${HUB_BASE}/`,
   CACHE_CLEAR_PATH,
   ...WORKFLOW_BASES.map((b) => `${b}/`),
+  `${OPS_BASE}/`,
 ];
 
 /**

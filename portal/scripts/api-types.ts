@@ -13,6 +13,7 @@ import { AUDIT_OPENAPI_PATH } from '../../http/audit/audit.paths.ts';
 import { BRIDGE_OPENAPI_PATH } from '../../http/bridge/bridge.paths.ts';
 import { HUB_OPENAPI_PATH } from '../../http/hub/hub.paths.ts';
 import { ADMIN_OPENAPI_PATH } from '../../http/identity/identity.paths.ts';
+import { OPS_OPENAPI_PATH } from '../../http/operations/operations.paths.ts';
 import { PORTAL_OPENAPI_PATH } from '../../http/portal/portal.paths.ts';
 import { WORKFLOW_BASES, WORKFLOW_OPENAPI } from '../../http/workflow/workflow.paths.ts';
 import { loadConfig } from '../../infra/core/config.ts';
@@ -26,6 +27,7 @@ export const API_DOCUMENTS = {
   workflow: `${WORKFLOW_BASES[0]}${WORKFLOW_OPENAPI}`,
   hub: HUB_OPENAPI_PATH,
   portal: PORTAL_OPENAPI_PATH,
+  operations: OPS_OPENAPI_PATH,
 } as const;
 
 export const SCHEMA_DIR = path.resolve(import.meta.dirname, '..', 'src', 'api', 'schema');

@@ -12,6 +12,7 @@ import { AUDIT_BASE, AUDIT_OPENAPI_PATH } from '../../http/audit/audit.paths.ts'
 import { BRIDGE_BASE, BRIDGE_OPENAPI_PATH } from '../../http/bridge/bridge.paths.ts';
 import { HUB_BASE, HUB_OPENAPI_PATH } from '../../http/hub/hub.paths.ts';
 import { ADMIN_OPENAPI_PATH } from '../../http/identity/identity.paths.ts';
+import { OPS_OPENAPI_PATH } from '../../http/operations/operations.paths.ts';
 import { PORTAL_OPENAPI_PATH } from '../../http/portal/portal.paths.ts';
 import { WORKFLOW_BASES, WORKFLOW_OPENAPI } from '../../http/workflow/workflow.paths.ts';
 import { loadConfig } from '../../infra/core/config.ts';
@@ -143,6 +144,7 @@ const SERVICE_PAGES: Record<ServiceName, Page> = {
   workflow: { file: 'docs/workflow.md', document: `${WORKFLOW_BASES[0]}${WORKFLOW_OPENAPI}`, bases: WORKFLOW_BASES },
   hub: { file: 'docs/hub.md', document: HUB_OPENAPI_PATH, bases: [HUB_BASE] },
   portal: { file: 'docs/portal.md', document: PORTAL_OPENAPI_PATH, bases: [] },
+  operations: { file: 'docs/operations.md', document: OPS_OPENAPI_PATH, bases: [] },
 };
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;

@@ -5,6 +5,7 @@ import type { paths as AuditPaths } from './schema/audit.d.ts';
 import type { paths as BridgePaths } from './schema/bridge.d.ts';
 import type { paths as HubPaths } from './schema/hub.d.ts';
 import type { paths as IdentityPaths } from './schema/identity.d.ts';
+import type { paths as OperationsPaths } from './schema/operations.d.ts';
 import type { paths as WorkflowPaths } from './schema/workflow.d.ts';
 import { takesTenant, targetTenant } from './target-tenant.ts';
 
@@ -60,6 +61,7 @@ export const api = {
   audit: client<AuditPaths>(),
   workflow: client<WorkflowPaths>(),
   hub: client<HubPaths>(),
+  operations: client<OperationsPaths>(),
 };
 
 /** The answer's data, or the API's error as an ApiError (code, message, details). */

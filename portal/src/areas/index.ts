@@ -1,4 +1,5 @@
 import { bridgeArea } from './bridge/bridge.area.tsx';
+import { operationsArea } from './operations/operations.area.tsx';
 import { ssoArea } from './sso/sso.area.tsx';
 
 /**
@@ -6,4 +7,4 @@ import { ssoArea } from './sso/sso.area.tsx';
  * (shell/area.tsx says what the folder holds). Areas not built yet have no entry: the portal offers no
  * placeholder.
  */
-export const AREAS = [bridgeArea, ssoArea] as const;
+export const AREAS = [bridgeArea, ssoArea, operationsArea] as const;

@@ -1,0 +1,16 @@
+/**
+ * The operations API's paths and scope, in one place. The scope lives in
+ * domain/operations/operations.scopes.ts so the seed can grant it.
+ */
+export { OPS_ADMIN_SCOPE, OPS_SCOPES } from '../../domain/operations/operations.scopes.ts';
+
+export const OPS_BASE = '/ops/v1';
+export const PROJECTIONS = `${OPS_BASE}/projections`;
+export const PARKED = `${PROJECTIONS}/:name/parked`;
+export const RETRY = `${PROJECTIONS}/:name/retry`;
+export const REBUILD = `${PROJECTIONS}/:name/rebuild`;
+export const REBUILDS = `${OPS_BASE}/rebuilds/:id`;
+export const READINESS = `${OPS_BASE}/readiness`;
+
+/** the API's OpenAPI 3 document (public) */
+export const OPS_OPENAPI_PATH = `${OPS_BASE}/openapi.json`;
