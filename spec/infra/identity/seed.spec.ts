@@ -9,6 +9,7 @@ import { AUDIT_SCOPES } from '../../../domain/audit/audit.scopes.ts';
 import { BRIDGE_SCOPES } from '../../../domain/bridge/bridge.scopes.ts';
 import { HUB_SCOPES } from '../../../domain/hub/hub.scopes.ts';
 import { IDENTITY_ADMIN_SCOPE as ADMIN_SCOPE } from '../../../domain/identity/identity.scopes.ts';
+import { OPS_SCOPES } from '../../../domain/operations/operations.scopes.ts';
 import { WORKFLOW_SCOPES } from '../../../domain/workflow/workflow.scopes.ts';
 import { manualClock } from '../../../infra/core/clock.port.ts';
 import { loadConfig } from '../../../infra/core/config.ts';
@@ -49,7 +50,7 @@ it('first start creates the tenants, users and clients, with generated secrets r
   assert.ok(admin);
   assert.equal(
     [...admin.roles].sort(),
-    [ADMIN_SCOPE, ...BRIDGE_SCOPES, ...AUDIT_SCOPES, ...HUB_SCOPES, ...WORKFLOW_SCOPES].sort(),
+    [ADMIN_SCOPE, ...BRIDGE_SCOPES, ...AUDIT_SCOPES, ...HUB_SCOPES, ...WORKFLOW_SCOPES, ...OPS_SCOPES].sort(),
   );
   assert.is(await directory.verifyPassword(admin, report.admin.password), true);
 
