@@ -21,6 +21,8 @@ async function run() {
     '../../spec/http/portal/portal-harness.ts'
   );
   const ExcelJS = (await import('exceljs')).default;
+  const Database = (await import('better-sqlite3')).default;
+  const { createDirectoryCommands } = await import('../../commands/identity/directory.commands.ts');
 
   ensurePortalBuilt();
   const p = await startPortalPlatform();
@@ -64,6 +66,17 @@ async function run() {
     await new Promise((r) => setTimeout(r, 50));
   }
 
+  // a person of the platform tenant who may read audit logs (the seed makes only its machine user there)
+  const OPERATOR = { username: 'auditor', password: 'platform auditor password' };
+  await createDirectoryCommands({
+    eventStore: p.platform.stores.eventStore,
+    clock: { now: () => new Date() },
+  }).registerUser(
+    { ...OPERATOR, name: 'Platform Auditor', roles: ['audit:read'] },
+    { tenant: 'platform', actor: 'spec' },
+    'spec/platform-auditor',
+  );
+
   const problems: string[] = [];
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
   const page: Page = await context.newPage();
@@ -86,15 +99,19 @@ async function run() {
 
   const test = suite('the portal Audit area in Chromium');
 
+  const signIn = async (on: Page, tenant: string, user: { username: string; password: string }) => {
+    await on.goto(`${p.base}/portal/audit`);
+    await on.getByLabel('Tenant').fill(tenant);
+    await on.getByRole('button', { name: 'Continue to sign-in' }).click();
+    await on.waitForURL((u) => u.pathname === '/cas/oidc/authorize');
+    await on.getByLabel('Username').fill(user.username);
+    await on.getByLabel('Password').fill(user.password);
+    await on.getByRole('button', { name: 'Sign in' }).click();
+    await on.waitForURL((u) => u.pathname === '/portal/audit');
+  };
+
   test.before(async () => {
-    await page.goto(`${p.base}/portal/audit`);
-    await page.getByLabel('Tenant').fill(ADMIN.tenant);
-    await page.getByRole('button', { name: 'Continue to sign-in' }).click();
-    await page.waitForURL((u) => u.pathname === '/cas/oidc/authorize');
-    await page.getByLabel('Username').fill(ADMIN.username);
-    await page.getByLabel('Password').fill(ADMIN.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL((u) => u.pathname === '/portal/audit');
+    await signIn(page, ADMIN.tenant, ADMIN);
   });
   test.after(async () => {
     await context.close();
@@ -292,6 +309,62 @@ async function run() {
     await page.getByLabel('To sequence').fill('20');
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.getByText('11 records checked in the log').waitFor();
+
+    // a record changed behind the API's back in the query store: the first broken one, linked to its page
+    const reads = new Database(`${p.config.dataDir}/read-models.sqlite`);
+    try {
+      reads
+        .prepare(
+          `UPDATE "coll_audit.records__records__g1" SET doc = json_set(doc, '$.business_code', 'forged') WHERE json_extract(doc, '$.tenant') = 'demo' AND json_extract(doc, '$.sequence') = 7`,
+        )
+        .run();
+    } finally {
+      reads.close();
+    }
+    await page.getByLabel('From sequence').fill('');
+    await page.getByLabel('To sequence').fill('');
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByRole('heading', { name: 'Broken' }).waitFor();
+    assert.match(
+      (await page.locator('.audit-verdict').textContent()) ?? '',
+      new RegExp(`In the query store.*${last.sequence} records checked`),
+    );
+    await look('audit-verify-broken');
+    await page.getByRole('link', { name: 'sequence 7' }).click();
+    await page.waitForURL((u) => u.pathname === '/portal/audit/chain/7');
+    assert.is(await heading().textContent(), 'Audit record at sequence 7');
+    assert.match((await page.locator('.audit-fields').textContent()) ?? '', /Business codeforged/);
+  });
+
+  test("a platform administrator reads another tenant's log as the target tenant; their own by default", async () => {
+    const other = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const op = await other.newPage();
+    op.on('pageerror', (e) => pageErrors.push(e.message));
+    await signIn(op, 'platform', OPERATOR);
+    const opRows = () => op.getByRole('region', { name: 'Audit records' }).locator('tbody tr:not(.skeleton-row)');
+    // their own tenant: no such module there, so no records
+    await op.goto(`${p.base}/portal/audit?${query}&mode=page&page=1`);
+    await op.getByText('The operations log of tenant platform').waitFor();
+    await op.getByText('No records match this query.').waitFor();
+    // tenant demo as the target tenant: demo's records, a record's page and verify keep it
+    await op.goto(`${p.base}/portal/audit?${query}&mode=page&page=1&tenant=demo`);
+    await op.getByText('The operations log of tenant demo').waitFor();
+    await op.getByText(`Page 1 of 5 · ${RECORDS} records`).waitFor();
+    assert.is(await opRows().count(), 10);
+    await op.getByRole('link', { name: `Record ${last.sequence}` }).click();
+    await op.waitForURL((u) => u.pathname === `/portal/audit/records/${last.id}`);
+    assert.is(new URL(op.url()).searchParams.get('tenant'), 'demo');
+    assert.match((await op.locator('.audit-fields').textContent()) ?? '', /Tenantdemo/);
+    await op.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Chain verification' }).click();
+    await op.waitForURL((u) => u.pathname === '/portal/audit/verify');
+    await op.getByRole('button', { name: 'Verify' }).click();
+    await op.getByRole('heading', { name: 'Broken' }).waitFor();
+    assert.match((await op.locator('.audit-verdict').textContent()) ?? '', /tenant demo/);
+    // metadata is each tenant's own, and needs audit:admin: not offered
+    await op.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Modules and transactions' }).click();
+    await op.getByText('needs the role audit:admin').waitFor();
+    assert.is(await op.getByRole('button', { name: 'New module' }).count(), 0);
+    await other.close();
   });
 
   test('no serious or critical accessibility violation, no page error', () => {

@@ -95,7 +95,8 @@ function VerifyResult({ report }: { report: VerifyReport }) {
     <div className="audit-verdict audit-verdict-broken" role="alert">
       <h2>{broken.report.status === 'missing' ? 'Records missing' : 'Broken'}</h2>
       <p>
-        In {broken.side}, {range}, tenant {report.tenant}: {broken.report.checked} checked before the first bad record.
+        In {broken.side}, {range}, tenant {report.tenant}: {broken.report.checked} record
+        {broken.report.checked === 1 ? '' : 's'} checked.
       </p>
       {seq !== undefined && (
         <p>
