@@ -5,7 +5,7 @@ import { targetTenant } from '../../api/target-tenant.ts';
 import { PagedTable } from '../../ui/paged-table.tsx';
 import { V3, withTarget } from './audit-api.ts';
 import { RECORD_COLUMNS, recordKey } from './record-columns.tsx';
-import { MAX_PAGE_WINDOW, type RecordsSearch, selectionOf } from './records-search.ts';
+import { MAX_PAGE_WINDOW, pageWindow, type RecordsSearch, selectionOf } from './records-search.ts';
 
 const pageQuery = (s: RecordsSearch, page: number, size: number) =>
   queryOptions({
@@ -19,16 +19,6 @@ const pageQuery = (s: RecordsSearch, page: number, size: number) =>
       ),
     staleTime: 30_000,
   });
-
-/** the page numbers offered: the first, the last, and two either side of the current one */
-export function pageWindow(current: number, last: number): Array<number | 'gap'> {
-  const out: Array<number | 'gap'> = [];
-  for (let n = 1; n <= last; n++) {
-    if (n === 1 || n === last || Math.abs(n - current) <= 2) out.push(n);
-    else if (out[out.length - 1] !== 'gap') out.push('gap');
-  }
-  return out;
-}
 
 /**
  * Page mode: the API's page_num, one page in the table, numbered pages and a jump to any page (the page is

@@ -6,6 +6,7 @@ import { Page } from '../../shell/page.tsx';
 import { ApiErrorView } from '../../ui/api-error.tsx';
 import { CopyButton } from '../../ui/copy-button.tsx';
 import { type AuditRecord, V3, withTarget } from './audit-api.ts';
+import { pretty } from './record-text.ts';
 import './audit.css';
 
 const byId = getRouteApi('/audit/records/$id');
@@ -33,16 +34,6 @@ export function RecordBySequencePage() {
   });
   return <RecordView title={`Audit record at sequence ${sequence}`} query={query} />;
 }
-
-/** JSON text pretty-printed; other text (an empty field) as it is */
-export const pretty = (text: string | undefined): string => {
-  if (text === undefined || text === '') return '(empty)';
-  try {
-    return JSON.stringify(JSON.parse(text), null, 2);
-  } catch {
-    return text;
-  }
-};
 
 function RecordView(props: {
   title: string;

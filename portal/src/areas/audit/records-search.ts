@@ -87,3 +87,13 @@ export function selectionOf(s: RecordsSearch): Omit<QueryBody, 'page_num' | 'scr
 
 /** an instant `days` from now, as the API writes them (UTC, milliseconds) */
 export const daysFromNow = (days: number, now = Date.now()): string => new Date(now + days * 86_400_000).toISOString();
+
+/** the page numbers offered: the first, the last, and two either side of the current one */
+export function pageWindow(current: number, last: number): Array<number | 'gap'> {
+  const out: Array<number | 'gap'> = [];
+  for (let n = 1; n <= last; n++) {
+    if (n === 1 || n === last || Math.abs(n - current) <= 2) out.push(n);
+    else if (out[out.length - 1] !== 'gap') out.push('gap');
+  }
+  return out;
+}
