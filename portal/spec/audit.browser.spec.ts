@@ -25,6 +25,9 @@ async function run() {
   const { createDirectoryCommands } = await import('../../commands/identity/directory.commands.ts');
 
   ensurePortalBuilt();
+  // scrolls expire after 10 s idle (the least the platform takes): the spec sees one expire. The audit
+  // service reads its settings from the process's environment (each spec file runs in its own process)
+  process.env.AUDIT_SCROLL_IDLE_SECONDS = '10';
   const p = await startPortalPlatform();
   const browser: Browser = await launchChromium();
   const V3 = '/api/platform/audit/1.0/audit/v3';
@@ -218,6 +221,19 @@ async function run() {
     await page.getByRole('button', { name: 'All records loaded' }).waitFor();
     assert.is(await page.getByRole('button', { name: 'All records loaded' }).isDisabled(), true);
     await look('audit-records-scroll');
+  });
+
+  test('scroll mode: a scroll the API let expire starts over, and says so', async () => {
+    const twenty = new URLSearchParams(query);
+    twenty.set('return_size', '20');
+    await page.goto(`${p.base}/portal/audit?${twenty}&mode=scroll`);
+    await page.getByText(`20 of ${RECORDS} records loaded`).waitFor();
+    await page.waitForTimeout(11_000);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await page.getByText('The scroll had expired at the API').waitFor();
+    await page.getByText(`40 of ${RECORDS} records loaded`).waitFor();
+    assert.is(await rows().count(), 40);
+    await firstRowIs(last.sequence);
   });
 
   test("a record's page: every field, the data pretty-printed", async () => {

@@ -1,7 +1,9 @@
 import { useRef, useState } from 'react';
 import { api, call } from '../../api/client.ts';
+import { isApiError } from '../../api/errors.ts';
 import { targetTenant } from '../../api/target-tenant.ts';
 import { PagedTable } from '../../ui/paged-table.tsx';
+import { useStatus } from '../../ui/status.tsx';
 import { type AuditRecord, V3, withTarget } from './audit-api.ts';
 import { RECORD_COLUMNS, recordKey } from './record-columns.tsx';
 import { type RecordsSearch, selectionOf } from './records-search.ts';
@@ -12,12 +14,13 @@ type Scroll = { scrollId: string; rows: AuditRecord[]; total?: number; done: boo
 /**
  * Scroll mode: `scroll_id: ""` starts a scroll at the API, each "Load more" passes its scroll_id on and adds
  * the next records below the ones loaded (they stay). A request once sent is never aborted: the API's
- * cursor has moved on, and the rows it answered are kept.
+ * cursor has moved on, and the rows it answered are kept. A scroll that expired (idle too long) starts over.
  */
 export function ScrollResults(props: { search: RecordsSearch }) {
   const size = props.search.return_size ?? 20;
   const identity = JSON.stringify([selectionOf(props.search), size, targetTenant() ?? null]);
   const scrolls = useRef(new Map<string, Scroll>());
+  const notify = useStatus();
   const [requested, setRequested] = useState(1);
   const [seen, setSeen] = useState<{ identity: string; scroll: Scroll } | null>(null);
   if (seen !== null && seen.identity !== identity) {
@@ -42,7 +45,19 @@ export function ScrollResults(props: { search: RecordsSearch }) {
           api.audit.POST(`${V3}/log/query-many`, {
             body: withTarget({ ...selectionOf(props.search), scroll_id: s.scrollId, return_size: size }),
           }),
-        );
+        ).catch((err: unknown) => {
+          // an idle scroll expires at the API: it starts over (the rows stay in view meanwhile), and says so
+          if (isApiError(err) && (err.code === 'SCROLL.EXPIRED' || err.code === 'SCROLL.NOT_FOUND') && s.scrollId) {
+            Object.assign(s, { scrollId: '', rows: [], total: undefined, done: false });
+            notify({
+              kind: 'info',
+              text: 'The scroll had expired at the API: the records were read again from the newest',
+            });
+            return null;
+          }
+          throw err;
+        });
+        if (answer === null) return;
         const records = answer.records ?? [];
         s.rows = [...s.rows, ...records];
         s.scrollId = answer.scroll_id ?? s.scrollId;
