@@ -7,7 +7,8 @@ import { V3, withTarget } from './audit-api.ts';
 import { RECORD_COLUMNS, recordKey } from './record-columns.tsx';
 import { MAX_PAGE_WINDOW, pageWindow, type RecordsSearch, selectionOf } from './records-search.ts';
 
-const pageQuery = (s: RecordsSearch, page: number, size: number) =>
+/** one page of the query (the pager's and the table's, and the export's expected count: one request) */
+export const pageQuery = (s: RecordsSearch, page: number, size: number) =>
   queryOptions({
     queryKey: ['audit', 'records', 'page', selectionOf(s), size, page, targetTenant() ?? null],
     queryFn: ({ signal }) =>

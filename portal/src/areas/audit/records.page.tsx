@@ -6,7 +6,7 @@ import { targetTenant } from '../../api/target-tenant.ts';
 import { Page } from '../../shell/page.tsx';
 import { V3, withTarget } from './audit-api.ts';
 import { DownloadButton } from './download-button.tsx';
-import { PageResults } from './page-results.tsx';
+import { PageResults, pageQuery } from './page-results.tsx';
 import { RecordQueryForm } from './record-query-form.tsx';
 import { isComplete, type RecordsSearch, selectionOf } from './records-search.ts';
 import { ScrollResults } from './scroll-results.tsx';
@@ -32,6 +32,11 @@ export function RecordsPage() {
     void navigate({ search: ((prev: Record<string, unknown>) => ({ ...pick(prev), ...next })) as never });
   const setSearch = go;
   const formKey = JSON.stringify(selectionOf(search));
+  // page mode counts the query's records: the export says how many of them have arrived
+  const total = useQuery({
+    ...pageQuery(search, search.page ?? 1, search.return_size ?? 20),
+    enabled: complete && mode === 'page',
+  }).data?.total;
 
   return (
     <Page title="Audit records" lead={`The operations log of tenant ${tenant}: query by module, transaction and time.`}>
@@ -59,6 +64,7 @@ export function RecordsPage() {
             </fieldset>
             <DownloadButton
               label="Export records"
+              {...(total !== undefined && { expected: total })}
               formats={['csv', 'xlsx']}
               request={(format) => ({
                 path: `${V3}/log/export?format=${format}`,
