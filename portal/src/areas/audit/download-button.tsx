@@ -82,7 +82,17 @@ export function DownloadButton(props: {
       <p className="audit-download-progress" aria-live="polite">
         {progress !== null && (
           <>
-            <progress aria-label="Download progress" /> {`${sizeText(progress.bytes)} received`}
+            {/* of the records expected when they are known (CSV: a line a record); else indeterminate */}
+            {format === 'csv' && props.expected !== undefined && props.expected > 0 ? (
+              <progress
+                aria-label="Download progress"
+                value={Math.min(progress.rows, props.expected)}
+                max={props.expected}
+              />
+            ) : (
+              <progress aria-label="Download progress" />
+            )}{' '}
+            {`${sizeText(progress.bytes)} received`}
             {format === 'csv' &&
               ` · ${progress.rows}${props.expected !== undefined ? ` of ${props.expected}` : ''} records`}
           </>
