@@ -1,6 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { getRouteApi } from '@tanstack/react-router';
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { sessionQuery } from '../../api/session.ts';
 import { targetTenant } from '../../api/target-tenant.ts';
 import { Page } from '../../shell/page.tsx';
@@ -31,6 +31,14 @@ export function RecordsPage() {
   const go = (next: RecordsSearch) =>
     void navigate({ search: ((prev: Record<string, unknown>) => ({ ...pick(prev), ...next })) as never });
   const setSearch = go;
+  // each Search reads afresh, the same query too: a new scroll, pages not taken from the cache
+  const [run, setRun] = useState(0);
+  const client = useQueryClient();
+  const runSearch = (next: RecordsSearch) => {
+    setRun((n) => n + 1);
+    void client.invalidateQueries({ queryKey: ['audit', 'records'] });
+    go(next);
+  };
   const formKey = JSON.stringify(selectionOf(search));
   // page mode counts the query's records: the export says how many of them have arrived
   const total = useQuery({
@@ -40,7 +48,7 @@ export function RecordsPage() {
 
   return (
     <Page title="Audit records" lead={`The operations log of tenant ${tenant}: query by module, transaction and time.`}>
-      <RecordQueryForm key={formKey} search={search} onQuery={go} />
+      <RecordQueryForm key={formKey} search={search} onQuery={runSearch} />
       {complete ? (
         <section aria-labelledby={`${modeName}-results`} className="audit-results">
           <div className="audit-results-head">
@@ -77,7 +85,7 @@ export function RecordsPage() {
           {mode === 'page' ? (
             <PageResults search={search} onPage={(page) => setSearch({ ...search, page })} />
           ) : (
-            <ScrollResults search={search} />
+            <ScrollResults search={search} run={run} />
           )}
         </section>
       ) : (

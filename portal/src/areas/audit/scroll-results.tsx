@@ -16,9 +16,9 @@ type Scroll = { scrollId: string; rows: AuditRecord[]; total?: number; done: boo
  * the next records below the ones loaded (they stay). A request once sent is never aborted: the API's
  * cursor has moved on, and the rows it answered are kept. A scroll that expired (idle too long) starts over.
  */
-export function ScrollResults(props: { search: RecordsSearch }) {
+export function ScrollResults(props: { search: RecordsSearch; run: number }) {
   const size = props.search.return_size ?? 20;
-  const identity = JSON.stringify([selectionOf(props.search), size, targetTenant() ?? null]);
+  const identity = JSON.stringify([selectionOf(props.search), size, targetTenant() ?? null, props.run]);
   const scrolls = useRef(new Map<string, Scroll>());
   const notify = useStatus();
   const [requested, setRequested] = useState(1);
