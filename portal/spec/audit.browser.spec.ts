@@ -116,7 +116,7 @@ async function run() {
     await on.getByLabel('Username').fill(user.username);
     await on.getByLabel('Password').fill(user.password);
     await on.getByRole('button', { name: 'Sign in' }).click();
-    await on.waitForURL((u) => u.pathname === '/portal/audit');
+    await on.waitForURL((u) => u.pathname === '/portal/audit/records');
   };
 
   test.before(async () => {
@@ -153,7 +153,7 @@ async function run() {
   });
 
   test('page mode: numbered pages and a jump to a page; a link reproduces the query', async () => {
-    await page.goto(`${p.base}/portal/audit?${query}&mode=page&page=1`);
+    await page.goto(`${p.base}/portal/audit/records?${query}&mode=page&page=1`);
     await page.getByText(`Page 1 of 5 · ${RECORDS} records`).waitFor();
     await look('audit-records');
     await page.getByRole('button', { name: 'Page 3', exact: true }).click();
@@ -170,10 +170,14 @@ async function run() {
     await page.reload();
     await page.getByText('Page 5 of 5').waitFor();
     await firstRowIs(last.sequence - 40);
+    // the area's own address leads to the records, with the query
+    await page.goto(`${p.base}/portal/audit?${query}&mode=page&page=2`);
+    await page.waitForURL((u) => u.pathname === '/portal/audit/records' && u.searchParams.get('page') === '2');
+    await page.getByText('Page 2 of 5').waitFor();
   });
 
   test('keyboard only: a numbered page, a jump, the paging mode', async () => {
-    await page.goto(`${p.base}/portal/audit?${query}&mode=page&page=1`);
+    await page.goto(`${p.base}/portal/audit/records?${query}&mode=page&page=1`);
     await page.getByText('Page 1 of 5').waitFor();
     const tabTo = async (what: (el: { label: string; text: string; tag: string }) => boolean, name: string) => {
       for (let i = 0; i < 80; i++) {
@@ -203,7 +207,7 @@ async function run() {
   });
 
   test('scroll mode: Load more adds the next records below the ones loaded', async () => {
-    await page.goto(`${p.base}/portal/audit?${query}&mode=page&page=1`);
+    await page.goto(`${p.base}/portal/audit/records?${query}&mode=page&page=1`);
     await page.getByText('Page 1 of 5').waitFor();
     await page.getByLabel('Scroll mode').check();
     await page.getByText(`10 of ${RECORDS} records loaded`).waitFor();
@@ -226,7 +230,7 @@ async function run() {
   test('scroll mode: a scroll the API let expire starts over, and says so', async () => {
     const twenty = new URLSearchParams(query);
     twenty.set('return_size', '20');
-    await page.goto(`${p.base}/portal/audit?${twenty}&mode=scroll`);
+    await page.goto(`${p.base}/portal/audit/records?${twenty}&mode=scroll`);
     await page.getByText(`20 of ${RECORDS} records loaded`).waitFor();
     await page.waitForTimeout(11_000);
     await page.getByRole('button', { name: 'Load more' }).click();
@@ -237,7 +241,7 @@ async function run() {
   });
 
   test("a record's page: every field, the data pretty-printed", async () => {
-    await page.goto(`${p.base}/portal/audit?${query}&mode=page&page=1`);
+    await page.goto(`${p.base}/portal/audit/records?${query}&mode=page&page=1`);
     await page.getByRole('link', { name: `Record ${last.sequence}` }).click();
     await page.waitForURL((u) => u.pathname === `/portal/audit/records/${last.id}`);
     assert.is(await heading().textContent(), 'Audit record');
@@ -254,7 +258,7 @@ async function run() {
   });
 
   test("export: the API's streamed CSV of the whole query, downloaded with its records", async () => {
-    await page.goto(`${p.base}/portal/audit?${query}&mode=page&page=1`);
+    await page.goto(`${p.base}/portal/audit/records?${query}&mode=page&page=1`);
     await page.getByText('Page 1 of 5').waitFor();
     const pending = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export records' }).click();
@@ -326,6 +330,9 @@ async function run() {
     assert.match((await row.textContent()) ?? '', /module_name.*must be 1-128 letters/);
     assert.match((await page.locator('.audit-import').textContent()) ?? '', /METADATA\.IMPORT_INVALID/);
     assert.is(await page.getByRole('rowheader', { name: 'billing' }).count(), 0, 'nothing imported');
+    // the status messages of the steps before, dismissed (by their own buttons) for the photograph
+    while ((await page.getByRole('button', { name: 'Dismiss message' }).count()) > 0)
+      await page.getByRole('button', { name: 'Dismiss message' }).first().click();
     await look('audit-modules-import-refused');
 
     await page.getByLabel('Spreadsheet (XLSX or CSV)').setInputFiles({
@@ -395,11 +402,11 @@ async function run() {
     await signIn(op, 'platform', OPERATOR);
     const opRows = () => op.getByRole('region', { name: 'Audit records' }).locator('tbody tr:not(.skeleton-row)');
     // their own tenant: no such module there, so no records
-    await op.goto(`${p.base}/portal/audit?${query}&mode=page&page=1`);
+    await op.goto(`${p.base}/portal/audit/records?${query}&mode=page&page=1`);
     await op.getByText('The operations log of tenant platform').waitFor();
     await op.getByText('No records match this query.').waitFor();
     // tenant demo as the target tenant: demo's records, a record's page and verify keep it
-    await op.goto(`${p.base}/portal/audit?${query}&mode=page&page=1&tenant=demo`);
+    await op.goto(`${p.base}/portal/audit/records?${query}&mode=page&page=1&tenant=demo`);
     await op.getByText('The operations log of tenant demo').waitFor();
     await op.getByText(`Page 1 of 5 · ${RECORDS} records`).waitFor();
     assert.is(await opRows().count(), 10);

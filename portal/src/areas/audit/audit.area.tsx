@@ -1,4 +1,4 @@
-import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
+import { createRoute, lazyRouteComponent, redirect } from '@tanstack/react-router';
 import { AUDIT_READ_SCOPE } from '../../../../domain/audit/audit.scopes.ts';
 import { defineArea } from '../../shell/area.tsx';
 import { recordsSearchOf } from './records-search.ts';
@@ -15,15 +15,23 @@ export const auditArea = defineArea(
     description: 'Query the operations log, export it, manage its modules and transactions, and verify its hash chain.',
     scopes: [AUDIT_READ_SCOPE],
     nav: [
-      { to: '/audit', label: 'Audit records' },
+      { to: '/audit/records', label: 'Audit records' },
       { to: '/audit/modules', label: 'Modules and transactions' },
       { to: '/audit/verify', label: 'Chain verification' },
     ],
   },
   (area) => [
+    // the area's address leads to the records (their own path: the navigation marks one entry at a time)
     createRoute({
       getParentRoute: () => area,
       path: '/',
+      beforeLoad: ({ location }) => {
+        throw redirect({ to: '/audit/records', search: location.search as never });
+      },
+    }),
+    createRoute({
+      getParentRoute: () => area,
+      path: 'records',
       validateSearch: recordsSearchOf,
       component: lazyRouteComponent(() => import('./records.page.tsx'), 'RecordsPage'),
     }),

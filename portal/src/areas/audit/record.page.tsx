@@ -59,7 +59,7 @@ function RecordView(props: {
           ['Compression (as sent)', r.compress_type],
         ];
   return (
-    <Page title={props.title} actions={<Link to="/audit">Back to the records</Link>}>
+    <Page title={props.title} actions={<Link to="/audit/records">Back to the records</Link>}>
       {props.query.isError ? (
         <ApiErrorView
           error={props.query.error}

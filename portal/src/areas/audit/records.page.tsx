@@ -12,7 +12,7 @@ import { isComplete, type RecordsSearch, selectionOf } from './records-search.ts
 import { ScrollResults } from './scroll-results.tsx';
 import './audit.css';
 
-const route = getRouteApi('/audit/');
+const route = getRouteApi('/audit/records');
 
 /**
  * The audit records: the query (in the URL: a link reproduces it), its results in page mode or scroll mode,
