@@ -33,6 +33,8 @@ export const AUDIT_ERRORS = {
   'AUDIT_RECORD.DATA_INVALID': 400,
   /** new_data / old_data above the size limit once decompressed */
   'AUDIT_RECORD.DATA_TOO_LARGE': 400,
+  /** no record of that id or sequence in the tenant's query store (never written, another tenant's, or retired) */
+  'AUDIT_RECORD.NOT_FOUND': 404,
 
   // queries (log/query-many, log/export)
   /** a bad time range, both or neither of page_num and scroll_id */

@@ -24,6 +24,8 @@ export const MODULES = `${AUDIT_V3}/modules`;
 export const WARNING_LEVELS = `${AUDIT_V3}/warning-levels`;
 export const METADATA_EXPORT = `${AUDIT_V3}/metadata/export`;
 export const METADATA_IMPORT = `${AUDIT_V3}/metadata/import`;
+export const RECORDS = `${AUDIT_V3}/records`;
+export const CHAIN = `${AUDIT_V3}/chain`;
 export const VERIFY = `${AUDIT_V3}/verify`;
 export const RETENTION = `${AUDIT_V3}/retention`;
 

@@ -15,6 +15,7 @@ import { createLogRouter } from './log.router.ts';
 import { createLogExportRouter } from './log-export.router.ts';
 import { createMetadataRouter } from './metadata.router.ts';
 import { createMetadataSheetRouter } from './metadata-sheet.router.ts';
+import { createRecordRouter } from './record.router.ts';
 
 /**
  * The audit service's router (mounted at `/`): the log (v3 and v2), metadata with its spreadsheets, the
@@ -47,6 +48,7 @@ export function createAuditRouter(deps: AuditRouterDeps): { router: Router; regi
     }),
   );
   router.use(createLogExportRouter({ queries: deps.queries, bearer, registry }));
+  router.use(createRecordRouter({ queries: deps.queries, bearer, registry }));
   router.use(createMetadataRouter({ commands: deps.catalog, metadata: deps.metadata, bearer, registry }));
   router.use(createMetadataSheetRouter({ commands: deps.catalog, metadata: deps.metadata, bearer, registry }));
   router.use(

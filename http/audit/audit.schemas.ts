@@ -25,6 +25,14 @@ const tags: JsonSchema = {
   maxItems: MAX_TAGS,
   items: { type: 'string', minLength: 1, maxLength: MAX_TAG },
 };
+/** reads only: the tenancy rule (tenant:cross with allowed_access_tenants), or a token of the platform tenant */
+const targetTenantParam: JsonSchema = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 63,
+  description:
+    "another tenant (tenant:cross and the client's allowed_access_tenants, or a token of the platform tenant)",
+};
 const instant: JsonSchema = { type: 'string', format: 'date-time', maxLength: 40, example: '2026-03-01T10:00:00.000Z' };
 
 export const logRecordBody: JsonSchema = {
@@ -68,12 +76,7 @@ const selection = {
   tags,
   trace_id: { type: 'string', maxLength: MAX_TRACE_ID },
   client_ip: { type: 'string', maxLength: MAX_CLIENT_IP },
-  target_tenant: {
-    type: 'string',
-    minLength: 1,
-    maxLength: 63,
-    description: "another tenant (scope tenant:cross and the client's allowed_access_tenants)",
-  },
+  target_tenant: targetTenantParam,
 } satisfies Record<string, JsonSchema>;
 
 export const queryBody: JsonSchema = {
@@ -215,8 +218,24 @@ export const verifyQuery: JsonSchema = {
   properties: {
     from_sequence: { type: 'integer', minimum: 1 },
     to_sequence: { type: 'integer', minimum: 1 },
-    target_tenant: { type: 'string', minLength: 1, maxLength: 63 },
+    target_tenant: targetTenantParam,
   },
+  additionalProperties: false,
+};
+
+export const recordParams: JsonSchema = {
+  type: 'object',
+  properties: { id: { type: 'string', minLength: 1, maxLength: 64 } },
+  required: ['id'],
+};
+export const sequenceParams: JsonSchema = {
+  type: 'object',
+  properties: { sequence: { type: 'integer', minimum: 1 } },
+  required: ['sequence'],
+};
+export const targetTenantQuery: JsonSchema = {
+  type: 'object',
+  properties: { target_tenant: targetTenantParam },
   additionalProperties: false,
 };
 

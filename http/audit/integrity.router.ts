@@ -7,14 +7,15 @@ import { verifyChain } from '../../projections/audit/verify.ts';
 import type { BearerAuth } from '../core/bearer-auth.ts';
 import { commandIdFrom } from '../core/command-id.ts';
 import type { RouteRegistry } from '../core/route-registry.ts';
-import { commandContext, targetTenant, tenantOf } from '../core/tenancy.ts';
+import { commandContext, tenantOf } from '../core/tenancy.ts';
 import { AUDIT_ADMIN_SCOPE, AUDIT_READ_SCOPE, RETENTION, VERIFY } from './audit.paths.ts';
 import { retentionBody, retentionView, verifyQuery } from './audit.schemas.ts';
+import { readTenant } from './read-tenant.ts';
 
 /**
  * Tamper evidence and retention, under `/api/platform/audit/1.0/audit/v3`:
  *
- *   GET …/verify?from_sequence=&to_sequence=   (scope audit:read; `target_tenant` under the tenancy rule) the
+ *   GET …/verify?from_sequence=&to_sequence=   (scope audit:read; `target_tenant`: read-tenant.ts) the
  *                                              range (default: the whole chain) recomputed from the log and
  *                                              from the query store (projections/audit/verify.ts)
  *   GET …/retention                            (scope audit:admin) {days, retired_through_sequence, …}
@@ -52,7 +53,7 @@ export function createIntegrityRouter(deps: IntegrityRouterDeps): Router {
     },
     async (req, res) => {
       const q = req.query as { from_sequence?: number; to_sequence?: number; target_tenant?: string };
-      const tenant = targetTenant(res, q.target_tenant);
+      const tenant = readTenant(res, q.target_tenant);
       res.json(
         await verifyChain({ eventStore, queries }, tenant, {
           ...(q.from_sequence !== undefined && { from: q.from_sequence }),

@@ -3,9 +3,9 @@ import { type QueryRequest, recordQueryOf } from '../../domain/audit/query.ts';
 import type { RecordQueries, RecordView } from '../../projections/audit/records.queries.ts';
 import type { BearerAuth } from '../core/bearer-auth.ts';
 import type { RouteRegistry } from '../core/route-registry.ts';
-import { targetTenant } from '../core/tenancy.ts';
 import { AUDIT_READ_SCOPE, LOG_EXPORT } from './audit.paths.ts';
 import { exportBody, formatQuery } from './audit.schemas.ts';
+import { readTenant } from './read-tenant.ts';
 import { attachment, type SheetFormat, writeCsv, writeXlsx } from './spreadsheet.ts';
 
 /**
@@ -75,7 +75,7 @@ export function createLogExportRouter(deps: {
     },
     async (req, res) => {
       const body = req.body as QueryRequest;
-      const tenant = targetTenant(res, body.target_tenant);
+      const tenant = readTenant(res, body.target_tenant);
       const q = recordQueryOf(body);
       const format = (req.query as { format: SheetFormat }).format;
       attachment(res, `audit-log-${tenant}-${q.module_name}-${q.transaction_name}.${format}`, format);

@@ -12,9 +12,10 @@ import type { BearerAuth } from '../core/bearer-auth.ts';
 import { commandIdFrom } from '../core/command-id.ts';
 import { sendJsonText } from '../core/json-text.ts';
 import type { RouteRegistry } from '../core/route-registry.ts';
-import { commandContext, targetTenant, tenantOf } from '../core/tenancy.ts';
+import { commandContext, tenantOf } from '../core/tenancy.ts';
 import { AUDIT_READ_SCOPE, AUDIT_VERSIONS, AUDIT_WRITE_SCOPE, LOG_QUERY_MANY, LOG_SYNC } from './audit.paths.ts';
 import { logRecordBody, queryAnswer, queryBody, writeAnswer } from './audit.schemas.ts';
+import { readTenant } from './read-tenant.ts';
 
 /**
  * The spec's two endpoints, under `/audit/v3/` and `/audit/v2/` (identical bodies; v2's X-Target-User header
@@ -24,8 +25,8 @@ import { logRecordBody, queryAnswer, queryBody, writeAnswer } from './audit.sche
  *                           Idempotency-Key a retry answers the first record (header Idempotent-Replayed: true)
  *   POST …/log/query-many   a page or the next scroll page (scope audit:read), newest first
  *
- * A write acts on the token's tenant; a query on it too, or on `target_tenant` under the tenancy rule
- * (scope tenant:cross and the client's allowed_access_tenants).
+ * A write acts on the token's tenant; a query on it too, or on `target_tenant` (read-tenant.ts: the tenancy
+ * rule, or a token of the platform tenant).
  */
 export type LogRouterDeps = {
   writer: LedgerWriter;
@@ -92,7 +93,7 @@ export function createLogRouter(deps: LogRouterDeps): Router {
 
   const query: RequestHandler = async (req, res) => {
     const body = req.body as QueryRequest;
-    const tenant = targetTenant(res, body.target_tenant);
+    const tenant = readTenant(res, body.target_tenant);
     // the records' stored JSON text goes out as it is (query-many.ts)
     sendJsonText(res, await queryMany(deps, tenant, recordQueryOf(body), pagingOf(body)));
   };

@@ -139,6 +139,18 @@ export function createRecordQueries(readStore: ReadStore) {
 
     chain: (tenant: string) => chains.get(tenant),
 
+    /** one record of the tenant by its id (null: none, or another tenant's) */
+    async byId(tenant: string, id: string): Promise<RecordView | null> {
+      const doc = await records.get(id);
+      return doc === null || doc.tenant !== tenant ? null : viewOf(doc);
+    },
+
+    /** the record at `sequence` of the tenant's chain (null: none in this store) */
+    async atSequence(tenant: string, sequence: number): Promise<RecordView | null> {
+      const doc = await records.findOne({ tenant, seq: seqKey(sequence) });
+      return doc === null ? null : viewOf(doc);
+    },
+
     async key(tenant: string, key: string) {
       const doc = await keys.get(keyDocId(tenant, key));
       if (doc === null) return null;

@@ -1,3 +1,4 @@
+import { auditArea } from './audit/audit.area.tsx';
 import { bridgeArea } from './bridge/bridge.area.tsx';
 import { operationsArea } from './operations/operations.area.tsx';
 import { ssoArea } from './sso/sso.area.tsx';
@@ -7,4 +8,4 @@ import { ssoArea } from './sso/sso.area.tsx';
  * (shell/area.tsx says what the folder holds). Areas not built yet have no entry: the portal offers no
  * placeholder.
  */
-export const AREAS = [bridgeArea, ssoArea, operationsArea] as const;
+export const AREAS = [bridgeArea, ssoArea, auditArea, operationsArea] as const;

@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
+import type { Clock } from '../../../infra/core/clock.port.ts';
 import { type Config, loadConfig } from '../../../infra/core/config.ts';
 import { type RunningPlatform, type ServiceName, startPlatform } from '../../../infra/main.ts';
 import { CookieJar, formFields } from '../identity/identity-harness.ts';
@@ -16,7 +17,7 @@ export const ADMIN = { tenant: 'demo', username: 'admin', password: 'correct hor
 export type PortalPlatform = { platform: RunningPlatform; base: string; config: Config; stop(): Promise<void> };
 
 export async function startPortalPlatform(
-  o: { services?: ServiceName[]; env?: Record<string, string> } = {},
+  o: { services?: ServiceName[]; env?: Record<string, string>; clock?: Clock } = {},
 ): Promise<PortalPlatform> {
   const dir = mkdtempSync(path.join(tmpdir(), 'portal-spec-'));
   const config = loadConfig({
@@ -34,6 +35,7 @@ export async function startPortalPlatform(
     config,
     log: pino({ level: 'silent' }),
     ...(o.services !== undefined && { services: o.services }),
+    ...(o.clock !== undefined && { clock: o.clock }),
   });
   return {
     platform,

@@ -38,7 +38,7 @@ export interface paths {
                          */
                         start_time: string;
                         tags?: string[];
-                        /** @description another tenant (scope tenant:cross and the client's allowed_access_tenants) */
+                        /** @description another tenant (tenant:cross and the client's allowed_access_tenants, or a token of the platform tenant) */
                         target_tenant?: string;
                         trace_id?: string;
                         transaction_name: string;
@@ -188,6 +188,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/platform/audit/1.0/audit/v3/chain/{sequence}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** the audit record at a sequence of the tenant's chain */
+        get: {
+            parameters: {
+                query?: {
+                    target_tenant?: string;
+                };
+                header?: never;
+                path: {
+                    sequence: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            business_code?: string;
+                            client_ip?: string;
+                            compress_type?: string;
+                            hash?: string;
+                            id?: string;
+                            module_name?: string;
+                            new_data?: string;
+                            old_data?: string;
+                            sequence?: number;
+                            tags?: string[];
+                            tenant?: string;
+                            time?: string;
+                            trace_id?: string;
+                            transaction_name?: string;
+                            transaction_vendor?: string;
+                            warning_type?: string;
+                        };
+                    };
+                };
+                /** @description request validation failed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/platform/audit/1.0/audit/v3/log/export": {
         parameters: {
             query?: never;
@@ -224,7 +290,7 @@ export interface paths {
                          */
                         start_time: string;
                         tags?: string[];
-                        /** @description another tenant (scope tenant:cross and the client's allowed_access_tenants) */
+                        /** @description another tenant (tenant:cross and the client's allowed_access_tenants, or a token of the platform tenant) */
                         target_tenant?: string;
                         trace_id?: string;
                         transaction_name: string;
@@ -304,7 +370,7 @@ export interface paths {
                          */
                         start_time: string;
                         tags?: string[];
-                        /** @description another tenant (scope tenant:cross and the client's allowed_access_tenants) */
+                        /** @description another tenant (tenant:cross and the client's allowed_access_tenants, or a token of the platform tenant) */
                         target_tenant?: string;
                         trace_id?: string;
                         transaction_name: string;
@@ -1060,6 +1126,72 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/audit/1.0/audit/v3/records/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** one audit record by its id */
+        get: {
+            parameters: {
+                query?: {
+                    target_tenant?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            business_code?: string;
+                            client_ip?: string;
+                            compress_type?: string;
+                            hash?: string;
+                            id?: string;
+                            module_name?: string;
+                            new_data?: string;
+                            old_data?: string;
+                            sequence?: number;
+                            tags?: string[];
+                            tenant?: string;
+                            time?: string;
+                            trace_id?: string;
+                            transaction_name?: string;
+                            transaction_vendor?: string;
+                            warning_type?: string;
+                        };
+                    };
+                };
+                /** @description request validation failed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
