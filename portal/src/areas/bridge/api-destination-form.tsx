@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, call } from '../../api/client.ts';
 import { ApiError } from '../../api/errors.ts';
-import type { AdminBody } from './bridge-api.ts';
 import { Form, SelectField, TextField, useApiForm } from '../../ui/form.tsx';
 import type { DestinationRow } from './api-destinations.page.tsx';
+import type { AdminBody } from './bridge-api.ts';
 import { ADMIN } from './ops.shared.tsx';
 
 export const METHODS = ['POST', 'PUT', 'PATCH', 'GET', 'DELETE'] as const;
@@ -24,7 +24,9 @@ const API_METHODS: Record<Method, true> = { POST: true, PUT: true, PATCH: true, 
 const isMethod = (m: string): m is Method => Object.hasOwn(API_METHODS, m);
 
 /** what the form gives its page: every field of PUT's body, none left out (null clears), and the name */
-export type DestinationBody = Required<Pick<Change, 'description' | 'urlTemplate' | 'method' | 'connection' | 'timeoutMs'>> & {
+export type DestinationBody = Required<
+  Pick<Change, 'description' | 'urlTemplate' | 'method' | 'connection' | 'timeoutMs'>
+> & {
   name: string;
 };
 

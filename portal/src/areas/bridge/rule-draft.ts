@@ -142,10 +142,7 @@ const compact = (text: string): string => {
 };
 
 /** the rule's body for POST/PUT, or the first problem the browser sees itself */
-export function ruleBody(
-  d: RuleDraft,
-  pattern: unknown,
-): { body: RuleFields } | { field: string; message: string } {
+export function ruleBody(d: RuleDraft, pattern: unknown): { body: RuleFields } | { field: string; message: string } {
   const targets: TargetBody[] = [];
   for (const [i, t] of d.targets.entries()) {
     const conversion = recordOf(t.conversion);
