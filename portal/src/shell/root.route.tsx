@@ -4,13 +4,14 @@ import { TENANT_CODE } from '../../../domain/core/tenant-code.ts';
 import { sessionQuery } from '../api/session.ts';
 import type { AreaMeta } from './area-meta.ts';
 import { NotFoundPage } from './not-found.page.tsx';
+import type { RootSearch } from './root-search.ts';
 import { Shell } from './shell.tsx';
 import type { SignInSearch } from './sign-in-errors.ts';
 
 /** What every route can read: the query cache and the areas the shell offers. */
 export type RouterContext = { queryClient: QueryClient; areas: readonly AreaMeta[] };
 
-export type RootSearch = { tenant?: string };
+export type { RootSearch } from './root-search.ts';
 
 const SIGN_IN = '/sign-in';
 

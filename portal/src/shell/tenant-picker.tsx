@@ -3,7 +3,7 @@ import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useId, useState } from 'react';
 import { api, call } from '../api/client.ts';
 import { hasScopes, type Session } from '../api/session.ts';
-import type { RootSearch } from './root.route.tsx';
+import type { RootSearch } from './root-search.ts';
 
 /**
  * For platform administrators: the tenant the portal acts on where the API lets them name another
