@@ -55,7 +55,8 @@ export async function generateApiTypes(): Promise<Record<string, string>> {
       const res = await fetch(`${platform.url}${documentPath}`);
       if (!res.ok) throw new Error(`${documentPath} answered ${res.status}`);
       const doc = (await res.json()) as OpenApi;
-      files[`${name}.d.ts`] = HEADER + astToString(await openapiTS(doc as never, { alphabetize: true }));
+      files[`${name}.d.ts`] =
+        HEADER + astToString(await openapiTS(doc as never, { alphabetize: true, emptyObjectsUnknown: true }));
       // the portal's own sign-in takes a tenant too, but is no API call
       if (name === 'portal') continue;
       for (const [p, ops] of Object.entries(doc.paths)) {

@@ -20,6 +20,16 @@ import { takesTenant, targetTenant } from './target-tenant.ts';
  */
 export const API_BASE = PORTAL_API_BASE;
 
+/**
+ * The JSON body an operation takes, from the generated `paths`: builders of a body return this type, so a
+ * changed request schema breaks them, not only the call (`RequestBody<BridgePaths, '/…/rules', 'post'>`).
+ */
+export type RequestBody<P, Path extends keyof P, M extends keyof P[Path]> = P[Path][M] extends {
+  requestBody?: { content: { 'application/json': infer B } };
+}
+  ? B
+  : never;
+
 const listeners = new Set<() => void>();
 /** called when a call finds the session gone (the shell goes back to the sign-in page) */
 export const onSessionEnded = (fn: () => void): (() => void) => {

@@ -4,12 +4,14 @@ import { TENANT_CODE } from '../../../domain/core/tenant-code.ts';
 import { sessionQuery } from '../api/session.ts';
 import type { AreaMeta } from './area-meta.ts';
 import { NotFoundPage } from './not-found.page.tsx';
+import type { RootSearch } from './root-search.ts';
 import { Shell } from './shell.tsx';
+import type { SignInSearch } from './sign-in-errors.ts';
 
 /** What every route can read: the query cache and the areas the shell offers. */
 export type RouterContext = { queryClient: QueryClient; areas: readonly AreaMeta[] };
 
-export type RootSearch = { tenant?: string };
+export type { RootSearch } from './root-search.ts';
 
 const SIGN_IN = '/sign-in';
 
@@ -30,7 +32,9 @@ export const rootRoute = createRootRouteWithContext<RouterContext>()({
     const session = await context.queryClient.ensureQueryData(sessionQuery);
     const onSignIn = location.pathname.replace(/^\/portal/, '') === SIGN_IN;
     if (session === null && !onSignIn) {
-      throw redirect({ to: SIGN_IN, search: { returnTo: portalPath(location.pathname, location.searchStr) } as never });
+      // typed as the sign-in route's validateSearch gives it: the router's own types of this root are not known here yet
+      const search: SignInSearch = { returnTo: portalPath(location.pathname, location.searchStr) };
+      throw redirect({ to: SIGN_IN, search });
     }
     return { session };
   },

@@ -3,6 +3,7 @@ import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useId, useState } from 'react';
 import { api, call } from '../api/client.ts';
 import { hasScopes, type Session } from '../api/session.ts';
+import type { RootSearch } from './root-search.ts';
 
 /**
  * For platform administrators: the tenant the portal acts on where the API lets them name another
@@ -26,10 +27,10 @@ export function TenantPicker({ session }: { session: Session }) {
   const choose = async (tenant: string) => {
     await navigate({
       to: '.',
-      search: ((prev: Record<string, unknown>) => ({
+      search: (prev: RootSearch): RootSearch => ({
         ...prev,
         tenant: tenant === '' || tenant === session.tenant ? undefined : tenant,
-      })) as never,
+      }),
     });
     // what was loaded for the former tenant is not this one's (lists keyed by the tenant refetch anyway)
     await queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'portal' });

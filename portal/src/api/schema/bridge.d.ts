@@ -1411,7 +1411,7 @@ export interface paths {
                                 name?: string;
                                 optedOut?: boolean;
                                 optedOutSince?: string | null;
-                                pattern?: Record<string, never>;
+                                pattern?: Record<string, unknown>;
                                 targets?: {
                                     id?: number;
                                     typeId?: number;
@@ -1581,10 +1581,10 @@ export interface paths {
                                 enabled?: boolean;
                                 id?: string;
                                 name?: string;
-                                pattern?: Record<string, never>;
+                                pattern?: Record<string, unknown>;
                                 platform?: boolean;
                                 revision?: number;
-                                targets?: Record<string, never>[];
+                                targets?: Record<string, unknown>[];
                                 tenant?: string;
                                 /** Format: date-time */
                                 updatedAt?: string;
@@ -1635,7 +1635,7 @@ export interface paths {
                                 path?: string;
                                 template?: string;
                                 value?: unknown;
-                                variables?: Record<string, never>;
+                                variables?: Record<string, unknown>;
                             };
                             /** @description the payload handed to the target: {kind: complete} | {kind: partial, path} | {kind: constant, value} | {kind: template, variables, template} | {kind: env, key} */
                             Conversion?: {
@@ -1645,7 +1645,7 @@ export interface paths {
                                 path?: string;
                                 template?: string;
                                 value?: unknown;
-                                variables?: Record<string, never>;
+                                variables?: Record<string, unknown>;
                             };
                             deadLetterRecord?: boolean;
                             DeadLetterRecord?: boolean;
@@ -1670,8 +1670,8 @@ export interface paths {
                                 ResourceKey?: string;
                                 template?: string;
                                 Template?: string;
-                                value?: string | Record<string, never>;
-                                Value?: string | Record<string, never>;
+                                value?: string | Record<string, unknown>;
+                                Value?: string | Record<string, unknown>;
                             }[];
                             Params?: {
                                 /** @enum {string} */
@@ -1682,8 +1682,8 @@ export interface paths {
                                 ResourceKey?: string;
                                 template?: string;
                                 Template?: string;
-                                value?: string | Record<string, never>;
-                                Value?: string | Record<string, never>;
+                                value?: string | Record<string, unknown>;
+                                Value?: string | Record<string, unknown>;
                             }[];
                             /** @enum {string} */
                             pushRetryStrategy?: "BACKOFF_RETRY" | "EXPONENTIAL_DECAY_RETRY";
@@ -1713,10 +1713,10 @@ export interface paths {
                             enabled?: boolean;
                             id?: string;
                             name?: string;
-                            pattern?: Record<string, never>;
+                            pattern?: Record<string, unknown>;
                             platform?: boolean;
                             revision?: number;
-                            targets?: Record<string, never>[];
+                            targets?: Record<string, unknown>[];
                             tenant?: string;
                             /** Format: date-time */
                             updatedAt?: string;
@@ -1784,10 +1784,10 @@ export interface paths {
                             enabled?: boolean;
                             id?: string;
                             name?: string;
-                            pattern?: Record<string, never>;
+                            pattern?: Record<string, unknown>;
                             platform?: boolean;
                             revision?: number;
-                            targets?: Record<string, never>[];
+                            targets?: Record<string, unknown>[];
                             tenant?: string;
                             /** Format: date-time */
                             updatedAt?: string;
@@ -1833,7 +1833,7 @@ export interface paths {
                                 path?: string;
                                 template?: string;
                                 value?: unknown;
-                                variables?: Record<string, never>;
+                                variables?: Record<string, unknown>;
                             };
                             /** @description the payload handed to the target: {kind: complete} | {kind: partial, path} | {kind: constant, value} | {kind: template, variables, template} | {kind: env, key} */
                             Conversion?: {
@@ -1843,7 +1843,7 @@ export interface paths {
                                 path?: string;
                                 template?: string;
                                 value?: unknown;
-                                variables?: Record<string, never>;
+                                variables?: Record<string, unknown>;
                             };
                             deadLetterRecord?: boolean;
                             DeadLetterRecord?: boolean;
@@ -1868,8 +1868,8 @@ export interface paths {
                                 ResourceKey?: string;
                                 template?: string;
                                 Template?: string;
-                                value?: string | Record<string, never>;
-                                Value?: string | Record<string, never>;
+                                value?: string | Record<string, unknown>;
+                                Value?: string | Record<string, unknown>;
                             }[];
                             Params?: {
                                 /** @enum {string} */
@@ -1880,8 +1880,8 @@ export interface paths {
                                 ResourceKey?: string;
                                 template?: string;
                                 Template?: string;
-                                value?: string | Record<string, never>;
-                                Value?: string | Record<string, never>;
+                                value?: string | Record<string, unknown>;
+                                Value?: string | Record<string, unknown>;
                             }[];
                             /** @enum {string} */
                             pushRetryStrategy?: "BACKOFF_RETRY" | "EXPONENTIAL_DECAY_RETRY";
@@ -1911,10 +1911,10 @@ export interface paths {
                             enabled?: boolean;
                             id?: string;
                             name?: string;
-                            pattern?: Record<string, never>;
+                            pattern?: Record<string, unknown>;
                             platform?: boolean;
                             revision?: number;
-                            targets?: Record<string, never>[];
+                            targets?: Record<string, unknown>[];
                             tenant?: string;
                             /** Format: date-time */
                             updatedAt?: string;
@@ -2014,10 +2014,10 @@ export interface paths {
                             enabled?: boolean;
                             id?: string;
                             name?: string;
-                            pattern?: Record<string, never>;
+                            pattern?: Record<string, unknown>;
                             platform?: boolean;
                             revision?: number;
-                            targets?: Record<string, never>[];
+                            targets?: Record<string, unknown>[];
                             tenant?: string;
                             /** Format: date-time */
                             updatedAt?: string;
@@ -2078,10 +2078,10 @@ export interface paths {
                             enabled?: boolean;
                             id?: string;
                             name?: string;
-                            pattern?: Record<string, never>;
+                            pattern?: Record<string, unknown>;
                             platform?: boolean;
                             revision?: number;
-                            targets?: Record<string, never>[];
+                            targets?: Record<string, unknown>[];
                             tenant?: string;
                             /** Format: date-time */
                             updatedAt?: string;
@@ -2245,9 +2245,9 @@ export interface paths {
                             deliveryId?: string;
                             /** @enum {string} */
                             errorClass?: "http-4xx" | "http-5xx" | "http-3xx" | "timeout" | "destination-refused" | "network" | "parameter" | "mail" | "other";
-                            event?: Record<string, never>;
+                            event?: Record<string, unknown>;
                             eventId?: string;
-                            history?: Record<string, never>[];
+                            history?: Record<string, unknown>[];
                             httpStatus?: number;
                             lastError?: string;
                             payload?: unknown;
@@ -2445,9 +2445,9 @@ export interface paths {
                         "application/json": {
                             blocked?: boolean;
                             blockedAt?: string;
-                            blockedBy?: Record<string, never>[];
-                            counts?: Record<string, never>;
-                            released?: Record<string, never>[];
+                            blockedBy?: Record<string, unknown>[];
+                            counts?: Record<string, unknown>;
+                            released?: Record<string, unknown>[];
                             resumedAt?: string;
                             ruleId?: string;
                             targetId?: number;
@@ -2500,8 +2500,8 @@ export interface paths {
                         "application/json": {
                             blocked?: boolean;
                             blockedAt?: string;
-                            blockedBy?: Record<string, never>[];
-                            counts?: Record<string, never>;
+                            blockedBy?: Record<string, unknown>[];
+                            counts?: Record<string, unknown>;
                             resumedAt?: string;
                             ruleId?: string;
                             targetId?: number;
@@ -2607,7 +2607,7 @@ export interface paths {
                     "application/json": {
                         bus?: string;
                         /** @description the OpenAPI 3.0 document (an object, or a string holding its JSON) */
-                        content: Record<string, never> | string;
+                        content: Record<string, unknown> | string;
                         description?: string;
                         name?: string;
                         schemaId?: string | number;
@@ -2786,7 +2786,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         /** @description the OpenAPI 3.0 document (an object, or a string holding its JSON) */
-                        content: Record<string, never> | string;
+                        content: Record<string, unknown> | string;
                         version?: string | number;
                     };
                 };
@@ -2871,7 +2871,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": Record<string, never>;
+                        "application/json": Record<string, unknown>;
                     };
                 };
                 /** @description request validation failed */
@@ -3204,10 +3204,10 @@ export interface paths {
                             path?: string;
                             template?: string;
                             value?: unknown;
-                            variables?: Record<string, never>;
+                            variables?: Record<string, unknown>;
                         };
                         /** @description the sample event (as test-pattern takes it) */
-                        event: Record<string, never>;
+                        event: Record<string, unknown>;
                     };
                 };
             };
@@ -3276,7 +3276,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         /** @description the event to test (canonical or lower-case envelope names) */
-                        event: Record<string, never>;
+                        event: Record<string, unknown>;
                         /** @description the filter pattern (a JSON object mirroring the event; every value an array of matchers); input limits: 32 levels deep, 1000 keys per object, 10000 in all, arrays of 10000, strings of 4096 characters */
                         pattern: unknown;
                     };
@@ -3356,19 +3356,19 @@ export interface paths {
                         "application/json": {
                             items?: {
                                 bus?: string;
-                                delivery?: Record<string, never>[];
-                                event?: Record<string, never>;
+                                delivery?: Record<string, unknown>[];
+                                event?: Record<string, unknown>;
                                 eventId?: string;
-                                filtering?: Record<string, never> | null;
+                                filtering?: Record<string, unknown> | null;
                                 /** @description repeats of the event’s (source, id) whose content differed: when, which fields, who sent them */
                                 notes?: {
                                     at?: string;
                                     fields?: string[];
                                     /** @enum {string} */
                                     kind?: "duplicate-content-differs";
-                                    publisher?: Record<string, never>;
+                                    publisher?: Record<string, unknown>;
                                 }[];
-                                receipt?: Record<string, never>;
+                                receipt?: Record<string, unknown>;
                                 tenant?: string;
                             }[];
                             next?: string | null;
@@ -3423,19 +3423,19 @@ export interface paths {
                     content: {
                         "application/json": {
                             bus?: string;
-                            delivery?: Record<string, never>[];
-                            event?: Record<string, never>;
+                            delivery?: Record<string, unknown>[];
+                            event?: Record<string, unknown>;
                             eventId?: string;
-                            filtering?: Record<string, never> | null;
+                            filtering?: Record<string, unknown> | null;
                             /** @description repeats of the event’s (source, id) whose content differed: when, which fields, who sent them */
                             notes?: {
                                 at?: string;
                                 fields?: string[];
                                 /** @enum {string} */
                                 kind?: "duplicate-content-differs";
-                                publisher?: Record<string, never>;
+                                publisher?: Record<string, unknown>;
                             }[];
-                            receipt?: Record<string, never>;
+                            receipt?: Record<string, unknown>;
                             tenant?: string;
                         };
                     };
@@ -3479,7 +3479,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        data: Record<string, never>;
+                        data: Record<string, unknown>;
                         /** @enum {string} */
                         dataContentType: "application/json" | "application/json; charset=utf-8";
                         /** @description schema registry id (<id> or <id>:<version>) */
@@ -3566,7 +3566,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        data: Record<string, never>;
+                        data: Record<string, unknown>;
                         /** @enum {string} */
                         dataContentType: "application/json" | "application/json; charset=utf-8";
                         /** @description schema registry id (<id> or <id>:<version>) */

@@ -400,7 +400,7 @@ export interface paths {
                                 Section?: string;
                             }[];
                             /** @description new delivery services: their webhook signing secrets, shown once */
-                            SigningSecrets?: Record<string, never>;
+                            SigningSecrets?: Record<string, unknown>;
                             Unchanged?: number;
                             Updated?: number;
                         };
@@ -630,7 +630,7 @@ export interface paths {
                             [key: string]: string;
                         };
                         Name?: string;
-                        SamplePayload?: Record<string, never>;
+                        SamplePayload?: Record<string, unknown>;
                         /** @default [] */
                         SensitiveFields?: {
                             /** @enum {string} */
@@ -669,7 +669,7 @@ export interface paths {
                                 [key: string]: string;
                             };
                             Name?: string;
-                            SamplePayload?: Record<string, never>;
+                            SamplePayload?: Record<string, unknown>;
                             /** @default [] */
                             SensitiveFields: {
                                 /** @enum {string} */
@@ -777,7 +777,7 @@ export interface paths {
                             [key: string]: string;
                         };
                         Name?: string;
-                        SamplePayload?: Record<string, never>;
+                        SamplePayload?: Record<string, unknown>;
                         /** @default [] */
                         SensitiveFields?: {
                             /** @enum {string} */
@@ -887,7 +887,7 @@ export interface paths {
                             [key: string]: string;
                         };
                         /** @description a sample business payload (nothing is stored) */
-                        Payload?: Record<string, never>;
+                        Payload?: Record<string, unknown>;
                         SensitiveFields?: {
                             /** @enum {string} */
                             Method: "FULL" | "KEEP_EDGES" | "EMAIL" | "NAME" | "REGEX";
@@ -909,10 +909,10 @@ export interface paths {
                     content: {
                         "application/json": {
                             Diagnostics?: string[];
-                            MaskedPayload?: Record<string, never>;
+                            MaskedPayload?: Record<string, unknown>;
                             MaskedVariables?: string[];
-                            Sources?: Record<string, never>;
-                            Variables?: Record<string, never>;
+                            Sources?: Record<string, unknown>;
+                            Variables?: Record<string, unknown>;
                         };
                     };
                 };
@@ -1781,7 +1781,7 @@ export interface paths {
                             TemplateMode?: "HUB_MANAGED" | "PROVIDER_MANAGED";
                         };
                         /** @description a sample business payload (nothing is stored) */
-                        SamplePayload?: Record<string, never>;
+                        SamplePayload?: Record<string, unknown>;
                     };
                 };
             };
@@ -1848,7 +1848,7 @@ export interface paths {
                                 Status?: string;
                                 TemplateId?: string;
                             };
-                            Violations?: Record<string, never>[];
+                            Violations?: Record<string, unknown>[];
                         };
                     };
                 };
@@ -1917,7 +1917,7 @@ export interface paths {
                                 /** @example mail-receiver */
                                 ServiceId?: string;
                                 /** @description nonsecret driver settings (REST_WEBHOOK: Url, ConnectTimeoutMs, ReadTimeoutMs, SupportedChannels, SupportedContentTypes, SupportsAttachments) */
-                                Settings?: Record<string, never>;
+                                Settings?: Record<string, unknown>;
                             } & {
                                 [key: string]: unknown;
                             })[];
@@ -1961,7 +1961,7 @@ export interface paths {
                         /** @example mail-receiver */
                         ServiceId: string;
                         /** @description nonsecret driver settings (REST_WEBHOOK: Url, ConnectTimeoutMs, ReadTimeoutMs, SupportedChannels, SupportedContentTypes, SupportsAttachments) */
-                        Settings: Record<string, never>;
+                        Settings: Record<string, unknown>;
                     };
                 };
             };
@@ -1984,7 +1984,7 @@ export interface paths {
                             /** @example mail-receiver */
                             ServiceId?: string;
                             /** @description nonsecret driver settings (REST_WEBHOOK: Url, ConnectTimeoutMs, ReadTimeoutMs, SupportedChannels, SupportedContentTypes, SupportsAttachments) */
-                            Settings?: Record<string, never>;
+                            Settings?: Record<string, unknown>;
                             /** @description whsec_…: shown once */
                             SigningSecret?: string;
                         } & {
@@ -2079,7 +2079,7 @@ export interface paths {
                         /** @example mail-receiver */
                         ServiceId?: string;
                         /** @description nonsecret driver settings (REST_WEBHOOK: Url, ConnectTimeoutMs, ReadTimeoutMs, SupportedChannels, SupportedContentTypes, SupportsAttachments) */
-                        Settings: Record<string, never>;
+                        Settings: Record<string, unknown>;
                     };
                 };
             };
@@ -2277,7 +2277,7 @@ export interface paths {
                     "application/json": {
                         Channel?: string;
                         DriverType: string;
-                        Settings: Record<string, never>;
+                        Settings: Record<string, unknown>;
                     };
                 };
             };
@@ -3360,7 +3360,7 @@ export interface paths {
                         NotificationCode: string;
                         OriginalNotificationId?: string;
                         /** @description business JSON, at most 64 KiB serialized; null or omitted: {} */
-                        Payload?: Record<string, never> | null;
+                        Payload?: Record<string, unknown> | null;
                         /** @description ignored: the effective PreferencePolicy decides */
                         PreferenceExempt?: unknown;
                         Recipients?: {
@@ -3469,7 +3469,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            Acknowledgement?: Record<string, never>;
+                            Acknowledgement?: Record<string, unknown>;
                             BranchId: string;
                             CancelledAt?: string;
                             CommandId: string;
@@ -3547,7 +3547,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            Acknowledgement?: Record<string, never>;
+                            Acknowledgement?: Record<string, unknown>;
                             BranchId: string;
                             CancelledAt?: string;
                             CommandId: string;
@@ -3617,7 +3617,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            Acknowledgement?: Record<string, never>;
+                            Acknowledgement?: Record<string, unknown>;
                             BranchId: string;
                             CancelledAt?: string;
                             CommandId: string;
@@ -3690,7 +3690,7 @@ export interface paths {
                         NotificationCode: string;
                         OriginalNotificationId?: string;
                         /** @description business JSON, at most 64 KiB serialized; null or omitted: {} */
-                        Payload?: Record<string, never> | null;
+                        Payload?: Record<string, unknown> | null;
                         /** @description ignored: the effective PreferencePolicy decides */
                         PreferenceExempt?: unknown;
                         Recipients?: {
@@ -3722,7 +3722,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            Acknowledgement?: Record<string, never>;
+                            Acknowledgement?: Record<string, unknown>;
                             BranchId: string;
                             CancelledAt?: string;
                             CommandId: string;
@@ -4426,7 +4426,7 @@ export interface paths {
                                 [key: string]: string;
                             };
                             /** @description a sample business payload (nothing is stored) */
-                            Payload?: Record<string, never>;
+                            Payload?: Record<string, unknown>;
                             SensitiveFields?: {
                                 /** @enum {string} */
                                 Method: "FULL" | "KEEP_EDGES" | "EMAIL" | "NAME" | "REGEX";
@@ -4442,7 +4442,7 @@ export interface paths {
                         /** @example en_US */
                         LanguageId: string;
                         /** @description saved mode: the sample (omitted: the context's stored SamplePayload) */
-                        SamplePayload?: Record<string, never>;
+                        SamplePayload?: Record<string, unknown>;
                         Subject?: string;
                     };
                 };
@@ -4518,7 +4518,7 @@ export interface paths {
                                 [key: string]: string;
                             };
                             /** @description a sample business payload (nothing is stored) */
-                            Payload?: Record<string, never>;
+                            Payload?: Record<string, unknown>;
                             SensitiveFields?: {
                                 /** @enum {string} */
                                 Method: "FULL" | "KEEP_EDGES" | "EMAIL" | "NAME" | "REGEX";
@@ -4533,7 +4533,7 @@ export interface paths {
                         ContextDefinitionId?: string;
                         LanguageId: string;
                         /** @description saved mode: the sample (omitted: the context's stored SamplePayload) */
-                        SamplePayload?: Record<string, never>;
+                        SamplePayload?: Record<string, unknown>;
                         TemplateCode: string;
                     };
                 };
@@ -4611,7 +4611,7 @@ export interface paths {
                                 [key: string]: string;
                             };
                             /** @description a sample business payload (nothing is stored) */
-                            Payload?: Record<string, never>;
+                            Payload?: Record<string, unknown>;
                             SensitiveFields?: {
                                 /** @enum {string} */
                                 Method: "FULL" | "KEEP_EDGES" | "EMAIL" | "NAME" | "REGEX";
@@ -4625,7 +4625,7 @@ export interface paths {
                         /** @description saved mode: a stored context definition */
                         ContextDefinitionId?: string;
                         /** @description saved mode: the sample (omitted: the context's stored SamplePayload) */
-                        SamplePayload?: Record<string, never>;
+                        SamplePayload?: Record<string, unknown>;
                     };
                 };
             };

@@ -39,7 +39,7 @@ export interface paths {
                                 default_user?: string | null;
                                 grant_type?: string[];
                                 has_client_secret?: boolean;
-                                jwks?: Record<string, never>[] | null;
+                                jwks?: Record<string, unknown>[] | null;
                                 scopes?: string[];
                                 signin_redirect_url?: string[];
                                 signout_redirect_url?: string[];
@@ -117,7 +117,7 @@ export interface paths {
                             default_user?: string | null;
                             grant_type?: string[];
                             has_client_secret?: boolean;
-                            jwks?: Record<string, never>[] | null;
+                            jwks?: Record<string, unknown>[] | null;
                             scopes?: string[];
                             signin_redirect_url?: string[];
                             signout_redirect_url?: string[];
@@ -190,7 +190,7 @@ export interface paths {
                             default_user?: string | null;
                             grant_type?: string[];
                             has_client_secret?: boolean;
-                            jwks?: Record<string, never>[] | null;
+                            jwks?: Record<string, unknown>[] | null;
                             scopes?: string[];
                             signin_redirect_url?: string[];
                             signout_redirect_url?: string[];
@@ -269,7 +269,7 @@ export interface paths {
                             default_user?: string | null;
                             grant_type?: string[];
                             has_client_secret?: boolean;
-                            jwks?: Record<string, never>[] | null;
+                            jwks?: Record<string, unknown>[] | null;
                             scopes?: string[];
                             signin_redirect_url?: string[];
                             signout_redirect_url?: string[];
@@ -340,7 +340,7 @@ export interface paths {
                             default_user?: string | null;
                             grant_type?: string[];
                             has_client_secret?: boolean;
-                            jwks?: Record<string, never>[] | null;
+                            jwks?: Record<string, unknown>[] | null;
                             scopes?: string[];
                             signin_redirect_url?: string[];
                             signout_redirect_url?: string[];
@@ -406,7 +406,7 @@ export interface paths {
                             default_user?: string | null;
                             grant_type?: string[];
                             has_client_secret?: boolean;
-                            jwks?: Record<string, never>[] | null;
+                            jwks?: Record<string, unknown>[] | null;
                             scopes?: string[];
                             signin_redirect_url?: string[];
                             signout_redirect_url?: string[];
@@ -472,7 +472,7 @@ export interface paths {
                             default_user?: string | null;
                             grant_type?: string[];
                             has_client_secret?: boolean;
-                            jwks?: Record<string, never>[] | null;
+                            jwks?: Record<string, unknown>[] | null;
                             scopes?: string[];
                             signin_redirect_url?: string[];
                             signout_redirect_url?: string[];

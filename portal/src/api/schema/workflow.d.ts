@@ -298,7 +298,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            deployedProcessDefinitions?: Record<string, never>[];
+                            deployedProcessDefinitions?: Record<string, unknown>[];
                             deploymentTime?: string;
                             id?: string;
                             warnings?: string[];
@@ -432,10 +432,10 @@ export interface paths {
                     "application/json": {
                         assignee?: string;
                         businessKey?: string;
-                        controlVariables?: Record<string, never>;
+                        controlVariables?: Record<string, unknown>;
                         indexSchema?: string;
                         processDefinitionKey: string;
-                        queryVariables?: Record<string, never>;
+                        queryVariables?: Record<string, unknown>;
                     };
                 };
             };
@@ -462,7 +462,7 @@ export interface paths {
                                 priority?: number;
                                 processDefinitionId?: string;
                                 processInstanceId?: string;
-                                queryVariables?: Record<string, never>;
+                                queryVariables?: Record<string, unknown>;
                                 /** @enum {string} */
                                 status?: "CREATED" | "ASSIGNED" | "COMPLETED" | "CANCELED";
                                 taskDefinitionKey?: string;
@@ -562,9 +562,9 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        Conditions?: Record<string, never>;
-                        FromRangeConditions?: Record<string, never>;
-                        FuzzyConditions?: Record<string, never>;
+                        Conditions?: Record<string, unknown>;
+                        FromRangeConditions?: Record<string, unknown>;
+                        FuzzyConditions?: Record<string, unknown>;
                         GroupField?: string;
                         Module?: string;
                         PageNo?: number;
@@ -572,7 +572,7 @@ export interface paths {
                         SortField?: string;
                         /** @enum {string} */
                         SortType?: "asc" | "desc" | "ASC" | "DESC";
-                        ToRangeConditions?: Record<string, never>;
+                        ToRangeConditions?: Record<string, unknown>;
                     };
                 };
             };
@@ -647,9 +647,9 @@ export interface paths {
                 content: {
                     "application/json": {
                         assignee?: string;
-                        controlVariables?: Record<string, never>;
+                        controlVariables?: Record<string, unknown>;
                         indexSchema?: string;
-                        queryVariables?: Record<string, never>;
+                        queryVariables?: Record<string, unknown>;
                         taskId?: string;
                     };
                 };
@@ -677,7 +677,7 @@ export interface paths {
                                 priority?: number;
                                 processDefinitionId?: string;
                                 processInstanceId?: string;
-                                queryVariables?: Record<string, never>;
+                                queryVariables?: Record<string, unknown>;
                                 /** @enum {string} */
                                 status?: "CREATED" | "ASSIGNED" | "COMPLETED" | "CANCELED";
                                 taskDefinitionKey?: string;
@@ -757,7 +757,7 @@ export interface paths {
                                 priority?: number;
                                 processDefinitionId?: string;
                                 processInstanceId?: string;
-                                queryVariables?: Record<string, never>;
+                                queryVariables?: Record<string, unknown>;
                                 /** @enum {string} */
                                 status?: "CREATED" | "ASSIGNED" | "COMPLETED" | "CANCELED";
                                 taskDefinitionKey?: string;
@@ -1083,7 +1083,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            deployedProcessDefinitions?: Record<string, never>[];
+                            deployedProcessDefinitions?: Record<string, unknown>[];
                             deploymentTime?: string;
                             id?: string;
                             warnings?: string[];
@@ -1217,10 +1217,10 @@ export interface paths {
                     "application/json": {
                         assignee?: string;
                         businessKey?: string;
-                        controlVariables?: Record<string, never>;
+                        controlVariables?: Record<string, unknown>;
                         indexSchema?: string;
                         processDefinitionKey: string;
-                        queryVariables?: Record<string, never>;
+                        queryVariables?: Record<string, unknown>;
                     };
                 };
             };
@@ -1247,7 +1247,7 @@ export interface paths {
                                 priority?: number;
                                 processDefinitionId?: string;
                                 processInstanceId?: string;
-                                queryVariables?: Record<string, never>;
+                                queryVariables?: Record<string, unknown>;
                                 /** @enum {string} */
                                 status?: "CREATED" | "ASSIGNED" | "COMPLETED" | "CANCELED";
                                 taskDefinitionKey?: string;
@@ -1347,9 +1347,9 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        Conditions?: Record<string, never>;
-                        FromRangeConditions?: Record<string, never>;
-                        FuzzyConditions?: Record<string, never>;
+                        Conditions?: Record<string, unknown>;
+                        FromRangeConditions?: Record<string, unknown>;
+                        FuzzyConditions?: Record<string, unknown>;
                         GroupField?: string;
                         Module?: string;
                         PageNo?: number;
@@ -1357,7 +1357,7 @@ export interface paths {
                         SortField?: string;
                         /** @enum {string} */
                         SortType?: "asc" | "desc" | "ASC" | "DESC";
-                        ToRangeConditions?: Record<string, never>;
+                        ToRangeConditions?: Record<string, unknown>;
                     };
                 };
             };
@@ -1432,9 +1432,9 @@ export interface paths {
                 content: {
                     "application/json": {
                         assignee?: string;
-                        controlVariables?: Record<string, never>;
+                        controlVariables?: Record<string, unknown>;
                         indexSchema?: string;
-                        queryVariables?: Record<string, never>;
+                        queryVariables?: Record<string, unknown>;
                         taskId?: string;
                     };
                 };
@@ -1462,7 +1462,7 @@ export interface paths {
                                 priority?: number;
                                 processDefinitionId?: string;
                                 processInstanceId?: string;
-                                queryVariables?: Record<string, never>;
+                                queryVariables?: Record<string, unknown>;
                                 /** @enum {string} */
                                 status?: "CREATED" | "ASSIGNED" | "COMPLETED" | "CANCELED";
                                 taskDefinitionKey?: string;
@@ -1542,7 +1542,7 @@ export interface paths {
                                 priority?: number;
                                 processDefinitionId?: string;
                                 processInstanceId?: string;
-                                queryVariables?: Record<string, never>;
+                                queryVariables?: Record<string, unknown>;
                                 /** @enum {string} */
                                 status?: "CREATED" | "ASSIGNED" | "COMPLETED" | "CANCELED";
                                 taskDefinitionKey?: string;

@@ -1,7 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, call } from '../../api/client.ts';
+import { ApiError } from '../../api/errors.ts';
 import { Form, SelectField, TextField, useApiForm } from '../../ui/form.tsx';
 import type { DestinationRow } from './api-destinations.page.tsx';
+import type { AdminBody } from './bridge-api.ts';
 import { ADMIN } from './ops.shared.tsx';
 
 export const METHODS = ['POST', 'PUT', 'PATCH', 'GET', 'DELETE'] as const;
@@ -15,14 +17,40 @@ export type DestinationValues = {
   timeoutMs: string;
 };
 
-export type DestinationBody = {
+type Change = AdminBody<'/api-destinations/{name}', 'put'>;
+type Method = NonNullable<Change['method']>;
+/** every method the API takes (the form offers METHODS; a stored HEAD stays as it is) */
+const API_METHODS: Record<Method, true> = { POST: true, PUT: true, PATCH: true, GET: true, DELETE: true, HEAD: true };
+const isMethod = (m: string): m is Method => Object.hasOwn(API_METHODS, m);
+
+/** what the form gives its page: every field of PUT's body, none left out (null clears), and the name */
+export type DestinationBody = Required<
+  Pick<Change, 'description' | 'urlTemplate' | 'method' | 'connection' | 'timeoutMs'>
+> & {
   name: string;
-  description: string | null;
-  urlTemplate: { url: string; variables?: Record<string, string> };
-  method: string;
-  connection: string | null;
-  timeoutMs: number | null;
 };
+
+// refused here the way the API refuses a field, so the form marks it
+const refused = (field: keyof DestinationValues, message: string) =>
+  new ApiError(0, 'REQUEST.INVALID', `${field} ${message}`, [{ field, message }]);
+
+function bodyOf(v: DestinationValues, e: DestinationRow | undefined): DestinationBody {
+  if (!isMethod(v.method)) throw refused('method', 'is not an HTTP method the API takes');
+  const timeoutMs = v.timeoutMs === '' ? null : Number(v.timeoutMs);
+  if (timeoutMs !== null && !Number.isFinite(timeoutMs)) throw refused('timeoutMs', 'is not a number');
+  return {
+    name: v.name,
+    description: v.description === '' ? null : v.description,
+    urlTemplate: {
+      url: v['urlTemplate.url'],
+      ...(e?.urlTemplate.variables !== undefined && { variables: e.urlTemplate.variables }),
+    },
+    method: v.method,
+    connection: v.connection === '' ? null : v.connection,
+    // an integer in range is the API's to check, and to refuse by name
+    timeoutMs,
+  };
+}
 
 /** The API destination form (new and change); the connection is chosen from the tenant's. */
 export function DestinationForm(props: {
@@ -47,24 +75,7 @@ export function DestinationForm(props: {
       connection: e?.connection ?? '',
       timeoutMs: e?.timeoutMs === null || e?.timeoutMs === undefined ? '' : String(e.timeoutMs),
     },
-    submit: (v) =>
-      props.submit({
-        name: v.name,
-        description: v.description === '' ? null : v.description,
-        urlTemplate: {
-          url: v['urlTemplate.url'],
-          ...(e?.urlTemplate.variables !== undefined && { variables: e.urlTemplate.variables }),
-        },
-        method: v.method,
-        connection: v.connection === '' ? null : v.connection,
-        // a number the API checks; what is not one goes as it is, for the API to refuse by name
-        timeoutMs:
-          v.timeoutMs === ''
-            ? null
-            : Number.isFinite(Number(v.timeoutMs))
-              ? Number(v.timeoutMs)
-              : (v.timeoutMs as never),
-      }),
+    submit: async (v) => props.submit(bodyOf(v, e)),
     onSuccess: props.onSuccess,
   });
   const names = (connections.data ?? []).map((c) => String((c as { name?: string }).name ?? ''));

@@ -75,7 +75,7 @@ export function NewApiDestinationPage() {
                     method: b.method,
                     ...(b.connection !== null && { connection: b.connection }),
                     ...(b.timeoutMs !== null && { timeoutMs: b.timeoutMs }),
-                  } as never,
+                  },
                 }),
               )
             }
@@ -188,7 +188,7 @@ export function ApiDestinationPage() {
                         method: b.method,
                         connection: b.connection,
                         timeoutMs: b.timeoutMs,
-                      } as never,
+                      },
                     }),
                   )
                 }

@@ -1,11 +1,19 @@
-import { api, call } from '../../api/client.ts';
+import { api, call, type RequestBody } from '../../api/client.ts';
 import type { paths } from '../../api/schema/bridge.d.ts';
 
-/**
- * The bridge admin API as the area's pages call it. The generated types give object-typed fields
- * (`pattern`, `event`, `variables`) as empty records, so bodies of those are passed as the API's JSON.
- */
+/** The bridge admin API as the area's pages call it, and the bodies its pages build. */
 export const ADMIN = '/api/platform/platform-pub/eventBridge/admin/v1';
+
+type AdminPath = keyof paths & `${typeof ADMIN}/${string}`;
+/** the JSON body of an admin operation: `AdminBody<'/rules', 'post'>` */
+export type AdminBody<
+  P extends AdminPath extends `${typeof ADMIN}${infer S}` ? S : never,
+  M extends keyof paths[`${typeof ADMIN}${P}`],
+> = RequestBody<paths, `${typeof ADMIN}${P}`, M>;
+
+/** an event (or any JSON object) as the test operations take it */
+export type JsonObject = AdminBody<'/test-pattern', 'post'>['event'];
+export type ConversionBody = AdminBody<'/test-conversion', 'post'>['conversion'];
 
 type Json<P extends keyof paths, M extends 'get' | 'post' | 'put'> = paths[P][M] extends {
   responses:
@@ -27,17 +35,17 @@ export type ConversionPreview = { ok: true; body: unknown; missing: string[] } |
 
 /** test-pattern with an empty event: resolves when the API accepts the pattern */
 export const validatePatternWithApi = async (pattern: unknown, signal: AbortSignal): Promise<void> => {
-  await call(api.bridge.POST(`${ADMIN}/test-pattern`, { body: { pattern, event: {} } as never, signal }));
+  await call(api.bridge.POST(`${ADMIN}/test-pattern`, { body: { pattern, event: {} }, signal }));
 };
 
-export const testPatternWithApi = async (pattern: unknown, event: unknown, signal: AbortSignal): Promise<boolean> =>
-  (await call(api.bridge.POST(`${ADMIN}/test-pattern`, { body: { pattern, event } as never, signal }))).match;
+export const testPatternWithApi = async (pattern: unknown, event: JsonObject, signal: AbortSignal): Promise<boolean> =>
+  (await call(api.bridge.POST(`${ADMIN}/test-pattern`, { body: { pattern, event }, signal }))).match;
 
 export const previewConversionWithApi = async (
-  conversion: unknown,
-  event: unknown,
+  conversion: ConversionBody,
+  event: JsonObject,
   signal: AbortSignal,
 ): Promise<ConversionPreview> =>
   (await call(
-    api.bridge.POST(`${ADMIN}/test-conversion`, { body: { conversion, event } as never, signal }),
+    api.bridge.POST(`${ADMIN}/test-conversion`, { body: { conversion, event }, signal }),
   )) as ConversionPreview;

@@ -1,3 +1,5 @@
+import type { AdminBody } from './bridge-api.ts';
+
 /**
  * A connection's authentication as the form holds it (one flat set of fields, named by their path in the
  * API's body so that its refusals mark them) and as the API takes it. Secrets are write-only: the API
@@ -79,41 +81,56 @@ export const secretSet = (auth: AuthView | undefined): boolean => {
   return typeof auth[field] === 'string' && auth[field] !== '';
 };
 
+/** a connection as POST /connections takes it (PUT takes the same auth and description) */
+export type ConnectionBody = AdminBody<'/connections', 'post'>;
+type AuthBody = ConnectionBody['auth'];
+/** the auth fields the form holds as text, sent as typed */
+type AuthText = Exclude<keyof AuthBody, 'kind' | 'source' | 'method' | 'clientAuth' | 'params'>;
+
+const TOKEN_METHODS = ['POST', 'GET'] as const;
+const CLIENT_AUTHS = ['client_secret_basic', 'client_secret_post'] as const;
+/** a select's value as the API's enum (the select offers no other) */
+const oneOf = <T extends string>(list: readonly T[], value: string): T | undefined => list.find((m) => m === value);
+
 /** the API's auth object for the form's kind: only that kind's fields, empty ones (and empty secrets) left out */
-export function authOf(v: ConnectionValues): Record<string, unknown> {
+export function authOf(v: ConnectionValues): AuthBody {
   const kind = v['auth.kind'] as AuthKind;
-  const pick = (...fields: Array<keyof ConnectionValues>) =>
-    Object.fromEntries(fields.filter((f) => v[f] !== '').map((f) => [f.slice('auth.'.length), v[f]]));
+  const pick = <K extends AuthText>(...fields: K[]): Partial<Record<K, string>> => {
+    const out: Partial<Record<K, string>> = {};
+    for (const f of fields) {
+      const value = v[`auth.${f}` as const];
+      if (value !== '') out[f] = value;
+    }
+    return out;
+  };
   switch (kind) {
     case 'BASIC':
-      return { kind, ...pick('auth.username', 'auth.password') };
+      return { kind, ...pick('username', 'password') };
     case 'BEARER': {
-      const source = v['auth.source'];
+      const source = oneOf(BEARER_SOURCES, v['auth.source']);
       const extra =
         source === 'fixed'
-          ? pick('auth.token')
+          ? pick('token')
           : source === 'config'
-            ? pick('auth.key')
+            ? pick('key')
             : source === 'jsonpath'
-              ? pick('auth.path')
+              ? pick('path')
               : {};
-      return { kind, source, ...extra };
+      return { kind, ...(source !== undefined && { source }), ...extra };
     }
-    case 'OAUTH_CLIENT_CREDENTIALS':
+    case 'OAUTH_CLIENT_CREDENTIALS': {
+      const method = oneOf(TOKEN_METHODS, v['auth.method']);
+      const clientAuth = oneOf(CLIENT_AUTHS, v['auth.clientAuth']);
       return {
         kind,
-        ...pick(
-          'auth.tokenUrl',
-          'auth.clientId',
-          'auth.clientSecret',
-          'auth.method',
-          'auth.clientAuth',
-          'auth.scope',
-          'auth.audience',
-        ),
+        ...pick('tokenUrl', 'clientId', 'clientSecret'),
+        ...(method !== undefined && { method }),
+        ...(clientAuth !== undefined && { clientAuth }),
+        ...pick('scope', 'audience'),
       };
+    }
     case 'API_KEY':
-      return { kind, ...pick('auth.headerName', 'auth.value') };
+      return { kind, ...pick('headerName', 'value') };
     default: {
       const never: never = kind;
       return { kind: never };

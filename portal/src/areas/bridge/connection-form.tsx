@@ -6,6 +6,7 @@ import {
   type AuthView,
   authOf,
   BEARER_SOURCES,
+  type ConnectionBody,
   type ConnectionValues,
   SECRET_OF,
   secretSet,
@@ -19,7 +20,7 @@ import {
 export function ConnectionForm(props: {
   existing?: { name?: string; description?: string | null; auth?: AuthView };
   submitLabel: string;
-  submit: (body: { name: string; description?: string; auth: Record<string, unknown> }) => Promise<unknown>;
+  submit: (body: ConnectionBody) => Promise<unknown>;
   onSuccess: () => void;
 }) {
   const editing = props.existing !== undefined;

@@ -39,7 +39,7 @@ export function NewConnectionPage() {
           submitLabel="Create connection"
           submit={async (body) => {
             created.current = body.name;
-            return call(api.bridge.POST(`${ADMIN}/connections`, { body: body as never }));
+            return call(api.bridge.POST(`${ADMIN}/connections`, { body: body }));
           }}
           onSuccess={() => {
             notify({ kind: 'success', text: `Connection ${created.current} created` });
@@ -121,7 +121,7 @@ export function ConnectionPage() {
                   call(
                     api.bridge.PUT(ONE, {
                       params: { path: { name } },
-                      body: { description: body.description ?? '', auth: body.auth } as never,
+                      body: { description: body.description ?? '', auth: body.auth },
                     }),
                   )
                 }

@@ -90,7 +90,11 @@ export function recordOf(d: ConversionDraft): Converted {
   }
 }
 
-export type PreviewFn = (conversion: unknown, event: unknown, signal: AbortSignal) => Promise<ConversionPreview>;
+export type PreviewFn = (
+  conversion: ConversionRecord,
+  event: Record<string, unknown>,
+  signal: AbortSignal,
+) => Promise<ConversionPreview>;
 
 export type PreviewState =
   | { status: 'waiting'; why: string }

@@ -1,3 +1,4 @@
+import type { AdminBody } from './bridge-api.ts';
 import { type ConversionDraft, draftOf, emptyConversion, recordOf } from './conversion.ts';
 import { isJsonObject, parseJsonText, pretty } from './json-text.ts';
 import { type ParamForm, type ParamSpec, type TypeId, typeOf } from './target-types.ts';
@@ -72,6 +73,11 @@ export const newRule = (bus: string): RuleDraft => ({
 
 type ApiTarget = Record<string, unknown>;
 
+/** what POST and PUT /rules both take from the editor (POST adds the bus and the optional id) */
+export type RuleFields = Omit<AdminBody<'/rules', 'post'>, 'bus' | 'id' | 'platform'>;
+type TargetBody = RuleFields['targets'][number];
+type ParamBody = NonNullable<TargetBody['params']>[number];
+
 export function draftOfRule(rule: {
   id?: string;
   bus?: string;
@@ -126,7 +132,7 @@ export const sentKeys = (t: TargetDraft): string[] =>
     .map((spec) => spec.key);
 
 /** A TEMPLATE's variable map is sent as its JSON text; anything not yet JSON goes as typed (the API says why). */
-function paramBody(key: string, p: ParamDraft) {
+function paramBody(key: string, p: ParamDraft): ParamBody {
   const value = p.form === 'TEMPLATE' ? compact(p.value) : p.form === 'ORIGINAL' ? '' : p.value;
   return { resourceKey: key, form: p.form, value, ...(p.form === 'TEMPLATE' && { template: p.template }) };
 }
@@ -136,11 +142,8 @@ const compact = (text: string): string => {
 };
 
 /** the rule's body for POST/PUT, or the first problem the browser sees itself */
-export function ruleBody(
-  d: RuleDraft,
-  pattern: unknown,
-): { body: Record<string, unknown> } | { field: string; message: string } {
-  const targets: Record<string, unknown>[] = [];
+export function ruleBody(d: RuleDraft, pattern: unknown): { body: RuleFields } | { field: string; message: string } {
+  const targets: TargetBody[] = [];
   for (const [i, t] of d.targets.entries()) {
     const conversion = recordOf(t.conversion);
     if (!conversion.ok) return { field: `targets.${i}.conversion`, message: conversion.message };

@@ -55,14 +55,14 @@ export function RuleEditor({ initial, mode }: { initial: RuleDraft; mode: 'creat
       if (mode === 'create') {
         return call(
           api.bridge.POST(`${ADMIN}/rules`, {
-            body: { ...built.body, bus: v.bus, ...(v.id.trim() !== '' && { id: v.id.trim() }) } as never,
+            body: { ...built.body, bus: v.bus, ...(v.id.trim() !== '' && { id: v.id.trim() }) },
           }),
         );
       }
       return call(
         api.bridge.PUT(`${ADMIN}/rules/{id}`, {
           params: { path: { id: v.id } },
-          body: { ...built.body, description: v.description.trim() === '' ? null : v.description } as never,
+          body: { ...built.body, description: v.description.trim() === '' ? null : v.description },
         }),
       );
     },

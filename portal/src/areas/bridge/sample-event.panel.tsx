@@ -5,7 +5,7 @@ import { isJsonObject, parseJsonText } from './json-text.ts';
 import type { PatternCheck } from './pattern-check.ts';
 
 /** matches a pattern against an event through the API (test-pattern) */
-export type TestPattern = (pattern: unknown, event: unknown, signal: AbortSignal) => Promise<boolean>;
+export type TestPattern = (pattern: unknown, event: Record<string, unknown>, signal: AbortSignal) => Promise<boolean>;
 
 type Result =
   | { status: 'waiting'; why: string }

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { api, call } from '../../api/client.ts';
 import { ApiError } from '../../api/errors.ts';
 import { Form, SelectField, useApiForm } from '../../ui/form.tsx';
+import { isJsonObject } from './json-text.ts';
 import { ADMIN } from './ops.shared.tsx';
 
 type Values = { version: string; event: string };
@@ -26,11 +27,12 @@ export function ValidateForm({ schemaId, versions }: { schemaId: string; version
           { field: 'event', message: `is not JSON: ${(err as Error).message}` },
         ]);
       }
-      const isEvent = typeof parsed === 'object' && parsed !== null && 'data' in parsed;
+      // narrowed here, not through a flag: an object with `data` is an event, anything else only its data
+      const event = isJsonObject(parsed) && 'data' in parsed ? { ...parsed, data: parsed.data } : null;
       const r = await call(
         api.bridge.POST(`${ADMIN}/schemas/{id}/versions/{version}/validate`, {
           params: { path: { id: schemaId, version: v.version } },
-          body: (isEvent ? { event: parsed } : { data: parsed }) as never,
+          body: event !== null ? { event } : { data: parsed },
         }),
       );
       return r as unknown as Answer;
