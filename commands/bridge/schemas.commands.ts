@@ -206,6 +206,34 @@ function lru<V>(max: number) {
   };
 }
 
+/**
+ * Compiled validators of schema versions, cached by a key naming an immutable version (owner, schema,
+ * version): putEvent's checks and the admin API's validate compile a version once. A stored version that
+ * no longer converts or compiles (only a converter change could make one so) is SCHEMA.UNUSABLE.
+ */
+export function createVersionValidators(size = 1000) {
+  const compiled = lru<ValidateFunction>(size);
+  function validatorFor(key: string, content: unknown, dataSchemaId: string): ValidateFunction {
+    const hit = compiled.get(key);
+    if (hit !== undefined) return hit;
+    const converted = businessDataJsonSchema(content);
+    let fn: ValidateFunction;
+    try {
+      if ('problems' in converted) throw new Error(converted.problems.map((p) => `${p.path} ${p.message}`).join('; '));
+      fn = compileJsonSchema(converted.schema);
+    } catch (err) {
+      throw bridgeError(
+        'SCHEMA.UNUSABLE',
+        `schema ${dataSchemaId} cannot be used to validate: ${(err as Error).message}`,
+        { dataSchemaId },
+      );
+    }
+    compiled.set(key, fn);
+    return fn;
+  }
+  return { validatorFor };
+}
+
 export type SchemaValidatorDeps = {
   eventStore: EventStore;
   /** schema streams and compiled versions kept in memory (default 1000 each) */
@@ -232,7 +260,7 @@ export function createSchemaValidator(deps: SchemaValidatorDeps): SchemaValidato
   const size = deps.cacheSize ?? 1000;
   const maxViolations = deps.maxViolations ?? 100;
   const streams = lru<{ revision: number; state: SchemaState }>(size);
-  const compiled = lru<ValidateFunction>(size);
+  const { validatorFor } = createVersionValidators(size);
 
   async function current(stream: string): Promise<SchemaState> {
     const cached = streams.get(stream) ?? { revision: -1, state: schemaDecider.initialState() };
@@ -248,26 +276,6 @@ export function createSchemaValidator(deps: SchemaValidatorDeps): SchemaValidato
     const next = { revision: newer[newer.length - 1]!.revision, state };
     streams.set(stream, next);
     return state;
-  }
-
-  function validatorFor(key: string, content: unknown, dataSchemaId: string): ValidateFunction {
-    const hit = compiled.get(key);
-    if (hit !== undefined) return hit;
-    const converted = businessDataJsonSchema(content);
-    let fn: ValidateFunction;
-    try {
-      if ('problems' in converted) throw new Error(converted.problems.map((p) => `${p.path} ${p.message}`).join('; '));
-      fn = compileJsonSchema(converted.schema);
-    } catch (err) {
-      // validated when the version was added: only a converter change could make a stored version unusable
-      throw bridgeError(
-        'SCHEMA.UNUSABLE',
-        `schema ${dataSchemaId} cannot be used to validate: ${(err as Error).message}`,
-        { dataSchemaId },
-      );
-    }
-    compiled.set(key, fn);
-    return fn;
   }
 
   return {

@@ -1,9 +1,12 @@
 import { type RequestHandler, type Response, Router } from 'express';
-import { compileJsonSchema, type DataViolation, toViolations } from '../../commands/bridge/schema.compiler.ts';
-import { createSchemaReader, type SchemaCommands } from '../../commands/bridge/schemas.commands.ts';
+import { toViolations } from '../../commands/bridge/schema.compiler.ts';
+import {
+  createSchemaReader,
+  createVersionValidators,
+  type SchemaCommands,
+} from '../../commands/bridge/schemas.commands.ts';
 import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
 import { PLATFORM_TENANT } from '../../domain/bridge/model.ts';
-import { businessDataJsonSchema } from '../../domain/bridge/openapi-schema.ts';
 import {
   findVersion,
   latestVersion,
@@ -13,6 +16,7 @@ import {
   SCHEMA_ID,
   SCHEMA_VERSION,
   type Schema,
+  schemaStream,
 } from '../../domain/bridge/schema.decider.ts';
 import { coreError } from '../../domain/core/core.errors.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
@@ -227,18 +231,6 @@ function versionOf(id: string, schema: Schema, version: string) {
   return found;
 }
 
-/** the violations putEvent would answer for this data (a deleted schema's versions still check) */
-function validateData(id: string, version: { version: string; content: unknown }, data: unknown): DataViolation[] {
-  const converted = businessDataJsonSchema(version.content);
-  if ('problems' in converted)
-    throw bridgeError('SCHEMA.UNUSABLE', `schema ${id} version ${version.version} cannot be used to validate`, {
-      schemaId: id,
-      problems: converted.problems,
-    });
-  const fn = compileJsonSchema(converted.schema);
-  return fn(data) ? [] : toViolations((fn.errors ?? []).slice(0, MAX_LISTED_PROBLEMS), 'data');
-}
-
 const optionalString = (v: unknown): string | undefined => (v === undefined ? undefined : String(v));
 
 // ---- the router ----
@@ -248,6 +240,16 @@ export function createSchemasRouter(deps: SchemasRouterDeps): Router {
   const registry = deps.registry ?? createRouteRegistry();
   const queries = createSchemaQueries(deps.readStore);
   const reader = createSchemaReader({ eventStore: deps.eventStore });
+  const validators = createVersionValidators();
+  /** the violations putEvent would answer for this data (a deleted schema's versions still check) */
+  const validateData = (schema: Schema, version: { version: string; content: unknown }, data: unknown) => {
+    const fn = validators.validatorFor(
+      `${schemaStream(schema.tenant, schema.schemaId)}@${version.version}`,
+      version.content,
+      `${schema.schemaId}:${version.version}`,
+    );
+    return fn(data) ? [] : toViolations((fn.errors ?? []).slice(0, MAX_LISTED_PROBLEMS), 'data');
+  };
   const router = Router();
 
   router.use(`${BRIDGE_ADMIN_BASE}/schemas`, bearer.authenticate, bearer.requireScope(BRIDGE_ADMIN_SCOPE));
@@ -396,10 +398,11 @@ export function createSchemasRouter(deps: SchemasRouterDeps): Router {
     schemas.validate,
     async (req, res) => {
       const id = req.params.id as string;
-      const found = versionOf(id, await visible(res, id), req.params.version as string);
+      const schema = await visible(res, id);
+      const found = versionOf(id, schema, req.params.version as string);
       const b = req.body as { data?: unknown; event?: { data: unknown } };
       const data = b.event !== undefined ? b.event.data : b.data;
-      const errors = validateData(id, found, data).map((v) => ({
+      const errors = validateData(schema, found, data).map((v) => ({
         field: v.path,
         message: v.message,
         keyword: v.keyword,

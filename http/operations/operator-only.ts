@@ -4,8 +4,8 @@ import { authOf } from '../core/tenancy.ts';
 
 /**
  * The projections, rebuilds and readiness are the platform's, shared by every tenant: besides `ops:admin`,
- * the token must be of an operator tenant (the platform tenant, or the seed tenant the operators sign in
- * to on a fresh install). A tenant administrator elsewhere can give a user the role `ops:admin`, and that
+ * the token must be of an operator tenant (OPS_OPERATOR_TENANTS: the platform tenant and, by default, the
+ * seed tenant the operators sign in to on a fresh install). A tenant administrator elsewhere can give a user the role `ops:admin`, and that
  * user is still refused.
  */
 export const operatorOnly =
@@ -16,7 +16,7 @@ export const operatorOnly =
     next(
       opsError(
         'OPS.TENANT_FORBIDDEN',
-        `the operations API is for the platform's operators (tenants ${operatorTenants.join(', ')})`,
+        `the operations API is for the platform's operators; tenant ${tenant} is not one of theirs`,
         { tenant },
       ),
     );

@@ -126,7 +126,7 @@ export function createOperationsService(deps: OperationsServiceDeps): PlatformSe
   const http = createOperationsRouter({
     backend,
     bearer: deps.identity.bearer,
-    operatorTenants: [...new Set([PLATFORM_TENANT, config.identity.seed.tenant])],
+    operatorTenants: settings.operatorTenants ?? [...new Set([PLATFORM_TENANT, config.identity.seed.tenant])],
   });
 
   return {

@@ -135,8 +135,11 @@ export function createRebuilds(o: {
 
   async function claim(projection: Projection): Promise<RebuildJob> {
     await ensure();
-    if ((await locks().get(projection.name)) === null)
-      await locks().upsert({ id: projection.name, job: '', until: '' });
+    // created in a transaction: a check and an upsert alone could replace a lock another process has just taken
+    await readStore.transaction(async (tx) => {
+      const c = tx.collection<RebuildLock>(LOCKS);
+      if ((await c.get(projection.name)) === null) await c.upsert({ id: projection.name, job: '', until: '' });
+    });
     const id = randomUUID();
     const taken = await locks().findOneAndUpdate(
       { id: projection.name, until: { $lt: now().toISOString() } },

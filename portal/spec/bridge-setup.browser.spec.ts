@@ -85,6 +85,7 @@ async function run() {
     await page.goto(`${p.base}/portal/bridge`);
     await page.getByLabel('Tenant').fill(ADMIN.tenant);
     await page.getByRole('button', { name: 'Continue to sign-in' }).click();
+    await page.waitForURL((u) => u.pathname === '/cas/oidc/authorize');
     await page.getByLabel('Username').fill(ADMIN.username);
     await page.getByLabel('Password').fill(ADMIN.password);
     await page.getByRole('button', { name: 'Sign in' }).click();

@@ -3,8 +3,10 @@
 // navigation groups them.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { SERVICE_SCOPES } from '../../domain/core/service.scopes.ts';
 import { ApiError, fieldErrors, fieldProblems, toApiError } from '../src/api/errors.ts';
 import { hasScopes, type Session } from '../src/api/session.ts';
+import { SCOPE_GROUPS } from '../src/areas/sso/scope-groups.ts';
 import type { AreaMeta } from '../src/shell/area-meta.ts';
 import { currentNavEntry, navGroups, visibleAreas } from '../src/shell/area-nav.ts';
 import { signInError } from '../src/shell/sign-in-errors.ts';
@@ -176,6 +178,14 @@ shell('the current navigation entry is the longest one the page is under', () =>
   assert.is(currentNavEntry(areas, '/bridge/dead-letters'), '/bridge/dead-letters');
   assert.is(currentNavEntry(areas, '/ssox'), undefined, 'a folder, not a prefix of the name');
   assert.is(currentNavEntry(areas, '/'), undefined);
+});
+
+shell("API access and a user's roles offer every service's scopes, grouped by service", () => {
+  assert.equal(
+    SCOPE_GROUPS.flatMap((g) => g.scopes),
+    [...SERVICE_SCOPES],
+  );
+  assert.ok(SCOPE_GROUPS.some((g) => g.scopes.includes('ops:admin')));
 });
 
 shell.run();

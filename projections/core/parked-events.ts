@@ -95,7 +95,9 @@ export async function retryParked(o: {
   for (const parked of await listParked(readStore, projection.name)) {
     const [event] = await eventStore.readStream(parked.stream, { fromRevision: parked.revision, limit: 1 });
     try {
-      await readStore.transaction(async (tx) => {
+      const done = await readStore.transaction(async (tx) => {
+        // another retry (a second process, a second click) may have applied it since the list was read
+        if ((await parkedEvents(tx).get(parked.id)) === null) return false;
         const cp = await checkpoints(tx).get(projection.name);
         if (event === undefined || event.id !== parked.eventId)
           throw new Error(`event ${parked.eventId} is no longer in ${parked.stream}`);
@@ -104,8 +106,9 @@ export async function retryParked(o: {
         );
         await projection.apply([event], { collection: store.collection, late: true });
         await parkedEvents(tx).delete(parked.id);
+        return true;
       });
-      applied += 1;
+      if (done) applied += 1;
     } catch (err) {
       failed += 1;
       await parkedEvents(readStore).patch(parked.id, {

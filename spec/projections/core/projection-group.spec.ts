@@ -100,18 +100,16 @@ test('a projection that throws on one event parks it and goes on; the others of 
     ['joined', 'joined'],
   );
 
-  // the operator's retry after a fix: applied, and off the list
+  // the operator's retry after a fix, clicked twice (or sent by two processes): applied once, off the list
   await reader.stop();
   poisoned = false;
-  const r = await retryParked({
-    eventStore,
-    readStore,
-    projection: fragile,
-    now: () => systemClock.now().toISOString(),
-  });
-  assert.equal(r, { applied: 1, failed: 0 });
+  const retry = () =>
+    retryParked({ eventStore, readStore, projection: fragile, now: () => systemClock.now().toISOString() });
+  const [first, second] = await Promise.all([retry(), retry()]);
+  assert.is(first.applied + second.applied, 1, 'one of the two applied it');
+  assert.is(first.failed + second.failed, 0);
   assert.equal(await listParked(readStore), []);
-  assert.is((await count('test.fragile')).length, 11);
+  assert.equal(await count('test.fragile'), Array(11).fill(1), 'the parked event applied once');
 });
 
 test('a failing retry keeps the event parked with the new error and a count', async ({ eventStore, readStore }) => {

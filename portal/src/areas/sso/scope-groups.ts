@@ -1,22 +1,13 @@
-import { AUDIT_SCOPES } from '../../../../domain/audit/audit.scopes.ts';
-import { BRIDGE_SCOPES } from '../../../../domain/bridge/bridge.scopes.ts';
-import { HUB_SCOPES } from '../../../../domain/hub/hub.scopes.ts';
-import { IDENTITY_ADMIN_SCOPE, OIDC_SCOPES } from '../../../../domain/identity/identity.scopes.ts';
-import { WORKFLOW_SCOPES } from '../../../../domain/workflow/workflow.scopes.ts';
+import { SERVICE_SCOPE_GROUPS } from '../../../../domain/core/service.scopes.ts';
+import { OIDC_SCOPES } from '../../../../domain/identity/identity.scopes.ts';
 
 /**
  * The platform's service scopes by service, for the "API access" of an application and a user's roles:
- * the services' own constants (domain/<service>/<service>.scopes.ts), so a new scope shows up here.
+ * the platform's own list (domain/core/service.scopes.ts), so a new service's scopes show up here.
  */
 export type ScopeGroup = { service: string; scopes: readonly string[] };
 
-export const SCOPE_GROUPS: readonly ScopeGroup[] = [
-  { service: 'Identity provider', scopes: [IDENTITY_ADMIN_SCOPE] },
-  { service: 'Event bridge', scopes: BRIDGE_SCOPES },
-  { service: 'Audit', scopes: AUDIT_SCOPES },
-  { service: 'Notification hub', scopes: HUB_SCOPES },
-  { service: 'Workflow', scopes: WORKFLOW_SCOPES },
-];
+export const SCOPE_GROUPS: readonly ScopeGroup[] = SERVICE_SCOPE_GROUPS;
 
 const SERVICE = new Set(SCOPE_GROUPS.flatMap((g) => g.scopes));
 
