@@ -66,7 +66,7 @@ export function BpmnDiagram({
 
   return (
     <figure className="wf-diagram">
-      <div ref={host} className="wf-canvas" role="img" aria-label={label} data-testid="bpmn-canvas" />
+      <div ref={host} className="wf-canvas" data-testid="bpmn-canvas" />
       <figcaption className="wf-legend">
         {failure !== null ? (
           <span role="alert">The diagram cannot be drawn: {failure}</span>

@@ -39,7 +39,7 @@ export function DefinitionsPage() {
                       <Link
                         to="/workflow/definitions/$id"
                         params={{ id: v.id }}
-                        aria-label={`${d.key} version ${v.version}`}
+                        aria-label={`v${v.version} of ${d.key}`}
                       >
                         v{v.version}
                       </Link>

@@ -99,7 +99,11 @@ export async function definitionXml(id: string, signal?: AbortSignal): Promise<s
 export function completedElements(instance: Instance): string[] {
   const active = new Set(instance.tokens.map((t) => t.elementId));
   const done = new Set<string>();
+  // a user task's completion is recorded as TaskCompleted (its task id): its element is the TaskCreated's
+  const taskElements = new Map<unknown, string>();
   for (const h of instance.history) {
+    if (h.type === 'TaskCreated' && h.elementId !== undefined) taskElements.set(h.taskId, h.elementId);
+    if (h.type === 'TaskCompleted' && taskElements.has(h.taskId)) done.add(taskElements.get(h.taskId)!);
     if (h.type === 'ElementCompleted' && h.elementId !== undefined) done.add(h.elementId);
     for (const e of h.elements ?? []) done.add(e.elementId);
   }
