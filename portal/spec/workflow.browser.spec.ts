@@ -67,6 +67,8 @@ async function run() {
     const where = page.getByRole('definition').filter({ hasText: 'payInvoice' });
     await where.waitFor();
     assert.match((await page.locator('.wf-problem').textContent()) ?? '', /Element<receiveTask>Element idpayInvoice/);
+    // the refused file is drawn with the element the error names marked
+    await page.locator('.djs-element.wf-failed[data-element-id="payInvoice"]').waitFor();
     await look(page, 'workflow-deploy-refused');
 
     // a drop on the zone, as a file dragged from the desktop arrives

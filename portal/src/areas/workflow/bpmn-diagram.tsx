@@ -20,16 +20,20 @@ export function BpmnDiagram({
   label,
   active = [],
   completed = [],
+  failed = [],
 }: {
   xml: string;
   label: string;
   active?: readonly string[];
   completed?: readonly string[];
+  /** elements an API error names (a refused deployment) */
+  failed?: readonly string[];
 }) {
   const host = useRef<HTMLDivElement>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const activeKey = active.join(' ');
   const completedKey = completed.join(' ');
+  const failedKey = failed.join(' ');
 
   useEffect(() => {
     let viewer: { destroy(): void } | undefined;
@@ -46,6 +50,7 @@ export function BpmnDiagram({
       const overlays = v.get<Overlays>('overlays');
       canvas.zoom('fit-viewport', 'auto');
       for (const id of completedKey.split(' ')) if (id && registry.get(id)) canvas.addMarker(id, 'wf-completed');
+      for (const id of failedKey.split(' ')) if (id && registry.get(id)) canvas.addMarker(id, 'wf-failed');
       for (const id of activeKey.split(' ')) {
         if (!id || !registry.get(id)) continue;
         canvas.addMarker(id, 'wf-active');
@@ -62,7 +67,7 @@ export function BpmnDiagram({
       cancelled = true;
       viewer?.destroy();
     };
-  }, [xml, activeKey, completedKey]);
+  }, [xml, activeKey, completedKey, failedKey]);
 
   return (
     <figure className="wf-diagram">
@@ -77,6 +82,12 @@ export function BpmnDiagram({
               <>
                 {' '}
                 <span className="wf-key wf-key-active">Active: {active.join(', ')}</span>
+              </>
+            )}
+            {failed.length > 0 && (
+              <>
+                {' '}
+                <span className="wf-key wf-key-failed">Refused: {failed.join(', ')}</span>
               </>
             )}
             {completed.length > 0 && (

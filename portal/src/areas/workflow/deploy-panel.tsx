@@ -1,9 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { type DragEvent, type FormEvent, useId, useRef, useState } from 'react';
+import { type DragEvent, type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { isApiError } from '../../api/errors.ts';
 import { ApiErrorView } from '../../ui/api-error.tsx';
 import { useStatus } from '../../ui/status.tsx';
+import { BpmnDiagram } from './bpmn-diagram.tsx';
 import { type Deployed, deployFiles } from './workflow-api.ts';
 
 /** what a deployment refusal names (the API's details: file, element, id, line, column) */
@@ -25,6 +26,24 @@ function ProblemDetails({ error }: { error: unknown }) {
       ))}
     </dl>
   );
+}
+
+/** the refused file drawn with the element the error names marked (when the file can be drawn at all) */
+function RefusedDiagram({ error, files }: { error: unknown; files: readonly File[] }) {
+  const [xml, setXml] = useState<string | null>(null);
+  const d = isApiError(error) && typeof error.details === 'object' ? (error.details as Record<string, unknown>) : {};
+  const file = files.find((f) => f.name === d.resource) ?? (files.length === 1 ? files[0] : undefined);
+  const elementId = typeof d.id === 'string' ? d.id : undefined;
+  useEffect(() => {
+    let live = true;
+    setXml(null);
+    if (file !== undefined && elementId !== undefined) void file.text().then((t) => live && setXml(t));
+    return () => {
+      live = false;
+    };
+  }, [file, elementId]);
+  if (xml === null || elementId === undefined) return null;
+  return <BpmnDiagram xml={xml} label={`The refused file ${file?.name ?? ''}`} failed={[elementId]} />;
 }
 
 /**
@@ -110,6 +129,7 @@ export function DeployPanel() {
         <div>
           <ApiErrorView error={error} title="The deployment was refused" />
           <ProblemDetails error={error} />
+          <RefusedDiagram error={error} files={files} />
         </div>
       )}
       {result !== null && (

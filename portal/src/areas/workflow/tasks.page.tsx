@@ -1,9 +1,13 @@
+import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
+import { WORKFLOW_ADMIN_SCOPE } from '../../../../domain/workflow/workflow.scopes.ts';
 import { api, call, type RequestBody } from '../../api/client.ts';
 import type { paths } from '../../api/schema/workflow.d.ts';
+import { hasScopes, sessionQuery } from '../../api/session.ts';
 import { Page } from '../../shell/page.tsx';
 import { PagedTable } from '../../ui/paged-table.tsx';
 import { CompleteTask } from './complete-task.tsx';
+import { getJson } from './workflow-api.ts';
 import './workflow.css';
 
 type Search = RequestBody<paths, '/workflow/v1/tasks', 'post'>;
@@ -32,7 +36,17 @@ export function TasksPage() {
   const id = useId();
   const [draft, setDraft] = useState({ module: 'default', all: '', field: '', value: '', group: '' });
   const [asked, setAsked] = useState(draft);
-  const [completing, setCompleting] = useState<string | null>(null);
+  const [completing, setCompleting] = useState<{ id: string; name: string } | null>(null);
+  const session = useQuery(sessionQuery).data;
+  // the index's own fields (its schema is readable with workflow:admin); else the spec's minimum fields
+  const schema = useQuery({
+    queryKey: ['workflow', 'index-schema', asked.module],
+    queryFn: ({ signal }) =>
+      getJson<{ fields: Array<{ name: string }> }>(`/admin/index-schemas/${encodeURIComponent(asked.module)}`, signal),
+    enabled: hasScopes(session, [WORKFLOW_ADMIN_SCOPE]) && asked.module !== '',
+    retry: false,
+  });
+  const fields = schema.data?.fields.map((f) => f.name) ?? FIELDS;
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setAsked(draft);
@@ -68,7 +82,7 @@ export function TasksPage() {
         {field('value', 'Equals')}
         {field('group', 'Group by', `${id}-fields`)}
         <datalist id={`${id}-fields`}>
-          {FIELDS.map((f) => (
+          {fields.map((f) => (
             <option key={f} value={f} />
           ))}
         </datalist>
@@ -103,8 +117,14 @@ export function TasksPage() {
                 <button
                   type="button"
                   className="button"
-                  aria-expanded={completing === text(r.doc.TaskId)}
-                  onClick={() => setCompleting(completing === text(r.doc.TaskId) ? null : text(r.doc.TaskId))}
+                  aria-expanded={completing?.id === text(r.doc.TaskId)}
+                  onClick={() =>
+                    setCompleting(
+                      completing?.id === text(r.doc.TaskId)
+                        ? null
+                        : { id: text(r.doc.TaskId), name: text(r.doc.TaskName) || text(r.doc.TaskId) },
+                    )
+                  }
                 >
                   Complete {text(r.doc.TaskName)}
                 </button>
@@ -115,8 +135,16 @@ export function TasksPage() {
       />
       {completing !== null && (
         <section aria-label="Complete the task">
-          <h2>Complete task {completing}</h2>
-          <CompleteTask taskId={completing} taskName={completing} onDone={() => setCompleting(null)} />
+          <h2>Complete {completing.name}</h2>
+          <p>
+            Task <code>{completing.id}</code>
+          </p>
+          <CompleteTask
+            key={completing.id}
+            taskId={completing.id}
+            taskName={completing.name}
+            onDone={() => setCompleting(null)}
+          />
         </section>
       )}
     </Page>
