@@ -4,7 +4,11 @@ import 'bpmn-js/dist/assets/diagram-js.css';
 import 'bpmn-js/dist/assets/bpmn-js.css';
 import './workflow.css';
 
-type Canvas = { zoom(level: 'fit-viewport', center?: 'auto'): void; addMarker(id: string, marker: string): void };
+type Canvas = {
+  zoom(level: 'fit-viewport', center?: 'auto'): void;
+  resized(): void;
+  addMarker(id: string, marker: string): void;
+};
 type Registry = { get(id: string): unknown };
 type Overlays = {
   add(id: string, type: string, o: { position: { top?: number; right?: number }; html: HTMLElement }): void;
@@ -37,6 +41,7 @@ export function BpmnDiagram({
 
   useEffect(() => {
     let viewer: { destroy(): void } | undefined;
+    let resize: ResizeObserver | undefined;
     let cancelled = false;
     (async () => {
       const { default: NavigatedViewer } = await import('bpmn-js/lib/NavigatedViewer');
@@ -49,6 +54,12 @@ export function BpmnDiagram({
       const registry = v.get<Registry>('elementRegistry');
       const overlays = v.get<Overlays>('overlays');
       canvas.zoom('fit-viewport', 'auto');
+      // a narrower window (a phone turned, a sidebar folded) fits the diagram again
+      resize = new ResizeObserver(() => {
+        canvas.resized();
+        canvas.zoom('fit-viewport', 'auto');
+      });
+      resize.observe(host.current);
       for (const id of completedKey.split(' ')) if (id && registry.get(id)) canvas.addMarker(id, 'wf-completed');
       for (const id of failedKey.split(' ')) if (id && registry.get(id)) canvas.addMarker(id, 'wf-failed');
       for (const id of activeKey.split(' ')) {
@@ -65,6 +76,7 @@ export function BpmnDiagram({
     });
     return () => {
       cancelled = true;
+      resize?.disconnect();
       viewer?.destroy();
     };
   }, [xml, activeKey, completedKey, failedKey]);

@@ -89,7 +89,7 @@ export function InstancePage() {
           </section>
           <section aria-labelledby="wf-history">
             <h2 id="wf-history">History</h2>
-            <div className="table-wrap">
+            <div className="table-scroll" role="region" aria-label={`History of instance ${id}`} tabIndex={0}>
               <table className="table">
                 <caption className="visually-hidden">History of instance {id}</caption>
                 <thead>
@@ -104,9 +104,9 @@ export function InstancePage() {
                   {inst.history.map((h) => (
                     <tr key={`${h.revision}-${h.type}`}>
                       <td className="num">{h.revision}</td>
-                      <td className="nowrap">{h.at}</td>
+                      <td className="nowrap">{h.at?.replace('T', ' ')}</td>
                       <td>{h.type}</td>
-                      <td className="wrap">
+                      <td>
                         <code>{h.elementId ?? (h.elements ?? []).map((e) => e.elementId).join(', ')}</code>
                       </td>
                     </tr>

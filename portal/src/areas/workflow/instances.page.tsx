@@ -101,7 +101,12 @@ export function InstancesPage() {
       {found.isError && <ApiErrorView error={found.error} title="The search was refused" />}
       {asked !== null && found.isSuccess && shown.length === 0 && <p>No instance of this business key.</p>}
       {shown.length > 0 && (
-        <div className="table-wrap">
+        <div
+          className="table-scroll"
+          role="region"
+          aria-label={`Instances of ${asked?.businessKey ?? ''}`}
+          tabIndex={0}
+        >
           <table className="table">
             <caption>Instances of {asked?.businessKey}</caption>
             <thead>
