@@ -3,6 +3,7 @@ import { Link, useParams } from '@tanstack/react-router';
 import { Page } from '../../shell/page.tsx';
 import { ApiErrorView } from '../../ui/api-error.tsx';
 import { BpmnDiagram } from './bpmn-diagram.tsx';
+import { ScrollRegion } from './scroll-region.tsx';
 import { completedElements, definitionXml, getJson, type Instance } from './workflow-api.ts';
 
 /**
@@ -89,7 +90,7 @@ export function InstancePage() {
           </section>
           <section aria-labelledby="wf-history">
             <h2 id="wf-history">History</h2>
-            <div className="table-scroll" role="region" aria-label={`History of instance ${id}`} tabIndex={0}>
+            <ScrollRegion label={`History of instance ${id}`}>
               <table className="table">
                 <caption className="visually-hidden">History of instance {id}</caption>
                 <thead>
@@ -113,7 +114,7 @@ export function InstancePage() {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </ScrollRegion>
           </section>
         </div>
       )}

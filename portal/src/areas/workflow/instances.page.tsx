@@ -3,6 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { type FormEvent, useId, useState } from 'react';
 import { Page } from '../../shell/page.tsx';
 import { ApiErrorView } from '../../ui/api-error.tsx';
+import { ScrollRegion } from './scroll-region.tsx';
 import { getJson, type Instance, listDefinitions, type Task } from './workflow-api.ts';
 import './workflow.css';
 
@@ -101,12 +102,7 @@ export function InstancesPage() {
       {found.isError && <ApiErrorView error={found.error} title="The search was refused" />}
       {asked !== null && found.isSuccess && shown.length === 0 && <p>No instance of this business key.</p>}
       {shown.length > 0 && (
-        <div
-          className="table-scroll"
-          role="region"
-          aria-label={`Instances of ${asked?.businessKey ?? ''}`}
-          tabIndex={0}
-        >
+        <ScrollRegion label={`Instances of ${asked?.businessKey ?? ''}`}>
           <table className="table">
             <caption>Instances of {asked?.businessKey}</caption>
             <thead>
@@ -132,7 +128,7 @@ export function InstancesPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
     </Page>
   );
