@@ -48,7 +48,7 @@ export function InstancesPage() {
       title="Process instances"
       lead="Find a business key's instances, then open one to see its diagram and history."
     >
-      <form className="form form-inline" onSubmit={submit} aria-label="Find instances">
+      <form className="form wf-search" onSubmit={submit} aria-label="Find instances">
         <div className="field">
           <label htmlFor={`${id}-key`} className="field-label">
             Process definition

@@ -75,7 +75,7 @@ export function TasksPage() {
   );
   return (
     <Page title="Tasks" lead="Search a task index; complete a task with its form's variables.">
-      <form className="form form-inline" onSubmit={submit} aria-label="Search tasks">
+      <form className="form wf-search" onSubmit={submit} aria-label="Search tasks">
         {field('module', 'Task index')}
         {field('all', 'Text (any field)')}
         {field('field', 'Field', `${id}-fields`)}
