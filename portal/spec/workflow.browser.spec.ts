@@ -127,9 +127,22 @@ async function run() {
       await page.waitForTimeout(250);
       await page.getByRole('button', { name: 'Search' }).click();
     }
-    await complete.click();
+    // grouped by a field: the rows carry their group's value
+    await page.getByLabel('Group by').fill('TaskType');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('columnheader', { name: 'TaskType' }).waitFor();
+    await page.getByRole('cell', { name: 'invoice', exact: true }).waitFor();
+    await page.getByLabel('Group by').fill('');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('columnheader', { name: 'TaskType' }).waitFor({ state: 'detached' });
+
+    await complete.focus();
+    await page.keyboard.press('Enter');
+    const assignee = page.getByLabel('Claim as (assignee)');
+    await assignee.waitFor();
+    assert.ok(await assignee.evaluate((e) => e === document.activeElement), 'the completion form takes the focus');
     await look(page, 'workflow-tasks');
-    await page.getByLabel('Claim as (assignee)').fill('admin');
+    await assignee.fill('admin');
     await page.getByLabel('Form variables (JSON object)').fill('{"approved": true}');
     await page.getByRole('button', { name: 'Complete task' }).click();
     await page.getByText(/^Completed /).waitFor();

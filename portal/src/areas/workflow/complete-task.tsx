@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { api, call } from '../../api/client.ts';
 import { toApiError } from '../../api/errors.ts';
 import { ApiErrorView } from '../../ui/api-error.tsx';
@@ -18,6 +18,9 @@ export function CompleteTask({ taskId, taskName, onDone }: { taskId: string; tas
   const [vars, setVars] = useState('{}');
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  const first = useRef<HTMLInputElement>(null);
+  // the form opens below the list: the focus goes to it, so the keyboard need not travel there
+  useEffect(() => first.current?.focus(), []);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setError(null);
@@ -53,7 +56,13 @@ export function CompleteTask({ taskId, taskName, onDone }: { taskId: string; tas
         <label htmlFor={`${id}-as`} className="field-label">
           Claim as (assignee)
         </label>
-        <input id={`${id}-as`} className="input" value={assignee} onChange={(e) => setAssignee(e.target.value)} />
+        <input
+          ref={first}
+          id={`${id}-as`}
+          className="input"
+          value={assignee}
+          onChange={(e) => setAssignee(e.target.value)}
+        />
       </div>
       <div className="field">
         <label htmlFor={`${id}-vars`} className="field-label">
