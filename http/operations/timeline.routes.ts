@@ -21,22 +21,28 @@ type TimelineQuery = {
 export function selectionOf(q: TimelineQuery): TimelineSelection {
   const given = [q.correlation, q.stream, q.from ?? q.to].filter((v) => v !== undefined).length;
   if (given !== 1)
-    throw coreError('REQUEST.INVALID', 'give one of correlation, stream, or from and to', {
-      fields: ['correlation', 'stream', 'from', 'to'],
-    });
+    throw invalid('give one of correlation, stream, or from and to', ['correlation', 'stream', 'from', 'to']);
   if (q.correlation !== undefined) return noCategory(q, { kind: 'correlation', correlationId: q.correlation });
   if (q.stream !== undefined) return noCategory(q, { kind: 'stream', stream: q.stream });
   if (q.from === undefined || q.to === undefined)
-    throw coreError('REQUEST.INVALID', 'a time window needs both from and to', { fields: ['from', 'to'] });
+    throw invalid('a time window needs both from and to', ['from', 'to']);
   const from = new Date(q.from).toISOString();
   const to = new Date(q.to).toISOString();
-  if (from > to) throw coreError('REQUEST.INVALID', 'from is after to', { fields: ['from', 'to'] });
+  if (from > to) throw invalid('from is after to', ['from', 'to']);
   return { kind: 'window', from, to, ...(q.category !== undefined && { category: q.category }) };
 }
 
+/** 400 with a problem per field, so a form marks them */
+const invalid = (message: string, fields: string[]) =>
+  coreError(
+    'REQUEST.INVALID',
+    message,
+    fields.map((field) => ({ field, message })),
+  );
+
 const noCategory = (q: TimelineQuery, s: TimelineSelection): TimelineSelection => {
   if (q.category !== undefined)
-    throw coreError('REQUEST.INVALID', 'category narrows a time window only', { fields: ['category'] });
+    throw invalid('category narrows a time window only', ['category']);
   return s;
 };
 

@@ -13,6 +13,7 @@ export const operationsArea = defineArea(
     nav: [
       { to: '/operations/projections', label: 'Projections' },
       { to: '/operations/readiness', label: 'Readiness' },
+      { to: '/operations/incident', label: 'Incident view' },
     ],
   },
   (area) => [
@@ -38,6 +39,11 @@ export const operationsArea = defineArea(
       getParentRoute: () => area,
       path: 'readiness',
       component: lazyRouteComponent(() => import('./readiness.page.tsx'), 'ReadinessPage'),
+    }),
+    createRoute({
+      getParentRoute: () => area,
+      path: 'incident',
+      component: lazyRouteComponent(() => import('./incident.page.tsx'), 'IncidentPage'),
     }),
   ],
 );

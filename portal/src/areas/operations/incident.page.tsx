@@ -1,0 +1,114 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { useState } from 'react';
+import { api, call } from '../../api/client.ts';
+import { hasScopes, sessionQuery } from '../../api/session.ts';
+import { Page } from '../../shell/page.tsx';
+import { PagedTable } from '../../ui/paged-table.tsx';
+import { IncidentForm, type IncidentQuery } from './incident-form.tsx';
+import { linksOf } from './incident-links.ts';
+import type { TimelineRow } from './operations.types.ts';
+import { StateAfter } from './state-after.tsx';
+import '../../styles/operations.css';
+import '../../styles/incident.css';
+
+const MAX_DATA = 160;
+
+/** the event's data on one line, cut as `platform replay` cuts it (the API sealed its secrets) */
+const keyData = (data: unknown): string => {
+  const s = JSON.stringify(data) ?? '';
+  return s.length > MAX_DATA ? `${s.slice(0, MAX_DATA - 1)}…` : s;
+};
+
+const time = (iso: string) => iso.replace('T', ' ').replace(/(\.\d+)?Z$/, 'Z');
+
+const fetchTimeline = (query: IncidentQuery, page: { offset: number; limit: number }, signal?: AbortSignal) =>
+  call(api.operations.GET('/ops/v1/timeline', { params: { query: { ...query, ...page } }, ...(signal && { signal }) }));
+
+/**
+ * The incident view: one timeline across the services for a correlation id, a stream or a time window
+ * (`platform replay`), each event with the state after it on demand and links to the pages of its ids.
+ */
+export function IncidentPage() {
+  const [query, setQuery] = useState<IncidentQuery | null>(null);
+  const session = useQuery(sessionQuery).data;
+  // the first page is read by the form, so the API's refusal lands on the form's fields
+  const find = async (q: IncidentQuery) => {
+    await fetchTimeline(q, { offset: 0, limit: 1 });
+    setQuery(q);
+  };
+  return (
+    <Page
+      title="Incident view"
+      lead="Every event of one request, one stream or one time window, across the event bridge, identity, audit, workflow and hub, oldest first, as platform replay prints them: secrets stay sealed."
+    >
+      <IncidentForm onFind={find} />
+      {query !== null && (
+        <PagedTable<TimelineRow>
+          caption="Timeline"
+          queryKey={['operations', 'timeline', query]}
+          fetchPage={async ({ offset, limit }, signal) => {
+            const page = await fetchTimeline(query, { offset, limit }, signal);
+            return { items: page.items ?? [], ...(page.total !== undefined && { total: page.total }) };
+          }}
+          rowKey={(e) => e.eventId}
+          columns={[
+            {
+              key: 'time',
+              header: 'Time',
+              className: 'nowrap',
+              cell: (e) => <time dateTime={e.occurredAt}>{time(e.occurredAt)}</time>,
+            },
+            {
+              key: 'service',
+              header: 'Service',
+              cell: (e) => <span className={`service service-${e.service}`}>{e.service}</span>,
+            },
+            {
+              key: 'event',
+              header: 'Event',
+              rowHeader: true,
+              className: 'incident-event',
+              cell: (e) => (
+                <>
+                  <code>{e.type}</code>
+                  <br />
+                  <code className="muted">{`${e.stream}@${e.revision}`}</code>
+                </>
+              ),
+            },
+            { key: 'actor', header: 'Actor', className: 'wrap', cell: (e) => e.actor ?? '' },
+            {
+              key: 'data',
+              header: 'Key data',
+              className: 'wrap incident-data',
+              cell: (e) => <code>{keyData(e.data)}</code>,
+            },
+            {
+              key: 'links',
+              header: 'Opens',
+              className: 'incident-links',
+              cell: (e) => (
+                <ul className="plain-list">
+                  {linksOf(e)
+                    .filter((l) => hasScopes(session, [l.scope]))
+                    .map((l) => (
+                      <li key={l.to}>
+                        <Link to={l.to}>{l.label}</Link>
+                      </li>
+                    ))}
+                </ul>
+              ),
+            },
+            {
+              key: 'state',
+              header: 'State',
+              cell: (e) => (e.hasState ? <StateAfter stream={e.stream} revision={e.revision} /> : ''),
+            },
+          ]}
+          empty="No events: nothing in the log matches."
+        />
+      )}
+    </Page>
+  );
+}
