@@ -39,17 +39,10 @@ export function StateAfter({ stream, revision }: { stream: string; revision: num
           {state.isPending && <p className="muted">Folding the stream…</p>}
           {state.isError && <ApiErrorView error={state.error} title="No state" />}
           {state.data !== undefined && (
+            // wrapped, not scrolled: the state is read in place, with the keyboard too
             <>
-              {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable block must take the focus (axe: scrollable-region-focusable) */}
-              {/* biome-ignore lint/a11y/useSemanticElements: a named scrolling block inside a table cell, not a landmark */}
-              <div
-                className="state-json"
-                role="region"
-                aria-label={`State of ${stream} after revision ${revision}`}
-                tabIndex={0}
-              >
-                <pre>{JSON.stringify(state.data.state, null, 2)}</pre>
-              </div>
+              <p className="state-after-title">{`After ${state.data.type} (revision ${revision}):`}</p>
+              <pre className="state-json">{JSON.stringify(state.data.state, null, 2)}</pre>
             </>
           )}
         </div>
