@@ -73,7 +73,7 @@ export function IncidentPage() {
                 <>
                   <code>{e.type}</code>
                   <br />
-                  <code className="muted">{`${e.stream}@${e.revision}`}</code>
+                  <code className="incident-stream">{`${e.stream}@${e.revision}`}</code>
                 </>
               ),
             },

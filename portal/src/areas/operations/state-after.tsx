@@ -36,7 +36,7 @@ export function StateAfter({ stream, revision }: { stream: string; revision: num
       </button>
       {open && (
         <div id={panel} className="state-after-panel">
-          {state.isPending && <p className="muted">Folding the stream…</p>}
+          {state.isPending && <p className="state-after-title">Folding the stream…</p>}
           {state.isError && <ApiErrorView error={state.error} title="No state" />}
           {state.data !== undefined && (
             // wrapped, not scrolled: the state is read in place, with the keyboard too
