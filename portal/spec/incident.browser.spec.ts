@@ -154,7 +154,7 @@ async function run() {
         `an event of ${service} in the timeline`,
       );
     assert.match(text, /EventAccepted/);
-    assert.match(text, /Delivery\w+/, "the delivery to the receiver");
+    assert.match(text, /Delivery\w+/, 'the delivery to the receiver');
     assert.match(text, /AuditRecorded/);
     assert.match(text, /connection-demo\.claims-api@0/);
     assert.ok(text.includes('[sealed]'), 'the secret shows sealed');
@@ -171,6 +171,8 @@ async function run() {
     assert.match(json, /claims-api/);
     assert.ok(json.includes('[sealed]'), json);
     assert.not.ok(json.includes(SECRET));
+    await page.getByText('After ConnectionCreated (revision 0):').waitFor();
+    problems.push(...(await review(page, 'operations-incident-state')));
   });
 
   test('its ids open their pages in the other areas', async () => {
@@ -187,6 +189,28 @@ async function run() {
     await page.waitForURL((u) => u.pathname === `/portal/audit/records/${record.id}`);
     // the record's page, once the audit's query store has it
     await page.locator('main').getByText('ClaimNo:C-1').first().waitFor({ timeout: 15_000 });
+  });
+
+  test('a time window with a category; a window the API refuses keeps the input and marks the fields', async () => {
+    await page.goto(`${p.base}/portal/operations/incident`);
+    await page.getByRole('heading', { level: 1, name: 'Incident view' }).waitFor();
+    await page.getByRole('combobox', { name: 'Find by' }).selectOption('window');
+    const from = page.getByRole('textbox', { name: 'From' });
+    await from.fill('2026-12-31T00:00:00Z');
+    await page.getByRole('textbox', { name: 'To' }).fill('2026-01-01T00:00:00Z');
+    await page.getByRole('button', { name: 'Show timeline' }).click();
+    await page.getByText('REQUEST.INVALID').first().waitFor();
+    assert.is(await from.inputValue(), '2026-12-31T00:00:00Z', 'the input stays');
+    assert.is(await from.getAttribute('aria-invalid'), 'true');
+    await from.fill(new Date(Date.now() - 3_600_000).toISOString());
+    await page.getByRole('textbox', { name: 'To' }).fill(new Date(Date.now() + 60_000).toISOString());
+    await page.getByRole('textbox', { name: 'Category' }).fill('connection');
+    await page.getByRole('button', { name: 'Show timeline' }).click();
+    await timeline().getByText('connection-demo.claims-api@0').waitFor();
+    const categories = await timeline()
+      .locator('.incident-stream')
+      .evaluateAll((cs) => cs.map((c) => (c.textContent ?? '').split('-')[0]));
+    assert.ok(categories.length >= 1 && categories.every((c) => c === 'connection'), categories.join());
   });
 
   test('no serious accessibility problem, no CSP refusal', () => {

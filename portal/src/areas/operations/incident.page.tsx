@@ -20,7 +20,8 @@ const keyData = (data: unknown): string => {
   return s.length > MAX_DATA ? `${s.slice(0, MAX_DATA - 1)}…` : s;
 };
 
-const time = (iso: string) => iso.replace('T', ' ').replace(/(\.\d+)?Z$/, 'Z');
+const day = (iso: string) => iso.slice(0, 10);
+const clock = (iso: string) => iso.slice(11).replace(/(\.\d+)?Z$/, 'Z');
 
 const fetchTimeline = (query: IncidentQuery, page: { offset: number; limit: number }, signal?: AbortSignal) =>
   call(api.operations.GET('/ops/v1/timeline', { params: { query: { ...query, ...page } }, ...(signal && { signal }) }));
@@ -57,7 +58,13 @@ export function IncidentPage() {
               key: 'time',
               header: 'Time',
               className: 'nowrap',
-              cell: (e) => <time dateTime={e.occurredAt}>{time(e.occurredAt)}</time>,
+              cell: (e) => (
+                <time dateTime={e.occurredAt}>
+                  {day(e.occurredAt)}
+                  <br />
+                  {clock(e.occurredAt)}
+                </time>
+              ),
             },
             {
               key: 'service',
@@ -74,10 +81,11 @@ export function IncidentPage() {
                   <code>{e.type}</code>
                   <br />
                   <code className="incident-stream">{`${e.stream}@${e.revision}`}</code>
+                  {e.hasState && <StateAfter stream={e.stream} revision={e.revision} />}
                 </>
               ),
             },
-            { key: 'actor', header: 'Actor', className: 'wrap', cell: (e) => e.actor ?? '' },
+            { key: 'actor', header: 'Actor', className: 'incident-actor', cell: (e) => e.actor ?? '' },
             {
               key: 'data',
               header: 'Key data',
@@ -99,11 +107,6 @@ export function IncidentPage() {
                     ))}
                 </ul>
               ),
-            },
-            {
-              key: 'state',
-              header: 'State',
-              cell: (e) => (e.hasState ? <StateAfter stream={e.stream} revision={e.revision} /> : ''),
             },
           ]}
           empty="No events: nothing in the log matches."

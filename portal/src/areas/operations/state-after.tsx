@@ -29,7 +29,7 @@ export function StateAfter({ stream, revision }: { stream: string; revision: num
         className="button button-small"
         aria-expanded={open}
         aria-controls={panel}
-        aria-label={`State after ${stream}@${revision}`}
+        aria-label={`${open ? 'Hide state' : 'State after'} ${stream}@${revision}`}
         onClick={() => setOpen((o) => !o)}
       >
         {open ? 'Hide state' : 'State after'}
