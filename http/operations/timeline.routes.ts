@@ -24,8 +24,7 @@ export function selectionOf(q: TimelineQuery): TimelineSelection {
     throw invalid('give one of correlation, stream, or from and to', ['correlation', 'stream', 'from', 'to']);
   if (q.correlation !== undefined) return noCategory(q, { kind: 'correlation', correlationId: q.correlation });
   if (q.stream !== undefined) return noCategory(q, { kind: 'stream', stream: q.stream });
-  if (q.from === undefined || q.to === undefined)
-    throw invalid('a time window needs both from and to', ['from', 'to']);
+  if (q.from === undefined || q.to === undefined) throw invalid('a time window needs both from and to', ['from', 'to']);
   const from = new Date(q.from).toISOString();
   const to = new Date(q.to).toISOString();
   if (from > to) throw invalid('from is after to', ['from', 'to']);
@@ -41,8 +40,7 @@ const invalid = (message: string, fields: string[]) =>
   );
 
 const noCategory = (q: TimelineQuery, s: TimelineSelection): TimelineSelection => {
-  if (q.category !== undefined)
-    throw invalid('category narrows a time window only', ['category']);
+  if (q.category !== undefined) throw invalid('category narrows a time window only', ['category']);
   return s;
 };
 
