@@ -147,6 +147,7 @@ async function run() {
     await id.fill(CORRELATION);
     await page.keyboard.press('Enter');
     await timeline().locator('tbody tr:not(.skeleton-row) th').first().waitFor();
+    assert.is(new URL(page.url()).searchParams.get('correlation'), CORRELATION, 'the selection is in the URL');
     const text = (await timeline().textContent()) ?? '';
     for (const service of ['bridge', 'audit', 'identity'])
       assert.ok(
@@ -191,7 +192,7 @@ async function run() {
     await page.locator('main').getByText('ClaimNo:C-1').first().waitFor({ timeout: 15_000 });
   });
 
-  test('a time window with a category; a window the API refuses keeps the input and marks the fields', async () => {
+  test('a time window with a category, a refused window kept on the form, a correlation id followed', async () => {
     await page.goto(`${p.base}/portal/operations/incident`);
     await page.getByRole('heading', { level: 1, name: 'Incident view' }).waitFor();
     await page.getByRole('combobox', { name: 'Find by' }).selectOption('window');
@@ -211,6 +212,14 @@ async function run() {
       .locator('.incident-stream')
       .evaluateAll((cs) => cs.map((c) => (c.textContent ?? '').split('-')[0]));
     assert.ok(categories.length >= 1 && categories.every((c) => c === 'connection'), categories.join());
+    // an event's correlation id opens the timeline of its request
+    await timeline()
+      .getByRole('link', { name: `request ${CORRELATION.slice(0, 8)}…` })
+      .first()
+      .click();
+    await page.waitForURL((u) => u.searchParams.get('correlation') === CORRELATION);
+    await timeline().locator('.service-audit').first().waitFor();
+    assert.is(await page.getByRole('textbox', { name: 'Correlation id' }).inputValue(), CORRELATION);
   });
 
   test('no serious accessibility problem, no CSP refusal', () => {

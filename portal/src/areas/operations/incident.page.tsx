@@ -1,18 +1,20 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
-import { useState } from 'react';
+import { getRouteApi, Link } from '@tanstack/react-router';
 import { api, call } from '../../api/client.ts';
 import { hasScopes, sessionQuery } from '../../api/session.ts';
 import { Page } from '../../shell/page.tsx';
 import { PagedTable } from '../../ui/paged-table.tsx';
 import { IncidentForm, type IncidentQuery } from './incident-form.tsx';
 import { linksOf } from './incident-links.ts';
+import { hasSelection, type IncidentSearch } from './incident-search.ts';
 import type { TimelineRow } from './operations.types.ts';
 import { StateAfter } from './state-after.tsx';
 import '../../styles/operations.css';
 import '../../styles/incident.css';
 
+const route = getRouteApi('/operations/incident');
 const MAX_DATA = 160;
+const keepTenant = (prev: Record<string, unknown>) => (typeof prev.tenant === 'string' ? { tenant: prev.tenant } : {});
 
 /** the event's data on one line, cut as `platform replay` cuts it (the API sealed its secrets) */
 const keyData = (data: unknown): string => {
@@ -31,19 +33,22 @@ const fetchTimeline = (query: IncidentQuery, page: { offset: number; limit: numb
  * (`platform replay`), each event with the state after it on demand and links to the pages of its ids.
  */
 export function IncidentPage() {
-  const [query, setQuery] = useState<IncidentQuery | null>(null);
+  const search = route.useSearch() as IncidentSearch;
+  const navigate = route.useNavigate();
+  const query: IncidentQuery | null = hasSelection(search) ? search : null;
   const session = useQuery(sessionQuery).data;
   // the first page is read by the form, so the API's refusal lands on the form's fields
   const find = async (q: IncidentQuery) => {
     await fetchTimeline(q, { offset: 0, limit: 1 });
-    setQuery(q);
+    await navigate({ search: ((prev: Record<string, unknown>) => ({ ...keepTenant(prev), ...q })) as never });
   };
   return (
     <Page
       title="Incident view"
       lead="Every event of one request, one stream or one time window, across the event bridge, identity, audit, workflow and hub, oldest first, as platform replay prints them: secrets stay sealed."
     >
-      <IncidentForm onFind={find} />
+      {/* a new selection in the URL (a correlation id followed) fills the form afresh */}
+      <IncidentForm key={JSON.stringify(search)} onFind={find} initial={search} />
       {query !== null && (
         <PagedTable<TimelineRow>
           caption="Timeline"
@@ -85,7 +90,28 @@ export function IncidentPage() {
                 </>
               ),
             },
-            { key: 'actor', header: 'Actor', className: 'incident-actor', cell: (e) => e.actor ?? '' },
+            {
+              key: 'actor',
+              header: 'Actor',
+              className: 'incident-actor',
+              cell: (e) => (
+                <>
+                  {e.actor ?? ''}
+                  {e.correlationId !== null && e.correlationId !== search.correlation && (
+                    <>
+                      <br />
+                      <Link
+                        to="/operations/incident"
+                        search={{ correlation: e.correlationId } as never}
+                        title={`The timeline of correlation id ${e.correlationId}`}
+                      >
+                        {`request ${e.correlationId.slice(0, 8)}…`}
+                      </Link>
+                    </>
+                  )}
+                </>
+              ),
+            },
             {
               key: 'data',
               header: 'Key data',

@@ -1,6 +1,7 @@
 import { createRoute, lazyRouteComponent, redirect } from '@tanstack/react-router';
 import { OPS_ADMIN_SCOPE } from '../../../../domain/operations/operations.scopes.ts';
 import { defineArea } from '../../shell/area.tsx';
+import { incidentSearchOf } from './incident-search.ts';
 
 /** Operations: the platform's projections (parked events, rebuilds) and readiness (ops:admin). */
 export const operationsArea = defineArea(
@@ -43,6 +44,7 @@ export const operationsArea = defineArea(
     createRoute({
       getParentRoute: () => area,
       path: 'incident',
+      validateSearch: incidentSearchOf,
       component: lazyRouteComponent(() => import('./incident.page.tsx'), 'IncidentPage'),
     }),
   ],
