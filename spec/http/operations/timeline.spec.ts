@@ -107,6 +107,12 @@ test('by time window and category', async () => {
   assert.ok(only.body.items.length >= 1);
   assert.ok(only.body.items.every((i: { category: string }) => i.category === 'connection'));
   assert.not.ok(all.text.includes(SECRET));
+  // password and client-secret hashes show redacted, as in the CLI
+  const hashed = all.body.items.filter(
+    (i: { data: Record<string, unknown> }) => 'passwordHash' in i.data || 'secretHash' in i.data,
+  );
+  assert.ok(hashed.length >= 1, 'the seed wrote a user or a client with a hash');
+  for (const i of hashed) assert.is(i.data.passwordHash ?? i.data.secretHash, '[redacted]', i.type);
   const empty = await call('GET', `/ops/v1/timeline?from=2000-01-01T00:00:00Z&to=2000-01-02T00:00:00Z`);
   assert.equal([empty.body.items.length, empty.body.total], [0, 0]);
 });
