@@ -125,10 +125,10 @@ export function createOperationsService(deps: OperationsServiceDeps): PlatformSe
   };
 
   const http = createOperationsRouter({
+    timeline: createTimelineBackend({ eventStore, modules: platform.modules() }),
     backend,
     bearer: deps.identity.bearer,
     operatorTenants: [...new Set([PLATFORM_TENANT, config.identity.seed.tenant])],
-    timeline: createTimelineBackend({ eventStore, modules: platform.modules() }),
   });
 
   return {
