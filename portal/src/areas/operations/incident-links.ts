@@ -1,6 +1,7 @@
 import { AUDIT_READ_SCOPE } from '../../../../domain/audit/audit.scopes.ts';
 import { BRIDGE_ADMIN_SCOPE } from '../../../../domain/bridge/bridge.scopes.ts';
 import { IDENTITY_ADMIN_SCOPE } from '../../../../domain/identity/identity.scopes.ts';
+import { WORKFLOW_USER_SCOPE } from '../../../../domain/workflow/workflow.scopes.ts';
 import type { TimelineRow } from './operations.types.ts';
 
 /** a page of another area that an id of the timeline opens, with the scope that area needs */
@@ -49,6 +50,10 @@ export function linksOf(e: TimelineRow): IdLink[] {
       break;
     case 'tenant':
       sso(`tenant ${id}`, `tenants/${enc(id)}`);
+      break;
+    case 'wfInstance':
+      // one stream per root instance: its page shows the called instances too
+      out.push({ label: `process instance ${id}`, to: `/workflow/instances/${enc(id)}`, scope: WORKFLOW_USER_SCOPE });
       break;
     case 'auditLedger': {
       const record = str(data.id);
