@@ -128,7 +128,7 @@ export async function startPlatform(o: StartOptions): Promise<RunningPlatform> {
       readStore,
       clock,
       log,
-      platform: { projections: platformProjections, parts: () => parts },
+      platform: { projections: platformProjections, parts: () => parts, modules: platformModules },
     };
     for (const module of platformModules()) {
       const service = await module.create(deps);

@@ -36,7 +36,12 @@ export type ServiceDeps = {
    * What the process runs, for the operations API: every projection of the platform, and the running
    * parts (log reader, engines), undefined until the composition root has started them
    */
-  platform?: { projections(): Projection[]; parts(): RunningParts | undefined };
+  platform?: {
+    projections(): Projection[];
+    parts(): RunningParts | undefined;
+    /** the platform's service list, for the incident view's deciders by service (`platform replay --state`) */
+    modules(): ServiceModule[];
+  };
 };
 
 export type IdentityFacade = {

@@ -10,6 +10,10 @@ export const OPS_ERRORS = {
   /** a rebuild of that projection is running (one at a time per projection) */
   'REBUILD.RUNNING': 409,
   'REBUILD.NOT_FOUND': 404,
+  /** the incident view: the stream has no event at that revision */
+  'STREAM.REVISION_NOT_FOUND': 404,
+  /** the incident view: no decider folds the stream's category, so it has no aggregate state */
+  'STREAM.NO_STATE': 404,
   /** the token is not of an operator tenant (the platform tenant or the seed tenant) */
   'OPS.TENANT_FORBIDDEN': 403,
 } as const satisfies ErrorCatalog;

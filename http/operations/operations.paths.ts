@@ -11,6 +11,9 @@ export const RETRY = `${PROJECTIONS}/:name/retry`;
 export const REBUILD = `${PROJECTIONS}/:name/rebuild`;
 export const REBUILDS = `${OPS_BASE}/rebuilds/:id`;
 export const READINESS = `${OPS_BASE}/readiness`;
+/** the incident view: `platform replay` and `replay --state` */
+export const TIMELINE = `${OPS_BASE}/timeline`;
+export const STREAM_STATE = `${OPS_BASE}/streams/:stream/state`;
 
 /** the API's OpenAPI 3 document (public) */
 export const OPS_OPENAPI_PATH = `${OPS_BASE}/openapi.json`;

@@ -26,6 +26,8 @@ import {
   retryView,
 } from './operations.schemas.ts';
 import { operatorOnly } from './operator-only.ts';
+import type { TimelineBackend } from './timeline.ports.ts';
+import { registerTimelineRoutes } from './timeline.routes.ts';
 
 /**
  * The operations API (`/ops/v1`, scope ops:admin, a token of an operator tenant): what `platform
@@ -38,11 +40,14 @@ import { operatorOnly } from './operator-only.ts';
  *   POST /ops/v1/projections/{name}/rebuild  202: a rebuild in the background (409 REBUILD.RUNNING while one runs)
  *   GET  /ops/v1/rebuilds/{id}               its progress and state
  *   GET  /ops/v1/readiness                   the readiness checks and the work engines' backlogs
+ *   GET  /ops/v1/timeline, /ops/v1/streams/{stream}/state   the incident view (timeline.routes.ts)
  */
 export type OperationsRouterDeps = {
   backend: OperationsBackend;
   bearer: Pick<BearerAuth, 'authenticate' | 'requireScope'>;
   operatorTenants: readonly string[];
+  /** the incident view's events and states (`platform replay`) */
+  timeline: TimelineBackend;
 };
 
 export function createOperationsRouter(deps: OperationsRouterDeps): { router: Router; registry: RouteRegistry } {
@@ -54,7 +59,7 @@ export function createOperationsRouter(deps: OperationsRouterDeps): { router: Ro
   router.get(OPS_OPENAPI_PATH, (_req, res) => {
     document ??= openApiDocument('Operations', registry, '1.0.0', {
       description:
-        "The platform's projections, their parked events and rebuilds, readiness and the work engines' backlogs (scope ops:admin, a token of an operator tenant).",
+        "The platform's projections, their parked events and rebuilds, readiness and the work engines' backlogs, and the incident timeline (scope ops:admin, a token of an operator tenant).",
       bearerScopes: [OPS_ADMIN_SCOPE],
     });
     res.json(document);
@@ -155,6 +160,8 @@ export function createOperationsRouter(deps: OperationsRouterDeps): { router: Ro
       res.json(await backend.readiness());
     },
   );
+
+  registerTimelineRoutes(router, registry, deps.timeline);
 
   return { router, registry };
 }

@@ -12,6 +12,7 @@ import type { PlatformService, ServiceDeps } from '../platform-service.ts';
 import { engineStatuses, projectionStatuses, type RunningParts, readiness } from '../platform-status.ts';
 import { loadOperationsConfig, type OperationsConfig } from './operations.config.ts';
 import { createRebuilds } from './rebuilds.ts';
+import { createTimelineBackend } from './timeline.backend.ts';
 
 /**
  * The operations API's composition: the figures `platform projections` and /health/ready give, read from
@@ -124,6 +125,7 @@ export function createOperationsService(deps: OperationsServiceDeps): PlatformSe
   };
 
   const http = createOperationsRouter({
+    timeline: createTimelineBackend({ eventStore, modules: platform.modules() }),
     backend,
     bearer: deps.identity.bearer,
     operatorTenants: settings.operatorTenants ?? [...new Set([PLATFORM_TENANT, config.identity.seed.tenant])],

@@ -381,6 +381,137 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ops/v1/streams/{stream}/state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** an aggregate's state after one revision of its stream, as `platform replay --state` (secrets sealed) */
+        get: {
+            parameters: {
+                query: {
+                    revision: number;
+                };
+                header?: never;
+                path: {
+                    stream: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            revision: number;
+                            service: string;
+                            /** @description the decider's fold up to that revision, secrets shown as in `platform replay --state` */
+                            state: unknown;
+                            stream: string;
+                            /** @description the type of the event at that revision */
+                            type: string;
+                        };
+                    };
+                };
+                /** @description request validation failed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ops/v1/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** the events of an incident across the services, as `platform replay` shows them (secrets sealed) */
+        get: {
+            parameters: {
+                query?: {
+                    category?: string;
+                    correlation?: string;
+                    from?: string;
+                    limit?: number;
+                    offset?: number;
+                    stream?: string;
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items?: {
+                                actor: string | null;
+                                category: string;
+                                causationId: string | null;
+                                correlationId: string | null;
+                                /** @description the event data, secrets shown as [sealed], [secret] or [redacted] */
+                                data: unknown;
+                                eventId: string;
+                                hasState: boolean;
+                                occurredAt: string;
+                                position: string;
+                                revision: number;
+                                service: string;
+                                stream: string;
+                                tenant: string;
+                                type: string;
+                            }[];
+                            limit?: number;
+                            offset?: number;
+                            total?: number;
+                        };
+                    };
+                };
+                /** @description request validation failed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {

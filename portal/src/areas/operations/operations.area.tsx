@@ -1,6 +1,7 @@
 import { createRoute, lazyRouteComponent, redirect } from '@tanstack/react-router';
 import { OPS_ADMIN_SCOPE } from '../../../../domain/operations/operations.scopes.ts';
 import { defineArea } from '../../shell/area.tsx';
+import { incidentSearchOf } from './incident-search.ts';
 
 /** Operations: the platform's projections (parked events, rebuilds) and readiness (ops:admin). */
 export const operationsArea = defineArea(
@@ -13,6 +14,7 @@ export const operationsArea = defineArea(
     nav: [
       { to: '/operations/projections', label: 'Projections' },
       { to: '/operations/readiness', label: 'Readiness' },
+      { to: '/operations/incident', label: 'Incident view' },
     ],
   },
   (area) => [
@@ -38,6 +40,12 @@ export const operationsArea = defineArea(
       getParentRoute: () => area,
       path: 'readiness',
       component: lazyRouteComponent(() => import('./readiness.page.tsx'), 'ReadinessPage'),
+    }),
+    createRoute({
+      getParentRoute: () => area,
+      path: 'incident',
+      validateSearch: incidentSearchOf,
+      component: lazyRouteComponent(() => import('./incident.page.tsx'), 'IncidentPage'),
     }),
   ],
 );

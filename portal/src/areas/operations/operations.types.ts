@@ -22,3 +22,7 @@ export function duration(seconds: number): string {
   const m = Math.floor(seconds / 60);
   return `${m} min ${String(seconds % 60).padStart(2, '0')} s`;
 }
+
+/** the incident view's answers */
+export type TimelineRow = NonNullable<Json<paths['/ops/v1/timeline']['get']['responses'][200]>['items']>[number];
+export type StreamState = Json<paths['/ops/v1/streams/{stream}/state']['get']['responses'][200]>;
