@@ -3,10 +3,7 @@
 // (no file), completes as a file with the whole body, and a refusal shows the API's code in place. The
 // fixture (audit-components/harness.tsx) is built with Vite and served on loopback beside a real
 // streaming endpoint that sends a line at a time.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { suite } from 'uvu';
@@ -20,26 +17,7 @@ if (!existsSync(CHROMIUM)) {
 }
 
 async function run() {
-  const { launchChromium, review } = await import('./browser-kit.ts');
-  const { contentSecurityPolicy } = await import('../../http/portal/spa.router.ts');
-  const { build } = await import('vite');
-  const react = (await import('@vitejs/plugin-react')).default;
-
-  const root = path.join(import.meta.dirname, 'audit-components');
-  const out = mkdtempSync(path.join(tmpdir(), 'portal-audit-components-'));
-  await build({
-    configFile: false,
-    root,
-    base: './',
-    logLevel: 'warn',
-    plugins: [react()],
-    build: {
-      outDir: out,
-      emptyOutDir: true,
-      assetsInlineLimit: 0,
-      rolldownOptions: { input: path.join(root, 'harness.html'), checks: { pluginTimings: false } },
-    },
-  });
+  const { launchChromium, openHarnessPage, review, serveHarness } = await import('./browser-kit.ts');
 
   const LINES = ['sequence,business_code', '5,P-5', '4,P-4', '3,P-3', '2,P-2', '1,P-1'];
   /** the streamed answer's lines are sent when the spec says so */
@@ -50,54 +28,45 @@ async function run() {
     if (next === undefined) throw new Error('no line waiting');
     next();
   };
-  const server: Server = createServer((req, res) => {
-    const url = req.url ?? '/';
-    if (url.startsWith('/portal/api/slow')) {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString()));
-      req.on('end', () => {
-        bodies.push(`${req.headers['x-portal']} ${url} ${body}`);
-        res.writeHead(200, {
-          'content-type': 'text/csv; charset=utf-8',
-          'content-disposition': 'attachment; filename="audit-log-demo.csv"',
+  const harness = await serveHarness({
+    root: path.join(import.meta.dirname, 'audit-components'),
+    html: 'harness.html',
+    handle: (req, res) => {
+      const url = req.url ?? '/';
+      if (url.startsWith('/portal/api/slow')) {
+        let body = '';
+        req.on('data', (c: Buffer) => (body += c.toString()));
+        req.on('end', () => {
+          bodies.push(`${req.headers['x-portal']} ${url} ${body}`);
+          res.writeHead(200, {
+            'content-type': 'text/csv; charset=utf-8',
+            'content-disposition': 'attachment; filename="audit-log-demo.csv"',
+          });
+          let i = 0;
+          const push = () => {
+            if (i >= LINES.length) return void res.end();
+            res.write(`${LINES[i++]}\n`);
+            sendNext.push(push);
+          };
+          push();
         });
-        let i = 0;
-        const push = () => {
-          if (i >= LINES.length) return void res.end();
-          res.write(`${LINES[i++]}\n`);
-          sendNext.push(push);
-        };
-        push();
-      });
-      return;
-    }
-    if (url.startsWith('/portal/api/refused')) {
-      res.writeHead(403, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ code: 'AUTH.INSUFFICIENT_SCOPE', message: 'the token lacks the scope audit:read' }));
-      return;
-    }
-    const file = path.join(out, decodeURIComponent(url.split(/[?#]/)[0]!).replace(/^\/$/, '/harness.html'));
-    if (!file.startsWith(out) || !existsSync(file)) return void res.writeHead(404).end();
-    const type = file.endsWith('.js')
-      ? 'text/javascript'
-      : file.endsWith('.css')
-        ? 'text/css'
-        : 'text/html; charset=utf-8';
-    res
-      .writeHead(200, { 'content-type': type, 'content-security-policy': contentSecurityPolicy('http://127.0.0.1') })
-      .end(readFileSync(file));
+        return true;
+      }
+      if (url.startsWith('/portal/api/refused')) {
+        res.writeHead(403, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ code: 'AUTH.INSUFFICIENT_SCOPE', message: 'the token lacks the scope audit:read' }));
+        return true;
+      }
+      return false;
+    },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/harness.html`;
   const browser: Browser = await launchChromium();
   const reports: string[] = [];
   const problems: string[] = [];
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
-  const page: Page = await context.newPage();
-  page.on('console', (m) => {
-    if (/Content Security Policy|Refused to/i.test(m.text())) reports.push(m.text());
+  const page: Page = await openHarnessPage(browser, reports, {
+    viewport: { width: 1280, height: 800 },
+    acceptDownloads: true,
   });
-  page.on('pageerror', (e) => reports.push(`page error: ${e.message}`));
   const streamed = page.getByRole('region', { name: 'Streamed' });
   const progress = streamed.locator('.audit-download-progress');
   const waitLines = (n: number) =>
@@ -113,12 +82,11 @@ async function run() {
 
   test.after(async () => {
     await browser.close();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    rmSync(out, { recursive: true, force: true });
+    await harness.close();
   });
 
   test('progress while the body streams, then Cancel: no file, and the button is back', async () => {
-    await page.goto(base);
+    await page.goto(harness.base);
     await page.getByRole('heading', { name: 'Downloads' }).waitFor();
     let downloads = 0;
     page.on('download', () => downloads++);

@@ -4,11 +4,7 @@
 // not per keystroke) and the conversion preview (the body shown, a conversion that does not convert, a
 // refusal marking its field, nothing asked while the input is not JSON, the newest answer winning). The
 // fixtures (bridge-components/harness.tsx) are built with Vite into a temporary folder, served on loopback.
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { suite } from 'uvu';
@@ -22,71 +18,26 @@ if (!existsSync(CHROMIUM)) {
 }
 
 async function run() {
-  const { launchChromium, review } = await import('./browser-kit.ts');
-  const { contentSecurityPolicy } = await import('../../http/portal/spa.router.ts');
-  const { build } = await import('vite');
-  const react = (await import('@vitejs/plugin-react')).default;
+  const { launchChromium, openHarnessPage, review, serveHarness } = await import('./browser-kit.ts');
 
-  const root = path.join(import.meta.dirname, 'bridge-components');
-  const out = mkdtempSync(path.join(tmpdir(), 'portal-bridge-components-'));
-  await build({
-    configFile: false,
-    root,
-    base: './',
-    logLevel: 'warn',
-    plugins: [react()],
-    build: {
-      outDir: out,
-      emptyOutDir: true,
-      assetsInlineLimit: 0,
-      // one chunk with React and CodeMirror, for this harness only
-      chunkSizeWarningLimit: 4000,
-      rolldownOptions: { input: path.join(root, 'harness.html'), checks: { pluginTimings: false } },
-    },
+  const harness = await serveHarness({
+    root: path.join(import.meta.dirname, 'bridge-components'),
+    html: 'harness.html',
+    nonce: true,
+    // one chunk with React and CodeMirror, for this harness only
+    chunkSizeWarningLimit: 4000,
   });
-  const server: Server = createServer((req, res) => {
-    const file = path.join(
-      out,
-      decodeURIComponent((req.url ?? '/').split(/[?#]/)[0]!).replace(/^\/$/, '/harness.html'),
-    );
-    if (!file.startsWith(out) || !existsSync(file)) {
-      res.writeHead(404).end();
-      return;
-    }
-    const type = file.endsWith('.js')
-      ? 'text/javascript'
-      : file.endsWith('.css')
-        ? 'text/css'
-        : 'text/html; charset=utf-8';
-    const nonce = randomBytes(16).toString('base64');
-    const body = type.startsWith('text/html')
-      ? readFileSync(file, 'utf8').replaceAll('__CSP_NONCE__', nonce)
-      : readFileSync(file);
-    res
-      .writeHead(200, {
-        'content-type': type,
-        'content-security-policy': contentSecurityPolicy('http://127.0.0.1', nonce),
-      })
-      .end(body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/harness.html`;
   const browser: Browser = await launchChromium();
   const problems: string[] = [];
   const reports: string[] = [];
 
-  const open = async (fixture: string, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme });
-    context.setDefaultTimeout(10_000);
-    const page = await context.newPage();
-    page.on('console', (m) => {
-      if (/Content Security Policy|Refused to/i.test(m.text())) reports.push(m.text());
+  const open = (fixture: string, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> =>
+    openHarnessPage(browser, reports, {
+      url: `${harness.base}#${fixture}`,
+      viewport: { width: 1280, height: 900 },
+      colorScheme,
+      timeout: 10_000,
     });
-    page.on('pageerror', (e) => reports.push(`page error: ${e.message}`));
-    await page.goto(`${base}#${fixture}`);
-    await page.getByRole('heading', { level: 1 }).waitFor();
-    return page;
-  };
   const typeInto = async (page: Page, label: string, text: string, delay = 0) => {
     await page.getByRole('textbox', { name: label, exact: true }).click();
     await page.keyboard.press('ControlOrMeta+a');
@@ -219,8 +170,7 @@ async function run() {
 
   test.after(async () => {
     await browser.close();
-    await new Promise((r) => server.close(r));
-    rmSync(out, { recursive: true, force: true });
+    await harness.close();
   });
 
   test.run();

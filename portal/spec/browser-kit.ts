@@ -1,7 +1,8 @@
 // What the portal's browser specs share (not a spec itself): Debian's headless Chromium through
 // playwright-core, a fresh build of the portal when portal/dist is missing or older than its sources, an
 // axe-core scan of each page (no serious or critical violation), and a screenshot of each page at 1280 and
-// 390 px under .screenshots/portal/ (git-ignored) for a reviewer to look at.
+// 390 px under .screenshots/portal/ (git-ignored) for a reviewer to look at; and, for the component
+// specs, a harness page built and served under the portal's CSP with a page on it (harness-server.ts).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -9,6 +10,13 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 
 export { CHROMIUM, launchChromium } from '../../spec/core/chromium.ts';
+export {
+  type Harness,
+  type HarnessOptions,
+  type HarnessPageOptions,
+  openHarnessPage,
+  serveHarness,
+} from './harness-server.ts';
 export const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const PORTAL = path.join(ROOT, 'portal');
 export const SCREENSHOTS = path.join(ROOT, '.screenshots', 'portal');

@@ -3,10 +3,7 @@
 // refused lists in place), Form (keeps the input the server refused and marks the fields its details
 // name), ConfirmDialog (keyboard), CopyButton and the status messages. The fixtures
 // (components/harness.tsx) are built with Vite into a temporary folder and served on loopback.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { suite } from 'uvu';
@@ -20,64 +17,19 @@ if (!existsSync(CHROMIUM)) {
 }
 
 async function run() {
-  const { launchChromium, review } = await import('./browser-kit.ts');
-  const { contentSecurityPolicy } = await import('../../http/portal/spa.router.ts');
-  const { build } = await import('vite');
-  const react = (await import('@vitejs/plugin-react')).default;
+  const { launchChromium, openHarnessPage, review, serveHarness } = await import('./browser-kit.ts');
 
-  const out = mkdtempSync(path.join(tmpdir(), 'portal-components-'));
-  await build({
-    configFile: false,
-    root: path.join(import.meta.dirname, 'components'),
-    base: './',
-    logLevel: 'warn',
-    plugins: [react()],
-    build: {
-      outDir: out,
-      emptyOutDir: true,
-      assetsInlineLimit: 0,
-      rolldownOptions: {
-        input: path.join(import.meta.dirname, 'components', 'harness.html'),
-        checks: { pluginTimings: false },
-      },
-    },
-  });
-  const server: Server = createServer((req, res) => {
-    const file = path.join(
-      out,
-      decodeURIComponent((req.url ?? '/').split(/[?#]/)[0]!).replace(/^\/$/, '/harness.html'),
-    );
-    if (!file.startsWith(out) || !existsSync(file)) {
-      res.writeHead(404).end();
-      return;
-    }
-    const type = file.endsWith('.js')
-      ? 'text/javascript'
-      : file.endsWith('.css')
-        ? 'text/css'
-        : 'text/html; charset=utf-8';
-    res
-      .writeHead(200, { 'content-type': type, 'content-security-policy': contentSecurityPolicy('http://127.0.0.1') })
-      .end(readFileSync(file));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/harness.html`;
+  const harness = await serveHarness({ root: path.join(import.meta.dirname, 'components'), html: 'harness.html' });
   const browser: Browser = await launchChromium();
   const problems: string[] = [];
   const reports: string[] = [];
 
-  const open = async (fixture: string): Promise<Page> => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(base).origin });
-    const page = await context.newPage();
-    page.on('console', (m) => {
-      if (/Content Security Policy|Refused to/i.test(m.text())) reports.push(m.text());
+  const open = (fixture: string): Promise<Page> =>
+    openHarnessPage(browser, reports, {
+      url: `${harness.base}#${fixture}`,
+      viewport: { width: 1280, height: 900 },
+      permissions: ['clipboard-read', 'clipboard-write'],
     });
-    page.on('pageerror', (e) => reports.push(`page error: ${e.message}`));
-    await page.goto(`${base}#${fixture}`);
-    await page.getByRole('heading', { level: 1 }).waitFor();
-    return page;
-  };
   const release = (page: Page) => page.evaluate(() => window.releasePages());
 
   const test = suite('portal components in Chromium');
@@ -196,8 +148,7 @@ async function run() {
 
   test.after(async () => {
     await browser.close();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    rmSync(out, { recursive: true, force: true });
+    await harness.close();
   });
   test.run();
 }

@@ -2,10 +2,7 @@
 // (add, remove, a refusal marks the URL the API quotes and keeps every entry) and the scope picker (the
 // boxes toggle service scopes; a scope that is no service's stays). The fixture
 // (sso-components/sso-harness.tsx) is built with Vite into a temporary folder and served on loopback.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { suite } from 'uvu';
@@ -19,56 +16,19 @@ if (!existsSync(CHROMIUM)) {
 }
 
 async function run() {
-  const { launchChromium, review } = await import('./browser-kit.ts');
-  const { contentSecurityPolicy } = await import('../../http/portal/spa.router.ts');
-  const { build } = await import('vite');
-  const react = (await import('@vitejs/plugin-react')).default;
+  const { launchChromium, openHarnessPage, review, serveHarness } = await import('./browser-kit.ts');
 
-  const dir = path.join(import.meta.dirname, 'sso-components');
-  const out = mkdtempSync(path.join(tmpdir(), 'portal-sso-components-'));
-  await build({
-    configFile: false,
-    root: dir,
-    base: './',
-    logLevel: 'warn',
-    plugins: [react()],
-    build: {
-      outDir: out,
-      emptyOutDir: true,
-      assetsInlineLimit: 0,
-      rolldownOptions: { input: path.join(dir, 'sso-harness.html'), checks: { pluginTimings: false } },
-    },
+  const harness = await serveHarness({
+    root: path.join(import.meta.dirname, 'sso-components'),
+    html: 'sso-harness.html',
   });
-  const server: Server = createServer((req, res) => {
-    const file = path.join(
-      out,
-      decodeURIComponent((req.url ?? '/').split(/[?#]/)[0]!).replace(/^\/$/, '/sso-harness.html'),
-    );
-    if (!file.startsWith(out) || !existsSync(file)) {
-      res.writeHead(404).end();
-      return;
-    }
-    const type = file.endsWith('.js')
-      ? 'text/javascript'
-      : file.endsWith('.css')
-        ? 'text/css'
-        : 'text/html; charset=utf-8';
-    res
-      .writeHead(200, { 'content-type': type, 'content-security-policy': contentSecurityPolicy('http://127.0.0.1') })
-      .end(readFileSync(file));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/sso-harness.html`;
   const browser: Browser = await launchChromium();
   const reports: string[] = [];
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  page.setDefaultTimeout(10_000);
-  page.on('console', (m) => {
-    if (/Content Security Policy|Refused to/i.test(m.text())) reports.push(m.text());
+  const page = await openHarnessPage(browser, reports, {
+    url: harness.base,
+    viewport: { width: 1280, height: 900 },
+    timeout: 10_000,
   });
-  page.on('pageerror', (e) => reports.push(`page error: ${e.message}`));
-  await page.goto(base);
-  await page.getByRole('heading', { level: 1 }).waitFor();
   const entries = page.getByRole('list').getByRole('textbox');
 
   const test = suite('SSO Config controls in Chromium');
@@ -119,8 +79,7 @@ async function run() {
 
   test.after(async () => {
     await browser.close();
-    server.close();
-    rmSync(out, { recursive: true, force: true });
+    await harness.close();
   });
   test.run();
 }
