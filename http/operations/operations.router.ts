@@ -2,6 +2,7 @@ import { Router } from 'express';
 import { opsError } from '../../domain/operations/operations.errors.ts';
 import type { BearerAuth } from '../core/bearer-auth.ts';
 import { openApiDocument } from '../core/openapi.ts';
+import { pageAnswer } from '../core/paging.ts';
 import { createRouteRegistry, type RouteRegistry } from '../core/route-registry.ts';
 import {
   OPS_ADMIN_SCOPE,
@@ -99,7 +100,7 @@ export function createOperationsRouter(deps: OperationsRouterDeps): { router: Ro
     async (req, res) => {
       const q = req.query as unknown as { limit: number; offset: number };
       const page = await backend.parked(nameOf(req.params), q);
-      res.json({ ...page, limit: q.limit, offset: q.offset });
+      res.json(pageAnswer(page, q, (parked) => parked));
     },
   );
 

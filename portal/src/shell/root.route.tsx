@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createRootRouteWithContext, redirect, retainSearchParams } from '@tanstack/react-router';
 import { TENANT_CODE } from '../../../domain/core/tenant-code.ts';
+import { PORTAL_BASE } from '../../../domain/portal/portal.paths.ts';
 import { sessionQuery } from '../api/session.ts';
 import type { AreaMeta } from './area-meta.ts';
 import { NotFoundPage } from './not-found.page.tsx';
@@ -17,7 +18,9 @@ const SIGN_IN = '/sign-in';
 
 /** a path of the app (without the router's /portal base) as the backend's returnTo wants it */
 export const portalPath = (pathname: string, search = ''): string =>
-  `/portal${pathname.replace(/^\/portal(?=\/|$)/, '') || '/'}${search}`;
+  `${PORTAL_BASE}${withoutBase(pathname) || '/'}${search}`;
+const withoutBase = (pathname: string): string =>
+  pathname === PORTAL_BASE || pathname.startsWith(`${PORTAL_BASE}/`) ? pathname.slice(PORTAL_BASE.length) : pathname;
 
 /**
  * The root of the routes: the shell around every page. Before any page loads, the session is known (one
@@ -30,7 +33,7 @@ export const rootRoute = createRootRouteWithContext<RouterContext>()({
   search: { middlewares: [retainSearchParams(['tenant'])] },
   beforeLoad: async ({ context, location }) => {
     const session = await context.queryClient.ensureQueryData(sessionQuery);
-    const onSignIn = location.pathname.replace(/^\/portal/, '') === SIGN_IN;
+    const onSignIn = withoutBase(location.pathname) === SIGN_IN;
     if (session === null && !onSignIn) {
       // typed as the sign-in route's validateSearch gives it: the router's own types of this root are not known here yet
       const search: SignInSearch = { returnTo: portalPath(location.pathname, location.searchStr) };
