@@ -138,7 +138,7 @@ export function CapsPage() {
             required
           />
           <TextField form={form} name="Limit" label="Limit (messages)" hint="0 to 100000; 0 stops them" required />
-          <TextField form={form} name="WindowSeconds" label="Window" hint="A sliding window, up to 366 days" required />
+          <TextField form={form} name="WindowSeconds" label="Window length" hint="A sliding window, up to 366 days" required />
           <SelectField form={form} name="WindowUnit" label="Window unit" options={UNITS} />
         </Form>
       </section>
