@@ -1,4 +1,4 @@
-import { type FormEvent, useId, useRef, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { api, call } from '../../api/client.ts';
 import { fieldProblems, isApiError } from '../../api/errors.ts';
 import { ApiErrorView } from '../../ui/api-error.tsx';
@@ -39,6 +39,19 @@ export function problemsOf(error: unknown): { placed: Problems; rest: Array<{ fi
   return { placed, rest };
 }
 
+/** the first place a refusal names, in the form's order: the channel, then each window's Start and End */
+function firstNamed(placed: Problems): 'channel' | [number, keyof QuietWindow] | undefined {
+  if (placed.channel !== undefined) return 'channel';
+  const first = Object.keys(placed.windows)
+    .map(Number)
+    .sort((a, b) => a - b)[0];
+  if (first === undefined) return undefined;
+  return [
+    first,
+    placed.windows[first]?.Start === undefined && placed.windows[first]?.End !== undefined ? 'End' : 'Start',
+  ];
+}
+
 /**
  * A channel's windows: 1 to 10 `HH:mm` Start/End pairs, each with what it means (overnight when Start is
  * after End); a refusal is shown beside the window and the part it names, and the input stays.
@@ -53,7 +66,6 @@ export function QuietHoursEditor(props: {
   const [windows, setWindows] = useState<QuietWindow[]>(props.existing?.Windows ?? [{ Start: '22:00', End: '07:00' }]);
   const [error, setError] = useState<unknown>(null);
   const [saving, setSaving] = useState(false);
-  const formRef = useRef<HTMLFormElement>(null);
   const { placed, rest } = problemsOf(error);
   const setWindow = (i: number, part: keyof QuietWindow, value: string) =>
     setWindows((ws) => ws.map((w, j) => (j === i ? { ...w, [part]: value } : w)));
@@ -74,11 +86,11 @@ export function QuietHoursEditor(props: {
       props.onSaved(saved);
     } catch (err) {
       setError(err);
-      // after the render that marks the fields: the first marked control, else the summary
-      setTimeout(() => {
-        const marked = formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
-        (marked ?? document.getElementById(`${id}-summary`))?.focus();
-      }, 0);
+      // the first control the refusal names (known now, not after the render that marks it), else the summary
+      const target = firstNamed(problemsOf(err).placed);
+      const targetId =
+        target === 'channel' ? `${id}-channel` : target !== undefined ? inputId(target[0], target[1]) : `${id}-summary`;
+      setTimeout(() => document.getElementById(targetId)?.focus(), 0);
     } finally {
       setSaving(false);
     }
@@ -112,7 +124,7 @@ export function QuietHoursEditor(props: {
   };
 
   return (
-    <form ref={formRef} className="form hp-quiet-form" onSubmit={save} noValidate aria-labelledby={`${id}-title`}>
+    <form className="form hp-quiet-form" onSubmit={save} noValidate aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>
         {props.existing === undefined ? 'New quiet hours' : `Quiet hours of ${props.existing.Channel}`}
       </h2>
@@ -160,7 +172,11 @@ export function QuietHoursEditor(props: {
               >
                 Remove window {i + 1}
               </button>
-              {whole !== undefined && <p className="field-error hp-window-error">Window {i + 1}: {whole}</p>}
+              {whole !== undefined && (
+                <p className="field-error hp-window-error">
+                  Window {i + 1}: {whole}
+                </p>
+              )}
             </li>
           );
         })}
