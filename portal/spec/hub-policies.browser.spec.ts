@@ -159,10 +159,7 @@ async function run() {
     await page.getByRole('button', { name: 'Show usage' }).click();
     const usage = page.getByRole('table', { name: 'Usage of C-7 now' });
     await usage.getByRole('cell', { name: '3 per 1 day' }).waitFor();
-    assert.equal(
-      await usage.getByRole('row').nth(1).getByRole('cell').allTextContents(),
-      ['3 per 1 day', '0', '3'],
-    );
+    assert.equal(await usage.getByRole('row').nth(1).getByRole('cell').allTextContents(), ['3 per 1 day', '0', '3']);
     await look(page, 'hub-caps');
 
     await page.getByRole('button', { name: 'Delete TRANSACTIONAL' }).click();

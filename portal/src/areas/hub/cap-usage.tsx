@@ -3,7 +3,8 @@ import { Link } from '@tanstack/react-router';
 import { type FormEvent, useId, useState } from 'react';
 import { api, call } from '../../api/client.ts';
 import { ApiErrorView } from '../../ui/api-error.tsx';
-import { type CapUsage, at, classLabel, readableCap } from './hub-policy-api.ts';
+import { ScrollRegion } from '../../ui/scroll-region.tsx';
+import { at, type CapUsage, classLabel, readableCap } from './hub-policy-api.ts';
 
 /**
  * A recipient's quota, live from its stream: the usage against each cap now and the reservations in the
@@ -50,7 +51,7 @@ export function CapUsagePanel() {
           {d.Caps.length === 0 ? (
             <p className="empty">No cap is configured: nothing is counted for {d.RecipientId}.</p>
           ) : (
-            <div className="table-scroll" role="region" aria-label={`Usage of ${d.RecipientId}`} tabIndex={0}>
+            <ScrollRegion label={`Usage of ${d.RecipientId}`}>
               <table className="table">
                 <caption>Usage of {d.RecipientId} now</caption>
                 <thead>
@@ -72,12 +73,12 @@ export function CapUsagePanel() {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </ScrollRegion>
           )}
           {d.Reservations.length === 0 ? (
             <p className="empty">No reservation in the caps' windows.</p>
           ) : (
-            <div className="table-scroll" role="region" aria-label={`Reservations of ${d.RecipientId}`} tabIndex={0}>
+            <ScrollRegion label={`Reservations of ${d.RecipientId}`}>
               <table className="table">
                 <caption>Reservations of {d.RecipientId}</caption>
                 <thead>
@@ -105,7 +106,7 @@ export function CapUsagePanel() {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </ScrollRegion>
           )}
         </>
       )}

@@ -67,9 +67,7 @@ export function CapsPage() {
     setBusy(true);
     setRemoveError(null);
     try {
-      await call(
-        api.hub.DELETE('/comm/v1/frequency-caps/{category}', { params: { path: { category: c.Category } } }),
-      );
+      await call(api.hub.DELETE('/comm/v1/frequency-caps/{category}', { params: { path: { category: c.Category } } }));
       notify({ text: `Cap of ${classLabel(c.Category)} removed` });
       setRemoving(null);
       void refresh();
@@ -138,7 +136,13 @@ export function CapsPage() {
             required
           />
           <TextField form={form} name="Limit" label="Limit (messages)" hint="0 to 100000; 0 stops them" required />
-          <TextField form={form} name="WindowSeconds" label="Window length" hint="A sliding window, up to 366 days" required />
+          <TextField
+            form={form}
+            name="WindowSeconds"
+            label="Window length"
+            hint="A sliding window, up to 366 days"
+            required
+          />
           <SelectField form={form} name="WindowUnit" label="Window unit" options={UNITS} />
         </Form>
       </section>

@@ -27,7 +27,13 @@ export type FrequencyCap = { Category: string; Limit: number; WindowSeconds: num
 export type CapUsage = {
   RecipientId: string;
   Caps: Array<{ Category: string; Limit: number; WindowSeconds: number; Used: number }>;
-  Reservations: Array<{ MessageId: string; Channel: string; NotificationClass: string; At: string; ReleasedAt?: string }>;
+  Reservations: Array<{
+    MessageId: string;
+    Channel: string;
+    NotificationClass: string;
+    At: string;
+    ReleasedAt?: string;
+  }>;
 };
 
 export type QuietWindow = { Start: string; End: string };

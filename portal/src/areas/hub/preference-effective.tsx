@@ -53,7 +53,12 @@ export function PreferenceEffective({ recipientId }: { recipientId: string }) {
       <h2 id="hp-effective-title">What the gate answers now</h2>
       <Form form={form} submitLabel="Ask the gate" busyLabel="Asking…" className="form hp-inline-form">
         <TextField form={form} name="channel" label="Channel" hint={CODE_HINT} required />
-        <TextField form={form} name="notificationClass" label="Notification class" hint="A class, or * for every class" />
+        <TextField
+          form={form}
+          name="notificationClass"
+          label="Notification class"
+          hint="A class, or * for every class"
+        />
       </Form>
       {asked !== null && (
         <div className="hp-answer" aria-live="polite">

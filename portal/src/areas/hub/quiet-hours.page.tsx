@@ -8,6 +8,7 @@ import { useStatus } from '../../ui/status.tsx';
 import { at, type ChannelQuietHours, type QuietHoursList } from './hub-policy-api.ts';
 import { QuietHoursEditor, windowMeaning } from './quiet-hours-editor.tsx';
 import './hub-policy.css';
+import { ScrollRegion } from '../../ui/scroll-region.tsx';
 
 const KEY = ['hub', 'quiet-hours'];
 type Editing = { kind: 'none' } | { kind: 'new' } | { kind: 'channel'; hours: ChannelQuietHours };
@@ -69,7 +70,7 @@ export function QuietHoursPage() {
           <p className="empty">No channel has quiet hours: messages go out at any time of day.</p>
         )}
         {list.data !== undefined && list.data.Items.length > 0 && (
-          <div className="table-scroll" role="region" aria-label="Quiet hours per channel" tabIndex={0}>
+          <ScrollRegion label="Quiet hours per channel">
             <table className="table">
               <caption className="visually-hidden">Quiet hours per channel</caption>
               <thead>
@@ -119,7 +120,7 @@ export function QuietHoursPage() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
         )}
       </section>
       {editing.kind !== 'none' && (
