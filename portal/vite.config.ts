@@ -14,6 +14,8 @@ export default defineConfig({
     // no inline assets: the Content-Security-Policy allows this origin's files (images also as data:)
     assetsInlineLimit: 0,
     sourcemap: true,
+    // dist/.vite/manifest.json: which chunks each area's pages load (scripts/bundle-size.ts areaSizes)
+    manifest: true,
     // scripts/bundle-size.ts reports the sizes against the shell's budget
     reportCompressedSize: false,
     rolldownOptions: { checks: { pluginTimings: false } },

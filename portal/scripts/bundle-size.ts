@@ -49,6 +49,73 @@ export function bundleSizes(dir = dist): BundleSizes {
   };
 }
 
+type ManifestChunk = {
+  file: string;
+  src?: string;
+  isEntry?: boolean;
+  isDynamicEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+  css?: string[];
+};
+
+/**
+ * What opening each area costs beyond the shell: the JavaScript and CSS of its pages (the chunks its
+ * routes load on demand, `src/areas/<area>/*`) with everything they import statically, less what the
+ * shell has loaded already; gzipped. A chunk shared by two areas counts in both: each first visit loads it.
+ * `onDemandJsGzip`: what its pages load later themselves (bpmn-js, by the pages that draw a diagram).
+ */
+export function areaSizes(
+  dir = dist,
+): Array<{ area: string; jsGzip: number; cssGzip: number; onDemandJsGzip: number }> {
+  const manifest = JSON.parse(readFileSync(path.join(dir, '.vite', 'manifest.json'), 'utf8')) as Record<
+    string,
+    ManifestChunk
+  >;
+  const closure = (keys: string[]): Set<string> => {
+    const seen = new Set<string>();
+    const walk = (k: string) => {
+      if (seen.has(k) || manifest[k] === undefined) return;
+      seen.add(k);
+      for (const i of manifest[k]!.imports ?? []) walk(i);
+    };
+    for (const k of keys) walk(k);
+    return seen;
+  };
+  const filesOf = (keys: Set<string>) =>
+    new Set([...keys].flatMap((k) => [manifest[k]!.file, ...(manifest[k]!.css ?? [])]));
+  const shell = filesOf(closure(Object.keys(manifest).filter((k) => manifest[k]!.isEntry)));
+  const gzip = new Map<string, number>();
+  const sizeOf = (file: string) => {
+    if (!gzip.has(file)) gzip.set(file, gzipSync(readFileSync(path.join(dir, file)), { level: 9 }).length);
+    return gzip.get(file)!;
+  };
+  const areas = new Set(Object.values(manifest).flatMap((c) => /^src\/areas\/([^/]+)\//.exec(c.src ?? '')?.[1] ?? []));
+  const pageKeys = new Set(
+    Object.keys(manifest).filter(
+      (k) => manifest[k]!.isDynamicEntry && (manifest[k]!.src ?? '').startsWith('src/areas/'),
+    ),
+  );
+  return [...areas].sort().map((area) => {
+    const pages = Object.keys(manifest).filter(
+      (k) => manifest[k]!.isDynamicEntry && (manifest[k]!.src ?? '').startsWith(`src/areas/${area}/`),
+    );
+    const loaded = closure(pages);
+    const files = [...filesOf(loaded)].filter((f) => !shell.has(f));
+    const total = (list: string[], ext: string) =>
+      list.filter((f) => f.endsWith(ext)).reduce((s, f) => s + sizeOf(f), 0);
+    // the dynamic imports of its chunks that are no page of an area (those are routes, counted there)
+    const later = [...loaded].flatMap((k) => manifest[k]!.dynamicImports ?? []).filter((k) => !pageKeys.has(k));
+    const lazyFiles = [...filesOf(closure(later))].filter((f) => !shell.has(f) && !files.includes(f));
+    return {
+      area,
+      jsGzip: total(files, '.js'),
+      cssGzip: total(files, '.css'),
+      onDemandJsGzip: total(lazyFiles, '.js'),
+    };
+  });
+}
+
 if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === import.meta.filename) {
   const sizes = bundleSizes();
   if (process.argv.includes('--json')) {

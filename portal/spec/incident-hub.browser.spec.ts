@@ -58,7 +58,11 @@ async function run() {
   await eventually(
     async () => {
       const r = await call('GET', `/ops/v1/timeline?correlation=${CORRELATION}&limit=200`);
-      return r.body.items.some((i: any) => i.data?.event?.type === ALERT_TYPE) ? true : undefined;
+      return (r.body.items as Array<{ data?: { event?: { type?: string } } }>).some(
+        (i) => i.data?.event?.type === ALERT_TYPE,
+      )
+        ? true
+        : undefined;
     },
     { timeoutMs: 20_000 },
   );

@@ -30,6 +30,7 @@ import { projectionStore } from '../../projections/core/projection-store.ts';
 
 export const BENCH_SECRET = 'bench-secret-0123456789abcdefghijklmnopqrstuvwxyz';
 export const BENCH_TENANT = 'bench';
+export const BENCH_ADMIN = { tenant: BENCH_TENANT, username: 'bench-admin', password: 'bench admin password 0123' };
 export const START_MS = Date.parse('2026-01-01T00:00:00.000Z');
 export const STEP_MS = 8640;
 const BATCH = 5000;
@@ -76,6 +77,12 @@ export async function seedPlatform(dataDir: string, scopes: string[]): Promise<v
     { username: 'bench-svc', name: 'bench' },
     { ...ctx, tenant: BENCH_TENANT },
     'bench/user',
+  );
+  // a person of the tenant for the portal's figures: signs in through the provider's login form
+  await directory.registerUser(
+    { username: BENCH_ADMIN.username, name: 'bench admin', password: BENCH_ADMIN.password, roles: scopes },
+    { ...ctx, tenant: BENCH_TENANT },
+    'bench/admin',
   );
   await directory.registerClient(
     {

@@ -10,8 +10,9 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { benchToken } from './audit-seed.ts';
+import { BENCH_ADMIN, benchToken } from './audit-seed.ts';
 import { spawnBenchServer } from './bench-server.ts';
+import { type Latency, portalBesideDirect } from './portal-proxy.ts';
 import { closedLoops, perSecond, printRow, printSection, quantile, warmUp, warmUpText } from './report.ts';
 
 const RECORDS = Number(process.env.BENCH_AUDIT_RECORDS ?? 1_000_000);
@@ -101,7 +102,7 @@ async function startProduction(dir: string): Promise<{ ready: Ready & { compiled
     return m ? { url: m[1]!, compiled: m[2] !== undefined } : undefined;
   };
   const server = await spawnBenchServer(
-    [path.join(root, 'bin/platform.js'), 'start', '--services', 'identity,audit', '--no-workers'],
+    [path.join(root, 'bin/platform.js'), 'start', '--services', 'identity,audit,portal', '--no-workers'],
     'platform start',
     { tsx: false, env, cwd: root, ready: banner },
   );
@@ -361,9 +362,20 @@ export async function auditBench(): Promise<void> {
     const read = await startProduction(dir);
     let day: { p50: number; p99: number; mean: number };
     let deep: { p50: number; p99: number; mean: number };
+    let proxied: { portal: Latency; direct: Latency };
     try {
       day = await latencies(read.ready, dayQuery, QUERIES);
       deep = await latencies(read.ready, deepQuery, Math.max(50, Math.floor(QUERIES / 10)));
+      proxied = await portalBesideDirect({
+        base: read.ready.url,
+        user: BENCH_ADMIN,
+        token: read.ready.token,
+        path: `${V3}/log/query-many`,
+        body: () => dayQuery(),
+        ok: (text) => text.includes('"records":[{'),
+        count: Math.floor(QUERIES / 2),
+        warmup: Math.min(QUERY_WARMUP, 500),
+      });
     } finally {
       await read.stop();
     }
@@ -382,6 +394,17 @@ export async function auditBench(): Promise<void> {
       baseline: { name: 'bare express', figure: bareDay.p99 },
       setup: `same run; mean ${day.mean.toFixed(2)} ms (bare ${bareDay.mean.toFixed(2)} ms)`,
       goal: { of: 'figure', op: '<=', value: 2 },
+    });
+    printRow({
+      name: `portal: the audit records query p95 through the portal's API call, at ${RECORDS.toLocaleString('en-US')} records`,
+      figure: proxied.portal.p95,
+      unit: 'ms',
+      baseline: {
+        name: 'the same query straight to the audit API with a bearer token, p95',
+        figure: proxied.direct.p95,
+      },
+      setup: `${RECORDS.toLocaleString('en-US')} records, the same server (\`--services identity,audit,portal --no-workers\`); the records page's request (module + transaction + 1-day range, page 1 of 20) as \`/portal/api…/log/query-many\` with the session cookie of a real sign-in, alternating with the same query sent direct, ${Math.floor(QUERIES / 2)} each after ${Math.min(QUERY_WARMUP, 500)} warm-up pairs; p50 ${proxied.portal.p50.toFixed(2)} ms against ${proxied.direct.p50.toFixed(2)} ms. Goal: the portal's session lookup and proxying add at most half of the API's own p95`,
+      goal: { of: 'ratio', op: '<=', value: 1.5 },
     });
     const deepSetup = `m1/t1 over its whole range (~${Math.round((RECORDS * 0.9) / 81).toLocaleString('en-US')} records): the index walked to offset ${((DEEP_PAGE - 1) * 20).toLocaleString('en-US')}, and the total counted; one at a time`;
     printRow({
