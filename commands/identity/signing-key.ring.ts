@@ -356,8 +356,12 @@ export function createKeyRing(o: KeyRingOptions): KeyRing {
       await reload();
       const activatesAt = states.get(kid)?.activatesAt ?? new Date(activatesAtMs).toISOString();
       const superseded: RotationResult['superseded'] = [];
+      const created = states.get(kid);
       for (const s of [...states.values()]) {
         if (s.key.kid === kid || s.status !== 'published' || s.retiresAt !== undefined) continue;
+        // only what the new key replaces: a key of a concurrent rotation that activates later (or, at the
+        // same time, came later in the log) is newer and retires this one instead, so one of them survives
+        if (created !== undefined && compareActivation(s, created) > 0) continue;
         const retiresAt = activatesAt;
         const publishUntil = publishUntilFor(Date.parse(retiresAt));
         await run(
