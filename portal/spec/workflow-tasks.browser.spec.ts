@@ -152,6 +152,10 @@ async function run() {
     assert.match((await alert.textContent()) ?? '', /TASK\.CLAIMED_BY_ANOTHER/);
     assert.match((await alert.textContent()) ?? '', /gonzo/);
     assert.is(await page.getByLabel('Text (any field)').inputValue(), 'CLAIM-1');
+    // the row shows who holds it now, and offers to release that claim
+    const row = page.getByRole('row').filter({ hasText: 'CLAIM-1' });
+    await row.getByRole('cell', { name: 'gonzo', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Unclaim Check claim' }).waitFor();
     await look(page, 'workflow-tasks-claim-refused');
   });
 

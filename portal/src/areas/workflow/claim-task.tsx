@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, call } from '../../api/client.ts';
-import { toApiError } from '../../api/errors.ts';
+import { ApiError, toApiError } from '../../api/errors.ts';
 import { useStatus } from '../../ui/status.tsx';
 
 /** what a claim or unclaim answered: the task's assignee and claim time now (the index may lag behind) */
@@ -10,14 +10,15 @@ export type Claimed = { Assignee: string | null; Status: string; ClaimedDate: st
 /**
  * Claim (an unclaimed task, for the acting user) or unclaim (naming its assignee, so a stale list cannot
  * release another's claim) from the task list. The answer says the task's state at once; the list keeps it
- * over the search index's copy, which has latency. A refusal goes to `onError`.
+ * over the search index's copy, which has latency. A refusal goes to `onError`; one that names who holds the
+ * task now (a claim taken meanwhile) shows that holder in the row too.
  */
 export function ClaimButton(props: {
   taskId: string;
   taskName: string;
   assignee: string | null;
   actingUser: string;
-  onChanged: (taskId: string, now: Claimed) => void;
+  onChanged: (taskId: string, now: Partial<Claimed>) => void;
   onError: (error: unknown) => void;
 }) {
   const { taskId, taskName, assignee, actingUser } = props;
@@ -58,6 +59,9 @@ export function ClaimButton(props: {
       });
       await client.invalidateQueries({ queryKey: ['workflow', 'instance'] });
     } catch (err) {
+      const holder = err instanceof ApiError ? (err.details as { assignee?: unknown } | null)?.assignee : undefined;
+      if (err instanceof ApiError && err.code === 'TASK.CLAIMED_BY_ANOTHER' && typeof holder === 'string')
+        props.onChanged(taskId, { Assignee: holder, Status: 'ASSIGNED' });
       props.onError(err);
     } finally {
       setBusy(false);

@@ -123,8 +123,8 @@ export function InstancesPage() {
           { key: 'key', header: 'Definition', cell: (i) => `${i.processDefinitionKey} v${i.processDefinitionVersion}` },
           { key: 'bk', header: 'Business key', cell: (i) => i.businessKey },
           { key: 'state', header: 'State', cell: (i) => i.state },
-          { key: 'started', header: 'Started', className: 'nowrap', cell: (i) => i.startedDate },
-          { key: 'ended', header: 'Ended', className: 'nowrap', cell: (i) => i.endedDate ?? '' },
+          { key: 'started', header: 'Started', className: 'wf-date', cell: (i) => i.startedDate },
+          { key: 'ended', header: 'Ended', className: 'wf-date', cell: (i) => i.endedDate ?? '' },
         ]}
         empty="No instance matches."
       />

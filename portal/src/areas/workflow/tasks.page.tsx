@@ -44,7 +44,7 @@ export function TasksPage() {
   const [actingUser, setActingUser] = useState<string | null>(null);
   const acting = actingUser ?? session?.user?.username ?? '';
   // what claims answered, over the index's copy until a new search
-  const [claimed, setClaimed] = useState<Record<string, Claimed>>({});
+  const [claimed, setClaimed] = useState<Record<string, Partial<Claimed>>>({});
   const [claimError, setClaimError] = useState<unknown>(null);
   // the index's own fields (its schema is readable with workflow:admin); else the spec's minimum fields
   const schema = useQuery({
@@ -142,7 +142,7 @@ export function TasksPage() {
             : []),
           { key: 'status', header: 'Status', cell: (r) => text(now(r.doc).Status) },
           { key: 'assignee', header: 'Assignee', cell: (r) => text(now(r.doc).Assignee) },
-          { key: 'claimed', header: 'Claimed', className: 'nowrap', cell: (r) => text(now(r.doc).ClaimedDate) },
+          { key: 'claimed', header: 'Claimed', className: 'wf-date', cell: (r) => text(now(r.doc).ClaimedDate) },
           { key: 'bk', header: 'Business key', cell: (r) => text(r.doc.WorkflowBusinessKey) },
           {
             key: 'act',
@@ -155,7 +155,7 @@ export function TasksPage() {
                     taskName={text(r.doc.TaskName) || text(r.doc.TaskId)}
                     assignee={text(now(r.doc).Assignee) === '' ? null : text(now(r.doc).Assignee)}
                     actingUser={acting}
-                    onChanged={(taskId, c) => setClaimed((m) => ({ ...m, [taskId]: c }))}
+                    onChanged={(taskId, c) => setClaimed((m) => ({ ...m, [taskId]: { ...m[taskId], ...c } }))}
                     onError={setClaimError}
                   />
                   {completeButton(r.doc)}

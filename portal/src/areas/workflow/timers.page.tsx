@@ -26,7 +26,7 @@ export function TimersPage() {
         }}
         rowKey={(t) => t.id ?? ''}
         columns={[
-          { key: 'due', header: 'Due (UTC)', rowHeader: true, className: 'nowrap', cell: (t) => t.dueDate },
+          { key: 'due', header: 'Due (UTC)', rowHeader: true, className: 'wf-date', cell: (t) => t.dueDate },
           {
             key: 'element',
             header: 'Element',
