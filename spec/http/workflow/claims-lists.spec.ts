@@ -254,6 +254,10 @@ test('pending timers: soonest first with due time and instance; gone when they f
   );
   assert.is(mine(soon).length, 0);
   assert.is((await p.call('GET', `${BASE}/timers?dueBefore=soon`, { tenant: 'acme' })).status, 400);
+  // the lists are workflow:user's: an admin-only token is refused
+  const adminOnly = await p.token('acme', ['workflow:admin']);
+  assert.is((await p.call('GET', `${BASE}/timers`, { token: adminOnly })).status, 403);
+  assert.is((await p.call('GET', `${BASE}/process-instances`, { token: adminOnly })).status, 403);
 
   // the clock passes the 30 days: the timer fires and leaves the list; the instance ends
   p.clock.advance(31 * 24 * 3600_000);
