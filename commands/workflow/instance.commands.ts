@@ -51,7 +51,7 @@ export function openTasks(state: InstanceTreeState): TaskView[] {
 const seq = (id: string) => Number(id.slice(id.lastIndexOf('.') + 2));
 
 /**
- * Start, complete, fire a timer: the instance aggregate through the core's command handler (the stream
+ * Start, complete, claim and unclaim, fire a timer: the instance aggregate through the core's command handler (the stream
  * read and folded on every command, appended with its expected revision, a conflict decided again). The
  * definitions the interpreter needs come from the catalog; one it did not have is loaded and the command
  * decided again.
@@ -167,6 +167,29 @@ export function createInstanceCommands(o: { eventStore: EventStore; clock: Clock
     return resultOf(rootId, r);
   }
 
+  /** claim (`assignee`) or unclaim (`assignee: null`; `expected`: refused when another holds it) an open task; answers it after */
+  async function setAssignee(
+    taskId: string,
+    change: { assignee: string } | { assignee: null; expected?: string },
+    context: CommandContext,
+    commandId: string,
+  ): Promise<TaskView> {
+    if (!TASK_ID.test(taskId)) throw workflowError('TASK.NOT_FOUND', `no task ${taskId}`, { taskId });
+    const now = clock.now().toISOString();
+    const r = await handle({
+      stream: instanceStream(context.tenant, rootIdOf(taskId)),
+      command:
+        change.assignee !== null
+          ? { type: 'ClaimTask', taskId, assignee: change.assignee, now }
+          : { type: 'UnclaimTask', taskId, ...(change.expected !== undefined && { assignee: change.expected }), now },
+      commandId,
+      now,
+      context,
+    });
+    const task = r.state.tasks[taskId]!;
+    return { task, instance: r.state.instances[task.instanceId]! };
+  }
+
   /** the work engine's handler for a due timer (idempotent: a timer fired or canceled already is a no-op) */
   async function fireTimer(tenant: string, timerId: string): Promise<InstanceCommandResult> {
     if (!TIMER_ID.test(timerId)) throw workflowError('TIMER.NOT_FOUND', `no timer ${timerId}`, { timerId });
@@ -197,7 +220,7 @@ export function createInstanceCommands(o: { eventStore: EventStore; clock: Clock
     return state.instances[instanceId] === undefined ? null : { state, events };
   }
 
-  return { start, complete, fireTimer, read };
+  return { start, complete, setAssignee, fireTimer, read };
 }
 
 export type InstanceCommands = ReturnType<typeof createInstanceCommands>;

@@ -5,6 +5,7 @@ import type { InstanceEvent } from './engine/instance.events.ts';
 import { evolveInstance, type InstanceTreeState, initialInstanceState } from './engine/instance.state.ts';
 import { nextCycle as nextOf } from './engine/timers.ts';
 import type { DefinitionLookup, ProcessDefinition, StartEventModel } from './model/process-model.ts';
+import { type ClaimTask, claim, type UnclaimTask, unclaim } from './task-claim.decision.ts';
 import { workflowError } from './workflow.errors.ts';
 
 /**
@@ -40,7 +41,8 @@ export type CompleteTask = {
 
 export type FireTimer = { type: 'FireTimer'; timerId: string; now: string; lookup: DefinitionLookup };
 
-export type InstanceCommand = StartProcessInstance | CompleteTask | FireTimer;
+export type { ClaimTask, UnclaimTask };
+export type InstanceCommand = StartProcessInstance | CompleteTask | FireTimer | ClaimTask | UnclaimTask;
 
 function start(c: StartProcessInstance, s: InstanceTreeState): InstanceEvent[] {
   if (s.rootId !== null)
@@ -165,6 +167,10 @@ export function decideEach(command: InstanceCommand, state: InstanceTreeState): 
       return complete(command, state);
     case 'FireTimer':
       return fireTimer(command, state);
+    case 'ClaimTask':
+      return claim(command, state);
+    case 'UnclaimTask':
+      return unclaim(command, state);
   }
 }
 

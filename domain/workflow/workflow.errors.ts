@@ -31,6 +31,8 @@ export const WORKFLOW_ERRORS = {
   'TASK.NOT_FOUND': 404,
   /** completing a task that is completed or canceled (a duplicate submission) */
   'TASK.NOT_OPEN': 409,
+  /** a claim (or an unclaim naming its assignee) of a task another assignee holds */
+  'TASK.CLAIMED_BY_ANOTHER': 409,
   'TIMER.NOT_FOUND': 404,
   'TIMER.NOT_PENDING': 409,
   /** "Error while evaluating expression: ${assignee}" */

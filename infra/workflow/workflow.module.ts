@@ -6,12 +6,18 @@ import { PROCESS_CATEGORY, processDefinitionDecider } from '../../domain/workflo
 import { WORKFLOW_TENANT_CATEGORY, workflowTenantDecider } from '../../domain/workflow/workflow-tenant.decider.ts';
 import type { Projection } from '../../projections/core/projection.ts';
 import { definitionsProjection } from '../../projections/workflow/definitions.projection.ts';
+import { instancesProjection } from '../../projections/workflow/instances.projection.ts';
 import { tasksProjection } from '../../projections/workflow/tasks.projection.ts';
 import { timersProjection } from '../../projections/workflow/timers.projection.ts';
 import { type DeciderRegistry, deciderEntry as entry, type ServiceModule } from '../platform-service.ts';
 
 /** The workflow's projections (free of HTTP imports: the CLI loads them). */
-export const workflowProjections = (): Projection[] => [definitionsProjection, tasksProjection, timersProjection];
+export const workflowProjections = (): Projection[] => [
+  definitionsProjection,
+  tasksProjection,
+  timersProjection,
+  instancesProjection,
+];
 
 /** The workflow's deciders by stream category (`platform replay --state`). */
 export const workflowDeciders = (): DeciderRegistry => ({

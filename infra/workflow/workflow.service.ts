@@ -8,9 +8,10 @@ import { createWorkflowRouter } from '../../http/workflow/workflow.router.ts';
 import { liveCollection } from '../../projections/core/writable-model.ts';
 import { createDefinitionQueries } from '../../projections/workflow/definitions.projection.ts';
 import { rebuildSearchIndex } from '../../projections/workflow/index-rebuild.ts';
+import { createInstanceQueries } from '../../projections/workflow/instances.projection.ts';
 import { createTaskQueries } from '../../projections/workflow/task.queries.ts';
 import { type IndexJob, TASKS_PROJECTION } from '../../projections/workflow/tasks.projection.ts';
-import { TIMERS_PROJECTION, type TimerItem } from '../../projections/workflow/timers.projection.ts';
+import { createTimerQueries, TIMERS_PROJECTION, type TimerItem } from '../../projections/workflow/timers.projection.ts';
 import type { PlatformService, ServiceDeps } from '../platform-service.ts';
 
 /** how often idle workflow engines look for due timers and index rebuilds (the log reader wakes them after a page their projection took) */
@@ -88,6 +89,8 @@ export function createWorkflowService(deps: WorkflowServiceDeps): PlatformServic
     indexSchemas,
     tasks,
     definitions,
+    instanceList: createInstanceQueries(readStore),
+    timers: createTimerQueries(readStore),
   });
   const seedTenant = config.identity.seed.tenant;
 

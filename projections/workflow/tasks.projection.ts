@@ -96,6 +96,7 @@ export const tasksProjection: Projection = {
   eventTypes: [
     'TaskCreated',
     'TaskClaimed',
+    'TaskUnclaimed',
     'TaskCompleted',
     'TaskCanceled',
     'QueryVariablesSet',
@@ -162,6 +163,14 @@ export const tasksProjection: Projection = {
             assignee: ev.data.assignee,
             status: 'ASSIGNED',
             claimedAt: ev.data.at,
+          }));
+          break;
+        case 'TaskUnclaimed':
+          await update(tenant, ev.data.taskId, e, (d) => ({
+            ...d,
+            assignee: null,
+            status: 'CREATED',
+            claimedAt: null,
           }));
           break;
         case 'TaskCompleted':

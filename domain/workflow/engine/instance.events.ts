@@ -119,6 +119,8 @@ export type InstanceEvent =
   /** `activation`: the task's element instance is activated with it (its ElementActivated folded in) */
   | DomainEvent<'TaskCreated', { task: Task; context: TaskContext; activation?: Activation; passed?: PassedElement[] }>
   | DomainEvent<'TaskClaimed', { taskId: string; instanceId: string; assignee: string; at: string }>
+  /** the assignee released (the task is CREATED again, offered to its candidates) */
+  | DomainEvent<'TaskUnclaimed', { taskId: string; instanceId: string; at: string }>
   /** `elementKey`: the task's element instance completes with it (its ElementCompleted folded in) */
   | DomainEvent<
       'TaskCompleted',
@@ -150,6 +152,7 @@ export const INSTANCE_EVENT_TYPES: InstanceEventType[] = [
   'QueryVariablesSet',
   'TaskCreated',
   'TaskClaimed',
+  'TaskUnclaimed',
   'TaskCompleted',
   'TaskCanceled',
   'TimerScheduled',

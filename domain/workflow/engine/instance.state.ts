@@ -166,6 +166,12 @@ export function evolveInstance(s: InstanceTreeState, e: InstanceEvent): Instance
         },
       };
     }
+    case 'TaskUnclaimed': {
+      const task = s.tasks[e.data.taskId];
+      if (task === undefined) return s;
+      const { assignee: _a, claimedAt: _c, ...rest } = task;
+      return { ...s, tasks: { ...s.tasks, [task.id]: { ...rest, status: 'CREATED' } } };
+    }
     case 'TaskCompleted':
       return {
         ...s,

@@ -417,7 +417,63 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** the tenant's process instances, newest first, by state, key or business key */
+        get: {
+            parameters: {
+                query?: {
+                    businessKey?: string;
+                    limit?: number;
+                    offset?: number;
+                    processDefinitionKey?: string;
+                    state?: "ACTIVE" | "COMPLETED" | "TERMINATED";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items?: {
+                                businessKey?: string;
+                                endedDate?: string | null;
+                                id?: string;
+                                links?: {
+                                    href?: string;
+                                    rel?: string;
+                                }[];
+                                parentInstanceId?: string | null;
+                                processDefinitionId?: string;
+                                processDefinitionKey?: string;
+                                processDefinitionVersion?: number;
+                                rootInstanceId?: string;
+                                startedDate?: string;
+                                /** @enum {string} */
+                                state?: "ACTIVE" | "COMPLETED" | "TERMINATED";
+                            }[];
+                            limit?: number;
+                            offset?: number;
+                            total?: number;
+                        };
+                    };
+                };
+                /** @description request validation failed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
         put?: never;
         /** start a process instance (latest version of the key) */
         post: {
@@ -624,6 +680,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/platform/workflow/workflow/v1/tasks/{taskId}/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** claim a task for an assignee (409 when another holds it) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    taskId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        assignee: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            content?: {
+                                assignee?: string | null;
+                                candidateGroups?: string[];
+                                candidateUsers?: string[];
+                                claimedDate?: string | null;
+                                createdDate?: string | null;
+                                id?: string;
+                                links?: {
+                                    href?: string;
+                                    rel?: string;
+                                }[];
+                                name?: string | null;
+                                priority?: number;
+                                processDefinitionId?: string;
+                                processInstanceId?: string;
+                                queryVariables?: Record<string, unknown>;
+                                /** @enum {string} */
+                                status?: "CREATED" | "ASSIGNED" | "COMPLETED" | "CANCELED";
+                                taskDefinitionKey?: string;
+                            }[];
+                            links?: unknown[];
+                        };
+                    };
+                };
+                /** @description request validation failed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description the body is not application/json (REQUEST.UNSUPPORTED_MEDIA_TYPE) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/platform/workflow/workflow/v1/tasks/{taskId}/complete": {
         parameters: {
             query?: never;
@@ -651,6 +791,90 @@ export interface paths {
                         indexSchema?: string;
                         queryVariables?: Record<string, unknown>;
                         taskId?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            content?: {
+                                assignee?: string | null;
+                                candidateGroups?: string[];
+                                candidateUsers?: string[];
+                                claimedDate?: string | null;
+                                createdDate?: string | null;
+                                id?: string;
+                                links?: {
+                                    href?: string;
+                                    rel?: string;
+                                }[];
+                                name?: string | null;
+                                priority?: number;
+                                processDefinitionId?: string;
+                                processInstanceId?: string;
+                                queryVariables?: Record<string, unknown>;
+                                /** @enum {string} */
+                                status?: "CREATED" | "ASSIGNED" | "COMPLETED" | "CANCELED";
+                                taskDefinitionKey?: string;
+                            }[];
+                            links?: unknown[];
+                        };
+                    };
+                };
+                /** @description request validation failed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description the body is not application/json (REQUEST.UNSUPPORTED_MEDIA_TYPE) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/workflow/workflow/v1/tasks/{taskId}/unclaim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** release a task's assignee (with `assignee`: only that assignee's claim) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    taskId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        assignee?: string;
                     };
                 };
             };
@@ -763,6 +987,73 @@ export interface paths {
                                 taskDefinitionKey?: string;
                             }[];
                             links?: unknown[];
+                        };
+                    };
+                };
+                /** @description request validation failed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/workflow/workflow/v1/timers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** the tenant's pending timers, soonest first */
+        get: {
+            parameters: {
+                query?: {
+                    dueBefore?: string;
+                    limit?: number;
+                    offset?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items?: {
+                                boundary?: boolean;
+                                businessKey?: string | null;
+                                dueDate?: string;
+                                elementId?: string;
+                                id?: string;
+                                links?: {
+                                    href?: string;
+                                    rel?: string;
+                                }[];
+                                processDefinitionId?: string | null;
+                                processDefinitionKey?: string | null;
+                                processInstanceId?: string;
+                            }[];
+                            limit?: number;
+                            offset?: number;
+                            total?: number;
                         };
                     };
                 };
@@ -1202,7 +1493,63 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** the tenant's process instances, newest first, by state, key or business key */
+        get: {
+            parameters: {
+                query?: {
+                    businessKey?: string;
+                    limit?: number;
+                    offset?: number;
+                    processDefinitionKey?: string;
+                    state?: "ACTIVE" | "COMPLETED" | "TERMINATED";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items?: {
+                                businessKey?: string;
+                                endedDate?: string | null;
+                                id?: string;
+                                links?: {
+                                    href?: string;
+                                    rel?: string;
+                                }[];
+                                parentInstanceId?: string | null;
+                                processDefinitionId?: string;
+                                processDefinitionKey?: string;
+                                processDefinitionVersion?: number;
+                                rootInstanceId?: string;
+                                startedDate?: string;
+                                /** @enum {string} */
+                                state?: "ACTIVE" | "COMPLETED" | "TERMINATED";
+                            }[];
+                            limit?: number;
+                            offset?: number;
+                            total?: number;
+                        };
+                    };
+                };
+                /** @description request validation failed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
         put?: never;
         /** start a process instance (latest version of the key) */
         post: {
@@ -1409,6 +1756,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workflow/v1/tasks/{taskId}/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** claim a task for an assignee (409 when another holds it) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    taskId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        assignee: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            content?: {
+                                assignee?: string | null;
+                                candidateGroups?: string[];
+                                candidateUsers?: string[];
+                                claimedDate?: string | null;
+                                createdDate?: string | null;
+                                id?: string;
+                                links?: {
+                                    href?: string;
+                                    rel?: string;
+                                }[];
+                                name?: string | null;
+                                priority?: number;
+                                processDefinitionId?: string;
+                                processInstanceId?: string;
+                                queryVariables?: Record<string, unknown>;
+                                /** @enum {string} */
+                                status?: "CREATED" | "ASSIGNED" | "COMPLETED" | "CANCELED";
+                                taskDefinitionKey?: string;
+                            }[];
+                            links?: unknown[];
+                        };
+                    };
+                };
+                /** @description request validation failed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description the body is not application/json (REQUEST.UNSUPPORTED_MEDIA_TYPE) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workflow/v1/tasks/{taskId}/complete": {
         parameters: {
             query?: never;
@@ -1436,6 +1867,90 @@ export interface paths {
                         indexSchema?: string;
                         queryVariables?: Record<string, unknown>;
                         taskId?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            content?: {
+                                assignee?: string | null;
+                                candidateGroups?: string[];
+                                candidateUsers?: string[];
+                                claimedDate?: string | null;
+                                createdDate?: string | null;
+                                id?: string;
+                                links?: {
+                                    href?: string;
+                                    rel?: string;
+                                }[];
+                                name?: string | null;
+                                priority?: number;
+                                processDefinitionId?: string;
+                                processInstanceId?: string;
+                                queryVariables?: Record<string, unknown>;
+                                /** @enum {string} */
+                                status?: "CREATED" | "ASSIGNED" | "COMPLETED" | "CANCELED";
+                                taskDefinitionKey?: string;
+                            }[];
+                            links?: unknown[];
+                        };
+                    };
+                };
+                /** @description request validation failed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description the body is not application/json (REQUEST.UNSUPPORTED_MEDIA_TYPE) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflow/v1/tasks/{taskId}/unclaim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** release a task's assignee (with `assignee`: only that assignee's claim) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    taskId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        assignee?: string;
                     };
                 };
             };
@@ -1548,6 +2063,73 @@ export interface paths {
                                 taskDefinitionKey?: string;
                             }[];
                             links?: unknown[];
+                        };
+                    };
+                };
+                /** @description request validation failed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflow/v1/timers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** the tenant's pending timers, soonest first */
+        get: {
+            parameters: {
+                query?: {
+                    dueBefore?: string;
+                    limit?: number;
+                    offset?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items?: {
+                                boundary?: boolean;
+                                businessKey?: string | null;
+                                dueDate?: string;
+                                elementId?: string;
+                                id?: string;
+                                links?: {
+                                    href?: string;
+                                    rel?: string;
+                                }[];
+                                processDefinitionId?: string | null;
+                                processDefinitionKey?: string | null;
+                                processInstanceId?: string;
+                            }[];
+                            limit?: number;
+                            offset?: number;
+                            total?: number;
                         };
                     };
                 };

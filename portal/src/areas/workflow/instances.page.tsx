@@ -1,29 +1,26 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { type FormEvent, useId, useState } from 'react';
+import { api, call } from '../../api/client.ts';
+import type { paths } from '../../api/schema/workflow.d.ts';
 import { Page } from '../../shell/page.tsx';
-import { ApiErrorView } from '../../ui/api-error.tsx';
-import { ScrollRegion } from '../../ui/scroll-region.tsx';
-import { getJson, type Instance, listDefinitions, type Task } from './workflow-api.ts';
+import { PagedTable } from '../../ui/paged-table.tsx';
+import { listDefinitions } from './workflow-api.ts';
 import './workflow.css';
 
-const STATES = ['', 'ACTIVE', 'COMPLETED', 'TERMINATED'] as const;
+type Query = NonNullable<paths['/workflow/v1/process-instances']['get']['parameters']['query']>;
+type State = NonNullable<Query['state']>;
+const STATES: ReadonlyArray<State> = ['ACTIVE', 'COMPLETED', 'TERMINATED'];
+type Asked = { key: string; businessKey: string; state: State | '' };
 
-/** the instances of a business key: those its tasks (completed ones included) belong to, each read */
-async function instancesOf(key: string, businessKey: string, signal: AbortSignal): Promise<Instance[]> {
-  const q = new URLSearchParams({
-    processDefinitionKey: key,
-    workflowBusinessKey: businessKey,
-    includeCompleted: 'true',
-  });
-  const tasks = await getJson<{ content: Task[] }>(`/tasks/byBusinessKey?${q}`, signal);
-  const ids = [...new Set(tasks.content.map((t) => t.processInstanceId))];
-  return Promise.all(ids.map((id) => getJson<Instance>(`/process-instances/${encodeURIComponent(id)}`, signal)));
-}
+const captionOf = (a: Asked) =>
+  a.businessKey !== ''
+    ? `Instances of ${a.businessKey}`
+    : `${a.state === '' ? 'All' : a.state} instances${a.key === '' ? '' : ` of ${a.key}`}`;
 
 /**
- * Process instances by definition key and business key (the API finds instances through their tasks),
- * then narrowed by state here: the API lists no instances by state.
+ * The tenant's process instances, newest first, paged by the API (`GET /process-instances`): any state or
+ * one, narrowed by definition key and business key; each opens its diagram and history.
  */
 export function InstancesPage() {
   const id = useId();
@@ -31,24 +28,41 @@ export function InstancesPage() {
     queryKey: ['workflow', 'definitions', 'all'],
     queryFn: ({ signal }) => listDefinitions(signal),
   });
-  const [draft, setDraft] = useState({ key: '', businessKey: '', state: '' });
-  const [asked, setAsked] = useState<{ key: string; businessKey: string } | null>(null);
-  const found = useQuery({
-    queryKey: ['workflow', 'instances', asked],
-    queryFn: ({ signal }) => instancesOf(asked!.key, asked!.businessKey, signal),
-    enabled: asked !== null,
-  });
+  const [draft, setDraft] = useState<Asked>({ key: '', businessKey: '', state: '' });
+  const [asked, setAsked] = useState<Asked>(draft);
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    setAsked({ key: draft.key || (defs.data?.[0]?.key ?? ''), businessKey: draft.businessKey });
+    setAsked({ ...draft, businessKey: draft.businessKey.trim() });
   };
-  const shown = (found.data ?? []).filter((i) => draft.state === '' || i.state === draft.state);
+  const query = (a: Asked): Query => ({
+    ...(a.state !== '' && { state: a.state }),
+    ...(a.key !== '' && { processDefinitionKey: a.key }),
+    ...(a.businessKey !== '' && { businessKey: a.businessKey }),
+  });
   return (
     <Page
       title="Process instances"
-      lead="Find a business key's instances, then open one to see its diagram and history."
+      lead="The tenant's instances, newest first: pick a state, a definition or a business key, then open one to see its diagram and history."
     >
       <form className="form wf-search" onSubmit={submit} aria-label="Find instances">
+        <div className="field">
+          <label htmlFor={`${id}-state`} className="field-label">
+            State
+          </label>
+          <select
+            id={`${id}-state`}
+            className="input"
+            value={draft.state}
+            onChange={(e) => setDraft({ ...draft, state: e.target.value as State | '' })}
+          >
+            <option value="">Any</option>
+            {STATES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </div>
         <div className="field">
           <label htmlFor={`${id}-key`} className="field-label">
             Process definition
@@ -59,6 +73,7 @@ export function InstancesPage() {
             value={draft.key}
             onChange={(e) => setDraft({ ...draft, key: e.target.value })}
           >
+            <option value="">Any</option>
             {(defs.data ?? []).map((d) => (
               <option key={d.key} value={d.key}>
                 {d.key}
@@ -73,63 +88,46 @@ export function InstancesPage() {
           <input
             id={`${id}-bk`}
             className="input"
-            required
             value={draft.businessKey}
             onChange={(e) => setDraft({ ...draft, businessKey: e.target.value })}
           />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-state`} className="field-label">
-            State
-          </label>
-          <select
-            id={`${id}-state`}
-            className="input"
-            value={draft.state}
-            onChange={(e) => setDraft({ ...draft, state: e.target.value })}
-          >
-            {STATES.map((s) => (
-              <option key={s} value={s}>
-                {s === '' ? 'Any' : s}
-              </option>
-            ))}
-          </select>
         </div>
         <button type="submit" className="button button-primary">
           Find
         </button>
       </form>
-      {found.isError && <ApiErrorView error={found.error} title="The search was refused" />}
-      {asked !== null && found.isSuccess && shown.length === 0 && <p>No instance of this business key.</p>}
-      {shown.length > 0 && (
-        <ScrollRegion label={`Instances of ${asked?.businessKey ?? ''}`}>
-          <table className="table">
-            <caption>Instances of {asked?.businessKey}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Instance</th>
-                <th scope="col">Version</th>
-                <th scope="col">State</th>
-                <th scope="col">Started</th>
-              </tr>
-            </thead>
-            <tbody>
-              {shown.map((i) => (
-                <tr key={i.id}>
-                  <th scope="row">
-                    <Link to="/workflow/instances/$id" params={{ id: i.id }}>
-                      {i.id}
-                    </Link>
-                  </th>
-                  <td className="num">{i.processDefinitionVersion}</td>
-                  <td>{i.state}</td>
-                  <td className="nowrap">{i.startedDate}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </ScrollRegion>
-      )}
+      <PagedTable
+        caption={captionOf(asked)}
+        queryKey={['workflow', 'instances', asked]}
+        fetchPage={async ({ offset, limit }, signal) => {
+          const page = await call(
+            api.workflow.GET('/workflow/v1/process-instances', {
+              params: { query: { ...query(asked), offset, limit } },
+              signal,
+            }),
+          );
+          return { items: page.items ?? [], total: page.total ?? 0 };
+        }}
+        rowKey={(i) => i.id ?? ''}
+        columns={[
+          {
+            key: 'id',
+            header: 'Instance',
+            rowHeader: true,
+            cell: (i) => (
+              <Link to="/workflow/instances/$id" params={{ id: i.id ?? '' }}>
+                {i.id}
+              </Link>
+            ),
+          },
+          { key: 'key', header: 'Definition', cell: (i) => `${i.processDefinitionKey} v${i.processDefinitionVersion}` },
+          { key: 'bk', header: 'Business key', cell: (i) => i.businessKey },
+          { key: 'state', header: 'State', cell: (i) => i.state },
+          { key: 'started', header: 'Started', className: 'wf-date', cell: (i) => i.startedDate },
+          { key: 'ended', header: 'Ended', className: 'wf-date', cell: (i) => i.endedDate ?? '' },
+        ]}
+        empty="No instance matches."
+      />
     </Page>
   );
 }

@@ -5,7 +5,9 @@ import { api, call, type RequestBody } from '../../api/client.ts';
 import type { paths } from '../../api/schema/workflow.d.ts';
 import { hasScopes, sessionQuery } from '../../api/session.ts';
 import { Page } from '../../shell/page.tsx';
+import { ApiErrorView } from '../../ui/api-error.tsx';
 import { PagedTable } from '../../ui/paged-table.tsx';
+import { ClaimButton, type Claimed } from './claim-task.tsx';
 import { CompleteTask } from './complete-task.tsx';
 import { getJson } from './workflow-api.ts';
 import './workflow.css';
@@ -30,7 +32,8 @@ const text = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 
 /**
  * The task list: a search over a task index (the API's Module) with a text searched in every INCLUDE_ALL
- * field, one exact field condition and an optional grouping; each open task can be claimed and completed.
+ * field, one exact field condition and an optional grouping; each open task can be claimed for the acting
+ * user (default: the signed-in user's name), unclaimed, and completed with its form's variables.
  */
 export function TasksPage() {
   const id = useId();
@@ -38,6 +41,11 @@ export function TasksPage() {
   const [asked, setAsked] = useState(draft);
   const [completing, setCompleting] = useState<{ id: string; name: string } | null>(null);
   const session = useQuery(sessionQuery).data;
+  const [actingUser, setActingUser] = useState<string | null>(null);
+  const acting = actingUser ?? session?.user?.username ?? '';
+  // what claims answered, over the index's copy until a new search
+  const [claimed, setClaimed] = useState<Record<string, Partial<Claimed>>>({});
+  const [claimError, setClaimError] = useState<unknown>(null);
   // the index's own fields (its schema is readable with workflow:admin); else the spec's minimum fields
   const schema = useQuery({
     queryKey: ['workflow', 'index-schema', asked.module],
@@ -49,6 +57,8 @@ export function TasksPage() {
   const fields = schema.data?.fields.map((f) => f.name) ?? FIELDS;
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    setClaimed({});
+    setClaimError(null);
     setAsked(draft);
   };
   const body = (pageNo: number, pageSize: number): Search => ({
@@ -59,6 +69,23 @@ export function TasksPage() {
     ...(asked.field !== '' && asked.value !== '' && { Conditions: { [asked.field]: asked.value } }),
     ...(asked.group !== '' && { GroupField: asked.group }),
   });
+  const now = (doc: Doc): Doc => ({ ...doc, ...claimed[text(doc.TaskId)] });
+  const open = (status: unknown) => status === 'CREATED' || status === 'ASSIGNED';
+  const completeButton = (doc: Doc) => {
+    const taskId = text(doc.TaskId);
+    return (
+      <button
+        type="button"
+        className="button"
+        aria-expanded={completing?.id === taskId}
+        onClick={() =>
+          setCompleting(completing?.id === taskId ? null : { id: taskId, name: text(doc.TaskName) || taskId })
+        }
+      >
+        Complete {text(doc.TaskName)}
+      </button>
+    );
+  };
   const field = (name: keyof typeof draft, label: string, list?: string) => (
     <div className="field">
       <label htmlFor={`${id}-${name}`} className="field-label">
@@ -74,7 +101,7 @@ export function TasksPage() {
     </div>
   );
   return (
-    <Page title="Tasks" lead="Search a task index; complete a task with its form's variables.">
+    <Page title="Tasks" lead="Search a task index; claim, unclaim, or complete a task with its form's variables.">
       <form className="form wf-search" onSubmit={submit} aria-label="Search tasks">
         {field('module', 'Task index')}
         {field('all', 'Text (any field)')}
@@ -90,6 +117,13 @@ export function TasksPage() {
           Search
         </button>
       </form>
+      <div className="field wf-acting">
+        <label htmlFor={`${id}-acting`} className="field-label">
+          Acting user (claims for)
+        </label>
+        <input id={`${id}-acting`} className="input" value={acting} onChange={(e) => setActingUser(e.target.value)} />
+      </div>
+      {claimError !== null && <ApiErrorView error={claimError} title="The claim was refused" />}
       <PagedTable<{ group: Group; doc: Doc }>
         caption="Tasks"
         queryKey={['workflow', 'tasks', asked]}
@@ -106,28 +140,26 @@ export function TasksPage() {
           ...(asked.group !== ''
             ? [{ key: 'group', header: asked.group, cell: (r: { group: Group }) => text(r.group.groupValue) }]
             : []),
-          { key: 'status', header: 'Status', cell: (r) => text(r.doc.Status) },
-          { key: 'assignee', header: 'Assignee', cell: (r) => text(r.doc.Assignee) },
+          { key: 'status', header: 'Status', cell: (r) => text(now(r.doc).Status) },
+          { key: 'assignee', header: 'Assignee', cell: (r) => text(now(r.doc).Assignee) },
+          { key: 'claimed', header: 'Claimed', className: 'wf-date', cell: (r) => text(now(r.doc).ClaimedDate) },
           { key: 'bk', header: 'Business key', cell: (r) => text(r.doc.WorkflowBusinessKey) },
           {
             key: 'act',
             header: 'Actions',
             cell: (r) =>
-              r.doc.Status === 'CREATED' || r.doc.Status === 'ASSIGNED' ? (
-                <button
-                  type="button"
-                  className="button"
-                  aria-expanded={completing?.id === text(r.doc.TaskId)}
-                  onClick={() =>
-                    setCompleting(
-                      completing?.id === text(r.doc.TaskId)
-                        ? null
-                        : { id: text(r.doc.TaskId), name: text(r.doc.TaskName) || text(r.doc.TaskId) },
-                    )
-                  }
-                >
-                  Complete {text(r.doc.TaskName)}
-                </button>
+              open(now(r.doc).Status) ? (
+                <div className="wf-actions">
+                  <ClaimButton
+                    taskId={text(r.doc.TaskId)}
+                    taskName={text(r.doc.TaskName) || text(r.doc.TaskId)}
+                    assignee={text(now(r.doc).Assignee) === '' ? null : text(now(r.doc).Assignee)}
+                    actingUser={acting}
+                    onChanged={(taskId, c) => setClaimed((m) => ({ ...m, [taskId]: { ...m[taskId], ...c } }))}
+                    onError={setClaimError}
+                  />
+                  {completeButton(r.doc)}
+                </div>
               ) : null,
           },
         ]}
@@ -143,7 +175,10 @@ export function TasksPage() {
             key={completing.id}
             taskId={completing.id}
             taskName={completing.name}
-            onDone={() => setCompleting(null)}
+            onDone={() => {
+              setClaimed({});
+              setCompleting(null);
+            }}
           />
         </section>
       )}

@@ -2,18 +2,19 @@ import { createRoute, lazyRouteComponent, redirect } from '@tanstack/react-route
 import { WORKFLOW_USER_SCOPE } from '../../../../domain/workflow/workflow.scopes.ts';
 import { defineArea } from '../../shell/area.tsx';
 
-/** Workflow: BPMN deployments and definitions, process instances with their diagrams, the task list (workflow:user). */
+/** Workflow: BPMN deployments and definitions, process instances with their diagrams, the task list with claims, pending timers (workflow:user). */
 export const workflowArea = defineArea(
   {
     id: 'workflow',
     title: 'Workflow',
     description:
-      'BPMN definitions and their versions drawn, deployments, process instances with their tokens and history, and the task list.',
+      'BPMN definitions and their versions drawn, deployments, process instances with their tokens and history, the task list and the pending timers.',
     scopes: [WORKFLOW_USER_SCOPE],
     nav: [
       { to: '/workflow/definitions', label: 'Definitions' },
       { to: '/workflow/instances', label: 'Process instances' },
       { to: '/workflow/tasks', label: 'Tasks' },
+      { to: '/workflow/timers', label: 'Timers' },
     ],
   },
   (area) => [
@@ -48,6 +49,11 @@ export const workflowArea = defineArea(
       getParentRoute: () => area,
       path: 'tasks',
       component: lazyRouteComponent(() => import('./tasks.page.tsx'), 'TasksPage'),
+    }),
+    createRoute({
+      getParentRoute: () => area,
+      path: 'timers',
+      component: lazyRouteComponent(() => import('./timers.page.tsx'), 'TimersPage'),
     }),
   ],
 );
