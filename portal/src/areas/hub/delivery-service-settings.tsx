@@ -1,10 +1,9 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { api, call } from '../../api/client.ts';
 import { ApiError, fieldErrors, isApiError } from '../../api/errors.ts';
 import { type ApiForm, FieldShell } from '../../ui/form.tsx';
 import { JsonEditor } from '../../ui/json-editor.tsx';
-import { SETUP_KEY, useSettled } from './hub-setup-api.ts';
+import { useSettled } from './hub-setup-api.ts';
 
 /**
  * A delivery service's Settings as a form: REST_WEBHOOK's own fields (domain/hub/rest-webhook.settings.ts),
@@ -105,7 +104,8 @@ const SETTINGS_FIELDS: ReadonlyArray<keyof SettingsValues> = Object.keys(emptySe
 
 /** the driver's answer to the settings as they stand, asked once typing pauses (`active`: once touched) */
 export function useSettingsCheck(values: SettingsValues, active: boolean): SettingsCheck {
-  let body: { DriverType: string; Channel?: string; Settings: Record<string, unknown> } | ApiError;
+  let body: { DriverType: string; Channel?: string; Settings: Record<string, unknown> } | null = null;
+  let local: ApiError | null = null;
   try {
     body = {
       DriverType: values.DriverType,
@@ -113,31 +113,36 @@ export function useSettingsCheck(values: SettingsValues, active: boolean): Setti
       Settings: settingsOf(values),
     };
   } catch (e) {
-    body = e as ApiError;
+    local = e as ApiError;
   }
-  const settled = useSettled(body instanceof ApiError ? { local: body.details } : body);
-  const local = body instanceof ApiError ? body : null;
-  const query = useQuery({
-    queryKey: [...SETUP_KEY, 'validateSettings', settled],
-    enabled: active && local === null && values.DriverType !== '' && !('local' in settled),
-    retry: false,
-    staleTime: 60_000,
-    placeholderData: keepPreviousData,
-    queryFn: ({ signal }) =>
-      call(api.hub.POST('/comm/v1/delivery-services/validateSettings', { body: settled as never, signal })),
-  });
-  const refusal = local ?? (query.isError ? query.error : null);
+  const key = JSON.stringify(body);
+  const settled = useSettled(key);
+  // the last answer, kept (with what it answered) until the next one: no flicker while typing
+  const [answer, setAnswer] = useState<{ key: string; error: unknown } | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: body and the driver are what `key` spells
+  useEffect(() => {
+    // only what has stopped changing is sent (not the value before the first keystroke)
+    if (!active || settled !== key || body === null || values.DriverType === '') return;
+    const abort = new AbortController();
+    call(api.hub.POST('/comm/v1/delivery-services/validateSettings', { body, signal: abort.signal })).then(
+      () => setAnswer({ key, error: null }),
+      (error: unknown) => {
+        if (!abort.signal.aborted) setAnswer({ key, error });
+      },
+    );
+    return () => abort.abort();
+  }, [active, settled, key]);
   if (!active) return { state: 'idle', byField: {}, other: [] };
+  const refusal = local ?? answer?.error ?? null;
+  const pending = local === null && answer?.key !== key;
   if (refusal !== null) {
-    if (!isApiError(refusal)) return { state: 'invalid', byField: {}, other: [String(refusal)] };
+    if (!isApiError(refusal)) return { state: pending ? 'checking' : 'invalid', byField: {}, other: [String(refusal)] };
     const { byField, unmatched } = fieldErrors(refusal.details, SETTINGS_FIELDS as string[]);
     const other = unmatched.map((p) => `${p.field} ${p.message}`);
     if (Object.keys(byField).length === 0 && other.length === 0) other.push(refusal.message);
-    return { state: query.isFetching ? 'checking' : 'invalid', byField, other };
+    return { state: pending ? 'checking' : 'invalid', byField, other };
   }
-  if (query.isFetching || JSON.stringify(settled) !== JSON.stringify(body))
-    return { state: 'checking', byField: {}, other: [] };
-  return { state: query.isSuccess ? 'valid' : 'idle', byField: {}, other: [] };
+  return { state: pending ? 'checking' : 'valid', byField: {}, other: [] };
 }
 
 /** a settings input with its hint and the live check's (else the last save's) message */
