@@ -99,7 +99,7 @@ export function ChannelsPage() {
           }}
           rowKey={(c) => c.Code}
           columns={[
-            { key: 'code', header: 'Code', rowHeader: true, cell: (c) => <code>{c.Code}</code> },
+            { key: 'code', header: 'Code', rowHeader: true, cell: (c) => <code className="hs-code">{c.Code}</code> },
             { key: 'description', header: 'Description', cell: (c) => c.Description ?? '' },
             {
               key: 'enabled',

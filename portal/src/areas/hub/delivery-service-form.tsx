@@ -25,8 +25,8 @@ type CreateBody = RequestBody<HubPaths, '/comm/v1/delivery-services', 'post'>;
 export type Created = DeliveryService & { SigningSecret?: string };
 
 const RECEIPT_MODES = [
-  { value: 'FINAL_RESULT', label: 'Final result (the receiver posts a receipt)' },
-  { value: 'ACCEPTANCE_ONLY', label: 'Acceptance only (a 2xx is the end)' },
+  { value: 'FINAL_RESULT', label: 'Final result' },
+  { value: 'ACCEPTANCE_ONLY', label: 'Acceptance only' },
 ];
 
 const numberOr = (t: string): number => (/^\s*\d+\s*$/.test(t) ? Number(t) : (t.trim() as unknown as number));
@@ -127,7 +127,14 @@ export function DeliveryServiceForm(props: {
         options={channelOptions}
         hint={channels.isError ? 'The channels could not be loaded' : 'The channel this service serves'}
       />
-      <SelectField form={watched} name="ReceiptMode" label="Receipt mode" options={RECEIPT_MODES} required />
+      <SelectField
+        form={watched}
+        name="ReceiptMode"
+        label="Receipt mode"
+        options={RECEIPT_MODES}
+        hint="Final result: the receiver posts a receipt; acceptance only: its 2xx ends the message"
+        required
+      />
       {form.values.ReceiptMode === 'FINAL_RESULT' && (
         <TextField
           form={watched}

@@ -101,14 +101,14 @@ export function DeliveryServicePage() {
         </>
       }
       actions={
-        <>
+        <span className="hs-row-actions">
           <button type="button" className="button" onClick={() => setPending('rotate')}>
             Rotate signing secret
           </button>
           <button type="button" className="button button-danger" onClick={() => setPending('delete')}>
             Delete
           </button>
-        </>
+        </span>
       }
     >
       {secret !== null && (
