@@ -49,7 +49,11 @@ async function run() {
     // the toasts of earlier steps would cover the page in its screenshots
     const toasts = page.getByRole('button', { name: 'Dismiss message' });
     if ((await page.getByRole('dialog').count()) === 0)
-      while ((await toasts.count()) > 0) await toasts.first().click({ timeout: 2000 }).catch(() => undefined);
+      while ((await toasts.count()) > 0)
+        await toasts
+          .first()
+          .click({ timeout: 2000 })
+          .catch(() => undefined);
     problems.push(...(await review(page, name)));
   };
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
