@@ -306,6 +306,22 @@ async function run() {
     await frame.locator('h1').getByText('Hello Max Muster').waitFor();
     await frame.locator('p').getByText('We write to m**@example.org.').waitFor();
 
+    // content the renderer refuses: named beside the field, the preview says why; fixed, it renders again
+    await body.press('End');
+    await body.pressSequentially(' ${');
+    await page.getByRole('alert').filter({ hasText: 'PREVIEW.INVALID' }).waitFor();
+    await eventually(async () => /does not start a placeholder/.test((await fieldError(body)) ?? ''), {
+      what: 'the refusal beside Body',
+    });
+    assert.is(await body.getAttribute('aria-invalid'), 'true');
+    await look(page, 'hub-template-new-refused');
+    await body.press('Backspace');
+    await body.press('Backspace');
+    await body.press('Backspace');
+    await page.getByRole('alert').filter({ hasText: 'PREVIEW.INVALID' }).waitFor({ state: 'detached' });
+    await frame.locator('h1').getByText('Hello Max Muster').waitFor();
+    assert.is(await body.getAttribute('aria-invalid'), null);
+
     await page.getByRole('button', { name: 'Create template' }).click();
     await heading('welcome:EMAIL:en_US').waitFor();
     const stored = await hubGet('/templates/welcome:EMAIL:en_US');
@@ -344,6 +360,17 @@ async function run() {
     await del.getByRole('button', { name: 'Delete template' }).click();
     await heading('Templates').waitFor();
     assert.is((await hub('/templates/welcome:EMAIL:en_US')).status, 404);
+  });
+
+  test('unknown ids: the detail pages say so with the API code', async () => {
+    await page.goto(`${p.base}/portal/hub/delivery-services/nothing-here`);
+    await page.getByText('The delivery service could not be loaded').waitFor();
+    await page.getByText('DELIVERY_SERVICE.NOT_FOUND').waitFor();
+    await look(page, 'hub-delivery-service-unknown');
+    await page.goto(`${p.base}/portal/hub/templates/nothing:EMAIL:en_US`);
+    await page.getByText('The template could not be loaded').waitFor();
+    await page.getByText('TEMPLATE.NOT_FOUND').waitFor();
+    await look(page, 'hub-template-unknown');
   });
 
   test('no serious or critical accessibility violation, nothing refused by the CSP, no page error', () => {

@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { api, call, type RequestBody } from '../../api/client.ts';
 import type { paths as HubPaths } from '../../api/schema/hub.d.ts';
-import { Form, SelectField, TextField, useApiForm } from '../../ui/form.tsx';
+import { type ApiForm, describedBy, FieldShell, Form, SelectField, TextField, useApiForm } from '../../ui/form.tsx';
 import { allChannels, type ContentType, SETUP_KEY, type Template, type TemplateStatus } from './hub-setup-api.ts';
 import { TemplatePreview } from './template-preview.tsx';
 
@@ -89,6 +90,8 @@ export function TemplateEditor(props: {
     },
     onSuccess: (saved) => props.onSaved(saved),
   });
+  // what the live preview refuses of the content is shown beside the field, like a refused save
+  const [refused, setRefused] = useState<Record<string, string>>({});
   const v = form.values;
   const channelOptions = [
     ...(v.Channel === '' ? [{ value: '', label: 'Choose a channel' }] : []),
@@ -148,17 +151,19 @@ export function TemplateEditor(props: {
         )}
         <SelectField form={form} name="ContentType" label="Content type" options={CONTENT_TYPES} required />
         <SelectField form={form} name="Status" label="Status" options={STATUSES} />
-        <TextField form={form} name="Subject" label="Subject" hint="Placeholders: ${Variable}" />
-        <TextField
+        <ContentField form={form} name="Subject" label="Subject" hint="Placeholders: ${Variable}" refused={refused} />
+        <ContentField
           form={form}
           name="Body"
           label="Body"
           hint="Placeholders name the context's variables: ${Name}"
+          refused={refused}
           multiline
           required
         />
       </Form>
       <TemplatePreview
+        onRefusal={setRefused}
         content={{
           Channel: v.Channel,
           LanguageId: v.LanguageId.trim(),
@@ -168,5 +173,43 @@ export function TemplateEditor(props: {
         }}
       />
     </div>
+  );
+}
+
+/** Subject or Body: the last save's refusal, else the live preview's, beside the field */
+function ContentField(props: {
+  form: ApiForm<TemplateValues>;
+  name: 'Subject' | 'Body';
+  label: string;
+  hint: string;
+  refused: Record<string, string>;
+  multiline?: boolean;
+  required?: boolean;
+}) {
+  const { form, name } = props;
+  const ids = form.ids(name);
+  const error = form.errors[name] ?? props.refused[name];
+  const attrs = describedBy(form, name, true);
+  const common = {
+    ...attrs,
+    'aria-invalid': error !== undefined ? true : undefined,
+    'aria-describedby': error !== undefined ? `${ids.hint} ${ids.error}` : ids.hint,
+    className: 'input',
+    required: props.required,
+    value: form.values[name],
+    onChange: (e: { target: { value: string } }) => form.set(name, e.target.value),
+  };
+  return (
+    <FieldShell
+      label={props.label}
+      hint={props.hint}
+      error={error}
+      required={props.required}
+      inputId={ids.input}
+      errorId={ids.error}
+      hintId={ids.hint}
+    >
+      {props.multiline ? <textarea {...common} rows={8} /> : <input {...common} type="text" />}
+    </FieldShell>
   );
 }

@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { api, call, type RequestBody } from '../../api/client.ts';
+import { fieldErrors, isApiError } from '../../api/errors.ts';
 import type { paths as HubPaths } from '../../api/schema/hub.d.ts';
 import { ApiErrorView } from '../../ui/api-error.tsx';
 import { JsonEditor } from '../../ui/json-editor.tsx';
@@ -26,7 +27,14 @@ const pretty = (v: unknown) => JSON.stringify(v ?? {}, null, 2);
  * them. An HTML body is the API's sanitized HTML in a sandboxed frame (no script runs, no same-origin
  * access); text is shown as text. Nothing is stored or sent.
  */
-export function TemplatePreview({ content }: { content: PreviewContent }) {
+export function TemplatePreview({
+  content,
+  onRefusal,
+}: {
+  content: PreviewContent;
+  /** the fields of the content the preview's refusal names (`Body`, `Subject`), empty when it renders */
+  onRefusal?: (byField: Record<string, string>) => void;
+}) {
   const ids = useId();
   const contexts = useQuery({
     queryKey: [...SETUP_KEY, 'contexts', 'all'],
@@ -74,6 +82,16 @@ export function TemplatePreview({ content }: { content: PreviewContent }) {
       ) as unknown as Promise<ContentPreview>,
   });
   const p = preview.data;
+  const refusal = preview.isError ? preview.error : null;
+  const report = useRef(onRefusal);
+  report.current = onRefusal;
+  useEffect(() => {
+    report.current?.(isApiError(refusal) ? fieldErrors(refusal.details, ['Subject', 'Body']).byField : {});
+  }, [refusal]);
+  // a refused change keeps the last render on screen (dimmed, said so) rather than dropping the frame
+  const lastGood = useRef<ContentPreview | undefined>(undefined);
+  if (p !== undefined && !preview.isError) lastGood.current = p;
+  const shown = preview.isError ? lastGood.current : p;
   const stale = preview.isFetching || JSON.stringify(settled) !== JSON.stringify(body);
   return (
     <section className="hs-preview" aria-labelledby={`${ids}-title`} aria-busy={stale}>
@@ -145,31 +163,32 @@ export function TemplatePreview({ content }: { content: PreviewContent }) {
           </>
         )}
       </div>
-      {p !== undefined && !preview.isError && body !== null && (
-        <>
-          {p.Subject !== undefined && (
+      {shown !== undefined && body !== null && (
+        <div className={preview.isError ? 'hs-rendered hs-stale' : 'hs-rendered'}>
+          {preview.isError && <p className="hs-note">The last render, before the refused change:</p>}
+          {shown.Subject !== undefined && (
             <>
               <h3>Subject</h3>
               <p className="hs-preview-text" data-testid="preview-subject">
-                {p.Subject}
+                {shown.Subject}
               </p>
             </>
           )}
           <h3>Body</h3>
-          {p.BodyHtml !== undefined ? (
+          {shown.BodyHtml !== undefined ? (
             <iframe
               className="hs-preview-frame"
               title="Rendered HTML body (sanitized)"
               sandbox=""
               referrerPolicy="no-referrer"
-              srcDoc={p.BodyHtml}
+              srcDoc={shown.BodyHtml}
             />
           ) : (
             <pre className="hs-preview-text" data-testid="preview-text">
-              {p.BodyText ?? ''}
+              {shown.BodyText ?? ''}
             </pre>
           )}
-        </>
+        </div>
       )}
     </section>
   );
