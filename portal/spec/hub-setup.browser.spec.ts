@@ -174,7 +174,13 @@ async function run() {
     await page.getByRole('checkbox', { name: 'HTML' }).check();
     await state.getByText('Settings valid', { exact: true }).waitFor();
 
-    // a refused save keeps every input and marks the field the API names
+    // a refused save keeps every input and marks the field it names: the browser's own refusal first
+    const timeout = page.getByLabel('Receipt timeout (seconds)');
+    await timeout.fill('soon');
+    await page.getByRole('button', { name: 'Create delivery service' }).click();
+    await errorShown(timeout, 'must be an integer');
+    assert.is(await timeout.inputValue(), 'soon');
+    await timeout.fill('3600');
     await page.getByRole('button', { name: 'Create delivery service' }).click();
     await page.getByRole('alert').filter({ hasText: 'DELIVERY_SERVICE.INVALID' }).waitFor();
     const serviceId = page.getByLabel('Service ID');
@@ -201,6 +207,7 @@ async function run() {
       SupportedContentTypes: ['HTML'],
     });
     assert.is(stored.json.Channel, 'EMAIL');
+    assert.is(stored.json.ReceiptTimeoutSeconds, 3600);
 
     await page.reload();
     await heading('Create a delivery service').waitFor();

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, call, type RequestBody } from '../../api/client.ts';
+import { ApiError } from '../../api/errors.ts';
 import type { paths as HubPaths } from '../../api/schema/hub.d.ts';
 import { Form, SelectField, TextField, useApiForm } from '../../ui/form.tsx';
 import {
@@ -29,7 +30,11 @@ const RECEIPT_MODES = [
   { value: 'ACCEPTANCE_ONLY', label: 'Acceptance only' },
 ];
 
-const numberOr = (t: string): number => (/^\s*\d+\s*$/.test(t) ? Number(t) : (t.trim() as unknown as number));
+/** an integer field's number; text that is none is refused here, naming the field as the API would */
+function integer(field: string, t: string): number {
+  if (/^\s*\d+\s*$/.test(t)) return Number(t);
+  throw new ApiError(400, 'REQUEST.INVALID', `${field} must be an integer`, [{ field, message: 'must be an integer' }]);
+}
 
 function bodyOf(v: ServiceValues): CreateBody {
   return {
@@ -40,7 +45,9 @@ function bodyOf(v: ServiceValues): CreateBody {
     Settings: settingsOf(v),
     ReceiptMode: v.ReceiptMode as ReceiptMode,
     ...(v.ReceiptMode === 'FINAL_RESULT' &&
-      v.ReceiptTimeoutSeconds.trim() !== '' && { ReceiptTimeoutSeconds: numberOr(v.ReceiptTimeoutSeconds) }),
+      v.ReceiptTimeoutSeconds.trim() !== '' && {
+        ReceiptTimeoutSeconds: integer('ReceiptTimeoutSeconds', v.ReceiptTimeoutSeconds),
+      }),
   };
 }
 
