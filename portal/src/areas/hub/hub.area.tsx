@@ -61,6 +61,16 @@ export const hubArea = defineArea(
     }),
     createRoute({
       getParentRoute: () => area,
+      path: 'delivery-services/new',
+      component: lazyRouteComponent(() => import('./delivery-service-new.page.tsx'), 'DeliveryServiceNewPage'),
+    }),
+    createRoute({
+      getParentRoute: () => area,
+      path: 'templates/new',
+      component: lazyRouteComponent(() => import('./template-new.page.tsx'), 'TemplateNewPage'),
+    }),
+    createRoute({
+      getParentRoute: () => area,
       path: 'delivery-services/$id',
       component: lazyRouteComponent(() => import('./delivery-service.page.tsx'), 'DeliveryServicePage'),
     }),

@@ -5,11 +5,11 @@ import { api, call } from '../../api/client.ts';
 import { targetTenant } from '../../api/target-tenant.ts';
 import { Page } from '../../shell/page.tsx';
 import { Form, useApiForm } from '../../ui/form.tsx';
+import { SecretOnce } from '../../ui/secret-once.tsx';
 import { useStatus } from '../../ui/status.tsx';
 import { ClientFields, type ClientFormValues, emptyClientForm, registerBody } from './client-form.tsx';
 import { OPENID_SCOPES } from './scope-groups.ts';
 import { ScopePicker } from './scope-picker.tsx';
-import { SecretOnce } from './secret-once.tsx';
 import './sso.css';
 
 /**
@@ -52,8 +52,10 @@ export function ApplicationNewPage() {
         }
       >
         <SecretOnce
-          clientId={registered.clientId}
+          title={`Client secret of ${registered.clientId}`}
           secret={registered.secret}
+          note="The platform keeps only its hash; a lost secret is replaced by rotating it."
+          testId="client-secret"
           onDone={() => void navigate({ to: '/sso/applications/$clientId', params: { clientId: registered.clientId } })}
         />
         <p>

@@ -5,12 +5,12 @@ import { api, call } from '../../api/client.ts';
 import { Page } from '../../shell/page.tsx';
 import { ApiErrorView } from '../../ui/api-error.tsx';
 import { Form, useApiForm } from '../../ui/form.tsx';
+import { SecretOnce } from '../../ui/secret-once.tsx';
 import { useStatus } from '../../ui/status.tsx';
 import { clientQuery } from './client.query.ts';
 import { ClientActions } from './client-actions.tsx';
 import { ClientFields, type ClientView, clientFormOf, patchBody } from './client-form.tsx';
 import { platformManaged } from './platform-clients.ts';
-import { SecretOnce } from './secret-once.tsx';
 import { StatusBadge } from './status-badge.tsx';
 import './sso.css';
 
@@ -66,7 +66,15 @@ export function ApplicationPage() {
         ) : undefined
       }
     >
-      {secret !== null && <SecretOnce clientId={clientId} secret={secret} onDone={() => setSecret(null)} />}
+      {secret !== null && (
+        <SecretOnce
+          title={`Client secret of ${clientId}`}
+          secret={secret}
+          note="The platform keeps only its hash; a lost secret is replaced by rotating it."
+          testId="client-secret"
+          onDone={() => setSecret(null)}
+        />
+      )}
       {managed !== undefined && (
         <div className="notice" role="note">
           <p>
