@@ -28,6 +28,7 @@ export function DefinitionTimeline({ versions, now = Date.now() }: { versions: D
             <div className={cls} style={{ left: `${start}%`, width: `${Math.max(end - start, 0.5)}%` }}>
               v{v.Version}
               {v.Enabled ? '' : ' (disabled)'}
+              {v.ExpiryTime === undefined ? ' → open-ended' : ''}
             </div>
           </div>
         );
@@ -35,7 +36,7 @@ export function DefinitionTimeline({ versions, now = Date.now() }: { versions: D
       <div className="hd-now" style={{ left: `${at(now)}%` }} />
       <div className="hd-axis">
         <span>{day(from)}</span>
-        <span>the line: now</span>
+        <span>red line: now · dashed: disabled</span>
         <span>{day(to)}</span>
       </div>
     </div>

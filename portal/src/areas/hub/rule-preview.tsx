@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { api, call } from '../../api/client.ts';
 import { ApiErrorView } from '../../ui/api-error.tsx';
 import { JsonEditor } from '../../ui/json-editor.tsx';
-import { isObject, parseJson, pretty, type RulePreview, shown, typed } from './hub-defs-api.ts';
+import { isObject, parseJson, pretty, type RetryPolicy, type RulePreview, shown, typed } from './hub-defs-api.ts';
 import { type RuleValues, ruleBodyOf } from './rule-draft.ts';
 
 /**
@@ -71,6 +71,13 @@ export function RulePreviewPanel(props: {
   );
 }
 
+/** a policy's value; a retry policy in words */
+function policyText(v: unknown): string {
+  if (!isObject(v) || !('MaxAttempts' in v)) return shown(v);
+  const r = v as unknown as RetryPolicy;
+  return `${r.MaxAttempts} attempts, ${r.RetryInitialDelaySeconds} s ×${r.RetryBackoffMultiplier} up to ${r.RetryMaxDelaySeconds} s`;
+}
+
 function PreviewView({ preview: p }: { preview: RulePreview }) {
   const yes = (b: boolean, y: string, n: string) => (
     <span className={b ? 'hd-badge hd-badge-ok' : 'hd-badge hd-badge-no'}>{b ? y : n}</span>
@@ -103,7 +110,7 @@ function PreviewView({ preview: p }: { preview: RulePreview }) {
           <div key={name} className="hd-outcome-pair">
             <dt>{name}</dt>
             <dd>
-              <code>{shown(v.Value)}</code> from {v.Source.toLowerCase()}
+              <code>{policyText(v.Value)}</code> from {v.Source.toLowerCase()}
             </dd>
           </div>
         ))}
