@@ -314,6 +314,20 @@ async function run() {
     assert.is((await hub('GET', '/definitions/welcome:2')).status, 404);
   });
 
+  test('a context definition is deleted behind a confirmation', async () => {
+    await page.goto(`${p.base}/portal/hub/context-definitions/welcome-ctx`);
+    await page.getByRole('heading', { level: 1, name: 'Context definition welcome-ctx' }).waitFor();
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete context definition welcome-ctx?' });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    assert.is((await hub('GET', '/context-definitions/welcome-ctx')).status, 200, 'a cancel keeps it');
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Context definitions' }).waitFor();
+    assert.is((await hub('GET', '/context-definitions/welcome-ctx')).status, 404);
+  });
+
   test('no serious or critical accessibility violation, nothing refused by the CSP, no page error', () => {
     assert.equal(problems, []);
     assert.equal(refusals, []);

@@ -110,7 +110,7 @@ export function RulesSection(props: { definition: Definition; sample: Record<str
               return (
                 <tr key={r.RuleId}>
                   <th scope="row">
-                    <code>{ruleKey}</code>
+                    <code className="hd-nowrap">{ruleKey}</code>
                   </th>
                   <td>{r.Role}</td>
                   <td>{r.Channel}</td>

@@ -94,14 +94,14 @@ function Version({ id }: { id: string }) {
         </>
       }
       actions={
-        <>
+        <div className="hd-actions-cell">
           {!editing && (
             <button type="button" className="button" onClick={() => setEditing(true)}>
               Edit version
             </button>
           )}
           <DeleteVersion definition={d} />
-        </>
+        </div>
       }
     >
       {editing ? (
