@@ -36,9 +36,9 @@ export function DefinitionTimeline({ versions, now = Date.now() }: { versions: D
       <div className="hd-now" style={{ left: `${at(now)}%` }} />
       <div className="hd-axis">
         <span>{day(from)}</span>
-        <span>red line: now · dashed: disabled</span>
         <span>{day(to)}</span>
       </div>
+      <p className="hd-legend">Red line: now. Dashed: disabled (never selected).</p>
     </div>
   );
 }

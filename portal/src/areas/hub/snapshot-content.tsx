@@ -116,7 +116,7 @@ function Table({ caption, head, rows }: { caption: string; head: string[]; rows:
               {r.map((cell, i) =>
                 i === 0 ? (
                   <th key={head[i]} scope="row">
-                    <code>{cell}</code>
+                    <code className="hd-nowrap">{cell}</code>
                   </th>
                 ) : (
                   <td key={head[i]}>{cell.includes('\n') ? <pre className="hd-cell-pre">{cell}</pre> : cell}</td>

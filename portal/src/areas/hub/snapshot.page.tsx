@@ -44,6 +44,8 @@ export function SnapshotPage() {
         )
       }
     >
+      {/* the title carries the snapshot's 37-character id: it may break anywhere on a phone */}
+      <span className="hd-long-title" hidden />
       {query.isError && <ApiErrorView error={query.error} onRetry={() => void query.refetch()} />}
       {s !== undefined && (
         <>
