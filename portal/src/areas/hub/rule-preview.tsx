@@ -5,6 +5,8 @@ import { JsonEditor } from '../../ui/json-editor.tsx';
 import { isObject, parseJson, pretty, type RetryPolicy, type RulePreview, shown, typed } from './hub-defs-api.ts';
 import { type RuleValues, ruleBodyOf } from './rule-draft.ts';
 
+type SendRecipients = Array<{ Role: string; Channel: string; RecipientId?: string; Address?: string }>;
+
 /**
  * The preview of the rule as it stands in its form (unsaved) against the saved version, on a sample
  * payload (the version's context's own sample to start with): whether the condition parses and matches,
@@ -18,10 +20,20 @@ export function RulePreviewPanel(props: {
 }) {
   const id = useId();
   const [text, setText] = useState(() => pretty(props.sample ?? {}));
+  const [language, setLanguage] = useState('');
+  const [recipientsText, setRecipientsText] = useState('');
   const [busy, setBusy] = useState(false);
   const [answer, setAnswer] = useState<{ preview: RulePreview } | { error: unknown } | null>(null);
   const parsed = parseJson(text);
   const payload = parsed.ok && isObject(parsed.value) ? parsed.value : null;
+  // the send's Recipients, which a REQUEST-source rule takes its recipient from
+  const recipientsParsed = recipientsText.trim() === '' ? null : parseJson(recipientsText);
+  const recipients =
+    recipientsParsed === null
+      ? []
+      : recipientsParsed.ok && Array.isArray(recipientsParsed.value)
+        ? recipientsParsed.value
+        : null;
   const run = async () => {
     if (payload === null) return;
     setBusy(true);
@@ -29,7 +41,13 @@ export function RulePreviewPanel(props: {
       const preview = await typed<RulePreview>(
         call(
           api.hub.POST('/comm/v1/delivery-rules/preview', {
-            body: { DefinitionId: props.definitionId, Rule: ruleBodyOf(props.values), SamplePayload: payload },
+            body: {
+              DefinitionId: props.definitionId,
+              Rule: ruleBodyOf(props.values),
+              SamplePayload: payload,
+              ...(language.trim() !== '' && { LanguageId: language.trim() }),
+              ...(recipients !== null && recipients.length > 0 && { Recipients: recipients as SendRecipients }),
+            },
           }),
         ),
       );
@@ -58,8 +76,47 @@ export function RulePreviewPanel(props: {
         describedBy={`${id}-hint`}
       />
       {payload === null && <p className="field-error">The sample payload must be a JSON object.</p>}
+      <div className="hd-field-row">
+        <div className="field">
+          <label className="field-label" htmlFor={`${id}-language`}>
+            Language of the send
+          </label>
+          <input
+            id={`${id}-language`}
+            className="input"
+            value={language}
+            placeholder="en_US"
+            onChange={(e) => setLanguage(e.target.value)}
+          />
+        </div>
+        <div className={recipients === null ? 'field field-invalid' : 'field'}>
+          <label className="field-label" htmlFor={`${id}-recipients`}>
+            Recipients of the send (REQUEST rules)
+          </label>
+          <textarea
+            id={`${id}-recipients`}
+            className="input hd-mono"
+            rows={2}
+            value={recipientsText}
+            placeholder='[{"Role": "Customer", "Channel": "EMAIL", "RecipientId": "C-1", "Address": "a@example.com"}]'
+            aria-invalid={recipients === null ? true : undefined}
+            aria-describedby={recipients === null ? `${id}-recipients-error` : undefined}
+            onChange={(e) => setRecipientsText(e.target.value)}
+          />
+          {recipients === null && (
+            <p id={`${id}-recipients-error`} className="field-error">
+              A JSON array of {'{Role, Channel, RecipientId, Address}'}.
+            </p>
+          )}
+        </div>
+      </div>
       <div className="form-actions">
-        <button type="button" className="button" disabled={busy || payload === null} onClick={() => void run()}>
+        <button
+          type="button"
+          className="button"
+          disabled={busy || payload === null || recipients === null}
+          onClick={() => void run()}
+        >
           {busy ? 'Previewing…' : 'Preview rule'}
         </button>
       </div>
