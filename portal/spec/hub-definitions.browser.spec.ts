@@ -273,15 +273,28 @@ async function run() {
     await look('hub-snapshot');
   });
 
-  test('the versions of a code on their time axis; deleting a version says its rules go with it', async () => {
-    const later = await hub('POST', '/definitions', {
-      NotificationCode: 'welcome',
-      EffectiveTime: '2031-01-01T00:00:00Z',
-      Enabled: false,
-      ContextDefinitionId: 'welcome-ctx',
-    });
-    assert.is(later.status, 201, JSON.stringify(later.body));
+  test('a version overlapping an enabled one is refused beside its window; disabled it is kept and drawn', async () => {
     await page.goto(`${p.base}/portal/hub/definitions`);
+    await page.getByRole('heading', { level: 1, name: 'Definitions' }).waitFor();
+    await page.getByRole('link', { name: 'New version of welcome' }).click();
+    await page.getByRole('heading', { level: 1, name: 'New version of welcome' }).waitFor();
+    assert.is(await byLabel('Notification code').inputValue(), 'welcome', 'the code comes with the link');
+    await byLabel('Effective from').fill('2031-01-01T00:00:00Z');
+    await byLabel('Context definition').selectOption('welcome-ctx');
+    await page.getByRole('button', { name: 'Create version' }).click();
+    const start = byLabel('Effective from');
+    await eventually(async () => (await start.getAttribute('aria-invalid')) === 'true', 'the window marked');
+    assert.match(
+      (await page.locator('.field', { has: start }).locator('.field-error').textContent()) ?? '',
+      /overlaps enabled version welcome:1/,
+    );
+    assert.match((await page.locator('.form-summary').textContent()) ?? '', /DEFINITION\.OVERLAP/);
+    await look('hub-definition-overlap');
+    await byLabel('Enabled (selectable)').uncheck();
+    await page.getByRole('button', { name: 'Create version' }).click();
+    await page.getByRole('heading', { level: 1, name: 'welcome v2' }).waitFor();
+
+    await page.locator('a.nav-link[href="/portal/hub/definitions"]').click();
     await page.getByRole('heading', { level: 1, name: 'Definitions' }).waitFor();
     const versions = page.getByRole('table', { name: 'Versions of welcome' });
     await eventually(async () => {
@@ -293,7 +306,10 @@ async function run() {
     assert.is(await page.getByTestId('definition-timeline').locator('.hd-bar').count(), 2);
     assert.is(await page.getByTestId('definition-timeline').locator('.hd-bar-disabled').count(), 1);
     await look('hub-definitions');
+  });
 
+  test('deleting a version says its rules go with it', async () => {
+    const versions = page.getByRole('table', { name: 'Versions of welcome' });
     await versions.getByRole('link', { name: 'v1 of welcome' }).click();
     await page.getByRole('heading', { level: 1, name: 'welcome v1' }).waitFor();
     await page.getByRole('table', { name: 'Rules of welcome:1' }).getByRole('rowheader', { name: 'email' }).waitFor();

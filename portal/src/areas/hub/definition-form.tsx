@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { api, call } from '../../api/client.ts';
+import { ApiError, isApiError } from '../../api/errors.ts';
 import { CheckboxField, Form, SelectField, TextField, useApiForm } from '../../ui/form.tsx';
-import { type ContextDefinition, type Definition, type HubPage, MAX_PAGE_SIZE, typed } from './hub-defs-api.ts';
+import { type ContextDefinition, type Definition, type HubPage, MAX_PAGE_SIZE, typed, when } from './hub-defs-api.ts';
 
 /**
  * A definition version's form: a new version (of a code, its Version the next number unless given) or
@@ -100,6 +101,19 @@ function bodyOf(v: Values) {
   };
 }
 
+/**
+ * DEFINITION.OVERLAP names the enabled version the window would overlap, not a field: the window's
+ * start is marked with it, so that the refusal stands beside what to change.
+ */
+function overlapOnWindow(e: unknown): unknown {
+  if (!isApiError(e) || e.code !== 'DEFINITION.OVERLAP' || typeof e.details !== 'object' || e.details === null)
+    return e;
+  const d = e.details as { OverlapsWith?: string; EffectiveTime?: string; ExpiryTime?: string };
+  const other = d.ExpiryTime === undefined ? 'open-ended' : `until ${when(d.ExpiryTime)}`;
+  const message = `overlaps enabled version ${d.OverlapsWith ?? ''} (from ${when(d.EffectiveTime)}, ${other}): move this window, end the other version's, or leave this one disabled`;
+  return new ApiError(e.status, e.code, e.message, [{ field: 'EffectiveTime', message }]);
+}
+
 const POLICY_OPTIONS = [
   { value: '', label: 'Default (RESPECT)' },
   { value: 'RESPECT', label: 'RESPECT' },
@@ -128,7 +142,7 @@ export function DefinitionForm(props: {
   const form = useApiForm({
     initial: valuesOf(current, props.code ?? ''),
     submit: (v) =>
-      current === null
+      (current === null
         ? typed<Definition>(
             call(
               api.hub.POST('/comm/v1/definitions', {
@@ -147,7 +161,10 @@ export function DefinitionForm(props: {
                 body: bodyOf(v),
               }),
             ),
-          ),
+          )
+      ).catch((e: unknown) => {
+        throw overlapOnWindow(e);
+      }),
     onSuccess: (d) => props.onSaved(d),
   });
   const ids = (contexts.data?.Items ?? []).map((c) => c.ContextDefinitionId);
