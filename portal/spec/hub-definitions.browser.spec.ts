@@ -308,11 +308,27 @@ async function run() {
     await look('hub-definitions');
   });
 
-  test('deleting a version says its rules go with it', async () => {
+  test('a version and its rule edited in place; deleting a version says its rules go with it', async () => {
     const versions = page.getByRole('table', { name: 'Versions of welcome' });
     await versions.getByRole('link', { name: 'v1 of welcome' }).click();
     await page.getByRole('heading', { level: 1, name: 'welcome v1' }).waitFor();
-    await page.getByRole('table', { name: 'Rules of welcome:1' }).getByRole('rowheader', { name: 'email' }).waitFor();
+    const rules = page.getByRole('table', { name: 'Rules of welcome:1' });
+    await rules.getByRole('rowheader', { name: 'email' }).waitFor();
+
+    await page.getByRole('button', { name: 'Edit version' }).click();
+    await byLabel('Description').fill('Welcome letters to new customers');
+    await page.getByRole('button', { name: 'Save version' }).click();
+    await page.getByText('Welcome letters to new customers').waitFor();
+    assert.is((await hub('GET', '/definitions/welcome:1')).body.Description, 'Welcome letters to new customers');
+    await page.getByRole('button', { name: 'Edit rule email' }).click();
+    await byLabel('Order').fill('3');
+    await page.getByRole('button', { name: 'Save rule' }).click();
+    await rules
+      .getByRole('row')
+      .filter({ hasText: 'Customer' })
+      .getByRole('cell', { name: '3', exact: true })
+      .waitFor();
+    assert.is((await hub('GET', '/delivery-rules/welcome:1:email')).body.OrderNo, 3);
     await page.getByRole('button', { name: 'Delete version' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete welcome:1?' });
     assert.match((await dialog.textContent()) ?? '', /deletes its 1 delivery rule with it/);
