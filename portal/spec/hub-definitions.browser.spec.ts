@@ -206,6 +206,12 @@ async function run() {
     await page.getByText('No rules yet').waitFor();
 
     await page.getByRole('button', { name: 'New rule' }).click();
+    // the service, channel and template set up through the API are offered as they are typed
+    await eventually(
+      async () =>
+        (await page.locator('datalist option[value="mail-e2e"], datalist option[value="welcome"]').count()) === 2,
+      'the suggestions',
+    );
     await byLabel('Rule key').fill('email');
     await byLabel('Role').fill('Customer');
     await byLabel('Channel').fill('EMAIL');

@@ -128,7 +128,7 @@ export function DefinitionForm(props: {
 }) {
   const current = props.definition;
   const contexts = useQuery({
-    queryKey: ['hub', 'contexts', 'choices'],
+    queryKey: ['hub-defs', 'context-choices'],
     queryFn: ({ signal }) =>
       typed<HubPage<ContextDefinition>>(
         call(

@@ -4,6 +4,7 @@ import { CheckboxField, Form, SelectField, TextField, useApiForm } from '../../u
 import { type Definition, type DeliveryRule, typed } from './hub-defs-api.ts';
 import { opt, ruleBodyOf, valuesOf } from './rule-draft.ts';
 import { RulePreviewPanel } from './rule-preview.tsx';
+import { SuggestField, useRuleSuggestions } from './rule-suggestions.tsx';
 
 /**
  * A delivery rule's form (a new rule of the version, or the replacement of one), with the preview of the
@@ -25,6 +26,7 @@ export function RuleForm(props: {
 }) {
   const titleId = useId();
   const { definition, rule } = props;
+  const suggestions = useRuleSuggestions();
   const form = useApiForm({
     initial: valuesOf(rule),
     submit: (v) =>
@@ -70,7 +72,14 @@ export function RuleForm(props: {
             />
           )}
           <TextField form={form} name="Role" label="Role" required placeholder="Customer" />
-          <TextField form={form} name="Channel" label="Channel" required placeholder="EMAIL" />
+          <SuggestField
+            form={form}
+            name="Channel"
+            label="Channel"
+            required
+            placeholder="EMAIL"
+            options={suggestions.channels}
+          />
           <TextField form={form} name="OrderNo" label="Order" type="number" hint="Fallback order in the role." />
         </div>
         <div className="hd-field-row">
@@ -93,8 +102,14 @@ export function RuleForm(props: {
           hint="Over the extracted variables, e.g. Amount > 100; empty: always. Only true matches."
         />
         <div className="hd-field-row">
-          <TextField form={form} name="TemplateCode" label="Template code" required />
-          <TextField form={form} name="ServiceId" label="Delivery service" required />
+          <SuggestField
+            form={form}
+            name="TemplateCode"
+            label="Template code"
+            required
+            options={suggestions.templates}
+          />
+          <SuggestField form={form} name="ServiceId" label="Delivery service" required options={suggestions.services} />
           <TextField form={form} name="LanguageId" label="Language" hint="Empty: the send's, then the definition's." />
           <SelectField
             form={form}
