@@ -2,9 +2,9 @@ import { useEffect, useId, useState } from 'react';
 import { api, call } from '../../api/client.ts';
 import { isApiError } from '../../api/errors.ts';
 import { ApiErrorView } from '../../ui/api-error.tsx';
+import { ScrollRegion } from '../../ui/scroll-region.tsx';
 import { type ContextDraft, mapOf, type PlacedErrors, placeErrors, sampleValue, sensitiveOf } from './context-draft.ts';
 import { type ExtractionPreview, pretty, shown, typed } from './hub-defs-api.ts';
-import { ScrollRegion } from './hub-defs-scroll.tsx';
 
 /**
  * The extraction and masking preview of a context definition being edited, on its sample payload: the

@@ -3,9 +3,9 @@ import { useState } from 'react';
 import { api, call } from '../../api/client.ts';
 import { ApiErrorView } from '../../ui/api-error.tsx';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
+import { ScrollRegion } from '../../ui/scroll-region.tsx';
 import { useStatus } from '../../ui/status.tsx';
 import { type Definition, type DeliveryRule, rulesOf, updateCached } from './hub-defs-api.ts';
-import { ScrollRegion } from './hub-defs-scroll.tsx';
 import { RuleForm } from './rule-form.tsx';
 
 /**

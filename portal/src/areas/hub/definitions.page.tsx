@@ -5,7 +5,7 @@ import { ApiErrorView } from '../../ui/api-error.tsx';
 import { DefinitionTimeline } from './definition-timeline.tsx';
 import { allDefinitions, type Definition, when } from './hub-defs-api.ts';
 import './hub-defs.css';
-import { ScrollRegion } from './hub-defs-scroll.tsx';
+import { ScrollRegion } from '../../ui/scroll-region.tsx';
 
 /**
  * The notification definitions grouped by NotificationCode, each code's versions on one time axis

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
+import { ScrollRegion } from '../../ui/scroll-region.tsx';
 import { DefinitionFacts } from './definition-facts.tsx';
 import { pretty, type Snapshot } from './hub-defs-api.ts';
-import { ScrollRegion } from './hub-defs-scroll.tsx';
 
 /**
  * What a snapshot captured, section by section: the definition version, its context, its rules, and the

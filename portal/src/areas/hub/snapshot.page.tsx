@@ -7,7 +7,7 @@ import { PagedTable } from '../../ui/paged-table.tsx';
 import { type HubPage, pretty, type Snapshot, type SnapshotUse, typed, when } from './hub-defs-api.ts';
 import { SnapshotContent } from './snapshot-content.tsx';
 import './hub-defs.css';
-import { ScrollRegion } from './hub-defs-scroll.tsx';
+import { ScrollRegion } from '../../ui/scroll-region.tsx';
 
 /**
  * One configuration snapshot: the configuration a send was accepted with, section by section (and as
