@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 
 export { CHROMIUM, launchChromium } from '../../spec/core/chromium.ts';
 export {
@@ -78,4 +78,28 @@ export async function review(page: Page, name: string): Promise<string[]> {
   }
   await page.setViewportSize(before);
   return problems;
+}
+
+/**
+ * A page in a fresh context that collects what a spec asserts empty at its end: the axe problems of every
+ * page it `look`s at (review's scan and screenshots, once the network is idle), and every refusal by the
+ * CSP and page error.
+ */
+export async function watchedPage(
+  browser: Browser,
+  options: BrowserContextOptions = { viewport: { width: 1280, height: 800 } },
+) {
+  const problems: string[] = [];
+  const refusals: string[] = [];
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  page.on('console', (m) => {
+    if (/Content Security Policy|Refused to/i.test(m.text())) refusals.push(m.text());
+  });
+  page.on('pageerror', (e) => refusals.push(`page error: ${e.message}`));
+  const look = async (on: Page, name: string) => {
+    await on.waitForLoadState('networkidle');
+    problems.push(...(await review(on, name)));
+  };
+  return { context, page, problems, refusals, look };
 }

@@ -6,7 +6,7 @@
 // the API. Every page is scanned by axe-core and photographed at 1280 and 390 px (.screenshots/portal/);
 // nothing may be refused by the CSP.
 import { existsSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CHROMIUM } from './browser-kit.ts';
@@ -18,7 +18,7 @@ if (!existsSync(CHROMIUM)) {
 }
 
 async function run() {
-  const { ensurePortalBuilt, launchChromium, review } = await import('./browser-kit.ts');
+  const { ensurePortalBuilt, launchChromium, watchedPage } = await import('./browser-kit.ts');
   const { ADMIN, portalApi, portalSignIn, startPortalPlatform } = await import(
     '../../spec/http/portal/portal-harness.ts'
   );
@@ -33,18 +33,9 @@ async function run() {
     return (await r.json()) as Record<string, unknown>;
   };
 
-  const problems: string[] = [];
-  const refusals: string[] = [];
-  const look = async (page: Page, name: string) => {
-    await page.waitForLoadState('networkidle');
-    problems.push(...(await review(page, name)));
-  };
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  page.on('console', (m) => {
-    if (/Content Security Policy|Refused to/i.test(m.text())) refusals.push(m.text());
+  const { context, page, problems, refusals, look } = await watchedPage(browser, {
+    viewport: { width: 1280, height: 800 },
   });
-  page.on('pageerror', (e) => refusals.push(`page error: ${e.message}`));
 
   /** Tab (forward) until the focused element's text or label is `name`: how a keyboard user gets there */
   const tabTo = async (name: string | RegExp) => {

@@ -17,7 +17,7 @@ if (!existsSync(CHROMIUM)) {
 }
 
 async function run() {
-  const { ensurePortalBuilt, launchChromium, review } = await import('./browser-kit.ts');
+  const { ensurePortalBuilt, launchChromium, review, watchedPage } = await import('./browser-kit.ts');
   const { ADMIN, portalApi, portalSignIn, startPortalPlatform } = await import(
     '../../spec/http/portal/portal-harness.ts'
   );
@@ -67,14 +67,11 @@ async function run() {
     { timeoutMs: 20_000 },
   );
 
-  const problems: string[] = [];
-  const pageErrors: string[] = [];
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: 'UTC' });
-  const page = await context.newPage();
-  page.on('console', (m) => {
-    if (/Content Security Policy|Refused to/i.test(m.text())) pageErrors.push(m.text());
-  });
-  page.on('pageerror', (e) => pageErrors.push(`page error: ${e.message}`));
+  const {
+    page,
+    problems,
+    refusals: pageErrors,
+  } = await watchedPage(browser, { viewport: { width: 1280, height: 800 }, timezoneId: 'UTC' });
   const timeline = () => page.getByRole('region', { name: 'Timeline' });
 
   const test = suite('the incident view across a hub send in Chromium');

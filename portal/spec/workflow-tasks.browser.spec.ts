@@ -4,7 +4,7 @@
 // of 30 days is listed on the Timers page with its due time and leads to its instance. Every new or
 // changed page is scanned by axe-core and photographed at 1280 and 390 px; nothing may be refused by the CSP.
 import { existsSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { eventually } from '../../spec/core/eventually.ts';
@@ -43,7 +43,7 @@ const TIMED = `<?xml version="1.0" encoding="UTF-8"?>
 </definitions>`;
 
 async function run() {
-  const { ensurePortalBuilt, launchChromium, review } = await import('./browser-kit.ts');
+  const { ensurePortalBuilt, launchChromium, watchedPage } = await import('./browser-kit.ts');
   const { ADMIN, portalApi, portalSignIn, startPortalPlatform } = await import(
     '../../spec/http/portal/portal-harness.ts'
   );
@@ -72,18 +72,9 @@ async function run() {
       }),
     });
 
-  const problems: string[] = [];
-  const refusals: string[] = [];
-  const look = async (page: Page, name: string) => {
-    await page.waitForLoadState('networkidle');
-    problems.push(...(await review(page, name)));
-  };
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  page.on('console', (m) => {
-    if (/Content Security Policy|Refused to/i.test(m.text())) refusals.push(m.text());
+  const { context, page, problems, refusals, look } = await watchedPage(browser, {
+    viewport: { width: 1280, height: 800 },
   });
-  page.on('pageerror', (e) => refusals.push(`page error: ${e.message}`));
 
   const test = suite('the Workflow task claims, instance lists and timers in Chromium');
   let claimTaskId = '';

@@ -5,7 +5,7 @@
 // photographed at 1280 and 390 px (.screenshots/portal/); nothing may be refused by the CSP.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CHROMIUM } from './browser-kit.ts';
@@ -17,7 +17,7 @@ if (!existsSync(CHROMIUM)) {
 }
 
 async function run() {
-  const { ensurePortalBuilt, launchChromium, review, ROOT } = await import('./browser-kit.ts');
+  const { ensurePortalBuilt, launchChromium, ROOT, watchedPage } = await import('./browser-kit.ts');
   const { ADMIN, portalApi, portalSignIn, startPortalPlatform } = await import(
     '../../spec/http/portal/portal-harness.ts'
   );
@@ -32,18 +32,9 @@ async function run() {
   );
   const { jar } = await portalSignIn(p.base);
 
-  const problems: string[] = [];
-  const refusals: string[] = [];
-  const look = async (page: Page, name: string) => {
-    await page.waitForLoadState('networkidle');
-    problems.push(...(await review(page, name)));
-  };
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  page.on('console', (m) => {
-    if (/Content Security Policy|Refused to/i.test(m.text())) refusals.push(m.text());
+  const { context, page, problems, refusals, look } = await watchedPage(browser, {
+    viewport: { width: 1280, height: 800 },
   });
-  page.on('pageerror', (e) => refusals.push(`page error: ${e.message}`));
 
   const test = suite('the Workflow area in Chromium');
 
