@@ -47,12 +47,19 @@ module.exports = {
     {
       name: 'portal-app-is-browser-code',
       comment:
-        "the web console (portal/src) runs in the browser: its own modules, packages, domain/'s scope and path constants, and the tenant code's form",
+        "the web console (portal/src) runs in the browser: its own modules, packages, domain/'s scope, path and constants modules, and the tenant code's form",
       severity: 'error',
       from: { path: '^portal/src/' },
       to: {
-        path: '^(commands|projections|http|infra|spec)/|^domain/(?!.*\\.(scopes|paths)\\.ts$|core/tenant-code\\.ts$)',
+        path: '^(commands|projections|http|infra|spec)/|^domain/(?!.*\\.(scopes|paths|constants)\\.ts$|core/tenant-code\\.ts$)',
       },
+    },
+    {
+      name: 'constants-modules-import-nothing',
+      comment: 'a *.constants.ts module is shared with the browser: it holds values and imports nothing',
+      severity: 'error',
+      from: { path: '^domain/.*\\.constants\\.ts$' },
+      to: { path: '.*' },
     },
     {
       name: 'platform-never-imports-the-portal-app',

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { fold } from '../../domain/core/decider.ts';
 import type { RecordedEvent } from '../../domain/core/event.ts';
+import { ALERT_BUS, ALERT_SOURCE, ALERT_TYPE } from '../../domain/hub/hub-alerts.constants.ts';
 import { toLocal } from '../../domain/hub/local-time.ts';
 import { notificationDecider } from '../../domain/hub/notification.decider.ts';
 import type { NotificationEvent } from '../../domain/hub/notification.model.ts';
@@ -28,17 +29,20 @@ import { createWorkEngine, type DueItem, type WorkEngine, type WorkEngineLog } f
  * The alert sweep (commands/hub/sweeps.ts) finds AlertRaised events with neither a publication nor an
  * item and puts them back in the outbox.
  */
-export const ALERT_SOURCE = 'commhub:alert';
-export const ALERT_TYPE = 'commhub:alert:DeadLetter';
-export const ALERT_BUS = 'platform';
+export { ALERT_BUS, ALERT_SOURCE, ALERT_TYPE } from '../../domain/hub/hub-alerts.constants.ts';
 export const ALERT_PUBLICATIONS = 'hub_alert_publications';
 
-/** the bridge's putEvent, in process, on behalf of a tenant (infra/hub composes it over the bridge's publisher) */
+/**
+ * the bridge's putEvent, in process, on behalf of a tenant (infra/hub composes it over the bridge's
+ * publisher); `trace` carries the send's correlation id and the AlertRaised event as the cause, so the
+ * incident view and `platform replay --correlation` find the alert beside the notification it is about
+ */
 export type AlertBus = {
   publish(
     tenant: string,
     event: Record<string, unknown>,
     commandId: string,
+    trace: { correlationId?: string; causationId: string },
   ): Promise<{ eventId: string; duplicate: boolean }>;
 };
 
@@ -134,7 +138,11 @@ export function createAlertPublisher(deps: {
     }
     // a command id of its own per publication: a repeat reaches the bridge's (source, id) duplicate rule,
     // which answers `duplicate: true` and routes nothing again
-    const r = await deps.bus.publish(item.tenant, event, `hub-alert/${item.id}/${randomUUID()}`);
+    const correlationId = alert?.metadata.correlationId;
+    const r = await deps.bus.publish(item.tenant, event, `hub-alert/${item.id}/${randomUUID()}`, {
+      ...(correlationId !== undefined && { correlationId }),
+      causationId: item.id,
+    });
     await (await deps.publications()).upsert({
       id: item.id,
       tenant: item.tenant,

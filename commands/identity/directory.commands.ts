@@ -17,7 +17,7 @@ import {
   type Tenant,
   type User,
 } from '../../domain/identity/model.ts';
-import { reservedClientTenant } from '../../domain/identity/platform-client-ids.ts';
+import { reservedClientTenant } from '../../domain/identity/platform-clients.constants.ts';
 import {
   DEFAULT_TOKEN_LIFETIME_SECONDS,
   TENANT_CODE,

@@ -81,6 +81,4 @@ export type Rule = {
   platform: boolean;
 };
 
-export const MAX_TARGETS_PER_RULE = 5;
-export const MAX_EVENT_BYTES = 256 * 1024;
-export const MAX_BATCH_EVENTS = 10;
+export { MAX_BATCH_EVENTS, MAX_EVENT_BYTES, MAX_TARGETS_PER_RULE } from './bridge.constants.ts';

@@ -48,6 +48,8 @@ export type AuthRouterDeps = {
   defaultTenant: string;
   /** the scopes the portal asks for (the user's roles decide which it gets) */
   scopes: readonly string[];
+  /** the operator tenants (OPS_OPERATOR_TENANTS): the session answer says whether the session is of one */
+  operatorTenants: readonly string[];
   secureCookies: boolean;
   registry: RouteRegistry;
 };
@@ -81,9 +83,13 @@ const sessionAnswer: JsonSchema = {
       type: 'boolean',
       description: 'a user of the platform tenant: may name another tenant where the API allows it',
     },
+    operator: {
+      type: 'boolean',
+      description: 'a user of an operator tenant (OPS_OPERATOR_TENANTS): the operations API takes its ops:admin token',
+    },
     expiresAt: { type: 'string', format: 'date-time' },
   },
-  required: ['tenant', 'user', 'scopes', 'platformAdmin', 'expiresAt'],
+  required: ['tenant', 'user', 'scopes', 'platformAdmin', 'operator', 'expiresAt'],
 };
 
 const schemas = {
@@ -120,12 +126,13 @@ const schemas = {
   session: { response: sessionAnswer },
 } satisfies Record<string, RequestSchemas & { response?: JsonSchema }>;
 
-export function sessionView(session: PortalSession) {
+export function sessionView(session: PortalSession, operatorTenants: readonly string[]) {
   return {
     tenant: session.tenant,
     user: { sub: session.sub, name: session.name, username: session.username },
     scopes: session.scopes,
     platformAdmin: session.tenant === PLATFORM_TENANT,
+    operator: operatorTenants.includes(session.tenant),
     expiresAt: new Date(session.expiresAt).toISOString(),
   };
 }
@@ -320,7 +327,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
       const session = await sessions.get(readCookies(req)[SESSION_COOKIE]);
       noStore(res);
       if (session === null) throw portalError('PORTAL.NO_SESSION', 'not signed in');
-      res.json(sessionView(session));
+      res.json(sessionView(session, deps.operatorTenants));
     },
   );
 

@@ -1,4 +1,4 @@
-import { PORTAL_CLIENT_PREFIX, platformClientId } from '../../domain/identity/platform-client-ids.ts';
+import { PORTAL_CLIENT_PREFIX, platformClientId } from '../../domain/identity/platform-clients.constants.ts';
 
 // the paths, cookies and header are the web console's too: they live where its sources may import them
 export * from '../../domain/portal/portal.paths.ts';

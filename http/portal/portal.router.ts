@@ -40,6 +40,8 @@ export type PortalRouterDeps = {
   clock: Clock;
   defaultTenant: string;
   scopes: readonly string[];
+  /** the tenants whose sessions the Operations area is for (OPS_OPERATOR_TENANTS) */
+  operatorTenants: readonly string[];
   secureCookies: boolean;
   distDir: string;
   registry?: RouteRegistry;

@@ -116,11 +116,11 @@ function bridgeAlertBus(deps: ServiceDeps): AlertBus {
     schemaValidator: createSchemaValidator({ eventStore }),
   });
   return {
-    async publish(tenant, event, commandId) {
+    async publish(tenant, event, commandId, trace) {
       const r = await publisher.publish(
         event,
         { tenant, subject: 'system:comm-hub', clientId: 'comm-hub' },
-        {},
+        trace,
         commandId,
       );
       return { eventId: r.eventId, duplicate: r.duplicate };

@@ -18,7 +18,7 @@ import { createTenantMachineClient, type TenantMachineClient } from '../../comma
 import { createTokenService, type TokenServiceImpl } from '../../commands/identity/token.service.ts';
 import { HUB_WEBHOOK_SCOPE } from '../../domain/hub/hub.scopes.ts';
 import type { AccessContext } from '../../domain/identity/model.ts';
-import { HUB_WEBHOOKS_CLIENT_PREFIX } from '../../domain/identity/platform-client-ids.ts';
+import { HUB_WEBHOOKS_CLIENT_PREFIX } from '../../domain/identity/platform-clients.constants.ts';
 import { type BearerAuth, bearerAuth } from '../../http/core/bearer-auth.ts';
 import { createRouteRegistry, type RouteRegistry } from '../../http/core/route-registry.ts';
 import { createIdentityRouter } from '../../http/identity/identity.router.ts';

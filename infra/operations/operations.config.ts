@@ -1,3 +1,4 @@
+import { PLATFORM_TENANT } from '../../domain/core/access-context.ts';
 import { TENANT_CODE } from '../../domain/core/tenant-code.ts';
 import { ConfigError } from '../core/config.ts';
 import { envInt } from '../core/env-int.ts';
@@ -30,3 +31,11 @@ export function loadOperationsConfig(env: NodeJS.ProcessEnv = process.env): Oper
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }
+
+/**
+ * The operator tenants: OPS_OPERATOR_TENANTS, or the platform tenant and the seed tenant. Read by the
+ * operations API (which refuses other tenants' tokens) and by the portal (which offers the Operations area
+ * to these tenants' sessions only).
+ */
+export const operatorTenantsOf = (settings: OperationsConfig, seedTenant: string): readonly string[] =>
+  settings.operatorTenants ?? [...new Set([PLATFORM_TENANT, seedTenant])];

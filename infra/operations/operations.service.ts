@@ -1,4 +1,3 @@
-import { PLATFORM_TENANT } from '../../domain/core/access-context.ts';
 import type {
   EngineView,
   OperationsBackend,
@@ -10,7 +9,7 @@ import { ensureParkedCollection, parkedEvents, retryParked } from '../../project
 import type { Projection } from '../../projections/core/projection.ts';
 import type { PlatformService, ServiceDeps } from '../platform-service.ts';
 import { engineStatuses, projectionStatuses, type RunningParts, readiness } from '../platform-status.ts';
-import { loadOperationsConfig, type OperationsConfig } from './operations.config.ts';
+import { loadOperationsConfig, type OperationsConfig, operatorTenantsOf } from './operations.config.ts';
 import { createRebuilds } from './rebuilds.ts';
 import { createTimelineBackend } from './timeline.backend.ts';
 
@@ -128,7 +127,7 @@ export function createOperationsService(deps: OperationsServiceDeps): PlatformSe
     timeline: createTimelineBackend({ eventStore, modules: platform.modules() }),
     backend,
     bearer: deps.identity.bearer,
-    operatorTenants: settings.operatorTenants ?? [...new Set([PLATFORM_TENANT, config.identity.seed.tenant])],
+    operatorTenants: operatorTenantsOf(settings, config.identity.seed.tenant),
   });
 
   return {

@@ -9,6 +9,7 @@ import { createPortalRouter } from '../../http/portal/portal.router.ts';
 import { createPortalSessions } from '../../http/portal/portal-sessions.ts';
 import { lazyConfigBox } from '../identity/config-box.ts';
 import { loadKeySecrets } from '../identity/key-secret.ts';
+import { loadOperationsConfig, operatorTenantsOf } from '../operations/operations.config.ts';
 import type { PlatformService, ServiceDeps } from '../platform-service.ts';
 import { type PortalClientKey, portalClientKey } from './portal-client.key.ts';
 import { createProviderClient } from './provider.client.ts';
@@ -69,6 +70,7 @@ export function createPortalService({ config, eventStore, readStore, clock, log 
     clock,
     defaultTenant: config.identity.seed.tenant,
     scopes: PORTAL_SCOPES,
+    operatorTenants: operatorTenantsOf(loadOperationsConfig(), config.identity.seed.tenant),
     secureCookies: config.identity.secureCookies,
     distDir: portalDistDir(),
     registry,

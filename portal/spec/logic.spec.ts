@@ -103,11 +103,12 @@ shell('the sign-in explains what the backend names', () => {
   assert.match(signInError({ error: 'something_new' })!, /something_new/);
 });
 
-const session = (scopes: string[]): Session => ({
+const session = (scopes: string[], operator = false): Session => ({
   tenant: 'acme',
   user: { sub: 'u', name: 'Ann', username: 'ann' },
   scopes,
   platformAdmin: false,
+  operator,
   expiresAt: '2026-01-01T00:00:00Z',
 });
 const area = (id: string, scopes: string[], group?: string): AreaMeta => ({
@@ -135,6 +136,16 @@ shell('an area is shown when the session holds every scope it needs', () => {
   );
   assert.equal(visibleAreas(areas, null), []);
   assert.ok(hasScopes(session(['a']), []));
+});
+
+shell("an operators' area is shown to an operator tenant's session holding its scope only", () => {
+  const ops = { ...area('operations', ['ops:admin']), operatorOnly: true as const };
+  assert.equal(
+    visibleAreas([ops], session(['ops:admin'], true)).map((a) => a.id),
+    ['operations'],
+  );
+  assert.equal(visibleAreas([ops], session(['ops:admin'], false)), []);
+  assert.equal(visibleAreas([ops], session([], true)), []);
 });
 
 shell('areas under one group heading stay together, in order', () => {

@@ -11,6 +11,8 @@ export type AreaMeta = {
   description: string;
   /** every one of them is needed to see the area (the session's scopes, from the user's roles) */
   scopes: readonly string[];
+  /** only for sessions of an operator tenant (OPS_OPERATOR_TENANTS; the session's `operator`): the operations API refuses the others */
+  operatorOnly?: true;
   /** the area's entries in the navigation */
   nav: readonly AreaNavItem[];
 };

@@ -1,9 +1,13 @@
 import { hasScopes, type Session } from '../api/session.ts';
 import type { AreaMeta } from './area-meta.ts';
 
+/** the session may open the area: it holds every scope the area needs, and is an operator's where the area asks */
+export const mayOpen = (area: AreaMeta, session: Session | null | undefined): boolean =>
+  hasScopes(session, area.scopes) && (area.operatorOnly !== true || session?.operator === true);
+
 /** the areas a session may open, in the navigation's order */
 export const visibleAreas = (areas: readonly AreaMeta[], session: Session | null | undefined) =>
-  areas.filter((a) => hasScopes(session, a.scopes));
+  areas.filter((a) => mayOpen(a, session));
 
 /** navigation groups: areas under the same heading (Public Setting > Event Bridge) stay together */
 export function navGroups(areas: readonly AreaMeta[]): Array<{ heading: string; areas: AreaMeta[] }> {

@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { type AnyRoute, createRoute, Outlet } from '@tanstack/react-router';
-import { hasScopes, sessionQuery } from '../api/session.ts';
+import { sessionQuery } from '../api/session.ts';
 import type { AreaMeta } from './area-meta.ts';
+import { mayOpen } from './area-nav.ts';
 import { NotAvailablePage } from './not-available.page.tsx';
 import { rootRoute } from './root.route.tsx';
 
@@ -32,6 +33,6 @@ function areaRoute<const Id extends string>(meta: AreaMeta & { id: Id }) {
 
 function AreaGate({ meta }: { meta: AreaMeta }) {
   const session = useQuery(sessionQuery).data;
-  if (!hasScopes(session, meta.scopes)) return <NotAvailablePage area={meta} />;
+  if (!mayOpen(meta, session)) return <NotAvailablePage area={meta} session={session} />;
   return <Outlet />;
 }

@@ -3,6 +3,7 @@ import { useSearch } from '@tanstack/react-router';
 import { type ReactNode, useState } from 'react';
 import { ApiErrorView } from './api-error.tsx';
 import { type PageRequest, type PageResult, pageSummary, type SortState } from './paging.ts';
+import { ScrollRegion } from './scroll-region.tsx';
 
 export type { PageRequest, PageResult, SortState } from './paging.ts';
 
@@ -131,10 +132,7 @@ export function PagedTable<T>(props: PagedTableProps<T>) {
   return (
     <div className="paged-table">
       {props.toolbar !== undefined && <div className="table-toolbar">{props.toolbar}</div>}
-      {/* focusable: a table wider than the screen scrolls, by keyboard too */}
-      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take the focus (axe: scrollable-region-focusable) */}
-      {/* biome-ignore lint/a11y/useSemanticElements: a div region wraps the table; a section would add a landmark per list */}
-      <div className="table-scroll" role="region" aria-label={props.caption} tabIndex={0}>
+      <ScrollRegion label={props.caption}>
         <table className="table" aria-busy={query.isFetching ? true : undefined}>
           <caption className={props.captionHidden ? 'visually-hidden' : undefined}>{props.caption}</caption>
           <thead>
@@ -168,7 +166,7 @@ export function PagedTable<T>(props: PagedTableProps<T>) {
           </thead>
           <tbody>{body}</tbody>
         </table>
-      </div>
+      </ScrollRegion>
       {query.isError && query.data !== undefined && (
         <ApiErrorView error={query.error} title="The page could not be loaded" onRetry={() => void query.refetch()} />
       )}

@@ -133,7 +133,7 @@ let seq = 0;
  * definition (strategy, retry policy) and one rule per channel in order (CONTEXT recipients).
  */
 export async function configure(
-  p: HubPlatform,
+  p: Pick<HubPlatform, 'token' | 'call'>,
   tenant: string,
   o: {
     receiverUrl: string;

@@ -7,6 +7,7 @@ import { AUDIT_OPENAPI_PATH } from '../../../http/audit/audit.paths.ts';
 import { BRIDGE_OPENAPI_PATH } from '../../../http/bridge/bridge.paths.ts';
 import { HUB_OPENAPI_PATH } from '../../../http/hub/hub.paths.ts';
 import { ADMIN_OPENAPI_PATH } from '../../../http/identity/identity.paths.ts';
+import { sessionView } from '../../../http/portal/auth.router.ts';
 import { PROXIED_API_BASES } from '../../../http/portal/portal.router.ts';
 import { WORKFLOW_BASES, WORKFLOW_OPENAPI } from '../../../http/workflow/workflow.paths.ts';
 import {
@@ -102,14 +103,24 @@ test('a full sign-in lands on returnTo with an HttpOnly, SameSite=Strict session
     user: { name: string; username: string };
     scopes: string[];
     platformAdmin: boolean;
+    operator: boolean;
   };
   assert.is(body.tenant, 'demo');
   assert.is(body.user.username, 'admin');
   assert.is(body.user.name, 'Demo Administrator');
   assert.is(body.platformAdmin, false);
+  assert.is(body.operator, true, 'the seed tenant is an operator tenant by default (OPS_OPERATOR_TENANTS)');
   for (const s of ['identity:admin', 'bridge:admin', 'audit:admin', 'workflow:admin', 'hub:admin'])
     assert.ok(body.scopes.includes(s), s);
   assert.not.ok(JSON.stringify(body).includes('eyJ'), 'no token in the answer');
+});
+
+test("the session answer's operator flag follows OPS_OPERATOR_TENANTS (the operations API's own list)", () => {
+  const session = { id: 'h', tenant: 'demo', clientId: 'portal.demo', sub: 's', name: 'n', username: 'u', scopes: [] };
+  const view = (operatorTenants: string[]) =>
+    sessionView({ ...session, expiresAt: 0, accessExpiresAt: 0, tokens: {} as never }, operatorTenants);
+  assert.is(view(['platform', 'demo']).operator, true);
+  assert.is(view(['platform']).operator, false);
 });
 
 test('the callback refuses a wrong state, a missing sign-in cookie and a provider error, and starts no session', async () => {

@@ -169,6 +169,8 @@ export interface paths {
                         "application/json": {
                             /** Format: date-time */
                             expiresAt: string;
+                            /** @description a user of an operator tenant (OPS_OPERATOR_TENANTS): the operations API takes its ops:admin token */
+                            operator: boolean;
                             /** @description a user of the platform tenant: may name another tenant where the API allows it */
                             platformAdmin: boolean;
                             scopes: string[];

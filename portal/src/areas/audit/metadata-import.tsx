@@ -3,6 +3,7 @@ import { type FormEvent, useId, useRef, useState } from 'react';
 import { API_BASE } from '../../api/client.ts';
 import { type ApiError, isApiError, toApiError } from '../../api/errors.ts';
 import { ApiErrorView } from '../../ui/api-error.tsx';
+import { ScrollRegion } from '../../ui/scroll-region.tsx';
 import { useStatus } from '../../ui/status.tsx';
 import { V3 } from './audit-api.ts';
 
@@ -104,9 +105,7 @@ export function MetadataImport() {
       </div>
       {error !== null && <ApiErrorView error={error} title="Not imported" />}
       {problems.length > 0 && (
-        // biome-ignore lint/a11y/noNoninteractiveTabindex: a table wider than the screen scrolls, by keyboard too
-        // biome-ignore lint/a11y/useSemanticElements: a div region wraps the table
-        <div className="table-scroll" role="region" aria-label="Refused rows" tabIndex={0}>
+        <ScrollRegion label="Refused rows">
           <table className="table">
             <caption>Refused rows</caption>
             <thead>
@@ -126,7 +125,7 @@ export function MetadataImport() {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
     </form>
   );

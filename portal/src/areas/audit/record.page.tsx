@@ -8,6 +8,7 @@ import { CopyButton } from '../../ui/copy-button.tsx';
 import { type AuditRecord, V3, withTarget } from './audit-api.ts';
 import { pretty } from './record-text.ts';
 import './audit.css';
+import { ScrollRegion } from '../../ui/scroll-region.tsx';
 
 const byId = getRouteApi('/audit/records/$id');
 const bySequence = getRouteApi('/audit/chain/$sequence');
@@ -89,19 +90,15 @@ function RecordView(props: {
           <div className="audit-data">
             <section aria-labelledby="audit-new-data">
               <h2 id="audit-new-data">New data</h2>
-              {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable block must take the focus (axe: scrollable-region-focusable) */}
-              {/* biome-ignore lint/a11y/useSemanticElements: the section is the landmark's owner; this names the scrolling block */}
-              <div className="audit-json" role="region" aria-label="New data (JSON)" tabIndex={0}>
+              <ScrollRegion className="audit-json" label="New data (JSON)">
                 <pre>{pretty(r.new_data)}</pre>
-              </div>
+              </ScrollRegion>
             </section>
             <section aria-labelledby="audit-old-data">
               <h2 id="audit-old-data">Old data</h2>
-              {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable block must take the focus (axe: scrollable-region-focusable) */}
-              {/* biome-ignore lint/a11y/useSemanticElements: the section is the landmark's owner; this names the scrolling block */}
-              <div className="audit-json" role="region" aria-label="Old data (JSON)" tabIndex={0}>
+              <ScrollRegion className="audit-json" label="Old data (JSON)">
                 <pre>{pretty(r.old_data)}</pre>
-              </div>
+              </ScrollRegion>
             </section>
           </div>
         </>

@@ -5,9 +5,10 @@ import { api, call } from '../../api/client.ts';
 import { Page } from '../../shell/page.tsx';
 import { ApiErrorView } from '../../ui/api-error.tsx';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
+import { ScrollRegion } from '../../ui/scroll-region.tsx';
 import { useStatus } from '../../ui/status.tsx';
 import type { DeadLetter } from './dead-letters.page.tsx';
-import { ADMIN, Fact, JsonBlock, ScrollRegion, Time } from './ops.shared.tsx';
+import { ADMIN, Fact, JsonBlock, Time } from './ops.shared.tsx';
 
 type Detail = DeadLetter & { event: unknown; payload: unknown; history: Array<Record<string, unknown>> };
 

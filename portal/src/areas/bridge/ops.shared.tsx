@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import './operations.css';
+import { ScrollRegion } from '../../ui/scroll-region.tsx';
 import type { Outcome } from './delivery-outcome.ts';
 import { utc } from './time-format.ts';
 
@@ -40,25 +41,6 @@ export function Fact({ term, children }: { term: string; children: ReactNode }) 
     <div className="fact">
       <dt>{term}</dt>
       <dd>{children}</dd>
-    </div>
-  );
-}
-
-/** a scrolling block that takes the focus, so a keyboard can scroll it (axe: scrollable-region-focusable) */
-export function ScrollRegion({
-  label,
-  className,
-  children,
-}: {
-  label: string;
-  className?: string;
-  children: ReactNode;
-}) {
-  return (
-    // biome-ignore lint/a11y/useSemanticElements: a div region wraps a table or a block; a section would add a landmark each
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take the focus
-    <div className={className ?? 'table-scroll'} role="region" aria-label={label} tabIndex={0}>
-      {children}
     </div>
   );
 }

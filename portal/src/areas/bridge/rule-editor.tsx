@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useMemo, useState } from 'react';
+import { MAX_TARGETS_PER_RULE } from '../../../../domain/bridge/bridge.constants.ts';
 import { api, call } from '../../api/client.ts';
 import { ApiError, fieldProblems, isApiError } from '../../api/errors.ts';
 import { ApiErrorView } from '../../ui/api-error.tsx';
@@ -21,7 +22,6 @@ import { PatternEditor } from './pattern-editor.tsx';
 import { newTarget, type RuleDraft, ruleBody } from './rule-draft.ts';
 import { SampleEventPanel } from './sample-event.panel.tsx';
 import { TargetEditor } from './target-editor.tsx';
-import { MAX_TARGETS } from './target-types.ts';
 
 const SAMPLE = pretty({
   id: 'sample-1',
@@ -132,7 +132,7 @@ export function RuleEditor({ initial, mode }: { initial: RuleDraft; mode: 'creat
             <h2 id="targets-title">
               Targets{' '}
               <span className="check-muted">
-                ({targets.length} of {MAX_TARGETS})
+                ({targets.length} of {MAX_TARGETS_PER_RULE})
               </span>
             </h2>
           </div>
@@ -157,12 +157,12 @@ export function RuleEditor({ initial, mode }: { initial: RuleDraft; mode: 'creat
                 .map((p) => ({ ...p, field: p.field.slice(`targets.${i}.`.length) }))}
             />
           ))}
-          {targets.length < MAX_TARGETS ? (
+          {targets.length < MAX_TARGETS_PER_RULE ? (
             <button type="button" className="button" onClick={() => setTargets([...targets, newTarget(targets)])}>
               Add target
             </button>
           ) : (
-            <p className="check-muted">A rule has at most {MAX_TARGETS} targets.</p>
+            <p className="check-muted">A rule has at most {MAX_TARGETS_PER_RULE} targets.</p>
           )}
         </section>
       </Form>

@@ -6,6 +6,7 @@ import { sessionQuery } from '../../api/session.ts';
 import { Page } from '../../shell/page.tsx';
 import { ApiErrorView } from '../../ui/api-error.tsx';
 import { Form, TextField, useApiForm } from '../../ui/form.tsx';
+import { ScrollRegion } from '../../ui/scroll-region.tsx';
 import { useStatus } from '../../ui/status.tsx';
 import { ADMIN, Fact, Time } from './ops.shared.tsx';
 import { DocumentField } from './schema-upload.tsx';
@@ -90,7 +91,7 @@ export function SchemaPage() {
             <section className="ops-section" aria-labelledby="versions">
               <h2 id="versions">Versions</h2>
               {downloadError !== null && <ApiErrorView error={downloadError} title="Not downloaded" />}
-              <div className="table-scroll">
+              <ScrollRegion label={`Versions of ${s.name}`}>
                 <table className="table">
                   <caption className="visually-hidden">Versions of {s.name}</caption>
                   <thead>
@@ -124,7 +125,7 @@ export function SchemaPage() {
                     ))}
                   </tbody>
                 </table>
-              </div>
+              </ScrollRegion>
             </section>
             {!s.deleted && s.tenant === tenant && (
               <section className="ops-section" aria-labelledby="upload">

@@ -86,6 +86,3 @@ export const FORM_LABELS: Record<ParamForm, string> = {
   ORIGINAL: 'Original event',
   TENANT_PROFILE: 'Tenant profile',
 };
-
-/** the spec's limit of targets per rule */
-export const MAX_TARGETS = 5;

@@ -2,16 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { Page } from '../../shell/page.tsx';
 import { ApiErrorView } from '../../ui/api-error.tsx';
-import {
-  byTarget,
-  type DeliveryStep,
-  Fact,
-  JsonBlock,
-  OutcomeBadge,
-  outcomeOf,
-  ScrollRegion,
-  Time,
-} from './ops.shared.tsx';
+import { ScrollRegion } from '../../ui/scroll-region.tsx';
+import { byTarget, type DeliveryStep, Fact, JsonBlock, OutcomeBadge, outcomeOf, Time } from './ops.shared.tsx';
 import { BusLink } from './trace.page.tsx';
 import { traceById } from './trace-search.ts';
 
@@ -115,7 +107,7 @@ export function TraceEventPage() {
                 Routed <Time iso={t.filtering.routedAt} />: {t.filtering.evaluated.length} rules evaluated,{' '}
                 {t.filtering.matched.length} matched ({t.filtering.applied} rules applied).
               </p>
-              <div className="table-scroll">
+              <ScrollRegion label="Rules that matched">
                 <table className="table">
                   <caption>Rules that matched</caption>
                   <thead>
@@ -150,7 +142,7 @@ export function TraceEventPage() {
                     )}
                   </tbody>
                 </table>
-              </div>
+              </ScrollRegion>
               {t.filtering.skipped.length > 0 && (
                 <ul>
                   {t.filtering.skipped.map((s) => (

@@ -1,11 +1,13 @@
 import { AUDIT_READ_SCOPE } from '../../../../domain/audit/audit.scopes.ts';
 import { BRIDGE_ADMIN_SCOPE } from '../../../../domain/bridge/bridge.scopes.ts';
+import { HUB_ADMIN_SCOPE } from '../../../../domain/hub/hub.scopes.ts';
+import { ALERT_SOURCE } from '../../../../domain/hub/hub-alerts.constants.ts';
 import { IDENTITY_ADMIN_SCOPE } from '../../../../domain/identity/identity.scopes.ts';
 import { WORKFLOW_USER_SCOPE } from '../../../../domain/workflow/workflow.scopes.ts';
 import type { TimelineRow } from './operations.types.ts';
 
 /** a page of another area that an id of the timeline opens, with the scope that area needs */
-export type IdLink = { label: string; to: string; scope: string };
+export type IdLink = { label: string; to: string; search?: Record<string, string>; scope: string };
 
 const enc = encodeURIComponent;
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
@@ -23,10 +25,24 @@ export function linksOf(e: TimelineRow): IdLink[] {
   const out: IdLink[] = [];
   const bridge = (label: string, to: string) => out.push({ label, to: `/bridge/${to}`, scope: BRIDGE_ADMIN_SCOPE });
   const sso = (label: string, to: string) => out.push({ label, to: `/sso/${to}`, scope: IDENTITY_ADMIN_SCOPE });
+  const hub = (label: string, to: string, search?: Record<string, string>) =>
+    out.push({ label, to: `/hub/${to}`, ...(search !== undefined && { search }), scope: HUB_ADMIN_SCOPE });
+  /** a notification's and its message's pages, from the ids a hub event (or a hub alert's data) names */
+  const hubSend = (d: Record<string, unknown>) => {
+    const notification = str(d.NotificationId);
+    if (notification !== undefined) hub(`notification ${notification}`, `notifications/${enc(notification)}`);
+    const message = str(d.MessageId);
+    if (message !== undefined) hub(`message ${message}`, `messages/${enc(message)}`);
+  };
   switch (e.category) {
-    case 'published':
+    case 'published': {
       bridge(`event ${id}`, `trace/${enc(id)}`);
+      // the hub's dead-letter alerts name the notification and the message they are about
+      const event = data.event as { source?: unknown; data?: unknown } | undefined;
+      if (event?.source === ALERT_SOURCE && typeof event.data === 'object' && event.data !== null)
+        hubSend(event.data as Record<string, unknown>);
       break;
+    }
     case 'rule':
       bridge(`rule ${id}`, `rules/${enc(id)}`);
       break;
@@ -54,6 +70,50 @@ export function linksOf(e: TimelineRow): IdLink[] {
     case 'wfInstance':
       // one stream per root instance: its page shows the called instances too
       out.push({ label: `process instance ${id}`, to: `/workflow/instances/${enc(id)}`, scope: WORKFLOW_USER_SCOPE });
+      break;
+    case 'hubNotification': {
+      hub(`notification ${id}`, `notifications/${enc(id)}`);
+      const message = str(data.MessageId);
+      if (message !== undefined) hub(`message ${message}`, `messages/${enc(message)}`);
+      const snapshot = str(data.SnapshotId);
+      if (snapshot !== undefined) hub(`snapshot ${snapshot}`, `snapshots/${enc(snapshot)}`);
+      break;
+    }
+    case 'hubSnapshot':
+      hub(`snapshot ${id}`, `snapshots/${enc(id)}`);
+      break;
+    case 'hubDefinition': {
+      // one stream per notification code; its events name the version
+      const definition = str(data.DefinitionId);
+      hub(
+        `definition ${definition ?? id}`,
+        definition !== undefined ? `definitions/${enc(definition)}` : 'definitions',
+      );
+      break;
+    }
+    case 'hubTemplate':
+      hub(`template ${id}`, `templates/${enc(id)}`);
+      break;
+    case 'hubService':
+      hub(`delivery service ${id}`, `delivery-services/${enc(id)}`);
+      break;
+    case 'hubContext':
+      hub(`context definition ${id}`, `context-definitions/${enc(id)}`);
+      break;
+    case 'hubChannel':
+      hub(`channel ${id}`, 'channels');
+      break;
+    case 'hubPreference': {
+      const recipient = str(data.RecipientId);
+      if (recipient !== undefined) hub(`preferences of ${recipient}`, 'preferences', { RecipientId: recipient });
+      break;
+    }
+    case 'hubFrequencyCaps':
+    case 'hubQuota':
+      hub('frequency caps', 'caps');
+      break;
+    case 'hubQuietHours':
+      hub('quiet hours', 'quiet-hours');
       break;
     case 'auditLedger': {
       const record = str(data.id);

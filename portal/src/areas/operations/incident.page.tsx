@@ -127,8 +127,10 @@ export function IncidentPage() {
                   {linksOf(e)
                     .filter((l) => hasScopes(session, [l.scope]))
                     .map((l) => (
-                      <li key={l.to}>
-                        <Link to={l.to}>{l.label}</Link>
+                      <li key={l.label}>
+                        <Link to={l.to} search={l.search}>
+                          {l.label}
+                        </Link>
                       </li>
                     ))}
                 </ul>

@@ -11,6 +11,7 @@ export const operationsArea = defineArea(
     description:
       "The platform's projections with their lag and parked events, rebuilds with their progress, readiness and the work engines' backlogs.",
     scopes: [OPS_ADMIN_SCOPE],
+    operatorOnly: true,
     nav: [
       { to: '/operations/projections', label: 'Projections' },
       { to: '/operations/readiness', label: 'Readiness' },

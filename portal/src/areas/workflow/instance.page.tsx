@@ -2,8 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { Page } from '../../shell/page.tsx';
 import { ApiErrorView } from '../../ui/api-error.tsx';
+import { ScrollRegion } from '../../ui/scroll-region.tsx';
 import { BpmnDiagram } from './bpmn-diagram.tsx';
-import { ScrollRegion } from './scroll-region.tsx';
 import { completedElements, definitionXml, getJson, type Instance } from './workflow-api.ts';
 
 /**

@@ -3,7 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { type FormEvent, useId, useState } from 'react';
 import { Page } from '../../shell/page.tsx';
 import { ApiErrorView } from '../../ui/api-error.tsx';
-import { ScrollRegion } from './scroll-region.tsx';
+import { ScrollRegion } from '../../ui/scroll-region.tsx';
 import { getJson, type Instance, listDefinitions, type Task } from './workflow-api.ts';
 import './workflow.css';
 
