@@ -109,9 +109,7 @@ export type SearchQuery = {
 };
 
 export const searchNotifications = (q: SearchQuery, pageNo: number, pageSize: number, signal?: AbortSignal) =>
-  call(
-    api.hub.GET('/comm/v1/notifications/search', { params: { query: { ...q, pageNo, pageSize } }, signal }),
-  );
+  call(api.hub.GET('/comm/v1/notifications/search', { params: { query: { ...q, pageNo, pageSize } }, signal }));
 
 export const sendRequestOf = async (notificationId: string, signal?: AbortSignal) =>
   (await call(
@@ -135,7 +133,12 @@ export const eligibilityOf = async (messageId: string, signal?: AbortSignal) =>
 
 export type ActionInput =
   | { action: 'RETRY' | 'CANCEL'; Reason: string }
-  | { action: 'MANUAL_RECEIPT'; Status: 'DELIVERED' | 'FAILED'; VerificationReason: string; EvidenceReference?: string };
+  | {
+      action: 'MANUAL_RECEIPT';
+      Status: 'DELIVERED' | 'FAILED';
+      VerificationReason: string;
+      EvidenceReference?: string;
+    };
 
 /** one operator action; the key makes a resent click answer what the first did (the API's idempotency) */
 export function runAction(messageId: string, input: ActionInput, key: string): Promise<unknown> {
@@ -144,6 +147,7 @@ export function runAction(messageId: string, input: ActionInput, key: string): P
     return call(api.hub.POST('/comm/v1/messages/retry', { params, body: { Reason: input.Reason } }));
   if (input.action === 'CANCEL')
     return call(api.hub.POST('/comm/v1/messages/cancel', { params, body: { Reason: input.Reason } }));
+  if (input.action !== 'MANUAL_RECEIPT') throw new Error(`unknown action ${input.action}`);
   const { action: _a, ...body } = input;
   return call(api.hub.POST('/comm/v1/messages/manualReceipt', { params, body }));
 }
