@@ -14,6 +14,8 @@ export const SEND_PATH = `${HUB_BASE}/notifications/send`;
 export const SEND_REQUEST_PATH = `${HUB_BASE}/send-requests/getById`;
 export const MESSAGE_PATH = `${HUB_BASE}/messages/getById`;
 export const MESSAGE_TIMELINE_PATH = `${HUB_BASE}/messages/timeline`;
+/** operators' notification search (ours: the spec shows no search path) */
+export const NOTIFICATION_SEARCH_PATH = `${HUB_BASE}/notifications/search`;
 /** TCC branch operations (ours: the spec names Try, Confirm and Cancel, not their paths) */
 export const TCC_BASE = `${HUB_BASE}/notifications/tcc`;
 export const TCC_TRY_PATH = `${TCC_BASE}/try`;

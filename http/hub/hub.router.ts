@@ -22,6 +22,7 @@ import { createBundleRouter } from './bundle.router.ts';
 import { createConfigRouter } from './config.router.ts';
 import { createCustomerPolicyRouter } from './customer-policy.router.ts';
 import { HUB_OPENAPI_PATH } from './hub.paths.ts';
+import { createNotificationSearchRouter } from './notification-search.router.ts';
 import { createOperatorRouter } from './operator.router.ts';
 import { createPreviewRouter } from './preview.router.ts';
 import { createReceiptsRouter } from './receipts.router.ts';
@@ -76,6 +77,14 @@ export function createHubRouter(deps: HubRouterDeps): { router: Router; registry
     }),
   );
   router.use(createSnapshotsRouter({ snapshots: deps.snapshots, queries: deps.snapshotQueries, bearer, registry }));
+  router.use(
+    createNotificationSearchRouter({
+      queries: deps.snapshotQueries,
+      bearer,
+      registry,
+      timeZoneOf: deps.sender.timeZoneOf,
+    }),
+  );
   if (deps.customer !== undefined)
     router.use(createCustomerPolicyRouter({ ...deps.customer, bearer, registry, timeZoneOf: deps.sender.timeZoneOf }));
   if (deps.tcc !== undefined) router.use(createTccRouter({ tcc: deps.tcc, bearer, registry }));

@@ -9,6 +9,11 @@ import { readModel } from '../core/read-model.ts';
  * `hub.snapshots`: the listings of `/configuration-snapshots/list` (a definition's snapshots, newest
  * first) and `/configuration-snapshots/notifications` (the notifications accepted with a snapshot). The
  * snapshot itself is read from its own immutable stream (`getById`).
+ *
+ * `uses` holds one document per accepted notification, so it also answers `/notifications/search`
+ * (operators finding a notification by code, RequestId, NotificationId, recipient or acceptance time):
+ * everything it filters on is fixed at acceptance, so the acceptance alone writes it. A notification's
+ * live state is not kept here (it changes with every attempt): the notification's own views read it.
  */
 export const SNAPSHOTS_PROJECTION = 'hub.snapshots';
 
@@ -29,17 +34,39 @@ export type SnapshotUseDoc = Doc & {
   RequestId: string;
   NotificationCode: string;
   AcceptedAt: string;
+  /** the planned messages' recipients' ids (distinct; absent recipients and ids left out) */
+  RecipientIds: string[];
+};
+
+export type NotificationSearch = {
+  NotificationCode?: string;
+  RequestId?: string;
+  NotificationId?: string;
+  RecipientId?: string;
+  /** instants (ISO, UTC): AcceptedAt ≥ from, AcceptedAt ≤ to */
+  AcceptedFrom?: string;
+  AcceptedTo?: string;
 };
 
 export const snapshotsProjection: Projection = {
   name: SNAPSHOTS_PROJECTION,
-  version: 1,
+  version: 2,
   categories: [SNAPSHOT_CATEGORY, NOTIFICATION_CATEGORY],
   // NotificationHousekept: housekeeping removed the notification from the read side (docs/hub.md#housekeeping)
   eventTypes: ['SnapshotCaptured', 'NotificationAccepted', 'NotificationHousekept'],
   collections: {
     snapshots: { indexes: [{ name: 'by_definition', fields: { tenant: 1, DefinitionId: 1, CapturedAt: -1 } }] },
-    uses: { indexes: [{ name: 'by_snapshot', fields: { tenant: 1, SnapshotId: 1, AcceptedAt: -1 } }] },
+    uses: {
+      indexes: [
+        { name: 'by_snapshot', fields: { tenant: 1, SnapshotId: 1, AcceptedAt: -1 } },
+        // the notification search: newest first, narrowed by what it filters on
+        { name: 'by_accepted', fields: { tenant: 1, AcceptedAt: -1 } },
+        { name: 'by_code', fields: { tenant: 1, NotificationCode: 1, AcceptedAt: -1 } },
+        { name: 'by_request', fields: { tenant: 1, RequestId: 1 } },
+        { name: 'by_notification', fields: { tenant: 1, NotificationId: 1 } },
+        { name: 'by_recipient', fields: { tenant: 1, RecipientIds: 1, AcceptedAt: -1 }, multi: true },
+      ],
+    },
   },
   async apply(events, store) {
     for (const recorded of events) {
@@ -64,6 +91,7 @@ export const snapshotsProjection: Projection = {
         });
       } else {
         const n = e.data.Notification;
+        const recipients = e.data.Messages.map((m) => m.Recipient?.RecipientId).filter((r) => r !== undefined);
         await store.collection<SnapshotUseDoc>('uses').upsert({
           id: `${tenant}/${n.NotificationId}`,
           tenant,
@@ -72,6 +100,7 @@ export const snapshotsProjection: Projection = {
           RequestId: n.RequestId,
           NotificationCode: n.NotificationCode,
           AcceptedAt: n.AcceptedAt,
+          RecipientIds: [...new Set(recipients)],
         });
       }
     }
@@ -105,6 +134,31 @@ export function createSnapshotQueries(readStore: ReadStore) {
       pageSize: number,
     ): Promise<Page<Omit<SnapshotUseDoc, 'id' | 'tenant'>>> {
       const filter = { tenant, SnapshotId: snapshotId };
+      const [items, total] = await Promise.all([
+        uses.find(filter, { sort: { AcceptedAt: -1 }, skip: (pageNo - 1) * pageSize, limit: pageSize }),
+        uses.count(filter),
+      ]);
+      return { Items: items.map(strip), Total: total, PageNo: pageNo, PageSize: pageSize };
+    },
+    /** the tenant's notifications matching every given filter, newest first */
+    async search(
+      tenant: string,
+      by: NotificationSearch,
+      pageNo: number,
+      pageSize: number,
+    ): Promise<Page<Omit<SnapshotUseDoc, 'id' | 'tenant'>>> {
+      const accepted = {
+        ...(by.AcceptedFrom !== undefined && { $gte: by.AcceptedFrom }),
+        ...(by.AcceptedTo !== undefined && { $lte: by.AcceptedTo }),
+      };
+      const filter = {
+        tenant,
+        ...(by.NotificationCode !== undefined && { NotificationCode: by.NotificationCode }),
+        ...(by.RequestId !== undefined && { RequestId: by.RequestId }),
+        ...(by.NotificationId !== undefined && { NotificationId: by.NotificationId }),
+        ...(by.RecipientId !== undefined && { RecipientIds: by.RecipientId }),
+        ...(Object.keys(accepted).length > 0 && { AcceptedAt: accepted }),
+      };
       const [items, total] = await Promise.all([
         uses.find(filter, { sort: { AcceptedAt: -1 }, skip: (pageNo - 1) * pageSize, limit: pageSize }),
         uses.count(filter),

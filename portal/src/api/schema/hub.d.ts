@@ -3325,6 +3325,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/comm/v1/notifications/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** the tenant's notifications matching every given filter, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    acceptedFrom?: string;
+                    acceptedTo?: string;
+                    notificationCode?: string;
+                    notificationId?: string;
+                    pageNo?: number;
+                    pageSize?: number;
+                    recipientId?: string;
+                    requestId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            Items?: {
+                                AcceptedAt?: string;
+                                NotificationCode?: string;
+                                NotificationId?: string;
+                                RecipientIds?: string[];
+                                RequestId?: string;
+                                SnapshotId?: string;
+                            }[];
+                            PageNo?: number;
+                            PageSize?: number;
+                            Total?: number;
+                        };
+                    };
+                };
+                /** @description request validation failed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/comm/v1/notifications/send": {
         parameters: {
             query?: never;
