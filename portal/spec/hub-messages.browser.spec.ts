@@ -32,7 +32,8 @@ async function run() {
   let answer = 200;
   const rx = await startWebhookReceiver(() => answer);
   ensurePortalBuilt();
-  const p = await startPortalPlatform();
+  // the hub calls loopback only where the operator allows it
+  const p = await startPortalPlatform({ env: { OUTBOUND_ALLOW: '127.0.0.1' } });
   const browser: Browser = await launchChromium();
   const { jar } = await portalSignIn(p.base);
   /** the portal's API proxy as the demo admin, in the shape the hub's configuration helper calls */

@@ -28,7 +28,7 @@ async function run() {
 
   const rx = await startWebhookReceiver(() => 400);
   ensurePortalBuilt();
-  const p = await startPortalPlatform();
+  const p = await startPortalPlatform({ env: { OUTBOUND_ALLOW: '127.0.0.1' } });
   const browser: Browser = await launchChromium();
   const CORRELATION = 'incident-hub-send-1';
   const { jar } = await portalSignIn(p.base);
@@ -54,6 +54,7 @@ async function run() {
   assert.is(sent.status, 201, JSON.stringify(sent.body));
   const notificationId: string = sent.body.NotificationId;
   const messageId: string = sent.body.Messages[0].MessageId;
+  await rx.waitFor(1); // the receiver itself refuses it (not the outbound guard)
   // the alert reaches the bridge once the receiver refused the message
   await eventually(
     async () => {

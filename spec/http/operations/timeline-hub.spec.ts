@@ -34,7 +34,7 @@ const call = async (method: string, path: string, o: { body?: unknown; headers?:
 };
 
 test.before(async () => {
-  p = await startPortalPlatform();
+  p = await startPortalPlatform({ env: { OUTBOUND_ALLOW: '127.0.0.1' } });
   rx = await startWebhookReceiver(() => 400);
   const directory = createDirectoryCommands({
     eventStore: p.platform.stores.eventStore,
@@ -82,6 +82,9 @@ test('one timeline: the notification, its message and attempt, the AlertRaised a
     hub.map((i) => i.stream).join(', '),
   );
 
+  // the receiver itself refused it (not the outbound guard)
+  assert.is(rx.received.length, 1, 'one submission reached the receiver');
+  assert.is(hub.find((i) => i.type === 'MessageFailed')?.data.HttpStatus, 400);
   const raised = hub.find((i) => i.type === 'AlertRaised')!;
   assert.is(raised.data.MessageId, Messages[0]!.MessageId);
 

@@ -46,9 +46,9 @@ export function NotificationsPage() {
       title="Notifications"
       lead="Find the tenant's notifications by code, request, notification or recipient and acceptance time; open one to follow its messages."
     >
-      <SearchForm key={key} initial={filters} onSearch={apply} />
+      <SearchForm key={`form ${key}`} initial={filters} onSearch={apply} />
       <PagedTable<NotificationRow>
-        key={key}
+        key={`table ${key}`}
         caption={Object.keys(filters).length === 0 ? 'Latest notifications' : 'Matching notifications'}
         queryKey={['hub', 'notifications', 'search', filters]}
         fetchPage={async ({ offset, limit }, signal) => {
