@@ -4,7 +4,7 @@
 // field first); a definition version and a delivery rule are made through their forms (an invalid FEEL
 // condition refused with its reason beside the field, fixed, saved) and the unsaved rule previewed; after
 // a send through the API (to a loopback receiver) the version lists its snapshot, which opens with its
-// notification. Every page is scanned by axe-core and photographed at 1280 and 390 px; nothing may be
+// notification, followed to its message's timeline (the attempt, the receiver's acceptance). Every page is scanned by axe-core and photographed at 1280 and 390 px; nothing may be
 // refused by the CSP.
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -245,7 +245,7 @@ async function run() {
     assert.match((await rules.textContent()) ?? '', /PolicyNo = "P-7"/);
   });
 
-  test('after a send, the version lists its snapshot, which opens with its notification', async () => {
+  test('after a send, the version lists its snapshot, which opens with its notification, and its message’s timeline', async () => {
     const sent = await hub('POST', '/notifications/send', {
       RequestId: 'r-defs-1',
       NotificationCode: 'welcome',
@@ -277,6 +277,15 @@ async function run() {
       .waitFor();
     await page.getByRole('table', { name: 'Captured delivery services' }).getByText('mail-e2e').waitFor();
     await look('hub-snapshot');
+
+    // the send configured through these forms, followed to its message's timeline
+    await notification.click();
+    await page.getByRole('heading', { level: 1, name: `Notification ${NotificationId}` }).waitFor();
+    await page.getByRole('link', { name: `${NotificationId}.m1` }).click();
+    await page.getByRole('heading', { level: 1, name: `Message ${NotificationId}.m1` }).waitFor();
+    const timeline = page.getByRole('region', { name: 'Message timeline' });
+    await timeline.locator('tr[data-type="AttemptStarted"]').waitFor();
+    await timeline.locator('tr[data-type="MessageAccepted"]').waitFor();
   });
 
   test('a version overlapping an enabled one is refused beside its window; disabled it is kept and drawn', async () => {
