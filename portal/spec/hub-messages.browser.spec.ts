@@ -145,7 +145,7 @@ async function run() {
     const messages = page.getByRole('region', { name: 'Messages of the notification' });
     await messages.getByRole('link', { name: messageId }).waitFor();
     assert.match((await messages.textContent()) ?? '', /DELIVERED/);
-    assert.match((await page.locator('.hm-facts').textContent()) ?? '', /Completed: 1 DELIVERED/);
+    assert.match((await page.locator('.fact-box').textContent()) ?? '', /Completed: 1 DELIVERED/);
     await look(page, 'hub-notification');
     await messages.getByRole('link', { name: messageId }).click();
     await page.getByRole('heading', { level: 1, name: `Message ${messageId}` }).waitFor();
@@ -172,7 +172,7 @@ async function run() {
       (await eventRow('MessageDelivered').textContent()) ?? '',
       /from a receipt, provider reference provider-77/,
     );
-    const facts = (await page.locator('.hm-facts').textContent()) ?? '';
+    const facts = (await page.locator('.fact-box').textContent()) ?? '';
     assert.ok(facts.includes('jane@example.com') || facts.includes('j***'), facts);
     assert.match(facts, /StateDELIVERED/);
     // a delivered message offers no action: each is disabled with the API's reason

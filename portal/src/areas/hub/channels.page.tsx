@@ -105,7 +105,7 @@ export function ChannelsPage() {
               key: 'enabled',
               header: 'Status',
               cell: (c) => (
-                <span className={c.Enabled ? 'hs-badge hs-on' : 'hs-badge hs-off'}>
+                <span className={c.Enabled ? 'pill pill-good' : 'pill pill-bad'}>
                   {c.Enabled ? 'Enabled' : 'Disabled'}
                 </span>
               ),

@@ -134,7 +134,7 @@ function MessageFacts({ m }: { m: MessageDetail }) {
   if ((m.Diagnostics ?? []).length > 0) rows.push(['Diagnostics', (m.Diagnostics ?? []).join('; ')]);
   rows.push(['Updated', localTime(m.UpdatedAt)]);
   return (
-    <dl className="hm-facts">
+    <dl className="fact-box">
       {rows.map(([k, v]) => (
         <div key={k}>
           <dt>{k}</dt>

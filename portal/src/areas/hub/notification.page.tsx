@@ -89,7 +89,7 @@ function Facts({ n }: { n: SendRequest }) {
   if (n.RefType !== undefined || n.RefNumber !== undefined)
     rows.push(['Reference', `${n.RefType ?? ''} ${n.RefNumber ?? ''}`.trim()]);
   return (
-    <dl className="hm-facts">
+    <dl className="fact-box">
       {rows.map(([k, v]) => (
         <div key={k}>
           <dt>{k}</dt>

@@ -65,7 +65,7 @@ export function PreferenceEffective({ recipientId }: { recipientId: string }) {
           {answer.isPending && <p className="skeleton">Asking the gate…</p>}
           {answer.isError && <ApiErrorView error={answer.error} onRetry={() => void answer.refetch()} />}
           {answer.data !== undefined && (
-            <dl className="hp-facts" aria-label={`The gate's answer for ${asked.channel} ${asked.notificationClass}`}>
+            <dl className="fact-box" aria-label={`The gate's answer for ${asked.channel} ${asked.notificationClass}`}>
               <div>
                 <dt>For</dt>
                 <dd>
@@ -75,7 +75,7 @@ export function PreferenceEffective({ recipientId }: { recipientId: string }) {
               <div>
                 <dt>Answer</dt>
                 <dd>
-                  <span className={answer.data.Allowed ? 'hp-badge hp-allow' : 'hp-badge hp-deny'}>
+                  <span className={answer.data.Allowed ? 'pill pill-good' : 'pill pill-bad'}>
                     {answer.data.Allowed ? 'Allowed' : 'Not allowed'}
                   </span>
                 </dd>

@@ -136,7 +136,7 @@ function RecipientPreferences({ recipientId }: { recipientId: string }) {
               key: 'decision',
               header: 'Decision',
               cell: (p) => (
-                <span className={p.Decision === 'ALLOW' ? 'hp-badge hp-allow' : 'hp-badge hp-deny'}>{p.Decision}</span>
+                <span className={p.Decision === 'ALLOW' ? 'pill pill-good' : 'pill pill-bad'}>{p.Decision}</span>
               ),
             },
             {
