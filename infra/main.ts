@@ -177,6 +177,7 @@ export async function startPlatform(o: StartOptions): Promise<RunningPlatform> {
         consumers,
         log: log.child({ component: 'log-reader' }),
         coalesceMs: config.logGatherMs,
+        settleMs: config.logSettleMs,
         afterPage: createEngineWaker(engines, consumers),
       });
       reader.start();

@@ -57,5 +57,7 @@ export type DeliveryOutcome =
 
 export type TargetAdapter = {
   typeId: number;
+  /** the adapter may forward the publisher's token (DeliveryRequest.callerToken): only then is it read */
+  usesCallerToken?: boolean;
   deliver(request: DeliveryRequest): Promise<DeliveryOutcome>;
 };

@@ -8,7 +8,7 @@ import type { RecordedEvent } from '../../domain/core/event.ts';
 import { parseStreamName } from '../../domain/core/stream-name.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
-import { commandHandler } from '../core/command-handler.ts';
+import { type CommandContext, commandHandler } from '../core/command-handler.ts';
 
 /**
  * Delivery scheduling: for a routed event, one delivery stream per matched (rule, target) whose
@@ -32,6 +32,21 @@ export const deliveryIdFor = (eventKey: string, ruleTenant: string, ruleId: stri
 
 export type ScheduledDelivery = { stream: string; deliveryId: string; created: boolean };
 
+/** A delivery about to be scheduled, whole: what its DeliveryScheduled holds, and how it is appended. */
+export type FreshDelivery = {
+  stream: string;
+  data: Omit<DeliveryScheduledData, 'scheduledAt'>;
+  commandId: string;
+  context: CommandContext;
+};
+
+/**
+ * Takes a fresh delivery to schedule it and start its first attempt in one append (the delivery worker's
+ * startFresh, where a slot is free): a promise answering whether it created the delivery; undefined, or a
+ * promise answering undefined: not taken, scheduled here.
+ */
+export type StartFresh = (fresh: FreshDelivery) => Promise<boolean | undefined> | undefined;
+
 /** the rule's target record as routing saw it: undefined when not known (then read from the rule's stream) */
 export type KnownTarget = (ruleTenant: string, ruleId: string, targetId: number) => Target | null | undefined;
 
@@ -49,10 +64,14 @@ export function createDeliveryScheduler(deps: DeliverySchedulerDeps) {
     return state.rule.targets.find((t) => t.id === targetId) ?? null;
   }
 
-  /** Schedules the deliveries of one EventRouted (nothing for those already scheduled). */
+  /**
+   * Schedules the deliveries of one EventRouted (nothing for those already scheduled); those `start` takes
+   * are scheduled by it, with their first attempt.
+   */
   async function schedule(
     recorded: Pick<RecordedEvent, 'id' | 'type' | 'data' | 'stream' | 'metadata'>,
     known?: KnownTarget,
+    start?: StartFresh,
   ): Promise<ScheduledDelivery[]> {
     if (recorded.type !== 'EventRouted') return [];
     const routed = recorded.data as EventRoutedData;
@@ -82,19 +101,23 @@ export function createDeliveryScheduler(deps: DeliverySchedulerDeps) {
               payload: t.payload ?? null,
               dueAt: now,
             };
+            const commandId = `schedule/${recorded.id}`;
+            const context: CommandContext = {
+              tenant,
+              actor: 'system:bridge-delivery',
+              ...(recorded.metadata.correlationId !== undefined && {
+                correlationId: recorded.metadata.correlationId,
+              }),
+              causationId: recorded.id,
+            };
+            const started = data.target === null ? undefined : await start?.({ stream, data, commandId, context });
+            if (started !== undefined) return { stream, deliveryId, created: started };
             const r = await handle({
               stream,
               command: { type: 'ScheduleDelivery', data, now },
-              commandId: `schedule/${recorded.id}`,
+              commandId,
               now,
-              context: {
-                tenant,
-                actor: 'system:bridge-delivery',
-                ...(recorded.metadata.correlationId !== undefined && {
-                  correlationId: recorded.metadata.correlationId,
-                }),
-                causationId: recorded.id,
-              },
+              context,
               from: 'new',
             });
             return { stream, deliveryId, created: r.duplicate !== true && r.events.length > 0 };

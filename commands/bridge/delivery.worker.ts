@@ -1,10 +1,11 @@
 import type { Clock } from '../../infra/core/clock.port.ts';
-import type { EventStore } from '../../infra/core/event-store.port.ts';
+import type { EventStore, LogPage } from '../../infra/core/event-store.port.ts';
 import type { Collection } from '../../infra/core/read-store.port.ts';
 import { createWorkEngine, type DueItem, type WorkEngine, type WorkEngineLog } from '../core/work-engine.ts';
 import type { ConfigCenter } from './bridge.contracts.ts';
 import type { TenantProfile } from './delivery/delivery.params.ts';
-import { createDeliveryProcess, type DeliveryStep } from './delivery/delivery.process.ts';
+import { createDeliveryProcess, type DeliveryStep, type PublishedFacts } from './delivery/delivery.process.ts';
+import type { FreshDelivery } from './delivery.scheduler.ts';
 import type { TargetAdapter } from './delivery.contracts.ts';
 
 export type { TenantProfile } from './delivery/delivery.params.ts';
@@ -18,7 +19,14 @@ export type { DeliveryStep } from './delivery/delivery.process.ts';
  * prohibited the target is a strict pipeline, and a resume delivers what waited in order. What one
  * delivery's step is, its stream decides (delivery/delivery.process.ts).
  */
-export type DeliveryDueItem = DueItem & { stream: string; ruleTarget?: string; ordered?: boolean; seq?: string };
+export type DeliveryDueItem = DueItem & {
+  stream: string;
+  ruleTarget?: string;
+  ordered?: boolean;
+  seq?: string;
+  /** where the delivery was routed: an item written from its EventRouted, before (or without) its scheduling */
+  publishedStream?: string;
+};
 
 export type DeliveryWorkerDeps = {
   eventStore: EventStore;
@@ -49,11 +57,40 @@ export type DeliveryWorkerDeps = {
 export type DeliveryWorker = WorkEngine & {
   /** what is due now for one delivery (the stream's state decides) */
   process(stream: string): Promise<DeliveryStep>;
+  /**
+   * A delivery routed just now, started in a free slot of this worker: scheduled with its first attempt
+   * in one append, no claim and no stream read (delivery.process startFresh); once a slot comes free if
+   * none is (a few may wait). Resolves once it is scheduled (whether this created it), the call going on.
+   * Undefined, or resolving undefined, when this process runs no worker, too many wait, the worker stopped,
+   * the run failed before its first append, or the target keeps order (ErrorTolerance NONE: its deliveries
+   * go one at a time through the claims): the caller schedules it, and a worker claims it.
+   */
+  startFresh(fresh: FreshDelivery, published: PublishedFacts): Promise<boolean | undefined> | undefined;
   /** something may be due now (a fresh or redriven delivery): look at once */
   notify(stream?: string): void;
 };
 
 export const DELIVERY_WORKER_NAME = 'bridge.delivery-worker';
+
+/** delivery events after which a delivery may be due now (a retry, a redrive, a resume, a block to record) */
+const LEAVES_WORK = new Set(['DeliveryAttemptFailed', 'DeliveryBlocked', 'DeliveryRedriven', 'RuleTargetResumed']);
+
+/**
+ * Whether a page can have left a delivery due now: one scheduled without its first attempt (a fresh
+ * delivery's attempt is in the same append, so in the same page), or one of LEAVES_WORK. Routings leave
+ * items due only once a lost scheduling is suspected, long after: the poll finds those.
+ */
+export function pageLeavesDeliveries(page: LogPage): boolean {
+  const started = new Set<string>();
+  for (const e of page.events) {
+    if (e.type === 'DeliveryAttemptStarted') started.add((e.data as { deliveryId: string }).deliveryId);
+  }
+  return page.events.some(
+    (e) =>
+      LEAVES_WORK.has(e.type) ||
+      (e.type === 'DeliveryScheduled' && !started.has((e.data as { deliveryId: string }).deliveryId)),
+  );
+}
 
 export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   const timeoutMs = deps.timeoutMs ?? 5000;
@@ -65,7 +102,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
           (list: ReadonlyArray<TargetAdapter>) => (typeId: number) =>
             list.find((a) => a.typeId === typeId)
         )(deps.adapters);
-  const { advance } = createDeliveryProcess({
+  const { advance, startFresh } = createDeliveryProcess({
     eventStore: deps.eventStore,
     clock: deps.clock,
     configCenter: deps.configCenter,
@@ -84,15 +121,35 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     leaseMs,
     ...(deps.pollMs !== undefined && { pollMs: deps.pollMs }),
     concurrency: deps.concurrency ?? 1,
+    // one claim fills every free slot (one read-store commit for them all, their attempts group-committed)
+    claimBatch: deps.concurrency ?? 1,
     // equal due times in log order: deliveries scheduled in the same millisecond (a burst, a resume) go as
     // they were scheduled
     sort: { dueAt: 1, seq: 1 },
     keyOf: (item) => (item.ordered === true ? item.ruleTarget : undefined),
+    wantsPage: pageLeavesDeliveries,
     ...(deps.owner !== undefined && { owner: deps.owner }),
     ...(deps.log && { log: deps.log }),
     async handle(item) {
-      await advance(item.stream);
+      await advance(item.stream, item.publishedStream);
     },
   });
-  return { ...engine, process: advance, notify: () => engine.wake() };
+  return {
+    ...engine,
+    process: advance,
+    notify: () => engine.wake(),
+    startFresh(fresh, published) {
+      if (fresh.data.target?.errorTolerance === 'NONE') return undefined;
+      // answers once the delivery is scheduled (its first append), while the call goes on in the slot
+      let scheduled!: (created: boolean | undefined) => void;
+      const whenScheduled = new Promise<boolean | undefined>((resolve) => (scheduled = resolve));
+      const run = engine.tryRun(fresh.data.deliveryId, async () => {
+        scheduled((await startFresh(fresh, published, () => scheduled(true))) !== 'raced');
+      });
+      if (run === undefined) return undefined;
+      // dropped from the queue (the worker stopped), or failed before its first append: the caller schedules it
+      void run.then(() => scheduled(undefined));
+      return whenScheduled;
+    },
+  };
 }

@@ -10,6 +10,7 @@ import {
 } from '../../domain/bridge/published-event.decider.ts';
 import { validatePutEvent } from '../../domain/bridge/put-event.validate.ts';
 import { isDomainError } from '../../domain/core/domain-error.ts';
+import type { RecordedEvent } from '../../domain/core/event.ts';
 import { addBounded } from '../../infra/core/bounded.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
@@ -17,6 +18,8 @@ import { commandHandler } from '../core/command-handler.ts';
 import type { SchemaValidator } from './bridge.contracts.ts';
 import type { BusLookup } from './buses.commands.ts';
 import type { CallerTokens } from './caller-tokens.store.ts';
+import type { KnownTarget } from './delivery.scheduler.ts';
+import type { EventRouter } from './router.process.ts';
 
 /**
  * putEvent. One event: validate → resolve the bus → publishing rules → schema → accept.
@@ -65,7 +68,26 @@ export type PublisherDeps = {
   schemaValidator: SchemaValidator;
   /** where accepted events' caller tokens are kept (commands/bridge/caller-tokens.store.ts); none: not kept */
   callerTokens?: Pick<CallerTokens, 'keep' | 'has' | 'forget'>;
+  /**
+   * Routing at acceptance: EventAccepted and EventRouted in one append (the compiled matcher costs
+   * microseconds). Absent, or when routing fails (its read model unreachable), the event is accepted alone
+   * and the router reactor routes it.
+   */
+  router?: Pick<EventRouter, 'routeNew'>;
+  /**
+   * Told of each event routed at acceptance once its append is in the log, with the rules' target records
+   * routing used: schedules its deliveries (bridge.service.ts), their first attempts started where a
+   * worker's slot is free. The answer waits for the scheduling, not for any call: under more load than the
+   * deliveries keep up with, publishers slow down instead of a backlog growing unseen. A scheduling that
+   * fails does not fail the answer: the event is in the log, and the deliveries read model keeps a due item
+   * for every delivery it routed, should its scheduling be lost.
+   */
+  onRouted?: (routed: RoutedRecord, targets: KnownTarget, accepted: EventAcceptedData) => Promise<void>;
+  log?: { warn(obj: object, msg: string): void };
 };
+
+/** EventRouted as appended by putEvent, with its stream */
+export type RoutedRecord = Pick<RecordedEvent, 'id' | 'type' | 'data' | 'stream' | 'metadata'>;
 
 /** The event's key: its id in answers, the trace and its stream name. */
 export const publishedKey = (tenant: string, bus: Pick<Bus, 'tenant' | 'name'>, source: string, id: string): string =>
@@ -93,7 +115,16 @@ export function differingFields(first: BridgeEvent, repeat: BridgeEvent): string
   return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => canonical(a[k]) !== canonical(b[k])).sort();
 }
 
-export function createPublisher({ eventStore, clock, buses, schemaValidator, callerTokens }: PublisherDeps) {
+export function createPublisher({
+  eventStore,
+  clock,
+  buses,
+  schemaValidator,
+  callerTokens,
+  router,
+  onRouted,
+  log,
+}: PublisherDeps) {
   const accept = commandHandler(eventStore, publishedEventDecider);
   // refs of caller tokens known to be kept: a client publishing many events with one token costs one write
   const knownRefs = new Set<string>();
@@ -175,6 +206,19 @@ export function createPublisher({ eventStore, clock, buses, schemaValidator, cal
     }
   }
 
+  async function routeAtAcceptance(accepted: EventAcceptedData) {
+    if (router === undefined) return undefined;
+    try {
+      return await router.routeNew(accepted);
+    } catch (err) {
+      log?.warn(
+        { eventKey: accepted.key, err: err instanceof Error ? err.message : String(err) },
+        'routing at acceptance failed; the event is accepted alone and the router routes it',
+      );
+      return undefined;
+    }
+  }
+
   async function publish(
     input: unknown,
     caller: Publisher,
@@ -220,11 +264,19 @@ export function createPublisher({ eventStore, clock, buses, schemaValidator, cal
       publisher: caller,
       ...(token !== undefined && token.token !== '' && { callerTokenRef: ref }),
     };
+    // routed as it is accepted, in the same append; the router reactor routes what is accepted alone
+    const routed = await routeAtAcceptance({ ...data, receivedAt: now });
     // `new`: acceptance is only possible on a stream that does not exist yet, and the append's `no_stream`
     // makes that true atomically; a conflict means the (source, id) was published before: a duplicate
     const accepted = await accept({
       stream,
-      command: { type: 'AcceptEvent', data, now },
+      command:
+        routed === undefined
+          ? { type: 'AcceptEvent', data, now }
+          : [
+              { type: 'AcceptEvent', data, now },
+              { type: 'RouteEvent', data: routed.routing, now },
+            ],
       commandId,
       now,
       context: {
@@ -236,7 +288,17 @@ export function createPublisher({ eventStore, clock, buses, schemaValidator, cal
       from: 'new',
     });
     if (accepted.duplicate === true && keptHere) await callerTokens!.forget(ref).catch(() => undefined); // left behind, the expiry sweep removes it
-    if (accepted.duplicate !== true) return { eventId: key, duplicate: false };
+    if (accepted.duplicate !== true) {
+      const event = routed === undefined ? undefined : accepted.events.find((e) => e.type === 'EventRouted');
+      if (event !== undefined && accepted.state.status === 'routed')
+        await onRouted?.({ ...event, stream }, routed!.targets, accepted.state.accepted).catch((err: unknown) =>
+          log?.warn(
+            { stream, err: err instanceof Error ? err.message : String(err) },
+            'scheduling at acceptance failed; the due items of the routing take it',
+          ),
+        );
+      return { eventId: key, duplicate: false };
+    }
     // the spec's duplicate rule stands (nothing routed); a repeat with other content is said so, and noted
     const first = accepted.state.status === 'none' ? undefined : accepted.state.accepted.event;
     const differs = first === undefined ? [] : differingFields(first, event);

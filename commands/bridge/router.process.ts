@@ -23,7 +23,7 @@ import { isWrongExpectedRevision } from '../../infra/core/store-errors.ts';
 import { commandHandler } from '../core/command-handler.ts';
 import { createReactor, type Reactor, type ReactorLog } from '../core/reactor.ts';
 import type { ConfigCenter, ConversionResult, Convert, RulesIndex } from './bridge.contracts.ts';
-import { createDeliveryScheduler, type KnownTarget } from './delivery.scheduler.ts';
+import { createDeliveryScheduler, deliveryIdFor, type KnownTarget } from './delivery.scheduler.ts';
 
 /**
  * The routing process manager: every EventAccepted is matched against the rules that
@@ -133,7 +133,10 @@ export function createEventRouter(deps: EventRouterDeps) {
       targetId: target.id,
       typeId: target.typeId,
       conversion: summarize(result),
-      ...(result.ok && { payload: result.payload }),
+      ...(result.ok && {
+        payload: result.payload,
+        deliveryId: deliveryIdFor(accepted.key, rule.tenant, rule.ruleId, target.id),
+      }),
     };
   }
 
@@ -171,6 +174,20 @@ export function createEventRouter(deps: EventRouterDeps) {
       used?.set(ruleKey(rule), rule);
     }
     return { evaluated: evaluated.map((r) => r.ruleId), matched, skipped, matcherVersion: version };
+  }
+
+  /**
+   * The routing of an event being accepted (putEvent appends EventAccepted and EventRouted together), with
+   * the rules' target records it used, so scheduling its deliveries reads no rule again.
+   */
+  async function routeNew(
+    accepted: EventAcceptedData,
+  ): Promise<{ routing: Omit<EventRoutedData, 'routedAt' | 'key'>; targets: KnownTarget }> {
+    const used = new Map<string, Rule>();
+    const routing = await decideRouting(accepted, used);
+    const targets: KnownTarget = (ruleTenant, ruleId, targetId) =>
+      used.get(`${ruleTenant}/${ruleId}`)?.targets.find((t) => t.id === targetId) ?? null;
+    return { routing, targets };
   }
 
   /** Routes one recorded EventAccepted: appends EventRouted once (nothing when it was routed before). */
@@ -226,7 +243,7 @@ export function createEventRouter(deps: EventRouterDeps) {
     return { routed: result.state.routed, event: { ...event, stream: recorded.stream }, targets };
   }
 
-  return { route, routeAndRecord, decideRouting };
+  return { route, routeAndRecord, decideRouting, routeNew };
 }
 
 export type EventRouter = ReturnType<typeof createEventRouter>;
@@ -237,7 +254,9 @@ const ROUTER_CONCURRENCY = 32;
 /**
  * The router as a worker: a checkpointed reactor on EventAccepted (commands/core/reactor.ts) that routes
  * each event of a page and schedules its deliveries (delivery.scheduler.ts) right away, several events at
- * once. Both steps are idempotent, so a page handled again after a crash appends nothing twice.
+ * once. Both steps are idempotent, so a page handled again after a crash appends nothing twice. An event
+ * putEvent routed as it accepted it (its EventRouted in the same page) is left alone: its deliveries were
+ * scheduled by the publisher, and the deliveries read model's due items stand in for any lost to a crash.
  */
 export function createRouterWorker(deps: EventRouterDeps & { readStore: ReadStore; retryDelayMs?: number }): Reactor {
   const router = createEventRouter(deps);
@@ -251,10 +270,12 @@ export function createRouterWorker(deps: EventRouterDeps & { readStore: ReadStor
     eventStore: deps.eventStore,
     readStore: deps.readStore,
     clock: deps.clock,
-    filter: { categories: [PUBLISHED_CATEGORY], eventTypes: ['EventAccepted'] },
+    filter: { categories: [PUBLISHED_CATEGORY], eventTypes: ['EventAccepted', 'EventRouted'] },
     ...(deps.log && { log: deps.log }),
     ...(deps.retryDelayMs !== undefined && { retryDelayMs: deps.retryDelayMs }),
-    async handlePage(events) {
+    async handlePage(page) {
+      const routed = new Set(page.filter((e) => e.type === 'EventRouted').map((e) => e.stream));
+      const events = page.filter((e) => e.type === 'EventAccepted' && !routed.has(e.stream));
       for (let i = 0; i < events.length; i += ROUTER_CONCURRENCY) {
         await Promise.all(events.slice(i, i + ROUTER_CONCURRENCY).map(one));
       }

@@ -76,6 +76,8 @@ export type WorkEngineOptions<T extends DueItem> = {
    * left out of claims, so the engine neither leases them nor has to set them aside
    */
   busy?: () => readonly string[];
+  /** how many tryRun works may wait for a slot (default: 4 × concurrency) */
+  directQueue?: number;
   /** claim order; default dueAt, then id */
   sort?: Sort;
   owner?: string;
@@ -119,6 +121,20 @@ export type WorkEngine = {
   status(): Promise<WorkEngineStatus>;
 };
 
+/** the engine createWorkEngine builds: a WorkEngine that can also run an item it did not claim */
+export type DirectWorkEngine = WorkEngine & {
+  /**
+   * Runs `work` for item `id` in one of this engine's slots without claiming it: at once where a slot is
+   * free, else as soon as one comes free, before any claim, if fewer than `directQueue` wait already.
+   * Undefined when the engine does not run, the item is in hand already or the queue is full: the item is
+   * the claims' to take. While it waits and runs the item is left out of claims. Resolves when the work
+   * has run (true), or was dropped from the queue by stop() (false). The work a process has just created
+   * itself (a fresh delivery) starts without a store round trip; the due item the projection writes for it
+   * is the fallback, should the work not finish.
+   */
+  tryRun(id: string, work: () => Promise<void>): Promise<boolean> | undefined;
+};
+
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /**
@@ -133,7 +149,7 @@ const message = (err: unknown) => (err instanceof Error ? err.message : String(e
  * item this process is still running is not run again if its lease ran out and it was claimed anew.
  * A handler that throws keeps its lease until it expires: that is the back-off before the next try.
  */
-export function createWorkEngine<T extends DueItem>(o: WorkEngineOptions<T>): WorkEngine {
+export function createWorkEngine<T extends DueItem>(o: WorkEngineOptions<T>): DirectWorkEngine {
   const { clock, name } = o;
   const concurrency = Math.max(1, o.concurrency ?? 8);
   const claimBatch = Math.max(1, o.claimBatch ?? 4);
@@ -156,6 +172,16 @@ export function createWorkEngine<T extends DueItem>(o: WorkEngineOptions<T>): Wo
   /** the last look for due items stopped with every slot taken: a finished item makes it look again */
   let full = false;
   let wakeUp: (() => void) | undefined;
+  /** ids run by tryRun right now or waiting to: left out of claims */
+  const direct = new Set<string>();
+  /** tryRun works waiting for a slot, oldest first */
+  const queued: Array<{ id: string; work: () => Promise<void>; done(ran: boolean): void }> = [];
+  const directQueue = Math.max(0, o.directQueue ?? 4 * concurrency);
+  function runDirect(id: string, work: () => Promise<void>): Promise<boolean> {
+    return dispatch({ id } as T, work)
+      .finally(() => direct.delete(id))
+      .then(() => true);
+  }
   /** store calls claiming items now (the loop's, runDue's) */
   let claiming = 0;
   /** settled() calls waiting for the engine to come to rest */
@@ -167,7 +193,7 @@ export function createWorkEngine<T extends DueItem>(o: WorkEngineOptions<T>): Wo
   async function claim(limit: number): Promise<T[]> {
     const at = clock.now();
     const iso = at.toISOString();
-    const busy = o.busy?.() ?? [];
+    const busy = direct.size === 0 ? (o.busy?.() ?? []) : [...(o.busy?.() ?? []), ...direct];
     claiming++;
     try {
       return await (await o.items()).findManyAndUpdate(
@@ -213,12 +239,16 @@ export function createWorkEngine<T extends DueItem>(o: WorkEngineOptions<T>): Wo
     }
   }
 
-  /** runs the item now, or after the items of its key claimed before it */
-  function dispatch(item: T): Promise<void> {
+  /** runs the item now, or after the items of its key claimed before it; `work`: tryRun's own work */
+  function dispatch(item: T, work?: () => Promise<void>): Promise<void> {
     active.set(item.id, (active.get(item.id) ?? 0) + 1);
-    const key = o.keyOf?.(item);
+    const key = work === undefined ? o.keyOf?.(item) : undefined;
     let run: Promise<void>;
-    if (key === undefined) run = runOne(item, false);
+    if (work !== undefined)
+      run = work().catch((err: unknown) =>
+        o.log?.error({ engine: name, item: item.id, err: message(err) }, 'work run at once failed; its due item takes it'),
+      );
+    else if (key === undefined) run = runOne(item, false);
     else {
       const before = chains.get(key);
       run = (before ?? Promise.resolve()).then(() => runOne(item, before !== undefined));
@@ -230,6 +260,12 @@ export function createWorkEngine<T extends DueItem>(o: WorkEngineOptions<T>): Wo
       else active.set(item.id, n);
       if (key !== undefined && chains.get(key) === run) chains.delete(key);
       running.delete(done);
+      // a slot came free: work waiting to be run at once goes before any claim
+      const next = abort === undefined ? undefined : queued.shift();
+      if (next !== undefined) {
+        runDirect(next.id, next.work).then(next.done);
+        return;
+      }
       queueMicrotask(checkRest);
       // slots came free: look again only if the last look stopped for want of them, and once a claim's worth
       // is free (one claim, one commit for claimBatch items instead of one per finished item), or shortly
@@ -315,6 +351,11 @@ export function createWorkEngine<T extends DueItem>(o: WorkEngineOptions<T>): Wo
     },
     async stop() {
       abort?.abort();
+      // work waiting for a slot is left to its callers (they answer it by another way)
+      for (const q of queued.splice(0)) {
+        direct.delete(q.id);
+        q.done(false);
+      }
       clearTimeout(refill);
       refill = undefined;
       wakeUp?.();
@@ -326,6 +367,16 @@ export function createWorkEngine<T extends DueItem>(o: WorkEngineOptions<T>): Wo
       checkRest();
     },
     wake,
+    tryRun(id, work) {
+      if (abort === undefined || active.has(id) || direct.has(id)) return undefined;
+      if (running.size < concurrency) {
+        direct.add(id);
+        return runDirect(id, work);
+      }
+      if (queued.length >= directQueue) return undefined;
+      direct.add(id);
+      return new Promise<boolean>((done) => queued.push({ id, work, done }));
+    },
     async runDue() {
       let ran = 0;
       for (;;) {

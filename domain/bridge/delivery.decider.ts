@@ -66,6 +66,11 @@ export type DeliveryAttemptStartedData = DeliveryRef & {
   attempt: number;
   round: number;
   at: string;
+  /**
+   * when an attempt still without outcome counts as lost (the worker's lease after `at`): the deliveries
+   * read model makes the delivery due then, for that check. Absent in attempts recorded before it was.
+   */
+  outcomeBy?: string;
 };
 export type DeliverySucceededData = DeliveryRef & {
   attemptId: string;
@@ -146,7 +151,7 @@ export const DELIVERY_EVENT_TYPES: ReadonlyArray<DeliveryEvent['type']> = [
 
 export type DeliveryCommand =
   | { type: 'ScheduleDelivery'; data: Omit<DeliveryScheduledData, 'scheduledAt'>; now: string }
-  | { type: 'StartAttempt'; attemptId: string; now: string }
+  | { type: 'StartAttempt'; attemptId: string; now: string; outcomeBy?: string }
   | { type: 'RecordSuccess'; attemptId: string; httpStatus?: number; detail?: string; now: string }
   | {
       type: 'RecordFailure';
@@ -386,6 +391,7 @@ export const deliveryDecider: Decider<DeliveryCommand, DeliveryEvent, DeliverySt
               attempt: s.attempts + 1,
               round: s.round,
               at: command.now,
+              ...(command.outcomeBy !== undefined && { outcomeBy: command.outcomeBy }),
             },
           },
         ];

@@ -50,6 +50,12 @@ export type RoutedTarget = {
   conversion: ConversionSummary;
   /** the rendered payload when the conversion succeeded: what the delivery sends */
   payload?: unknown;
+  /**
+   * the delivery's id (commands/bridge/delivery.scheduler.ts deliveryIdFor) when the conversion succeeded:
+   * the deliveries read model keeps a due item for it from here on, so a delivery whose scheduling was lost
+   * (a crash right after routing) is still scheduled. Absent in events routed before it was recorded.
+   */
+  deliveryId?: string;
 };
 
 export type MatchedRule = {

@@ -6,6 +6,7 @@ import { createConfigCenter, createConfigCommands } from '../../commands/bridge/
 import { createConnectionCommands } from '../../commands/bridge/connections.commands.ts';
 import { createDeadLetterCommands } from '../../commands/bridge/dead-letters.commands.ts';
 import type { TargetAdapter } from '../../commands/bridge/delivery.contracts.ts';
+import { createDeliveryScheduler } from '../../commands/bridge/delivery.scheduler.ts';
 import {
   createDeliveryWorker,
   type DeliveryDueItem,
@@ -13,7 +14,7 @@ import {
 } from '../../commands/bridge/delivery.worker.ts';
 import { createMqConsumers } from '../../commands/bridge/mq-consumers.commands.ts';
 import { createPublisher } from '../../commands/bridge/publish.commands.ts';
-import { createRouterWorker } from '../../commands/bridge/router.process.ts';
+import { createEventRouter, createRouterWorker } from '../../commands/bridge/router.process.ts';
 import { createRuleTargetCommands } from '../../commands/bridge/rule-target-state.commands.ts';
 import { createRuleCommands } from '../../commands/bridge/rules.commands.ts';
 import { createSchemaCommands, createSchemaValidator } from '../../commands/bridge/schemas.commands.ts';
@@ -87,6 +88,19 @@ export function createBridgeService(deps: BridgeServiceDeps): PlatformService {
   // secret is read on first use)
   let callerTokenStore: CallerTokens | undefined;
   const callerTokens = () => (callerTokenStore ??= createCallerTokens({ readStore, clock, secret: secret() }));
+  const rulesIndex = createRulesIndex(readStore);
+  const configCenter = createConfigCenter({ eventStore, box });
+  const routing = {
+    eventStore,
+    clock,
+    rules: rulesIndex,
+    configCenter,
+    convert: convert as Convert,
+    log: bridgeLog.child({ worker: 'bridge.router' }),
+  };
+  // routed by putEvent as it accepts; the router reactor routes what was accepted alone
+  const router = createRouterWorker({ ...routing, readStore });
+  const scheduler = createDeliveryScheduler({ eventStore, clock });
   const publisher = createPublisher({
     eventStore,
     clock,
@@ -97,17 +111,13 @@ export function createBridgeService(deps: BridgeServiceDeps): PlatformService {
       has: (ref) => callerTokens().has(ref),
       forget: (ref) => callerTokens().forget(ref),
     },
-  });
-  const rulesIndex = createRulesIndex(readStore);
-  const configCenter = createConfigCenter({ eventStore, box });
-  const router = createRouterWorker({
-    eventStore,
-    readStore,
-    clock,
-    rules: rulesIndex,
-    configCenter,
-    convert: convert as Convert,
-    log: bridgeLog.child({ worker: 'bridge.router' }),
+    router: createEventRouter(routing),
+    // its deliveries scheduled before the answer, each started in a slot of this process's delivery worker if
+    // there is one (the first attempt in the scheduling's append); the others are claimed from their due items
+    async onRouted(routed, targets, accepted) {
+      await scheduler.schedule(routed, targets, (fresh) => deliveryWorker.startFresh(fresh, accepted));
+    },
+    log: bridgeLog,
   });
 
   // delivery: EventRouted → DeliveryScheduled (the router) → a due item (bridge.deliveries) → attempts

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { TENANT_CODE } from '../../domain/core/tenant-code.ts';
 import { parseOutboundAllow } from '../net/outbound-allow.ts';
 import { envInt } from './env-int.ts';
-import { DEFAULT_GATHER_MS } from './log-reader.ts';
+import { DEFAULT_GATHER_MS, DEFAULT_SETTLE_MS } from './log-reader.ts';
 
 /**
  * Configuration from environment variables, validated at start: a bad value stops the process with one
@@ -26,6 +26,11 @@ export type Config = {
    * commits)
    */
   logGatherMs: number;
+  /**
+   * LOG_SETTLE_MS: how long each process's log reader holds a page that is not full before its consumers get
+   * it, so that work an append starts in its own process (a delivery's first attempt) goes first
+   */
+  logSettleMs: number;
   mongodbDatabase: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** projection lag (in positions) above which /health/ready answers 503 */
@@ -236,6 +241,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mongodbDatabase: env.MONGODB_DATABASE || 'platform',
     sqliteCheckpointMs: int('SQLITE_CHECKPOINT_MS', 2000, 0, 600_000),
     logGatherMs: int('LOG_GATHER_MS', DEFAULT_GATHER_MS, 0, 1000),
+    logSettleMs: int('LOG_SETTLE_MS', DEFAULT_SETTLE_MS, 0, 1000),
     logLevel,
     readyMaxLag: int('READY_MAX_LAG', 10_000, 0, Number.MAX_SAFE_INTEGER),
     shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),

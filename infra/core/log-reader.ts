@@ -53,6 +53,13 @@ export type LogReaderOptions = {
   coalesceMs?: number;
   /** events per second of the tail above which it gathers (default 1,000) */
   coalesceAbove?: number;
+  /**
+   * How long a page that is not full waits before its consumers get it (default 0): the work an append
+   * starts in its own process (a delivery's first attempt right after its acceptance) runs first, instead of
+   * behind the read-model writes of the page that append made, and the appends it makes meanwhile come
+   * in the next page, together. The platform's LOG_SETTLE_MS.
+   */
+  settleMs?: number;
   /** a pause's slice (default GATHER_SLICE_MS): a log still for this long ends it; empty pages this close pause */
   gatherSliceMs?: number;
 };
@@ -145,6 +152,9 @@ function eventRate() {
  */
 export const DEFAULT_GATHER_MS = 25;
 
+/** LogReaderOptions.settleMs as the platform runs it (LOG_SETTLE_MS) */
+export const DEFAULT_SETTLE_MS = 3;
+
 /**
  * The pause's slice: a log that did not move for this long has ended its burst. Under the hub benchmark's load
  * the log moves every millisecond or two; at the gathering threshold (1,000 events a second, a few per commit)
@@ -161,6 +171,7 @@ export function createLogReader(o: LogReaderOptions): LogReader {
   const log = o.log ?? silent;
   const coalesceMs = o.coalesceMs ?? DEFAULT_GATHER_MS;
   const coalesceAbove = o.coalesceAbove ?? 1000;
+  const settleMs = o.settleMs ?? 0;
   const sliceMs = o.gatherSliceMs ?? GATHER_SLICE_MS;
   const names = new Set<string>();
   for (const c of o.consumers) {
@@ -328,6 +339,7 @@ export function createLogReader(o: LogReaderOptions): LogReader {
           const empty = page.events.length === 0;
           const emptyRun = empty && now - lastEmptyAt < sliceMs;
           if (empty) lastEmptyAt = now;
+          if (settleMs > 0 && !empty && page.events.length < pageSize) await abortableSleep(settleMs, signal);
           // who gets this page is fixed now, together with readUpTo: a consumer joining from here on has
           // covered this page itself
           readUpTo = page.position;

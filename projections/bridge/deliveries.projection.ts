@@ -1,4 +1,9 @@
-import { DELIVERY_CATEGORY, DELIVERY_EVENT_TYPES, type DeliveryEvent } from '../../domain/bridge/delivery.decider.ts';
+import {
+  DELIVERY_CATEGORY,
+  DELIVERY_EVENT_TYPES,
+  type DeliveryEvent,
+  deliveryStream,
+} from '../../domain/bridge/delivery.decider.ts';
 import { type DeliveryErrorClass, deliveryErrorClass } from '../../domain/bridge/delivery-error-class.ts';
 import {
   type BlockingDelivery,
@@ -7,9 +12,11 @@ import {
   type RuleTargetEvent,
   ruleTargetKey,
 } from '../../domain/bridge/rule-target-state.decider.ts';
+import { type EventRoutedData, PUBLISHED_CATEGORY } from '../../domain/bridge/published-event.decider.ts';
 import { assertNever } from '../../domain/core/decider.ts';
 import { dueIndex } from '../../domain/core/due-index.ts';
 import type { RecordedEvent } from '../../domain/core/event.ts';
+import { parseStreamName } from '../../domain/core/stream-name.ts';
 import type { Doc, Filter, ReadStore } from '../../infra/core/read-store.port.ts';
 import type { Projection, ProjectionStore } from '../core/projection.ts';
 import { readModel } from '../core/read-model.ts';
@@ -36,6 +43,13 @@ import { readModel } from '../core/read-model.ts';
  */
 export const DELIVERIES_PROJECTION = 'bridge.deliveries';
 export const HELD_DUE_AT = '9999-12-31T23:59:59.999Z';
+/**
+ * How long after its routing a delivery whose DeliveryScheduled has not come is taken for lost (a crash
+ * between putEvent's append and the scheduling's): its due item, written from EventRouted, comes due then,
+ * and the worker schedules it from the EventRouted. The scheduling normally follows within milliseconds
+ * and replaces the item.
+ */
+export const LOST_SCHEDULING_AFTER_MS = 10_000;
 
 export type DeliveryDueDoc = Doc & {
   /** the delivery id */
@@ -56,6 +70,8 @@ export type DeliveryDueDoc = Doc & {
   ordered: boolean;
   /** log position of the scheduling (or redrive): breaks ties between equal due times in log order */
   seq: string;
+  /** an item written from the delivery's EventRouted (its scheduling not seen yet): where it was routed */
+  publishedStream?: string;
 };
 
 export type DeliveryDocStatus =
@@ -127,10 +143,10 @@ export type RuleTargetDoc = Doc & {
 
 export const deliveriesProjection: Projection = {
   name: DELIVERIES_PROJECTION,
-  // 2: dead letters per tenant, with target type and error class
-  version: 2,
-  categories: [DELIVERY_CATEGORY, RULE_TARGET_CATEGORY],
-  eventTypes: [...DELIVERY_EVENT_TYPES, ...RULE_TARGET_EVENT_TYPES],
+  // 2: dead letters per tenant, with target type and error class; 3: due items from EventRouted
+  version: 3,
+  categories: [PUBLISHED_CATEGORY, DELIVERY_CATEGORY, RULE_TARGET_CATEGORY],
+  eventTypes: ['EventRouted', ...DELIVERY_EVENT_TYPES, ...RULE_TARGET_EVENT_TYPES],
   collections: {
     due: {
       indexes: [dueIndex('by_due', { seq: 1 }), { name: 'by_rule_target', fields: { ruleTarget: 1, nextAt: 1 } }],
@@ -171,6 +187,33 @@ async function applyOne(store: ProjectionStore, recorded: RecordedEvent): Promis
   const status = (deliveryId: string, set: Partial<DeliveryDoc>, unset: string[] = []) =>
     deliveries.patch(deliveryId, { $set: set, ...(unset.length > 0 && { $unset: unset }) });
 
+  if (recorded.type === 'EventRouted') {
+    // a due item per delivery routed (those routed before deliveryId was recorded had theirs scheduled); none
+    // can be there yet: a delivery is scheduled after its routing, in log order
+    const r = recorded.data as EventRoutedData;
+    const tenant = parseStreamName(recorded.stream)?.tenant ?? recorded.metadata.tenant;
+    const lostAfter = new Date(Date.parse(r.routedAt) + LOST_SCHEDULING_AFTER_MS).toISOString();
+    for (const m of r.matched) {
+      for (const t of m.targets) {
+        if (t.deliveryId === undefined) continue;
+        await due.upsert({
+          id: t.deliveryId,
+          stream: deliveryStream(tenant, t.deliveryId),
+          tenant,
+          ruleTarget: ruleTargetKey({ ruleTenant: m.ruleTenant, ruleId: m.ruleId, targetId: t.targetId }),
+          dueAt: lostAfter,
+          leaseUntil: '',
+          held: false,
+          nextAt: lostAfter,
+          scheduledAt: r.routedAt,
+          ordered: false,
+          seq: recorded.position,
+          publishedStream: recorded.stream,
+        });
+      }
+    }
+    return;
+  }
   const event = recorded as unknown as DeliveryEvent | RuleTargetEvent;
   switch (event.type) {
     case 'DeliveryScheduled': {
@@ -210,12 +253,14 @@ async function applyOne(store: ProjectionStore, recorded: RecordedEvent): Promis
       return;
     }
     case 'DeliveryAttemptStarted':
-      // the due item keeps its lease: the worker holding it is making the call
       await status(
         event.data.deliveryId,
         { status: 'in-flight', attempts: event.data.attempt, updatedAt: event.data.at },
         ['nextAttemptAt'],
       );
+      // due when the attempt, still without outcome, counts as lost (an attempt started without a claim has
+      // no lease to keep it from claims meanwhile); without outcomeBy the claiming worker's lease does that
+      if (event.data.outcomeBy !== undefined) await reschedule(event.data.deliveryId, event.data.outcomeBy);
       return;
     case 'DeliverySucceeded': {
       const d = event.data;

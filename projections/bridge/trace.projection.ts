@@ -119,9 +119,12 @@ export const appliedKind = (matched: MatchedRule[]): TraceFiltering['applied'] =
   return platform && tenant ? 'both' : platform ? 'platform' : tenant ? 'tenant' : 'none';
 };
 
-/** the trace leaves rendered payloads out: they are the deliveries' work list, and can be large */
+/**
+ * the trace leaves rendered payloads out: they are the deliveries' work list, and can be large; and the
+ * delivery ids, which its delivery stage shows
+ */
 const withoutPayloads = (matched: MatchedRule[]): MatchedRule[] =>
-  matched.map((m) => ({ ...m, targets: m.targets.map(({ payload: _payload, ...t }) => t) }));
+  matched.map((m) => ({ ...m, targets: m.targets.map(({ payload: _payload, deliveryId: _id, ...t }) => t) }));
 
 export const traceProjection: Projection = {
   name: TRACE_PROJECTION,

@@ -18,11 +18,13 @@ export type StoreCounts = Record<string, number>;
 export function countingStores(stores: Stores): { stores: Stores; counts: StoreCounts; reset(): void } {
   const counts: StoreCounts = {};
   const inc = (k: string, n = 1) => (counts[k] = (counts[k] ?? 0) + n);
+  // COUNT_BY_COLLECTION=1: calls also counted per collection (`rs.get <collection>`) and stream category
+  const byCollection = process.env.COUNT_BY_COLLECTION === '1';
   const es = stores.eventStore;
   const eventStore: EventStore = {
     append: (s, e, x) => (inc('es.append'), es.append(s, e, x)),
     appendMany: (b) => (inc('es.appendMany (commits)'), inc('es.appendMany entries', b.length), es.appendMany(b)),
-    readStream: (s, o) => (inc('es.readStream'), es.readStream(s, o)),
+    readStream: (s, o) => (inc('es.readStream'), byCollection && inc(`es.readStream ${s.split('-')[0]}`), es.readStream(s, o)),
     readAll: (o) => (inc('es.readAll'), es.readAll(o)),
     subscribeAll: (o) => es.subscribeAll(o),
     async *subscribePages(o) {
@@ -36,7 +38,7 @@ export function countingStores(stores: Stores): { stores: Stores; counts: StoreC
     close: () => es.close(),
     ...(es.changes !== undefined && { changes: () => es.changes!() }),
   };
-  const wrapCollection = <T extends Doc>(c: Collection<T>): Collection<T> => {
+  const wrapCollection = <T extends Doc>(c: Collection<T>, name: string): Collection<T> => {
     const out = {} as Collection<T>;
     for (const m of [
       'get',
@@ -53,13 +55,14 @@ export function countingStores(stores: Stores): { stores: Stores; counts: StoreC
     ] as const) {
       (out as unknown as Record<string, unknown>)[m] = (...a: unknown[]) => {
         inc(`rs.${m}`);
+        if (byCollection) inc(`rs.${m} ${name}`);
         return (c[m] as unknown as (...x: unknown[]) => unknown)(...a);
       };
     }
     return out;
   };
   const wrapSession = (s: ReadStoreSession): ReadStoreSession => ({
-    collection: (n) => wrapCollection(s.collection(n)),
+    collection: (n) => wrapCollection(s.collection(n), n),
   });
   const rs = stores.readStore;
   const readStore: ReadStore = {

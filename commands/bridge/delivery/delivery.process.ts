@@ -17,6 +17,7 @@ import { commandHandler } from '../../core/command-handler.ts';
 import { newCommandId } from '../../core/event-id.ts';
 import { createStreamCache } from '../../core/stream-cache.ts';
 import type { DeliveryOutcome, TargetAdapter } from '../delivery.contracts.ts';
+import { createDeliveryScheduler, type FreshDelivery } from '../delivery.scheduler.ts';
 import { createRuleTargetCommands } from '../rule-target-state.commands.ts';
 import { callTarget } from './delivery.call.ts';
 import { type ParamSources, resolveParams } from './delivery.params.ts';
@@ -69,7 +70,14 @@ export type DeliveryProcessDeps = ParamSources & {
   log?: { warn(obj: object, msg: string): void };
 };
 
-type Loaded = { state: DeliveryState; revision: number; first?: RecordedEvent };
+/** `first`: the stream's first event (its tenant, correlation and causation carry on in later appends) */
+type Loaded = { state: DeliveryState; revision: number; first?: Pick<RecordedEvent, 'id' | 'metadata'> };
+
+/** what an attempt takes from the published event (its EventAccepted) */
+export type PublishedFacts = Pick<EventAcceptedData, 'event' | 'publisher' | 'callerTokenRef'>;
+
+/** a delivery not yet scheduled, scheduled by its first attempt's append (startFresh) */
+type Fresh = { schedule: DeliveryCommand; published: PublishedFacts; onScheduled?: () => void };
 
 const MAX_ERROR = 2000;
 const clip = (s: string) => (s.length > MAX_ERROR ? `${s.slice(0, MAX_ERROR)}…` : s);
@@ -79,6 +87,7 @@ class Raced extends Error {}
 export function createDeliveryProcess(deps: DeliveryProcessDeps) {
   const { eventStore, clock, timeoutMs, leaseMs, random } = deps;
   const ruleTargets = createRuleTargetCommands({ eventStore, clock });
+  const scheduler = createDeliveryScheduler({ eventStore, clock });
   const decide = commandHandler(eventStore, deliveryDecider);
   const now = () => clock.now().toISOString();
 
@@ -120,7 +129,10 @@ export function createDeliveryProcess(deps: DeliveryProcessDeps) {
         },
         from: { state: loaded.state, revision: loaded.revision },
       });
-      return { state: r.state, revision: r.revision, ...(first !== undefined && { first }) };
+      // the append that created the stream (a fresh delivery's): its first event is the one later appends follow
+      const created = loaded.revision < 0 ? r.events[0] : undefined;
+      const next = created !== undefined ? { id: created.id, metadata: created.metadata } : first;
+      return { state: r.state, revision: r.revision, ...(next !== undefined && { first: next }) };
     } catch (err) {
       if (isWrongExpectedRevision(err)) throw new Raced(stream);
       throw err;
@@ -171,10 +183,20 @@ export function createDeliveryProcess(deps: DeliveryProcessDeps) {
           ...(outcome.retryAfterMs !== undefined && { retryAfterMs: outcome.retryAfterMs }),
         };
 
-  async function attempt(stream: string, loaded: Loaded): Promise<DeliveryStep> {
-    const s = loaded.state as LiveDelivery;
+  /** the state a fresh delivery's scheduling leaves (what its attempt is decided on, after the schedule) */
+  const scheduledState = (schedule: DeliveryCommand): LiveDelivery =>
+    deliveryDecider.decide(schedule, deliveryDecider.initialState()).reduce(deliveryDecider.evolve, deliveryDecider.initialState()) as LiveDelivery;
+
+  /**
+   * One attempt: recorded, the call, its outcome. `fresh`: the delivery is not scheduled yet (`loaded` is its
+   * empty stream): its scheduling goes in the attempt's first append, and the published event is known.
+   */
+  async function attempt(stream: string, loaded: Loaded, fresh?: Fresh): Promise<DeliveryStep> {
+    const scheduled = fresh?.onScheduled ?? (() => undefined);
+    const s = fresh === undefined ? (loaded.state as LiveDelivery) : scheduledState(fresh.schedule);
+    const head = fresh === undefined ? [] : [fresh.schedule];
     const sch = s.scheduled;
-    const { event, publisher, callerTokenRef } = await accepted(s);
+    const { event, publisher, callerTokenRef } = fresh?.published ?? (await accepted(s));
     const attemptId = newCommandId();
     const adapter = deps.adapterFor(sch.typeId);
     const resolved =
@@ -190,20 +212,29 @@ export function createDeliveryProcess(deps: DeliveryProcessDeps) {
         stream,
         loaded,
         [
+          ...head,
           { type: 'StartAttempt', attemptId, now: now() },
           { type: 'RecordFailure', attemptId, error, retryable: false, random: random(), event, now: now() },
         ],
         `attempt/${attemptId}`,
       );
+      scheduled();
     } else {
+      const at = now();
+      const outcomeBy = new Date(Date.parse(at) + leaseMs).toISOString();
       const started = await apply(
         stream,
         loaded,
-        [{ type: 'StartAttempt', attemptId, now: now() }],
+        [...head, { type: 'StartAttempt', attemptId, now: at, outcomeBy }],
         `attempt/${attemptId}`,
       );
+      scheduled();
       const inFlight = started.state as LiveDelivery;
-      const callerToken = await deps.callerToken?.(callerTokenRef ?? sch.eventKey, sch.tenant);
+      // only a target that forwards the publisher's token reads it (unsealing it costs a key derivation)
+      const callerToken =
+        adapter.usesCallerToken === true
+          ? await deps.callerToken?.(callerTokenRef ?? sch.eventKey, sch.tenant)
+          : undefined;
       const outcome = await callTarget(
         adapter,
         {
@@ -245,14 +276,67 @@ export function createDeliveryProcess(deps: DeliveryProcessDeps) {
     }
   }
 
-  /** one step of the delivery's life, as its stream says (a few appends at most) */
-  async function advance(stream: string): Promise<DeliveryStep> {
+  /**
+   * A delivery routed just now, known whole: scheduled and its first attempt started in one append, the call
+   * made and its outcome appended, without reading the delivery's or the published event's stream. A rule
+   * target that is blocked gets the scheduling alone ('waiting'); a delivery scheduled already, 'raced'.
+   * `onScheduled`: told once the scheduling is in the log (before the call).
+   */
+  async function startFresh(
+    fresh: FreshDelivery,
+    published: PublishedFacts,
+    onScheduled?: () => void,
+  ): Promise<DeliveryStep> {
+    const loaded: Loaded = {
+      state: deliveryDecider.initialState(),
+      revision: -1,
+      first: {
+        id: fresh.context.causationId ?? fresh.commandId,
+        metadata: {
+          tenant: fresh.context.tenant,
+          ...(fresh.context.correlationId !== undefined && { correlationId: fresh.context.correlationId }),
+        } as RecordedEvent['metadata'],
+      },
+    };
+    const schedule: DeliveryCommand = { type: 'ScheduleDelivery', data: fresh.data, now: now() };
     try {
-      // an uncertain attempt recorded, a tolerance applied or a resume, then the attempt
-      for (let step = 0; step < 4; step++) {
+      if ((await ruleTargets.state(targetRef(scheduledState(schedule)))).blocked) {
+        await apply(fresh.stream, loaded, [schedule], fresh.commandId);
+        onScheduled?.();
+        return 'waiting';
+      }
+      return await attempt(fresh.stream, loaded, { schedule, published, ...(onScheduled && { onScheduled }) });
+    } catch (err) {
+      if (err instanceof Raced || (isDomainError(err) && err.status === 409)) return 'raced';
+      throw err;
+    }
+  }
+
+  /**
+   * A due item whose delivery has no stream: routed, its scheduling lost (a crash between the two appends).
+   * Scheduled now from its EventRouted, as the publisher would have (the same command ids: of two, one wins).
+   */
+  async function scheduleLost(publishedStream: string): Promise<boolean> {
+    const routed = (await eventStore.readStream(publishedStream)).find((e) => e.type === 'EventRouted');
+    if (routed === undefined) return false;
+    await scheduler.schedule(routed);
+    return true;
+  }
+
+  /**
+   * one step of the delivery's life, as its stream says (a few appends at most); `publishedStream`: where the
+   * delivery was routed (its due item's), to schedule it if that was lost
+   */
+  async function advance(stream: string, publishedStream?: string): Promise<DeliveryStep> {
+    try {
+      // a lost scheduling made, an uncertain attempt recorded, a tolerance applied or a resume, then the attempt
+      for (let step = 0; step < 5; step++) {
         const loaded = await load(stream);
         const s = loaded.state;
-        if (s.status === 'none') return 'missing';
+        if (s.status === 'none') {
+          if (step > 0 || publishedStream === undefined || !(await scheduleLost(publishedStream))) return 'missing';
+          continue;
+        }
         switch (s.status) {
           case 'succeeded':
           case 'dead-lettered':
@@ -310,5 +394,5 @@ export function createDeliveryProcess(deps: DeliveryProcessDeps) {
     }
   }
 
-  return { advance };
+  return { advance, startFresh };
 }

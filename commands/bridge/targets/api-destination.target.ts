@@ -161,6 +161,7 @@ export function createApiDestinationTarget(deps: ApiDestinationTargetDeps): Targ
 
   return {
     typeId: TARGET_TYPES.apiDestination,
+    usesCallerToken: true,
     async deliver(request: DeliveryRequest): Promise<DeliveryOutcome> {
       // every secret this delivery touches, removed from whatever text it answers
       const secrets: string[] = [];
