@@ -5,8 +5,8 @@ import { createWorkEngine, type DueItem, type WorkEngine, type WorkEngineLog } f
 import type { ConfigCenter } from './bridge.contracts.ts';
 import type { TenantProfile } from './delivery/delivery.params.ts';
 import { createDeliveryProcess, type DeliveryStep, type PublishedFacts } from './delivery/delivery.process.ts';
-import type { FreshDelivery } from './delivery.scheduler.ts';
 import type { TargetAdapter } from './delivery.contracts.ts';
+import type { FreshDelivery } from './delivery.scheduler.ts';
 
 export type { TenantProfile } from './delivery/delivery.params.ts';
 export type { DeliveryStep } from './delivery/delivery.process.ts';

@@ -8,10 +8,10 @@ import {
   serviceEntryDecider,
   serviceEntryStream,
 } from '../../domain/bridge/service-entry.decider.ts';
-import { fold } from '../../domain/core/decider.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import { type CommandContext, commandHandler } from '../core/command-handler.ts';
+import { createStreamCache } from '../core/stream-cache.ts';
 
 /**
  * The service registry as a configuration resource: per-tenant entries (name → base URL
@@ -22,17 +22,18 @@ import { type CommandContext, commandHandler } from '../core/command-handler.ts'
  */
 export type ResolvedService = ServiceEntry & { scope: 'tenant' | 'platform' };
 
-async function readEntry(eventStore: EventStore, tenant: string, name: string): Promise<ServiceEntry | null> {
-  if (!SERVICE_NAME.test(name)) return null;
-  const state = fold(
-    serviceEntryDecider,
-    (await eventStore.readStream(serviceEntryStream(tenant, name))) as unknown as ServiceEntryEvent[],
-  );
-  return state.status === 'set' ? state.entry : null;
-}
-
 export function createServiceRegistry({ eventStore, clock }: { eventStore: EventStore; clock: Clock }) {
   const handle = commandHandler(eventStore, serviceEntryDecider);
+  // entries kept folded: each resolve reads only what was appended since (usually nothing)
+  const entries = createStreamCache<ServiceEntryEvent, ReturnType<typeof serviceEntryDecider.initialState>>(
+    eventStore,
+    serviceEntryDecider,
+  );
+  const readEntry = async (tenant: string, name: string): Promise<ServiceEntry | null> => {
+    if (!SERVICE_NAME.test(name)) return null;
+    const { state } = await entries.load(serviceEntryStream(tenant, name));
+    return state.status === 'set' ? state.entry : null;
+  };
   const now = () => clock.now().toISOString();
 
   async function set(
@@ -69,13 +70,13 @@ export function createServiceRegistry({ eventStore, clock }: { eventStore: Event
     },
 
     /** the tenant's own entry (not the platform's) */
-    get: (tenant: string, name: string): Promise<ServiceEntry | null> => readEntry(eventStore, tenant, name),
+    get: (tenant: string, name: string): Promise<ServiceEntry | null> => readEntry(tenant, name),
 
     /** the entry a rule of `tenant` delivers to: its own, else the platform's */
     async resolve(tenant: string, name: string): Promise<ResolvedService | null> {
-      const own = tenant === PLATFORM_TENANT ? null : await readEntry(eventStore, tenant, name);
+      const own = tenant === PLATFORM_TENANT ? null : await readEntry(tenant, name);
       if (own !== null) return { ...own, scope: 'tenant' };
-      const platform = await readEntry(eventStore, PLATFORM_TENANT, name);
+      const platform = await readEntry(PLATFORM_TENANT, name);
       return platform === null ? null : { ...platform, scope: 'platform' };
     },
 

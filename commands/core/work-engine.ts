@@ -246,7 +246,10 @@ export function createWorkEngine<T extends DueItem>(o: WorkEngineOptions<T>): Di
     let run: Promise<void>;
     if (work !== undefined)
       run = work().catch((err: unknown) =>
-        o.log?.error({ engine: name, item: item.id, err: message(err) }, 'work run at once failed; its due item takes it'),
+        o.log?.error(
+          { engine: name, item: item.id, err: message(err) },
+          'work run at once failed; its due item takes it',
+        ),
       );
     else if (key === undefined) run = runOne(item, false);
     else {

@@ -4,6 +4,9 @@ import { parseOutboundAllow } from '../net/outbound-allow.ts';
 import { envInt } from './env-int.ts';
 import { DEFAULT_GATHER_MS, DEFAULT_SETTLE_MS } from './log-reader.ts';
 
+/** DELIVERY_CONCURRENCY's default */
+export const DEFAULT_DELIVERY_CONCURRENCY = 32;
+
 /**
  * Configuration from environment variables, validated at start: a bad value stops the process with one
  * clear line per problem instead of failing later. Every variable is listed in docs/configuration.md.
@@ -71,7 +74,10 @@ export type BridgeConfig = {
    * outcome counts as uncertain (the process stopped during the call) and is tried again; above the timeout
    */
   deliveryLeaseMs: number;
-  /** DELIVERY_CONCURRENCY: deliveries one worker process runs side by side */
+  /**
+   * DELIVERY_CONCURRENCY: deliveries one worker process runs side by side (default 32, as the hub's dispatch:
+   * one claim or one group commit then carries more of them; docs/decisions/0038-bridge-delivery-path.md)
+   */
   deliveryConcurrency: number;
   /** DELIVERY_POLL_MS: how often an idle worker looks for due deliveries (retries; fresh ones start at once) */
   deliveryPollMs: number;
@@ -252,7 +258,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bridge: {
       deliveryTimeoutMs: int('DELIVERY_TIMEOUT_MS', 5000, 100, 600_000),
       deliveryLeaseMs: int('DELIVERY_LEASE_MS', 30_000, 1000, 3_600_000),
-      deliveryConcurrency: int('DELIVERY_CONCURRENCY', 8, 1, 256),
+      deliveryConcurrency: int('DELIVERY_CONCURRENCY', DEFAULT_DELIVERY_CONCURRENCY, 1, 256),
       deliveryPollMs: int('DELIVERY_POLL_MS', 500, 10, 60_000),
     },
     identity: {

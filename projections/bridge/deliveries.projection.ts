@@ -5,6 +5,7 @@ import {
   deliveryStream,
 } from '../../domain/bridge/delivery.decider.ts';
 import { type DeliveryErrorClass, deliveryErrorClass } from '../../domain/bridge/delivery-error-class.ts';
+import { type EventRoutedData, PUBLISHED_CATEGORY } from '../../domain/bridge/published-event.decider.ts';
 import {
   type BlockingDelivery,
   RULE_TARGET_CATEGORY,
@@ -12,7 +13,6 @@ import {
   type RuleTargetEvent,
   ruleTargetKey,
 } from '../../domain/bridge/rule-target-state.decider.ts';
-import { type EventRoutedData, PUBLISHED_CATEGORY } from '../../domain/bridge/published-event.decider.ts';
 import { assertNever } from '../../domain/core/decider.ts';
 import { dueIndex } from '../../domain/core/due-index.ts';
 import type { RecordedEvent } from '../../domain/core/event.ts';

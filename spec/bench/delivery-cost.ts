@@ -13,8 +13,8 @@ import { startPlatform } from '../../infra/main.ts';
 import { openStores } from '../../infra/stores.ts';
 import { caughtUp } from '../core/eventually.ts';
 import { publisherToken, setupDeliveryTenant } from '../http/bridge/fixtures/delivery-setup.ts';
-import { countingStores } from './store-counters.ts';
 import { timeSqlStatements } from './sql-timing.ts';
+import { countingStores } from './store-counters.ts';
 
 const EVENTS = Number(process.argv[2] ?? 400);
 const CONCURRENCY = Number(process.argv[3] ?? 16);
@@ -40,6 +40,9 @@ const config = loadConfig({
   LOG_LEVEL: 'silent',
   SERVICE_REGISTRY: `receiver=http://127.0.0.1:${(receiver.address() as AddressInfo).port}`,
   OUTBOUND_ALLOW: '127.0.0.1',
+  ...(process.env.LOG_GATHER_MS !== undefined && { LOG_GATHER_MS: process.env.LOG_GATHER_MS }),
+  ...(process.env.LOG_SETTLE_MS !== undefined && { LOG_SETTLE_MS: process.env.LOG_SETTLE_MS }),
+  ...(process.env.DELIVERY_CONCURRENCY !== undefined && { DELIVERY_CONCURRENCY: process.env.DELIVERY_CONCURRENCY }),
 });
 const counted = countingStores(await openStores(config));
 // COUNT_SQL=1: also every SQLite statement's count and time (both stores' connections in this process)
@@ -96,7 +99,9 @@ for (const [k, n] of rows) console.log(`  ${k.padEnd(32)} ${(n / EVENTS).toFixed
 if (sql !== undefined) {
   console.log('SQLite statements per delivered event (count, µs), by total time:');
   for (const r of sql.rows().slice(0, 40))
-    console.log(`  ${(r.count / EVENTS).toFixed(2).padStart(6)} ${((r.micros / EVENTS) | 0).toString().padStart(6)} µs  ${r.sql}`);
+    console.log(
+      `  ${(r.count / EVENTS).toFixed(2).padStart(6)} ${((r.micros / EVENTS) | 0).toString().padStart(6)} µs  ${r.sql}`,
+    );
 }
 await platform.stop();
 receiver.close();

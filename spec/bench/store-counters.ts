@@ -24,7 +24,9 @@ export function countingStores(stores: Stores): { stores: Stores; counts: StoreC
   const eventStore: EventStore = {
     append: (s, e, x) => (inc('es.append'), es.append(s, e, x)),
     appendMany: (b) => (inc('es.appendMany (commits)'), inc('es.appendMany entries', b.length), es.appendMany(b)),
-    readStream: (s, o) => (inc('es.readStream'), byCollection && inc(`es.readStream ${s.split('-')[0]}`), es.readStream(s, o)),
+    readStream: (s, o) => (
+      inc('es.readStream'), byCollection && inc(`es.readStream ${s.split('-')[0]}`), es.readStream(s, o)
+    ),
     readAll: (o) => (inc('es.readAll'), es.readAll(o)),
     subscribeAll: (o) => es.subscribeAll(o),
     async *subscribePages(o) {

@@ -185,7 +185,9 @@ export function createDeliveryProcess(deps: DeliveryProcessDeps) {
 
   /** the state a fresh delivery's scheduling leaves (what its attempt is decided on, after the schedule) */
   const scheduledState = (schedule: DeliveryCommand): LiveDelivery =>
-    deliveryDecider.decide(schedule, deliveryDecider.initialState()).reduce(deliveryDecider.evolve, deliveryDecider.initialState()) as LiveDelivery;
+    deliveryDecider
+      .decide(schedule, deliveryDecider.initialState())
+      .reduce(deliveryDecider.evolve, deliveryDecider.initialState()) as LiveDelivery;
 
   /**
    * One attempt: recorded, the call, its outcome. `fresh`: the delivery is not scheduled yet (`loaded` is its

@@ -383,4 +383,60 @@ test('settled() waits while items of the engine are run by another way (busy), w
   await engine.stop();
 });
 
+test('tryRun: at once in a free slot, else queued before any claim; its item is left out of claims; stop drops the queue', async ({
+  a,
+}) => {
+  const items = due(a);
+  const h = handler(items, { ms: 20 });
+  const engine = createWorkEngine<Item>({
+    name: 'e',
+    items,
+    clock,
+    concurrency: 2,
+    directQueue: 1,
+    handle: h.handle,
+    pollMs: 10_000,
+  });
+  assert.is(
+    engine.tryRun('x', async () => undefined),
+    undefined,
+    'not started: nothing runs',
+  );
+  engine.start();
+  const ran: string[] = [];
+  const work = (id: string, ms: number) => async () => {
+    await sleep(ms);
+    ran.push(id);
+  };
+  const first = engine.tryRun('d1', work('d1', 40));
+  const second = engine.tryRun('d2', work('d2', 40));
+  assert.ok(first && second, 'two free slots: both run');
+  assert.is(engine.tryRun('d1', work('d1', 1)), undefined, 'in hand already');
+  // a due item of the id that waits in the queue, and one other: the queued work goes first
+  await (await items()).upsert({ id: 'd3', n: 3, dueAt: '2026-11-23T09:00:00.000Z', leaseUntil: '' });
+  await (await items()).upsert({ id: 'other', n: 4, dueAt: '2026-11-23T09:00:00.000Z', leaseUntil: '' });
+  const third = engine.tryRun('d3', work('d3', 1));
+  assert.ok(third, 'queued');
+  assert.is(engine.tryRun('d4', work('d4', 1)), undefined, 'the queue is full');
+  engine.wake();
+  assert.is(await first, true);
+  assert.is(await third, true);
+  await eventually(() => h.runs.length === 1, 'the other item claimed');
+  assert.equal(ran.slice(0, 2).sort(), ['d1', 'd2']);
+  assert.is(ran[2], 'd3', 'the queued work ran when a slot came free');
+  assert.equal(
+    h.runs.map((r) => r.id),
+    ['other'],
+    'the queued item was not claimed while it waited',
+  );
+  // slots full again, one queued: stop drops it (false) and runs nothing more
+  const long1 = engine.tryRun('l1', work('l1', 30));
+  const long2 = engine.tryRun('l2', work('l2', 30));
+  const dropped = engine.tryRun('l3', work('l3', 1));
+  assert.ok(long1 && long2 && dropped);
+  await engine.stop();
+  assert.is(await dropped, false);
+  assert.not.ok(ran.includes('l3'));
+});
+
 test.run();

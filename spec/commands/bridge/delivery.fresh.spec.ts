@@ -1,0 +1,219 @@
+// putEvent routing as it accepts and the first attempt started in the scheduling's append (the delivery
+// worker's startFresh), against real SQLite stores and a real HTTP receiver; and a routing whose
+// scheduling was lost (a crash between the two appends), scheduled by the worker from its due item.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { TargetAdapter } from '../../../commands/bridge/delivery.contracts.ts';
+import { createDeliveryScheduler, deliveryIdFor } from '../../../commands/bridge/delivery.scheduler.ts';
+import { createDeliveryWorker, type DeliveryDueItem } from '../../../commands/bridge/delivery.worker.ts';
+import { createPublisher, type PublisherDeps } from '../../../commands/bridge/publish.commands.ts';
+import { createEventRouter } from '../../../commands/bridge/router.process.ts';
+import { deliveryStream } from '../../../domain/bridge/delivery.decider.ts';
+import {
+  DELIVERIES_PROJECTION,
+  type DeliveryDueDoc,
+  deliveriesProjection,
+  LOST_SCHEDULING_AFTER_MS,
+} from '../../../projections/bridge/deliveries.projection.ts';
+import { readModel } from '../../../projections/core/read-model.ts';
+import { liveCollection } from '../../../projections/core/writable-model.ts';
+import { eventually } from '../../core/eventually.ts';
+import { type BridgeFixture, createBridgeFixture, ctxOf, httpTarget } from './bridge-fixture.ts';
+
+const test = suite('fresh deliveries: routed at acceptance, first attempt in the scheduling append');
+
+/** delivery id → the calls the receiver got (their attempt ids) */
+const calls = new Map<string, string[]>();
+let receiver: Server;
+let receiverUrl = '';
+let f: BridgeFixture;
+
+const adapter: TargetAdapter = {
+  typeId: 3,
+  async deliver(r) {
+    const res = await fetch(`${receiverUrl}/claims`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-delivery-id': r.deliveryId, 'x-attempt-id': r.attemptId },
+      body: JSON.stringify(r.params.BODY),
+      signal: r.signal,
+    });
+    await res.text();
+    return res.ok ? { ok: true, httpStatus: res.status } : { ok: false, retryable: true, error: `HTTP ${res.status}` };
+  },
+};
+
+const worker = () =>
+  createDeliveryWorker({
+    eventStore: f.eventStore,
+    clock: f.clock,
+    items: liveCollection<DeliveryDueItem>(f.readStore, DELIVERIES_PROJECTION, 'due'),
+    adapters: [adapter],
+    configCenter: f.configCenter,
+    tenantProfile: async () => null,
+    concurrency: 2,
+    pollMs: 60_000, // no claims by the poll during a test: what runs, runs fresh or by runDue
+    owner: 'spec-worker',
+  });
+
+/** a publisher routing at acceptance; `schedule: false` loses every scheduling (a crash right after the append) */
+function publisherWith(w: ReturnType<typeof worker>, o: { schedule?: boolean } = {}) {
+  const scheduler = createDeliveryScheduler({ eventStore: f.eventStore, clock: f.clock });
+  const deps: PublisherDeps = {
+    eventStore: f.eventStore,
+    clock: f.clock,
+    buses: f.lookup,
+    schemaValidator: f.schemaValidator,
+    router: createEventRouter({
+      eventStore: f.eventStore,
+      clock: f.clock,
+      rules: f.rulesIndex,
+      configCenter: f.configCenter,
+      convert: f.convert,
+    }),
+    onRouted: async (routed, targets, accepted) => {
+      if (o.schedule === false) return;
+      await scheduler.schedule(routed, targets, (fresh) => w.startFresh(fresh, accepted));
+    },
+  };
+  return createPublisher(deps);
+}
+
+let seq = 0;
+let puts = 0;
+const put = (publisher: ReturnType<typeof publisherWith>, id = `e${++seq}`) =>
+  publisher.publish(
+    {
+      id,
+      source: 'shop:checkout',
+      type: 'shop:Order:Placed',
+      time: '2026-03-01T10:00:00',
+      dataContentType: 'application/json',
+      eventBusName: 'orders',
+      data: { kind: 'fresh', id },
+    },
+    { tenant: 'acme', subject: 'svc', clientId: 'shop' },
+    {},
+    `put/${++puts}`,
+  );
+
+const types = async (stream: string) => (await f.eventStore.readStream(stream)).map((e) => e.type);
+const dueItem = (id: string) => readModel<DeliveryDueDoc>(f.readStore, DELIVERIES_PROJECTION, 'due').get(id);
+
+test.before(async () => {
+  receiver = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const id = String(req.headers['x-delivery-id']);
+      calls.set(id, [...(calls.get(id) ?? []), String(req.headers['x-attempt-id'])]);
+      res.end('{"ok":true}');
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  f = await createBridgeFixture();
+  await f.buses.createBus({ name: 'orders', kind: 'custom' }, ctxOf('acme'), 'bus-acme');
+  await f.rules.create(
+    {
+      ruleId: 'fresh',
+      bus: 'orders',
+      busKind: 'custom',
+      busOwner: 'acme',
+      name: 'fresh',
+      pattern: { data: { kind: ['fresh'] } },
+      targets: [httpTarget(1, { kind: 'complete' })],
+    },
+    ctxOf('acme'),
+    'rule/fresh',
+  );
+  await f.catchUpAll();
+});
+test.after(async () => {
+  await f.close();
+  await new Promise((r) => receiver.close(r));
+});
+
+test('accepted and routed in one append; scheduled with its first attempt in the next; one call; no due item left', async () => {
+  const w = worker();
+  w.start();
+  const publisher = publisherWith(w);
+  const { eventId, duplicate } = await put(publisher);
+  assert.is(duplicate, false);
+  const published = await f.eventStore.readStream(`published-acme.${eventId}`);
+  assert.equal(
+    published.map((e) => e.type),
+    ['EventAccepted', 'EventRouted'],
+  );
+  assert.is(published[0]!.metadata.commandId, published[1]!.metadata.commandId, 'one command, one append');
+  const deliveryId = deliveryIdFor(eventId, 'acme', 'fresh', 1);
+  const stream = deliveryStream('acme', deliveryId);
+  // the answer came once the delivery was scheduled with its attempt, the call going on
+  assert.equal((await types(stream)).slice(0, 2), ['DeliveryScheduled', 'DeliveryAttemptStarted']);
+  const [scheduled, started] = await f.eventStore.readStream(stream);
+  assert.is(scheduled!.metadata.commandId, started!.metadata.commandId, 'scheduled and started in one append');
+  await eventually(async () => (await types(stream)).length === 3, 'the outcome');
+  assert.equal(await types(stream), ['DeliveryScheduled', 'DeliveryAttemptStarted', 'DeliverySucceeded']);
+  assert.is(calls.get(deliveryId)?.length, 1);
+  assert.is(
+    calls.get(deliveryId)![0],
+    (started!.data as { attemptId: string }).attemptId,
+    'the attempt id recorded first',
+  );
+  await f.catchUp(deliveriesProjection);
+  assert.is(await dueItem(deliveryId), null, 'nothing left for the claims');
+
+  // a resend of (source, id) (another request): a duplicate, nothing scheduled or called again
+  const again = await put(publisher, `e${seq}`);
+  assert.is(again.duplicate, true);
+  await w.stop();
+  assert.is(calls.get(deliveryId)?.length, 1);
+  assert.is((await types(stream)).length, 3);
+});
+
+test('a routing whose scheduling was lost: its due item comes due after LOST_SCHEDULING_AFTER_MS, the worker schedules and delivers it', async () => {
+  const w = worker();
+  const { eventId } = await put(publisherWith(w, { schedule: false }));
+  const deliveryId = deliveryIdFor(eventId, 'acme', 'fresh', 1);
+  const stream = deliveryStream('acme', deliveryId);
+  assert.equal(await types(stream), [], 'not scheduled');
+  await f.catchUp(deliveriesProjection);
+  const item = await dueItem(deliveryId);
+  assert.ok(item, 'a due item from the EventRouted');
+  assert.is(item!.publishedStream, `published-acme.${eventId}`);
+  assert.is(await w.runDue(), 0, 'not due yet: the scheduling may still come');
+  f.clock.advance(LOST_SCHEDULING_AFTER_MS);
+  assert.is(await w.runDue(), 1);
+  assert.equal(await types(stream), ['DeliveryScheduled', 'DeliveryAttemptStarted', 'DeliverySucceeded']);
+  assert.is(calls.get(deliveryId)?.length, 1);
+  await f.catchUp(deliveriesProjection);
+  assert.is(await dueItem(deliveryId), null);
+});
+
+test('an attempt started fresh is due again only when its outcome is overdue (outcomeBy), not claimable meanwhile', async () => {
+  // the receiver never answers this one: the attempt stays in flight
+  const w = createDeliveryWorker({
+    eventStore: f.eventStore,
+    clock: f.clock,
+    items: liveCollection<DeliveryDueItem>(f.readStore, DELIVERIES_PROJECTION, 'due'),
+    adapters: [{ typeId: 3, deliver: () => new Promise(() => undefined) }],
+    configCenter: f.configCenter,
+    tenantProfile: async () => null,
+    concurrency: 1,
+    pollMs: 60_000,
+    leaseMs: 30_000,
+    timeoutMs: 5000,
+    owner: 'spec-worker-2',
+  });
+  w.start();
+  const { eventId } = await put(publisherWith(w));
+  const deliveryId = deliveryIdFor(eventId, 'acme', 'fresh', 1);
+  await f.catchUp(deliveriesProjection);
+  const item = await dueItem(deliveryId);
+  const started = (await f.eventStore.readStream(deliveryStream('acme', deliveryId)))[1]!;
+  assert.is(item!.dueAt, (started.data as { outcomeBy: string }).outcomeBy);
+  assert.is(Date.parse(item!.dueAt) - Date.parse((started.data as { at: string }).at), 30_000);
+  void w.stop(); // its call never ends: not awaited
+});
+
+test.run();
