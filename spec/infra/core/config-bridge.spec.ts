@@ -4,11 +4,11 @@ import { ConfigError, loadConfig } from '../../../infra/core/config.ts';
 
 const test = suite('configuration: the bridge delivery engine');
 
-test('defaults: 5 s per call (spec Limits), a 30 s lease, 8 deliveries side by side, a 500 ms poll', () => {
+test('defaults: 5 s per call (spec Limits), a 30 s lease, 32 deliveries side by side, a 500 ms poll', () => {
   assert.equal(loadConfig({}).bridge, {
     deliveryTimeoutMs: 5000,
     deliveryLeaseMs: 30_000,
-    deliveryConcurrency: 8,
+    deliveryConcurrency: 32,
     deliveryPollMs: 500,
   });
   const c = loadConfig({
