@@ -177,6 +177,14 @@ export function createWorkEngine<T extends DueItem>(o: WorkEngineOptions<T>): Di
   /** tryRun works waiting for a slot, oldest first */
   const queued: Array<{ id: string; work: () => Promise<void>; done(ran: boolean): void }> = [];
   const directQueue = Math.max(0, o.directQueue ?? 4 * concurrency);
+  /** slots a claim under way is filling */
+  let reserved = 0;
+  /** the next slot that comes free while the engine is full goes to the claims */
+  let claimTurn = false;
+  function startQueued() {
+    const next = queued.shift()!;
+    runDirect(next.id, next.work).then(next.done);
+  }
   function runDirect(id: string, work: () => Promise<void>): Promise<boolean> {
     return dispatch({ id } as T, work)
       .finally(() => direct.delete(id))
@@ -263,12 +271,15 @@ export function createWorkEngine<T extends DueItem>(o: WorkEngineOptions<T>): Di
       else active.set(item.id, n);
       if (key !== undefined && chains.get(key) === run) chains.delete(key);
       running.delete(done);
-      // a slot came free: work waiting to be run at once goes before any claim
-      const next = abort === undefined ? undefined : queued.shift();
-      if (next !== undefined) {
-        runDirect(next.id, next.work).then(next.done);
+      // a slot came free: work waiting to be run at once takes it, but while the last look for due items
+      // stopped for want of slots (a backlog may wait), every other slot goes to the claims, so that
+      // retries and what overflowed are not starved by a steady stream of fresh work
+      if (queued.length > 0 && abort !== undefined && !abort.signal.aborted && !(full && claimTurn)) {
+        claimTurn = true;
+        startQueued();
         return;
       }
+      claimTurn = false;
       queueMicrotask(checkRest);
       // slots came free: look again only if the last look stopped for want of them, and once a claim's worth
       // is free (one claim, one commit for claimBatch items instead of one per finished item), or shortly
@@ -311,11 +322,20 @@ export function createWorkEngine<T extends DueItem>(o: WorkEngineOptions<T>): Di
             break;
           }
           const wanted = Math.min(free, claimBatch);
-          const items = await claim(wanted);
+          // the slots being claimed are not tryRun's meanwhile: never more than `concurrency` at once
+          reserved = wanted;
+          let items: T[];
+          try {
+            items = await claim(wanted);
+          } finally {
+            reserved = 0;
+          }
           // still running here from an earlier lease: leave it to that run (its outcome moves the item)
           for (const item of items) if (!active.has(item.id)) void dispatch(item);
           if (items.length < wanted) break;
         }
+        // slots the claims did not fill: to the work waiting for one
+        while (queued.length > 0 && running.size < concurrency && !signal.aborted) startQueued();
         if (state === 'retrying') state = 'running';
         lastError = undefined;
       } catch (err) {
@@ -363,7 +383,8 @@ export function createWorkEngine<T extends DueItem>(o: WorkEngineOptions<T>): Di
       refill = undefined;
       wakeUp?.();
       await loop;
-      await Promise.all([...running]);
+      // runs started while stopping (a freed slot's queued work) are waited for too
+      while (running.size > 0) await Promise.all([...running]);
       abort = undefined;
       loop = undefined;
       state = 'stopped';
@@ -371,8 +392,8 @@ export function createWorkEngine<T extends DueItem>(o: WorkEngineOptions<T>): Di
     },
     wake,
     tryRun(id, work) {
-      if (abort === undefined || active.has(id) || direct.has(id)) return undefined;
-      if (running.size < concurrency) {
+      if (abort === undefined || abort.signal.aborted || active.has(id) || direct.has(id)) return undefined;
+      if (running.size + reserved < concurrency && queued.length === 0) {
         direct.add(id);
         return runDirect(id, work);
       }

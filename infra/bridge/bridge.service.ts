@@ -120,7 +120,8 @@ export function createBridgeService(deps: BridgeServiceDeps): PlatformService {
     log: bridgeLog,
   });
 
-  // delivery: EventRouted → DeliveryScheduled (the router) → a due item (bridge.deliveries) → attempts
+  // delivery: EventRouted → DeliveryScheduled (putEvent, or the router reactor) with the first attempt where
+  // a slot is free → due items (bridge.deliveries) for the rest → attempts
   const deliveryQueries = createDeliveryQueries(readStore);
   const ruleTargets = createRuleTargetCommands({ eventStore, clock });
   // the service registry (preset HTTP targets): a configuration resource, resolved at delivery time

@@ -258,8 +258,8 @@ async function applyOne(store: ProjectionStore, recorded: RecordedEvent): Promis
         { status: 'in-flight', attempts: event.data.attempt, updatedAt: event.data.at },
         ['nextAttemptAt'],
       );
-      // due when the attempt, still without outcome, counts as lost (an attempt started without a claim has
-      // no lease to keep it from claims meanwhile); without outcomeBy the claiming worker's lease does that
+      // due when the attempt, still without outcome, counts as lost: an attempt started without a claim has
+      // no lease to keep it from claims meanwhile (attempts recorded before outcomeBy kept the claim's lease)
       if (event.data.outcomeBy !== undefined) await reschedule(event.data.deliveryId, event.data.outcomeBy);
       return;
     case 'DeliverySucceeded': {

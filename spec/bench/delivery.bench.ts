@@ -34,6 +34,8 @@ const RATE = Number(process.env.BENCH_DELIVERY_RATE ?? 50);
 const PACED = Number(process.env.BENCH_DELIVERY_PACED_EVENTS ?? 500);
 /** seconds at the steady pace before the latency is measured */
 const PACED_WARMUP_SECONDS = 3;
+/** BENCH_DELIVERY_ONLY=all: the all-in-one deployment alone (diagnostics) */
+const ONLY_ALL = process.env.BENCH_DELIVERY_ONLY === 'all';
 const PUT = '/api/platform/platform-pub/eventBridge/event/v1/putEvent';
 const fixture = path.join(import.meta.dirname, '..', 'http', 'bridge', 'fixtures', 'delivery-platform.ts');
 
@@ -176,10 +178,11 @@ export async function deliveryBench(): Promise<void> {
     }
   };
   let all: Awaited<ReturnType<typeof measure>>;
-  let split: Awaited<ReturnType<typeof measure>>;
+  let split: Awaited<ReturnType<typeof measure>> | undefined;
   try {
     all = await measure([[]]);
-    split = await measure([['--workers'], ['--workers'], ['--api']]);
+    // BENCH_DELIVERY_ONLY=all: the all-in-one deployment alone (diagnostics; rows of the other are not printed)
+    split = ONLY_ALL ? undefined : await measure([['--workers'], ['--workers'], ['--api']]);
   } finally {
     receiver.closeAllConnections();
     await new Promise((r) => receiver.close(r));
@@ -218,6 +221,7 @@ export async function deliveryBench(): Promise<void> {
     rate: { of: 'ratio', op: '>=', value: 0.5 },
     p99: { of: 'figure', op: '<=', value: 10 },
   });
+  if (split === undefined) return;
   rows(
     'API and two worker processes',
     split,

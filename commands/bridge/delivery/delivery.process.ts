@@ -326,19 +326,22 @@ export function createDeliveryProcess(deps: DeliveryProcessDeps) {
   }
 
   /**
-   * one step of the delivery's life, as its stream says (a few appends at most); `publishedStream`: where the
-   * delivery was routed (its due item's), to schedule it if that was lost
+   * one step of the delivery's life, as its stream says (a few appends at most); `publishedStream`: the due
+   * item was written from the delivery's routing (a scheduling not seen yet): it schedules the delivery if
+   * that was lost, and does nothing more. The scheduling's own due item (with the target's order) takes the
+   * delivery from there.
    */
   async function advance(stream: string, publishedStream?: string): Promise<DeliveryStep> {
     try {
-      // a lost scheduling made, an uncertain attempt recorded, a tolerance applied or a resume, then the attempt
-      for (let step = 0; step < 5; step++) {
+      if (publishedStream !== undefined) {
+        if ((await load(stream)).state.status === 'none' && !(await scheduleLost(publishedStream))) return 'missing';
+        return 'not-due';
+      }
+      // an uncertain attempt recorded, a tolerance applied or a resume, then the attempt
+      for (let step = 0; step < 4; step++) {
         const loaded = await load(stream);
         const s = loaded.state;
-        if (s.status === 'none') {
-          if (step > 0 || publishedStream === undefined || !(await scheduleLost(publishedStream))) return 'missing';
-          continue;
-        }
+        if (s.status === 'none') return 'missing';
         switch (s.status) {
           case 'succeeded':
           case 'dead-lettered':

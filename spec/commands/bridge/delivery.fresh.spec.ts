@@ -184,6 +184,10 @@ test('a routing whose scheduling was lost: its due item comes due after LOST_SCH
   assert.is(await w.runDue(), 0, 'not due yet: the scheduling may still come');
   f.clock.advance(LOST_SCHEDULING_AFTER_MS);
   assert.is(await w.runDue(), 1);
+  assert.equal(await types(stream), ['DeliveryScheduled'], 'the routing item only schedules');
+  await f.catchUp(deliveriesProjection);
+  assert.is((await dueItem(deliveryId))!.publishedStream, undefined, "replaced by the scheduling's item");
+  assert.is(await w.runDue(), 1);
   assert.equal(await types(stream), ['DeliveryScheduled', 'DeliveryAttemptStarted', 'DeliverySucceeded']);
   assert.is(calls.get(deliveryId)?.length, 1);
   await f.catchUp(deliveriesProjection);

@@ -403,6 +403,7 @@ test('tryRun: at once in a free slot, else queued before any claim; its item is 
     'not started: nothing runs',
   );
   engine.start();
+  await engine.settled(); // its first look for due items (which holds the slots it claims) is over
   const ran: string[] = [];
   const work = (id: string, ms: number) => async () => {
     await sleep(ms);
@@ -437,6 +438,44 @@ test('tryRun: at once in a free slot, else queued before any claim; its item is 
   await engine.stop();
   assert.is(await dropped, false);
   assert.not.ok(ran.includes('l3'));
+});
+
+test('tryRun: a steady stream of queued work does not starve the claims; nothing is taken while stopping', async ({
+  a,
+}) => {
+  const items = due(a);
+  const h = handler(items, { ms: 1 });
+  const engine = createWorkEngine<Item>({ name: 'e', items, clock, concurrency: 2, handle: h.handle, pollMs: 10_000 });
+  engine.start();
+  await engine.settled();
+  let direct = 0;
+  let publishing = true;
+  // four publishers, each starting work again as soon as its own ended: the queue never empties
+  const publisher = async (p: number) => {
+    for (let i = 0; publishing; i++) {
+      const run = engine.tryRun(`p${p}-${i}`, async () => {
+        await sleep(2);
+        direct++;
+      });
+      if (run === undefined) await sleep(1);
+      else await run;
+    }
+  };
+  const publishers = [0, 1, 2, 3].map(publisher);
+  await eventually(() => direct > 20, 'direct work running');
+  await (await items()).upsert({ id: 'retry', n: 1, dueAt: '2026-11-23T09:00:00.000Z', leaseUntil: '' });
+  engine.wake();
+  await eventually(() => h.runs.length === 1, 'the due item claimed while the direct work goes on');
+  assert.ok(direct > 20);
+  publishing = false;
+  await Promise.all(publishers);
+  const stopping = engine.stop();
+  assert.is(
+    engine.tryRun('late', async () => undefined),
+    undefined,
+    'refused while stopping',
+  );
+  await stopping;
 });
 
 test.run();
