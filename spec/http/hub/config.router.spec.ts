@@ -215,9 +215,10 @@ test('delivery rules: an invalid FEEL condition is a 400 at save; ids are <Defin
   );
   const listed = await p.eventually(async () => {
     const r = await call('GET', '/delivery-rules?definitionId=welcome:1');
-    return r.body.Total === 2 ? r.body : undefined;
-  }, 'two rules listed');
-  assert.ok(listed.Items.some((r: any) => r.Condition === 'Premium > 4'));
+    // the listing is a read model: wait until it has read the replace as well as both creates
+    return r.body.Total === 2 && r.body.Items.some((x: any) => x.Condition === 'Premium > 4') ? r.body : undefined;
+  }, 'two rules listed, one replaced');
+  assert.equal(listed.Items.find((r: any) => r.RuleId === 'welcome:1:mail').OrderNo, 2);
   assert.is((await call('DELETE', '/delivery-rules/welcome:1:mail')).status, 204);
   assert.is((await call('GET', '/delivery-rules/welcome:1:mail')).status, 404);
 });

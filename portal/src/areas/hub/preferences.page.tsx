@@ -2,11 +2,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { type FormEvent, useId, useState } from 'react';
 import { api, call } from '../../api/client.ts';
+import { refetchUntilShown } from '../../api/read-after-write.ts';
 import { Page } from '../../shell/page.tsx';
 import { ApiErrorView } from '../../ui/api-error.tsx';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { Form, SelectField, TextField, useApiForm } from '../../ui/form.tsx';
 import { PagedTable } from '../../ui/paged-table.tsx';
+import type { PageResult } from '../../ui/paging.ts';
 import { useStatus } from '../../ui/status.tsx';
 import { ANY_CLASS, at, CODE_HINT, classLabel, type Decision, type Preference } from './hub-policy-api.ts';
 import { PreferenceEffective } from './preference-effective.tsx';
@@ -74,7 +76,13 @@ function RecipientPreferences({ recipientId }: { recipientId: string }) {
   const [removing, setRemoving] = useState<Preference | null>(null);
   const [removeError, setRemoveError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
-  const refresh = () => client.invalidateQueries({ queryKey: ['hub', 'preferences', recipientId] });
+  const storedKey = ['hub', 'preferences', recipientId, 'stored'];
+  // the gate's answer is live; the stored list comes from a read model and is refetched until it shows the write
+  const refresh = (shows: (items: Preference[]) => boolean) => {
+    void client.invalidateQueries({ queryKey: ['hub', 'preferences', recipientId, 'effective'] });
+    void refetchUntilShown<PageResult<Preference>>(client, storedKey, (page) => shows(page.items));
+  };
+  const same = (p: Preference, channel: string, cls: string) => p.Channel === channel && p.NotificationClass === cls;
   const form = useApiForm({
     initial: { Channel: '', NotificationClass: ANY_CLASS, Decision: 'DENY' },
     submit: (v) =>
@@ -89,8 +97,9 @@ function RecipientPreferences({ recipientId }: { recipientId: string }) {
         }),
       ),
     onSuccess: (_r, v) => {
-      notify({ text: `${v.Decision} set on ${v.Channel}, ${classLabel(v.NotificationClass || ANY_CLASS)}` });
-      void refresh();
+      const cls = v.NotificationClass || ANY_CLASS;
+      notify({ text: `${v.Decision} set on ${v.Channel}, ${classLabel(cls)}` });
+      refresh((items) => items.some((p) => same(p, v.Channel, cls) && p.Decision === v.Decision));
     },
   });
   const remove = async (p: Preference) => {
@@ -106,7 +115,7 @@ function RecipientPreferences({ recipientId }: { recipientId: string }) {
       );
       notify({ text: `Preference on ${p.Channel}, ${classLabel(p.NotificationClass)} removed: the default applies` });
       setRemoving(null);
-      void refresh();
+      refresh((items) => !items.some((x) => same(x, p.Channel, p.NotificationClass)));
     } catch (e) {
       setRemoveError(e);
     } finally {
@@ -121,7 +130,7 @@ function RecipientPreferences({ recipientId }: { recipientId: string }) {
           caption={`Preferences of ${recipientId}`}
           captionHidden
           paging="none"
-          queryKey={['hub', 'preferences', recipientId, 'stored']}
+          queryKey={storedKey}
           fetchPage={async (_r, signal) => {
             const page = (await call(
               api.hub.GET('/comm/v1/preferences', { params: { query: { recipientId } }, signal }),
