@@ -67,7 +67,7 @@ export function createBridgeService(deps: BridgeServiceDeps): PlatformService {
   // configuration-center secret values: sealed before they are appended
   const box = lazyConfigBox(serviceConfig);
 
-  const catalog = createCatalogQueries(readStore);
+  const catalog = createCatalogQueries(readStore, eventStore);
   const lookup = createBusLookup({ eventStore, platformSourceNamed: (s) => catalog.isPlatformSource(s) });
   const schemaValidator = createSchemaValidator({ eventStore });
   const schemaExists = async (tenant: string, schemaId: string) => {
@@ -88,7 +88,7 @@ export function createBridgeService(deps: BridgeServiceDeps): PlatformService {
   // secret is read on first use)
   let callerTokenStore: CallerTokens | undefined;
   const callerTokens = () => (callerTokenStore ??= createCallerTokens({ readStore, clock, secret: secret() }));
-  const rulesIndex = createRulesIndex(readStore);
+  const rulesIndex = createRulesIndex({ readStore, eventStore });
   const configCenter = createConfigCenter({ eventStore, box });
   const routing = {
     eventStore,

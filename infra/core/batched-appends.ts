@@ -58,6 +58,7 @@ export function withBatchedAppends(store: EventStore, o: { maxBatch?: number } =
     headPosition: () => store.headPosition(),
     ping: () => store.ping(),
     ...(store.changes !== undefined && { changes: () => store.changes!() }),
+    ...(store.lastPositionIn !== undefined && { lastPositionIn: (c: string[]) => store.lastPositionIn!(c) }),
     close: () => store.close(),
     append(stream, events, expected) {
       return new Promise<AppendResult>((resolve, reject) => {

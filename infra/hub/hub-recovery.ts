@@ -108,7 +108,7 @@ export function hubCollection<T extends Doc>(readStore: ReadStore, name: string)
 /** putEvent of the event bridge, in process: the platform event source `commhub:alert` on behalf of the tenant */
 function bridgeAlertBus(deps: ServiceDeps): AlertBus {
   const { eventStore, readStore, clock } = deps;
-  const catalog = createCatalogQueries(readStore);
+  const catalog = createCatalogQueries(readStore, eventStore);
   const publisher = createPublisher({
     eventStore,
     clock,

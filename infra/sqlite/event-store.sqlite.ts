@@ -458,6 +458,20 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
 
     changes: () => changes.version(),
 
+    async lastPositionIn(categories) {
+      assertOpen();
+      try {
+        let last: number | null = null;
+        for (const category of distinct(categories)) {
+          const p = counted(categoryMax.get(category));
+          if (p != null && (last === null || p > last)) last = p;
+        }
+        return last === null ? undefined : toPosition(last);
+      } catch (error) {
+        throw mapError(error);
+      }
+    },
+
     async headPosition() {
       assertOpen();
       try {

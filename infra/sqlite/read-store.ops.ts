@@ -36,6 +36,21 @@ import {
 
 const MAX_CACHED_STATEMENTS = 500;
 
+/**
+ * How long a collection's indexed expressions are trusted before SQLite's schema_version is asked again (a
+ * pragma of ~13 µs; the reads of one published event asked it three times). A stale answer changes the
+ * plan, never the rows: a condition narrowed on through json_extract selects the same rows with or
+ * without its index, and an index created since is used from the next check. A CREATE or DROP made in
+ * this process is seen at once (localSchemaChanges); another process's within this time.
+ */
+const SCHEMA_RECHECK_MS = 1000;
+let localSchemaChanges = 0;
+/** CREATEs and DROPs this process made (a transaction that made one notes it again once committed) */
+export const schemaChanges = () => localSchemaChanges;
+export const noteSchemaChange = () => {
+  localSchemaChanges += 1;
+};
+
 export type Conn = {
   db: Database.Database;
   stmt(sql: string): Database.Statement;
@@ -47,7 +62,7 @@ export type Conn = {
 
 export function createConn(db: Database.Database): Conn {
   const statements = new Map<string, Database.Statement>();
-  const schema = new Map<string, { version: number; exprs: Set<string> }>();
+  const schema = new Map<string, { version: number; exprs: Set<string>; checkedAt: number; local: number }>();
   /**
    * Statements on a table that did not exist, with the schema version they failed at: a collection nobody
    * created yet (a service's due items where that service has no work) is asked for on every engine wake, and
@@ -86,15 +101,23 @@ export function createConn(db: Database.Database): Conn {
     db,
     stmt,
     indexed(collection) {
+      const cached = schema.get(collection);
+      const now = performance.now();
+      if (cached && cached.local === localSchemaChanges && now - cached.checkedAt < SCHEMA_RECHECK_MS)
+        return cached.exprs;
       // schema_version changes with every CREATE/DROP, in this process or another one
       const version = currentVersion();
-      const cached = schema.get(collection);
-      if (cached && cached.version === version) return cached.exprs;
+      if (cached && cached.version === version) {
+        cached.checkedAt = now;
+        cached.local = localSchemaChanges;
+        return cached.exprs;
+      }
+      const local = localSchemaChanges;
       const sqls = stmt(`SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL`)
         .pluck()
         .all(tableName(collection)) as string[];
       const exprs = indexedExpressions(sqls);
-      schema.set(collection, { version, exprs });
+      schema.set(collection, { version, exprs, checkedAt: now, local });
       return exprs;
     },
     forgetSchema() {
@@ -299,6 +322,7 @@ export function findManyAndUpdate<T extends Doc>(
  */
 export function ensureCollection(c: Conn, collection: string, spec: CollectionSpec): void {
   checkSpec(spec);
+  localSchemaChanges += 1;
   c.db
     .transaction(() => {
       createTable(c, collection);
@@ -315,6 +339,7 @@ export function ensureCollection(c: Conn, collection: string, spec: CollectionSp
 }
 
 export function dropCollection(c: Conn, collection: string): void {
+  localSchemaChanges += 1;
   c.db.exec(`DROP TABLE IF EXISTS ${tableOf(collection)}`);
 }
 

@@ -276,10 +276,13 @@ export function createSqliteReadStore(options: SqliteReadStoreOptions): ReadStor
           },
         };
         await withWriteLock(() => writer.db.exec('BEGIN IMMEDIATE'));
+        const schemaStart = ops.schemaChanges();
         try {
           const result = ambient ? await txContext.run(tx, () => fn(tx.session)) : await fn(tx.session);
           guard(() => tx.work.flush(writer));
           guard(() => writer.db.exec('COMMIT'));
+          // a CREATE in the transaction is visible to the reader connection only now
+          if (ops.schemaChanges() !== schemaStart) ops.noteSchemaChange();
           return result;
         } catch (e) {
           tx.work.discard();

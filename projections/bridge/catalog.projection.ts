@@ -5,7 +5,9 @@ import {
   type SourceEvent,
 } from '../../domain/bridge/event-source.decider.ts';
 import { type BusKind, PLATFORM_TENANT, type SourceKind } from '../../domain/bridge/model.ts';
+import type { EventStore } from '../../infra/core/event-store.port.ts';
 import type { Doc, ReadStore } from '../../infra/core/read-store.port.ts';
+import { checkpointMemo } from '../core/checkpoint-memo.ts';
 import type { Projection } from '../core/projection.ts';
 import { readModel } from '../core/read-model.ts';
 
@@ -100,9 +102,18 @@ export const catalogProjection: Projection = {
   },
 };
 
-export function createCatalogQueries(readStore: ReadStore) {
+export function createCatalogQueries(readStore: ReadStore, eventStore: EventStore) {
   const buses = readModel<BusDoc>(readStore, CATALOG_PROJECTION, 'buses');
   const sources = readModel<SourceDoc>(readStore, CATALOG_PROJECTION, 'sources');
+  // asked at every putEvent to a custom bus, as of every bus or source change in the log
+  const platformSource = checkpointMemo({ readStore, eventStore }, catalogProjection, async (name) => {
+    const found = await sources.find({ name, kind: 'platform' });
+    for (const s of found) {
+      const bus = await buses.get(busDocId(s.busTenant, s.bus));
+      if (bus !== null && !bus.deleted) return true;
+    }
+    return false;
+  });
   return {
     /** the tenant's custom buses and the platform's buses (every tenant sees those) */
     listBuses(tenant: string): Promise<BusDoc[]> {
@@ -118,14 +129,7 @@ export function createCatalogQueries(readStore: ReadStore) {
       return sources.find({ busTenant, bus }, { sort: { name: 1 } });
     },
     /** a platform source of that name on a live platform bus */
-    async isPlatformSource(name: string): Promise<boolean> {
-      const found = await sources.find({ name, kind: 'platform' });
-      for (const s of found) {
-        const bus = await buses.get(busDocId(s.busTenant, s.bus));
-        if (bus !== null && !bus.deleted) return true;
-      }
-      return false;
-    },
+    isPlatformSource: (name: string): Promise<boolean> => platformSource(name),
   };
 }
 

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Rule } from '../../domain/bridge/model.ts';
-import type { Filter, ReadStore } from '../../infra/core/read-store.port.ts';
+import type { Filter } from '../../infra/core/read-store.port.ts';
+import { type CheckpointMemoStores, checkpointMemo } from '../core/checkpoint-memo.ts';
 import { readModel } from '../core/read-model.ts';
-import { type OptOutDoc, RULES_PROJECTION, type RuleDoc } from './rules.projection.ts';
+import { type OptOutDoc, RULES_PROJECTION, type RuleDoc, rulesProjection } from './rules.projection.ts';
 
 /**
  * The RulesIndex of commands/bridge/bridge.contracts.ts over the `bridge.rules` read model (structurally that
@@ -24,20 +25,27 @@ export type RulesIndexImpl = {
   optedOut(tenant: string): Promise<Set<string>>;
 };
 
-export function createRulesIndex(readStore: ReadStore): RulesIndexImpl {
+export function createRulesIndex(stores: CheckpointMemoStores): RulesIndexImpl {
+  const { readStore } = stores;
   const rules = readModel<RuleDoc>(readStore, RULES_PROJECTION, 'rules');
   const optOuts = readModel<OptOutDoc>(readStore, RULES_PROJECTION, 'optOuts');
+  // asked at every putEvent, as of every rule change in the log; kept while the projection's checkpoint stands
+  const forBus = checkpointMemo(stores, rulesProjection, async (key) => {
+    const [bus, owner] = JSON.parse(key) as [string, string | null];
+    const filter: Filter = { bus, enabled: true, ...(owner !== null && { busOwner: owner }) };
+    const docs = await rules.find(filter, { sort: { id: 1 } });
+    const hash = createHash('sha256');
+    for (const d of docs) hash.update(`${d.id}@${d.revision}\n`);
+    return { version: hash.digest('base64url'), rules: docs.map((d) => JSON.parse(d.ruleJson) as Rule) };
+  });
+  const optOutsOf = checkpointMemo(
+    stores,
+    rulesProjection,
+    async (tenant) => new Set((await optOuts.find({ tenant })).map((d) => d.ruleId)),
+  );
   return {
-    async rulesForBus(bus, owner) {
-      const filter: Filter = { bus, enabled: true, ...(owner !== undefined && { busOwner: owner }) };
-      const docs = await rules.find(filter, { sort: { id: 1 } });
-      const hash = createHash('sha256');
-      for (const d of docs) hash.update(`${d.id}@${d.revision}\n`);
-      return { version: hash.digest('base64url'), rules: docs.map((d) => JSON.parse(d.ruleJson) as Rule) };
-    },
-    async optedOut(tenant) {
-      const docs = await optOuts.find({ tenant });
-      return new Set(docs.map((d) => d.ruleId));
-    },
+    rulesForBus: (bus, owner) => forBus(JSON.stringify([bus, owner ?? null])),
+    // a copy: the memo's answer is shared
+    optedOut: async (tenant) => new Set(await optOutsOf(tenant)),
   };
 }

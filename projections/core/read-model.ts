@@ -8,8 +8,34 @@ export type ReadModel<T extends Doc> = Pick<
 >;
 
 /**
- * Readers' view of a projection's collection. Every call resolves the generation the checkpoint names, so a
- * rebuild's switch reaches all readers at once (and across processes) without a restart. A partitioned
+ * How long readers trust the generation a projection's checkpoint named (the lookup was a checkpoint read
+ * per query: three for each published event). The generation moves only at a rebuild's switch, which this
+ * process sees at once (forgetGenerations); a reader in another process reads the previous generation,
+ * which the switch leaves in place and complete up to it, for at most this long.
+ */
+const GENERATION_RECHECK_MS = 1000;
+const generations = new WeakMap<ReadStore, Map<string, { generation: number; at: number }>>();
+
+/** the rebuild in this process switched generations: readers look the checkpoints up again */
+export function forgetGenerations(store: ReadStore): void {
+  generations.delete(store);
+}
+
+async function generationOf(store: ReadStore, projection: string): Promise<number> {
+  let known = generations.get(store);
+  if (known === undefined) generations.set(store, (known = new Map()));
+  const now = performance.now();
+  const cached = known.get(projection);
+  if (cached !== undefined && now - cached.at < GENERATION_RECHECK_MS) return cached.generation;
+  const generation = (await readCheckpoint(store, projection))?.generation ?? 1;
+  // a switch while the lookup ran has emptied the cache: this answer may be older than it, keep nothing
+  if (generations.get(store) === known) known.set(projection, { generation, at: now });
+  return generation;
+}
+
+/**
+ * Readers' view of a projection's collection, in the generation the checkpoint names, so a rebuild's
+ * switch reaches all readers (across processes too, GENERATION_RECHECK_MS) without a restart. A partitioned
  * collection is read one partition at a time (`partition`: a tenant, or a part of one).
  */
 export function readModel<T extends Doc>(
@@ -19,8 +45,7 @@ export function readModel<T extends Doc>(
   partition?: string,
 ): ReadModel<T> {
   const current = async () => {
-    const cp = await readCheckpoint(store, projection);
-    const generation = cp?.generation ?? 1;
+    const generation = await generationOf(store, projection);
     return store.collection<T>(
       partition === undefined
         ? physicalName(projection, collection, generation)

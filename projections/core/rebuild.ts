@@ -8,6 +8,7 @@ import { projectionFilter, wants } from './apply-batch.ts';
 import { checkpoints, dropGeneration, ensureGeneration, initCheckpoint } from './checkpoints.ts';
 import type { Projection } from './projection.ts';
 import { projectionStore } from './projection-store.ts';
+import { forgetGenerations } from './read-model.ts';
 
 /**
  * `position`: how far the log has been covered; `head`: the log's head when the rebuild began (or the
@@ -96,6 +97,7 @@ export async function rebuildProjections(
       });
     }
   });
+  forgetGenerations(readStore); // this process's readers move over at once
   const end = maxPosition(position, head);
   o.onProgress?.({ position: end, head: end, events, applied });
   for (const { projection, generation } of targets) {

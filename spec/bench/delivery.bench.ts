@@ -24,6 +24,7 @@ import { DEFAULT_SETTLE_MS } from '../../infra/core/log-reader.ts';
 import { createArrivals } from './arrivals.ts';
 import { spawnBenchServer } from './bench-server.ts';
 import type { Goal } from './goal.ts';
+import { cpuMicros } from './process-cpu.ts';
 import { perSecond, printRow, printSection, quantile, warmUp, warmUpText } from './report.ts';
 
 const EVENTS = Number(process.env.BENCH_DELIVERY_EVENTS ?? 2000);
@@ -166,12 +167,16 @@ export async function deliveryBench(): Promise<void> {
         return deliveryIdFor(body.eventId, 'crash', 'to-receiver', 1);
       };
       await warmUp(() => drive(WARMUP_ROUND, { kind: 'closed', concurrency: CONCURRENCY }, put, arrived));
+      // the platform's CPU time per delivered event (all its processes): steadier than a rate on a noisy machine
+      const cpu = () => processes.reduce((sum, p) => sum + cpuMicros(p.pid), 0);
+      const cpuBefore = cpu();
       const rate = await drive(EVENTS, { kind: 'closed', concurrency: CONCURRENCY }, put, arrived);
+      const cpuPerEvent = (cpu() - cpuBefore) / EVENTS;
       // the steady pace first for a while unmeasured: the read models catch up on the saturated run's events
       await drive(RATE * PACED_WARMUP_SECONDS, { kind: 'paced', perSecond: RATE }, put, arrived);
       const latency = await drive(PACED, { kind: 'paced', perSecond: RATE }, put, arrived);
       // a repeat would come shortly after its first arrival: the lease makes it at least a lease away
-      return { rate, latency, twice: repeats([...rate.ids, ...latency.ids]) };
+      return { rate, latency, cpuPerEvent, twice: repeats([...rate.ids, ...latency.ids]) };
     } finally {
       for (const p of processes.reverse()) await p.stop();
       rmSync(dir, { recursive: true, force: true });
@@ -200,7 +205,7 @@ export async function deliveryBench(): Promise<void> {
       figure: m.rate.rate,
       unit: 'events/s',
       baseline: { name: `direct POST loop to the same receiver`, figure: baseRate.rate },
-      setup: `${EVENTS} events ${warmUpText(`in rounds of ${WARMUP_ROUND} at the same concurrency (the direct POST loop's too)`)}, ${CONCURRENCY} concurrent keep-alive loops, first put to last arrival; ${where}; ${common}. Saturated, publish-to-receive is p50 ${m.rate.p50.toFixed(0)} ms, p99 ${m.rate.p99.toFixed(0)} ms (queueing). Deliveries that reached the receiver twice: ${m.twice}`,
+      setup: `${EVENTS} events ${warmUpText(`in rounds of ${WARMUP_ROUND} at the same concurrency (the direct POST loop's too)`)}, ${CONCURRENCY} concurrent keep-alive loops, first put to last arrival; ${where}; ${common}. Saturated, publish-to-receive is p50 ${m.rate.p50.toFixed(0)} ms, p99 ${m.rate.p99.toFixed(0)} ms (queueing); the platform's CPU time per delivered event ${m.cpuPerEvent.toFixed(0)} µs. Deliveries that reached the receiver twice: ${m.twice}`,
       ...(goals.rate ? { goal: goals.rate } : {}),
     });
     for (const [q, ours, theirs] of [

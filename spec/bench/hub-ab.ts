@@ -11,11 +11,12 @@
 // HUB_AB_SPLIT=1: each variant is the bench's other deployment, one API process and two worker processes
 // (CPU per send summed over the three).
 // Run: node --import tsx spec/bench/hub-ab.ts
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnBenchServer } from './bench-server.ts';
 import { sendBody, startWebhookReceiver } from './hub-load.ts';
+import { cpuMicros } from './process-cpu.ts';
 
 const WARM = Number(process.env.HUB_AB_WARM ?? 4000);
 const PER = Number(process.env.HUB_AB_PER ?? 1000);
@@ -33,11 +34,6 @@ const SPLIT = process.env.HUB_AB_SPLIT === '1';
 
 let seq = 0;
 
-/** CPU time of a process so far, in µs (utime + stime, clock ticks of 10 ms) */
-const cpuMicros = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-};
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   const h = Math.floor(s.length / 2);

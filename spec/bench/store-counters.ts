@@ -39,6 +39,9 @@ export function countingStores(stores: Stores): { stores: Stores; counts: StoreC
     ping: () => es.ping(),
     close: () => es.close(),
     ...(es.changes !== undefined && { changes: () => es.changes!() }),
+    ...(es.lastPositionIn !== undefined && {
+      lastPositionIn: (categories: string[]) => (inc('es.lastPositionIn'), es.lastPositionIn!(categories)),
+    }),
   };
   const wrapCollection = <T extends Doc>(c: Collection<T>, name: string): Collection<T> => {
     const out = {} as Collection<T>;

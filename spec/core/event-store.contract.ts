@@ -229,6 +229,18 @@ export function eventStoreContract(name: string, make: () => Promise<EventStoreF
     assert.equal(ids(two), ids(appended));
   });
 
+  test('lastPositionIn (where offered) answers the newest event of the categories, as a backwards read does', async () => {
+    const { store } = fixture();
+    if (store.lastPositionIn === undefined) return;
+    const { categories } = await seed(store);
+    const [orders, invoices] = categories;
+    for (const cats of [[orders!], [invoices!], [orders!, invoices!]]) {
+      const [last] = await store.readAll({ direction: 'backwards', filter: { categories: cats }, limit: 1 });
+      assert.is(await store.lastPositionIn(cats), last!.position, cats.join(','));
+    }
+    assert.is(await store.lastPositionIn([`nothing${Date.now()}`]), undefined);
+  });
+
   test('readAll with a limit pages through everything in order', async () => {
     const { store } = fixture();
     const head = await store.headPosition();

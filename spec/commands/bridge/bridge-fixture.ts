@@ -71,7 +71,7 @@ export async function createBridgeFixture(o: { convert?: Convert } = {}) {
   const eventStore = createSqliteEventStore({ file: path.join(dir, 'events.sqlite') });
   const readStore = createSqliteReadStore({ file: path.join(dir, 'read-models.sqlite') });
   const clock = manualClock('2026-03-01T10:00:00.000Z');
-  const catalog = createCatalogQueries(readStore);
+  const catalog = createCatalogQueries(readStore, eventStore);
   const lookup = createBusLookup({ eventStore, platformSourceNamed: (s) => catalog.isPlatformSource(s) });
   const buses = createBusCommands({ eventStore, clock });
   const sources = createSourceCommands({ eventStore, clock, buses: lookup });
@@ -80,7 +80,7 @@ export async function createBridgeFixture(o: { convert?: Convert } = {}) {
   const configCenter = createConfigCenter({ eventStore });
   const schemaValidator = createSchemaValidator({ eventStore });
   const publisher = createPublisher({ eventStore, clock, buses: lookup, schemaValidator });
-  const rulesIndex = createRulesIndex(readStore);
+  const rulesIndex = createRulesIndex({ readStore, eventStore });
 
   /** applies every pending event to a projection, synchronously (no runner, no timing) */
   async function catchUp(...projections: Projection[]) {

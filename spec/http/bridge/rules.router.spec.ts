@@ -47,7 +47,7 @@ const registry = createRouteRegistry();
 const runners = [rulesProjection, configProjection].map((projection) =>
   createProjectionRunner({ eventStore, readStore, projection, clock }),
 );
-const index = createRulesIndex(readStore);
+const index = createRulesIndex({ readStore, eventStore });
 const tokens: Record<string, string> = {};
 let app: TestApp;
 

@@ -21,7 +21,7 @@ const clock = manualClock('2026-03-01T10:00:00.000Z');
 const commands = createRuleCommands({ eventStore, clock });
 const runner = createProjectionRunner({ eventStore, readStore, projection: rulesProjection, clock });
 // the contract FLOW consumes
-const index: RulesIndex = createRulesIndex(readStore);
+const index: RulesIndex = createRulesIndex({ readStore, eventStore });
 const queries = createRuleQueries(readStore);
 let seq = 0;
 const cmd = () => `cmd-${++seq}`;
