@@ -45,7 +45,7 @@ export type DeadLetterEntry = {
   attempts: number;
 };
 
-/** The tenant-wide list's filters (projections/bridge/deliveries.projection.ts DeadLetterFilter). */
+/** The tenant-wide list's filters (projections/bridge/deliveries.queries.ts DeadLetterFilter). */
 export type DeadLetterFilter = {
   ruleId?: string;
   typeId?: number;
@@ -58,7 +58,7 @@ export type DeadLetterFilter = {
 export type DeadLetterSelection = { deliveryIds: string[] } | { filter: DeadLetterFilter };
 export const MAX_REDRIVE_SELECTION = 1000;
 
-/** The read side the commands need (projections/bridge/deliveries.projection.ts createDeliveryQueries). */
+/** The read side the commands need (projections/bridge/deliveries.queries.ts createDeliveryQueries). */
 export type DeadLetterIndex = {
   deadLetters(
     ruleTarget: string,

@@ -16,7 +16,7 @@ import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore } from '../../infra/core/event-store.port.ts';
 import type { ReadStore } from '../../infra/core/read-store.port.ts';
 import type { CatalogQueries } from '../../projections/bridge/catalog.projection.ts';
-import type { DeliveryQueries } from '../../projections/bridge/deliveries.projection.ts';
+import type { DeliveryQueries } from '../../projections/bridge/deliveries.queries.ts';
 import type { ServiceQueries } from '../../projections/bridge/services.projection.ts';
 import type { TraceQueries } from '../../projections/bridge/trace.queries.ts';
 import type { UserMessageQueries } from '../../projections/bridge/user-messages.projection.ts';

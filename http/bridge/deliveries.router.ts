@@ -9,7 +9,7 @@ import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
 import { DELIVERY_ERROR_CLASSES } from '../../domain/bridge/delivery-error-class.ts';
 import { RULE_ID } from '../../domain/bridge/rule.decider.ts';
 import { type RuleTargetRef, ruleTargetKey } from '../../domain/bridge/rule-target-state.decider.ts';
-import type { DeliveryQueries } from '../../projections/bridge/deliveries.projection.ts';
+import type { DeliveryQueries } from '../../projections/bridge/deliveries.queries.ts';
 import type { BearerAuth } from '../core/bearer-auth.ts';
 import { commandIdFrom } from '../core/command-id.ts';
 import { pageAnswer, pageOf, pagingProperties } from '../core/paging.ts';

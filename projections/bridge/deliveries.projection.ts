@@ -4,10 +4,9 @@ import {
   type DeliveryEvent,
   deliveryStream,
 } from '../../domain/bridge/delivery.decider.ts';
-import { type DeliveryErrorClass, deliveryErrorClass } from '../../domain/bridge/delivery-error-class.ts';
+import { deliveryErrorClass } from '../../domain/bridge/delivery-error-class.ts';
 import { type EventRoutedData, PUBLISHED_CATEGORY } from '../../domain/bridge/published-event.decider.ts';
 import {
-  type BlockingDelivery,
   RULE_TARGET_CATEGORY,
   RULE_TARGET_EVENT_TYPES,
   type RuleTargetEvent,
@@ -17,9 +16,8 @@ import { assertNever } from '../../domain/core/decider.ts';
 import { dueIndex } from '../../domain/core/due-index.ts';
 import type { RecordedEvent } from '../../domain/core/event.ts';
 import { parseStreamName } from '../../domain/core/stream-name.ts';
-import type { Doc, Filter, ReadStore } from '../../infra/core/read-store.port.ts';
 import type { Projection, ProjectionStore } from '../core/projection.ts';
-import { readModel } from '../core/read-model.ts';
+import type { DeadLetterDoc, DeliveryDoc, DeliveryDueDoc, RuleTargetDoc } from './deliveries.docs.ts';
 
 /**
  * `bridge.deliveries`: the delivery engine's read models, from the delivery and rule-target streams.
@@ -50,96 +48,6 @@ export const HELD_DUE_AT = '9999-12-31T23:59:59.999Z';
  * and replaces the item.
  */
 export const LOST_SCHEDULING_AFTER_MS = 10_000;
-
-export type DeliveryDueDoc = Doc & {
-  /** the delivery id */
-  id: string;
-  stream: string;
-  tenant: string;
-  /** ruleTargetKey */
-  ruleTarget: string;
-  dueAt: string;
-  leaseUntil: string;
-  leaseOwner?: string;
-  leases?: number;
-  held: boolean;
-  /** when the delivery's next step is due, held or not */
-  nextAt: string;
-  scheduledAt: string;
-  /** ErrorTolerance NONE: the worker runs the rule target's deliveries one at a time, in due order */
-  ordered: boolean;
-  /** log position of the scheduling (or redrive): breaks ties between equal due times in log order */
-  seq: string;
-  /** an item written from the delivery's EventRouted (its scheduling not seen yet): where it was routed */
-  publishedStream?: string;
-};
-
-export type DeliveryDocStatus =
-  | 'scheduled'
-  | 'in-flight'
-  | 'retrying'
-  | 'failed'
-  | 'succeeded'
-  | 'dead-lettered'
-  | 'discarded'
-  | 'blocked'
-  | 'purged';
-
-export type DeliveryDoc = Doc & {
-  id: string;
-  stream: string;
-  tenant: string;
-  eventKey: string;
-  ruleTenant: string;
-  ruleId: string;
-  targetId: number;
-  typeId: number;
-  ruleTarget: string;
-  /** ErrorTolerance NONE */
-  ordered: boolean;
-  status: DeliveryDocStatus;
-  attempts: number;
-  lastError?: string;
-  httpStatus?: number;
-  nextAttemptAt?: string;
-  scheduledAt: string;
-  updatedAt: string;
-};
-
-export type DeadLetterDoc = Doc & {
-  id: string;
-  stream: string;
-  tenant: string;
-  eventKey: string;
-  ruleTenant: string;
-  ruleId: string;
-  targetId: number;
-  ruleTarget: string;
-  /** the target type (TypeId 1-5) */
-  typeId: number;
-  /** what kind of failure the last error was */
-  errorClass: DeliveryErrorClass;
-  /** the producer's event: source, type and id */
-  source: string;
-  type: string;
-  sourceEventId: string;
-  deadLetteredAt: string;
-  lastError: string;
-  httpStatus?: number;
-  attempts: number;
-};
-
-export type RuleTargetDoc = Doc & {
-  id: string;
-  ruleTenant: string;
-  ruleId: string;
-  targetId: number;
-  blocked: boolean;
-  blockedAt?: string;
-  blockedBy: BlockingDelivery[];
-  resumedAt?: string;
-  resumedBy?: string;
-};
 
 export const deliveriesProjection: Projection = {
   name: DELIVERIES_PROJECTION,
@@ -401,116 +309,3 @@ async function applyOne(store: ProjectionStore, recorded: RecordedEvent): Promis
       return assertNever(event);
   }
 }
-
-// ---- queries ----
-
-export type DeliveryStatusCounts = Record<DeliveryDocStatus, number> & { waiting: number };
-
-/** The tenant-wide dead letter list's filters (all optional; `from` inclusive, `to` exclusive, on deadLetteredAt). */
-export type DeadLetterFilter = {
-  ruleId?: string;
-  typeId?: number;
-  errorClass?: DeliveryErrorClass;
-  from?: string;
-  to?: string;
-};
-
-const deadLetterWhere = (ruleTenant: string, f: DeadLetterFilter): Filter => {
-  const and: Filter[] = [{ ruleTenant }];
-  if (f.ruleId !== undefined) and.push({ ruleId: f.ruleId });
-  if (f.typeId !== undefined) and.push({ typeId: f.typeId });
-  if (f.errorClass !== undefined) and.push({ errorClass: f.errorClass });
-  if (f.from !== undefined) and.push({ deadLetteredAt: { $gte: f.from } });
-  if (f.to !== undefined) and.push({ deadLetteredAt: { $lt: f.to } });
-  return and.length === 1 ? and[0]! : { $and: and };
-};
-
-export function createDeliveryQueries(readStore: ReadStore) {
-  const deadLetters = readModel<DeadLetterDoc>(readStore, DELIVERIES_PROJECTION, 'deadLetters');
-  const deliveries = readModel<DeliveryDoc>(readStore, DELIVERIES_PROJECTION, 'deliveries');
-  const due = readModel<DeliveryDueDoc>(readStore, DELIVERIES_PROJECTION, 'due');
-  const ruleTargets = readModel<RuleTargetDoc>(readStore, DELIVERIES_PROJECTION, 'ruleTargets');
-  return {
-    /** the dead letter queue of a rule target, oldest first */
-    async deadLetters(
-      ruleTarget: string,
-      page: { limit: number; offset: number },
-    ): Promise<{ items: DeadLetterDoc[]; total: number }> {
-      const [items, total] = await Promise.all([
-        deadLetters.find({ ruleTarget }, { sort: { deadLetteredAt: 1 }, skip: page.offset, limit: page.limit }),
-        deadLetters.count({ ruleTarget }),
-      ]);
-      return { items, total };
-    },
-    async deadLetter(ruleTarget: string, deliveryId: string): Promise<DeadLetterDoc | null> {
-      const doc = await deadLetters.get(deliveryId);
-      return doc !== null && doc.ruleTarget === ruleTarget ? doc : null;
-    },
-    /** every dead letter of a rule target (for redrive all and purge all) */
-    async deadLetterRefs(ruleTarget: string): Promise<Array<{ deliveryId: string; stream: string }>> {
-      const docs = await deadLetters.find({ ruleTarget }, { sort: { deadLetteredAt: 1 } });
-      return docs.map((d) => ({ deliveryId: d.id, stream: d.stream }));
-    },
-    /** one tenant's dead letters across its rules and targets, oldest first, filtered */
-    async tenantDeadLetters(
-      ruleTenant: string,
-      filter: DeadLetterFilter,
-      page: { limit: number; offset: number },
-    ): Promise<{ items: DeadLetterDoc[]; total: number }> {
-      const where = deadLetterWhere(ruleTenant, filter);
-      const [items, total] = await Promise.all([
-        deadLetters.find(where, { sort: { deadLetteredAt: 1 }, skip: page.offset, limit: page.limit }),
-        deadLetters.count(where),
-      ]);
-      return { items, total };
-    },
-    /** one tenant's dead letters: by id (those of other tenants, or gone, are left out), or by filter, oldest first */
-    async tenantDeadLetterRefs(
-      ruleTenant: string,
-      select: { deliveryIds: string[] } | { filter: DeadLetterFilter; limit: number },
-    ): Promise<Array<{ deliveryId: string; stream: string }>> {
-      const docs =
-        'deliveryIds' in select
-          ? await deadLetters.find(
-              { $and: [{ ruleTenant }, { id: { $in: select.deliveryIds } }] },
-              { sort: { deadLetteredAt: 1 } },
-            )
-          : await deadLetters.find(deadLetterWhere(ruleTenant, select.filter), {
-              sort: { deadLetteredAt: 1 },
-              limit: select.limit,
-            });
-      return docs.map((d) => ({ deliveryId: d.id, stream: d.stream }));
-    },
-    async delivery(deliveryId: string): Promise<DeliveryDoc | null> {
-      return deliveries.get(deliveryId);
-    },
-    async forEvent(eventKey: string): Promise<DeliveryDoc[]> {
-      return deliveries.find({ eventKey }, { sort: { scheduledAt: 1 } });
-    },
-    /** deliveries of a rule target per status, and how many wait for the target to be resumed */
-    async counts(ruleTarget: string): Promise<DeliveryStatusCounts> {
-      const counts: DeliveryStatusCounts = {
-        scheduled: 0,
-        'in-flight': 0,
-        retrying: 0,
-        failed: 0,
-        succeeded: 0,
-        'dead-lettered': 0,
-        discarded: 0,
-        blocked: 0,
-        purged: 0,
-        waiting: 0,
-      };
-      for (const g of await deliveries.groupCount('status', { ruleTarget })) {
-        if (typeof g.key === 'string' && g.key in counts) counts[g.key as DeliveryDocStatus] = g.count;
-      }
-      counts.waiting = await due.count({ ruleTarget, held: true });
-      return counts;
-    },
-    async ruleTarget(ruleTarget: string): Promise<RuleTargetDoc | null> {
-      return ruleTargets.get(ruleTarget);
-    },
-  };
-}
-
-export type DeliveryQueries = ReturnType<typeof createDeliveryQueries>;

@@ -11,9 +11,9 @@ import { createDeliveryWorker, type DeliveryDueItem } from '../../../commands/br
 import { createPublisher, type PublisherDeps } from '../../../commands/bridge/publish.commands.ts';
 import { createEventRouter } from '../../../commands/bridge/router.process.ts';
 import { deliveryStream } from '../../../domain/bridge/delivery.decider.ts';
+import type { DeliveryDueDoc } from '../../../projections/bridge/deliveries.docs.ts';
 import {
   DELIVERIES_PROJECTION,
-  type DeliveryDueDoc,
   deliveriesProjection,
   LOST_SCHEDULING_AFTER_MS,
 } from '../../../projections/bridge/deliveries.projection.ts';

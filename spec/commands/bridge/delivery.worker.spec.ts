@@ -16,11 +16,8 @@ import { deliveryStream, UNCERTAIN_ERROR } from '../../../domain/bridge/delivery
 import type { Target } from '../../../domain/bridge/model.ts';
 import { ruleTargetKey } from '../../../domain/bridge/rule-target-state.decider.ts';
 import type { EventStore } from '../../../infra/core/event-store.port.ts';
-import {
-  createDeliveryQueries,
-  DELIVERIES_PROJECTION,
-  deliveriesProjection,
-} from '../../../projections/bridge/deliveries.projection.ts';
+import { DELIVERIES_PROJECTION, deliveriesProjection } from '../../../projections/bridge/deliveries.projection.ts';
+import { createDeliveryQueries } from '../../../projections/bridge/deliveries.queries.ts';
 import {
   type DeliveryEntry,
   TRACE_COLLECTION,
