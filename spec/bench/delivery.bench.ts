@@ -3,7 +3,8 @@
 // on loopback — beside a direct HTTP POST loop to the same receiver (the floor: what the receiver and
 // loopback cost without the bridge). Two figures per deployment:
 // - throughput: events/s with BENCH_DELIVERY_CONCURRENCY (16) keep-alive putEvent loops, from the first
-//   put to the last arrival at the receiver;
+//   put to the last arrival at the receiver, in BENCH_DELIVERY_ROUNDS (4) rounds of BENCH_DELIVERY_EVENTS
+//   (1,000) alternated with rounds of the direct POST loop (end-to-end.drive.ts): medians compared;
 // - latency: publish-to-receive p50/p99 at a steady BENCH_DELIVERY_RATE (50 events/s, open loop, below
 //   saturation: under saturation latency is only queueing), from the start of the putEvent request to the
 //   delivery's arrival at the receiver.
@@ -23,11 +24,15 @@ import { DEFAULT_DELIVERY_CONCURRENCY } from '../../infra/core/config.ts';
 import { DEFAULT_SETTLE_MS } from '../../infra/core/log-reader.ts';
 import { createArrivals } from './arrivals.ts';
 import { spawnBenchServer } from './bench-server.ts';
+import { alternated, drive, evenRounds, type Load } from './end-to-end.drive.ts';
 import type { Goal } from './goal.ts';
 import { cpuMicros } from './process-cpu.ts';
-import { perSecond, printRow, printSection, quantile, warmUp, warmUpText } from './report.ts';
+import { printRow, printSection, warmUp, warmUpText } from './report.ts';
 
-const EVENTS = Number(process.env.BENCH_DELIVERY_EVENTS ?? 2000);
+/** events per saturated round (BENCH_DELIVERY_EVENTS) */
+const EVENTS = Number(process.env.BENCH_DELIVERY_EVENTS ?? 1000);
+/** saturated rounds of each side (BENCH_DELIVERY_ROUNDS, default 4, made even), alternated with the direct loop's */
+const ROUNDS = evenRounds(Number(process.env.BENCH_DELIVERY_ROUNDS ?? 4));
 /** events per warm-up round (the warm-up runs rounds for WARMUP_SECONDS) */
 const WARMUP_ROUND = 200;
 const CONCURRENCY = Number(process.env.BENCH_DELIVERY_CONCURRENCY ?? 16);
@@ -58,52 +63,6 @@ const event = () =>
       lines: [{ sku: `sku-${seq % 97}`, qty: 1 + (seq % 3) }],
     },
   });
-
-type Load = { kind: 'closed'; concurrency: number } | { kind: 'paced'; perSecond: number };
-type Figures = { rate: number; p50: number; p99: number; count: number; ids: string[] };
-
-/** `send(i)` answers the id the receiver will see for request i; `count` of them under `load` */
-async function drive(
-  count: number,
-  load: Load,
-  send: (i: number) => Promise<string>,
-  arrived: (ids: string[]) => Promise<Map<string, number>>,
-): Promise<Figures> {
-  const started: number[] = [];
-  const ids: string[] = [];
-  const t0 = performance.now();
-  const one = async (i: number) => {
-    started[i] = performance.now();
-    ids[i] = await send(i);
-  };
-  if (load.kind === 'closed') {
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: load.concurrency }, async () => {
-        while (next < count) await one(next++);
-      }),
-    );
-  } else {
-    const pending: Array<Promise<void>> = [];
-    for (let i = 0; i < count; i++) {
-      const due = t0 + (i * 1000) / load.perSecond;
-      const wait = due - performance.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      pending.push(one(i));
-    }
-    await Promise.all(pending);
-  }
-  const at = await arrived(ids);
-  const end = Math.max(...ids.map((id) => at.get(id)!));
-  const latencies = ids.map((id, i) => at.get(id)! - started[i]!).sort((a, b) => a - b);
-  return {
-    rate: perSecond(count, end - t0),
-    p50: quantile(latencies, 0.5),
-    p99: quantile(latencies, 0.99),
-    count,
-    ids,
-  };
-}
 
 export async function deliveryBench(): Promise<void> {
   printSection('bridge delivery end to end');
@@ -139,8 +98,8 @@ export async function deliveryBench(): Promise<void> {
       },
       arrived,
     );
-  await warmUp(() => direct(WARMUP_ROUND, { kind: 'closed', concurrency: CONCURRENCY }));
-  const baseRate = await direct(EVENTS, { kind: 'closed', concurrency: CONCURRENCY });
+  const saturated = { kind: 'closed', concurrency: CONCURRENCY } as const;
+  await warmUp(() => direct(WARMUP_ROUND, saturated));
   await direct(RATE * PACED_WARMUP_SECONDS, { kind: 'paced', perSecond: RATE });
   const baseLatency = await direct(PACED, { kind: 'paced', perSecond: RATE });
 
@@ -166,17 +125,36 @@ export async function deliveryBench(): Promise<void> {
           throw new Error(`putEvent answered ${res.status}: ${JSON.stringify(body)}`);
         return deliveryIdFor(body.eventId, 'crash', 'to-receiver', 1);
       };
-      await warmUp(() => drive(WARMUP_ROUND, { kind: 'closed', concurrency: CONCURRENCY }, put, arrived));
-      // the platform's CPU time per delivered event (all its processes): steadier than a rate on a noisy machine
+      // both sides warm, as in the measured rounds: a round of each in turn
+      await warmUp(async () => {
+        await direct(WARMUP_ROUND, saturated);
+        await drive(WARMUP_ROUND, saturated, put, arrived);
+      });
+      // the platform's CPU time per delivered event (all its processes, our rounds only)
       const cpu = () => processes.reduce((sum, p) => sum + cpuMicros(p.pid), 0);
-      const cpuBefore = cpu();
-      const rate = await drive(EVENTS, { kind: 'closed', concurrency: CONCURRENCY }, put, arrived);
-      const cpuPerEvent = (cpu() - cpuBefore) / EVENTS;
+      let cpuSpent = 0;
+      const rounds = await alternated(
+        ROUNDS,
+        () => direct(EVENTS, saturated),
+        async () => {
+          const before = cpu();
+          const run = await drive(EVENTS, saturated, put, arrived);
+          cpuSpent += cpu() - before;
+          return run;
+        },
+      );
+      const cpuPerEvent = cpuSpent / (EVENTS * ROUNDS);
       // the steady pace first for a while unmeasured: the read models catch up on the saturated run's events
       await drive(RATE * PACED_WARMUP_SECONDS, { kind: 'paced', perSecond: RATE }, put, arrived);
       const latency = await drive(PACED, { kind: 'paced', perSecond: RATE }, put, arrived);
       // a repeat would come shortly after its first arrival: the lease makes it at least a lease away
-      return { rate, latency, cpuPerEvent, twice: repeats([...rate.ids, ...latency.ids]) };
+      return {
+        rate: rounds.ours,
+        base: rounds.direct,
+        latency,
+        cpuPerEvent,
+        twice: repeats([...rounds.ours.ids, ...latency.ids]),
+      };
     } finally {
       for (const p of processes.reverse()) await p.stop();
       rmSync(dir, { recursive: true, force: true });
@@ -194,6 +172,7 @@ export async function deliveryBench(): Promise<void> {
   }
 
   const common = `SQLite stores, npm start defaults (DELIVERY_CONCURRENCY ${DEFAULT_DELIVERY_CONCURRENCY}, LOG_SETTLE_MS ${DEFAULT_SETTLE_MS}); one rule, one preset HTTP client target; the receiver (in the load generator) answers 200 at once`;
+  const rates = (xs: number[]) => xs.map((x) => Math.round(x).toLocaleString('en-US')).join(', ');
   const rows = (
     label: string,
     m: Awaited<ReturnType<typeof measure>>,
@@ -204,8 +183,8 @@ export async function deliveryBench(): Promise<void> {
       name: `bridge delivery, ${label}: putEvent → HTTP receiver, end to end`,
       figure: m.rate.rate,
       unit: 'events/s',
-      baseline: { name: `direct POST loop to the same receiver`, figure: baseRate.rate },
-      setup: `${EVENTS} events ${warmUpText(`in rounds of ${WARMUP_ROUND} at the same concurrency (the direct POST loop's too)`)}, ${CONCURRENCY} concurrent keep-alive loops, first put to last arrival; ${where}; ${common}. Saturated, publish-to-receive is p50 ${m.rate.p50.toFixed(0)} ms, p99 ${m.rate.p99.toFixed(0)} ms (queueing); the platform's CPU time per delivered event ${m.cpuPerEvent.toFixed(0)} µs. Deliveries that reached the receiver twice: ${m.twice}`,
+      baseline: { name: 'direct POST loop to the same receiver, rounds alternated with ours', figure: m.base.rate },
+      setup: `medians of ${ROUNDS} rounds of ${EVENTS.toLocaleString('en-US')} events and ${ROUNDS} of ${EVENTS.toLocaleString('en-US')} direct POSTs, alternated (direct first, then ours first, …) ${warmUpText(`in rounds of ${WARMUP_ROUND} of each side in turn`)}, ${CONCURRENCY} concurrent keep-alive loops, first put to last arrival; rounds: ours ${rates(m.rate.rates)}, direct ${rates(m.base.rates)}; ${where}; ${common}. Saturated, publish-to-receive is p50 ${m.rate.p50.toFixed(0)} ms, p99 ${m.rate.p99.toFixed(0)} ms (queueing); the platform's CPU time per delivered event ${m.cpuPerEvent.toFixed(0)} µs. Deliveries that reached the receiver twice: ${m.twice}`,
       ...(goals.rate ? { goal: goals.rate } : {}),
     });
     for (const [q, ours, theirs] of [

@@ -15,12 +15,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnBenchServer } from './bench-server.ts';
+import { alternated, drive, evenRounds, type Load } from './end-to-end.drive.ts';
 import { sendBody, startWebhookReceiver } from './hub-load.ts';
-import { median, perSecond, printRow, printSection, quantile, warmUp, warmUpText } from './report.ts';
+import { printRow, printSection, warmUp, warmUpText } from './report.ts';
 
 const SENDS = Number(process.env.BENCH_HUB_SENDS ?? 1000);
 /** rounds of each side (BENCH_HUB_ROUNDS, default 4), made even so that each side goes first as often as second */
-const ROUNDS = 2 * Math.max(1, Math.ceil((Math.floor(Number(process.env.BENCH_HUB_ROUNDS ?? 4)) || 4) / 2));
+const ROUNDS = evenRounds(Number(process.env.BENCH_HUB_ROUNDS ?? 4));
 /** sends per warm-up round (the warm-up runs rounds for WARMUP_SECONDS) */
 const WARMUP_ROUND = 200;
 const CONCURRENCY = Number(process.env.BENCH_HUB_CONCURRENCY ?? 16);
@@ -29,73 +30,6 @@ const PACED = Number(process.env.BENCH_HUB_PACED ?? 500);
 const fixture = path.join(import.meta.dirname, '..', 'http', 'hub', 'fixtures', 'hub-platform.ts');
 
 let seq = 0;
-
-type Load = { kind: 'closed'; concurrency: number } | { kind: 'paced'; perSecond: number };
-type Figures = { rate: number; p50: number; p99: number };
-/** one run's figures and every send-to-arrival latency of it */
-type Run = Figures & { latencies: number[] };
-/** the saturated figure of several rounds: the median round's rate, latencies over all rounds */
-type Rounds = { rate: number; rates: number[]; p50: number; p99: number };
-
-async function drive(
-  count: number,
-  load: Load,
-  send: (i: number) => Promise<string>,
-  arrived: (ids: string[]) => Promise<Map<string, number>>,
-): Promise<Run> {
-  const started: number[] = [];
-  const ids: string[] = [];
-  const t0 = performance.now();
-  const one = async (i: number) => {
-    started[i] = performance.now();
-    ids[i] = await send(i);
-  };
-  if (load.kind === 'closed') {
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: load.concurrency }, async () => {
-        while (next < count) await one(next++);
-      }),
-    );
-  } else {
-    const pending: Array<Promise<void>> = [];
-    for (let i = 0; i < count; i++) {
-      const wait = t0 + (i * 1000) / load.perSecond - performance.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      pending.push(one(i));
-    }
-    await Promise.all(pending);
-  }
-  const at = await arrived(ids);
-  const end = Math.max(...ids.map((id) => at.get(id)!));
-  const latencies = ids.map((id, i) => at.get(id)! - started[i]!).sort((a, b) => a - b);
-  return { rate: perSecond(count, end - t0), p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), latencies };
-}
-
-/**
- * ROUNDS saturated rounds of each side, alternated direct, ours, ours, direct, direct, ours … (each side
- * first as often as second): the medians of each side's rates, and ours' latencies over all its rounds.
- */
-async function alternated(
-  direct: () => Promise<Run>,
-  ours: () => Promise<Run>,
-): Promise<{ ours: Rounds; direct: Rounds }> {
-  const runs = { ours: [] as Run[], direct: [] as Run[] };
-  for (let r = 0; r < ROUNDS; r++) {
-    const order = r % 2 === 0 ? (['direct', 'ours'] as const) : (['ours', 'direct'] as const);
-    for (const side of order) runs[side].push(await (side === 'direct' ? direct() : ours()));
-  }
-  const summary = (rs: Run[]): Rounds => {
-    const all = rs.flatMap((r) => r.latencies).sort((a, b) => a - b);
-    return {
-      rate: median(rs.map((r) => r.rate)),
-      rates: rs.map((r) => r.rate),
-      p50: quantile(all, 0.5),
-      p99: quantile(all, 0.99),
-    };
-  };
-  return { ours: summary(runs.ours), direct: summary(runs.direct) };
-}
 
 export async function hubBench(): Promise<void> {
   printSection('notification hub end to end');
@@ -158,6 +92,7 @@ export async function hubBench(): Promise<void> {
         await drive(WARMUP_ROUND, saturated, send, arrived);
       });
       const rounds = await alternated(
+        ROUNDS,
         () => direct(SENDS, saturated),
         () => drive(SENDS, saturated, send, arrived),
       );
