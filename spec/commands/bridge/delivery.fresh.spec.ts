@@ -1,6 +1,7 @@
 // putEvent routing as it accepts and the first attempt started in the scheduling's append (the delivery
 // worker's startFresh), against real SQLite stores and a real HTTP receiver; and a routing whose
-// scheduling was lost (a crash between the two appends), scheduled by the worker from its due item.
+// scheduling was lost (a crash between the two appends) or failed (the store unreachable for the
+// scheduling's append), scheduled by the worker from its due item.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
@@ -11,6 +12,8 @@ import { createDeliveryWorker, type DeliveryDueItem } from '../../../commands/br
 import { createPublisher, type PublisherDeps } from '../../../commands/bridge/publish.commands.ts';
 import { createEventRouter } from '../../../commands/bridge/router.process.ts';
 import { deliveryStream } from '../../../domain/bridge/delivery.decider.ts';
+import type { EventStore } from '../../../infra/core/event-store.port.ts';
+import { StoreUnavailableError } from '../../../infra/core/store-errors.ts';
 import type { DeliveryDueDoc } from '../../../projections/bridge/deliveries.docs.ts';
 import {
   DELIVERIES_PROJECTION,
@@ -57,9 +60,15 @@ const worker = () =>
     owner: 'spec-worker',
   });
 
-/** a publisher routing at acceptance; `schedule: false` loses every scheduling (a crash right after the append) */
-function publisherWith(w: ReturnType<typeof worker>, o: { schedule?: boolean } = {}) {
-  const scheduler = createDeliveryScheduler({ eventStore: f.eventStore, clock: f.clock });
+/**
+ * a publisher routing at acceptance; `schedule: false` loses every scheduling (a crash right after the
+ * append); `schedulingStore`: the store the scheduling appends to; `warnings`: what the publisher logs
+ */
+function publisherWith(
+  w: ReturnType<typeof worker>,
+  o: { schedule?: boolean; schedulingStore?: EventStore; warnings?: string[] } = {},
+) {
+  const scheduler = createDeliveryScheduler({ eventStore: o.schedulingStore ?? f.eventStore, clock: f.clock });
   const deps: PublisherDeps = {
     eventStore: f.eventStore,
     clock: f.clock,
@@ -76,6 +85,7 @@ function publisherWith(w: ReturnType<typeof worker>, o: { schedule?: boolean } =
       if (o.schedule === false) return;
       await scheduler.schedule(routed, targets, (fresh) => w.startFresh(fresh, accepted));
     },
+    ...(o.warnings && { log: { warn: (_obj: object, msg: string) => o.warnings!.push(msg) } }),
   };
   return createPublisher(deps);
 }
@@ -218,6 +228,41 @@ test('an attempt started fresh is due again only when its outcome is overdue (ou
   assert.is(item!.dueAt, (started.data as { outcomeBy: string }).outcomeBy);
   assert.is(Date.parse(item!.dueAt) - Date.parse((started.data as { at: string }).at), 30_000);
   void w.stop(); // its call never ends: not awaited
+});
+
+test('the scheduling append fails (the store unreachable for a moment): the put is still answered, the routing’s due item delivers it', async () => {
+  const down = () => Promise.reject(new StoreUnavailableError('sqlite', 'disk I/O error'));
+  const failing: EventStore = { ...f.eventStore, append: down, appendMany: down };
+  const failingWorker = createDeliveryWorker({
+    eventStore: failing,
+    clock: f.clock,
+    items: liveCollection<DeliveryDueItem>(f.readStore, DELIVERIES_PROJECTION, 'due'),
+    adapters: [adapter],
+    configCenter: f.configCenter,
+    tenantProfile: async () => null,
+    concurrency: 2,
+    pollMs: 60_000,
+    owner: 'spec-worker-failing',
+  });
+  failingWorker.start();
+  const warnings: string[] = [];
+  const { eventId, duplicate } = await put(publisherWith(failingWorker, { schedulingStore: failing, warnings }));
+  await failingWorker.stop();
+  assert.is(duplicate, false, 'answered: the event and its routing are in the log');
+  assert.equal(warnings, ['scheduling at acceptance failed; the due items of the routing take it']);
+  const deliveryId = deliveryIdFor(eventId, 'acme', 'fresh', 1);
+  const stream = deliveryStream('acme', deliveryId);
+  assert.equal(await types(stream), [], 'nothing half-written');
+  assert.is(calls.get(deliveryId), undefined, 'no call without its attempt recorded');
+
+  const w = worker();
+  await f.catchUp(deliveriesProjection);
+  f.clock.advance(LOST_SCHEDULING_AFTER_MS);
+  assert.is(await w.runDue(), 1, 'the routing item schedules');
+  await f.catchUp(deliveriesProjection);
+  assert.is(await w.runDue(), 1, "the scheduling's item delivers");
+  assert.equal(await types(stream), ['DeliveryScheduled', 'DeliveryAttemptStarted', 'DeliverySucceeded']);
+  assert.is(calls.get(deliveryId)?.length, 1);
 });
 
 test.run();
