@@ -1,7 +1,8 @@
 // putEvent routing as it accepts and the first attempt started in the scheduling's append (the delivery
 // worker's startFresh), against real SQLite stores and a real HTTP receiver; and a routing whose
 // scheduling was lost (a crash between the two appends) or failed (the store unreachable for the
-// scheduling's append), scheduled by the worker from its due item.
+// scheduling's append), scheduled by the worker from its due item; and a blocked rule target, whose fresh
+// delivery is only scheduled and waits for the resume.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
@@ -11,6 +12,7 @@ import { createDeliveryScheduler, deliveryIdFor } from '../../../commands/bridge
 import { createDeliveryWorker, type DeliveryDueItem } from '../../../commands/bridge/delivery.worker.ts';
 import { createPublisher, type PublisherDeps } from '../../../commands/bridge/publish.commands.ts';
 import { createEventRouter } from '../../../commands/bridge/router.process.ts';
+import { createRuleTargetCommands } from '../../../commands/bridge/rule-target-state.commands.ts';
 import { deliveryStream } from '../../../domain/bridge/delivery.decider.ts';
 import type { EventStore } from '../../../infra/core/event-store.port.ts';
 import { StoreUnavailableError } from '../../../infra/core/store-errors.ts';
@@ -261,6 +263,30 @@ test('the scheduling append fails (the store unreachable for a moment): the put 
   assert.is(await w.runDue(), 1, 'the routing item schedules');
   await f.catchUp(deliveriesProjection);
   assert.is(await w.runDue(), 1, "the scheduling's item delivers");
+  assert.equal(await types(stream), ['DeliveryScheduled', 'DeliveryAttemptStarted', 'DeliverySucceeded']);
+  assert.is(calls.get(deliveryId)?.length, 1);
+});
+
+test('a blocked rule target: the fresh delivery is scheduled alone (no attempt, no call), held, and delivered after the resume', async () => {
+  const ruleTargets = createRuleTargetCommands({ eventStore: f.eventStore, clock: f.clock });
+  const ref = { ruleTenant: 'acme', ruleId: 'fresh', targetId: 1 };
+  await ruleTargets.block(ref, { deliveryId: 'an-earlier-one', round: 1, error: 'HTTP 500' }, ctxOf('acme'), 'block/1');
+  const w = worker();
+  w.start();
+  const { eventId } = await put(publisherWith(w));
+  await w.stop();
+  const deliveryId = deliveryIdFor(eventId, 'acme', 'fresh', 1);
+  const stream = deliveryStream('acme', deliveryId);
+  assert.equal(await types(stream), ['DeliveryScheduled'], 'scheduled, not attempted');
+  assert.is(calls.get(deliveryId), undefined);
+  await f.catchUp(deliveriesProjection);
+  assert.is((await dueItem(deliveryId))!.held, true, 'held while its rule target is blocked');
+  assert.is(await worker().runDue(), 0, 'nothing due while blocked');
+
+  await ruleTargets.resume(ref, ctxOf('acme'), 'resume/1');
+  await f.catchUp(deliveriesProjection);
+  const after = worker();
+  assert.ok((await after.runDue()) >= 1);
   assert.equal(await types(stream), ['DeliveryScheduled', 'DeliveryAttemptStarted', 'DeliverySucceeded']);
   assert.is(calls.get(deliveryId)?.length, 1);
 });
