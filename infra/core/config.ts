@@ -4,10 +4,7 @@ import { parseOutboundAllow } from '../net/outbound-allow.ts';
 import { envInt } from './env-int.ts';
 import { DEFAULT_GATHER_MS, DEFAULT_SETTLE_MS } from './log-reader.ts';
 
-/**
- * SQLITE_CHECKPOINT_MS's default: a WAL copied every half second stays short, and commits on a short WAL
- * stall less (decision 0002: publish-to-receive p99 at 50 events/s 1.5 to 2.5 ms lower than with 2 s)
- */
+/** SQLITE_CHECKPOINT_MS's default: a WAL copied every half second stays short, and commits on a short WAL stall less (decision 0002) */
 export const DEFAULT_SQLITE_CHECKPOINT_MS = 500;
 /** DELIVERY_CONCURRENCY's default */
 export const DEFAULT_DELIVERY_CONCURRENCY = 32;

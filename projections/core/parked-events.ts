@@ -106,6 +106,9 @@ export async function retryParked(o: {
         );
         await projection.apply([event], { collection: store.collection, late: true });
         await parkedEvents(tx).delete(parked.id);
+        // the checkpoint is written with what it applied, as a page's is (its position stays): readers that
+        // keep answers while it stands (checkpoint-memo.ts) see the change
+        if (cp !== null) await checkpoints(tx).upsert({ ...cp, updatedAt: o.now() });
         return true;
       });
       if (done) applied += 1;

@@ -8,10 +8,10 @@ export type ReadModel<T extends Doc> = Pick<
 >;
 
 /**
- * How long readers trust the generation a projection's checkpoint named (the lookup was a checkpoint read
- * per query: three for each published event). The generation moves only at a rebuild's switch, which this
- * process sees at once (forgetGenerations); a reader in another process reads the previous generation,
- * which the switch leaves in place and complete up to it, for at most this long.
+ * How long readers trust the generation a projection's checkpoint named, instead of a checkpoint read per
+ * query. The generation moves only at a rebuild's switch, which this process sees at once
+ * (forgetGenerations); a reader in another process reads the previous generation, which the switch leaves
+ * in place and complete up to it, for at most this long.
  */
 const GENERATION_RECHECK_MS = 1000;
 const generations = new WeakMap<ReadStore, Map<string, { generation: number; at: number }>>();
@@ -19,6 +19,13 @@ const generations = new WeakMap<ReadStore, Map<string, { generation: number; at:
 /** the rebuild in this process switched generations: readers look the checkpoints up again */
 export function forgetGenerations(store: ReadStore): void {
   generations.delete(store);
+}
+
+/** a checkpoint just read names this generation: readers use it from now on */
+export function noteGeneration(store: ReadStore, projection: string, generation: number): void {
+  let known = generations.get(store);
+  if (known === undefined) generations.set(store, (known = new Map()));
+  known.set(projection, { generation, at: performance.now() });
 }
 
 async function generationOf(store: ReadStore, projection: string): Promise<number> {

@@ -4,7 +4,8 @@ import { partitionedName, physicalName } from './projection.ts';
 
 /**
  * The live generation of a projection's collection, for the few writers besides the projection itself:
- * schedulers putting a lease on a due item (findOneAndUpdate). Resolved on every call, like readModel.
+ * schedulers putting a lease on a due item (findOneAndUpdate). Resolved on every call (readModel trusts it
+ * for a second; a lease written to a generation just replaced would be lost).
  */
 export function liveCollection<T extends Doc>(
   store: ReadStore,
