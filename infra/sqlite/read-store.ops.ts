@@ -37,8 +37,8 @@ import {
 const MAX_CACHED_STATEMENTS = 500;
 
 /**
- * How long a collection's indexed expressions are trusted before SQLite's schema_version is asked again (a
- * pragma of ~13 µs; the reads of one published event asked it three times). A stale answer changes the
+ * How long a collection's indexed expressions are trusted before SQLite's schema_version is asked again
+ * (a pragma per query before). A stale answer changes the
  * plan, never the rows: a condition narrowed on through json_extract selects the same rows with or
  * without its index, and an index created since is used from the next check. A CREATE or DROP made in
  * this process is seen at once (localSchemaChanges); another process's within this time.
@@ -322,7 +322,7 @@ export function findManyAndUpdate<T extends Doc>(
  */
 export function ensureCollection(c: Conn, collection: string, spec: CollectionSpec): void {
   checkSpec(spec);
-  localSchemaChanges += 1;
+  noteSchemaChange();
   c.db
     .transaction(() => {
       createTable(c, collection);
@@ -339,7 +339,7 @@ export function ensureCollection(c: Conn, collection: string, spec: CollectionSp
 }
 
 export function dropCollection(c: Conn, collection: string): void {
-  localSchemaChanges += 1;
+  noteSchemaChange();
   c.db.exec(`DROP TABLE IF EXISTS ${tableOf(collection)}`);
 }
 

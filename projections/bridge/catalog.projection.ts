@@ -129,7 +129,7 @@ export function createCatalogQueries(readStore: ReadStore, eventStore: EventStor
       return sources.find({ busTenant, bus }, { sort: { name: 1 } });
     },
     /** a platform source of that name on a live platform bus */
-    isPlatformSource: (name: string): Promise<boolean> => platformSource(name),
+    isPlatformSource: platformSource,
   };
 }
 

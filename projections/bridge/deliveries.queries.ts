@@ -10,7 +10,8 @@ import type {
 } from './deliveries.docs.ts';
 import { DELIVERIES_PROJECTION } from './deliveries.projection.ts';
 
-/** What the bridge's delivery pages and commands read of `bridge.deliveries` (deliveries.projection.ts). */
+// What the bridge's delivery pages and commands read of `bridge.deliveries` (deliveries.projection.ts).
+
 export type DeliveryStatusCounts = Record<DeliveryDocStatus, number> & { waiting: number };
 
 /** The tenant-wide dead letter list's filters (all optional; `from` inclusive, `to` exclusive, on deadLetteredAt). */

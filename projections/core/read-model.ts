@@ -21,16 +21,19 @@ export function forgetGenerations(store: ReadStore): void {
   generations.delete(store);
 }
 
-/** a checkpoint just read names this generation: readers use it from now on */
-export function noteGeneration(store: ReadStore, projection: string, generation: number): void {
+const knownOf = (store: ReadStore) => {
   let known = generations.get(store);
   if (known === undefined) generations.set(store, (known = new Map()));
-  known.set(projection, { generation, at: performance.now() });
+  return known;
+};
+
+/** a checkpoint just read names this generation: readers use it from now on */
+export function noteGeneration(store: ReadStore, projection: string, generation: number): void {
+  knownOf(store).set(projection, { generation, at: performance.now() });
 }
 
 async function generationOf(store: ReadStore, projection: string): Promise<number> {
-  let known = generations.get(store);
-  if (known === undefined) generations.set(store, (known = new Map()));
+  const known = knownOf(store);
   const now = performance.now();
   const cached = known.get(projection);
   if (cached !== undefined && now - cached.at < GENERATION_RECHECK_MS) return cached.generation;

@@ -49,7 +49,7 @@ const adapter: TargetAdapter = {
   },
 };
 
-const worker = () =>
+const worker = (o: Partial<Parameters<typeof createDeliveryWorker>[0]> = {}) =>
   createDeliveryWorker({
     eventStore: f.eventStore,
     clock: f.clock,
@@ -60,6 +60,7 @@ const worker = () =>
     concurrency: 2,
     pollMs: 60_000, // no claims by the poll during a test: what runs, runs fresh or by runDue
     owner: 'spec-worker',
+    ...o,
   });
 
 /**
@@ -208,15 +209,9 @@ test('a routing whose scheduling was lost: its due item comes due after LOST_SCH
 
 test('an attempt started fresh is due again only when its outcome is overdue (outcomeBy), not claimable meanwhile', async () => {
   // the receiver never answers this one: the attempt stays in flight
-  const w = createDeliveryWorker({
-    eventStore: f.eventStore,
-    clock: f.clock,
-    items: liveCollection<DeliveryDueItem>(f.readStore, DELIVERIES_PROJECTION, 'due'),
+  const w = worker({
     adapters: [{ typeId: 3, deliver: () => new Promise(() => undefined) }],
-    configCenter: f.configCenter,
-    tenantProfile: async () => null,
     concurrency: 1,
-    pollMs: 60_000,
     leaseMs: 30_000,
     timeoutMs: 5000,
     owner: 'spec-worker-2',
@@ -235,17 +230,7 @@ test('an attempt started fresh is due again only when its outcome is overdue (ou
 test('the scheduling append fails (the store unreachable for a moment): the put is still answered, the routing’s due item delivers it', async () => {
   const down = () => Promise.reject(new StoreUnavailableError('sqlite', 'disk I/O error'));
   const failing: EventStore = { ...f.eventStore, append: down, appendMany: down };
-  const failingWorker = createDeliveryWorker({
-    eventStore: failing,
-    clock: f.clock,
-    items: liveCollection<DeliveryDueItem>(f.readStore, DELIVERIES_PROJECTION, 'due'),
-    adapters: [adapter],
-    configCenter: f.configCenter,
-    tenantProfile: async () => null,
-    concurrency: 2,
-    pollMs: 60_000,
-    owner: 'spec-worker-failing',
-  });
+  const failingWorker = worker({ eventStore: failing, owner: 'spec-worker-failing' });
   failingWorker.start();
   const warnings: string[] = [];
   const { eventId, duplicate } = await put(publisherWith(failingWorker, { schedulingStore: failing, warnings }));

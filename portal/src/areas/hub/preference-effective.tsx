@@ -14,7 +14,8 @@ const SOURCE_TEXT: Record<EffectivePreference['Source'], string> = {
 };
 
 /** the query of one answer; the recipient's key prefix lets a change of its preferences refresh it */
-export const effectiveKey = (recipientId: string, k: Key) => ['hub', 'preferences', recipientId, 'effective', k];
+export const effectivePrefix = (recipientId: string) => ['hub', 'preferences', recipientId, 'effective'];
+export const effectiveKey = (recipientId: string, k: Key) => [...effectivePrefix(recipientId), k];
 
 const fetchEffective = (recipientId: string, k: Key, signal?: AbortSignal) =>
   call(

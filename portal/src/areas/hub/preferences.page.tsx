@@ -11,7 +11,7 @@ import { PagedTable } from '../../ui/paged-table.tsx';
 import type { PageResult } from '../../ui/paging.ts';
 import { useStatus } from '../../ui/status.tsx';
 import { ANY_CLASS, at, CODE_HINT, classLabel, type Decision, type Preference } from './hub-policy-api.ts';
-import { PreferenceEffective } from './preference-effective.tsx';
+import { effectivePrefix, PreferenceEffective } from './preference-effective.tsx';
 import './hub-policy.css';
 
 const DECISIONS = [
@@ -79,7 +79,7 @@ function RecipientPreferences({ recipientId }: { recipientId: string }) {
   const storedKey = ['hub', 'preferences', recipientId, 'stored'];
   // the gate's answer is live; the stored list comes from a read model and is refetched until it shows the write
   const refresh = (shows: (items: Preference[]) => boolean) => {
-    void client.invalidateQueries({ queryKey: ['hub', 'preferences', recipientId, 'effective'] });
+    void client.invalidateQueries({ queryKey: effectivePrefix(recipientId) });
     void refetchUntilShown<PageResult<Preference>>(client, storedKey, (page) => shows(page.items));
   };
   const same = (p: Preference, channel: string, cls: string) => p.Channel === channel && p.NotificationClass === cls;
