@@ -201,7 +201,8 @@ async function run() {
     await signInThrough(page, 'platform', PLATFORM_USER);
     await page.waitForURL((u) => u.pathname === '/portal/sso');
     await page.getByRole('rowheader', { name: 'portal.platform' }).waitFor();
-    const picker = page.getByLabel('Target tenant');
+    // a text field until the tenant list has loaded, then a list of them
+    const picker = page.getByRole('combobox', { name: 'Target tenant' });
     await picker.selectOption('demo');
     await page.waitForURL((u) => u.searchParams.get('tenant') === 'demo');
     await page.getByRole('rowheader', { name: 'portal.demo' }).waitFor();

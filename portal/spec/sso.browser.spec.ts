@@ -338,7 +338,8 @@ async function run() {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     await ops.reload();
-    await ops.getByLabel('Target tenant').selectOption('acme');
+    // the picker is a text field until the tenant list has loaded, then a list of them
+    await ops.getByRole('combobox', { name: 'Target tenant' }).selectOption('acme');
     await ops.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Applications' }).click();
     await ops.getByRole('rowheader', { name: 'portal.acme' }).waitFor();
     await context.close();
