@@ -12,7 +12,8 @@
 // test's fixture: a tenant, a bus and a rule sending every event to the receiver); this process generates
 // the load and hosts the receiver, so both timestamps come from one clock. Two deployments: all in one
 // process (npm start), and an API process beside two worker processes, where the receiver also counts the
-// deliveries that reached it more than once (the goal: none; workers claim with leases).
+// deliveries that reached it more than once (the goal: none; workers claim with leases). A reference row
+// first: a relay that stores nothing (relay-server.ts), what HTTP in and out alone cost a Node.js process.
 // Run alone: node --import tsx spec/bench/delivery.bench.ts (BENCH_CHILD_PROF=<dir>: CPU profiles).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -102,6 +103,40 @@ export async function deliveryBench(): Promise<void> {
   await warmUp(() => direct(WARMUP_ROUND, saturated));
   await direct(RATE * PACED_WARMUP_SECONDS, { kind: 'paced', perSecond: RATE });
   const baseLatency = await direct(PACED, { kind: 'paced', perSecond: RATE });
+
+  // ---- the ceiling: a relay that stores nothing, HTTP in and HTTP out (relay-server.ts) ----
+  const relay = await spawnBenchServer<{ url: string }>(
+    [path.join(import.meta.dirname, 'relay-server.ts'), receiverUrl],
+    'relay',
+  );
+  let relayed: Awaited<ReturnType<typeof alternated>>;
+  let relayCpu = 0;
+  try {
+    const forward = async () => {
+      const res = await fetch(`${relay.ready.url}/put`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer relay', 'content-type': 'application/json' },
+        body: event(),
+      });
+      return ((await res.json()) as { eventId: string }).eventId;
+    };
+    await warmUp(async () => {
+      await direct(WARMUP_ROUND, saturated);
+      await drive(WARMUP_ROUND, saturated, forward, arrived);
+    });
+    relayed = await alternated(
+      ROUNDS,
+      () => direct(EVENTS, saturated),
+      async () => {
+        const before = cpuMicros(relay.pid);
+        const run = await drive(EVENTS, saturated, forward, arrived);
+        relayCpu += cpuMicros(relay.pid) - before;
+        return run;
+      },
+    );
+  } finally {
+    await relay.stop();
+  }
 
   // ---- ours: putEvent → … → the receiver ----
   const startProcess = (dir: string, flags: string[]) =>
@@ -201,6 +236,16 @@ export async function deliveryBench(): Promise<void> {
       });
     }
   };
+  printRow({
+    name: 'reference: a bare express relay that stores nothing, POST → HTTP receiver, end to end',
+    figure: relayed.ours.rate,
+    unit: 'events/s',
+    baseline: {
+      name: 'direct POST loop to the same receiver, rounds alternated with the relay',
+      figure: relayed.direct.rate,
+    },
+    setup: `the ceiling for the rows below: express with its JSON body parser answers an id at once and forwards the body to the receiver over a keep-alive undici pool (spec/bench/relay-server.ts), in its own process; medians of ${ROUNDS} rounds of ${EVENTS.toLocaleString('en-US')} alternated with ${ROUNDS} direct rounds, ${CONCURRENCY} concurrent keep-alive loops; rounds: relay ${rates(relayed.ours.rates)}, direct ${rates(relayed.direct.rates)}; the relay's CPU time per event ${(relayCpu / (EVENTS * ROUNDS)).toFixed(0)} µs`,
+  });
   rows('all in one process', all, 'identity, bridge, every projection and worker in one process (npm start)', {
     rate: { of: 'ratio', op: '>=', value: 0.5 },
     p99: { of: 'figure', op: '<=', value: 10 },
