@@ -37,11 +37,11 @@ import {
 const MAX_CACHED_STATEMENTS = 500;
 
 /**
- * How long a collection's indexed expressions are trusted before SQLite's schema_version is asked again
- * (a pragma per query before). A stale answer changes the
- * plan, never the rows: a condition narrowed on through json_extract selects the same rows with or
- * without its index, and an index created since is used from the next check. A CREATE or DROP made in
- * this process is seen at once (localSchemaChanges); another process's within this time.
+ * How long a collection's indexed expressions are trusted before SQLite's schema_version is asked again,
+ * instead of that pragma before every query. A stale answer changes the plan, never the rows: a condition
+ * narrowed on through json_extract selects the same rows with or without its index, and an index created
+ * since is used from the next check. A CREATE or DROP made in this process is seen at once
+ * (localSchemaChanges); another process's within this time.
  */
 const SCHEMA_RECHECK_MS = 1000;
 let localSchemaChanges = 0;
