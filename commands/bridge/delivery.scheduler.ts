@@ -7,7 +7,8 @@ import { fold } from '../../domain/core/decider.ts';
 import type { RecordedEvent } from '../../domain/core/event.ts';
 import { parseStreamName } from '../../domain/core/stream-name.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
-import type { EventStore } from '../../infra/core/event-store.port.ts';
+import type { AppendRequest, AppendResult, EventStore } from '../../infra/core/event-store.port.ts';
+import type { WrongExpectedRevisionError } from '../../infra/core/store-errors.ts';
 import { type CommandContext, commandHandler } from '../core/command-handler.ts';
 
 /**
@@ -41,11 +42,49 @@ export type FreshDelivery = {
 };
 
 /**
- * Takes a fresh delivery to schedule it and start its first attempt in one append (the delivery worker's
- * startFresh, where a slot is free): a promise answering whether it created the delivery; undefined, or a
- * promise answering undefined: not taken, scheduled here.
+ * A delivery's scheduling, decided and not yet appended: its append (with the delivery's first attempt
+ * started in it, where a worker took it), and what follows once the append is answered.
  */
-export type StartFresh = (fresh: FreshDelivery) => Promise<boolean | undefined> | undefined;
+export type PreparedScheduling = {
+  stream: string;
+  deliveryId: string;
+  request: AppendRequest;
+  /**
+   * told the append's answer: whether it created the delivery (a conflict: scheduled already); `undefined`,
+   * the append was not made (the store failed). A worker that took the delivery makes its call after this.
+   */
+  settle(answer: AppendResult | WrongExpectedRevisionError | undefined): Promise<boolean>;
+};
+
+/**
+ * Takes a fresh delivery to start its first attempt in the scheduling's append (the delivery worker's
+ * startFresh, where a slot is free): a promise of its prepared scheduling; undefined, or a promise of
+ * undefined: not taken, scheduled alone.
+ */
+export type StartFresh = (fresh: FreshDelivery) => Promise<PreparedScheduling | undefined> | undefined;
+
+type Answer = AppendResult | WrongExpectedRevisionError;
+
+/**
+ * One appendMany: `first` (when given: putEvent's acceptance), then the schedulings, each only if `first`
+ * went ahead (AppendRequest.after). Answers each one's answer; the caller settles them. On a store failure
+ * every scheduling is settled as not appended (a worker's slot it held is freed) and the failure thrown.
+ */
+export async function appendSchedulings(
+  store: EventStore,
+  schedulings: PreparedScheduling[],
+  first?: AppendRequest,
+): Promise<{ first?: Answer; schedulings: Answer[] }> {
+  const requests = schedulings.map((p) => (first === undefined ? p.request : { ...p.request, after: 0 }));
+  let answers: Answer[];
+  try {
+    answers = await store.appendMany(first === undefined ? requests : [first, ...requests]);
+  } catch (err) {
+    await Promise.all(schedulings.map((p) => p.settle(undefined)));
+    throw err;
+  }
+  return first === undefined ? { schedulings: answers } : { first: answers[0]!, schedulings: answers.slice(1) };
+}
 
 /** the rule's target record as routing saw it: undefined when not known (then read from the rule's stream) */
 export type KnownTarget = (ruleTenant: string, ruleId: string, targetId: number) => Target | null | undefined;
@@ -65,25 +104,28 @@ export function createDeliveryScheduler(deps: DeliverySchedulerDeps) {
   }
 
   /**
-   * Schedules the deliveries of one EventRouted (nothing for those already scheduled); those `start` takes
-   * are scheduled by it, with their first attempt.
+   * The schedulings of one EventRouted's deliveries, decided (one per matched target whose conversion
+   * succeeded); those `start` takes carry their first attempt. When one cannot be decided (its rule's target
+   * record unreadable), it is left out and told to `tolerate` (the routing's due item schedules it later);
+   * without `tolerate`, the failure is thrown.
    */
-  async function schedule(
+  async function prepare(
     recorded: Pick<RecordedEvent, 'id' | 'type' | 'data' | 'stream' | 'metadata'>,
     known?: KnownTarget,
     start?: StartFresh,
-  ): Promise<ScheduledDelivery[]> {
+    tolerate?: (err: unknown) => void,
+  ): Promise<PreparedScheduling[]> {
     if (recorded.type !== 'EventRouted') return [];
     const routed = recorded.data as EventRoutedData;
     const tenant = parseStreamName(recorded.stream)?.tenant ?? recorded.metadata.tenant;
-    const work: Array<Promise<ScheduledDelivery>> = [];
+    const work: Array<Promise<PreparedScheduling | undefined>> = [];
     for (const rule of routed.matched) {
       for (const t of rule.targets) {
         if (!t.conversion.ok) continue;
+        const deliveryId = deliveryIdFor(routed.key, rule.ruleTenant, rule.ruleId, t.targetId);
+        const stream = deliveryStream(tenant, deliveryId);
         work.push(
           (async () => {
-            const deliveryId = deliveryIdFor(routed.key, rule.ruleTenant, rule.ruleId, t.targetId);
-            const stream = deliveryStream(tenant, deliveryId);
             const now = clock.now().toISOString();
             const data: Omit<DeliveryScheduledData, 'scheduledAt'> = {
               deliveryId,
@@ -111,8 +153,8 @@ export function createDeliveryScheduler(deps: DeliverySchedulerDeps) {
               causationId: recorded.id,
             };
             const started = data.target === null ? undefined : await start?.({ stream, data, commandId, context });
-            if (started !== undefined) return { stream, deliveryId, created: started };
-            const r = await handle({
+            if (started !== undefined) return started;
+            const prepared = handle.prepare({
               stream,
               command: { type: 'ScheduleDelivery', data, now },
               commandId,
@@ -120,13 +162,52 @@ export function createDeliveryScheduler(deps: DeliverySchedulerDeps) {
               context,
               from: 'new',
             });
-            return { stream, deliveryId, created: r.duplicate !== true && r.events.length > 0 };
+            return {
+              stream,
+              deliveryId,
+              request: prepared.request,
+              async settle(answer) {
+                if (answer === undefined) return false;
+                const r = await prepared.settle(answer);
+                return r.duplicate !== true && r.events.length > 0;
+              },
+            } satisfies PreparedScheduling;
           })(),
         );
       }
     }
-    return Promise.all(work);
+    const outcomes = await Promise.allSettled(work);
+    const prepared = outcomes.flatMap((o) => (o.status === 'fulfilled' && o.value !== undefined ? [o.value] : []));
+    const failures = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason as unknown] : []));
+    if (failures.length > 0 && tolerate === undefined) {
+      // none is appended: the ones a worker took are freed
+      await Promise.all(prepared.map((p) => p.settle(undefined)));
+      throw failures[0];
+    }
+    for (const err of failures) tolerate?.(err);
+    return prepared;
   }
 
-  return { schedule };
+  /**
+   * Schedules the deliveries of one EventRouted (nothing for those already scheduled), in one appendMany;
+   * those `start` takes are scheduled by it, with their first attempt.
+   */
+  async function schedule(
+    recorded: Pick<RecordedEvent, 'id' | 'type' | 'data' | 'stream' | 'metadata'>,
+    known?: KnownTarget,
+    start?: StartFresh,
+  ): Promise<ScheduledDelivery[]> {
+    const prepared = await prepare(recorded, known, start);
+    if (prepared.length === 0) return [];
+    const { schedulings } = await appendSchedulings(eventStore, prepared);
+    return Promise.all(
+      prepared.map(async (p, i) => ({
+        stream: p.stream,
+        deliveryId: p.deliveryId,
+        created: await p.settle(schedulings[i]),
+      })),
+    );
+  }
+
+  return { prepare, schedule };
 }

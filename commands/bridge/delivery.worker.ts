@@ -1,12 +1,18 @@
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { EventStore, LogPage } from '../../infra/core/event-store.port.ts';
 import type { Collection } from '../../infra/core/read-store.port.ts';
+import { isWrongExpectedRevision } from '../../infra/core/store-errors.ts';
 import { createWorkEngine, type DueItem, type WorkEngine, type WorkEngineLog } from '../core/work-engine.ts';
 import type { ConfigCenter } from './bridge.contracts.ts';
 import type { TenantProfile } from './delivery/delivery.params.ts';
-import { createDeliveryProcess, type DeliveryStep, type PublishedFacts } from './delivery/delivery.process.ts';
+import {
+  createDeliveryProcess,
+  type DeliveryStep,
+  type FreshStart,
+  type PublishedFacts,
+} from './delivery/delivery.process.ts';
 import type { TargetAdapter } from './delivery.contracts.ts';
-import type { FreshDelivery } from './delivery.scheduler.ts';
+import type { FreshDelivery, PreparedScheduling } from './delivery.scheduler.ts';
 
 export type { TenantProfile } from './delivery/delivery.params.ts';
 export type { DeliveryStep } from './delivery/delivery.process.ts';
@@ -58,14 +64,15 @@ export type DeliveryWorker = WorkEngine & {
   /** what is due now for one delivery (the stream's state decides) */
   process(stream: string): Promise<DeliveryStep>;
   /**
-   * A delivery routed just now, started in a free slot of this worker: scheduled with its first attempt
-   * in one append, no claim and no stream read (delivery.process startFresh); once a slot comes free if
-   * none is (a few may wait). Resolves once it is scheduled (whether this created it), the call going on.
-   * Undefined, or resolving undefined, when this process runs no worker, too many wait, the worker stopped,
-   * the run failed before its first append, or the target keeps order (ErrorTolerance NONE: its deliveries
-   * go one at a time through the claims): the caller schedules it, and a worker claims it.
+   * A delivery routed just now, started in a free slot of this worker (once a slot comes free if none is; a
+   * few may wait): its scheduling with the first attempt started, decided with no claim and no stream read
+   * (delivery.process prepareFresh), for the caller to append (putEvent: in the acceptance's commit). The
+   * slot makes the call once the scheduling is settled as appended. Undefined, or resolving undefined, when
+   * this process runs no worker, too many wait, the worker stopped, the deciding failed, or the target keeps
+   * order (ErrorTolerance NONE: its deliveries go one at a time through the claims): the caller schedules it
+   * alone, and a worker claims it.
    */
-  startFresh(fresh: FreshDelivery, published: PublishedFacts): Promise<boolean | undefined> | undefined;
+  startFresh(fresh: FreshDelivery, published: PublishedFacts): Promise<PreparedScheduling | undefined> | undefined;
   /** something may be due now (a fresh or redriven delivery): look at once */
   notify(stream?: string): void;
 };
@@ -102,7 +109,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
           (list: ReadonlyArray<TargetAdapter>) => (typeId: number) =>
             list.find((a) => a.typeId === typeId)
         )(deps.adapters);
-  const { advance, startFresh } = createDeliveryProcess({
+  const { advance, prepareFresh } = createDeliveryProcess({
     eventStore: deps.eventStore,
     clock: deps.clock,
     configCenter: deps.configCenter,
@@ -140,16 +147,41 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     notify: () => engine.wake(),
     startFresh(fresh, published) {
       if (fresh.data.target?.errorTolerance === 'NONE') return undefined;
-      // answers once the delivery is scheduled (its first append), while the call goes on in the slot
-      let scheduled!: (created: boolean | undefined) => void;
-      const whenScheduled = new Promise<boolean | undefined>((resolve) => (scheduled = resolve));
+      // the prepared scheduling is handed over from the slot, which then waits for its append's answer
+      let handOver!: (prepared: PreparedScheduling | undefined) => void;
+      const handed = new Promise<PreparedScheduling | undefined>((resolve) => (handOver = resolve));
       const run = engine.tryRun(fresh.data.deliveryId, async () => {
-        scheduled((await startFresh(fresh, published, () => scheduled(true))) !== 'raced');
+        let start: FreshStart;
+        try {
+          start = await prepareFresh(fresh, published);
+        } catch (err) {
+          deps.log?.warn(
+            { deliveryId: fresh.data.deliveryId, err: err instanceof Error ? err.message : String(err) },
+            'a fresh delivery could not be started; it is scheduled alone',
+          );
+          return handOver(undefined);
+        }
+        let answered!: (answer: Parameters<PreparedScheduling['settle']>[0]) => void;
+        const answer = new Promise<Parameters<PreparedScheduling['settle']>[0]>((resolve) => (answered = resolve));
+        let created!: (yes: boolean) => void;
+        const whether = new Promise<boolean>((resolve) => (created = resolve));
+        handOver({
+          stream: fresh.stream,
+          deliveryId: fresh.data.deliveryId,
+          request: start.request,
+          settle(a) {
+            answered(a);
+            return whether;
+          },
+        });
+        const a = await answer;
+        created(a !== undefined && !isWrongExpectedRevision(a));
+        await start.proceed(a);
       });
       if (run === undefined) return undefined;
-      // dropped from the queue (the worker stopped), or failed before its first append: the caller schedules it
-      void run.then(() => scheduled(undefined));
-      return whenScheduled;
+      // dropped from the queue (the worker stopped) before it ran: the caller schedules it
+      void run.then(() => handOver(undefined));
+      return handed;
     },
   };
 }

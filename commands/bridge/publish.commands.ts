@@ -4,6 +4,7 @@ import { resolveBusRef } from '../../domain/bridge/bus.decider.ts';
 import { type BridgeEvent, type Bus, MAX_BATCH_EVENTS, PLATFORM_TENANT } from '../../domain/bridge/model.ts';
 import {
   type EventAcceptedData,
+  type PublishedState,
   type Publisher,
   publishedEventDecider,
   publishedStream,
@@ -18,7 +19,7 @@ import { commandHandler } from '../core/command-handler.ts';
 import type { SchemaValidator } from './bridge.contracts.ts';
 import type { BusLookup } from './buses.commands.ts';
 import type { CallerTokens } from './caller-tokens.store.ts';
-import type { KnownTarget } from './delivery.scheduler.ts';
+import { appendSchedulings, type KnownTarget, type PreparedScheduling } from './delivery.scheduler.ts';
 import type { EventRouter } from './router.process.ts';
 
 /**
@@ -75,14 +76,19 @@ export type PublisherDeps = {
    */
   router?: Pick<EventRouter, 'routeNew'>;
   /**
-   * Told of each event routed at acceptance once its append is in the log, with the rules' target records
-   * routing used: schedules its deliveries (bridge.service.ts), their first attempts started where a
-   * worker's slot is free. The answer waits for the scheduling, not for any call: under more load than the
-   * deliveries keep up with, publishers slow down instead of a backlog growing unseen. A scheduling that
-   * fails does not fail the answer: the event is in the log, and the deliveries read model keeps a due item
-   * for every delivery it routed, should its scheduling be lost.
+   * The deliveries of an event routed at acceptance, decided before its append (bridge.service.ts): their
+   * schedulings, each with its first attempt started where a worker's slot is free, go in the acceptance's
+   * commit, each only if the acceptance goes ahead (a duplicate schedules nothing). The answer waits for that
+   * commit, not for any call: under more load than the deliveries keep up with, publishers slow down instead
+   * of a backlog growing unseen. A delivery that cannot be decided is left out and told to `tolerate`: the
+   * deliveries read model keeps a due item for every delivery routed, should its scheduling be missing.
    */
-  onRouted?: (routed: RoutedRecord, targets: KnownTarget, accepted: EventAcceptedData) => Promise<void>;
+  deliveries?: (
+    routed: RoutedRecord,
+    targets: KnownTarget,
+    accepted: EventAcceptedData,
+    tolerate: (err: unknown) => void,
+  ) => Promise<PreparedScheduling[]>;
   log?: { warn(obj: object, msg: string): void };
 };
 
@@ -122,7 +128,7 @@ export function createPublisher({
   schemaValidator,
   callerTokens,
   router,
-  onRouted,
+  deliveries,
   log,
 }: PublisherDeps) {
   const accept = commandHandler(eventStore, publishedEventDecider);
@@ -219,6 +225,28 @@ export function createPublisher({
     }
   }
 
+  /** the schedulings of an event routed at acceptance (none when they cannot be decided: the due items take them) */
+  async function deliveriesOf(
+    stream: string,
+    acceptance: { events: ReadonlyArray<Omit<RoutedRecord, 'stream'>>; state: PublishedState },
+    targets: KnownTarget,
+  ): Promise<PreparedScheduling[]> {
+    const event = acceptance.events.find((e) => e.type === 'EventRouted');
+    if (deliveries === undefined || event === undefined || acceptance.state.status !== 'routed') return [];
+    try {
+      return await deliveries({ ...event, stream }, targets, acceptance.state.accepted, warnSettle(stream));
+    } catch (err) {
+      warnSettle(stream)(err);
+      return [];
+    }
+  }
+
+  const warnSettle = (stream: string) => (err: unknown) =>
+    log?.warn(
+      { stream, err: err instanceof Error ? err.message : String(err) },
+      'scheduling at acceptance failed; the due items of the routing take it',
+    );
+
   async function publish(
     input: unknown,
     caller: Publisher,
@@ -268,7 +296,7 @@ export function createPublisher({
     const routed = await routeAtAcceptance({ ...data, receivedAt: now });
     // `new`: acceptance is only possible on a stream that does not exist yet, and the append's `no_stream`
     // makes that true atomically; a conflict means the (source, id) was published before: a duplicate
-    const accepted = await accept({
+    const acceptance = accept.prepare({
       stream,
       command:
         routed === undefined
@@ -287,18 +315,13 @@ export function createPublisher({
       },
       from: 'new',
     });
+    const schedulings = routed === undefined ? [] : await deliveriesOf(stream, acceptance, routed.targets);
+    const answers = await appendSchedulings(eventStore, schedulings, acceptance.request);
+    const accepted = await acceptance.settle(answers.first!);
+    // the workers that took a delivery make their calls now (a duplicate's: none, nothing was appended)
+    schedulings.forEach((s, i) => void s.settle(answers.schedulings[i]).catch(warnSettle(s.stream)));
     if (accepted.duplicate === true && keptHere) await callerTokens!.forget(ref).catch(() => undefined); // left behind, the expiry sweep removes it
-    if (accepted.duplicate !== true) {
-      const event = routed === undefined ? undefined : accepted.events.find((e) => e.type === 'EventRouted');
-      if (event !== undefined && accepted.state.status === 'routed')
-        await onRouted?.({ ...event, stream }, routed!.targets, accepted.state.accepted).catch((err: unknown) =>
-          log?.warn(
-            { stream, err: err instanceof Error ? err.message : String(err) },
-            'scheduling at acceptance failed; the due items of the routing take it',
-          ),
-        );
-      return { eventId: key, duplicate: false };
-    }
+    if (accepted.duplicate !== true) return { eventId: key, duplicate: false };
     // the spec's duplicate rule stands (nothing routed); a repeat with other content is said so, and noted
     const first = accepted.state.status === 'none' ? undefined : accepted.state.accepted.event;
     const differs = first === undefined ? [] : differingFields(first, event);

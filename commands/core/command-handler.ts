@@ -1,7 +1,7 @@
 import { coreError } from '../../domain/core/core.errors.ts';
 import type { Decider } from '../../domain/core/decider.ts';
 import type { DomainEvent, EventEnvelope, RecordedEvent } from '../../domain/core/event.ts';
-import type { EventStore, ExpectedRevision } from '../../infra/core/event-store.port.ts';
+import type { AppendRequest, AppendResult, EventStore, ExpectedRevision } from '../../infra/core/event-store.port.ts';
 import { isWrongExpectedRevision, type WrongExpectedRevisionError } from '../../infra/core/store-errors.ts';
 import { type CommandContext, envelopesFor } from './envelopes.ts';
 
@@ -70,6 +70,19 @@ export function commandHandler<C, E extends DomainEvent, S>(
     return { decided, state };
   };
 
+  /** decides on `state`: what to append with `expected`, and the result its answer makes */
+  function decideOnly(envelope: CommandEnvelope<C, S>, state: S, expected: ExpectedRevision) {
+    const { decided, state: after } = decideAll(envelope.command, state);
+    const toAppend = envelopesFor(decided, { ...envelope, schemaVersion });
+    const request: AppendRequest = { stream: envelope.stream, events: toAppend, expected };
+    const result = (appended: AppendResult): CommandResult<E, S> => {
+      const first = appended.revision - decided.length + 1;
+      const events = toAppend.map((e, i) => ({ ...e, revision: first + i })) as CommandResult<E, S>['events'];
+      return { events, state: after, revision: appended.revision, position: appended.position, replayed: false };
+    };
+    return { decided, state: after, request, result };
+  }
+
   /** decides on `state` (at `revision`) and appends with `expected`; a conflict is thrown */
   async function decideAndAppend(
     envelope: CommandEnvelope<C, S>,
@@ -77,13 +90,9 @@ export function commandHandler<C, E extends DomainEvent, S>(
     revision: number,
     expected: ExpectedRevision,
   ): Promise<CommandResult<E, S>> {
-    const { decided, state: after } = decideAll(envelope.command, state);
-    if (decided.length === 0) return { events: [], state, revision, replayed: false };
-    const toAppend = envelopesFor(decided, { ...envelope, schemaVersion });
-    const result = await store.append(envelope.stream, toAppend, expected);
-    const first = result.revision - decided.length + 1;
-    const events = toAppend.map((e, i) => ({ ...e, revision: first + i })) as CommandResult<E, S>['events'];
-    return { events, state: after, revision: result.revision, position: result.position, replayed: false };
+    const prepared = decideOnly(envelope, state, expected);
+    if (prepared.decided.length === 0) return { events: [], state, revision, replayed: false };
+    return prepared.result(await store.append(envelope.stream, prepared.request.events, expected));
   }
 
   async function load(stream: string, commandId: string) {
@@ -97,16 +106,42 @@ export function commandHandler<C, E extends DomainEvent, S>(
     return { state, earlier, revision: recorded.length - 1 };
   }
 
-  return async function handle(envelope: CommandEnvelope<C, S>): Promise<CommandResult<E, S>> {
+  /** `from: 'new'` met a stream: the command is done already, nothing appended */
+  async function duplicateOf(envelope: CommandEnvelope<C, S>): Promise<CommandResult<E, S>> {
+    const { state, revision } = await load(envelope.stream, envelope.commandId);
+    return { events: [], state, revision, replayed: false, duplicate: true };
+  }
+
+  /**
+   * Decided without appending, for a caller that appends it with others in one appendMany (putEvent's
+   * acceptance and the first attempts it starts). Only for a state known without reading (`from`): the
+   * request to append, the events it holds, and the result its answer makes (`conflicted`: `new` met a
+   * stream, a duplicate; a known state met a newer revision, thrown).
+   */
+  function prepare(envelope: CommandEnvelope<C, S> & { from: 'new' | { state: S; revision: number } }) {
+    const from = envelope.from;
+    const known = from === 'new' ? { state: decider.initialState(), revision: -1 } : from;
+    const expected: ExpectedRevision = from === 'new' || known.revision < 0 ? 'no_stream' : known.revision;
+    const prepared = decideOnly(envelope, known.state, expected);
+    return {
+      request: prepared.request,
+      events: prepared.request.events as Array<EventEnvelope<E['type'], E['data']>>,
+      state: prepared.state,
+      async settle(answer: AppendResult | WrongExpectedRevisionError): Promise<CommandResult<E, S>> {
+        if (!isWrongExpectedRevision(answer)) return prepared.result(answer);
+        if (from === 'new') return duplicateOf(envelope);
+        throw answer;
+      },
+    };
+  }
+
+  async function handle(envelope: CommandEnvelope<C, S>): Promise<CommandResult<E, S>> {
     const from = envelope.from;
     if (from === 'new' || from === 'append') {
       try {
         return await decideAndAppend(envelope, decider.initialState(), -1, from === 'new' ? 'no_stream' : 'any');
       } catch (err) {
-        if (from === 'new' && isWrongExpectedRevision(err)) {
-          const { state, revision } = await load(envelope.stream, envelope.commandId);
-          return { events: [], state, revision, replayed: false, duplicate: true };
-        }
+        if (from === 'new' && isWrongExpectedRevision(err)) return duplicateOf(envelope);
         throw err;
       }
     }
@@ -133,5 +168,15 @@ export function commandHandler<C, E extends DomainEvent, S>(
       `${envelope.stream} was changed concurrently ${maxAttempts} times; retry the command`,
       { stream: envelope.stream, expected: lastConflict?.expected, actual: lastConflict?.actual },
     );
-  };
+  }
+
+  return Object.assign(handle, { prepare });
 }
+
+/** A command decided and not yet appended (commandHandler's prepare). */
+export type PreparedCommand<E extends DomainEvent, S> = {
+  request: AppendRequest;
+  events: Array<EventEnvelope<E['type'], E['data']>>;
+  state: S;
+  settle(answer: AppendResult | WrongExpectedRevisionError): Promise<CommandResult<E, S>>;
+};

@@ -113,11 +113,10 @@ export function createBridgeService(deps: BridgeServiceDeps): PlatformService {
       forget: (ref) => callerTokens().forget(ref),
     },
     router: createEventRouter(routing),
-    // its deliveries scheduled before the answer, each started in a slot of this process's delivery worker if
-    // there is one (the first attempt in the scheduling's append); the others are claimed from their due items
-    async onRouted(routed, targets, accepted) {
-      await scheduler.schedule(routed, targets, (fresh) => deliveryWorker.startFresh(fresh, accepted));
-    },
+    // its deliveries scheduled in the acceptance's commit, each started in a slot of this process's delivery
+    // worker if there is one (its first attempt in the same commit); the others are claimed from their due items
+    deliveries: (routed, targets, accepted, tolerate) =>
+      scheduler.prepare(routed, targets, (fresh) => deliveryWorker.startFresh(fresh, accepted), tolerate),
     log: bridgeLog,
   });
 

@@ -47,8 +47,13 @@ export type SubscribeAllOptions = {
   signal?: AbortSignal;
 };
 
-/** One entry of appendMany: an append to one stream with its own expected revision. */
-export type AppendRequest = { stream: string; events: EventEnvelope[]; expected: ExpectedRevision };
+/**
+ * One entry of appendMany: an append to one stream with its own expected revision. `after`: the index of
+ * an earlier entry of the same batch this one depends on: it is appended only if that one went ahead
+ * (appended, or answered as an idempotent retry); otherwise it writes nothing and answers that entry's
+ * WrongExpectedRevisionError (putEvent's acceptance and the first attempts it starts: a duplicate starts none).
+ */
+export type AppendRequest = { stream: string; events: EventEnvelope[]; expected: ExpectedRevision; after?: number };
 
 /**
  * A page of the global log as a process's log reader hands it out: the events in log order, and the
@@ -76,8 +81,9 @@ export interface EventStore {
   /**
    * Several appends, each to its own stream with its own expected revision, committed together where the
    * store can (SQLite: one transaction, a savepoint per entry; EventStoreDB: pipelined appends, atomic per
-   * stream). Answers per entry, in order, its AppendResult or the WrongExpectedRevisionError it met: one
-   * entry's conflict does not fail the others. Other failures (store down) reject the whole call.
+   * stream; an entry with `after` is sent once its dependency answered). Answers per entry, in order, its
+   * AppendResult or the WrongExpectedRevisionError it met: one entry's conflict does not fail the others,
+   * except those that depend on it (AppendRequest.after). Other failures (store down) reject the whole call.
    */
   appendMany(batch: AppendRequest[]): Promise<Array<AppendResult | WrongExpectedRevisionError>>;
   /** An unknown stream reads as empty. */

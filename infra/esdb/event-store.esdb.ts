@@ -9,6 +9,7 @@ import {
   WrongExpectedVersionError,
 } from '@eventstore/db-client';
 import type { EventEnvelope, RecordedEvent } from '../../domain/core/event.ts';
+import { dependencyOf } from '../core/append-dependency.ts';
 import type {
   AppendRequest,
   AppendResult,
@@ -210,20 +211,30 @@ export function createEsdbEventStore(options: EsdbEventStoreOptions): EsdbEventS
       // Pipelined on the one client: every stream's appends are sent at once, each atomic on its stream.
       // Entries for the same stream run one after the other, in batch order, as they would in one
       // transaction (sent together, the second could overtake the first).
+      // An entry with `after` is sent once the entry it depends on answered, and only if that one went ahead.
       const tails = new Map<string, Promise<unknown>>();
-      const results = batch.map((entry) => {
+      const results: Array<Promise<AppendResult | WrongExpectedRevisionError>> = [];
+      for (const [index, entry] of batch.entries()) {
         const previous = tails.get(entry.stream);
-        const sent = () => appendOne(entry.stream, entry.events, entry.expected);
+        const after = dependencyOf(entry, index);
+        const dependsOn = after === undefined ? undefined : results[after];
+        const sent = async (): Promise<AppendResult | WrongExpectedRevisionError> => {
+          const stopped = await dependsOn;
+          if (stopped instanceof WrongExpectedRevisionError) return stopped;
+          return appendOne(entry.stream, entry.events, entry.expected);
+        };
         const result = previous ? previous.then(sent) : sent();
         tails.set(
           entry.stream,
           result.catch(() => {}),
         ); // the next entry of this stream runs whatever this one met
-        return result.catch((error: unknown) => {
-          if (error instanceof WrongExpectedRevisionError) return error;
-          throw error;
-        });
-      });
+        results.push(
+          result.catch((error: unknown) => {
+            if (error instanceof WrongExpectedRevisionError) return error;
+            throw error;
+          }),
+        );
+      }
       return Promise.all(results);
     },
 

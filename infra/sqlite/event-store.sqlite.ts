@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { EventEnvelope, RecordedEvent } from '../../domain/core/event.ts';
 import { categoryOf } from '../../domain/core/stream-name.ts';
+import { dependencyOf } from '../core/append-dependency.ts';
 import type {
   AllFilter,
   AppendRequest,
@@ -261,17 +262,28 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): Sqlite
    * entries need no savepoints of their own (better-sqlite3 would nest a transaction function as one: two
    * statements more per entry).
    */
-  const appendManyInTransaction = db.transaction((batch: AppendRequest[]) =>
-    batch.map((entry): AppendResult | WrongExpectedRevisionError => {
-      if (entry.events.length === 0) return whereStreamIs(entry.stream);
-      try {
-        return appendRows(entry.stream, entry.events, entry.expected);
-      } catch (error) {
-        if (error instanceof WrongExpectedRevisionError) return error;
-        throw error;
+  const appendManyInTransaction = db.transaction((batch: AppendRequest[]) => {
+    const results: Array<AppendResult | WrongExpectedRevisionError> = [];
+    for (const [index, entry] of batch.entries()) {
+      const after = dependencyOf(entry, index);
+      const stopped = after === undefined ? undefined : results[after];
+      if (stopped instanceof WrongExpectedRevisionError) {
+        results.push(stopped);
+        continue;
       }
-    }),
-  );
+      if (entry.events.length === 0) {
+        results.push(whereStreamIs(entry.stream));
+        continue;
+      }
+      try {
+        results.push(appendRows(entry.stream, entry.events, entry.expected));
+      } catch (error) {
+        if (error instanceof WrongExpectedRevisionError) results.push(error);
+        else throw error;
+      }
+    }
+    return results;
+  });
 
   /**
    * The log in pages for a process's log reader. At the head it waits on the change signal; the head seen

@@ -678,6 +678,53 @@ export function eventStoreContract(name: string, make: () => Promise<EventStoreF
     assert.is((results[4] as AppendResult).revision, 0);
   });
 
+  test('appendMany: an entry with `after` is appended only if the entry it depends on went ahead', async () => {
+    const { store } = fixture();
+    const head = await store.headPosition();
+    const category = newCategory();
+    const [taken, fresh, d1, d2, d3, d4, free] = Array.from({ length: 7 }, () => newStream(category));
+    await store.append(taken!, [event('Accepted')], 'no_stream');
+    const retried = [event('Accepted')];
+    await store.append(fresh!, retried, 'no_stream');
+    const results = await store.appendMany([
+      // a duplicate acceptance: what depends on it writes nothing and answers its conflict
+      { stream: taken!, events: [event('Accepted')], expected: 'no_stream' },
+      { stream: d1!, events: [event('Scheduled')], expected: 'no_stream', after: 0 },
+      { stream: d2!, events: [event('Scheduled')], expected: 'no_stream', after: 0 },
+      // an idempotent retry goes ahead: what depends on it is appended
+      { stream: fresh!, events: clone(retried), expected: 'no_stream' },
+      { stream: d3!, events: [event('Scheduled')], expected: 'no_stream', after: 3 },
+      // a dependent's own conflict stops only itself
+      { stream: taken!, events: [event('Again')], expected: 'no_stream', after: 3 },
+      { stream: d4!, events: [event('Scheduled')], expected: 'no_stream', after: 3 },
+      { stream: free!, events: [event('Other')], expected: 'no_stream' },
+    ]);
+    assert.instance(results[0], WrongExpectedRevisionError);
+    assert.is(results[1], results[0], 'the dependency’s conflict, answered again');
+    assert.is(results[2], results[0]);
+    assert.not.instance(results[3], WrongExpectedRevisionError);
+    assert.is((results[4] as AppendResult).revision, 0);
+    assert.instance(results[5], WrongExpectedRevisionError);
+    assert.is.not(results[5], results[0]);
+    assert.is((results[6] as AppendResult).revision, 0);
+    assert.is((results[7] as AppendResult).revision, 0);
+    assert.equal(await store.readStream(d1!), []);
+    assert.equal(await store.readStream(d2!), []);
+    const written = (await store.readAll({ after: head, filter: { categories: [category] } })).map((e) => e.type);
+    assert.equal(written.sort(), ['Accepted', 'Accepted', 'Other', 'Scheduled', 'Scheduled']);
+    const misnamed = store.appendMany([
+      { stream: newStream(category), events: [event('X')], expected: 'no_stream', after: 0 },
+    ]);
+    assert.instance(
+      await misnamed.then(
+        () => undefined,
+        (err: unknown) => err,
+      ),
+      Error,
+      'depends on itself',
+    );
+  });
+
   test('appendMany: retrying entries is idempotent, alone or beside new entries', async () => {
     const { store } = fixture();
     const head = await store.headPosition();

@@ -11,8 +11,8 @@ import { blockStanding, type RuleTargetRef } from '../../../domain/bridge/rule-t
 import { isDomainError } from '../../../domain/core/domain-error.ts';
 import type { RecordedEvent } from '../../../domain/core/event.ts';
 import type { Clock } from '../../../infra/core/clock.port.ts';
-import type { EventStore } from '../../../infra/core/event-store.port.ts';
-import { isWrongExpectedRevision } from '../../../infra/core/store-errors.ts';
+import type { AppendRequest, AppendResult, EventStore } from '../../../infra/core/event-store.port.ts';
+import { isWrongExpectedRevision, type WrongExpectedRevisionError } from '../../../infra/core/store-errors.ts';
 import { commandHandler } from '../../core/command-handler.ts';
 import { newCommandId } from '../../core/event-id.ts';
 import { createStreamCache } from '../../core/stream-cache.ts';
@@ -76,8 +76,14 @@ type Loaded = { state: DeliveryState; revision: number; first?: Pick<RecordedEve
 /** what an attempt takes from the published event (its EventAccepted) */
 export type PublishedFacts = Pick<EventAcceptedData, 'event' | 'publisher' | 'callerTokenRef'>;
 
-/** a delivery not yet scheduled, scheduled by its first attempt's append (startFresh) */
-type Fresh = { schedule: DeliveryCommand; published: PublishedFacts; onScheduled?: () => void };
+/** a delivery not yet scheduled, scheduled by its first attempt's append (prepareFresh) */
+type Fresh = { schedule: DeliveryCommand; published: PublishedFacts };
+
+/** a fresh delivery decided (prepareFresh): its append, and what follows once that append is answered */
+export type FreshStart = {
+  request: AppendRequest;
+  proceed(answer: AppendResult | WrongExpectedRevisionError | undefined): Promise<DeliveryStep>;
+};
 
 const MAX_ERROR = 2000;
 const clip = (s: string) => (s.length > MAX_ERROR ? `${s.slice(0, MAX_ERROR)}…` : s);
@@ -105,6 +111,36 @@ export function createDeliveryProcess(deps: DeliveryProcessDeps) {
     return { state: state.delivery, revision, ...(state.first !== undefined && { first: state.first }) };
   }
 
+  /** the command envelope of an append on the loaded state (the stream's tenant, correlation and causation) */
+  const envelope = (stream: string, loaded: Loaded, commands: DeliveryCommand[], commandId: string) => {
+    const first = loaded.first;
+    const tenant =
+      first?.metadata.tenant ?? (loaded.state.status !== 'none' ? loaded.state.scheduled.tenant : 'unknown');
+    return {
+      stream,
+      command: commands,
+      commandId,
+      now: now(),
+      context: {
+        tenant,
+        actor: 'system:bridge-delivery',
+        ...(first?.metadata.correlationId !== undefined && { correlationId: first.metadata.correlationId }),
+        ...(first !== undefined && { causationId: first.id }),
+      },
+      from: { state: loaded.state, revision: loaded.revision },
+    };
+  };
+
+  /** what the loaded state is after a command's append (the append that created the stream names its first event) */
+  const loadedAfter = (
+    loaded: Loaded,
+    r: { state: DeliveryState; revision: number; events: ReadonlyArray<Pick<RecordedEvent, 'id' | 'metadata'>> },
+  ): Loaded => {
+    const created = loaded.revision < 0 ? r.events[0] : undefined;
+    const next = created !== undefined ? { id: created.id, metadata: created.metadata } : loaded.first;
+    return { state: r.state, revision: r.revision, ...(next !== undefined && { first: next }) };
+  };
+
   /** decides on the loaded state and appends with its revision; Raced when another worker wrote first */
   async function apply(
     stream: string,
@@ -112,27 +148,8 @@ export function createDeliveryProcess(deps: DeliveryProcessDeps) {
     commands: DeliveryCommand[],
     commandId: string,
   ): Promise<Loaded> {
-    const first = loaded.first;
-    const tenant =
-      first?.metadata.tenant ?? (loaded.state.status !== 'none' ? loaded.state.scheduled.tenant : 'unknown');
     try {
-      const r = await decide({
-        stream,
-        command: commands,
-        commandId,
-        now: now(),
-        context: {
-          tenant,
-          actor: 'system:bridge-delivery',
-          ...(first?.metadata.correlationId !== undefined && { correlationId: first.metadata.correlationId }),
-          ...(first !== undefined && { causationId: first.id }),
-        },
-        from: { state: loaded.state, revision: loaded.revision },
-      });
-      // the append that created the stream (a fresh delivery's): its first event is the one later appends follow
-      const created = loaded.revision < 0 ? r.events[0] : undefined;
-      const next = created !== undefined ? { id: created.id, metadata: created.metadata } : first;
-      return { state: r.state, revision: r.revision, ...(next !== undefined && { first: next }) };
+      return loadedAfter(loaded, await decide(envelope(stream, loaded, commands, commandId)));
     } catch (err) {
       if (isWrongExpectedRevision(err)) throw new Raced(stream);
       throw err;
@@ -189,75 +206,79 @@ export function createDeliveryProcess(deps: DeliveryProcessDeps) {
       .decide(schedule, deliveryDecider.initialState())
       .reduce(deliveryDecider.evolve, deliveryDecider.initialState()) as LiveDelivery;
 
+  /** an attempt decided: the commands of its first append, and what follows that append (the call, the outcome) */
+  type Planned = { commands: DeliveryCommand[]; commandId: string; proceed(started: Loaded): Promise<DeliveryStep> };
+
   /**
-   * One attempt: recorded, the call, its outcome. `fresh`: the delivery is not scheduled yet (`loaded` is its
-   * empty stream): its scheduling goes in the attempt's first append, and the published event is known.
+   * One attempt, planned: recorded first, then the call and its outcome. `fresh`: the delivery is not
+   * scheduled yet (`loaded` is its empty stream): its scheduling goes in the attempt's first append, and the
+   * published event is known.
    */
-  async function attempt(stream: string, loaded: Loaded, fresh?: Fresh): Promise<DeliveryStep> {
-    const scheduled = fresh?.onScheduled ?? (() => undefined);
+  async function planAttempt(stream: string, loaded: Loaded, fresh?: Fresh): Promise<Planned> {
     const s = fresh === undefined ? (loaded.state as LiveDelivery) : scheduledState(fresh.schedule);
     const head = fresh === undefined ? [] : [fresh.schedule];
     const sch = s.scheduled;
     const { event, publisher, callerTokenRef } = fresh?.published ?? (await accepted(s));
     const attemptId = newCommandId();
+    const commandId = `attempt/${attemptId}`;
     const adapter = deps.adapterFor(sch.typeId);
     const resolved =
       adapter === undefined
         ? ({ ok: false, error: `no target adapter for TypeId ${sch.typeId}` } as const)
         : await resolveParams(deps, s, event);
-
-    let after: Loaded;
     if (adapter === undefined || !resolved.ok) {
       // nothing to call: the attempt and its failure in one append
       const error = clip(resolved.ok ? 'failed' : resolved.error);
-      after = await apply(
-        stream,
-        loaded,
-        [
+      return {
+        commands: [
           ...head,
           { type: 'StartAttempt', attemptId, now: now() },
           { type: 'RecordFailure', attemptId, error, retryable: false, random: random(), event, now: now() },
         ],
-        `attempt/${attemptId}`,
-      );
-      scheduled();
-    } else {
-      const at = now();
-      const outcomeBy = new Date(Date.parse(at) + leaseMs).toISOString();
-      const started = await apply(
-        stream,
-        loaded,
-        [...head, { type: 'StartAttempt', attemptId, now: at, outcomeBy }],
-        `attempt/${attemptId}`,
-      );
-      scheduled();
-      const inFlight = started.state as LiveDelivery;
-      // only a target that forwards the publisher's token reads it (unsealing it costs a key derivation)
-      const callerToken =
-        adapter.usesCallerToken === true
-          ? await deps.callerToken?.(callerTokenRef ?? sch.eventKey, sch.tenant)
-          : undefined;
-      const outcome = await callTarget(
-        adapter,
-        {
-          deliveryId: sch.deliveryId,
-          attemptId,
-          attempt: inFlight.attempts,
-          tenant: sch.tenant,
-          ruleTenant: sch.ruleTenant,
-          ruleId: sch.ruleId,
-          target: sch.target!,
-          event,
-          payload: sch.payload,
-          params: resolved.params,
-          publisher,
-          ...(callerToken !== undefined && { callerToken }),
-        },
-        timeoutMs,
-      );
-      after = await apply(stream, started, [outcomeCommand(attemptId, outcome, event)], `outcome/${attemptId}`);
+        commandId,
+        proceed: (after) => settled(after.state as LiveDelivery),
+      };
     }
-    return settled(after.state as LiveDelivery);
+    const at = now();
+    const outcomeBy = new Date(Date.parse(at) + leaseMs).toISOString();
+    return {
+      commands: [...head, { type: 'StartAttempt', attemptId, now: at, outcomeBy }],
+      commandId,
+      async proceed(started) {
+        const inFlight = started.state as LiveDelivery;
+        // only a target that forwards the publisher's token reads it (unsealing it costs a key derivation)
+        const callerToken =
+          adapter.usesCallerToken === true
+            ? await deps.callerToken?.(callerTokenRef ?? sch.eventKey, sch.tenant)
+            : undefined;
+        const outcome = await callTarget(
+          adapter,
+          {
+            deliveryId: sch.deliveryId,
+            attemptId,
+            attempt: inFlight.attempts,
+            tenant: sch.tenant,
+            ruleTenant: sch.ruleTenant,
+            ruleId: sch.ruleId,
+            target: sch.target!,
+            event,
+            payload: sch.payload,
+            params: resolved.params,
+            publisher,
+            ...(callerToken !== undefined && { callerToken }),
+          },
+          timeoutMs,
+        );
+        const after = await apply(stream, started, [outcomeCommand(attemptId, outcome, event)], `outcome/${attemptId}`);
+        return settled(after.state as LiveDelivery);
+      },
+    };
+  }
+
+  /** One attempt of a scheduled delivery: recorded, the call, its outcome. */
+  async function attempt(stream: string, loaded: Loaded): Promise<DeliveryStep> {
+    const plan = await planAttempt(stream, loaded);
+    return plan.proceed(await apply(stream, loaded, plan.commands, plan.commandId));
   }
 
   async function settled(s: LiveDelivery): Promise<DeliveryStep> {
@@ -279,16 +300,13 @@ export function createDeliveryProcess(deps: DeliveryProcessDeps) {
   }
 
   /**
-   * A delivery routed just now, known whole: scheduled and its first attempt started in one append, the call
-   * made and its outcome appended, without reading the delivery's or the published event's stream. A rule
-   * target that is blocked gets the scheduling alone ('waiting'); a delivery scheduled already, 'raced'.
-   * `onScheduled`: told once the scheduling is in the log (before the call).
+   * A delivery routed just now, known whole, decided without reading the delivery's or the published
+   * event's stream: its scheduling with its first attempt started (a blocked rule target: the scheduling
+   * alone), for the acceptance's commit. `proceed`, told that append's answer, makes the call and appends its
+   * outcome; it answers 'waiting' for a blocked target, 'raced' when the delivery was scheduled already or
+   * the append was not made (`undefined`).
    */
-  async function startFresh(
-    fresh: FreshDelivery,
-    published: PublishedFacts,
-    onScheduled?: () => void,
-  ): Promise<DeliveryStep> {
+  async function prepareFresh(fresh: FreshDelivery, published: PublishedFacts): Promise<FreshStart> {
     const loaded: Loaded = {
       state: deliveryDecider.initialState(),
       revision: -1,
@@ -301,17 +319,23 @@ export function createDeliveryProcess(deps: DeliveryProcessDeps) {
       },
     };
     const schedule: DeliveryCommand = { type: 'ScheduleDelivery', data: fresh.data, now: now() };
-    try {
-      if ((await ruleTargets.state(targetRef(scheduledState(schedule)))).blocked) {
-        await apply(fresh.stream, loaded, [schedule], fresh.commandId);
-        onScheduled?.();
-        return 'waiting';
-      }
-      return await attempt(fresh.stream, loaded, { schedule, published, ...(onScheduled && { onScheduled }) });
-    } catch (err) {
-      if (err instanceof Raced || (isDomainError(err) && err.status === 409)) return 'raced';
-      throw err;
-    }
+    const plan: Planned = (await ruleTargets.state(targetRef(scheduledState(schedule)))).blocked
+      ? { commands: [schedule], commandId: fresh.commandId, proceed: async () => 'waiting' }
+      : await planAttempt(fresh.stream, loaded, { schedule, published });
+    const prepared = decide.prepare(envelope(fresh.stream, loaded, plan.commands, plan.commandId));
+    return {
+      request: prepared.request,
+      async proceed(answer) {
+        if (answer === undefined) return 'raced';
+        try {
+          return await plan.proceed(loadedAfter(loaded, await prepared.settle(answer)));
+        } catch (err) {
+          if (err instanceof Raced || isWrongExpectedRevision(err) || (isDomainError(err) && err.status === 409))
+            return 'raced';
+          throw err;
+        }
+      },
+    };
   }
 
   /**
@@ -399,5 +423,5 @@ export function createDeliveryProcess(deps: DeliveryProcessDeps) {
     }
   }
 
-  return { advance, startFresh };
+  return { advance, prepareFresh };
 }

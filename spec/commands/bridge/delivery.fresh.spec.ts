@@ -1,8 +1,8 @@
-// putEvent routing as it accepts and the first attempt started in the scheduling's append (the delivery
-// worker's startFresh), against real SQLite stores and a real HTTP receiver; and a routing whose
-// scheduling was lost (a crash between the two appends) or failed (the store unreachable for the
-// scheduling's append), scheduled by the worker from its due item; and a blocked rule target, whose fresh
-// delivery is only scheduled and waits for the resume.
+// putEvent routing as it accepts, its deliveries scheduled in the acceptance's commit with their first
+// attempts started (the delivery worker's startFresh), against real SQLite stores and a real HTTP receiver;
+// a commit that fails writes neither; a routing whose scheduling was lost (left out at acceptance) is
+// scheduled by the worker from its due item; and a blocked rule target, whose fresh delivery is only
+// scheduled and waits for the resume.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
@@ -10,7 +10,7 @@ import * as assert from 'uvu/assert';
 import type { TargetAdapter } from '../../../commands/bridge/delivery.contracts.ts';
 import { createDeliveryScheduler, deliveryIdFor } from '../../../commands/bridge/delivery.scheduler.ts';
 import { createDeliveryWorker, type DeliveryDueItem } from '../../../commands/bridge/delivery.worker.ts';
-import { createPublisher, type PublisherDeps } from '../../../commands/bridge/publish.commands.ts';
+import { createPublisher, type PublisherDeps, publishedKey } from '../../../commands/bridge/publish.commands.ts';
 import { createEventRouter } from '../../../commands/bridge/router.process.ts';
 import { createRuleTargetCommands } from '../../../commands/bridge/rule-target-state.commands.ts';
 import { deliveryStream } from '../../../domain/bridge/delivery.decider.ts';
@@ -27,7 +27,7 @@ import { liveCollection } from '../../../projections/core/writable-model.ts';
 import { eventually } from '../../core/eventually.ts';
 import { type BridgeFixture, createBridgeFixture, ctxOf, httpTarget } from './bridge-fixture.ts';
 
-const test = suite('fresh deliveries: routed at acceptance, first attempt in the scheduling append');
+const test = suite('fresh deliveries: routed and scheduled at acceptance, first attempt in the same commit');
 
 /** delivery id → the calls the receiver got (their attempt ids) */
 const calls = new Map<string, string[]>();
@@ -64,16 +64,16 @@ const worker = (o: Partial<Parameters<typeof createDeliveryWorker>[0]> = {}) =>
   });
 
 /**
- * a publisher routing at acceptance; `schedule: false` loses every scheduling (a crash right after the
- * append); `schedulingStore`: the store the scheduling appends to; `warnings`: what the publisher logs
+ * a publisher routing at acceptance; `schedule: false` leaves every scheduling out (as when it cannot be
+ * decided); `eventStore`: the store the publisher appends to; `warnings`: what the publisher logs
  */
 function publisherWith(
   w: ReturnType<typeof worker>,
-  o: { schedule?: boolean; schedulingStore?: EventStore; warnings?: string[] } = {},
+  o: { schedule?: boolean; eventStore?: EventStore; warnings?: string[] } = {},
 ) {
-  const scheduler = createDeliveryScheduler({ eventStore: o.schedulingStore ?? f.eventStore, clock: f.clock });
+  const scheduler = createDeliveryScheduler({ eventStore: f.eventStore, clock: f.clock });
   const deps: PublisherDeps = {
-    eventStore: f.eventStore,
+    eventStore: o.eventStore ?? f.eventStore,
     clock: f.clock,
     buses: f.lookup,
     schemaValidator: f.schemaValidator,
@@ -84,10 +84,10 @@ function publisherWith(
       configCenter: f.configCenter,
       convert: f.convert,
     }),
-    onRouted: async (routed, targets, accepted) => {
-      if (o.schedule === false) return;
-      await scheduler.schedule(routed, targets, (fresh) => w.startFresh(fresh, accepted));
-    },
+    deliveries: async (routed, targets, accepted, tolerate) =>
+      o.schedule === false
+        ? []
+        : scheduler.prepare(routed, targets, (fresh) => w.startFresh(fresh, accepted), tolerate),
     ...(o.warnings && { log: { warn: (_obj: object, msg: string) => o.warnings!.push(msg) } }),
   };
   return createPublisher(deps);
@@ -147,7 +147,7 @@ test.after(async () => {
   await new Promise((r) => receiver.close(r));
 });
 
-test('accepted and routed in one append; scheduled with its first attempt in the next; one call; no due item left', async () => {
+test('accepted, routed, scheduled and its first attempt started in one commit; one call; no due item left', async () => {
   const w = worker();
   w.start();
   const publisher = publisherWith(w);
@@ -165,6 +165,8 @@ test('accepted and routed in one append; scheduled with its first attempt in the
   assert.equal((await types(stream)).slice(0, 2), ['DeliveryScheduled', 'DeliveryAttemptStarted']);
   const [scheduled, started] = await f.eventStore.readStream(stream);
   assert.is(scheduled!.metadata.commandId, started!.metadata.commandId, 'scheduled and started in one append');
+  assert.is(scheduled!.metadata.causationId, published[1]!.id, 'caused by the routing');
+  assert.is(BigInt(scheduled!.position), BigInt(published[1]!.position) + 1n, 'right after the routing, in its commit');
   await eventually(async () => (await types(stream)).length === 3, 'the outcome');
   assert.equal(await types(stream), ['DeliveryScheduled', 'DeliveryAttemptStarted', 'DeliverySucceeded']);
   assert.is(calls.get(deliveryId)?.length, 1);
@@ -176,12 +178,30 @@ test('accepted and routed in one append; scheduled with its first attempt in the
   await f.catchUp(deliveriesProjection);
   assert.is(await dueItem(deliveryId), null, 'nothing left for the claims');
 
-  // a resend of (source, id) (another request): a duplicate, nothing scheduled or called again
+  // a resend of (source, id) (another request), once a second rule matches too: a duplicate, nothing
+  // scheduled or called again, for either rule
+  await f.rules.create(
+    {
+      ruleId: 'fresh-too',
+      bus: 'orders',
+      busKind: 'custom',
+      busOwner: 'acme',
+      name: 'fresh-too',
+      pattern: { data: { kind: ['fresh'] } },
+      targets: [httpTarget(1, { kind: 'complete' })],
+    },
+    ctxOf('acme'),
+    'rule/fresh-too',
+  );
+  await f.catchUpAll();
   const again = await put(publisher, `e${seq}`);
   assert.is(again.duplicate, true);
   await w.stop();
   assert.is(calls.get(deliveryId)?.length, 1);
   assert.is((await types(stream)).length, 3);
+  assert.equal(await types(deliveryStream('acme', deliveryIdFor(eventId, 'acme', 'fresh-too', 1))), []);
+  await f.rules.delete('fresh-too', ctxOf('acme'), 'rule/fresh-too/delete');
+  await f.catchUpAll();
 });
 
 test('a routing whose scheduling was lost: its due item comes due after LOST_SCHEDULING_AFTER_MS, the worker schedules and delivers it', async () => {
@@ -227,27 +247,33 @@ test('an attempt started fresh is due again only when its outcome is overdue (ou
   void w.stop(); // its call never ends: not awaited
 });
 
-test('the scheduling append fails (the store unreachable for a moment): the put is still answered, the routing’s due item delivers it', async () => {
-  const down = () => Promise.reject(new StoreUnavailableError('sqlite', 'disk I/O error'));
-  const failing: EventStore = { ...f.eventStore, append: down, appendMany: down };
-  const failingWorker = worker({ eventStore: failing, owner: 'spec-worker-failing' });
-  failingWorker.start();
-  const warnings: string[] = [];
-  const { eventId, duplicate } = await put(publisherWith(failingWorker, { schedulingStore: failing, warnings }));
-  await failingWorker.stop();
-  assert.is(duplicate, false, 'answered: the event and its routing are in the log');
-  assert.equal(warnings, ['scheduling at acceptance failed; the due items of the routing take it']);
-  const deliveryId = deliveryIdFor(eventId, 'acme', 'fresh', 1);
+test('the acceptance’s commit fails (the store unreachable for a moment): neither the event nor its delivery is written, no call; the retried put delivers once', async () => {
+  let down = true;
+  const failing: EventStore = {
+    ...f.eventStore,
+    appendMany: (batch) =>
+      down ? Promise.reject(new StoreUnavailableError('sqlite', 'disk I/O error')) : f.eventStore.appendMany(batch),
+  };
+  const w = worker({ owner: 'spec-worker-failing' });
+  w.start();
+  const publisher = publisherWith(w, { eventStore: failing });
+  const id = `e${++seq}`;
+  const rejected = await put(publisher, id).catch((err: unknown) => err);
+  assert.instance(rejected, StoreUnavailableError, 'a 503: nothing was accepted');
+  const key = publishedKey('acme', { tenant: 'acme', name: 'orders' }, 'shop:checkout', id);
+  const deliveryId = deliveryIdFor(key, 'acme', 'fresh', 1);
   const stream = deliveryStream('acme', deliveryId);
+  assert.equal(await types(`published-acme.${key}`), [], 'the event not accepted');
   assert.equal(await types(stream), [], 'nothing half-written');
+  await eventually(async () => (await w.status()).inFlight === 0, 'the slot it held freed');
   assert.is(calls.get(deliveryId), undefined, 'no call without its attempt recorded');
 
-  const w = worker();
-  await f.catchUp(deliveriesProjection);
-  f.clock.advance(LOST_SCHEDULING_AFTER_MS);
-  assert.is(await w.runDue(), 1, 'the routing item schedules');
-  await f.catchUp(deliveriesProjection);
-  assert.is(await w.runDue(), 1, "the scheduling's item delivers");
+  down = false;
+  const { eventId, duplicate } = await put(publisher, id);
+  assert.is(duplicate, false);
+  assert.is(eventId, key);
+  await eventually(async () => (await types(stream)).length === 3, 'the outcome');
+  await w.stop();
   assert.equal(await types(stream), ['DeliveryScheduled', 'DeliveryAttemptStarted', 'DeliverySucceeded']);
   assert.is(calls.get(deliveryId)?.length, 1);
 });
