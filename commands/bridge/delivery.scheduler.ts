@@ -59,9 +59,11 @@ export type PreparedScheduling = {
 /**
  * Takes a fresh delivery to start its first attempt in the scheduling's append (the delivery worker's
  * startFresh, where a slot is free): a promise of its prepared scheduling; undefined, or a promise of
- * undefined: not taken, scheduled alone.
+ * undefined: not taken, scheduled alone. `wait`: it may wait for a slot to come free. A slot taken holds
+ * until the scheduling is appended, so only an event's only delivery waits: of an event with several,
+ * one holding a slot while another waits for one could, with every slot so held, wait for itself.
  */
-export type StartFresh = (fresh: FreshDelivery) => Promise<PreparedScheduling | undefined> | undefined;
+export type StartFresh = (fresh: FreshDelivery, wait: boolean) => Promise<PreparedScheduling | undefined> | undefined;
 
 type Answer = AppendResult | WrongExpectedRevisionError;
 
@@ -119,62 +121,63 @@ export function createDeliveryScheduler(deps: DeliverySchedulerDeps) {
     const routed = recorded.data as EventRoutedData;
     const tenant = parseStreamName(recorded.stream)?.tenant ?? recorded.metadata.tenant;
     const work: Array<Promise<PreparedScheduling | undefined>> = [];
-    for (const rule of routed.matched) {
-      for (const t of rule.targets) {
-        if (!t.conversion.ok) continue;
-        const deliveryId = deliveryIdFor(routed.key, rule.ruleTenant, rule.ruleId, t.targetId);
-        const stream = deliveryStream(tenant, deliveryId);
-        work.push(
-          (async () => {
-            const now = clock.now().toISOString();
-            const data: Omit<DeliveryScheduledData, 'scheduledAt'> = {
-              deliveryId,
-              eventKey: routed.key,
-              ruleTenant: rule.ruleTenant,
-              ruleId: rule.ruleId,
-              targetId: t.targetId,
-              tenant,
-              publishedStream: recorded.stream,
-              platform: rule.platform,
-              typeId: t.typeId,
-              target:
-                known?.(rule.ruleTenant, rule.ruleId, t.targetId) ??
-                (await currentTarget(rule.ruleTenant, rule.ruleId, t.targetId)),
-              payload: t.payload ?? null,
-              dueAt: now,
-            };
-            const commandId = `schedule/${recorded.id}`;
-            const context: CommandContext = {
-              tenant,
-              actor: 'system:bridge-delivery',
-              ...(recorded.metadata.correlationId !== undefined && {
-                correlationId: recorded.metadata.correlationId,
-              }),
-              causationId: recorded.id,
-            };
-            const started = data.target === null ? undefined : await start?.({ stream, data, commandId, context });
-            if (started !== undefined) return started;
-            const prepared = handle.prepare({
-              stream,
-              command: { type: 'ScheduleDelivery', data, now },
-              commandId,
-              now,
-              context,
-              from: 'new',
-            });
-            return {
-              stream,
-              deliveryId,
-              request: prepared.request,
-              async settle(answer) {
-                if (answer === undefined) return false;
-                const r = await prepared.settle(answer);
-                return r.duplicate !== true && r.events.length > 0;
-              },
-            } satisfies PreparedScheduling;
-          })(),
-        );
-      }
+    const deliveries = routed.matched.flatMap((rule) =>
+      rule.targets.filter((t) => t.conversion.ok).map((t) => ({ rule, t })),
+    );
+    const wait = deliveries.length === 1;
+    for (const { rule, t } of deliveries) {
+      const deliveryId = deliveryIdFor(routed.key, rule.ruleTenant, rule.ruleId, t.targetId);
+      const stream = deliveryStream(tenant, deliveryId);
+      work.push(
+        (async () => {
+          const now = clock.now().toISOString();
+          const data: Omit<DeliveryScheduledData, 'scheduledAt'> = {
+            deliveryId,
+            eventKey: routed.key,
+            ruleTenant: rule.ruleTenant,
+            ruleId: rule.ruleId,
+            targetId: t.targetId,
+            tenant,
+            publishedStream: recorded.stream,
+            platform: rule.platform,
+            typeId: t.typeId,
+            target:
+              known?.(rule.ruleTenant, rule.ruleId, t.targetId) ??
+              (await currentTarget(rule.ruleTenant, rule.ruleId, t.targetId)),
+            payload: t.payload ?? null,
+            dueAt: now,
+          };
+          const commandId = `schedule/${recorded.id}`;
+          const context: CommandContext = {
+            tenant,
+            actor: 'system:bridge-delivery',
+            ...(recorded.metadata.correlationId !== undefined && {
+              correlationId: recorded.metadata.correlationId,
+            }),
+            causationId: recorded.id,
+          };
+          const started = data.target === null ? undefined : await start?.({ stream, data, commandId, context }, wait);
+          if (started !== undefined) return started;
+          const prepared = handle.prepare({
+            stream,
+            command: { type: 'ScheduleDelivery', data, now },
+            commandId,
+            now,
+            context,
+            from: 'new',
+          });
+          return {
+            stream,
+            deliveryId,
+            request: prepared.request,
+            async settle(answer) {
+              if (answer === undefined) return false;
+              const r = await prepared.settle(answer);
+              return r.duplicate !== true && r.events.length > 0;
+            },
+          } satisfies PreparedScheduling;
+        })(),
+      );
     }
     const outcomes = await Promise.allSettled(work);
     const prepared = outcomes.flatMap((o) => (o.status === 'fulfilled' && o.value !== undefined ? [o.value] : []));

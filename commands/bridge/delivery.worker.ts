@@ -68,11 +68,16 @@ export type DeliveryWorker = WorkEngine & {
    * few may wait): its scheduling with the first attempt started, decided with no claim and no stream read
    * (delivery.process prepareFresh), for the caller to append (putEvent: in the acceptance's commit). The
    * slot makes the call once the scheduling is settled as appended. Undefined, or resolving undefined, when
-   * this process runs no worker, too many wait, the worker stopped, the deciding failed, or the target keeps
+   * this process runs no worker, too many wait (or one would, and `wait` is false), the worker stopped, the
+   * deciding failed, or the target keeps
    * order (ErrorTolerance NONE: its deliveries go one at a time through the claims): the caller schedules it
    * alone, and a worker claims it.
    */
-  startFresh(fresh: FreshDelivery, published: PublishedFacts): Promise<PreparedScheduling | undefined> | undefined;
+  startFresh(
+    fresh: FreshDelivery,
+    published: PublishedFacts,
+    wait?: boolean,
+  ): Promise<PreparedScheduling | undefined> | undefined;
   /** something may be due now (a fresh or redriven delivery): look at once */
   notify(stream?: string): void;
 };
@@ -145,39 +150,43 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     ...engine,
     process: advance,
     notify: () => engine.wake(),
-    startFresh(fresh, published) {
+    startFresh(fresh, published, wait = true) {
       if (fresh.data.target?.errorTolerance === 'NONE') return undefined;
       // the prepared scheduling is handed over from the slot, which then waits for its append's answer
       let handOver!: (prepared: PreparedScheduling | undefined) => void;
       const handed = new Promise<PreparedScheduling | undefined>((resolve) => (handOver = resolve));
-      const run = engine.tryRun(fresh.data.deliveryId, async () => {
-        let start: FreshStart;
-        try {
-          start = await prepareFresh(fresh, published);
-        } catch (err) {
-          deps.log?.warn(
-            { deliveryId: fresh.data.deliveryId, err: err instanceof Error ? err.message : String(err) },
-            'a fresh delivery could not be started; it is scheduled alone',
-          );
-          return handOver(undefined);
-        }
-        let answered!: (answer: Parameters<PreparedScheduling['settle']>[0]) => void;
-        const answer = new Promise<Parameters<PreparedScheduling['settle']>[0]>((resolve) => (answered = resolve));
-        let created!: (yes: boolean) => void;
-        const whether = new Promise<boolean>((resolve) => (created = resolve));
-        handOver({
-          stream: fresh.stream,
-          deliveryId: fresh.data.deliveryId,
-          request: start.request,
-          settle(a) {
-            answered(a);
-            return whether;
-          },
-        });
-        const a = await answer;
-        created(a !== undefined && !isWrongExpectedRevision(a));
-        await start.proceed(a);
-      });
+      const run = engine.tryRun(
+        fresh.data.deliveryId,
+        async () => {
+          let start: FreshStart;
+          try {
+            start = await prepareFresh(fresh, published);
+          } catch (err) {
+            deps.log?.warn(
+              { deliveryId: fresh.data.deliveryId, err: err instanceof Error ? err.message : String(err) },
+              'a fresh delivery could not be started; it is scheduled alone',
+            );
+            return handOver(undefined);
+          }
+          let answered!: (answer: Parameters<PreparedScheduling['settle']>[0]) => void;
+          const answer = new Promise<Parameters<PreparedScheduling['settle']>[0]>((resolve) => (answered = resolve));
+          let created!: (yes: boolean) => void;
+          const whether = new Promise<boolean>((resolve) => (created = resolve));
+          handOver({
+            stream: fresh.stream,
+            deliveryId: fresh.data.deliveryId,
+            request: start.request,
+            settle(a) {
+              answered(a);
+              return whether;
+            },
+          });
+          const a = await answer;
+          created(a !== undefined && !isWrongExpectedRevision(a));
+          await start.proceed(a);
+        },
+        { wait },
+      );
       if (run === undefined) return undefined;
       // dropped from the queue (the worker stopped) before it ran: the caller schedules it
       void run.then(() => handOver(undefined));

@@ -317,9 +317,9 @@ export function createPublisher({
     });
     const schedulings = routed === undefined ? [] : await deliveriesOf(stream, acceptance, routed.targets);
     const answers = await appendSchedulings(eventStore, schedulings, acceptance.request);
-    const accepted = await acceptance.settle(answers.first!);
     // the workers that took a delivery make their calls now (a duplicate's: none, nothing was appended)
     schedulings.forEach((s, i) => void s.settle(answers.schedulings[i]).catch(warnSettle(s.stream)));
+    const accepted = await acceptance.settle(answers.first!);
     if (accepted.duplicate === true && keptHere) await callerTokens!.forget(ref).catch(() => undefined); // left behind, the expiry sweep removes it
     if (accepted.duplicate !== true) return { eventId: key, duplicate: false };
     // the spec's duplicate rule stands (nothing routed); a repeat with other content is said so, and noted

@@ -130,9 +130,10 @@ export type DirectWorkEngine = WorkEngine & {
    * the claims' to take. While it waits and runs the item is left out of claims. Resolves when the work
    * has run (true), or was dropped from the queue by stop() (false). The work a process has just created
    * itself (a fresh delivery) starts without a store round trip; the due item the projection writes for it
-   * is the fallback, should the work not finish.
+   * is the fallback, should the work not finish. `wait: false`: only where a slot is free now (a caller
+   * that holds a slot already and waits for this one could otherwise wait for itself).
    */
-  tryRun(id: string, work: () => Promise<void>): Promise<boolean> | undefined;
+  tryRun(id: string, work: () => Promise<void>, options?: { wait?: boolean }): Promise<boolean> | undefined;
 };
 
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
@@ -391,13 +392,13 @@ export function createWorkEngine<T extends DueItem>(o: WorkEngineOptions<T>): Di
       checkRest();
     },
     wake,
-    tryRun(id, work) {
+    tryRun(id, work, options) {
       if (abort === undefined || abort.signal.aborted || active.has(id) || direct.has(id)) return undefined;
       if (running.size + reserved < concurrency && queued.length === 0) {
         direct.add(id);
         return runDirect(id, work);
       }
-      if (queued.length >= directQueue) return undefined;
+      if (options?.wait === false || queued.length >= directQueue) return undefined;
       direct.add(id);
       return new Promise<boolean>((done) => queued.push({ id, work, done }));
     },

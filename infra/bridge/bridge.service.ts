@@ -116,7 +116,7 @@ export function createBridgeService(deps: BridgeServiceDeps): PlatformService {
     // its deliveries scheduled in the acceptance's commit, each started in a slot of this process's delivery
     // worker if there is one (its first attempt in the same commit); the others are claimed from their due items
     deliveries: (routed, targets, accepted, tolerate) =>
-      scheduler.prepare(routed, targets, (fresh) => deliveryWorker.startFresh(fresh, accepted), tolerate),
+      scheduler.prepare(routed, targets, (fresh, wait) => deliveryWorker.startFresh(fresh, accepted, wait), tolerate),
     log: bridgeLog,
   });
 

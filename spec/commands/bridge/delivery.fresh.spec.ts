@@ -87,7 +87,7 @@ function publisherWith(
     deliveries: async (routed, targets, accepted, tolerate) =>
       o.schedule === false
         ? []
-        : scheduler.prepare(routed, targets, (fresh) => w.startFresh(fresh, accepted), tolerate),
+        : scheduler.prepare(routed, targets, (fresh, wait) => w.startFresh(fresh, accepted, wait), tolerate),
     ...(o.warnings && { log: { warn: (_obj: object, msg: string) => o.warnings!.push(msg) } }),
   };
   return createPublisher(deps);
@@ -201,6 +201,53 @@ test('accepted, routed, scheduled and its first attempt started in one commit; o
   assert.is((await types(stream)).length, 3);
   assert.equal(await types(deliveryStream('acme', deliveryIdFor(eventId, 'acme', 'fresh-too', 1))), []);
   await f.rules.delete('fresh-too', ctxOf('acme'), 'rule/fresh-too/delete');
+  await f.catchUpAll();
+});
+
+test('an event with two deliveries and one slot: one starts in the slot, the other is scheduled for the claims; concurrent puts all answered', async () => {
+  await f.rules.create(
+    {
+      ruleId: 'second',
+      bus: 'orders',
+      busKind: 'custom',
+      busOwner: 'acme',
+      name: 'second',
+      pattern: { data: { kind: ['fresh'] } },
+      targets: [httpTarget(1, { kind: 'complete' })],
+    },
+    ctxOf('acme'),
+    'rule/second',
+  );
+  await f.catchUpAll();
+  const w = worker({ concurrency: 1, owner: 'spec-worker-one-slot' });
+  w.start();
+  const publisher = publisherWith(w);
+  // a slot held until its event's commit never waits for another slot: without that, the first put's
+  // second delivery would wait for the slot its first holds
+  let timer: NodeJS.Timeout | undefined;
+  const answers = await Promise.race([
+    Promise.all([put(publisher), put(publisher), put(publisher)]),
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('the puts were never answered')), 5000);
+    }),
+  ]).finally(() => clearTimeout(timer));
+  const ids = answers.flatMap(({ eventId }) => ['fresh', 'second'].map((r) => deliveryIdFor(eventId, 'acme', r, 1)));
+  const scheduled = await Promise.all(ids.map((id) => types(deliveryStream('acme', id))));
+  assert.ok(
+    scheduled.every((t) => t[0] === 'DeliveryScheduled'),
+    'every delivery scheduled in its acceptance’s commit',
+  );
+  assert.ok(
+    scheduled.some((t) => t[1] === 'DeliveryAttemptStarted'),
+    'some started in the slot',
+  );
+  await f.catchUp(deliveriesProjection);
+  await eventually(async () => {
+    await w.runDue();
+    return ids.every((id) => calls.get(id)?.length === 1);
+  }, 'every delivery called once');
+  await w.stop();
+  await f.rules.delete('second', ctxOf('acme'), 'rule/second/delete');
   await f.catchUpAll();
 });
 
