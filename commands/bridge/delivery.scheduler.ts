@@ -8,16 +8,17 @@ import type { RecordedEvent } from '../../domain/core/event.ts';
 import { parseStreamName } from '../../domain/core/stream-name.ts';
 import type { Clock } from '../../infra/core/clock.port.ts';
 import type { AppendRequest, AppendResult, EventStore } from '../../infra/core/event-store.port.ts';
-import type { WrongExpectedRevisionError } from '../../infra/core/store-errors.ts';
+import { isWrongExpectedRevision, type WrongExpectedRevisionError } from '../../infra/core/store-errors.ts';
 import { type CommandContext, commandHandler } from '../core/command-handler.ts';
 
 /**
  * Delivery scheduling: for a routed event, one delivery stream per matched (rule, target) whose
  * conversion succeeded — DeliveryScheduled, due at once, with the rule's target record and the payload
  * routing rendered. A target whose conversion failed gets no delivery: the trace records it as a failed
- * delivery without any call (projections/bridge/trace). The router schedules right after it routes
- * (router.process.ts); the bridge.deliveries projection turns DeliveryScheduled into a due item of the
- * work engine.
+ * delivery without any call (projections/bridge/trace). putEvent prepares the schedulings of what it
+ * routes and appends them in its acceptance's commit (publish.commands.ts); the router reactor schedules
+ * what it routes right after (router.process.ts); the bridge.deliveries projection turns DeliveryScheduled
+ * into a due item of the work engine.
  *
  * The delivery id is the hex SHA-256 of `<eventKey>\n<ruleTenant>\n<ruleId>\n<targetId>`: stable, so a
  * redelivered EventRouted (after a crash) finds the stream and schedules nothing twice: the append
@@ -171,7 +172,8 @@ export function createDeliveryScheduler(deps: DeliverySchedulerDeps) {
             deliveryId,
             request: prepared.request,
             async settle(answer) {
-              if (answer === undefined) return false;
+              // not appended, or skipped for the acceptance's conflict (a duplicate put): nothing to read
+              if (answer === undefined || (isWrongExpectedRevision(answer) && answer.stream !== stream)) return false;
               const r = await prepared.settle(answer);
               return r.duplicate !== true && r.events.length > 0;
             },
@@ -187,20 +189,26 @@ export function createDeliveryScheduler(deps: DeliverySchedulerDeps) {
       await Promise.all(prepared.map((p) => p.settle(undefined)));
       throw failures[0];
     }
-    for (const err of failures) tolerate?.(err);
+    for (const err of failures) {
+      try {
+        tolerate?.(err);
+      } catch {
+        // a failing logger must not keep the slots taken above from their commit
+      }
+    }
     return prepared;
   }
 
   /**
-   * Schedules the deliveries of one EventRouted (nothing for those already scheduled), in one appendMany;
-   * those `start` takes are scheduled by it, with their first attempt.
+   * Schedules the deliveries of one EventRouted (nothing for those already scheduled), in one appendMany,
+   * none started: its callers (the router reactor, a worker's slot scheduling a lost routing) leave the
+   * attempts to the claims, and a slot never waits for another.
    */
   async function schedule(
     recorded: Pick<RecordedEvent, 'id' | 'type' | 'data' | 'stream' | 'metadata'>,
     known?: KnownTarget,
-    start?: StartFresh,
   ): Promise<ScheduledDelivery[]> {
-    const prepared = await prepare(recorded, known, start);
+    const prepared = await prepare(recorded, known);
     if (prepared.length === 0) return [];
     const { schedulings } = await appendSchedulings(eventStore, prepared);
     return Promise.all(

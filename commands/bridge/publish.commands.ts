@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { bridgeError } from '../../domain/bridge/bridge.errors.ts';
 import { resolveBusRef } from '../../domain/bridge/bus.decider.ts';
+import { differingFields } from '../../domain/bridge/duplicate-content.ts';
 import { type BridgeEvent, type Bus, MAX_BATCH_EVENTS, PLATFORM_TENANT } from '../../domain/bridge/model.ts';
 import {
   type EventAcceptedData,
@@ -101,25 +102,6 @@ export const publishedKey = (tenant: string, bus: Pick<Bus, 'tenant' | 'name'>, 
 
 const forbidden = (message: string, details: unknown) => bridgeError('BUS.FORBIDDEN', message, details);
 const busNotFound = (name: string) => bridgeError('BUS.NOT_FOUND', `no bus ${name}`, { eventBusName: name });
-
-/** A JSON value with object keys in order: the same content whatever order its keys came in. */
-const canonical = (v: unknown): string => {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (typeof v === 'object' && v !== null) {
-    const entries = Object.entries(v as Record<string, unknown>)
-      .filter(([, x]) => x !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${canonical(x)}`).join(',')}}`;
-  }
-  return JSON.stringify(v) ?? 'null';
-};
-
-/** The fields of the canonical event whose content differs between the first event and its repeat. */
-export function differingFields(first: BridgeEvent, repeat: BridgeEvent): string[] {
-  const a = first as unknown as Record<string, unknown>;
-  const b = repeat as unknown as Record<string, unknown>;
-  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => canonical(a[k]) !== canonical(b[k])).sort();
-}
 
 export function createPublisher({
   eventStore,
@@ -268,6 +250,12 @@ export function createPublisher({
     const key = publishedKey(caller.tenant, bus, event.source, event.id);
     const stream = publishedStream(caller.tenant, key);
     const now = clock.now().toISOString();
+    const context = {
+      tenant: caller.tenant,
+      actor: `${caller.subject}@${caller.tenant}`,
+      ...(ctx.correlationId !== undefined && { correlationId: ctx.correlationId }),
+      ...(ctx.causationId !== undefined && { causationId: ctx.causationId }),
+    };
     // The caller's token is kept before the append: once the event is in the log, routing and a delivery may
     // run at once and must find it. Kept once per token (its jti): later events with the same token find it.
     // Without a jti it is kept under the event key, only when there is none yet (a duplicate must not replace
@@ -307,18 +295,23 @@ export function createPublisher({
             ],
       commandId,
       now,
-      context: {
-        tenant: caller.tenant,
-        actor: `${caller.subject}@${caller.tenant}`,
-        ...(ctx.correlationId !== undefined && { correlationId: ctx.correlationId }),
-        ...(ctx.causationId !== undefined && { causationId: ctx.causationId }),
-      },
+      context,
       from: 'new',
     });
     const schedulings = routed === undefined ? [] : await deliveriesOf(stream, acceptance, routed.targets);
     const answers = await appendSchedulings(eventStore, schedulings, acceptance.request);
     // the workers that took a delivery make their calls now (a duplicate's: none, nothing was appended)
-    schedulings.forEach((s, i) => void s.settle(answers.schedulings[i]).catch(warnSettle(s.stream)));
+    schedulings.forEach(
+      (s, i) =>
+        void s
+          .settle(answers.schedulings[i])
+          .catch((err: unknown) =>
+            log?.warn(
+              { stream: s.stream, err: err instanceof Error ? err.message : String(err) },
+              'a delivery scheduled at acceptance failed after its commit; its due item takes it',
+            ),
+          ),
+    );
     const accepted = await acceptance.settle(answers.first!);
     if (accepted.duplicate === true && keptHere) await callerTokens!.forget(ref).catch(() => undefined); // left behind, the expiry sweep removes it
     if (accepted.duplicate !== true) return { eventId: key, duplicate: false };
@@ -331,12 +324,7 @@ export function createPublisher({
       command: { type: 'NoteDuplicate', data: { publisher: caller, differs }, now },
       commandId: `${commandId}/duplicate`,
       now,
-      context: {
-        tenant: caller.tenant,
-        actor: `${caller.subject}@${caller.tenant}`,
-        ...(ctx.correlationId !== undefined && { correlationId: ctx.correlationId }),
-        ...(ctx.causationId !== undefined && { causationId: ctx.causationId }),
-      },
+      context,
     });
     return { eventId: key, duplicate: true, contentDiffers: true };
   }

@@ -118,11 +118,15 @@ export function commandHandler<C, E extends DomainEvent, S>(
    * request to append, the events it holds, and the result its answer makes (`conflicted`: `new` met a
    * stream, a duplicate; a known state met a newer revision, thrown).
    */
-  function prepare(envelope: CommandEnvelope<C, S> & { from: 'new' | { state: S; revision: number } }) {
+  function prepare(
+    envelope: CommandEnvelope<C, S> & { from: 'new' | { state: S; revision: number } },
+  ): PreparedCommand<E, S> {
     const from = envelope.from;
     const known = from === 'new' ? { state: decider.initialState(), revision: -1 } : from;
     const expected: ExpectedRevision = from === 'new' || known.revision < 0 ? 'no_stream' : known.revision;
     const prepared = decideOnly(envelope, known.state, expected);
+    // an empty entry would count as gone ahead (and let what depends on it be appended): a caller's mistake
+    if (prepared.decided.length === 0) throw new Error(`${envelope.stream}: a prepared command decided no events`);
     return {
       request: prepared.request,
       events: prepared.request.events as Array<EventEnvelope<E['type'], E['data']>>,

@@ -1,3 +1,4 @@
+import { dependencyOf } from './append-dependency.ts';
 import type { AppendRequest, AppendResult, EventStore } from './event-store.port.ts';
 import { isStoreUnavailable, type WrongExpectedRevisionError } from './store-errors.ts';
 
@@ -88,6 +89,11 @@ export function withBatchedAppends(store: EventStore, o: { maxBatch?: number } =
       const [result] = await enqueue([{ stream, events, expected }], true);
       return result as AppendResult;
     },
-    appendMany: (batch) => (batch.length === 0 ? Promise.resolve([]) : enqueue(batch, false)),
+    async appendMany(batch) {
+      if (batch.length === 0) return [];
+      // each group's `after` checked within the group, before it is shifted to name another's entry
+      for (const [i, r] of batch.entries()) dependencyOf(r, i);
+      return enqueue(batch, false);
+    },
   };
 }

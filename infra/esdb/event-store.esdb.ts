@@ -212,11 +212,12 @@ export function createEsdbEventStore(options: EsdbEventStoreOptions): EsdbEventS
       // Entries for the same stream run one after the other, in batch order, as they would in one
       // transaction (sent together, the second could overtake the first).
       // An entry with `after` is sent once the entry it depends on answered, and only if that one went ahead.
+      const dependencies = batch.map((entry, index) => dependencyOf(entry, index)); // all checked before any is sent
       const tails = new Map<string, Promise<unknown>>();
       const results: Array<Promise<AppendResult | WrongExpectedRevisionError>> = [];
       for (const [index, entry] of batch.entries()) {
         const previous = tails.get(entry.stream);
-        const after = dependencyOf(entry, index);
+        const after = dependencies[index];
         const dependsOn = after === undefined ? undefined : results[after];
         const sent = async (): Promise<AppendResult | WrongExpectedRevisionError> => {
           const stopped = await dependsOn;

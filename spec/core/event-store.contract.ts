@@ -698,7 +698,10 @@ export function eventStoreContract(name: string, make: () => Promise<EventStoreF
       { stream: taken!, events: [event('Again')], expected: 'no_stream', after: 3 },
       { stream: d4!, events: [event('Scheduled')], expected: 'no_stream', after: 3 },
       { stream: free!, events: [event('Other')], expected: 'no_stream' },
+      // a chain: what depends on a skipped entry is skipped too, with the same conflict
+      { stream: newStream(category), events: [event('Chained')], expected: 'no_stream', after: 1 },
     ]);
+    assert.is(results[8], results[0], 'skipped along the chain');
     assert.instance(results[0], WrongExpectedRevisionError);
     assert.is(results[1], results[0], 'the dependency’s conflict, answered again');
     assert.is(results[2], results[0]);

@@ -16,10 +16,11 @@ import { isWrongExpectedRevision, type WrongExpectedRevisionError } from '../../
 import { commandHandler } from '../../core/command-handler.ts';
 import { newCommandId } from '../../core/event-id.ts';
 import { createStreamCache } from '../../core/stream-cache.ts';
-import type { DeliveryOutcome, TargetAdapter } from '../delivery.contracts.ts';
+import type { TargetAdapter } from '../delivery.contracts.ts';
 import { createDeliveryScheduler, type FreshDelivery } from '../delivery.scheduler.ts';
 import { createRuleTargetCommands } from '../rule-target-state.commands.ts';
 import { callTarget } from './delivery.call.ts';
+import { clip, outcomeCommand, scheduledState } from './delivery.commands.ts';
 import { type ParamSources, resolveParams } from './delivery.params.ts';
 
 /**
@@ -84,9 +85,6 @@ export type FreshStart = {
   request: AppendRequest;
   proceed(answer: AppendResult | WrongExpectedRevisionError | undefined): Promise<DeliveryStep>;
 };
-
-const MAX_ERROR = 2000;
-const clip = (s: string) => (s.length > MAX_ERROR ? `${s.slice(0, MAX_ERROR)}…` : s);
 
 class Raced extends Error {}
 
@@ -179,33 +177,6 @@ export function createDeliveryProcess(deps: DeliveryProcessDeps) {
     );
   }
 
-  const outcomeCommand = (attemptId: string, outcome: DeliveryOutcome, event: BridgeEvent): DeliveryCommand =>
-    outcome.ok
-      ? {
-          type: 'RecordSuccess',
-          attemptId,
-          now: now(),
-          ...(outcome.httpStatus !== undefined && { httpStatus: outcome.httpStatus }),
-          ...(outcome.detail !== undefined && { detail: clip(outcome.detail) }),
-        }
-      : {
-          type: 'RecordFailure',
-          attemptId,
-          error: clip(outcome.error || 'failed'),
-          retryable: outcome.retryable,
-          random: random(),
-          event,
-          now: now(),
-          ...(outcome.httpStatus !== undefined && { httpStatus: outcome.httpStatus }),
-          ...(outcome.retryAfterMs !== undefined && { retryAfterMs: outcome.retryAfterMs }),
-        };
-
-  /** the state a fresh delivery's scheduling leaves (what its attempt is decided on, after the schedule) */
-  const scheduledState = (schedule: DeliveryCommand): LiveDelivery =>
-    deliveryDecider
-      .decide(schedule, deliveryDecider.initialState())
-      .reduce(deliveryDecider.evolve, deliveryDecider.initialState()) as LiveDelivery;
-
   /** an attempt decided: the commands of its first append, and what follows that append (the call, the outcome) */
   type Planned = { commands: DeliveryCommand[]; commandId: string; proceed(started: Loaded): Promise<DeliveryStep> };
 
@@ -269,7 +240,12 @@ export function createDeliveryProcess(deps: DeliveryProcessDeps) {
           },
           timeoutMs,
         );
-        const after = await apply(stream, started, [outcomeCommand(attemptId, outcome, event)], `outcome/${attemptId}`);
+        const after = await apply(
+          stream,
+          started,
+          [outcomeCommand(attemptId, outcome, event, now(), random())],
+          `outcome/${attemptId}`,
+        );
         return settled(after.state as LiveDelivery);
       },
     };
@@ -339,7 +315,8 @@ export function createDeliveryProcess(deps: DeliveryProcessDeps) {
   }
 
   /**
-   * A due item whose delivery has no stream: routed, its scheduling lost (a crash between the two appends).
+   * A due item whose delivery has no stream: routed, its scheduling missing (not decided at acceptance, or
+   * lost between the acceptance and its deliveries on EventStoreDB, or to a crash after the router reactor's routing).
    * Scheduled now from its EventRouted, as the publisher would have (the same command ids: of two, one wins).
    */
   async function scheduleLost(publishedStream: string): Promise<boolean> {

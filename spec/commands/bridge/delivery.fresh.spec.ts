@@ -69,7 +69,7 @@ const worker = (o: Partial<Parameters<typeof createDeliveryWorker>[0]> = {}) =>
  */
 function publisherWith(
   w: ReturnType<typeof worker>,
-  o: { schedule?: boolean; eventStore?: EventStore; warnings?: string[] } = {},
+  o: { schedule?: boolean; eventStore?: EventStore; warnings?: string[]; prepared?: number[] } = {},
 ) {
   const scheduler = createDeliveryScheduler({ eventStore: f.eventStore, clock: f.clock });
   const deps: PublisherDeps = {
@@ -84,10 +84,17 @@ function publisherWith(
       configCenter: f.configCenter,
       convert: f.convert,
     }),
-    deliveries: async (routed, targets, accepted, tolerate) =>
-      o.schedule === false
-        ? []
-        : scheduler.prepare(routed, targets, (fresh, wait) => w.startFresh(fresh, accepted, wait), tolerate),
+    deliveries: async (routed, targets, accepted, tolerate) => {
+      if (o.schedule === false) return [];
+      const prepared = await scheduler.prepare(
+        routed,
+        targets,
+        (fresh, wait) => w.startFresh(fresh, accepted, wait),
+        tolerate,
+      );
+      o.prepared?.push(prepared.length);
+      return prepared;
+    },
     ...(o.warnings && { log: { warn: (_obj: object, msg: string) => o.warnings!.push(msg) } }),
   };
   return createPublisher(deps);
@@ -95,7 +102,7 @@ function publisherWith(
 
 let seq = 0;
 let puts = 0;
-const put = (publisher: ReturnType<typeof publisherWith>, id = `e${++seq}`) =>
+const put = (publisher: ReturnType<typeof publisherWith>, id = `e${++seq}`, commandId = `put/${++puts}`) =>
   publisher.publish(
     {
       id,
@@ -108,7 +115,7 @@ const put = (publisher: ReturnType<typeof publisherWith>, id = `e${++seq}`) =>
     },
     { tenant: 'acme', subject: 'svc', clientId: 'shop' },
     {},
-    `put/${++puts}`,
+    commandId,
   );
 
 const types = async (stream: string) => (await f.eventStore.readStream(stream)).map((e) => e.type);
@@ -194,7 +201,9 @@ test('accepted, routed, scheduled and its first attempt started in one commit; o
     'rule/fresh-too',
   );
   await f.catchUpAll();
-  const again = await put(publisher, `e${seq}`);
+  const prepared: number[] = [];
+  const again = await put(publisherWith(w, { prepared }), `e${seq}`);
+  assert.equal(prepared, [2], 'both rules’ deliveries were decided for the commit');
   assert.is(again.duplicate, true);
   await w.stop();
   assert.is(calls.get(deliveryId)?.length, 1);
@@ -296,16 +305,22 @@ test('an attempt started fresh is due again only when its outcome is overdue (ou
 
 test('the acceptance’s commit fails (the store unreachable for a moment): neither the event nor its delivery is written, no call; the retried put delivers once', async () => {
   let down = true;
+  let heldAtCommit = -1;
+  const w = worker({ owner: 'spec-worker-failing' });
   const failing: EventStore = {
     ...f.eventStore,
-    appendMany: (batch) =>
-      down ? Promise.reject(new StoreUnavailableError('sqlite', 'disk I/O error')) : f.eventStore.appendMany(batch),
+    async appendMany(batch) {
+      if (!down) return f.eventStore.appendMany(batch);
+      heldAtCommit = (await w.status()).inFlight;
+      throw new StoreUnavailableError('sqlite', 'disk I/O error');
+    },
   };
-  const w = worker({ owner: 'spec-worker-failing' });
   w.start();
   const publisher = publisherWith(w, { eventStore: failing });
   const id = `e${++seq}`;
-  const rejected = await put(publisher, id).catch((err: unknown) => err);
+  const commandId = `put/${++puts}`;
+  const rejected = await put(publisher, id, commandId).catch((err: unknown) => err);
+  assert.is(heldAtCommit, 1, 'the delivery held a slot, waiting for the commit');
   assert.instance(rejected, StoreUnavailableError, 'a 503: nothing was accepted');
   const key = publishedKey('acme', { tenant: 'acme', name: 'orders' }, 'shop:checkout', id);
   const deliveryId = deliveryIdFor(key, 'acme', 'fresh', 1);
@@ -315,8 +330,9 @@ test('the acceptance’s commit fails (the store unreachable for a moment): neit
   await eventually(async () => (await w.status()).inFlight === 0, 'the slot it held freed');
   assert.is(calls.get(deliveryId), undefined, 'no call without its attempt recorded');
 
+  // the client's retry, with the same Idempotency-Key
   down = false;
-  const { eventId, duplicate } = await put(publisher, id);
+  const { eventId, duplicate } = await put(publisher, id, commandId);
   assert.is(duplicate, false);
   assert.is(eventId, key);
   await eventually(async () => (await types(stream)).length === 3, 'the outcome');

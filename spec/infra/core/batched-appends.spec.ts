@@ -63,9 +63,26 @@ test('appends and appendMany groups of one turn go as one appendMany, each group
     assert.is((fresh[1] as AppendResult).revision, 0);
     assert.equal(await store.readStream('rule-acme.skipped'), []);
     assert.is((await store.readStream('rule-acme.follows')).length, 1);
-    // a conflict of a single append rejects, as the store's append does
+    // a conflict of a single append rejects, as the store's append does: alone, and inside a joined batch
     const rejected = await batched.append('rule-acme.one', [event('RuleCreated')], 'no_stream').catch((e) => e);
     assert.instance(rejected, WrongExpectedRevisionError);
+    const [joinedConflict, joinedFresh] = await Promise.allSettled([
+      batched.append('rule-acme.one', [event('RuleCreated')], 'no_stream'),
+      batched.append('rule-acme.two', [event('RuleCreated')], 'no_stream'),
+    ]);
+    assert.is(calls.at(-1), 2, 'joined');
+    assert.instance(joinedConflict.status === 'rejected' && joinedConflict.reason, WrongExpectedRevisionError);
+    assert.is(joinedFresh.status, 'fulfilled');
+    // a group's `after` that names no earlier entry of its own fails that caller alone
+    const [bad, good] = await Promise.allSettled([
+      batched.appendMany([
+        { stream: 'rule-acme.bad', events: [event('RuleCreated')], expected: 'no_stream', after: 0 },
+      ]),
+      batched.append('rule-acme.three', [event('RuleCreated')], 'no_stream'),
+    ]);
+    assert.is(bad.status, 'rejected');
+    assert.is(good.status, 'fulfilled');
+    assert.equal(await store.readStream('rule-acme.bad'), []);
   } finally {
     await store.close();
   }
