@@ -116,6 +116,23 @@ export async function createBridgeFixture(o: { convert?: Convert } = {}) {
     convert: o.convert ?? (convert as Convert),
     catchUp,
     catchUpAll: () => catchUp(catalogProjection, rulesProjection, traceProjection),
+    /** a rule of acme on its `orders` bus matching `data.kind`, applied before it answers */
+    async ordersRule(ruleId: string, kind: string, targets: Target[]) {
+      await rules.create(
+        {
+          ruleId,
+          bus: 'orders',
+          busKind: 'custom',
+          busOwner: 'acme',
+          name: ruleId,
+          pattern: { data: { kind: [kind] } },
+          targets,
+        },
+        ctxOf('acme'),
+        `rule/${ruleId}`,
+      );
+      await catchUp(catalogProjection, rulesProjection, traceProjection);
+    },
     cmd,
     async close() {
       await eventStore.close();

@@ -100,6 +100,9 @@ function publisherWith(
   return createPublisher(deps);
 }
 
+/** a rule on the orders bus matching every event put here, with one HTTP target */
+const createRule = (ruleId: string) => f.ordersRule(ruleId, 'fresh', [httpTarget(1, { kind: 'complete' })]);
+
 let seq = 0;
 let puts = 0;
 const put = (publisher: ReturnType<typeof publisherWith>, id = `e${++seq}`, commandId = `put/${++puts}`) =>
@@ -134,20 +137,7 @@ test.before(async () => {
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   f = await createBridgeFixture();
   await f.buses.createBus({ name: 'orders', kind: 'custom' }, ctxOf('acme'), 'bus-acme');
-  await f.rules.create(
-    {
-      ruleId: 'fresh',
-      bus: 'orders',
-      busKind: 'custom',
-      busOwner: 'acme',
-      name: 'fresh',
-      pattern: { data: { kind: ['fresh'] } },
-      targets: [httpTarget(1, { kind: 'complete' })],
-    },
-    ctxOf('acme'),
-    'rule/fresh',
-  );
-  await f.catchUpAll();
+  await createRule('fresh');
 });
 test.after(async () => {
   await f.close();
@@ -187,20 +177,7 @@ test('accepted, routed, scheduled and its first attempt started in one commit; o
 
   // a resend of (source, id) (another request), once a second rule matches too: a duplicate, nothing
   // scheduled or called again, for either rule
-  await f.rules.create(
-    {
-      ruleId: 'fresh-too',
-      bus: 'orders',
-      busKind: 'custom',
-      busOwner: 'acme',
-      name: 'fresh-too',
-      pattern: { data: { kind: ['fresh'] } },
-      targets: [httpTarget(1, { kind: 'complete' })],
-    },
-    ctxOf('acme'),
-    'rule/fresh-too',
-  );
-  await f.catchUpAll();
+  await createRule('fresh-too');
   const prepared: number[] = [];
   const again = await put(publisherWith(w, { prepared }), `e${seq}`);
   assert.equal(prepared, [2], 'both rules’ deliveries were decided for the commit');
@@ -214,20 +191,7 @@ test('accepted, routed, scheduled and its first attempt started in one commit; o
 });
 
 test('an event with two deliveries and one slot: one starts in the slot, the other is scheduled for the claims; concurrent puts all answered', async () => {
-  await f.rules.create(
-    {
-      ruleId: 'second',
-      bus: 'orders',
-      busKind: 'custom',
-      busOwner: 'acme',
-      name: 'second',
-      pattern: { data: { kind: ['fresh'] } },
-      targets: [httpTarget(1, { kind: 'complete' })],
-    },
-    ctxOf('acme'),
-    'rule/second',
-  );
-  await f.catchUpAll();
+  await createRule('second');
   const w = worker({ concurrency: 1, owner: 'spec-worker-one-slot' });
   w.start();
   const publisher = publisherWith(w);

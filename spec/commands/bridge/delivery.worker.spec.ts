@@ -124,22 +124,7 @@ const target = (service: string, o: Partial<Target> = {}): Target => ({
 });
 
 /** a rule of acme on its `orders` bus matching `data.kind` */
-async function rule(ruleId: string, kind: string, targets: Target[]) {
-  await f.rules.create(
-    {
-      ruleId,
-      bus: 'orders',
-      busKind: 'custom',
-      busOwner: 'acme',
-      name: ruleId,
-      pattern: { data: { kind: [kind] } },
-      targets,
-    },
-    ctxOf('acme'),
-    `rule/${ruleId}`,
-  );
-  await f.catchUpAll();
-}
+const rule = (ruleId: string, kind: string, targets: Target[]) => f.ordersRule(ruleId, kind, targets);
 
 /** putEvent, routing and scheduling as the reactors do them; answers the event key and its deliveries */
 async function publish(kind: string, data: Record<string, unknown> = {}) {
